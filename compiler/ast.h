@@ -1,0 +1,391 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * pfwc - the abstract syntax tree of a .pfw policy
+ *
+ * This is the one data structure every phase of pfwc passes along:
+ *
+ *	lexer -> parser -> AST (with unresolved name references)
+ *	      -> sema   -> AST (resolved, normalised: what consumers read)
+ *	      -> lower / emit_pfsel / emit_cil / emit_sepolicy / reference
+ *	         interpreter
+ *
+ * Consumers after sema read only the "resolved view" documented below and may
+ * rely on its invariants; they never need to know that the language has named
+ * sets, includes or services.
+ *
+ * Matching model (the precise text is policy/LANGUAGE.md):
+ *
+ *   A request is (application, operation, protocol, address, port), where
+ *   application = (executable path, script path or none), and address is the
+ *   128-bit address of the one address space below.  The rules are tried in
+ *   file order (includes expanded in place); the first rule whose every
+ *   dimension contains the request decides.  If none does, the policy's
+ *   default verdict decides.
+ *
+ * One address space.  Every address is stored as 16 bytes in network byte
+ * order.  An IPv4 address a.b.c.d is stored IPv4-mapped, ::ffff:a.b.c.d, and
+ * an IPv4 prefix of length n becomes an IPv6 prefix of length 96 + n.  So
+ * "0.0.0.0/0" is ::ffff:0:0/96, an IPv4-mapped IPv6 address in a request is
+ * the same point as the IPv4 address, and "::/0" covers both families.
+ *
+ * Applications.  Patterns are restricted so that the set of distinct
+ * application classes can be enumerated exactly at compile time (no regular
+ * expressions): an exact absolute path, DIR followed by slash-star (any file
+ * directly in DIR), DIR followed by slash-star-star (any file at any depth
+ * below DIR), or a lone star (anything); see enum pfw_path_kind.  Paths are
+ * normalised by the parser: absolute, no "." or ".." components, no repeated
+ * or trailing '/'.
+ *
+ * Ownership.  A struct pfw_policy owns everything reachable from it
+ * (strings, arrays); free it with pfw_policy_free().  Locations point at
+ * file names owned by the policy's file table, so they stay valid as long
+ * as the policy does.
+ */
+#ifndef PFWC_AST_H
+#define PFWC_AST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * struct pfw_loc - where something was written
+ * @file: path of the source file as given on the command line or resolved
+ *	  from an include; owned by the policy (see pfw_policy.files)
+ * @line: 1-based line
+ * @col:  1-based column, in bytes
+ */
+struct pfw_loc {
+	const char *file;
+	uint32_t line;
+	uint32_t col;
+};
+
+/* What a matching rule (or the default) decides. */
+enum pfw_verdict {
+	PFW_VERDICT_ALLOW = 0,
+	PFW_VERDICT_DENY = 1,
+	/* Hold the call and ask the user's agent; see pfw_settings. */
+	PFW_VERDICT_ASK = 2,
+};
+
+/*
+ * Operations, as a bit set.  CONNECT also covers sends that name a
+ * destination (unconnected sendto/sendmsg, TCP Fast Open): to the policy
+ * these are connects to that destination.
+ */
+enum pfw_op {
+	PFW_OP_CREATE = 1u << 0, /* socket(): no address, no port */
+	PFW_OP_BIND = 1u << 1, /* local address and port asked for */
+	PFW_OP_CONNECT = 1u << 2, /* remote address and port */
+	PFW_OP_LISTEN = 1u << 3, /* local address and port bound */
+	PFW_OP_ACCEPT = 1u << 4, /* peer address, local port */
+};
+#define PFW_OP_ALL                                                      \
+	(PFW_OP_CREATE | PFW_OP_BIND | PFW_OP_CONNECT | PFW_OP_LISTEN | \
+	 PFW_OP_ACCEPT)
+/* Operations that carry an address and a port. */
+#define PFW_OP_ADDRESSED (PFW_OP_ALL & ~PFW_OP_CREATE)
+
+/*
+ * Protocols, as a bit set.  How a socket() call maps to one of these is in
+ * policy/LANGUAGE.md ("Protocols"); in short: tcp = SOCK_STREAM over
+ * inet/inet6, udp = SOCK_DGRAM with protocol 0/UDP, icmp = the unprivileged
+ * ping sockets (SOCK_DGRAM + ICMP/ICMPv6), raw = SOCK_RAW over inet/inet6,
+ * packet = AF_PACKET (any type).
+ */
+enum pfw_proto {
+	PFW_PROTO_TCP = 1u << 0,
+	PFW_PROTO_UDP = 1u << 1,
+	PFW_PROTO_ICMP = 1u << 2,
+	PFW_PROTO_RAW = 1u << 3,
+	PFW_PROTO_PACKET = 1u << 4,
+};
+#define PFW_PROTO_ALL                                              \
+	(PFW_PROTO_TCP | PFW_PROTO_UDP | PFW_PROTO_ICMP | PFW_PROTO_RAW | \
+	 PFW_PROTO_PACKET)
+/* Protocols whose requests carry a port; the others match with port 0. */
+#define PFW_PROTO_PORTED (PFW_PROTO_TCP | PFW_PROTO_UDP)
+
+/*
+ * Address families of a create request, as a bit set.  Only create requests
+ * are matched on family: every other request carries an address, and the
+ * address (IPv4-mapped or not) already says the family.  A rule's "family"
+ * clause on addressed operations is folded into its address set by sema.
+ * PFW_PROTO_PACKET sockets are AF_PACKET and ignore this set.
+ */
+enum pfw_family {
+	PFW_FAMILY_INET = 1u << 0,
+	PFW_FAMILY_INET6 = 1u << 1,
+};
+#define PFW_FAMILY_ALL (PFW_FAMILY_INET | PFW_FAMILY_INET6)
+
+/* Audit control, as a bit set, per rule and for the default verdict. */
+enum pfw_audit {
+	/* Also audit when this rule allows (like SELinux auditallow). */
+	PFW_AUDIT_LOG_ALLOWED = 1u << 0,
+	/* Do not audit when this rule denies (like SELinux dontaudit). */
+	PFW_AUDIT_QUIET_DENIAL = 1u << 1,
+};
+
+/* The shape of one path pattern (see "Applications" above). */
+enum pfw_path_kind {
+	PFW_PATH_ANY = 0, /* "*": any path; .path is NULL */
+	PFW_PATH_EXACT, /* .path is the whole path */
+	PFW_PATH_CHILD, // "DIR/*": .path is DIR; exactly one component below
+	PFW_PATH_TREE, // "DIR/**": .path is DIR; one or more components below
+};
+
+/*
+ * struct pfw_path_pattern - an exact path or a directory glob
+ * @kind: which shape
+ * @path: the exact path or the DIR of a glob, normalised, without a trailing
+ *	  '/' (DIR "/" is stored as ""), or NULL for PFW_PATH_ANY
+ */
+struct pfw_path_pattern {
+	enum pfw_path_kind kind;
+	char *path;
+};
+
+/*
+ * struct pfw_app - one application pattern
+ * @exe:       pattern for the executable the process exec'd (for a script,
+ *	       this is the interpreter)
+ * @is_script: false: the pattern matches on @exe alone, whether or not the
+ *	       process runs a script.  true: the process must run a script,
+ *	       its interpreter must match @exe and the script must match @script
+ * @script:    pattern for the script path; meaningful only if @is_script
+ * @loc:       where the pattern was written (for diagnostics)
+ *
+ * The plain pattern "*" is { .exe.kind = PFW_PATH_ANY, .is_script = false }
+ * and matches every process.
+ */
+struct pfw_app {
+	struct pfw_path_pattern exe;
+	bool is_script;
+	struct pfw_path_pattern script;
+	struct pfw_loc loc;
+};
+
+/*
+ * struct pfw_cidr - an address prefix in the one address space
+ * @addr:       16 bytes, network order, host bits beyond @prefix_len zero
+ * @prefix_len: 0..128 (an IPv4 /n is stored as 96 + n)
+ */
+struct pfw_cidr {
+	uint8_t addr[16];
+	uint8_t prefix_len;
+};
+
+/* struct pfw_port_range - inclusive range of ports, @first <= @last */
+struct pfw_port_range {
+	uint16_t first;
+	uint16_t last;
+};
+
+/* The kinds of name a policy can define (see struct pfw_def). */
+enum pfw_def_kind {
+	PFW_DEF_APPS, /* "apps NAME = ..." */
+	PFW_DEF_HOSTS, /* "hosts NAME = ..." */
+	PFW_DEF_PORTS, /* "ports NAME = ..." */
+};
+
+/*
+ * struct pfw_ref - a use of a defined name or a named service, as written
+ * @name: the name
+ * @loc:  where it was used
+ *
+ * Front end only: the parser records references, sema expands them into the
+ * resolved arrays of the rule.  Consumers ignore refs.
+ */
+struct pfw_ref {
+	char *name;
+	struct pfw_loc loc;
+};
+
+/*
+ * struct pfw_rule - one rule, in file order
+ *
+ * Resolved view (valid after sema; this is what consumers read):
+ * @loc:       where the rule's verdict keyword was written; --query prints
+ *	       this as the deciding rule
+ * @index:     position of the rule in pfw_policy.rules (0-based)
+ * @verdict:   what the rule decides when it is the first to match
+ * @audit:     set of enum pfw_audit
+ * @ops:       set of enum pfw_op, never empty
+ * @protos:    set of enum pfw_proto, never empty
+ * @families:  set of enum pfw_family, never empty; consulted only for
+ *	       PFW_OP_CREATE requests of non-packet protocols
+ * @apps:      @n_apps >= 1 application patterns; the rule matches if any
+ *	       does.  Sema removes a pattern contained in another of the same
+ *	       rule; the order is the source order otherwise
+ * @any_addr:  true: the rule matches every address and @addrs is empty
+ * @addrs:     otherwise @n_addrs >= 1 prefixes, sorted ascending by address,
+ *	       pairwise disjoint (a prefix inside another is dropped by sema)
+ * @any_port:  true: the rule matches every port 0..65535 and @ports is empty
+ * @ports:     otherwise @n_ports >= 1 ranges, sorted, disjoint and not
+ *	       adjacent (sema merges 1-5,6-9 into 1-9)
+ *
+ * Invariants after sema: a rule containing PFW_OP_CREATE has @any_addr and
+ * @any_port (create requests have neither; the language rejects mixing);
+ * a rule whose @protos has no ported protocol has @any_port.
+ *
+ * Front-end only (consumers ignore these):
+ * @app_refs, @addr_refs, @port_refs: names used in the rule, expanded by
+ *	       sema into @apps, @addrs, @ports
+ * @shadowed_by: index of an earlier rule that makes this one never match,
+ *	       or -1; set by sema for its warning
+ */
+struct pfw_rule {
+	struct pfw_loc loc;
+	uint32_t index;
+	enum pfw_verdict verdict;
+	uint32_t audit;
+	uint32_t ops;
+	uint32_t protos;
+	uint32_t families;
+
+	struct pfw_app *apps;
+	size_t n_apps;
+
+	bool any_addr;
+	struct pfw_cidr *addrs;
+	size_t n_addrs;
+
+	bool any_port;
+	struct pfw_port_range *ports;
+	size_t n_ports;
+
+	struct pfw_ref *app_refs;
+	size_t n_app_refs;
+	struct pfw_ref *addr_refs;
+	size_t n_addr_refs;
+	struct pfw_ref *port_refs;
+	size_t n_port_refs;
+	long shadowed_by;
+};
+
+/*
+ * struct pfw_def - a named set ("apps browsers = ...;")
+ * @kind, @name, @loc: what, called what, defined where
+ * @apps/@addrs/@ports: the members, as for a rule (only the array of @kind
+ *	is used); references to earlier names are expanded by sema
+ * @refs:  names used in the definition, front end only
+ * @used:  set by sema when a rule or another definition uses the name
+ *
+ * Consumers do not need definitions: rules carry their resolved sets.  They
+ * are kept for diagnostics and for --dump of the source.
+ */
+struct pfw_def {
+	enum pfw_def_kind kind;
+	char *name;
+	struct pfw_loc loc;
+
+	struct pfw_app *apps;
+	size_t n_apps;
+	bool any_addr;
+	struct pfw_cidr *addrs;
+	size_t n_addrs;
+	bool any_port;
+	struct pfw_port_range *ports;
+	size_t n_ports;
+
+	struct pfw_ref *refs;
+	size_t n_refs;
+	bool used;
+};
+
+/*
+ * struct pfw_settings - policy-wide settings
+ * @default_verdict: verdict when no rule matches (default: ask for a user
+ *	policy, allow for the system policy)
+ * @default_audit:   audit flags of that default decision
+ * @ask_timeout_ms:  how long the kernel holds an asked call (default 30000;
+ *	1..600000)
+ * @no_answer:       verdict when no agent answers in time, or none is
+ *	registered: ALLOW or DENY, never ASK (default: deny)
+ * @is_system:       true: the system policy (pfwc --system, or "policy
+ *	system;" in the file); false: a user policy
+ * @uid:             the target uid of a user policy ("policy user UID;" or
+ *	--uid, the option winning); meaningless if @is_system
+ * @has_uid:         false when a user policy names no uid (pfwc then uses
+ *	its own real uid)
+ * @*_loc:           where each was set, line 0 if not set in the source
+ */
+struct pfw_settings {
+	enum pfw_verdict default_verdict;
+	uint32_t default_audit;
+	uint32_t ask_timeout_ms;
+	enum pfw_verdict no_answer;
+	bool is_system;
+	bool has_uid;
+	uint32_t uid;
+
+	struct pfw_loc default_loc;
+	struct pfw_loc timeout_loc;
+	struct pfw_loc no_answer_loc;
+	struct pfw_loc kind_loc;
+};
+
+#define PFW_ASK_TIMEOUT_DEFAULT_MS 30000u
+#define PFW_ASK_TIMEOUT_MAX_MS 600000u
+
+/*
+ * struct pfw_policy - a whole policy: settings and ordered rules
+ * @settings: see struct pfw_settings
+ * @rules:    @n_rules rules in file order, includes expanded in place
+ * @defs:     @n_defs named sets in definition order
+ * @files:    @n_files source file names, [0] is the main file; every
+ *	      pfw_loc.file points into this table
+ */
+struct pfw_policy {
+	struct pfw_settings settings;
+
+	struct pfw_rule *rules;
+	size_t n_rules;
+
+	struct pfw_def *defs;
+	size_t n_defs;
+
+	char **files;
+	size_t n_files;
+};
+
+/* Free a policy and everything it owns; NULL is a no-op.  (ast.c) */
+void pfw_policy_free(struct pfw_policy *policy);
+
+/*
+ * Helpers on the resolved view, for consumers that would otherwise each
+ * write their own (ast.c).
+ */
+
+/* True if @path matches @pattern (exact, child, tree or any). */
+bool pfw_path_matches(const struct pfw_path_pattern *pattern,
+		      const char *path);
+
+/*
+ * True if the application (@exe, @script or NULL) matches @app.  This is the
+ * normative definition of application matching.
+ */
+bool pfw_app_matches(const struct pfw_app *app, const char *exe,
+		     const char *script);
+
+/* True if @addr (16 bytes, network order) lies in @cidr. */
+bool pfw_cidr_contains(const struct pfw_cidr *cidr, const uint8_t addr[16]);
+
+/* First and last address of @cidr, 16 bytes each, network order. */
+void pfw_cidr_bounds(const struct pfw_cidr *cidr, uint8_t first[16],
+		     uint8_t last[16]);
+
+/*
+ * True if the request matches @rule in every dimension (the first-match
+ * semantics of one rule; the reference interpreter may use it or not).
+ * @op and @proto are single bits; @family is used only for create; @addr
+ * and @port are ignored for create.
+ */
+bool pfw_rule_matches(const struct pfw_rule *rule, const char *exe,
+		      const char *script, enum pfw_op op, enum pfw_proto proto,
+		      enum pfw_family family, const uint8_t addr[16],
+		      uint16_t port);
+
+#endif /* PFWC_AST_H */
