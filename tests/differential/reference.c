@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The reference interpreter (see reference.h).
+ *
+ * Deliberately naive: every request walks every rule, and every dimension is
+ * matched by the most literal reading of policy/LANGUAGE.md.  It does not use
+ * the matching helpers of ast.c either, so that a misreading there shows up
+ * as a disagreement here instead of being shared.
+ */
+#include <stdbool.h>
+#include <string.h>
+
+#include "reference.h"
+
+/*
+ * A directory glob (DIR/ followed by one or two stars) matches a path
+ * below DIR.  The parser
+ * stores DIR "/" as "", so "DIR/" is always the prefix to look for.
+ */
+static bool path_matches(const struct pfw_path_pattern *pattern,
+			 const char *path)
+{
+	size_t dir_len;
+	const char *rest;
+
+	if (pattern->kind == PFW_PATH_ANY)
+		return true;
+	if (pattern->kind == PFW_PATH_EXACT)
+		return strcmp(pattern->path, path) == 0;
+
+	dir_len = strlen(pattern->path);
+	if (strncmp(path, pattern->path, dir_len) != 0 || path[dir_len] != '/')
+		return false;
+	rest = path + dir_len + 1;
+	if (rest[0] == '\0')
+		return false;
+	if (pattern->kind == PFW_PATH_CHILD)
+		return strchr(rest, '/') == NULL;
+	return true; /* PFW_PATH_TREE: any depth */
+}
+
+static bool app_matches(const struct pfw_app *app, const char *exe,
+			const char *script)
+{
+	if (!path_matches(&app->exe, exe))
+		return false;
+	if (!app->is_script)
+		return true;
+	return script && path_matches(&app->script, script);
+}
+
+static bool cidr_contains(const struct pfw_cidr *cidr, const uint8_t addr[16])
+{
+	for (unsigned int bit = 0; bit < cidr->prefix_len; bit++) {
+		unsigned int byte = bit / 8, mask = 0x80u >> (bit % 8);
+
+		if ((cidr->addr[byte] & mask) != (addr[byte] & mask))
+			return false;
+	}
+	return true;
+}
+
+static bool rule_matches(const struct pfw_rule *rule,
+			 const struct ref_request *request)
+{
+	bool found;
+
+	if (!(rule->ops & request->op) || !(rule->protos & request->proto))
+		return false;
+
+	found = false;
+	for (size_t i = 0; i < rule->n_apps && !found; i++)
+		found = app_matches(&rule->apps[i], request->exe,
+				    request->script);
+	if (!found)
+		return false;
+
+	if (request->op == PFW_OP_CREATE) {
+		/* A packet socket has no inet family to match on. */
+		if (request->proto == PFW_PROTO_PACKET)
+			return true;
+		return rule->families & request->family;
+	}
+
+	found = rule->any_addr;
+	for (size_t i = 0; i < rule->n_addrs && !found; i++)
+		found = cidr_contains(&rule->addrs[i], request->addr);
+	if (!found)
+		return false;
+
+	found = rule->any_port;
+	for (size_t i = 0; i < rule->n_ports && !found; i++)
+		found = rule->ports[i].first <= request->port &&
+			request->port <= rule->ports[i].last;
+	return found;
+}
+
+void ref_decide(const struct pfw_policy *policy,
+		const struct ref_request *request,
+		struct ref_decision *decision)
+{
+	for (size_t i = 0; i < policy->n_rules; i++) {
+		const struct pfw_rule *rule = &policy->rules[i];
+
+		if (rule_matches(rule, request)) {
+			decision->verdict = rule->verdict;
+			decision->audit = rule->audit;
+			decision->rule = (long)i;
+			return;
+		}
+	}
+	decision->verdict = policy->settings.default_verdict;
+	decision->audit = policy->settings.default_audit;
+	decision->rule = -1;
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The reference interpreter: the first-match semantics of a .pfw policy,
+ * written as plainly as possible so that it can be trusted by reading it.
+ *
+ * It knows nothing of equivalence classes, decision tables or the binary
+ * format; it walks the resolved rules of the AST in order.  The differential
+ * test holds the pfsel evaluator and the libsepol export to its answers.
+ */
+#ifndef PFSEL_TESTS_REFERENCE_H
+#define PFSEL_TESTS_REFERENCE_H
+
+#include <stdint.h>
+
+#include "ast.h"
+
+/*
+ * struct ref_request - one access, as the kernel would present it
+ * @exe:    path of the executable (the interpreter, for a script)
+ * @script: path of the script, or NULL when the process runs no script
+ * @op:     one enum pfw_op bit
+ * @proto:  one enum pfw_proto bit
+ * @family: one enum pfw_family bit; looked at only for create
+ * @addr:   16 bytes, network order, IPv4 as ::ffff:a.b.c.d; not for create
+ * @port:   0 for create and for protocols without ports
+ */
+struct ref_request {
+	const char *exe;
+	const char *script;
+	enum pfw_op op;
+	enum pfw_proto proto;
+	enum pfw_family family;
+	uint8_t addr[16];
+	uint16_t port;
+};
+
+/*
+ * struct ref_decision - what the policy says about a request
+ * @verdict: the deciding rule's verdict, or the default verdict
+ * @audit:   the audit flags of that rule or of the default
+ * @rule:    index of the deciding rule, or -1 for the default
+ */
+struct ref_decision {
+	enum pfw_verdict verdict;
+	uint32_t audit;
+	long rule;
+};
+
+void ref_decide(const struct pfw_policy *policy,
+		const struct ref_request *request,
+		struct ref_decision *decision);
+
+#endif /* PFSEL_TESTS_REFERENCE_H */
