@@ -13,9 +13,9 @@
 #include "reference.h"
 
 /*
- * A directory glob (DIR/ followed by one or two stars) matches a path
- * below DIR.  The parser
- * stores DIR "/" as "", so "DIR/" is always the prefix to look for.
+ * A directory glob (DIR/ followed by one or two stars) matches a path below
+ * DIR.  The parser stores DIR "/" as "", so "DIR/" is always the prefix to
+ * look for.
  */
 static bool path_matches(const struct pfw_path_pattern *pattern,
 			 const char *path)
@@ -60,6 +60,22 @@ static bool cidr_contains(const struct pfw_cidr *cidr, const uint8_t addr[16])
 	return true;
 }
 
+/*
+ * A create request has the socket's family; any other request has the
+ * family of its address: IPv4 (or IPv4-mapped, the same thing here) when it
+ * lies in ::ffff:0:0/96, IPv6 otherwise.
+ */
+static enum pfw_family request_family(const struct ref_request *request)
+{
+	static const uint8_t v4_mapped_prefix[12] = { [10] = 0xff, [11] = 0xff };
+
+	if (request->op == PFW_OP_CREATE)
+		return request->family;
+	if (memcmp(request->addr, v4_mapped_prefix, 12) == 0)
+		return PFW_FAMILY_INET;
+	return PFW_FAMILY_INET6;
+}
+
 static bool rule_matches(const struct pfw_rule *rule,
 			 const struct ref_request *request)
 {
@@ -75,12 +91,13 @@ static bool rule_matches(const struct pfw_rule *rule,
 	if (!found)
 		return false;
 
-	if (request->op == PFW_OP_CREATE) {
-		/* A packet socket has no inet family to match on. */
-		if (request->proto == PFW_PROTO_PACKET)
-			return true;
-		return rule->families & request->family;
-	}
+	/* A packet socket has no inet family to match on. */
+	if (request->proto != PFW_PROTO_PACKET &&
+	    !(rule->families & request_family(request)))
+		return false;
+
+	if (request->op == PFW_OP_CREATE)
+		return true;
 
 	found = rule->any_addr;
 	for (size_t i = 0; i < rule->n_addrs && !found; i++)

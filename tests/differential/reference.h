@@ -20,7 +20,8 @@
  * @script: path of the script, or NULL when the process runs no script
  * @op:     one enum pfw_op bit
  * @proto:  one enum pfw_proto bit
- * @family: one enum pfw_family bit; looked at only for create
+ * @family: one enum pfw_family bit, the socket's; looked at only for create
+ *	    (other requests take the family of @addr)
  * @addr:   16 bytes, network order, IPv4 as ::ffff:a.b.c.d; not for create
  * @port:   0 for create and for protocols without ports
  */
