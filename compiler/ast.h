@@ -108,11 +108,12 @@ enum pfw_proto {
 #define PFW_PROTO_PORTED (PFW_PROTO_TCP | PFW_PROTO_UDP)
 
 /*
- * Address families of a create request, as a bit set.  Only create requests
- * are matched on family: every other request carries an address, and the
- * address (IPv4-mapped or not) already says the family.  A rule's "family"
- * clause on addressed operations is folded into its address set by sema.
- * PFW_PROTO_PACKET sockets are AF_PACKET and ignore this set.
+ * Address families, as a bit set.  The family of a request is: for create,
+ * the socket's family (AF_INET or AF_INET6); for every other operation, the
+ * family of the request's address after mapping, so an IPv4 or IPv4-mapped
+ * address (::ffff:0:0/96) is INET and any other address INET6, whatever the
+ * socket's own family.  Requests of protocol PFW_PROTO_PACKET (AF_PACKET
+ * sockets) have no INET family and ignore a rule's family set.
  */
 enum pfw_family {
 	PFW_FAMILY_INET = 1u << 0,
@@ -214,8 +215,8 @@ struct pfw_ref {
  * @audit:     set of enum pfw_audit
  * @ops:       set of enum pfw_op, never empty
  * @protos:    set of enum pfw_proto, never empty
- * @families:  set of enum pfw_family, never empty; consulted only for
- *	       PFW_OP_CREATE requests of non-packet protocols
+ * @families:  set of enum pfw_family, never empty; consulted for every
+ *	       request except packet ones (see enum pfw_family)
  * @apps:      @n_apps >= 1 application patterns; the rule matches if any
  *	       does.  Sema removes a pattern contained in another of the same
  *	       rule; the order is the source order otherwise
@@ -226,9 +227,17 @@ struct pfw_ref {
  * @ports:     otherwise @n_ports >= 1 ranges, sorted, disjoint and not
  *	       adjacent (sema merges 1-5,6-9 into 1-9)
  *
- * Invariants after sema: a rule containing PFW_OP_CREATE has @any_addr and
- * @any_port (create requests have neither; the language rejects mixing);
- * a rule whose @protos has no ported protocol has @any_port.
+ * Invariants after sema, so that a rule is a plain product of its sets and
+ * a request either has a value in every dimension or the rule is "any" there:
+ *  - @ops contains PFW_OP_CREATE  =>  @any_addr && @any_port
+ *    (create requests carry no address and no port);
+ *  - !@any_port  =>  @protos is a subset of PFW_PROTO_PORTED
+ *    (icmp/raw/packet requests carry port 0, and only "any" ports match it
+ *    in a rule that names them);
+ *  - !@any_addr  =>  PFW_PROTO_PACKET is not in @protos.
+ * The language gets there by narrowing an implicit "any" (a rule with an
+ * address clause and no operation list does not cover create) and by
+ * rejecting an explicit contradiction (see policy/LANGUAGE.md).
  *
  * Front-end only (consumers ignore these):
  * @app_refs, @addr_refs, @port_refs: names used in the rule, expanded by
@@ -370,6 +379,21 @@ bool pfw_path_matches(const struct pfw_path_pattern *pattern,
 bool pfw_app_matches(const struct pfw_app *app, const char *exe,
 		     const char *script);
 
+/*
+ * Set relations between patterns: true if every path matching @inner also
+ * matches @outer; true if some path matches both.  Exact, not approximate,
+ * because the pattern shapes are so restricted.
+ */
+bool pfw_path_contains(const struct pfw_path_pattern *outer,
+		       const struct pfw_path_pattern *inner);
+bool pfw_path_intersects(const struct pfw_path_pattern *a,
+			 const struct pfw_path_pattern *b);
+
+/* The same relations on application patterns (exe and script together). */
+bool pfw_app_contains(const struct pfw_app *outer,
+		      const struct pfw_app *inner);
+bool pfw_app_intersects(const struct pfw_app *a, const struct pfw_app *b);
+
 /* True if @addr (16 bytes, network order) lies in @cidr. */
 bool pfw_cidr_contains(const struct pfw_cidr *cidr, const uint8_t addr[16]);
 
@@ -380,8 +404,9 @@ void pfw_cidr_bounds(const struct pfw_cidr *cidr, uint8_t first[16],
 /*
  * True if the request matches @rule in every dimension (the first-match
  * semantics of one rule; the reference interpreter may use it or not).
- * @op and @proto are single bits; @family is used only for create; @addr
- * and @port are ignored for create.
+ * @op and @proto are single bits; @family is used only for create (for the
+ * other operations it is derived from @addr); @addr and @port are ignored
+ * for create.
  */
 bool pfw_rule_matches(const struct pfw_rule *rule, const char *exe,
 		      const char *script, enum pfw_op op, enum pfw_proto proto,

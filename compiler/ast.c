@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfwc - freeing the AST, and the normative matching helpers on it
+ *
+ * The helpers here define what a rule matches; the reference interpreter,
+ * sema's overlap analysis and the tests all lean on them, so a change of
+ * semantics has one place to happen (and policy/LANGUAGE.md to follow).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ast.h"
+
+static void free_apps(struct pfw_app *apps, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(apps[i].exe.path);
+		free(apps[i].script.path);
+	}
+	free(apps);
+}
+
+static void free_refs(struct pfw_ref *refs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(refs[i].name);
+	free(refs);
+}
+
+void pfw_policy_free(struct pfw_policy *policy)
+{
+	if (!policy)
+		return;
+	for (size_t i = 0; i < policy->n_rules; i++) {
+		struct pfw_rule *rule = &policy->rules[i];
+
+		free_apps(rule->apps, rule->n_apps);
+		free(rule->addrs);
+		free(rule->ports);
+		free_refs(rule->app_refs, rule->n_app_refs);
+		free_refs(rule->addr_refs, rule->n_addr_refs);
+		free_refs(rule->port_refs, rule->n_port_refs);
+	}
+	free(policy->rules);
+	for (size_t i = 0; i < policy->n_defs; i++) {
+		struct pfw_def *def = &policy->defs[i];
+
+		free(def->name);
+		free_apps(def->apps, def->n_apps);
+		free(def->addrs);
+		free(def->ports);
+		free_refs(def->refs, def->n_refs);
+	}
+	free(policy->defs);
+	for (size_t i = 0; i < policy->n_files; i++)
+		free(policy->files[i]);
+	free(policy->files);
+	free(policy);
+}
+
+/*
+ * True if @path lies strictly below directory @dir ("" is the root), at any
+ * depth.
+ */
+static bool path_is_below(const char *path, const char *dir)
+{
+	size_t dir_len = strlen(dir);
+
+	return strncmp(path, dir, dir_len) == 0 && path[dir_len] == '/' &&
+	       path[dir_len + 1] != '\0';
+}
+
+/* True if @path is directly inside directory @dir (one component below). */
+static bool path_is_child(const char *path, const char *dir)
+{
+	return path_is_below(path, dir) &&
+	       !strchr(path + strlen(dir) + 1, '/');
+}
+
+bool pfw_path_matches(const struct pfw_path_pattern *pattern,
+		      const char *path)
+{
+	switch (pattern->kind) {
+	case PFW_PATH_ANY:
+		return true;
+	case PFW_PATH_EXACT:
+		return strcmp(pattern->path, path) == 0;
+	case PFW_PATH_CHILD:
+		return path_is_child(path, pattern->path);
+	case PFW_PATH_TREE:
+		return path_is_below(path, pattern->path);
+	}
+	return false;
+}
+
+/* "/" followed by "**" covers every absolute path, so it equals "*". */
+static bool path_is_everything(const struct pfw_path_pattern *pattern)
+{
+	return pattern->kind == PFW_PATH_ANY ||
+	       (pattern->kind == PFW_PATH_TREE && pattern->path[0] == '\0');
+}
+
+bool pfw_path_contains(const struct pfw_path_pattern *outer,
+		       const struct pfw_path_pattern *inner)
+{
+	if (path_is_everything(outer))
+		return true;
+	if (inner->kind == PFW_PATH_ANY)
+		return false;
+	switch (outer->kind) {
+	case PFW_PATH_EXACT:
+		return inner->kind == PFW_PATH_EXACT &&
+		       strcmp(outer->path, inner->path) == 0;
+	case PFW_PATH_CHILD:
+		if (inner->kind == PFW_PATH_EXACT)
+			return path_is_child(inner->path, outer->path);
+		return inner->kind == PFW_PATH_CHILD &&
+		       strcmp(outer->path, inner->path) == 0;
+	case PFW_PATH_TREE:
+		if (inner->kind == PFW_PATH_EXACT)
+			return path_is_below(inner->path, outer->path);
+		return strcmp(outer->path, inner->path) == 0 ||
+		       path_is_below(inner->path, outer->path);
+	case PFW_PATH_ANY:
+		break;
+	}
+	return true;
+}
+
+bool pfw_path_intersects(const struct pfw_path_pattern *a,
+			 const struct pfw_path_pattern *b)
+{
+	/* Order the pair by kind so each combination is written once. */
+	if (a->kind > b->kind) {
+		const struct pfw_path_pattern *swap = a;
+
+		a = b;
+		b = swap;
+	}
+	if (a->kind == PFW_PATH_ANY)
+		return true;
+	if (a->kind == PFW_PATH_EXACT)
+		return pfw_path_matches(b, a->path);
+	if (strcmp(a->path, b->path) == 0)
+		return true;
+	if (a->kind == PFW_PATH_CHILD && b->kind == PFW_PATH_CHILD)
+		return false;
+	/* At least one is a tree: they meet if one directory holds the other. */
+	if (a->kind == PFW_PATH_CHILD)
+		return path_is_below(a->path, b->path);
+	return path_is_below(a->path, b->path) ||
+	       path_is_below(b->path, a->path);
+}
+
+bool pfw_app_matches(const struct pfw_app *app, const char *exe,
+		     const char *script)
+{
+	if (!pfw_path_matches(&app->exe, exe))
+		return false;
+	if (!app->is_script)
+		return true;
+	return script && pfw_path_matches(&app->script, script);
+}
+
+bool pfw_app_contains(const struct pfw_app *outer, const struct pfw_app *inner)
+{
+	if (!pfw_path_contains(&outer->exe, &inner->exe))
+		return false;
+	if (!outer->is_script)
+		return true;
+	/* A plain pattern also matches processes that run no script. */
+	return inner->is_script &&
+	       pfw_path_contains(&outer->script, &inner->script);
+}
+
+bool pfw_app_intersects(const struct pfw_app *a, const struct pfw_app *b)
+{
+	if (!pfw_path_intersects(&a->exe, &b->exe))
+		return false;
+	if (!a->is_script || !b->is_script)
+		return true;
+	return pfw_path_intersects(&a->script, &b->script);
+}
+
+void pfw_cidr_bounds(const struct pfw_cidr *cidr, uint8_t first[16],
+		     uint8_t last[16])
+{
+	for (unsigned int byte = 0; byte < 16; byte++) {
+		unsigned int bits_left = cidr->prefix_len > byte * 8 ?
+						 cidr->prefix_len - byte * 8 :
+						 0;
+		uint8_t mask = bits_left >= 8 ? 0xff :
+						(uint8_t)(0xff << (8 - bits_left));
+
+		first[byte] = cidr->addr[byte] & mask;
+		last[byte] = cidr->addr[byte] | (uint8_t)~mask;
+	}
+}
+
+bool pfw_cidr_contains(const struct pfw_cidr *cidr, const uint8_t addr[16])
+{
+	uint8_t first[16], last[16];
+
+	pfw_cidr_bounds(cidr, first, last);
+	return memcmp(addr, first, 16) >= 0 && memcmp(addr, last, 16) <= 0;
+}
+
+static const uint8_t ipv4_mapped_prefix[12] = { 0, 0, 0, 0, 0,    0,
+						0, 0, 0, 0, 0xff, 0xff };
+
+static enum pfw_family address_family(const uint8_t addr[16])
+{
+	return memcmp(addr, ipv4_mapped_prefix, 12) == 0 ? PFW_FAMILY_INET :
+							   PFW_FAMILY_INET6;
+}
+
+bool pfw_rule_matches(const struct pfw_rule *rule, const char *exe,
+		      const char *script, enum pfw_op op, enum pfw_proto proto,
+		      enum pfw_family family, const uint8_t addr[16],
+		      uint16_t port)
+{
+	bool app_found = false;
+
+	if (!(rule->ops & op) || !(rule->protos & proto))
+		return false;
+	if (proto != PFW_PROTO_PACKET) {
+		if (op != PFW_OP_CREATE)
+			family = address_family(addr);
+		if (!(rule->families & family))
+			return false;
+	}
+	for (size_t i = 0; i < rule->n_apps && !app_found; i++)
+		app_found = pfw_app_matches(&rule->apps[i], exe, script);
+	if (!app_found)
+		return false;
+	if (op == PFW_OP_CREATE)
+		return true;
+	if (!rule->any_addr) {
+		bool addr_found = false;
+
+		for (size_t i = 0; i < rule->n_addrs && !addr_found; i++)
+			addr_found = pfw_cidr_contains(&rule->addrs[i], addr);
+		if (!addr_found)
+			return false;
+	}
+	if (rule->any_port)
+		return true;
+	for (size_t i = 0; i < rule->n_ports; i++)
+		if (port >= rule->ports[i].first && port <= rule->ports[i].last)
+			return true;
+	return false;
+}
