@@ -1,0 +1,980 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfsel - policy database: validate a binary policy and answer lookups
+ *
+ * The blob comes from an unprivileged user, so pfsel_policydb_load() trusts
+ * nothing in it.  It copies the blob once and validates the copy in one pass
+ * over the sections, in the order of policy/FORMAT.md: every section refers
+ * only to sections before it, so when an index is read, the table it points
+ * into has already been checked and its size is known.  After that, lookups
+ * read the copy directly, with no further checks than the ones on their own
+ * arguments: every index stored in the blob is known to be in range, every
+ * table known to be sorted.
+ *
+ * The same source builds in user space (pfwc --query, tests, fuzzers) through
+ * compiler/kshim, so it uses only the kernel interfaces the shim provides.
+ */
+
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/types.h>
+
+#include "policydb.h"
+
+static_assert(sizeof(struct pfsel_policy_header) == 32);
+static_assert(sizeof(struct pfsel_policy_section) == 16);
+static_assert(sizeof(struct pfsel_policy_settings) == 32);
+static_assert(sizeof(struct pfsel_policy_rule) == 16);
+static_assert(sizeof(struct pfsel_policy_port) == 2);
+static_assert(sizeof(struct pfsel_policy_addr) == 16);
+static_assert(sizeof(struct pfsel_policy_run) == 8);
+static_assert(sizeof(struct pfsel_policy_range) == 8);
+static_assert(sizeof(struct pfsel_policy_slab) == 8);
+static_assert(sizeof(struct pfsel_policy_cell) == 16);
+static_assert(sizeof(struct pfsel_policy_pair) == 8);
+static_assert(sizeof(struct pfsel_policy_exe) == 16);
+static_assert(sizeof(struct pfsel_policy_path) == 24);
+
+/* CRC32C (Castagnoli, reflected 0x82f63b78), four bits at a time. */
+static const u32 crc32c_nibble[16] = {
+	0x00000000, 0x105ec76f, 0x20bd8ede, 0x30e349b1,
+	0x417b1dbc, 0x5125dad3, 0x61c69362, 0x7198540d,
+	0x82f63b78, 0x92a8fc17, 0xa24bb5a6, 0xb21572c9,
+	0xc38d26c4, 0xd3d3e1ab, 0xe330a81a, 0xf36e6f75,
+};
+
+static u32 crc32c_update(u32 crc, const u8 *p, size_t len)
+{
+	while (len--) {
+		crc ^= *p++;
+		crc = (crc >> 4) ^ crc32c_nibble[crc & 15];
+		crc = (crc >> 4) ^ crc32c_nibble[crc & 15];
+	}
+	return crc;
+}
+
+/**
+ * pfsel_policydb_checksum - the checksum a blob's header must hold
+ * @blob: the blob
+ * @len: its size, at least the size of the header
+ *
+ * Return: CRC32C of @blob with the header's checksum field read as zero.
+ */
+u32 pfsel_policydb_checksum(const void *blob, size_t len)
+{
+	static const u8 zero[4];
+	const size_t at = offsetof(struct pfsel_policy_header, checksum);
+	const u8 *p = blob;
+	u32 crc = 0xffffffff;
+
+	crc = crc32c_update(crc, p, at);
+	crc = crc32c_update(crc, zero, sizeof(zero));
+	crc = crc32c_update(crc, p + at + 4, len - at - 4);
+	return ~crc;
+}
+
+/* Order of strings: bytewise, a proper prefix first. */
+static int str_cmp(const char *a, u32 alen, const char *b, u32 blen)
+{
+	int c = memcmp(a, b, min(alen, blen));
+
+	if (c)
+		return c;
+	if (alen != blen)
+		return alen < blen ? -1 : 1;
+	return 0;
+}
+
+static bool all_zero(const u8 *p, size_t len)
+{
+	while (len--)
+		if (*p++)
+			return false;
+	return true;
+}
+
+/*
+ * One loader per section.  Each gets the section's bytes (in bounds, aligned)
+ * and its entry count (already checked against the size for fixed-size
+ * entries), checks every field, and records the table in @db.
+ */
+struct section {
+	const void *p;
+	u32 count;
+	u32 size;
+};
+
+typedef int (*section_loader)(struct pfsel_policydb *db,
+			      const struct section *sec);
+
+static int load_settings(struct pfsel_policydb *db, const struct section *sec)
+{
+	const struct pfsel_policy_settings *s = sec->p;
+
+	if (sec->count != 1 || s->reserved)
+		return -EINVAL;
+	db->default_verdict = le32_to_cpu(s->default_verdict);
+	db->default_audit = le32_to_cpu(s->default_audit);
+	db->no_answer = le32_to_cpu(s->no_answer);
+	db->ask_timeout_ms = le32_to_cpu(s->ask_timeout_ms);
+	db->n_script_classes = le32_to_cpu(s->n_script_classes);
+	db->exe_other = le32_to_cpu(s->exe_other);
+	db->script_other = le32_to_cpu(s->script_other);
+	if (db->default_verdict >= PFSEL_VERDICT_COUNT ||
+	    db->default_audit & ~PFSEL_AUDIT_MASK ||
+	    (db->no_answer != PFSEL_VERDICT_ALLOW &&
+	     db->no_answer != PFSEL_VERDICT_DENY) ||
+	    db->ask_timeout_ms < 1 || db->ask_timeout_ms > 600000 ||
+	    db->script_other >= db->n_script_classes)
+		return -EINVAL;
+	/* exe_other is checked with the exe classes. */
+	return 0;
+}
+
+static int load_strings(struct pfsel_policydb *db, const struct section *sec)
+{
+	const u8 *base = sec->p;
+	u32 pos = 0, i;
+
+	/* Each string takes at least its 4-byte length. */
+	if (sec->count > sec->size / 4)
+		return -EINVAL;
+	db->strings = kvcalloc(sec->count ? sec->count : 1, sizeof(*db->strings),
+			       GFP_KERNEL);
+	if (!db->strings)
+		return -ENOMEM;
+	for (i = 0; i < sec->count; i++) {
+		u32 len, padded;
+
+		if (sec->size - pos < 4)
+			return -EINVAL;
+		len = le32_to_cpu(*(const __le32 *)(base + pos));
+		pos += 4;
+		if (len > PFSEL_POLICY_MAX_STRING || len > sec->size - pos)
+			return -EINVAL;
+		padded = ALIGN(len, 4u);
+		if (padded > sec->size - pos || memchr(base + pos, 0, len) ||
+		    !all_zero(base + pos + len, padded - len))
+			return -EINVAL;
+		db->strings[i].s = (const char *)base + pos;
+		db->strings[i].len = len;
+		pos += padded;
+	}
+	if (pos != sec->size)
+		return -EINVAL;
+	db->n_strings = sec->count;
+	return 0;
+}
+
+static int load_rules(struct pfsel_policydb *db, const struct section *sec)
+{
+	const struct pfsel_policy_rule *r = sec->p;
+	u32 i;
+
+	for (i = 0; i < sec->count; i++)
+		if (r[i].verdict >= PFSEL_VERDICT_COUNT ||
+		    r[i].audit & ~PFSEL_AUDIT_MASK || r[i].reserved ||
+		    le32_to_cpu(r[i].file) >= db->n_strings)
+			return -EINVAL;
+	db->rules = r;
+	db->n_rules = sec->count;
+	return 0;
+}
+
+static int load_ports(struct pfsel_policydb *db, const struct section *sec)
+{
+	const struct pfsel_policy_port *port = sec->p;
+	u32 i;
+
+	if (!sec->count || port[0].start)
+		return -EINVAL;
+	for (i = 1; i < sec->count; i++)
+		if (le16_to_cpu(port[i].start) <= le16_to_cpu(port[i - 1].start))
+			return -EINVAL;
+	db->ports = port;
+	db->n_ports = sec->count;
+	return 0;
+}
+
+static int load_addrs(struct pfsel_policydb *db, const struct section *sec)
+{
+	const struct pfsel_policy_addr *addr = sec->p;
+	u32 i;
+
+	if (!sec->count || !all_zero(addr[0].start, sizeof(addr[0].start)))
+		return -EINVAL;
+	for (i = 1; i < sec->count; i++)
+		if (memcmp(addr[i].start, addr[i - 1].start, 16) <= 0)
+			return -EINVAL;
+	db->addrs = addr;
+	db->n_addrs = sec->count;
+	return 0;
+}
+
+static int load_runs(struct pfsel_policydb *db, const struct section *sec)
+{
+	const struct pfsel_policy_run *run = sec->p;
+	u32 i;
+
+	for (i = 0; i < sec->count; i++) {
+		u32 rule = le32_to_cpu(run[i].rule);
+
+		if (le32_to_cpu(run[i].start) >= db->n_ports ||
+		    (rule != PFSEL_NONE && rule >= db->n_rules))
+			return -EINVAL;
+	}
+	db->runs = run;
+	db->n_runs = sec->count;
+	return 0;
+}
+
+/*
+ * Check that @count ranges slice a table of @n elements into consecutive
+ * pieces, in order, with no gap and no overlap; @nonempty: no piece is empty.
+ */
+static bool ranges_tile(const struct pfsel_policy_range *range, u32 count,
+			u32 n, bool nonempty)
+{
+	u32 next = 0, i;
+
+	for (i = 0; i < count; i++) {
+		u32 first = le32_to_cpu(range[i].first);
+		u32 len = le32_to_cpu(range[i].count);
+
+		if (first != next || len > n - next || (nonempty && !len))
+			return false;
+		next += len;
+	}
+	return next == n;
+}
+
+static int load_rows(struct pfsel_policydb *db, const struct section *sec)
+{
+	const struct pfsel_policy_range *row = sec->p;
+	u32 i, j;
+
+	if (!ranges_tile(row, sec->count, db->n_runs, true))
+		return -EINVAL;
+	for (i = 0; i < sec->count; i++) {
+		const struct pfsel_policy_run *run =
+			db->runs + le32_to_cpu(row[i].first);
+		u32 len = le32_to_cpu(row[i].count);
+
+		if (run[0].start)
+			return -EINVAL;
+		for (j = 1; j < len; j++)
+			if (le32_to_cpu(run[j].start) <=
+			    le32_to_cpu(run[j - 1].start))
+				return -EINVAL;
+	}
+	db->rows = row;
+	db->n_rows = sec->count;
+	return 0;
+}
+
+static bool row_ok(const struct pfsel_policydb *db, u32 row)
+{
+	return row == PFSEL_NONE || row < db->n_rows;
+}
+
+static int load_slabs(struct pfsel_policydb *db, const struct section *sec)
+{
+	const struct pfsel_policy_slab *slab = sec->p;
+	u32 i;
+
+	for (i = 0; i < sec->count; i++)
+		if (le32_to_cpu(slab[i].start) >= db->n_addrs ||
+		    !row_ok(db, le32_to_cpu(slab[i].row)))
+			return -EINVAL;
+	db->slabs = slab;
+	db->n_slabs = sec->count;
+	return 0;
+}
+
+static int load_cells(struct pfsel_policydb *db, const struct section *sec)
+{
+	const struct pfsel_policy_cell *cell = sec->p;
+	u32 next = 0, i, j;
+
+	for (i = 0; i < sec->count; i++) {
+		const struct pfsel_policy_slab *slab;
+		u32 first = le32_to_cpu(cell[i].slab_first);
+		u32 len = le32_to_cpu(cell[i].slab_count);
+
+		if (cell[i].op >= PFSEL_OP_COUNT ||
+		    cell[i].proto >= PFSEL_PROTO_COUNT || cell[i].reserved ||
+		    !row_ok(db, le32_to_cpu(cell[i].wild_row)) ||
+		    first != next || len > db->n_slabs - next)
+			return -EINVAL;
+		next += len;
+		if (!len)
+			continue;
+		slab = db->slabs + first;
+		if (slab[0].start)
+			return -EINVAL;
+		for (j = 1; j < len; j++)
+			if (le32_to_cpu(slab[j].start) <=
+			    le32_to_cpu(slab[j - 1].start))
+				return -EINVAL;
+	}
+	if (next != db->n_slabs)
+		return -EINVAL;
+	db->cells = cell;
+	db->n_cells = sec->count;
+	return 0;
+}
+
+static u32 cell_key(const struct pfsel_policy_cell *cell)
+{
+	return cell->op * PFSEL_PROTO_COUNT + cell->proto;
+}
+
+static int load_groups(struct pfsel_policydb *db, const struct section *sec)
+{
+	const struct pfsel_policy_range *group = sec->p;
+	u32 i, j;
+
+	if (!ranges_tile(group, sec->count, db->n_cells, false))
+		return -EINVAL;
+	for (i = 0; i < sec->count; i++) {
+		const struct pfsel_policy_cell *cell =
+			db->cells + le32_to_cpu(group[i].first);
+		u32 len = le32_to_cpu(group[i].count);
+
+		for (j = 1; j < len; j++)
+			if (cell_key(&cell[j]) <= cell_key(&cell[j - 1]))
+				return -EINVAL;
+	}
+	db->groups = group;
+	db->n_groups = sec->count;
+	return 0;
+}
+
+static int load_grouplist(struct pfsel_policydb *db, const struct section *sec)
+{
+	const __le32 *id = sec->p;
+	u32 i;
+
+	for (i = 0; i < sec->count; i++)
+		if (le32_to_cpu(id[i]) >= db->n_groups)
+			return -EINVAL;
+	db->grouplist = id;
+	db->n_grouplist = sec->count;
+	return 0;
+}
+
+static int load_apps(struct pfsel_policydb *db, const struct section *sec)
+{
+	const struct pfsel_policy_range *app = sec->p;
+	u32 i, j;
+
+	if (!ranges_tile(app, sec->count, db->n_grouplist, false))
+		return -EINVAL;
+	for (i = 0; i < sec->count; i++) {
+		const __le32 *id = db->grouplist + le32_to_cpu(app[i].first);
+		u32 len = le32_to_cpu(app[i].count);
+
+		for (j = 1; j < len; j++)
+			if (le32_to_cpu(id[j]) <= le32_to_cpu(id[j - 1]))
+				return -EINVAL;
+	}
+	db->apps = app;
+	db->n_apps = sec->count;
+	return 0;
+}
+
+static int load_pairs(struct pfsel_policydb *db, const struct section *sec)
+{
+	const struct pfsel_policy_pair *pair = sec->p;
+	u32 i;
+
+	for (i = 0; i < sec->count; i++)
+		if (le32_to_cpu(pair[i].script_class) >= db->n_script_classes ||
+		    le32_to_cpu(pair[i].app) >= db->n_apps)
+			return -EINVAL;
+	db->pairs = pair;
+	db->n_pairs = sec->count;
+	return 0;
+}
+
+static int load_exes(struct pfsel_policydb *db, const struct section *sec)
+{
+	const struct pfsel_policy_exe *exe = sec->p;
+	u32 next = 0, i, j;
+
+	if (db->exe_other >= sec->count)
+		return -EINVAL;
+	for (i = 0; i < sec->count; i++) {
+		const struct pfsel_policy_pair *pair;
+		u32 first = le32_to_cpu(exe[i].pair_first);
+		u32 len = le32_to_cpu(exe[i].pair_count);
+
+		if (le32_to_cpu(exe[i].app) >= db->n_apps || exe[i].reserved ||
+		    first != next || len > db->n_pairs - next)
+			return -EINVAL;
+		next += len;
+		pair = db->pairs + first;
+		for (j = 1; j < len; j++)
+			if (le32_to_cpu(pair[j].script_class) <=
+			    le32_to_cpu(pair[j - 1].script_class))
+				return -EINVAL;
+	}
+	if (next != db->n_pairs)
+		return -EINVAL;
+	db->exes = exe;
+	db->n_exes = sec->count;
+	return 0;
+}
+
+/* A class field must be in range when its flag is set, and none otherwise. */
+static bool path_class_ok(u32 flags, u32 flag, __le32 field, u32 n)
+{
+	u32 class = le32_to_cpu(field);
+
+	return (flags & flag) ? class < n : class == PFSEL_NONE;
+}
+
+static int check_paths(const struct pfsel_policydb *db,
+		       const struct pfsel_policy_path *path, u32 count,
+		       u32 n_classes)
+{
+	const struct pfsel_string *prev = NULL;
+	u32 i;
+
+	for (i = 0; i < count; i++) {
+		const struct pfsel_string *str;
+		u32 flags = le32_to_cpu(path[i].flags);
+		u32 idx = le32_to_cpu(path[i].str);
+
+		if (idx >= db->n_strings || !flags || flags & ~PFSEL_PATH_MASK ||
+		    path[i].reserved ||
+		    !path_class_ok(flags, PFSEL_PATH_EXACT, path[i].exact,
+				   n_classes) ||
+		    !path_class_ok(flags, PFSEL_PATH_CHILD, path[i].child,
+				   n_classes) ||
+		    !path_class_ok(flags, PFSEL_PATH_TREE, path[i].tree,
+				   n_classes))
+			return -EINVAL;
+		str = &db->strings[idx];
+		if (prev && str_cmp(prev->s, prev->len, str->s, str->len) >= 0)
+			return -EINVAL;
+		prev = str;
+	}
+	return 0;
+}
+
+static int load_exe_paths(struct pfsel_policydb *db, const struct section *sec)
+{
+	int err = check_paths(db, sec->p, sec->count, db->n_exes);
+
+	if (err)
+		return err;
+	db->exe_paths = sec->p;
+	db->n_exe_paths = sec->count;
+	return 0;
+}
+
+static int load_script_paths(struct pfsel_policydb *db, const struct section *sec)
+{
+	int err = check_paths(db, sec->p, sec->count, db->n_script_classes);
+
+	if (err)
+		return err;
+	db->script_paths = sec->p;
+	db->n_script_paths = sec->count;
+	return 0;
+}
+
+/**
+ * struct section_type - how to load one section
+ * @entry_size: size of one entry, or 0 for variable-size entries
+ * @load: the section's loader
+ */
+struct section_type {
+	u32 entry_size;
+	section_loader load;
+};
+
+/* Indexed by section id - PFSEL_SEC_FIRST: the order sections must come in. */
+static const struct section_type section_types[PFSEL_SEC_COUNT] = {
+	{ sizeof(struct pfsel_policy_settings), load_settings },
+	{ 0, load_strings },
+	{ sizeof(struct pfsel_policy_rule), load_rules },
+	{ sizeof(struct pfsel_policy_port), load_ports },
+	{ sizeof(struct pfsel_policy_addr), load_addrs },
+	{ sizeof(struct pfsel_policy_run), load_runs },
+	{ sizeof(struct pfsel_policy_range), load_rows },
+	{ sizeof(struct pfsel_policy_slab), load_slabs },
+	{ sizeof(struct pfsel_policy_cell), load_cells },
+	{ sizeof(struct pfsel_policy_range), load_groups },
+	{ sizeof(__le32), load_grouplist },
+	{ sizeof(struct pfsel_policy_range), load_apps },
+	{ sizeof(struct pfsel_policy_pair), load_pairs },
+	{ sizeof(struct pfsel_policy_exe), load_exes },
+	{ sizeof(struct pfsel_policy_path), load_exe_paths },
+	{ sizeof(struct pfsel_policy_path), load_script_paths },
+};
+
+static int check_header(const u8 *blob, size_t len)
+{
+	const struct pfsel_policy_header *hdr = (const void *)blob;
+	u32 flags;
+
+	if (len < sizeof(*hdr))
+		return -EINVAL;
+	if (len > PFSEL_POLICY_MAX_SIZE)
+		return -E2BIG;
+	if (le32_to_cpu(hdr->magic) != PFSEL_POLICY_MAGIC)
+		return -EINVAL;
+	if (le32_to_cpu(hdr->version) != PFSEL_POLICY_VERSION)
+		return -EPROTONOSUPPORT;
+	flags = le32_to_cpu(hdr->flags);
+	if (le32_to_cpu(hdr->total_size) != len || hdr->reserved ||
+	    flags & ~PFSEL_POLICY_F_MASK ||
+	    ((flags & PFSEL_POLICY_F_SYSTEM) && hdr->uid) ||
+	    le32_to_cpu(hdr->nsections) != PFSEL_SEC_COUNT ||
+	    len < sizeof(*hdr) +
+			  PFSEL_SEC_COUNT * sizeof(struct pfsel_policy_section))
+		return -EINVAL;
+	if (le32_to_cpu(hdr->checksum) != pfsel_policydb_checksum(blob, len))
+		return -EBADMSG;
+	return 0;
+}
+
+static int load_sections(struct pfsel_policydb *db, const u8 *blob, u32 len)
+{
+	const struct pfsel_policy_section *sec =
+		(const void *)(blob + sizeof(struct pfsel_policy_header));
+	struct section section;
+	u32 end = sizeof(struct pfsel_policy_header) +
+		  PFSEL_SEC_COUNT * sizeof(*sec);
+	u32 i;
+	int err;
+
+	for (i = 0; i < PFSEL_SEC_COUNT; i++) {
+		const struct section_type *type = &section_types[i];
+		u32 offset = le32_to_cpu(sec[i].offset);
+		u32 size = le32_to_cpu(sec[i].size);
+		u32 count = le32_to_cpu(sec[i].count);
+
+		/* In order, each at the next aligned offset, in bounds. */
+		if (le32_to_cpu(sec[i].id) != PFSEL_SEC_FIRST + i ||
+		    offset != ALIGN(end, PFSEL_POLICY_ALIGN) || offset > len ||
+		    size > len - offset || !all_zero(blob + end, offset - end))
+			return -EINVAL;
+		if (type->entry_size &&
+		    (u64)count * type->entry_size != (u64)size)
+			return -EINVAL;
+		section.p = blob + offset;
+		section.count = count;
+		section.size = size;
+		err = type->load(db, &section);
+		if (err)
+			return err;
+		end = offset + size;
+	}
+	if (ALIGN(end, PFSEL_POLICY_ALIGN) != len ||
+	    !all_zero(blob + end, len - end))
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * pfsel_policydb_free - free a policy database
+ * @db: the database, or NULL
+ */
+void pfsel_policydb_free(struct pfsel_policydb *db)
+{
+	if (!db)
+		return;
+	kvfree(db->strings);
+	kvfree(db->blob);
+	kfree(db);
+}
+
+/**
+ * pfsel_policydb_load - validate a binary policy and build its database
+ * @blob: the policy as written by pfwc; not used after the call returns
+ * @len: size of @blob in bytes
+ * @out: receives the new database on success
+ *
+ * Validates everything before anything is used, on a private copy so that
+ * the caller's buffer may change under us without harm.
+ *
+ * Return: 0 and *@out set; or, with nothing allocated and *@out untouched,
+ * -EINVAL for a malformed blob, -E2BIG for one larger than
+ * PFSEL_POLICY_MAX_SIZE, -EPROTONOSUPPORT for another format version,
+ * -EBADMSG for a checksum mismatch, -ENOMEM when out of memory.
+ */
+int pfsel_policydb_load(const void *blob, size_t len,
+			struct pfsel_policydb **out)
+{
+	struct pfsel_policydb *db;
+	int err;
+
+	if (len < sizeof(struct pfsel_policy_header))
+		return -EINVAL;
+	if (len > PFSEL_POLICY_MAX_SIZE)
+		return -E2BIG;
+	db = kzalloc(sizeof(*db), GFP_KERNEL_ACCOUNT);
+	if (!db)
+		return -ENOMEM;
+	db->blob = kvmalloc(len, GFP_KERNEL_ACCOUNT);
+	if (!db->blob) {
+		kfree(db);
+		return -ENOMEM;
+	}
+	memcpy(db->blob, blob, len);
+	db->size = len;
+	/* Only the copy is read, so the caller's buffer may change. */
+	err = check_header(db->blob, len);
+	if (!err)
+		err = load_sections(db, db->blob, len);
+	if (err) {
+		pfsel_policydb_free(db);
+		return err;
+	}
+	db->flags = le32_to_cpu(((struct pfsel_policy_header *)db->blob)->flags);
+	db->uid = le32_to_cpu(((struct pfsel_policy_header *)db->blob)->uid);
+	*out = db;
+	return 0;
+}
+
+/*
+ * Index of the entry of @paths (sorted, @n of them) whose string is the
+ * first @len bytes of @s, or PFSEL_NONE.
+ */
+static u32 path_find(const struct pfsel_policydb *db,
+		     const struct pfsel_policy_path *paths, u32 n,
+		     const char *s, u32 len)
+{
+	u32 lo = 0, hi = n;
+
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+		const struct pfsel_string *str =
+			&db->strings[le32_to_cpu(paths[mid].str)];
+		int c = str_cmp(str->s, str->len, s, len);
+
+		if (!c)
+			return mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return PFSEL_NONE;
+}
+
+/*
+ * The class a path table gives @s (see FORMAT.md, "Classifying a path"):
+ * the exact entry; else the child entry of the directory holding it; else
+ * the tree entry of its deepest directory that has one; else @other.  A
+ * directory D holds @s at position i when @s[i] is the '/' right after D and
+ * something follows it, the same test as the language's "DIR/ *" and
+ * "DIR/ **" matching.
+ */
+static u32 classify_path(const struct pfsel_policydb *db,
+			 const struct pfsel_policy_path *paths, u32 n,
+			 const char *s, u32 other)
+{
+	size_t slen = strlen(s);
+	u32 len, i, idx;
+	bool last = true;
+
+	if (slen >= U32_MAX)
+		return other;
+	len = slen;
+	idx = path_find(db, paths, n, s, len);
+	if (idx != PFSEL_NONE &&
+	    le32_to_cpu(paths[idx].flags) & PFSEL_PATH_EXACT)
+		return le32_to_cpu(paths[idx].exact);
+	for (i = len; i-- > 0;) {
+		u32 flags;
+
+		if (s[i] != '/')
+			continue;
+		if (i + 1 == len) {
+			/* A trailing '/' holds nothing: no child match. */
+			last = false;
+			continue;
+		}
+		idx = path_find(db, paths, n, s, i);
+		flags = idx == PFSEL_NONE ? 0 : le32_to_cpu(paths[idx].flags);
+		if (last && (flags & PFSEL_PATH_CHILD))
+			return le32_to_cpu(paths[idx].child);
+		last = false;
+		if (flags & PFSEL_PATH_TREE)
+			return le32_to_cpu(paths[idx].tree);
+	}
+	return other;
+}
+
+/**
+ * pfsel_policydb_classify_app - the application class of a process
+ * @db: the policy
+ * @exe: path of the executable (the interpreter, for a script)
+ * @script: path of the script, or NULL when the process runs none
+ *
+ * Computed once at exec; the answer is valid until the policy is replaced.
+ *
+ * Return: an application class of @db.
+ */
+u32 pfsel_policydb_classify_app(const struct pfsel_policydb *db,
+				const char *exe, const char *script)
+{
+	const struct pfsel_policy_exe *e;
+	const struct pfsel_policy_pair *pair;
+	u32 script_class, lo, hi;
+
+	e = &db->exes[classify_path(db, db->exe_paths, db->n_exe_paths, exe,
+				    db->exe_other)];
+	if (!script)
+		return le32_to_cpu(e->app);
+	script_class = classify_path(db, db->script_paths, db->n_script_paths,
+				     script, db->script_other);
+	pair = db->pairs + le32_to_cpu(e->pair_first);
+	lo = 0;
+	hi = le32_to_cpu(e->pair_count);
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+		u32 c = le32_to_cpu(pair[mid].script_class);
+
+		if (c == script_class)
+			return le32_to_cpu(pair[mid].app);
+		if (c < script_class)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return le32_to_cpu(e->app);
+}
+
+/**
+ * pfsel_policydb_classify_addr - the address class of an address
+ * @db: the policy
+ * @addr: 16 bytes, network order; IPv4 as ::ffff:a.b.c.d
+ *
+ * Return: the index of the last class starting at or below @addr.
+ */
+u32 pfsel_policydb_classify_addr(const struct pfsel_policydb *db,
+				 const u8 addr[16])
+{
+	u32 lo = 0, hi = db->n_addrs;
+
+	/* addrs[0] is ::, so the answer is in [lo, hi). */
+	while (hi - lo > 1) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (memcmp(db->addrs[mid].start, addr, 16) <= 0)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/**
+ * pfsel_policydb_classify_port - the port class of a port
+ * @db: the policy
+ * @port: the port, in host order (0 for protocols without ports)
+ *
+ * Return: the index of the last class starting at or below @port.
+ */
+u32 pfsel_policydb_classify_port(const struct pfsel_policydb *db, u16 port)
+{
+	u32 lo = 0, hi = db->n_ports;
+
+	while (hi - lo > 1) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (le16_to_cpu(db->ports[mid].start) <= port)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/**
+ * pfsel_policydb_family_addr - the address a create request is classified by
+ * @family: enum pfsel_family
+ * @addr: receives ::ffff:0.0.0.0 for INET, :: otherwise
+ */
+void pfsel_policydb_family_addr(u32 family, u8 addr[16])
+{
+	memset(addr, 0, 16);
+	if (family == PFSEL_FAMILY_INET) {
+		addr[10] = 0xff;
+		addr[11] = 0xff;
+	}
+}
+
+/* The rule a row gives port class @port_class, or PFSEL_NONE. */
+static u32 row_rule(const struct pfsel_policydb *db, u32 row, u32 port_class)
+{
+	const struct pfsel_policy_run *run;
+	u32 lo = 0, hi;
+
+	if (row == PFSEL_NONE)
+		return PFSEL_NONE;
+	run = db->runs + le32_to_cpu(db->rows[row].first);
+	hi = le32_to_cpu(db->rows[row].count);
+	while (hi - lo > 1) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (le32_to_cpu(run[mid].start) <= port_class)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return le32_to_cpu(run[lo].rule);
+}
+
+/* The first rule of @group matching the request, or PFSEL_NONE. */
+static u32 group_rule(const struct pfsel_policydb *db, u32 group, u32 key,
+		      u32 addr_class, u32 port_class)
+{
+	const struct pfsel_policy_cell *cell, *found = NULL;
+	const struct pfsel_policy_slab *slab;
+	u32 lo = 0, hi, best, rule;
+
+	cell = db->cells + le32_to_cpu(db->groups[group].first);
+	hi = le32_to_cpu(db->groups[group].count);
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+		u32 k = cell_key(&cell[mid]);
+
+		if (k == key) {
+			found = &cell[mid];
+			break;
+		}
+		if (k < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!found)
+		return PFSEL_NONE;
+	best = row_rule(db, le32_to_cpu(found->wild_row), port_class);
+	hi = le32_to_cpu(found->slab_count);
+	if (!hi)
+		return best;
+	slab = db->slabs + le32_to_cpu(found->slab_first);
+	lo = 0;
+	while (hi - lo > 1) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (le32_to_cpu(slab[mid].start) <= addr_class)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	rule = row_rule(db, le32_to_cpu(slab[lo].row), port_class);
+	/* PFSEL_NONE is the largest u32: min() picks any real rule. */
+	return min(best, rule);
+}
+
+/**
+ * pfsel_policydb_decide - the decision for one request, by classes
+ * @db: the policy
+ * @app_class: from pfsel_policydb_classify_app()
+ * @op: enum pfsel_op
+ * @proto: enum pfsel_proto
+ * @addr_class: from pfsel_policydb_classify_addr(); for create, of
+ *	pfsel_policydb_family_addr()
+ * @port_class: from pfsel_policydb_classify_port(); for create, of port 0
+ * @res: receives the verdict, audit flags and deciding rule
+ *
+ * The first rule, in policy order, that matches decides; the lowering has
+ * spread each rule over the groups, cells and rows that it matches, so this
+ * is the smallest rule index found in the application's groups.
+ *
+ * Return: 0, or -EINVAL if an argument is out of range.
+ */
+int pfsel_policydb_decide(const struct pfsel_policydb *db, u32 app_class,
+			  u32 op, u32 proto, u32 addr_class, u32 port_class,
+			  struct pfsel_decision *res)
+{
+	const __le32 *group;
+	u32 best = PFSEL_NONE, key, n, i;
+
+	if (app_class >= db->n_apps || op >= PFSEL_OP_COUNT ||
+	    proto >= PFSEL_PROTO_COUNT || addr_class >= db->n_addrs ||
+	    port_class >= db->n_ports)
+		return -EINVAL;
+	key = op * PFSEL_PROTO_COUNT + proto;
+	group = db->grouplist + le32_to_cpu(db->apps[app_class].first);
+	n = le32_to_cpu(db->apps[app_class].count);
+	for (i = 0; i < n; i++)
+		best = min(best, group_rule(db, le32_to_cpu(group[i]), key,
+					    addr_class, port_class));
+	res->rule = best;
+	if (best == PFSEL_NONE) {
+		res->verdict = db->default_verdict;
+		res->audit = db->default_audit;
+	} else {
+		res->verdict = db->rules[best].verdict;
+		res->audit = db->rules[best].audit;
+	}
+	return 0;
+}
+
+/**
+ * pfsel_policydb_default_verdict - verdict when no rule matches
+ * @db: the policy
+ *
+ * Return: enum pfsel_verdict.
+ */
+u32 pfsel_policydb_default_verdict(const struct pfsel_policydb *db)
+{
+	return db->default_verdict;
+}
+
+/**
+ * pfsel_policydb_no_answer - verdict when an ask goes unanswered
+ * @db: the policy
+ *
+ * Return: PFSEL_VERDICT_ALLOW or PFSEL_VERDICT_DENY.
+ */
+u32 pfsel_policydb_no_answer(const struct pfsel_policydb *db)
+{
+	return db->no_answer;
+}
+
+/**
+ * pfsel_policydb_ask_timeout_ms - how long an ask may wait
+ * @db: the policy
+ *
+ * Return: milliseconds, 1..600000.
+ */
+u32 pfsel_policydb_ask_timeout_ms(const struct pfsel_policydb *db)
+{
+	return db->ask_timeout_ms;
+}
+
+/**
+ * pfsel_policydb_rule_source - where a rule was written
+ * @db: the policy
+ * @rule: rule index, as in struct pfsel_decision
+ * @file: receives the source file name (not NUL-terminated)
+ * @line: receives the line
+ * @col: receives the column
+ *
+ * Return: 0, or -ENOENT if @rule is not a rule of @db (e.g. PFSEL_NONE).
+ */
+int pfsel_policydb_rule_source(const struct pfsel_policydb *db, u32 rule,
+			       struct pfsel_string *file, u32 *line, u32 *col)
+{
+	const struct pfsel_policy_rule *r;
+
+	if (rule >= db->n_rules)
+		return -ENOENT;
+	r = &db->rules[rule];
+	*file = db->strings[le32_to_cpu(r->file)];
+	*line = le32_to_cpu(r->line);
+	*col = le32_to_cpu(r->col);
+	return 0;
+}

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * pfsel - the policy database: reader and evaluator of the binary format
+ *
+ * One source (policydb.c) for the kernel and for user space (pfwc --query,
+ * tests, fuzzers), the latter through compiler/kshim.  The format is in
+ * policy/FORMAT.md and uapi/pfsel_policy.h.
+ */
+#ifndef _SECURITY_PFSEL_POLICYDB_H
+#define _SECURITY_PFSEL_POLICYDB_H
+
+#include <linux/types.h>
+
+#include "uapi/pfsel_policy.h"
+
+/**
+ * struct pfsel_string - a string of the string table, not NUL-terminated
+ * @s: first byte, inside the policy's copy of the blob
+ * @len: length in bytes
+ */
+struct pfsel_string {
+	const char *s;
+	u32 len;
+};
+
+/**
+ * struct pfsel_policydb - a validated policy, ready for lookups
+ * @blob: the policy's own copy of the blob; the pointers below point into it
+ * @size: size of @blob
+ * @flags: header flags (PFSEL_POLICY_F_*)
+ * @uid: target uid (0 for the system policy)
+ * @default_verdict: verdict when no rule matches
+ * @default_audit: audit flags of the default decision
+ * @no_answer: verdict when an ask goes unanswered
+ * @ask_timeout_ms: how long an ask may wait
+ * @n_script_classes: number of script classes
+ * @exe_other: exe class of an unnamed executable
+ * @script_other: script class of an unnamed script
+ * @strings: @n_strings strings
+ * @n_strings: number of strings
+ * @rules: @n_rules rules (verdict, audit flags, source location)
+ * @n_rules: number of rules
+ * @ports: first port of each of the @n_ports port classes
+ * @n_ports: number of port classes
+ * @addrs: first address of each of the @n_addrs address classes
+ * @n_addrs: number of address classes
+ * @runs: @n_runs runs of port classes, sliced into rows by @rows
+ * @n_runs: number of runs
+ * @rows: @n_rows slices of @runs
+ * @n_rows: number of rows
+ * @slabs: @n_slabs runs of address classes, sliced into cells by @cells
+ * @n_slabs: number of slabs
+ * @cells: @n_cells (operation, protocol) tables, sliced into groups
+ * @n_cells: number of cells
+ * @groups: @n_groups rule groups, each a slice of @cells
+ * @n_groups: number of groups
+ * @grouplist: @n_grouplist group indexes, sliced into applications
+ * @n_grouplist: number of group indexes
+ * @apps: @n_apps application classes, each a slice of @grouplist
+ * @n_apps: number of application classes
+ * @pairs: @n_pairs (script class, application class) pairs
+ * @n_pairs: number of pairs
+ * @exes: @n_exes exe classes
+ * @n_exes: number of exe classes
+ * @exe_paths: @n_exe_paths path entries for executables, sorted
+ * @n_exe_paths: number of executable path entries
+ * @script_paths: @n_script_paths path entries for scripts, sorted
+ * @n_script_paths: number of script path entries
+ *
+ * Immutable once loaded: lookups need no locking.
+ */
+struct pfsel_policydb {
+	void *blob;
+	size_t size;
+	u32 flags;
+	u32 uid;
+	u32 default_verdict;
+	u32 default_audit;
+	u32 no_answer;
+	u32 ask_timeout_ms;
+	u32 n_script_classes;
+	u32 exe_other;
+	u32 script_other;
+
+	struct pfsel_string *strings;
+	u32 n_strings;
+	const struct pfsel_policy_rule *rules;
+	u32 n_rules;
+	const struct pfsel_policy_port *ports;
+	u32 n_ports;
+	const struct pfsel_policy_addr *addrs;
+	u32 n_addrs;
+	const struct pfsel_policy_run *runs;
+	u32 n_runs;
+	const struct pfsel_policy_range *rows;
+	u32 n_rows;
+	const struct pfsel_policy_slab *slabs;
+	u32 n_slabs;
+	const struct pfsel_policy_cell *cells;
+	u32 n_cells;
+	const struct pfsel_policy_range *groups;
+	u32 n_groups;
+	const __le32 *grouplist;
+	u32 n_grouplist;
+	const struct pfsel_policy_range *apps;
+	u32 n_apps;
+	const struct pfsel_policy_pair *pairs;
+	u32 n_pairs;
+	const struct pfsel_policy_exe *exes;
+	u32 n_exes;
+	const struct pfsel_policy_path *exe_paths;
+	u32 n_exe_paths;
+	const struct pfsel_policy_path *script_paths;
+	u32 n_script_paths;
+};
+
+/**
+ * struct pfsel_decision - the answer to one request
+ * @verdict: enum pfsel_verdict
+ * @audit: PFSEL_AUDIT_* flags
+ * @rule: index of the deciding rule, or PFSEL_NONE for the default
+ */
+struct pfsel_decision {
+	u32 verdict;
+	u32 audit;
+	u32 rule;
+};
+
+int pfsel_policydb_load(const void *blob, size_t len,
+			struct pfsel_policydb **out);
+void pfsel_policydb_free(struct pfsel_policydb *db);
+
+u32 pfsel_policydb_checksum(const void *blob, size_t len);
+
+u32 pfsel_policydb_classify_app(const struct pfsel_policydb *db,
+				const char *exe, const char *script);
+u32 pfsel_policydb_classify_addr(const struct pfsel_policydb *db,
+				 const u8 addr[16]);
+u32 pfsel_policydb_classify_port(const struct pfsel_policydb *db, u16 port);
+void pfsel_policydb_family_addr(u32 family, u8 addr[16]);
+
+int pfsel_policydb_decide(const struct pfsel_policydb *db, u32 app_class,
+			  u32 op, u32 proto, u32 addr_class, u32 port_class,
+			  struct pfsel_decision *res);
+
+u32 pfsel_policydb_default_verdict(const struct pfsel_policydb *db);
+u32 pfsel_policydb_no_answer(const struct pfsel_policydb *db);
+u32 pfsel_policydb_ask_timeout_ms(const struct pfsel_policydb *db);
+int pfsel_policydb_rule_source(const struct pfsel_policydb *db, u32 rule,
+			       struct pfsel_string *file, u32 *line, u32 *col);
+
+#endif /* _SECURITY_PFSEL_POLICYDB_H */
