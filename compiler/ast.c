@@ -6,6 +6,7 @@
  * sema's overlap analysis and the tests all lean on them, so a change of
  * semantics has one place to happen (and policy/LANGUAGE.md to follow).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,20 +28,22 @@ static void free_refs(struct pfw_ref *refs, size_t n)
 	free(refs);
 }
 
+void pfw_rule_fini(struct pfw_rule *rule)
+{
+	free_apps(rule->apps, rule->n_apps);
+	free(rule->addrs);
+	free(rule->ports);
+	free_refs(rule->app_refs, rule->n_app_refs);
+	free_refs(rule->addr_refs, rule->n_addr_refs);
+	free_refs(rule->port_refs, rule->n_port_refs);
+}
+
 void pfw_policy_free(struct pfw_policy *policy)
 {
 	if (!policy)
 		return;
-	for (size_t i = 0; i < policy->n_rules; i++) {
-		struct pfw_rule *rule = &policy->rules[i];
-
-		free_apps(rule->apps, rule->n_apps);
-		free(rule->addrs);
-		free(rule->ports);
-		free_refs(rule->app_refs, rule->n_app_refs);
-		free_refs(rule->addr_refs, rule->n_addr_refs);
-		free_refs(rule->port_refs, rule->n_port_refs);
-	}
+	for (size_t i = 0; i < policy->n_rules; i++)
+		pfw_rule_fini(&policy->rules[i]);
 	free(policy->rules);
 	for (size_t i = 0; i < policy->n_defs; i++) {
 		struct pfw_def *def = &policy->defs[i];
@@ -249,4 +252,43 @@ bool pfw_rule_matches(const struct pfw_rule *rule, const char *exe,
 		if (port >= rule->ports[i].first && port <= rule->ports[i].last)
 			return true;
 	return false;
+}
+
+void *pfw_xrealloc(void *ptr, size_t size)
+{
+	void *grown = realloc(ptr, size ? size : 1);
+
+	if (!grown) {
+		fputs("pfwc: out of memory\n", stderr);
+		exit(3);
+	}
+	return grown;
+}
+
+char *pfw_xstrdup(const char *text)
+{
+	size_t len = strlen(text) + 1;
+
+	return memcpy(pfw_xrealloc(NULL, len), text, len);
+}
+
+void *pfw_push(void **array, size_t *count, size_t elem_size)
+{
+	size_t n = *count;
+	char *element;
+
+	/* Grow at 0 and at every power of two: capacity needs no field. */
+	if (n == 0 || (n & (n - 1)) == 0) {
+		size_t capacity = n ? n * 2 : 1;
+
+		if (capacity > SIZE_MAX / elem_size) {
+			fputs("pfwc: out of memory\n", stderr);
+			exit(3);
+		}
+		*array = pfw_xrealloc(*array, capacity * elem_size);
+	}
+	element = (char *)*array + n * elem_size;
+	memset(element, 0, elem_size);
+	*count = n + 1;
+	return element;
 }

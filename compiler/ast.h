@@ -362,6 +362,8 @@ struct pfw_policy {
 
 /* Free a policy and everything it owns; NULL is a no-op.  (ast.c) */
 void pfw_policy_free(struct pfw_policy *policy);
+/* Free what one rule owns (not the rule itself). */
+void pfw_rule_fini(struct pfw_rule *rule);
 
 /*
  * Helpers on the resolved view, for consumers that would otherwise each
@@ -412,5 +414,19 @@ bool pfw_rule_matches(const struct pfw_rule *rule, const char *exe,
 		      const char *script, enum pfw_op op, enum pfw_proto proto,
 		      enum pfw_family family, const uint8_t addr[16],
 		      uint16_t port);
+
+/*
+ * Allocation helpers for building an AST (ast.c).  pfwc treats running out
+ * of memory as fatal: they print "pfwc: out of memory" and exit with status
+ * 3, so callers need no failure paths.
+ */
+void *pfw_xrealloc(void *ptr, size_t size);
+char *pfw_xstrdup(const char *text);
+/*
+ * Append one zeroed element of @elem_size bytes to the array *@array of
+ * *@count elements and return it.  Capacity is implicit (the next power of
+ * two), so only arrays grown with this function may be passed to it.
+ */
+void *pfw_push(void **array, size_t *count, size_t elem_size);
 
 #endif /* PFWC_AST_H */

@@ -39,22 +39,11 @@ void pfw_diag_fini(struct pfw_diag *diag)
 void pfw_diag_adopt_source(struct pfw_diag *diag, const char *name,
 			   char *text, size_t len)
 {
-	struct pfw_diag_source *grown;
-	char *name_copy = strdup(name);
+	struct pfw_diag_source *source = pfw_push(
+		(void **)&diag->sources, &diag->n_sources, sizeof(*source));
 
-	grown = realloc(diag->sources,
-			(diag->n_sources + 1) * sizeof(*diag->sources));
-	if (!grown || !name_copy) {
-		/* Without the source we only lose the quoted line. */
-		free(name_copy);
-		free(text);
-		if (grown)
-			diag->sources = grown;
-		return;
-	}
-	diag->sources = grown;
-	diag->sources[diag->n_sources++] = (struct pfw_diag_source){
-		.name = name_copy, .text = text, .len = len
+	*source = (struct pfw_diag_source){
+		.name = pfw_xstrdup(name), .text = text, .len = len
 	};
 }
 

@@ -1,0 +1,128 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Runs the compiler's tests and prints, as its last line, "N passed, M failed"
+# counting individual test cases.  Called by compiler/Makefile:
+#
+#   run_check.sh UNIT_BIN... -- FUZZ_BIN...      (make check)
+#   run_check.sh --fuzz-only -- FUZZ_BIN...      (make fuzz)
+#
+# Environment: ROOT (repository), BUILD (build folder), PFWC (the pfwc to
+# run the golden tests with), FUZZ_SECONDS (per fuzzer).
+set -u
+
+passed=0
+failed=0
+log_dir="$BUILD/tests/compiler/logs"
+mkdir -p "$log_dir"
+
+count() { # count PASSED FAILED
+	passed=$((passed + $1))
+	failed=$((failed + $2))
+}
+
+# A cmocka program: its summary lines give the counts.  A program that dies
+# before printing them counts as one failure.
+run_unit() {
+	name=$(basename "$1")
+	log="$log_dir/$name.log"
+	"$1" >"$log" 2>&1
+	status=$?
+	ok=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
+	bad=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
+	ok=${ok:-0}
+	bad=${bad:-0}
+	if [ "$status" -ne 0 ] && [ "$bad" -eq 0 ]; then
+		bad=1
+	fi
+	echo "unit $name: $ok passed, $bad failed"
+	if [ "$bad" -ne 0 ]; then
+		sed 's/^/    /' "$log" | tail -n 40
+	fi
+	count "$ok" "$bad"
+}
+
+# One golden diagnostic test: compile FILE.pfw, compare stderr and the exit
+# status with FILE.expected.  A first line "# pfwc-args: ..." adds options.
+run_golden() {
+	dir=$(dirname "$1")
+	base=$(basename "$1" .pfw)
+	args=$(sed -n '1s/^# pfwc-args://p' "$1")
+	actual="$log_dir/golden-$base.actual"
+	# shellcheck disable=SC2086
+	(cd "$dir" && "$PFWC" $args -o "$log_dir/golden-$base.out" "$base.pfw" \
+		>/dev/null 2>"$actual.stderr")
+	echo "exit $?" >"$actual"
+	cat "$actual.stderr" >>"$actual"
+	if cmp -s "$actual" "$dir/$base.expected"; then
+		count 1 0
+	else
+		echo "golden $base: FAILED"
+		diff -u "$dir/$base.expected" "$actual" | sed 's/^/    /' | head -n 40
+		count 0 1
+	fi
+}
+
+run_fuzzer() {
+	name=$(basename "$1")
+	work="$BUILD/tests/compiler/corpus/$name"
+	seeds="$ROOT/tests/fuzz/corpus/$name"
+	mkdir -p "$work"
+	set -- "$1" -max_total_time="$FUZZ_SECONDS" -print_final_stats=1 \
+		-artifact_prefix="$log_dir/$name-" "$work"
+	[ -d "$seeds" ] && set -- "$@" "$seeds"
+	if "$@" >"$log_dir/$name.log" 2>&1; then
+		echo "fuzz $name: ok ($(grep -o 'stat::number_of_executed_units: *[0-9]*' \
+			"$log_dir/$name.log" | grep -o '[0-9]*$') runs)"
+		count 1 0
+	else
+		echo "fuzz $name: FAILED (see $log_dir/$name.log)"
+		tail -n 30 "$log_dir/$name.log" | sed 's/^/    /'
+		count 0 1
+	fi
+}
+
+fuzz_only=false
+if [ "${1:-}" = "--fuzz-only" ]; then
+	fuzz_only=true
+	shift
+fi
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+	run_unit "$1"
+	shift
+done
+[ $# -gt 0 ] && shift
+
+if ! $fuzz_only; then
+	golden_total=0
+	for golden in "$ROOT"/tests/unit/golden/*.pfw; do
+		[ -e "$golden" ] || continue
+		run_golden "$golden"
+		golden_total=$((golden_total + 1))
+	done
+	echo "golden: $golden_total files"
+fi
+
+for fuzzer in "$@"; do
+	run_fuzzer "$fuzzer"
+done
+
+if ! $fuzz_only && [ -x "$ROOT/tests/differential/run" ]; then
+	"$ROOT/tests/differential/run" >"$log_dir/differential.log" 2>&1
+	status=$?
+	last=$(tail -n 1 "$log_dir/differential.log")
+	ok=$(echo "$last" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+	bad=$(echo "$last" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+	if [ -z "$ok" ]; then
+		ok=0
+		bad=1
+	elif [ "$status" -ne 0 ] && [ "$bad" -eq 0 ]; then
+		bad=1
+	fi
+	echo "differential: $ok passed, $bad failed"
+	[ "$bad" -ne 0 ] && tail -n 30 "$log_dir/differential.log" | sed 's/^/    /'
+	count "$ok" "$bad"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
