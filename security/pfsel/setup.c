@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfsel LSM - Security framework setup
+ *
+ * Registers pfsel with the LSM framework.  Each part of the module adds its
+ * own hooks from the file that implements them.
+ */
+
+#include <linux/init.h>
+#include <linux/lsm_hooks.h>
+#include <uapi/linux/lsm.h>
+
+#include "common.h"
+#include "cred.h"
+#include "net.h"
+#include "setup.h"
+
+/*
+ * Set once every hook is in place; securityfs is only populated when pfsel
+ * was actually enabled at boot (CONFIG_LSM or lsm=).
+ */
+bool pfsel_initialized __ro_after_init;
+
+const struct lsm_id pfsel_lsmid = {
+	.name = PFSEL_NAME,
+	.id = LSM_ID_PFSEL,
+};
+
+struct lsm_blob_sizes pfsel_blob_sizes __ro_after_init = {
+	.lbs_cred = sizeof(struct pfsel_cred_security),
+};
+
+static int __init pfsel_init(void)
+{
+	pfsel_add_cred_hooks();
+	pfsel_add_net_hooks();
+	pfsel_initialized = true;
+	pr_info("Up and running.\n");
+	return 0;
+}
+
+DEFINE_LSM(pfsel) = {
+	.name = PFSEL_NAME,
+	.init = pfsel_init,
+	.blobs = &pfsel_blob_sizes,
+};
