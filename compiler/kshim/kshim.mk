@@ -1,0 +1,13 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Included by compiler/Makefile.  The user-space build of the kernel's
+# policy reader (security/pfsel/policydb.c) sees the kernel headers it uses
+# through compiler/kshim/include; so does every other object that includes
+# security/pfsel/policydb.h.  Those get POLICYDB_CPPFLAGS here.
+
+KSHIM_USERS := compiler/emit_pfsel compiler/query compiler/dump \
+	tests/unit/test_policydb tests/unit/test_lower tests/fuzz/fuzz_policydb
+
+$(foreach d,$(OBJDIR) $(ASAN_OBJDIR) $(FUZZ_OBJDIR),\
+	$(addprefix $(d)/,$(addsuffix .o,$(KSHIM_USERS)))): \
+	CPPFLAGS += $(POLICYDB_CPPFLAGS)
