@@ -6,6 +6,7 @@
  * sema's overlap analysis and the tests all lean on them, so a change of
  * semantics has one place to happen (and policy/LANGUAGE.md to follow).
  */
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -291,4 +292,49 @@ void *pfw_push(void **array, size_t *count, size_t elem_size)
 	memset(element, 0, elem_size);
 	*count = n + 1;
 	return element;
+}
+
+char *pfw_path_format(const struct pfw_path_pattern *pattern, char *buf,
+		      size_t size)
+{
+	static const char *const suffix[] = {
+		[PFW_PATH_EXACT] = "",
+		[PFW_PATH_CHILD] = "/*",
+		[PFW_PATH_TREE] = "/**",
+	};
+
+	if (pattern->kind == PFW_PATH_ANY)
+		snprintf(buf, size, "*");
+	else
+		snprintf(buf, size, "%s%s", pattern->path,
+			 suffix[pattern->kind]);
+	return buf;
+}
+
+char *pfw_app_format(const struct pfw_app *app, char *buf, size_t size)
+{
+	size_t used;
+
+	pfw_path_format(&app->exe, buf, size);
+	used = strlen(buf);
+	if (app->is_script && used + 8 < size) {
+		memcpy(buf + used, " script ", 9);
+		pfw_path_format(&app->script, buf + used + 8, size - used - 8);
+	}
+	return buf;
+}
+
+char *pfw_cidr_format(const struct pfw_cidr *cidr, char *buf, size_t size)
+{
+	char text[INET6_ADDRSTRLEN];
+
+	if (cidr->prefix_len >= 96 &&
+	    address_family(cidr->addr) == PFW_FAMILY_INET) {
+		inet_ntop(AF_INET, &cidr->addr[12], text, sizeof(text));
+		snprintf(buf, size, "%s/%u", text, cidr->prefix_len - 96u);
+	} else {
+		inet_ntop(AF_INET6, cidr->addr, text, sizeof(text));
+		snprintf(buf, size, "%s/%u", text, cidr->prefix_len);
+	}
+	return buf;
 }

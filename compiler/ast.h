@@ -416,6 +416,18 @@ bool pfw_rule_matches(const struct pfw_rule *rule, const char *exe,
 		      uint16_t port);
 
 /*
+ * Text forms as the language writes them, for messages and --dump: a
+ * pattern ("*", "/usr/bin/ssh", "/opt" + slash-star...), an application
+ * ("PATTERN" or "PATTERN script PATTERN") and a prefix (IPv4 for mapped
+ * prefixes of length 96 or more: "10.0.0.0/8"; otherwise IPv6).  They
+ * truncate to @size and return @buf.
+ */
+char *pfw_path_format(const struct pfw_path_pattern *pattern, char *buf,
+		      size_t size);
+char *pfw_app_format(const struct pfw_app *app, char *buf, size_t size);
+char *pfw_cidr_format(const struct pfw_cidr *cidr, char *buf, size_t size);
+
+/*
  * Allocation helpers for building an AST (ast.c).  pfwc treats running out
  * of memory as fatal: they print "pfwc: out of memory" and exit with status
  * 3, so callers need no failure paths.

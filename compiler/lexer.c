@@ -223,20 +223,6 @@ const char *pfw_parse_address(const char *text, struct pfw_cidr *cidr,
 	return NULL;
 }
 
-/* Format the address part of @cidr as the user would write it. */
-static void format_cidr(const struct pfw_cidr *cidr, bool is_ipv4, char *buf,
-			size_t size)
-{
-	char text[INET6_ADDRSTRLEN];
-
-	if (is_ipv4)
-		inet_ntop(AF_INET, &cidr->addr[12], text, sizeof(text));
-	else
-		inet_ntop(AF_INET6, cidr->addr, text, sizeof(text));
-	snprintf(buf, size, "%s/%u", text,
-		 cidr->prefix_len - (is_ipv4 ? 96u : 0u));
-}
-
 static void lex_address(struct pfw_lexer *lexer, struct pfw_token *token,
 			size_t n)
 {
@@ -261,8 +247,7 @@ static void lex_address(struct pfw_lexer *lexer, struct pfw_token *token,
 	if (problem && strstr(problem, "beyond")) {
 		char suggestion[ADDRESS_TEXT_MAX];
 
-		format_cidr(&token->cidr, token->is_ipv4, suggestion,
-			    sizeof(suggestion));
+		pfw_cidr_format(&token->cidr, suggestion, sizeof(suggestion));
 		pfw_error(lexer->diag, &token->loc,
 			  "address '%s' %s; did you mean '%s'?", text, problem,
 			  suggestion);

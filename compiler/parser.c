@@ -51,7 +51,7 @@ struct parser {
 	struct pfw_token token;
 };
 
-char *pfw_read_file(const char *path, size_t *len)
+char *pfw_read_source(const char *path, size_t *len)
 {
 	struct stat st;
 	char *text;
@@ -861,7 +861,7 @@ static void parse_file_at(struct parser *p, const char *path,
 		return;
 	}
 	frame.real_path = realpath(path, NULL);
-	text = frame.real_path ? pfw_read_file(path, &len) : NULL;
+	text = frame.real_path ? pfw_read_source(path, &len) : NULL;
 	if (!text) {
 		int err = errno;
 

@@ -51,7 +51,7 @@ struct pfw_policy *pfw_parse_buffer(const char *name, const char *text,
  * the malloc'd bytes and sets *@len, or NULL with errno set (EFBIG if too
  * large).  Shared by the driver, the services reader and includes.
  */
-char *pfw_read_file(const char *path, size_t *len);
+char *pfw_read_source(const char *path, size_t *len);
 
 /*
  * Turn pattern text (an exact path, DIR + slash-star, DIR + slash-star-star,

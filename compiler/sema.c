@@ -1,0 +1,788 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfwc - semantic checks
+ *
+ * In order:
+ *   1. settings: reconcile the file with --system/--uid, fill in defaults;
+ *   2. definitions: one per name, none named like a built-in, no cycles;
+ *      each resolved (depth first) and normalised;
+ *   3. rules: names expanded, sets normalised (sorted, disjoint; members
+ *      inside other members dropped with a warning);
+ *   4. warnings: rules that can never match, audit flags without effect,
+ *      names never used.
+ *
+ * The shadow analysis is the simple, exact-per-pair one: a rule can never
+ * match if one earlier rule contains it in every dimension.  (A rule covered
+ * only by several earlier rules together is not reported.)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lexer.h"
+#include "sema.h"
+
+struct sema {
+	struct pfw_policy *policy;
+	const struct pfw_sema_options *options;
+	struct pfw_diag *diag;
+	/* Definitions sorted by name, for lookup. */
+	struct pfw_def **by_name;
+	/* Per definition: 0 not resolved, 1 resolving, 2 resolved. */
+	unsigned char *state;
+	unsigned long long pairs_left;
+};
+
+/* Where expansion puts members: the arrays of a rule or a definition. */
+struct member_sets {
+	struct pfw_app **apps;
+	size_t *n_apps;
+	bool *any_addr;
+	struct pfw_cidr **addrs;
+	size_t *n_addrs;
+	bool *any_port;
+	struct pfw_port_range **ports;
+	size_t *n_ports;
+	const struct pfw_loc *owner; /* the rule or definition */
+};
+
+static const char *const def_kind_names[] = {
+	[PFW_DEF_APPS] = "apps",
+	[PFW_DEF_HOSTS] = "hosts",
+	[PFW_DEF_PORTS] = "ports",
+};
+
+/* ---- Built-in host names ---- */
+
+static const struct {
+	const char *name;
+	const char *members[4];
+} builtin_hosts_text[] = {
+	{ "loopback", { "127.0.0.0/8", "::1/128" } },
+	{ "unspecified", { "0.0.0.0/32", "::/128" } },
+	{ "private",
+	  { "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7" } },
+	{ "linklocal", { "169.254.0.0/16", "fe80::/10" } },
+	{ "multicast", { "224.0.0.0/4", "ff00::/8" } },
+};
+#define N_BUILTIN_HOSTS \
+	(sizeof(builtin_hosts_text) / sizeof(builtin_hosts_text[0]))
+
+size_t pfw_builtin_hosts(const char *name, const struct pfw_cidr **cidrs)
+{
+	static struct pfw_cidr table[N_BUILTIN_HOSTS][4];
+	static size_t counts[N_BUILTIN_HOSTS];
+	static bool ready;
+
+	if (!ready) {
+		for (size_t i = 0; i < N_BUILTIN_HOSTS; i++) {
+			for (size_t m = 0; m < 4; m++) {
+				const char *text = builtin_hosts_text[i].members[m];
+				bool is_ipv4;
+
+				if (text && !pfw_parse_address(text,
+							       &table[i][counts[i]],
+							       &is_ipv4))
+					counts[i]++;
+			}
+		}
+		ready = true;
+	}
+	for (size_t i = 0; i < N_BUILTIN_HOSTS; i++) {
+		if (strcmp(name, builtin_hosts_text[i].name) == 0) {
+			*cidrs = table[i];
+			return counts[i];
+		}
+	}
+	return 0;
+}
+
+/* ---- Settings ---- */
+
+static void check_settings(struct sema *s)
+{
+	struct pfw_settings *settings = &s->policy->settings;
+	const struct pfw_sema_options *options = s->options;
+
+	if (options->force_system) {
+		if (settings->kind_loc.line && !settings->is_system)
+			pfw_error(s->diag, &settings->kind_loc,
+				  "this is a user policy, but --system was given");
+		settings->is_system = true;
+	}
+	if (options->force_uid) {
+		if (settings->is_system)
+			pfw_error(s->diag,
+				  settings->kind_loc.line ? &settings->kind_loc :
+							    NULL,
+				  "--uid names the owner of a user policy, and this is the system policy");
+		settings->has_uid = true;
+		settings->uid = options->uid;
+	}
+	if (settings->is_system)
+		settings->has_uid = false;
+	/* The system policy is a floor: where it says nothing, it allows. */
+	if (!settings->default_loc.line)
+		settings->default_verdict = settings->is_system ?
+						    PFW_VERDICT_ALLOW :
+						    PFW_VERDICT_ASK;
+}
+
+/* ---- Definitions ---- */
+
+static int compare_def_names(const void *a, const void *b)
+{
+	const struct pfw_def *x = *(struct pfw_def *const *)a;
+	const struct pfw_def *y = *(struct pfw_def *const *)b;
+	int by_name = strcmp(x->name, y->name);
+
+	/* Equal names: the earlier definition first, to be the one kept. */
+	return by_name ? by_name : (x < y ? -1 : x > y);
+}
+
+static int compare_name_to_def(const void *key, const void *element)
+{
+	return strcmp(key, (*(struct pfw_def *const *)element)->name);
+}
+
+static struct pfw_def *find_def(const struct sema *s, const char *name)
+{
+	struct pfw_def **found;
+
+	if (!s->policy->n_defs)
+		return NULL;
+	found = bsearch(name, s->by_name, s->policy->n_defs,
+			sizeof(*s->by_name), compare_name_to_def);
+	if (!found)
+		return NULL;
+	/* With duplicates, bsearch may land on any: take the first. */
+	while (found > s->by_name && strcmp(found[-1]->name, name) == 0)
+		found--;
+	return *found;
+}
+
+static void index_definitions(struct sema *s)
+{
+	struct pfw_policy *policy = s->policy;
+	const struct pfw_cidr *unused;
+
+	s->by_name = pfw_xrealloc(NULL, policy->n_defs * sizeof(*s->by_name));
+	s->state = pfw_xrealloc(NULL, policy->n_defs);
+	memset(s->state, 0, policy->n_defs);
+	for (size_t i = 0; i < policy->n_defs; i++)
+		s->by_name[i] = &policy->defs[i];
+	if (policy->n_defs)
+		qsort(s->by_name, policy->n_defs, sizeof(*s->by_name),
+		      compare_def_names);
+	for (size_t i = 0; i < policy->n_defs; i++) {
+		struct pfw_def *def = s->by_name[i];
+
+		if (i > 0 && strcmp(s->by_name[i - 1]->name, def->name) == 0) {
+			pfw_error(s->diag, &def->loc, "'%s' is already defined",
+				  def->name);
+			pfw_note(s->diag, &find_def(s, def->name)->loc,
+				 "the first definition is here");
+		} else if (pfw_builtin_hosts(def->name, &unused)) {
+			pfw_error(s->diag, &def->loc,
+				  "'%s' is a built-in host name and cannot be redefined",
+				  def->name);
+		}
+	}
+}
+
+/* ---- Expansion of names ---- */
+
+static void copy_path(struct pfw_path_pattern *to,
+		      const struct pfw_path_pattern *from)
+{
+	to->kind = from->kind;
+	to->path = from->path ? pfw_xstrdup(from->path) : NULL;
+}
+
+static void add_apps(const struct member_sets *sets, const struct pfw_app *apps,
+		     size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct pfw_app *app = pfw_push((void **)sets->apps,
+					       sets->n_apps, sizeof(*app));
+
+		copy_path(&app->exe, &apps[i].exe);
+		app->is_script = apps[i].is_script;
+		copy_path(&app->script, &apps[i].script);
+		app->loc = apps[i].loc;
+	}
+}
+
+static void add_addrs(const struct member_sets *sets,
+		      const struct pfw_cidr *addrs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		*(struct pfw_cidr *)pfw_push((void **)sets->addrs,
+					     sets->n_addrs,
+					     sizeof(*addrs)) = addrs[i];
+}
+
+static void add_port(const struct member_sets *sets, uint16_t first,
+		     uint16_t last)
+{
+	struct pfw_port_range *range =
+		pfw_push((void **)sets->ports, sets->n_ports, sizeof(*range));
+
+	range->first = first;
+	range->last = last;
+}
+
+static void resolve_def(struct sema *s, struct pfw_def *def);
+
+/* Expand one name of kind @kind into @sets; false (reported) if unknown. */
+static bool expand_ref(struct sema *s, enum pfw_def_kind kind,
+		       const struct pfw_ref *ref, const struct member_sets *sets)
+{
+	struct pfw_def *def = find_def(s, ref->name);
+	const struct pfw_service *service;
+	const struct pfw_cidr *builtin;
+	size_t n;
+
+	if (def) {
+		if (def->kind != kind) {
+			pfw_error(s->diag, &ref->loc,
+				  "'%s' names %s, but %s are expected here",
+				  ref->name, def_kind_names[def->kind],
+				  def_kind_names[kind]);
+			pfw_note(s->diag, &def->loc, "'%s' is defined here",
+				 ref->name);
+			return false;
+		}
+		def->used = true;
+		resolve_def(s, def);
+		add_apps(sets, def->apps, def->n_apps);
+		add_addrs(sets, def->addrs, def->n_addrs);
+		for (size_t i = 0; i < def->n_ports; i++)
+			add_port(sets, def->ports[i].first, def->ports[i].last);
+		if (def->any_addr)
+			*sets->any_addr = true;
+		if (def->any_port)
+			*sets->any_port = true;
+		return true;
+	}
+	if (kind == PFW_DEF_HOSTS &&
+	    (n = pfw_builtin_hosts(ref->name, &builtin))) {
+		add_addrs(sets, builtin, n);
+		return true;
+	}
+	if (kind == PFW_DEF_PORTS &&
+	    (n = pfw_services_find(s->options->services, ref->name,
+				   &service))) {
+		for (size_t i = 0; i < n; i++) {
+			bool seen = false;
+
+			/* A service listed for tcp and udp is one port. */
+			for (size_t j = 0; j < i && !seen; j++)
+				seen = service[j].port == service[i].port;
+			if (!seen)
+				add_port(sets, service[i].port, service[i].port);
+		}
+		return true;
+	}
+	if (kind == PFW_DEF_PORTS && !s->options->services)
+		pfw_error(s->diag, &ref->loc,
+			  "'%s' is not defined, and no services file was read",
+			  ref->name);
+	else
+		pfw_error(s->diag, &ref->loc, "no %s named '%s' is defined%s",
+			  def_kind_names[kind], ref->name,
+			  kind == PFW_DEF_PORTS ? " or listed as a service" :
+			  kind == PFW_DEF_HOSTS ? " or built in" :
+						  "");
+	return false;
+}
+
+/* ---- Normalisation ---- */
+
+/* Marks a pattern to drop; what covers it also covers what it covered. */
+#define DROPPED ((enum pfw_path_kind)-1)
+
+/* Drop application patterns inside other patterns of the same list. */
+static void normalise_apps(struct sema *s, struct pfw_app *apps, size_t *n)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < *n; i++) {
+		const struct pfw_app *covering = NULL;
+
+		for (size_t j = 0; j < *n && !covering; j++) {
+			if (j == i || apps[j].exe.kind == DROPPED)
+				continue;
+			/* Of two equal patterns the first is kept. */
+			if (pfw_app_contains(&apps[j], &apps[i]) &&
+			    (j < i || !pfw_app_contains(&apps[i], &apps[j])))
+				covering = &apps[j];
+		}
+		if (covering) {
+			char inner[256], outer[256];
+
+			pfw_warn(s->diag, PFW_W_OVERLAP, &apps[i].loc,
+				 "'%s' is already covered by '%s' in the same list",
+				 pfw_app_format(&apps[i], inner, sizeof(inner)),
+				 pfw_app_format(covering, outer, sizeof(outer)));
+			if (covering->loc.line)
+				pfw_note(s->diag, &covering->loc,
+					 "'%s' is here", outer);
+		}
+		if (covering)
+			apps[i].exe.kind = DROPPED;
+	}
+	for (size_t i = 0; i < *n; i++) {
+		if (apps[i].exe.kind == DROPPED) {
+			free(apps[i].exe.path);
+			free(apps[i].script.path);
+			continue;
+		}
+		apps[kept++] = apps[i];
+	}
+	*n = kept;
+}
+
+static int compare_cidrs(const void *a, const void *b)
+{
+	const struct pfw_cidr *x = a, *y = b;
+	int by_addr = memcmp(x->addr, y->addr, 16);
+
+	if (by_addr)
+		return by_addr;
+	return (x->prefix_len > y->prefix_len) - (x->prefix_len < y->prefix_len);
+}
+
+/*
+ * Sort prefixes and drop those inside another.  Prefixes either nest or are
+ * disjoint, and sorting puts each container right before what it contains.
+ */
+static void normalise_addrs(struct sema *s, struct pfw_cidr *addrs, size_t *n,
+			    const struct pfw_loc *owner)
+{
+	size_t kept = 0;
+
+	if (*n == 0)
+		return;
+	qsort(addrs, *n, sizeof(*addrs), compare_cidrs);
+	for (size_t i = 0; i < *n; i++) {
+		if (kept && pfw_cidr_contains(&addrs[kept - 1], addrs[i].addr)) {
+			char inner[64], outer[64];
+
+			pfw_warn(s->diag, PFW_W_OVERLAP, owner,
+				 "address %s is already covered by %s in the same list",
+				 pfw_cidr_format(&addrs[i], inner, sizeof(inner)),
+				 pfw_cidr_format(&addrs[kept - 1], outer,
+						 sizeof(outer)));
+			continue;
+		}
+		addrs[kept++] = addrs[i];
+	}
+	*n = kept;
+}
+
+static int compare_ranges(const void *a, const void *b)
+{
+	const struct pfw_port_range *x = a, *y = b;
+
+	if (x->first != y->first)
+		return x->first < y->first ? -1 : 1;
+	return (x->last > y->last) - (x->last < y->last);
+}
+
+static char *format_ports(const struct pfw_port_range *range, char *buf,
+			  size_t size)
+{
+	if (range->first == range->last)
+		snprintf(buf, size, "port %u", range->first);
+	else
+		snprintf(buf, size, "ports %u-%u", range->first, range->last);
+	return buf;
+}
+
+/* Sort ranges, merge the overlapping (with a warning) and the adjacent. */
+static void normalise_ports(struct sema *s, struct pfw_port_range *ports,
+			    size_t *n, const struct pfw_loc *owner)
+{
+	size_t kept = 0;
+
+	if (*n == 0)
+		return;
+	qsort(ports, *n, sizeof(*ports), compare_ranges);
+	for (size_t i = 0; i < *n; i++) {
+		struct pfw_port_range *last = kept ? &ports[kept - 1] : NULL;
+
+		if (last && ports[i].first <= last->last) {
+			char inner[32], outer[32];
+
+			pfw_warn(s->diag, PFW_W_OVERLAP, owner,
+				 "%s overlaps %s in the same list",
+				 format_ports(&ports[i], inner, sizeof(inner)),
+				 format_ports(last, outer, sizeof(outer)));
+		}
+		if (last && (uint32_t)ports[i].first <= (uint32_t)last->last + 1) {
+			if (ports[i].last > last->last)
+				last->last = ports[i].last;
+			continue;
+		}
+		ports[kept++] = ports[i];
+	}
+	*n = kept;
+}
+
+/* "any" swallows the list; a full list is "any". */
+static void normalise_sets(struct sema *s, const struct member_sets *sets)
+{
+	normalise_apps(s, *sets->apps, sets->n_apps);
+	if (*sets->any_addr) {
+		free(*sets->addrs);
+		*sets->addrs = NULL;
+		*sets->n_addrs = 0;
+	} else {
+		normalise_addrs(s, *sets->addrs, sets->n_addrs, sets->owner);
+		if (*sets->n_addrs == 1 && (*sets->addrs)[0].prefix_len == 0)
+			*sets->any_addr = true;
+	}
+	if (*sets->any_port) {
+		free(*sets->ports);
+		*sets->ports = NULL;
+		*sets->n_ports = 0;
+	} else {
+		normalise_ports(s, *sets->ports, sets->n_ports, sets->owner);
+	}
+	if (*sets->any_addr && *sets->n_addrs) {
+		free(*sets->addrs);
+		*sets->addrs = NULL;
+		*sets->n_addrs = 0;
+	}
+}
+
+static struct member_sets def_sets(struct pfw_def *def)
+{
+	return (struct member_sets){
+		.apps = &def->apps,
+		.n_apps = &def->n_apps,
+		.any_addr = &def->any_addr,
+		.addrs = &def->addrs,
+		.n_addrs = &def->n_addrs,
+		.any_port = &def->any_port,
+		.ports = &def->ports,
+		.n_ports = &def->n_ports,
+		.owner = &def->loc,
+	};
+}
+
+static struct member_sets rule_sets(struct pfw_rule *rule)
+{
+	return (struct member_sets){
+		.apps = &rule->apps,
+		.n_apps = &rule->n_apps,
+		.any_addr = &rule->any_addr,
+		.addrs = &rule->addrs,
+		.n_addrs = &rule->n_addrs,
+		.any_port = &rule->any_port,
+		.ports = &rule->ports,
+		.n_ports = &rule->n_ports,
+		.owner = &rule->loc,
+	};
+}
+
+static void resolve_def(struct sema *s, struct pfw_def *def)
+{
+	size_t index = (size_t)(def - s->policy->defs);
+	struct member_sets sets = def_sets(def);
+
+	if (s->state[index] == 2)
+		return;
+	if (s->state[index] == 1) {
+		pfw_error(s->diag, &def->loc,
+			  "the definition of '%s' refers to itself", def->name);
+		return;
+	}
+	s->state[index] = 1;
+	for (size_t i = 0; i < def->n_refs; i++)
+		expand_ref(s, def->kind, &def->refs[i], &sets);
+	normalise_sets(s, &sets);
+	s->state[index] = 2;
+}
+
+static void resolve_rule(struct sema *s, struct pfw_rule *rule)
+{
+	struct member_sets sets = rule_sets(rule);
+
+	for (size_t i = 0; i < rule->n_app_refs; i++)
+		expand_ref(s, PFW_DEF_APPS, &rule->app_refs[i], &sets);
+	for (size_t i = 0; i < rule->n_addr_refs; i++)
+		expand_ref(s, PFW_DEF_HOSTS, &rule->addr_refs[i], &sets);
+	for (size_t i = 0; i < rule->n_port_refs; i++)
+		expand_ref(s, PFW_DEF_PORTS, &rule->port_refs[i], &sets);
+	normalise_sets(s, &sets);
+}
+
+/* ---- Rule relations (exact on the resolved view) ---- */
+
+static bool addrs_contain(const struct pfw_rule *outer,
+			  const struct pfw_rule *inner)
+{
+	if (outer->any_addr)
+		return true;
+	if (inner->any_addr)
+		return false;
+	for (size_t i = 0; i < inner->n_addrs; i++) {
+		bool found = false;
+
+		for (size_t o = 0; o < outer->n_addrs && !found; o++)
+			found = outer->addrs[o].prefix_len <=
+					inner->addrs[i].prefix_len &&
+				pfw_cidr_contains(&outer->addrs[o],
+						  inner->addrs[i].addr);
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+static bool addrs_intersect(const struct pfw_rule *a, const struct pfw_rule *b)
+{
+	if (a->any_addr || b->any_addr)
+		return true;
+	for (size_t i = 0; i < a->n_addrs; i++)
+		for (size_t j = 0; j < b->n_addrs; j++)
+			if (pfw_cidr_contains(&a->addrs[i], b->addrs[j].addr) ||
+			    pfw_cidr_contains(&b->addrs[j], a->addrs[i].addr))
+				return true;
+	return false;
+}
+
+static bool ports_contain(const struct pfw_rule *outer,
+			  const struct pfw_rule *inner)
+{
+	if (outer->any_port)
+		return true;
+	if (inner->any_port)
+		return false;
+	for (size_t i = 0; i < inner->n_ports; i++) {
+		bool found = false;
+
+		for (size_t o = 0; o < outer->n_ports && !found; o++)
+			found = outer->ports[o].first <= inner->ports[i].first &&
+				outer->ports[o].last >= inner->ports[i].last;
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+static bool ports_intersect(const struct pfw_rule *a, const struct pfw_rule *b)
+{
+	if (a->any_port || b->any_port)
+		return true;
+	for (size_t i = 0; i < a->n_ports; i++)
+		for (size_t j = 0; j < b->n_ports; j++)
+			if (a->ports[i].first <= b->ports[j].last &&
+			    b->ports[j].first <= a->ports[i].last)
+				return true;
+	return false;
+}
+
+static bool apps_contain(const struct pfw_rule *outer,
+			 const struct pfw_rule *inner)
+{
+	for (size_t i = 0; i < inner->n_apps; i++) {
+		bool found = false;
+
+		for (size_t o = 0; o < outer->n_apps && !found; o++)
+			found = pfw_app_contains(&outer->apps[o],
+						 &inner->apps[i]);
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+static bool apps_intersect(const struct pfw_rule *a, const struct pfw_rule *b)
+{
+	for (size_t i = 0; i < a->n_apps; i++)
+		for (size_t j = 0; j < b->n_apps; j++)
+			if (pfw_app_intersects(&a->apps[i], &b->apps[j]))
+				return true;
+	return false;
+}
+
+/* True if every request @inner matches, @outer matches too. */
+static bool rule_covers(const struct pfw_rule *outer,
+			const struct pfw_rule *inner)
+{
+	if ((inner->ops & ~outer->ops) || (inner->protos & ~outer->protos))
+		return false;
+	/* Packet requests have no family; the others need theirs covered. */
+	if ((inner->protos & ~PFW_PROTO_PACKET) &&
+	    (inner->families & ~outer->families))
+		return false;
+	if ((inner->ops & PFW_OP_ADDRESSED) && !addrs_contain(outer, inner))
+		return false;
+	if ((inner->ops & PFW_OP_ADDRESSED) &&
+	    (inner->protos & PFW_PROTO_PORTED) && !ports_contain(outer, inner))
+		return false;
+	return apps_contain(outer, inner);
+}
+
+/* True if some request matches both rules. */
+static bool rules_intersect(const struct pfw_rule *a, const struct pfw_rule *b)
+{
+	uint32_t ops = a->ops & b->ops, protos = a->protos & b->protos;
+
+	if (!ops || !protos)
+		return false;
+	if (!(protos & PFW_PROTO_PACKET) && !(a->families & b->families))
+		return false;
+	/*
+	 * Create requests carry no address or port (and a rule with create
+	 * has "any" there, see ast.h), so endpoints matter only for the rest.
+	 */
+	if (!(ops & PFW_OP_CREATE) &&
+	    !(addrs_intersect(a, b) && ports_intersect(a, b)))
+		return false;
+	return apps_intersect(a, b);
+}
+
+/* Count one comparison against the budget; false once it is spent. */
+static bool spend_pair(unsigned long long *budget, struct pfw_diag *diag,
+		       enum pfw_warning which, const char *analysis)
+{
+	if (*budget == 0)
+		return false;
+	if (--*budget == 0)
+		pfw_warn(diag, which, NULL,
+			 "the policy is too large for the complete %s analysis; it stopped early",
+			 analysis);
+	return *budget > 0;
+}
+
+static void find_shadowed_rules(struct sema *s)
+{
+	struct pfw_policy *policy = s->policy;
+
+	for (size_t j = 1; j < policy->n_rules; j++) {
+		struct pfw_rule *rule = &policy->rules[j];
+
+		for (size_t i = 0; i < j; i++) {
+			if (!spend_pair(&s->pairs_left, s->diag, PFW_W_SHADOW,
+					"shadowing"))
+				return;
+			if (!rule_covers(&policy->rules[i], rule))
+				continue;
+			rule->shadowed_by = (long)i;
+			pfw_warn(s->diag, PFW_W_SHADOW, &rule->loc,
+				 "this rule can never match: an earlier rule matches every request it does");
+			pfw_note(s->diag, &policy->rules[i].loc,
+				 "the earlier rule is here");
+			break;
+		}
+	}
+}
+
+/* ---- Other warnings ---- */
+
+static void check_audit_flags(struct sema *s, const struct pfw_rule *rule)
+{
+	if (rule->verdict == PFW_VERDICT_DENY &&
+	    (rule->audit & PFW_AUDIT_LOG_ALLOWED))
+		pfw_warn(s->diag, PFW_W_AUDIT, &rule->loc,
+			 "'log' has no effect on a deny rule: it logs allowed requests, and this rule allows none");
+	if (rule->verdict == PFW_VERDICT_ALLOW &&
+	    (rule->audit & PFW_AUDIT_QUIET_DENIAL))
+		pfw_warn(s->diag, PFW_W_AUDIT, &rule->loc,
+			 "'quiet' has no effect on an allow rule: it silences denials, and this rule denies nothing");
+}
+
+static void check_unused(struct sema *s)
+{
+	for (size_t i = 0; i < s->policy->n_defs; i++) {
+		const struct pfw_def *def = &s->policy->defs[i];
+
+		if (!def->used && find_def(s, def->name) == def)
+			pfw_warn(s->diag, PFW_W_UNUSED, &def->loc,
+				 "'%s' is defined but never used", def->name);
+	}
+}
+
+bool pfw_sema(struct pfw_policy *policy, const struct pfw_sema_options *options,
+	      struct pfw_diag *diag)
+{
+	struct sema s = {
+		.policy = policy,
+		.options = options,
+		.diag = diag,
+		.pairs_left = PFW_SEMA_PAIR_BUDGET,
+	};
+	unsigned int errors_before = diag->errors;
+
+	check_settings(&s);
+	index_definitions(&s);
+	for (size_t i = 0; i < policy->n_defs; i++)
+		resolve_def(&s, &policy->defs[i]);
+	for (size_t i = 0; i < policy->n_rules; i++) {
+		policy->rules[i].index = (uint32_t)i;
+		resolve_rule(&s, &policy->rules[i]);
+		check_audit_flags(&s, &policy->rules[i]);
+	}
+	if (diag->errors == errors_before)
+		find_shadowed_rules(&s);
+	check_unused(&s);
+	free(s.by_name);
+	free(s.state);
+	return diag->errors == errors_before;
+}
+
+static int strictness(enum pfw_verdict verdict)
+{
+	return verdict == PFW_VERDICT_DENY ? 2 :
+	       verdict == PFW_VERDICT_ASK  ? 1 :
+					     0;
+}
+
+static const char *verdict_name(enum pfw_verdict verdict)
+{
+	return verdict == PFW_VERDICT_DENY ? "deny" :
+	       verdict == PFW_VERDICT_ASK  ? "ask" :
+					     "allow";
+}
+
+void pfw_sema_against(const struct pfw_policy *user,
+		      const struct pfw_policy *system, struct pfw_diag *diag)
+{
+	unsigned long long budget = PFW_SEMA_PAIR_BUDGET;
+
+	for (size_t u = 0; u < user->n_rules; u++) {
+		const struct pfw_rule *rule = &user->rules[u];
+		bool covered = false;
+
+		if (rule->verdict == PFW_VERDICT_DENY)
+			continue; /* nothing is stricter than deny */
+		for (size_t i = 0; i < system->n_rules && !covered; i++) {
+			const struct pfw_rule *floor = &system->rules[i];
+
+			if (!spend_pair(&budget, diag, PFW_W_OVERRIDE, "override"))
+				return;
+			if (!rules_intersect(floor, rule))
+				continue;
+			covered = rule_covers(floor, rule);
+			if (strictness(floor->verdict) <=
+			    strictness(rule->verdict))
+				continue;
+			pfw_warn(diag, PFW_W_OVERRIDE, &rule->loc,
+				 "the system policy says '%s' for %s requests this rule would %s",
+				 verdict_name(floor->verdict),
+				 covered ? "all" : "some",
+				 verdict_name(rule->verdict));
+			pfw_note(diag, &floor->loc, "the system rule is here");
+			covered = true; /* one report per rule is enough */
+		}
+		if (!covered && strictness(system->settings.default_verdict) >
+					strictness(rule->verdict))
+			pfw_warn(diag, PFW_W_OVERRIDE, &rule->loc,
+				 "the system policy's default '%s' applies to requests of this rule that no system rule matches",
+				 verdict_name(system->settings.default_verdict));
+	}
+}
