@@ -60,3 +60,55 @@ u64 pfsel_hook_calls(const enum pfsel_hook hook)
 		sum += READ_ONCE(per_cpu(pfsel_hook_stats, cpu).calls[hook]);
 	return sum;
 }
+
+#ifdef CONFIG_SECURITY_PFSEL_KUNIT_TEST
+
+#include <kunit/test.h>
+
+/* Every hook has its own name: the hooks file would be ambiguous otherwise. */
+static void test_hook_names_unique(struct kunit *const test)
+{
+	enum pfsel_hook a, b;
+
+	for (a = 0; a < PFSEL_HOOK_COUNT; a++) {
+		KUNIT_ASSERT_NOT_NULL(test, pfsel_hook_names[a]);
+		for (b = a + 1; b < PFSEL_HOOK_COUNT; b++)
+			KUNIT_EXPECT_STRNEQ(test, pfsel_hook_names[a],
+					    pfsel_hook_names[b]);
+	}
+}
+
+/* A count made on one CPU shows in the sum over all CPUs. */
+static void test_count_hook_adds_one(struct kunit *const test)
+{
+	u64 before, after;
+
+	/*
+	 * Other CPUs may count inbound connections meanwhile; with
+	 * preemption off nothing on this CPU can, so exactly one call is
+	 * ours and the sum moves by at least one.
+	 */
+	preempt_disable();
+	before = pfsel_hook_calls(PFSEL_HOOK_SOCKET_LISTEN);
+	pfsel_count_hook(PFSEL_HOOK_SOCKET_LISTEN);
+	after = pfsel_hook_calls(PFSEL_HOOK_SOCKET_LISTEN);
+	preempt_enable();
+	KUNIT_EXPECT_LE(test, before + 1, after);
+}
+
+static struct kunit_case test_cases[] = {
+	/* clang-format off */
+	KUNIT_CASE(test_hook_names_unique),
+	KUNIT_CASE(test_count_hook_adds_one),
+	{}
+	/* clang-format on */
+};
+
+static struct kunit_suite test_suite = {
+	.name = "pfsel_stats",
+	.test_cases = test_cases,
+};
+
+kunit_test_suite(test_suite);
+
+#endif /* CONFIG_SECURITY_PFSEL_KUNIT_TEST */
