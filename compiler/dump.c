@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfwc --dump: print a compiled policy readably, as the kernel's reader
+ * (security/pfsel/policydb.c) sees it after validation.
+ */
+#include <arpa/inet.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/kernel.h>
+
+#include "backend.h"
+#include "policydb.h"
+
+static void print_str(FILE *out, const struct pfsel_policydb *db, u32 idx)
+{
+	fprintf(out, "\"%.*s\"", (int)db->strings[idx].len,
+		db->strings[idx].s);
+}
+
+static void print_rule(FILE *out, const struct pfsel_policydb *db, u32 rule)
+{
+	struct pfsel_string file;
+	u32 line, col;
+
+	if (pfsel_policydb_rule_source(db, rule, &file, &line, &col)) {
+		fprintf(out, "-");
+		return;
+	}
+	fprintf(out, "#%u %s (%.*s:%u)", rule,
+		pfw_verdict_name(db->rules[rule].verdict), (int)file.len,
+		file.s, line);
+}
+
+static void print_addr(FILE *out, const u8 addr[16])
+{
+	static const u8 v4[12] = { [10] = 0xff, [11] = 0xff };
+	char text[INET6_ADDRSTRLEN];
+
+	if (!memcmp(addr, v4, sizeof(v4)))
+		inet_ntop(AF_INET, addr + 12, text, sizeof(text));
+	else
+		inet_ntop(AF_INET6, addr, text, sizeof(text));
+	fputs(text, out);
+}
+
+static void print_row(FILE *out, const struct pfsel_policydb *db, u32 row)
+{
+	const struct pfsel_policy_run *run;
+
+	if (row == PFSEL_NONE) {
+		fprintf(out, "none");
+		return;
+	}
+	run = db->runs + le32_to_cpu(db->rows[row].first);
+	fprintf(out, "row %u:", row);
+	for (u32 i = 0; i < le32_to_cpu(db->rows[row].count); i++) {
+		fprintf(out, " [port class %u..] ", le32_to_cpu(run[i].start));
+		print_rule(out, db, le32_to_cpu(run[i].rule));
+	}
+}
+
+static void print_paths(FILE *out, const struct pfsel_policydb *db,
+			const char *what, const struct pfsel_policy_path *path,
+			u32 n)
+{
+	for (u32 i = 0; i < n; i++) {
+		u32 flags = le32_to_cpu(path[i].flags);
+
+		fprintf(out, "  %s ", what);
+		print_str(out, db, le32_to_cpu(path[i].str));
+		if (flags & PFSEL_PATH_EXACT)
+			fprintf(out, " exact->%u", le32_to_cpu(path[i].exact));
+		if (flags & PFSEL_PATH_CHILD)
+			fprintf(out, " /*->%u", le32_to_cpu(path[i].child));
+		if (flags & PFSEL_PATH_TREE)
+			fprintf(out, " /**->%u", le32_to_cpu(path[i].tree));
+		fprintf(out, "\n");
+	}
+}
+
+static void dump_classes(FILE *out, const struct pfsel_policydb *db)
+{
+	fprintf(out, "\naddress classes: %u\n", db->n_addrs);
+	for (u32 i = 0; i < db->n_addrs; i++) {
+		fprintf(out, "  a%u: ", i);
+		print_addr(out, db->addrs[i].start);
+		fprintf(out, " ..\n");
+	}
+	fprintf(out, "\nport classes: %u\n", db->n_ports);
+	for (u32 i = 0; i < db->n_ports; i++) {
+		u32 first = le16_to_cpu(db->ports[i].start);
+		u32 last = i + 1 < db->n_ports ?
+				   le16_to_cpu(db->ports[i + 1].start) - 1u :
+				   65535u;
+
+		fprintf(out, "  p%u: %u-%u\n", i, first, last);
+	}
+	fprintf(out, "\nexecutables: %u classes, unnamed -> %u\n", db->n_exes,
+		db->exe_other);
+	print_paths(out, db, "exe", db->exe_paths, db->n_exe_paths);
+	for (u32 i = 0; i < db->n_exes; i++) {
+		const struct pfsel_policy_exe *e = &db->exes[i];
+		const struct pfsel_policy_pair *pair =
+			db->pairs + le32_to_cpu(e->pair_first);
+
+		fprintf(out, "  exe class %u: app %u", i, le32_to_cpu(e->app));
+		for (u32 j = 0; j < le32_to_cpu(e->pair_count); j++)
+			fprintf(out, ", with script class %u: app %u",
+				le32_to_cpu(pair[j].script_class),
+				le32_to_cpu(pair[j].app));
+		fprintf(out, "\n");
+	}
+	fprintf(out, "\nscripts: %u classes, unnamed -> %u\n",
+		db->n_script_classes, db->script_other);
+	print_paths(out, db, "script", db->script_paths, db->n_script_paths);
+}
+
+static void dump_decisions(FILE *out, const struct pfsel_policydb *db)
+{
+	fprintf(out, "\napplication classes: %u\n", db->n_apps);
+	for (u32 i = 0; i < db->n_apps; i++) {
+		const __le32 *g = db->grouplist + le32_to_cpu(db->apps[i].first);
+
+		fprintf(out, "  app %u: groups", i);
+		for (u32 j = 0; j < le32_to_cpu(db->apps[i].count); j++)
+			fprintf(out, " %u", le32_to_cpu(g[j]));
+		fprintf(out, "\n");
+	}
+	fprintf(out, "\ngroups: %u\n", db->n_groups);
+	for (u32 i = 0; i < db->n_groups; i++) {
+		const struct pfsel_policy_cell *cell =
+			db->cells + le32_to_cpu(db->groups[i].first);
+
+		fprintf(out, "  group %u:\n", i);
+		for (u32 j = 0; j < le32_to_cpu(db->groups[i].count); j++) {
+			const struct pfsel_policy_slab *slab =
+				db->slabs + le32_to_cpu(cell[j].slab_first);
+
+			fprintf(out, "    %s %s: any address: ",
+				pfw_op_name(cell[j].op),
+				pfw_proto_name(cell[j].proto));
+			print_row(out, db, le32_to_cpu(cell[j].wild_row));
+			fprintf(out, "\n");
+			for (u32 k = 0; k < le32_to_cpu(cell[j].slab_count);
+			     k++) {
+				fprintf(out, "      address class %u..: ",
+					le32_to_cpu(slab[k].start));
+				print_row(out, db, le32_to_cpu(slab[k].row));
+				fprintf(out, "\n");
+			}
+		}
+	}
+}
+
+int pfw_dump(const char *path, FILE *out, FILE *err)
+{
+	static const char *const audit_names[4] = { "", " log-allowed",
+						    " quiet-denial",
+						    " log-allowed quiet-denial" };
+	struct pfsel_policydb *db;
+	uint8_t *blob;
+	size_t len;
+	int rc = pfw_read_file(path, &blob, &len);
+
+	if (rc) {
+		fprintf(err, "pfwc: %s: %s\n", path, strerror(-rc));
+		return PFW_EXIT_INPUT;
+	}
+	rc = pfsel_policydb_load(blob, len, &db);
+	free(blob);
+	if (rc) {
+		fprintf(err, "pfwc: %s: not a valid pfsel policy: %s\n", path,
+			strerror(-rc));
+		return PFW_EXIT_INPUT;
+	}
+	fprintf(out, "pfsel policy version %u, %zu bytes, %s", PFSEL_POLICY_VERSION,
+		db->size, db->flags & PFSEL_POLICY_F_SYSTEM ? "system" : "user");
+	if (!(db->flags & PFSEL_POLICY_F_SYSTEM))
+		fprintf(out, " uid %u", db->uid);
+	fprintf(out, "\ndefault %s%s; ask timeout %u ms; no answer %s\n",
+		pfw_verdict_name(db->default_verdict),
+		audit_names[db->default_audit & 3], db->ask_timeout_ms,
+		pfw_verdict_name(db->no_answer));
+	fprintf(out, "\nrules: %u\n", db->n_rules);
+	for (u32 i = 0; i < db->n_rules; i++) {
+		fprintf(out, "  ");
+		print_rule(out, db, i);
+		fprintf(out, "%s\n", audit_names[db->rules[i].audit & 3]);
+	}
+	dump_classes(out, db);
+	dump_decisions(out, db);
+	pfsel_policydb_free(db);
+	return PFW_EXIT_OK;
+}
