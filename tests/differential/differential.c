@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The differential test: three opinions on every request must agree.
+ *
+ *  1. pfsel's evaluator (security/pfsel/policydb.c) on the compiled blob:
+ *     pfwc's lowering into equivalence classes and decision tables.
+ *  2. libsepol's sepol_compute_av() on the policy built from the CIL export
+ *     (compiler/emit_cil.c): the flattening into types and permissions.
+ *  3. The reference interpreter (reference.c): first match over the rules,
+ *     no classes at all.
+ *
+ * For each of PFSEL_DIFF_POLICIES random policies (seed PFSEL_DIFF_SEED + i)
+ * it asks PFSEL_DIFF_QUERIES random requests.  It prints what disagrees with
+ * the seed that reproduces it, and ends with "N passed, M failed" counting
+ * requests.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <sepol/policydb.h>
+#include <sepol/policydb/services.h>
+#include <sepol/sepol.h>
+
+#include "backend.h"
+#include "diag.h"
+#include "emit_sepol.h"
+#include "generate.h"
+#include "lower.h"
+#include "policydb.h"
+#include "reference.h"
+
+#define DEFAULT_POLICIES 400
+#define DEFAULT_QUERIES 60
+#define DEFAULT_SEED 20260101
+#define MAX_RULES 12
+/* Failures printed in full; the rest are only counted. */
+#define MAX_REPORTS 5
+
+/* One policy, compiled both ways. */
+struct subject {
+	struct pfw_policy *policy;
+	struct pfw_lowered *lowered;
+	struct pfsel_policydb *db;
+	struct pfw_sepol_export export;
+};
+
+/* A decision in the form all three can give: see emit_sepol.h. */
+struct opinion {
+	enum pfw_verdict verdict;
+	uint32_t audit; /* only the flags that take effect with @verdict */
+	long rule; /* -1: default; -2: this opinion does not know */
+};
+
+static uint32_t effective_audit(enum pfw_verdict verdict, uint32_t audit)
+{
+	uint32_t effective = 0;
+
+	if (verdict != PFW_VERDICT_DENY)
+		effective |= audit & PFW_AUDIT_LOG_ALLOWED;
+	if (verdict != PFW_VERDICT_ALLOW)
+		effective |= audit & PFW_AUDIT_QUIET_DENIAL;
+	return effective;
+}
+
+static unsigned int bit_index(uint32_t bit)
+{
+	return (unsigned int)__builtin_ctz(bit);
+}
+
+static unsigned long env_number(const char *name, unsigned long fallback)
+{
+	const char *text = getenv(name);
+
+	return text && *text ? strtoul(text, NULL, 0) : fallback;
+}
+
+/* The classes pfsel puts a request in, as the kernel would. */
+static void classify(const struct pfsel_policydb *db,
+		     const struct ref_request *request, uint32_t *app,
+		     uint32_t *addr, uint32_t *port)
+{
+	uint8_t family_addr[16];
+
+	*app = pfsel_policydb_classify_app(db, request->exe, request->script);
+	if (request->op == PFW_OP_CREATE) {
+		pfsel_policydb_family_addr(request->family == PFW_FAMILY_INET ?
+						   PFSEL_FAMILY_INET :
+						   PFSEL_FAMILY_INET6,
+					   family_addr);
+		*addr = pfsel_policydb_classify_addr(db, family_addr);
+	} else {
+		*addr = pfsel_policydb_classify_addr(db, request->addr);
+	}
+	*port = pfsel_policydb_classify_port(db, request->port);
+}
+
+static int ask_pfsel(const struct subject *s, const struct ref_request *request,
+		     struct opinion *out)
+{
+	struct pfsel_decision decision;
+	uint32_t app, addr, port;
+
+	classify(s->db, request, &app, &addr, &port);
+	if (pfsel_policydb_decide(s->db, app, bit_index(request->op),
+				  bit_index(request->proto), addr, port,
+				  &decision))
+		return -1;
+	out->verdict = (enum pfw_verdict)decision.verdict;
+	out->audit = effective_audit(out->verdict, decision.audit);
+	out->rule = decision.rule == PFSEL_NONE ? -1 : (long)decision.rule;
+	return 0;
+}
+
+static int context_sid(const char *type, sepol_security_id_t *sid)
+{
+	char context[96];
+
+	snprintf(context, sizeof(context), PFW_SEPOL_USER ":" PFW_SEPOL_ROLE
+		 ":%s", type);
+	return sepol_context_to_sid(context, strlen(context) + 1, sid);
+}
+
+/*
+ * libsepol's answer.  The domain is the application class pfsel puts the
+ * process in, the target the endpoint type of the address and port classes
+ * (or the family type, for create): the export promises exactly this
+ * mapping, so this is the question an analyst would ask sesearch.
+ */
+static int ask_sepol(const struct subject *s, const struct ref_request *request,
+		     struct opinion *out)
+{
+	char domain[32], endpoint[32];
+	const char *target = endpoint;
+	sepol_security_id_t ssid, tsid;
+	sepol_security_class_t tclass;
+	sepol_access_vector_t op_perm, ask_perm;
+	struct sepol_av_decision avd;
+	uint32_t app, addr, port;
+
+	classify(s->db, request, &app, &addr, &port);
+	pfw_sepol_app_type(domain, sizeof(domain), app);
+	if (request->op == PFW_OP_CREATE)
+		target = pfw_sepol_family_type(request->family);
+	else
+		pfw_sepol_endpoint_type(
+			endpoint, sizeof(endpoint),
+			s->export.endpoint_of[(size_t)addr * s->export.n_ports +
+					      port]);
+
+	if (context_sid(domain, &ssid) || context_sid(target, &tsid) ||
+	    sepol_string_to_security_class(
+		    pfw_sepol_class_name(request->proto), &tclass) ||
+	    sepol_string_to_av_perm(tclass,
+				    pfw_sepol_perm_name(request->op, false),
+				    &op_perm) ||
+	    sepol_string_to_av_perm(tclass,
+				    pfw_sepol_perm_name(request->op, true),
+				    &ask_perm) ||
+	    sepol_compute_av(ssid, tsid, tclass, op_perm | ask_perm, &avd))
+		return -1;
+
+	if (avd.allowed & op_perm)
+		out->verdict = PFW_VERDICT_ALLOW;
+	else if (avd.allowed & ask_perm)
+		out->verdict = PFW_VERDICT_ASK;
+	else
+		out->verdict = PFW_VERDICT_DENY;
+	out->audit = 0;
+	if (avd.auditallow &
+	    (out->verdict == PFW_VERDICT_ASK ? ask_perm : op_perm) &
+	    avd.allowed)
+		out->audit |= PFW_AUDIT_LOG_ALLOWED;
+	if (out->verdict != PFW_VERDICT_ALLOW && !(avd.auditdeny & op_perm))
+		out->audit |= PFW_AUDIT_QUIET_DENIAL;
+	out->rule = -2;
+	return 0;
+}
+
+/* Hand the CIL export to libsepol's global policy, for sepol_compute_av(). */
+static int load_sepol(const struct subject *s, struct pfw_diag *diag)
+{
+	struct sepol_policydb *compiled;
+	void *image;
+	size_t len;
+	FILE *file;
+	int rc;
+
+	if (pfw_sepol_compile(s->export.cil, s->export.cil_len, &compiled,
+			      diag))
+		return -1;
+	rc = sepol_policydb_to_image(NULL, compiled, &image, &len);
+	sepol_policydb_free(compiled);
+	if (rc)
+		return -1;
+	file = fmemopen(image, len, "r");
+	rc = file ? sepol_set_policydb_from_file(file) : -1;
+	if (file)
+		fclose(file);
+	free(image);
+	return rc;
+}
+
+static void free_subject(struct subject *s)
+{
+	pfw_sepol_export_free(&s->export);
+	pfsel_policydb_free(s->db);
+	pfw_lowered_free(s->lowered);
+	pfw_policy_free(s->policy);
+}
+
+static int build_subject(struct subject *s, struct gen_rng *rng,
+			 struct pfw_diag *diag)
+{
+	uint8_t *blob;
+	size_t len;
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	s->policy = gen_policy(rng, MAX_RULES);
+	if (!s->policy || pfw_lower(s->policy, &s->lowered))
+		return -1;
+	if (pfw_emit_pfsel(s->lowered, &blob, &len))
+		return -1;
+	rc = pfsel_policydb_load(blob, len, &s->db);
+	free(blob);
+	if (rc)
+		return -1;
+	if (pfw_sepol_export(s->policy, s->lowered, &s->export, diag))
+		return -1;
+	return load_sepol(s, diag);
+}
+
+static const char *const verdict_names[] = { "allow", "deny", "ask" };
+
+static void print_opinion(const char *who, const struct opinion *o)
+{
+	fprintf(stderr, "  %-9s %s%s%s", who, verdict_names[o->verdict],
+		o->audit & PFW_AUDIT_LOG_ALLOWED ? " log" : "",
+		o->audit & PFW_AUDIT_QUIET_DENIAL ? " quiet" : "");
+	if (o->rule == -1)
+		fputs(" (default)", stderr);
+	else if (o->rule >= 0)
+		fprintf(stderr, " (rule %ld)", o->rule);
+	fputc('\n', stderr);
+}
+
+static bool same(const struct opinion *a, const struct opinion *b)
+{
+	return a->verdict == b->verdict && a->audit == b->audit &&
+	       (a->rule == b->rule || a->rule == -2 || b->rule == -2);
+}
+
+int main(void)
+{
+	unsigned long n_policies = env_number("PFSEL_DIFF_POLICIES",
+					      DEFAULT_POLICIES);
+	unsigned long n_queries = env_number("PFSEL_DIFF_QUERIES",
+					     DEFAULT_QUERIES);
+	unsigned long base_seed = env_number("PFSEL_DIFF_SEED", DEFAULT_SEED);
+	unsigned long passed = 0, failed = 0, reports = 0, by_rule = 0;
+	struct pfw_diag diag;
+	clock_t start = clock();
+
+	pfw_diag_init(&diag, stderr);
+	for (unsigned long i = 0; i < n_policies; i++) {
+		unsigned long seed = base_seed + i;
+		bool reported_policy = false;
+		struct gen_rng rng;
+		struct subject s;
+
+		gen_seed(&rng, seed);
+		if (build_subject(&s, &rng, &diag)) {
+			fprintf(stderr,
+				"seed %lu: the policy does not compile both ways\n",
+				seed);
+			if (s.policy)
+				gen_print_policy(stderr, s.policy);
+			free_subject(&s);
+			failed += n_queries;
+			continue;
+		}
+		for (unsigned long q = 0; q < n_queries; q++) {
+			struct opinion pfsel, sepol, ref;
+			struct ref_decision decision;
+			struct gen_request request;
+			bool ok;
+
+			gen_request(&rng, s.policy, &request);
+			ref_decide(s.policy, &request.request, &decision);
+			ref.verdict = decision.verdict;
+			ref.audit = effective_audit(decision.verdict,
+						    decision.audit);
+			ref.rule = decision.rule;
+			by_rule += decision.rule >= 0;
+
+			ok = !ask_pfsel(&s, &request.request, &pfsel) &&
+			     !ask_sepol(&s, &request.request, &sepol) &&
+			     same(&pfsel, &ref) && same(&sepol, &ref);
+			if (ok) {
+				passed++;
+				continue;
+			}
+			failed++;
+			if (reports >= MAX_REPORTS)
+				continue;
+			reports++;
+			fprintf(stderr,
+				"MISMATCH: seed %lu (rerun: PFSEL_DIFF_SEED=%lu PFSEL_DIFF_POLICIES=1 PFSEL_DIFF_QUERIES=%lu), request %lu\n",
+				seed, seed, n_queries, q);
+			if (!reported_policy)
+				gen_print_policy(stderr, s.policy);
+			reported_policy = true;
+			fputs("  request   ", stderr);
+			gen_print_request(stderr, &request.request);
+			print_opinion("reference", &ref);
+			print_opinion("pfsel", &pfsel);
+			print_opinion("sepol", &sepol);
+		}
+		free_subject(&s);
+	}
+	pfw_diag_fini(&diag);
+
+	printf("differential: %lu policies x %lu requests from seed %lu, %lu%% decided by a rule, %.1f s CPU\n",
+	       n_policies, n_queries, base_seed,
+	       passed + failed ? by_rule * 100 / (passed + failed) : 0,
+	       (double)(clock() - start) / CLOCKS_PER_SEC);
+	printf("%lu passed, %lu failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
