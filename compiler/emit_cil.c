@@ -30,10 +30,16 @@
 
 /*
  * The decisions come from pfsel's own evaluator on the serialised policy, so
- * the export says what the kernel would.  policydb.h is kernel code: the
- * kshim supplies the kernel's integer types it is written in.
+ * the export says what the kernel would.  policydb.h is kernel code, written
+ * in the kernel's integer types.  Until compiler/kshim/kshim.mk lists this
+ * file among the users of its headers (docs/notes-sepol.md), name those
+ * types here; C11 allows the same typedef twice, so this stays correct
+ * after.
  */
-#include "kshim/include/linux/types.h"
+#include <linux/types.h>
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
 #include "../security/pfsel/policydb.h"
 
 #define N_PROTOS 5
