@@ -11,3 +11,10 @@ KSHIM_USERS := compiler/emit_pfsel compiler/query compiler/dump \
 $(foreach d,$(OBJDIR) $(ASAN_OBJDIR) $(FUZZ_OBJDIR),\
 	$(addprefix $(d)/,$(addsuffix .o,$(KSHIM_USERS)))): \
 	CPPFLAGS += $(POLICYDB_CPPFLAGS)
+
+# The policydb and lowering tests draw random policies from the differential
+# test's generator.
+$(foreach d,$(ASAN_OBJDIR) $(FUZZ_OBJDIR),\
+	$(d)/tests/unit/test_policydb.o $(d)/tests/unit/test_lower.o \
+	$(d)/tests/fuzz/fuzz_policydb.o): \
+	CPPFLAGS += -I$(ROOT)/tests/differential
