@@ -1,0 +1,56 @@
+# pfsel: every entry point.
+#
+#   make            the tools (build/bin) and the debug kernel
+#   make check      install what is missing, build everything, run every
+#                   test; the last line is "N passed, M failed"
+#   make demo       build, boot the test VM and narrate what pfsel does
+#   make bench      build the release kernel and measure pfsel's cost
+#   make fuzz       long fuzzer runs (FUZZ_SECONDS each)
+#   make kernel     the kernel only (KERNEL=debug|release)
+#   make vm-run CMD="..."   boot the VM and run CMD (see tests/vm/run)
+#
+# Everything generated goes under build/.
+
+KERNEL ?= debug
+
+all: tools kernel
+
+deps:
+	@scripts/install-deps
+
+tools: deps
+	$(MAKE) -C compiler all
+
+kernel: deps
+	kernel/build $(KERNEL)
+
+vm-tests: deps
+	$(MAKE) -C tests/vm all
+
+check: deps
+	@tests/check
+
+demo: deps
+	$(MAKE) tools
+	kernel/build debug
+	$(MAKE) -C tests/vm all
+	tests/vm/run --kernel debug --add demo -- sh ./demo.sh
+
+bench: deps
+	$(MAKE) tools
+	kernel/build release
+	$(MAKE) -C tests/vm all
+	tests/bench/run
+
+fuzz: deps
+	$(MAKE) -C compiler fuzz
+
+vm-run: deps
+	tests/vm/run --kernel $(KERNEL) -- $(CMD)
+
+clean:
+	$(MAKE) -C compiler clean
+	$(MAKE) -C tests/vm clean
+	rm -rf build/kernel-debug build/kernel-release build/logs
+
+.PHONY: all deps tools kernel vm-tests check demo bench fuzz vm-run clean
