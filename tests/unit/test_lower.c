@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of the lowering (compiler/lower.c): the classes it computes,
+ * the application keys including scripts, and, on random policies, that the
+ * compiled decision equals the first-match reference on every request.
+ *
+ * pfwc-test-sources: tests/differential/generate.c tests/differential/reference.c
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "backend.h"
+#include "generate.h"
+#include "lower.h"
+#include "policydb.h"
+#include "reference.h"
+
+static char file_name[] = "l.pfw";
+
+static struct pfw_policy *new_policy(void)
+{
+	struct pfw_policy *p = calloc(1, sizeof(*p));
+
+	p->files = calloc(1, sizeof(*p->files));
+	p->files[0] = strdup(file_name);
+	p->n_files = 1;
+	p->settings.default_verdict = PFW_VERDICT_ASK;
+	p->settings.ask_timeout_ms = 30000;
+	p->settings.no_answer = PFW_VERDICT_DENY;
+	return p;
+}
+
+static struct pfw_path_pattern pat(enum pfw_path_kind kind, const char *path)
+{
+	return (struct pfw_path_pattern){ kind, path ? strdup(path) : NULL };
+}
+
+/* A rule for every op/proto, any address and port, of one app pattern. */
+static void add_app_rule(struct pfw_policy *p, enum pfw_verdict v,
+			 struct pfw_path_pattern exe, bool is_script,
+			 struct pfw_path_pattern script)
+{
+	struct pfw_rule *r;
+
+	p->rules = realloc(p->rules, (p->n_rules + 1) * sizeof(*p->rules));
+	r = &p->rules[p->n_rules];
+	memset(r, 0, sizeof(*r));
+	r->loc = (struct pfw_loc){ file_name, 1 + p->n_rules, 1 };
+	r->index = p->n_rules++;
+	r->verdict = v;
+	r->ops = PFW_OP_ALL;
+	r->protos = PFW_PROTO_ALL;
+	r->families = PFW_FAMILY_ALL;
+	r->apps = calloc(1, sizeof(*r->apps));
+	r->apps[0] = (struct pfw_app){ .exe = exe, .is_script = is_script,
+				       .script = script };
+	r->n_apps = 1;
+	r->any_addr = true;
+	r->any_port = true;
+	r->shadowed_by = -1;
+}
+
+static uint32_t rule_of(const struct pfsel_policydb *db, const char *exe,
+			const char *script)
+{
+	struct pfsel_decision d;
+	uint8_t a[16] = { 0 };
+
+	assert_int_equal(pfw_policydb_request(db, exe, script, PFSEL_OP_CONNECT,
+					      PFSEL_PROTO_TCP, 0, a, 80, &d),
+			 0);
+	return d.rule;
+}
+
+static struct pfsel_policydb *compile(struct pfw_policy *p)
+{
+	struct pfsel_policydb *db;
+	uint8_t *buf;
+	size_t len;
+
+	assert_int_equal(pfw_compile_pfsel(p, &buf, &len), 0);
+	assert_int_equal(pfsel_policydb_load(buf, len, &db), 0);
+	free(buf);
+	return db;
+}
+
+static void test_app_keys(void **state)
+{
+	struct pfw_policy *p = new_policy();
+	struct pfw_path_pattern none = { PFW_PATH_ANY, NULL };
+	struct pfsel_policydb *db;
+
+	(void)state;
+	add_app_rule(p, PFW_VERDICT_DENY, pat(PFW_PATH_EXACT, "/usr/bin/a"),
+		     false, none); /* 0 */
+	add_app_rule(p, PFW_VERDICT_DENY, pat(PFW_PATH_CHILD, "/usr/bin"),
+		     false, none); /* 1 */
+	add_app_rule(p, PFW_VERDICT_DENY, pat(PFW_PATH_TREE, "/usr"), false,
+		     none); /* 2 */
+	add_app_rule(p, PFW_VERDICT_ALLOW, pat(PFW_PATH_EXACT, "/usr/bin/py"),
+		     true, pat(PFW_PATH_TREE, "/home")); /* 3 */
+	add_app_rule(p, PFW_VERDICT_ALLOW, pat(PFW_PATH_ANY, NULL), true,
+		     pat(PFW_PATH_EXACT, "/opt/s")); /* 4 */
+	add_app_rule(p, PFW_VERDICT_ALLOW, pat(PFW_PATH_CHILD, ""), false,
+		     none); /* 5: "/" + "*" */
+	db = compile(p);
+
+	assert_int_equal(rule_of(db, "/usr/bin/a", NULL), 0);
+	assert_int_equal(rule_of(db, "/usr/bin/b", NULL), 1);
+	assert_int_equal(rule_of(db, "/usr/bin/x/y", NULL), 2);
+	assert_int_equal(rule_of(db, "/usr/x", NULL), 2);
+	assert_int_equal(rule_of(db, "/usr", NULL), 5);
+	assert_int_equal(rule_of(db, "/bin", NULL), 5);
+	assert_int_equal(rule_of(db, "/bin/sh", NULL), PFSEL_NONE);
+	assert_int_equal(rule_of(db, "sh", NULL), PFSEL_NONE);
+	/* Plain patterns match whether or not a script runs. */
+	assert_int_equal(rule_of(db, "/usr/bin/py", "/home/u/x"), 1);
+	assert_int_equal(rule_of(db, "/opt/py", "/home/u/x"), PFSEL_NONE);
+	assert_int_equal(rule_of(db, "/opt/py", "/opt/s"), 4);
+	assert_int_equal(rule_of(db, "/py", "/home/u/x"), 5);
+	assert_int_equal(rule_of(db, "/opt/py", "/home"), PFSEL_NONE);
+	assert_int_equal(rule_of(db, "/opt/py", NULL), PFSEL_NONE);
+	pfsel_policydb_free(db);
+	pfw_policy_free(p);
+}
+
+static void test_empty_policy(void **state)
+{
+	struct pfw_policy *p = new_policy();
+	struct pfw_lowered *low;
+	struct pfsel_policydb *db;
+
+	(void)state;
+	assert_int_equal(pfw_lower(p, &low), 0);
+	/* ::, the IPv4-mapped range and what follows it; all ports. */
+	assert_int_equal(low->n_addrs, 3);
+	assert_int_equal(low->n_ports, 1);
+	assert_int_equal(low->n_exes, 1);
+	assert_int_equal(low->n_apps, 1);
+	assert_int_equal(low->n_groups, 0);
+	pfw_lowered_free(low);
+	db = compile(p);
+	assert_int_equal(rule_of(db, "/bin/sh", NULL), PFSEL_NONE);
+	pfsel_policydb_free(db);
+	pfw_policy_free(p);
+}
+
+/* The "*" rules form one group shared by every application class. */
+static void test_shared_global_group(void **state)
+{
+	struct pfw_policy *p = new_policy();
+	struct pfw_path_pattern none = { PFW_PATH_ANY, NULL };
+	struct pfw_lowered *low;
+
+	(void)state;
+	for (int i = 0; i < 50; i++) {
+		char path[32];
+
+		snprintf(path, sizeof(path), "/bin/app%d", i);
+		add_app_rule(p, PFW_VERDICT_DENY, pat(PFW_PATH_EXACT, path),
+			     false, none);
+		add_app_rule(p, PFW_VERDICT_ALLOW, pat(PFW_PATH_ANY, NULL),
+			     false, none);
+	}
+	assert_int_equal(pfw_lower(p, &low), 0);
+	assert_int_equal(low->n_apps, 51);
+	/* One group per app, one for "*"; each app lists 1 or 2 groups. */
+	assert_int_equal(low->n_groups, 51);
+	assert_int_equal(low->n_grouplist, 51 + 50);
+	pfw_lowered_free(low);
+	pfw_policy_free(p);
+}
+
+static uint32_t bit_index(uint32_t bit)
+{
+	return __builtin_ctz(bit);
+}
+
+/* Random policies: the compiled decision equals the reference's. */
+static void test_random_equivalence(void **state)
+{
+	unsigned long checked = 0;
+
+	(void)state;
+	for (uint64_t seed = 1; seed <= 300; seed++) {
+		struct gen_rng rng;
+		struct pfw_policy *p;
+		struct pfsel_policydb *db;
+
+		gen_seed(&rng, seed * 7919);
+		p = gen_policy(&rng, seed % 3 ? 12 : 60);
+		db = compile(p);
+		for (int q = 0; q < 300; q++) {
+			struct gen_request gr;
+			struct ref_decision want;
+			struct pfsel_decision got;
+			const struct ref_request *r = &gr.request;
+
+			gen_request(&rng, p, &gr);
+			ref_decide(p, r, &want);
+			assert_int_equal(pfw_policydb_request(
+						 db, r->exe, r->script,
+						 bit_index(r->op),
+						 bit_index(r->proto),
+						 bit_index(r->family), r->addr,
+						 r->port, &got),
+					 0);
+			if ((got.rule == PFSEL_NONE ? -1L : (long)got.rule) !=
+				    want.rule ||
+			    got.verdict != (uint32_t)want.verdict ||
+			    got.audit != want.audit) {
+				gen_print_policy(stderr, p);
+				gen_print_request(stderr, r);
+				fail_msg("seed %lu: rule %ld wanted, %d got",
+					 (unsigned long)seed, want.rule,
+					 (int)got.rule);
+			}
+			checked++;
+		}
+		pfsel_policydb_free(db);
+		pfw_policy_free(p);
+	}
+	assert_true(checked == 300 * 300);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_app_keys),
+		cmocka_unit_test(test_empty_policy),
+		cmocka_unit_test(test_shared_global_group),
+		cmocka_unit_test(test_random_equivalence),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
