@@ -372,7 +372,10 @@ static void write_vocabulary(FILE *out)
 	      "(sid kernel)\n"
 	      "(sidorder (kernel))\n"
 	      "(sidcontext kernel (" PFW_SEPOL_USER " " PFW_SEPOL_ROLE
-	      " pfsel_kernel_t ((s0) (s0))))\n",
+	      " pfsel_kernel_t ((s0) (s0))))\n"
+	      "; libsepol wants at least one allow rule, and a policy that denies\n"
+	      "; everything has none.  No request ever has this type.\n"
+	      "(allow pfsel_kernel_t pfsel_kernel_t (pfsel_packet (create)))\n",
 	      out);
 	for (unsigned int p = 0; p < N_PROTOS; p++) {
 		fprintf(out, "(class %s (", class_names[p]);
