@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * libFuzzer target for the kernel's policy reader (security/pfsel/policydb.c,
+ * built for user space through compiler/kshim): arbitrary bytes go to
+ * pfsel_policydb_load(); when it accepts them, requests derived from the
+ * input go to the classifiers and pfsel_policydb_decide().  A crash, leak,
+ * sanitizer report or an accepted blob that answers out of range is a bug.
+ *
+ * The checksum would stop almost every mutation at the header, so the input
+ * is tried twice: as it is, and with its checksum recomputed.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "policydb.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void ask(const struct pfsel_policydb *db, const uint8_t *data,
+		size_t size)
+{
+	static const char *const paths[] = {
+		"/usr/bin/firefox", "/usr/bin/python3", "/usr/lib/x/y",
+		"/home/u/bin/a.py", "/", "", "x", "/usr/bin/", "//a//b",
+	};
+	const size_t n_paths = sizeof(paths) / sizeof(paths[0]);
+
+	for (size_t i = 0; i + 24 <= size && i < 24 * 16; i += 24) {
+		const uint8_t *q = data + i;
+		struct pfsel_decision d;
+		uint32_t app;
+
+		app = pfsel_policydb_classify_app(db, paths[q[0] % n_paths],
+						  q[1] & 1 ? NULL :
+							     paths[q[2] % n_paths]);
+		if (app >= db->n_apps)
+			abort();
+		pfw_policydb_request(db, paths[q[0] % n_paths], NULL,
+				     q[3] % PFSEL_OP_COUNT,
+				     q[4] % PFSEL_PROTO_COUNT, q[5] & 1, q + 8,
+				     q[6] | q[7] << 8, &d);
+		if (d.rule != PFSEL_NONE && d.rule >= db->n_rules)
+			abort();
+		/* Raw classes, possibly out of range: -EINVAL or an answer. */
+		if (!pfsel_policydb_decide(db, q[1], q[3], q[4], q[5], q[6],
+					   &d) &&
+		    d.verdict >= PFSEL_VERDICT_COUNT)
+			abort();
+	}
+}
+
+static void try_load(const uint8_t *blob, size_t size, const uint8_t *data,
+		     size_t data_size)
+{
+	struct pfsel_policydb *db;
+
+	if (pfsel_policydb_load(blob, size, &db))
+		return;
+	ask(db, data, data_size);
+	pfsel_policydb_free(db);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	uint8_t *copy;
+	uint32_t crc;
+
+	try_load(data, size, data, size);
+	if (size < sizeof(struct pfsel_policy_header))
+		return 0;
+	copy = malloc(size);
+	if (!copy)
+		return 0;
+	memcpy(copy, data, size);
+	crc = pfsel_policydb_checksum(copy, size);
+	copy[12] = crc;
+	copy[13] = crc >> 8;
+	copy[14] = crc >> 16;
+	copy[15] = crc >> 24;
+	try_load(copy, size, data, size);
+	free(copy);
+	return 0;
+}
