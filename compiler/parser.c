@@ -431,23 +431,28 @@ static bool parse_audit_flag(struct parser *p, uint32_t *audit)
 	return true;
 }
 
-/* A setting may be given once; @loc says where it was. */
-static bool set_once(struct parser *p, struct pfw_loc *loc, const char *what)
+/*
+ * A setting may be given once: @loc says where it was (line 0: not yet).
+ * Sets *@at to where this one starts, to be stored once it parsed.
+ */
+static bool set_once(struct parser *p, const struct pfw_loc *loc,
+		     const char *what, struct pfw_loc *at)
 {
 	if (loc->line) {
 		pfw_error(p->diag, &p->token.loc, "%s is already set", what);
 		pfw_note(p->diag, loc, "it was set here");
 		return false;
 	}
-	*loc = p->token.loc;
+	*at = p->token.loc;
 	return true;
 }
 
 static bool parse_policy_kind(struct parser *p)
 {
 	struct pfw_settings *settings = &p->policy->settings;
+	struct pfw_loc at;
 
-	if (!set_once(p, &settings->kind_loc, "the policy kind"))
+	if (!set_once(p, &settings->kind_loc, "the policy kind", &at))
 		return false;
 	next(p);
 	if (accept_keyword(p, PFW_KW_SYSTEM)) {
@@ -470,20 +475,23 @@ static bool parse_policy_kind(struct parser *p)
 		expected(p, "'system' or 'user'");
 		return false;
 	}
+	settings->kind_loc = at;
 	return expect_semicolon(p, "the policy kind");
 }
 
 static bool parse_default(struct parser *p)
 {
 	struct pfw_settings *settings = &p->policy->settings;
+	struct pfw_loc at;
 
-	if (!set_once(p, &settings->default_loc, "the default verdict"))
+	if (!set_once(p, &settings->default_loc, "the default verdict", &at))
 		return false;
 	next(p);
 	if (!parse_verdict(p, true, &settings->default_verdict))
 		return false;
 	while (parse_audit_flag(p, &settings->default_audit))
 		;
+	settings->default_loc = at;
 	return expect_semicolon(p, "the default verdict");
 }
 
@@ -491,9 +499,9 @@ static bool parse_ask_timeout(struct parser *p)
 {
 	struct pfw_settings *settings = &p->policy->settings;
 	uint64_t ms;
-	struct pfw_loc loc;
+	struct pfw_loc loc, at;
 
-	if (!set_once(p, &settings->timeout_loc, "the ask timeout"))
+	if (!set_once(p, &settings->timeout_loc, "the ask timeout", &at))
 		return false;
 	next(p);
 	loc = p->token.loc;
@@ -518,14 +526,17 @@ static bool parse_ask_timeout(struct parser *p)
 		return false;
 	}
 	settings->ask_timeout_ms = (uint32_t)ms;
+	settings->timeout_loc = at;
 	return expect_semicolon(p, "the ask timeout");
 }
 
 static bool parse_ask_unanswered(struct parser *p)
 {
 	struct pfw_settings *settings = &p->policy->settings;
+	struct pfw_loc at;
 
-	if (!set_once(p, &settings->no_answer_loc, "the unanswered verdict"))
+	if (!set_once(p, &settings->no_answer_loc, "the unanswered verdict",
+		      &at))
 		return false;
 	next(p);
 	if (is_keyword(p, PFW_KW_ASK)) {
@@ -535,6 +546,7 @@ static bool parse_ask_unanswered(struct parser *p)
 	}
 	if (!parse_verdict(p, false, &settings->no_answer))
 		return false;
+	settings->no_answer_loc = at;
 	return expect_semicolon(p, "the unanswered verdict");
 }
 

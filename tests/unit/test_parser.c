@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for compiler/parser.c: statements, the narrowing of implicit
+ * lists, syntax errors and recovery, includes.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "frontend_util.h"
+
+static void test_settings(void **state)
+{
+	struct compiled c;
+
+	(void)state;
+	compile_text(&c,
+		     "policy user 1000;\n"
+		     "default deny log;\n"
+		     "ask timeout 1500ms;\n"
+		     "ask unanswered allow;\n",
+		     NULL, false);
+	assert_int_equal(c.errors, 0);
+	assert_false(c.policy->settings.is_system);
+	assert_true(c.policy->settings.has_uid);
+	assert_int_equal(c.policy->settings.uid, 1000);
+	assert_int_equal(c.policy->settings.default_verdict, PFW_VERDICT_DENY);
+	assert_int_equal(c.policy->settings.default_audit,
+			 PFW_AUDIT_LOG_ALLOWED);
+	assert_int_equal(c.policy->settings.ask_timeout_ms, 1500);
+	assert_int_equal(c.policy->settings.no_answer, PFW_VERDICT_ALLOW);
+	compiled_free(&c);
+}
+
+static void test_setting_defaults(void **state)
+{
+	struct compiled c;
+
+	(void)state;
+	compile_text(&c, "", NULL, false);
+	assert_int_equal(c.policy->settings.default_verdict, PFW_VERDICT_ASK);
+	assert_int_equal(c.policy->settings.ask_timeout_ms,
+			 PFW_ASK_TIMEOUT_DEFAULT_MS);
+	assert_int_equal(c.policy->settings.no_answer, PFW_VERDICT_DENY);
+	compiled_free(&c);
+	compile_text(&c, "", NULL, true);
+	assert_true(c.policy->settings.is_system);
+	assert_int_equal(c.policy->settings.default_verdict,
+			 PFW_VERDICT_ALLOW);
+	compiled_free(&c);
+}
+
+static void test_setting_errors(void **state)
+{
+	struct compiled c;
+
+	(void)state;
+	compile_text(&c,
+		     "default deny;\ndefault allow;\n"
+		     "ask timeout 30;\n"
+		     "ask timeout 601s;\n"
+		     "ask unanswered ask;\n"
+		     "policy user 4294967295;\n",
+		     NULL, false);
+	assert_int_equal(c.errors, 5);
+	assert_true(said(&c, "test.pfw:2:1: error: the default verdict is already set"));
+	assert_true(said(&c, "test.pfw:1:1: note: it was set here"));
+	assert_true(said(&c, "expected a unit, 's' or 'ms', but found ';'"));
+	assert_true(said(&c, "the ask timeout must be from 1ms to 600s"));
+	assert_true(said(&c, "cannot be asked again"));
+	assert_true(said(&c, "uid 4294967295 is out of range"));
+	compiled_free(&c);
+}
+
+static void test_rule_with_every_clause(void **state)
+{
+	struct compiled c;
+	const struct pfw_rule *rule;
+
+	(void)state;
+	compile_text(&c,
+		     "ask /usr/bin/a, /opt/* connect, accept tcp family inet6 "
+		     "to 2001:db8::/32 port 80, 8000-8080 log quiet;\n",
+		     NULL, false);
+	assert_int_equal(c.errors, 0);
+	assert_int_equal(c.policy->n_rules, 1);
+	rule = &c.policy->rules[0];
+	assert_int_equal(rule->verdict, PFW_VERDICT_ASK);
+	assert_int_equal(rule->n_apps, 2);
+	assert_int_equal(rule->apps[1].exe.kind, PFW_PATH_CHILD);
+	assert_string_equal(rule->apps[1].exe.path, "/opt");
+	assert_int_equal(rule->ops, PFW_OP_CONNECT | PFW_OP_ACCEPT);
+	assert_int_equal(rule->protos, PFW_PROTO_TCP);
+	assert_int_equal(rule->families, PFW_FAMILY_INET6);
+	assert_false(rule->any_addr);
+	assert_int_equal(rule->n_addrs, 1);
+	assert_int_equal(rule->n_ports, 2);
+	assert_int_equal(rule->ports[1].first, 8000);
+	assert_int_equal(rule->ports[1].last, 8080);
+	assert_int_equal(rule->audit,
+			 PFW_AUDIT_LOG_ALLOWED | PFW_AUDIT_QUIET_DENIAL);
+	assert_int_equal(rule->loc.line, 1);
+	assert_int_equal(rule->loc.col, 1);
+	compiled_free(&c);
+}
+
+static void test_implicit_lists_are_narrowed(void **state)
+{
+	struct compiled c;
+
+	(void)state;
+	compile_text(&c,
+		     "allow /a;\n"
+		     "allow /b to 10.0.0.0/8;\n"
+		     "allow /c port 22;\n"
+		     "allow /d connect;\n",
+		     "-Wno-shadow", false);
+	assert_int_equal(c.errors, 0);
+	/* Nothing said: everything, packet included (for create). */
+	assert_int_equal(c.policy->rules[0].ops, PFW_OP_ALL);
+	assert_int_equal(c.policy->rules[0].protos, PFW_PROTO_ALL);
+	assert_true(c.policy->rules[0].any_addr);
+	assert_true(c.policy->rules[0].any_port);
+	/* An address: not create, and no packet sockets. */
+	assert_int_equal(c.policy->rules[1].ops, PFW_OP_ADDRESSED);
+	assert_int_equal(c.policy->rules[1].protos,
+			 PFW_PROTO_ALL & ~PFW_PROTO_PACKET);
+	/* A port: only tcp and udp have ports. */
+	assert_int_equal(c.policy->rules[2].ops, PFW_OP_ADDRESSED);
+	assert_int_equal(c.policy->rules[2].protos, PFW_PROTO_PORTED);
+	/* No create: packet sockets never reach the rule. */
+	assert_int_equal(c.policy->rules[3].protos,
+			 PFW_PROTO_ALL & ~PFW_PROTO_PACKET);
+	compiled_free(&c);
+}
+
+static void test_explicit_contradictions(void **state)
+{
+	struct compiled c;
+
+	(void)state;
+	compile_text(&c,
+		     "allow * create to 10.0.0.0/8;\n"
+		     "allow * connect icmp port 7;\n"
+		     "allow * create packet to ::1;\n"
+		     "allow * connect packet;\n",
+		     NULL, false);
+	assert_int_equal(c.errors, 4);
+	assert_int_equal(c.policy->n_rules, 0);
+	assert_true(said(&c, "test.pfw:1:9: error: 'create' has no address or port"));
+	assert_true(said(&c, "test.pfw:2:22: error: only tcp and udp have ports"));
+	assert_true(said(&c, "packet sockets have no IP address"));
+	compiled_free(&c);
+}
+
+static void test_syntax_errors_recover(void **state)
+{
+	struct compiled c;
+
+	(void)state;
+	compile_text(&c,
+		     "allow firefox connect, tcp;\n"
+		     "allow * connect tcp;\n"
+		     "deny * connect port 70000;\n"
+		     "allow * connect port 9-3;\n"
+		     "frobnicate;\n"
+		     "allow * connect tcp tcp;\n"
+		     "allow relative/path;\n"
+		     "allow /a/*/b;\n"
+		     "allow /a/../b;\n"
+		     "allow /a/;\n"
+		     "allow * connect tcp",
+		     NULL, false);
+	assert_int_equal(c.policy->n_rules, 1);
+	assert_true(said(&c, "test.pfw:1:24: error: expected an operation, but found 'tcp'"));
+	assert_true(said(&c, "allow firefox connect, tcp;\n"
+			     "                       ^\n"));
+	assert_true(said(&c, "port 70000 is out of range"));
+	assert_true(said(&c, "port range 9-3 is empty"));
+	assert_true(said(&c, "test.pfw:5:1: error: expected a statement, but found 'frobnicate'"));
+	assert_true(said(&c, "the rule already has a list of protocols"));
+	assert_true(said(&c, "'*' may only be a whole last component"));
+	assert_true(said(&c, "may not contain '.' or '..'"));
+	assert_true(said(&c, "names a file, not a directory"));
+	assert_true(said(&c, "but found end of file"));
+	compiled_free(&c);
+}
+
+static void test_path_patterns(void **state)
+{
+	struct pfw_path_pattern p;
+
+	(void)state;
+	assert_null(pfw_parse_path_pattern("//usr//bin/x", &p));
+	assert_int_equal(p.kind, PFW_PATH_EXACT);
+	assert_string_equal(p.path, "/usr/bin/x");
+	free(p.path);
+	assert_null(pfw_parse_path_pattern("/**", &p));
+	assert_int_equal(p.kind, PFW_PATH_TREE);
+	assert_string_equal(p.path, "");
+	free(p.path);
+	assert_null(pfw_parse_path_pattern("*", &p));
+	assert_int_equal(p.kind, PFW_PATH_ANY);
+	assert_non_null(pfw_parse_path_pattern("/a/***", &p));
+	assert_non_null(pfw_parse_path_pattern("/a/x*", &p));
+	assert_non_null(pfw_parse_path_pattern("/", &p));
+	assert_non_null(pfw_parse_path_pattern("a", &p));
+}
+
+/* Write @text to @dir/@name. */
+static void write_file(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static struct pfw_policy *parse_path(const char *path, struct pfw_diag *diag,
+				     char **messages, size_t *len, FILE **out)
+{
+	static const struct pfw_parse_options opts = { .allow_includes = true };
+
+	*out = open_memstream(messages, len);
+	pfw_diag_init(diag, *out);
+	return pfw_parse_file(path, &opts, diag);
+}
+
+static void test_includes(void **state)
+{
+	char dir[] = "/tmp/pfwc-test-XXXXXX", path[600], *messages = NULL;
+	struct pfw_policy *policy;
+	struct pfw_diag diag;
+	size_t len;
+	FILE *out;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(mkdir(strcat(strcpy(path, dir), "/sub"), 0700), 0);
+	write_file(dir, "main.pfw",
+		   "allow /first;\ninclude \"sub/inner.pfw\";\nallow /last;\n");
+	write_file(dir, "sub/inner.pfw", "allow /inner;\n");
+	snprintf(path, sizeof(path), "%s/main.pfw", dir);
+	policy = parse_path(path, &diag, &messages, &len, &out);
+	assert_int_equal(diag.errors, 0);
+	assert_int_equal(policy->n_rules, 3);
+	/* Expanded in place, with the included file's own locations. */
+	assert_string_equal(policy->rules[1].apps[0].exe.path, "/inner");
+	assert_non_null(strstr(policy->rules[1].loc.file, "sub/inner.pfw"));
+	assert_string_equal(policy->rules[2].apps[0].exe.path, "/last");
+	pfw_policy_free(policy);
+	pfw_diag_fini(&diag);
+	fclose(out);
+	free(messages);
+
+	/* A cycle is an error, not a hang. */
+	write_file(dir, "sub/inner.pfw", "include \"../main.pfw\";\n");
+	policy = parse_path(path, &diag, &messages, &len, &out);
+	fflush(out);
+	assert_int_equal(diag.errors, 1);
+	assert_non_null(strstr(messages, "includes itself (an include cycle)"));
+	pfw_policy_free(policy);
+	pfw_diag_fini(&diag);
+	fclose(out);
+	free(messages);
+
+	/* A missing file is reported where it is included. */
+	write_file(dir, "sub/inner.pfw", "include \"nothere.pfw\";\n");
+	policy = parse_path(path, &diag, &messages, &len, &out);
+	fflush(out);
+	assert_int_equal(diag.errors, 1);
+	assert_non_null(strstr(messages, "inner.pfw:1:1: error: cannot read"));
+	pfw_policy_free(policy);
+	pfw_diag_fini(&diag);
+	fclose(out);
+	free(messages);
+
+	/* So is an unreadable main file, with no policy at all. */
+	snprintf(path, sizeof(path), "%s/none.pfw", dir);
+	policy = parse_path(path, &diag, &messages, &len, &out);
+	assert_null(policy);
+	assert_int_equal(diag.errors, 1);
+	pfw_diag_fini(&diag);
+	fclose(out);
+	free(messages);
+}
+
+static void test_include_depth_limit(void **state)
+{
+	char dir[] = "/tmp/pfwc-test-XXXXXX", name[32], text[64], path[600];
+	char *messages = NULL;
+	struct pfw_policy *policy;
+	struct pfw_diag diag;
+	size_t len;
+	FILE *out;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	for (int i = 0; i < PFW_INCLUDE_DEPTH_MAX + 2; i++) {
+		snprintf(name, sizeof(name), "f%d.pfw", i);
+		snprintf(text, sizeof(text), "include \"f%d.pfw\";\n", i + 1);
+		write_file(dir, name, text);
+	}
+	snprintf(path, sizeof(path), "%s/f0.pfw", dir);
+	policy = parse_path(path, &diag, &messages, &len, &out);
+	fflush(out);
+	assert_int_equal(diag.errors, 1);
+	assert_non_null(strstr(messages, "nested more than 16 deep"));
+	pfw_policy_free(policy);
+	pfw_diag_fini(&diag);
+	fclose(out);
+	free(messages);
+}
+
+static void test_includes_can_be_disabled(void **state)
+{
+	struct compiled c;
+
+	(void)state;
+	compile_text(&c, "include \"x.pfw\";\n", NULL, false);
+	assert_int_equal(c.errors, 1);
+	assert_true(said(&c, "include is not allowed here"));
+	compiled_free(&c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_settings),
+		cmocka_unit_test(test_setting_defaults),
+		cmocka_unit_test(test_setting_errors),
+		cmocka_unit_test(test_rule_with_every_clause),
+		cmocka_unit_test(test_implicit_lists_are_narrowed),
+		cmocka_unit_test(test_explicit_contradictions),
+		cmocka_unit_test(test_syntax_errors_recover),
+		cmocka_unit_test(test_path_patterns),
+		cmocka_unit_test(test_includes),
+		cmocka_unit_test(test_include_depth_limit),
+		cmocka_unit_test(test_includes_can_be_disabled),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
