@@ -401,6 +401,12 @@ fail:
 	return NULL;
 }
 
+static const struct pfw_rule *random_rule_of(struct gen_rng *rng,
+					     const struct pfw_policy *policy)
+{
+	return &policy->rules[gen_below(rng, (uint32_t)policy->n_rules)];
+}
+
 /* 128-bit address arithmetic, for "one past the end" of a prefix. */
 static void addr_step(uint8_t addr[16], int delta)
 {
@@ -411,12 +417,6 @@ static void addr_step(uint8_t addr[16], int delta)
 		if ((delta > 0 && old != 0xff) || (delta < 0 && old != 0))
 			return;
 	}
-}
-
-static const struct pfw_rule *random_rule_of(struct gen_rng *rng,
-					     const struct pfw_policy *policy)
-{
-	return &policy->rules[gen_below(rng, (uint32_t)policy->n_rules)];
 }
 
 static void random_request_addr(struct gen_rng *rng,
@@ -480,22 +480,80 @@ static uint16_t random_request_port(struct gen_rng *rng,
 	}
 }
 
+/* A path that @pattern matches (one level below a CHILD or TREE dir, or two). */
+static void path_in(struct gen_rng *rng, const struct pfw_path_pattern *pattern,
+		    char *out, size_t size)
+{
+	switch (pattern->kind) {
+	case PFW_PATH_EXACT:
+		snprintf(out, size, "%s", pattern->path);
+		break;
+	case PFW_PATH_CHILD:
+		snprintf(out, size, "%s/a", pattern->path);
+		break;
+	case PFW_PATH_TREE:
+		snprintf(out, size, "%s/%s", pattern->path,
+			 chance(rng, 50) ? "a" : "x/y");
+		break;
+	default:
+		snprintf(out, size, "%s", PICK(rng, concrete_paths));
+		break;
+	}
+}
+
+/* One bit of a non-empty @set, at random. */
+static uint32_t random_member(struct gen_rng *rng, uint32_t set)
+{
+	uint32_t bit;
+
+	do
+		bit = 1u << gen_below(rng, 32);
+	while (!(set & bit));
+	return bit;
+}
+
+/*
+ * The application, operation and protocol of a request: from the pools, or
+ * (more often) made to match one rule's, so that rules decide a good share
+ * of requests and the order among overlapping rules gets tested.
+ */
+static void random_request_subject(struct gen_rng *rng,
+				   const struct pfw_policy *policy,
+				   struct gen_request *out)
+{
+	struct ref_request *request = &out->request;
+	const struct pfw_rule *rule = random_rule_of(rng, policy);
+	const struct pfw_app *app = &rule->apps[gen_below(rng, (uint32_t)rule->n_apps)];
+
+	if (chance(rng, 40)) {
+		snprintf(out->exe, sizeof(out->exe), "%s",
+			 PICK(rng, concrete_paths));
+		if (chance(rng, 40)) {
+			snprintf(out->script, sizeof(out->script), "%s",
+				 PICK(rng, concrete_paths));
+			request->script = out->script;
+		}
+		request->op = (enum pfw_op)(1u << gen_below(rng, 5));
+		request->proto = (enum pfw_proto)(1u << gen_below(rng, 5));
+		return;
+	}
+	path_in(rng, &app->exe, out->exe, sizeof(out->exe));
+	if (app->is_script || chance(rng, 25)) {
+		path_in(rng, &app->script, out->script, sizeof(out->script));
+		request->script = out->script;
+	}
+	request->op = (enum pfw_op)random_member(rng, rule->ops);
+	request->proto = (enum pfw_proto)random_member(rng, rule->protos);
+}
+
 void gen_request(struct gen_rng *rng, const struct pfw_policy *policy,
 		 struct gen_request *out)
 {
 	struct ref_request *request = &out->request;
 
 	memset(out, 0, sizeof(*out));
-	snprintf(out->exe, sizeof(out->exe), "%s", PICK(rng, concrete_paths));
 	request->exe = out->exe;
-	if (chance(rng, 40)) {
-		snprintf(out->script, sizeof(out->script), "%s",
-			 PICK(rng, concrete_paths));
-		request->script = out->script;
-	}
-
-	request->op = (enum pfw_op)(1u << gen_below(rng, 5));
-	request->proto = (enum pfw_proto)(1u << gen_below(rng, 5));
+	random_request_subject(rng, policy, out);
 	request->family = chance(rng, 50) ? PFW_FAMILY_INET : PFW_FAMILY_INET6;
 	if (request->op == PFW_OP_CREATE)
 		return;
