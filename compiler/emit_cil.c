@@ -114,11 +114,28 @@ static uint32_t packed_audit(uint8_t packed)
 	return packed >> 2;
 }
 
+/* How many (address, port) class pairs an endpoint's comment lists. */
+#define ENDPOINT_COMMENT_PAIRS 3
+
+/*
+ * struct endpoint_info - what the CIL says about one endpoint type
+ * @n_pairs:       (address class, port class) pairs merged into it
+ * @shown:         the first few of them, for its comment
+ * @has_zero_port: whether a pair has the class of port 0, the only one
+ *		   that requests of protocols without ports can have
+ */
+struct endpoint_info {
+	uint32_t n_pairs;
+	uint32_t shown[ENDPOINT_COMMENT_PAIRS][2];
+	bool has_zero_port;
+};
+
 /*
  * struct flat_table - the flattened decisions
  * @n_apps:     application classes
  * @column_len: bytes of one endpoint column: n_apps x protocols x ops
  * @columns:    @n_endpoints distinct columns
+ * @info:       @n_endpoints descriptions
  * @creates:    [app][family][proto] decision of create
  * @slots:      open-addressing hash of column index + 1 (0: empty)
  */
@@ -126,6 +143,7 @@ struct flat_table {
 	uint32_t n_apps;
 	size_t column_len;
 	uint8_t *columns;
+	struct endpoint_info *info;
 	uint32_t n_endpoints;
 	size_t columns_cap;
 	uint8_t *creates;
@@ -188,13 +206,19 @@ static uint32_t intern_column(struct flat_table *t, const uint8_t *column)
 	if (t->n_endpoints == t->columns_cap) {
 		size_t cap = t->columns_cap ? t->columns_cap * 2 : 16;
 		uint8_t *grown = realloc(t->columns, cap * t->column_len);
+		struct endpoint_info *info;
 
 		if (!grown)
 			return UINT32_MAX;
 		t->columns = grown;
+		info = realloc(t->info, cap * sizeof(*info));
+		if (!info)
+			return UINT32_MAX;
+		t->info = info;
 		t->columns_cap = cap;
 	}
 	memcpy(column_at(t, t->n_endpoints), column, t->column_len);
+	memset(&t->info[t->n_endpoints], 0, sizeof(*t->info));
 	t->slots[slot] = ++t->n_endpoints;
 	return t->n_endpoints - 1;
 }
@@ -266,6 +290,17 @@ static int fill_column(const struct pfsel_policydb *db, uint32_t n_apps, uint32_
 	return 0;
 }
 
+static void note_pair(struct endpoint_info *info, uint32_t addr,
+		      uint32_t port, uint32_t zero_port)
+{
+	if (info->n_pairs < ENDPOINT_COMMENT_PAIRS) {
+		info->shown[info->n_pairs][0] = addr;
+		info->shown[info->n_pairs][1] = port;
+	}
+	info->n_pairs++;
+	info->has_zero_port |= port == zero_port;
+}
+
 static int flatten(const struct pfw_lowered *low,
 		   const struct pfsel_policydb *db,
 		   struct flat_table *t, struct pfw_sepol_export *out,
@@ -308,6 +343,7 @@ static int flatten(const struct pfw_lowered *low,
 			if (e == UINT32_MAX)
 				goto nomem;
 			out->endpoint_of[(size_t)a * low->n_ports + p] = e;
+			note_pair(&t->info[e], a, p, zero_port);
 		}
 	}
 	out->n_endpoints = t->n_endpoints;
@@ -345,6 +381,7 @@ internal:
 static void free_flat_table(struct flat_table *t)
 {
 	free(t->columns);
+	free(t->info);
 	free(t->creates);
 	free(t->slots);
 }
@@ -431,20 +468,16 @@ static void write_port_class(FILE *out, const struct pfw_lowered *low,
 		fprintf(out, "%u-%u", low->ports[p], last);
 }
 
-/* How many (address, port) classes a comment lists before "...". */
-#define ENDPOINT_COMMENT_PAIRS 4
-
 static void write_types(FILE *out, const struct pfw_lowered *low,
-			const struct pfw_sepol_export *export)
+			const struct flat_table *t)
 {
 	char name[32];
-	uint32_t *listed = calloc(export->n_endpoints, sizeof(*listed));
 
 	fputs("\n; Application classes, numbered as pfwc --dump numbers them.\n"
 	      "(typeattribute pfsel_domain)\n"
 	      "(roletype " PFW_SEPOL_ROLE " pfsel_domain)\n",
 	      out);
-	for (uint32_t k = 0; k < export->n_apps; k++) {
+	for (uint32_t k = 0; k < t->n_apps; k++) {
 		pfw_sepol_app_type(name, sizeof(name), k);
 		fprintf(out, "(type %s)\n(typeattributeset pfsel_domain (%s))\n",
 			name, name);
@@ -463,34 +496,27 @@ static void write_types(FILE *out, const struct pfw_lowered *low,
 	}
 
 	fputs("\n; Endpoints: (address class, port class) pairs that every rule treats\n"
-	      "; alike.  Protocols without ports see only the pairs of port 0.\n",
+	      "; alike.  Protocols without ports have rules only on endpoints that\n"
+	      "; hold port 0, the only port their requests carry.\n",
 	      out);
-	for (uint32_t e = 0; e < export->n_endpoints; e++) {
+	for (uint32_t e = 0; e < t->n_endpoints; e++) {
+		const struct endpoint_info *info = &t->info[e];
+
+		for (uint32_t i = 0;
+		     i < info->n_pairs && i < ENDPOINT_COMMENT_PAIRS; i++) {
+			fputs("; ", out);
+			write_addr_class(out, low, info->shown[i][0]);
+			fputs(" port ", out);
+			write_port_class(out, low, info->shown[i][1]);
+			fputc('\n', out);
+		}
+		if (info->n_pairs > ENDPOINT_COMMENT_PAIRS)
+			fprintf(out, "; and %u more\n",
+				info->n_pairs - ENDPOINT_COMMENT_PAIRS);
 		pfw_sepol_endpoint_type(name, sizeof(name), e);
 		fprintf(out, "(type %s)\n(typeattributeset pfsel_target (%s))\n",
 			name, name);
 	}
-	for (uint32_t a = 0; a < export->n_addrs && listed; a++) {
-		for (uint32_t p = 0; p < export->n_ports; p++) {
-			uint32_t e = export->endpoint_of[(size_t)a *
-								 export->n_ports +
-							 p];
-
-			if (listed[e]++ >= ENDPOINT_COMMENT_PAIRS)
-				continue;
-			pfw_sepol_endpoint_type(name, sizeof(name), e);
-			fprintf(out, "; %s: ", name);
-			if (listed[e] == ENDPOINT_COMMENT_PAIRS) {
-				fputs("...\n", out);
-				continue;
-			}
-			write_addr_class(out, low, a);
-			fputs(" port ", out);
-			write_port_class(out, low, p);
-			fputc('\n', out);
-		}
-	}
-	free(listed);
 }
 
 /*
@@ -573,6 +599,10 @@ static void write_rules(FILE *out, const struct flat_table *t)
 			for (unsigned int p = 0; p < N_PROTOS; p++) {
 				struct perm_lists lists = { 0 };
 
+				if (!((1u << p) & PFW_PROTO_PORTED) &&
+				    !t->info[e].has_zero_port)
+					continue;
+
 				for (unsigned int o = 1; o < N_OPS; o++)
 					add_decision(&lists, o,
 						     column[column_index(k, p,
@@ -634,7 +664,7 @@ int pfw_sepol_export(const struct pfw_policy *policy,
 		"; seinfo and sesearch.  Not a policy to load into SELinux.\n",
 		policy->n_files ? policy->files[0] : "policy");
 	write_vocabulary(cil);
-	write_types(cil, lowered, out);
+	write_types(cil, lowered, &table);
 	write_rules(cil, &table);
 	if (fclose(cil) != 0) {
 		pfw_error(diag, NULL, "out of memory exporting to SELinux");
