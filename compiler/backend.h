@@ -65,6 +65,12 @@ int pfw_policydb_request(const struct pfsel_policydb *db, const char *exe,
 			 uint32_t family, const uint8_t addr[16], uint16_t port,
 			 struct pfsel_decision *res);
 
+/*
+ * Read and load a compiled policy; on failure print why on @err and return
+ * NULL.  Free with pfsel_policydb_free().
+ */
+struct pfsel_policydb *pfw_load_policy(const char *path, FILE *err);
+
 /* Names of the format's enums ("?" when out of range). */
 const char *pfw_op_name(uint32_t op);
 const char *pfw_proto_name(uint32_t proto);

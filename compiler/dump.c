@@ -158,22 +158,10 @@ int pfw_dump(const char *path, FILE *out, FILE *err)
 	static const char *const audit_names[4] = { "", " log-allowed",
 						    " quiet-denial",
 						    " log-allowed quiet-denial" };
-	struct pfsel_policydb *db;
-	uint8_t *blob;
-	size_t len;
-	int rc = pfw_read_file(path, &blob, &len);
+	struct pfsel_policydb *db = pfw_load_policy(path, err);
 
-	if (rc) {
-		fprintf(err, "pfwc: %s: %s\n", path, strerror(-rc));
+	if (!db)
 		return PFW_EXIT_INPUT;
-	}
-	rc = pfsel_policydb_load(blob, len, &db);
-	free(blob);
-	if (rc) {
-		fprintf(err, "pfwc: %s: not a valid pfsel policy: %s\n", path,
-			strerror(-rc));
-		return PFW_EXIT_INPUT;
-	}
 	fprintf(out, "pfsel policy version %u, %zu bytes, %s", PFSEL_POLICY_VERSION,
 		db->size, db->flags & PFSEL_POLICY_F_SYSTEM ? "system" : "user");
 	if (!(db->flags & PFSEL_POLICY_F_SYSTEM))

@@ -59,6 +59,27 @@ int pfw_read_file(const char *path, uint8_t **buf, size_t *len)
 	return 0;
 }
 
+struct pfsel_policydb *pfw_load_policy(const char *path, FILE *err)
+{
+	struct pfsel_policydb *db;
+	uint8_t *blob;
+	size_t len;
+	int rc = pfw_read_file(path, &blob, &len);
+
+	if (rc) {
+		fprintf(err, "pfwc: %s: %s\n", path, strerror(-rc));
+		return NULL;
+	}
+	rc = pfsel_policydb_load(blob, len, &db);
+	free(blob);
+	if (rc) {
+		fprintf(err, "pfwc: %s: not a valid pfsel policy: %s\n", path,
+			strerror(-rc));
+		return NULL;
+	}
+	return db;
+}
+
 int pfw_policydb_request(const struct pfsel_policydb *db, const char *exe,
 			 const char *script, uint32_t op, uint32_t proto,
 			 uint32_t family, const uint8_t addr[16], uint16_t port,
@@ -153,11 +174,9 @@ int pfw_query(const char *const argv[6], FILE *out, FILE *err)
 	struct pfsel_decision res;
 	struct pfsel_string file;
 	char *exe, *script;
-	uint8_t addr[16], *blob;
+	uint8_t addr[16];
 	uint16_t port;
-	size_t len;
 	uint32_t line, col;
-	int rc;
 
 	if (op < 0 || proto < 0) {
 		fprintf(err, "pfwc: --query: unknown %s '%s'\n",
@@ -181,18 +200,9 @@ int pfw_query(const char *const argv[6], FILE *out, FILE *err)
 			argv[5]);
 		return PFW_EXIT_USAGE;
 	}
-	rc = pfw_read_file(path, &blob, &len);
-	if (rc) {
-		fprintf(err, "pfwc: %s: %s\n", path, strerror(-rc));
+	db = pfw_load_policy(path, err);
+	if (!db)
 		return PFW_EXIT_INPUT;
-	}
-	rc = pfsel_policydb_load(blob, len, &db);
-	free(blob);
-	if (rc) {
-		fprintf(err, "pfwc: %s: not a valid pfsel policy: %s\n", path,
-			strerror(-rc));
-		return PFW_EXIT_INPUT;
-	}
 	exe = strdup(argv[1]);
 	if (!exe) {
 		pfsel_policydb_free(db);
