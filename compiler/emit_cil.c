@@ -86,14 +86,7 @@ void pfw_sepol_endpoint_type(char *buf, size_t size, uint32_t endpoint)
 	snprintf(buf, size, "pfsel_ep%u_t", endpoint);
 }
 
-/*
- * A decision packed in a byte: the verdict in bits 0-1, and above it only
- * the audit flags that can take effect with that verdict (log allowed for
- * allow and ask, quiet denial for deny and ask).  SELinux cannot express a
- * flag that has no effect, and neither does it matter, so columns are
- * compared in this form.
- */
-static uint8_t pack_decision(enum pfw_verdict verdict, uint32_t audit)
+uint32_t pfw_sepol_effective_audit(enum pfw_verdict verdict, uint32_t audit)
 {
 	uint32_t effective = 0;
 
@@ -101,7 +94,17 @@ static uint8_t pack_decision(enum pfw_verdict verdict, uint32_t audit)
 		effective |= audit & PFW_AUDIT_LOG_ALLOWED;
 	if (verdict != PFW_VERDICT_ALLOW)
 		effective |= audit & PFW_AUDIT_QUIET_DENIAL;
-	return (uint8_t)(verdict | effective << 2);
+	return effective;
+}
+
+/*
+ * A decision packed in a byte: the verdict in bits 0-1, the effective audit
+ * flags above.  Columns are compared in this form.
+ */
+static uint8_t pack_decision(enum pfw_verdict verdict, uint32_t audit)
+{
+	return (uint8_t)(verdict | pfw_sepol_effective_audit(verdict, audit)
+					   << 2);
 }
 
 static enum pfw_verdict packed_verdict(uint8_t packed)
@@ -225,12 +228,12 @@ static uint32_t intern_column(struct flat_table *t, const uint8_t *column)
 
 static uint32_t classify_port(const struct pfw_lowered *low, uint16_t port)
 {
-	uint32_t class = 0;
+	uint32_t found = 0;
 
 	/* Class starts are sorted and the first is 0. */
-	while (class + 1 < low->n_ports && low->ports[class + 1] <= port)
-		class++;
-	return class;
+	while (found + 1 < low->n_ports && low->ports[found + 1] <= port)
+		found++;
+	return found;
 }
 
 static uint32_t classify_family(const struct pfw_lowered *low,
@@ -238,14 +241,14 @@ static uint32_t classify_family(const struct pfw_lowered *low,
 {
 	/* The address a create of this family is classified by (FORMAT.md). */
 	uint8_t addr[16] = { 0 };
-	uint32_t class = 0;
+	uint32_t found = 0;
 
 	if (family == PFW_FAMILY_INET)
 		addr[10] = addr[11] = 0xff;
-	while (class + 1 < low->n_addrs &&
-	       memcmp(low->addrs[class + 1], addr, 16) <= 0)
-		class++;
-	return class;
+	while (found + 1 < low->n_addrs &&
+	       memcmp(low->addrs[found + 1], addr, 16) <= 0)
+		found++;
+	return found;
 }
 
 static int decide_packed(const struct pfsel_policydb *db, uint32_t app,
@@ -268,8 +271,9 @@ static int decide_packed(const struct pfsel_policydb *db, uint32_t app,
  * the class of port 0, which is the only port their requests carry, so that
  * port classes they can never see do not split endpoints.
  */
-static int fill_column(const struct pfsel_policydb *db, uint32_t n_apps, uint32_t addr, uint32_t port,
-		       uint32_t zero_port, uint8_t *column)
+static int fill_column(const struct pfsel_policydb *db, uint32_t n_apps,
+		       uint32_t addr, uint32_t port, uint32_t zero_port,
+		       uint8_t *column)
 {
 	for (uint32_t app = 0; app < n_apps; app++) {
 		for (unsigned int p = 0; p < N_PROTOS; p++) {
@@ -278,11 +282,10 @@ static int fill_column(const struct pfsel_policydb *db, uint32_t n_apps, uint32_
 				proto & PFW_PROTO_PORTED ? port : zero_port;
 
 			for (unsigned int o = 1; o < N_OPS; o++) {
-				if (decide_packed(db, app,
-						  (enum pfw_op)(1u << o), proto,
-						  addr, asked_port,
-						  &column[column_index(app, p,
-								       o)]))
+				if (decide_packed(
+					    db, app, (enum pfw_op)(1u << o),
+					    proto, addr, asked_port,
+					    &column[column_index(app, p, o)]))
 					return -1;
 			}
 		}
@@ -290,8 +293,8 @@ static int fill_column(const struct pfsel_policydb *db, uint32_t n_apps, uint32_
 	return 0;
 }
 
-static void note_pair(struct endpoint_info *info, uint32_t addr,
-		      uint32_t port, uint32_t zero_port)
+static void note_pair(struct endpoint_info *info, uint32_t addr, uint32_t port,
+		      uint32_t zero_port)
 {
 	if (info->n_pairs < ENDPOINT_COMMENT_PAIRS) {
 		info->shown[info->n_pairs][0] = addr;
@@ -302,9 +305,8 @@ static void note_pair(struct endpoint_info *info, uint32_t addr,
 }
 
 static int flatten(const struct pfw_lowered *low,
-		   const struct pfsel_policydb *db,
-		   struct flat_table *t, struct pfw_sepol_export *out,
-		   struct pfw_diag *diag)
+		   const struct pfsel_policydb *db, struct flat_table *t,
+		   struct pfw_sepol_export *out, struct pfw_diag *diag)
 {
 	uint32_t n_apps = (uint32_t)low->n_apps;
 	uint32_t zero_port = classify_port(low, 0);
@@ -313,11 +315,12 @@ static int flatten(const struct pfw_lowered *low,
 	uint8_t *column;
 
 	if (cells > PFW_SEPOL_MAX_CELLS) {
-		pfw_error(diag, NULL,
-			  "policy too large to export to SELinux: %u application, %zu address and %zu port classes make %llu decisions to flatten, more than %llu",
-			  n_apps, low->n_addrs, low->n_ports,
-			  (unsigned long long)cells,
-			  (unsigned long long)PFW_SEPOL_MAX_CELLS);
+		pfw_error(
+			diag, NULL,
+			"policy too large to export to SELinux: %u application, %zu address and %zu port classes make %llu decisions to flatten, more than %llu",
+			n_apps, low->n_addrs, low->n_ports,
+			(unsigned long long)cells,
+			(unsigned long long)PFW_SEPOL_MAX_CELLS);
 		return -1;
 	}
 
@@ -326,8 +329,8 @@ static int flatten(const struct pfw_lowered *low,
 	out->n_apps = n_apps;
 	out->n_addrs = (uint32_t)low->n_addrs;
 	out->n_ports = (uint32_t)low->n_ports;
-	out->endpoint_of = calloc(low->n_addrs * low->n_ports,
-				  sizeof(*out->endpoint_of));
+	out->endpoint_of =
+		calloc(low->n_addrs * low->n_ports, sizeof(*out->endpoint_of));
 	t->creates = calloc((size_t)n_apps * 2 * N_PROTOS, 1);
 	column = malloc(t->column_len ? t->column_len : 1);
 	if (!out->endpoint_of || !t->creates || !column)
@@ -373,8 +376,9 @@ nomem:
 	return -1;
 internal:
 	free(column);
-	pfw_error(diag, NULL,
-		  "internal error: the compiled policy has no decision for one of its own classes");
+	pfw_error(
+		diag, NULL,
+		"internal error: the compiled policy has no decision for one of its own classes");
 	return -1;
 }
 
@@ -460,7 +464,7 @@ static void write_port_class(FILE *out, const struct pfw_lowered *low,
 			     uint32_t p)
 {
 	unsigned int last = p + 1 < low->n_ports ? low->ports[p + 1] - 1u :
-						    65535u;
+						   65535u;
 
 	if (last == low->ports[p])
 		fprintf(out, "%u", last);
@@ -479,7 +483,8 @@ static void write_types(FILE *out, const struct pfw_lowered *low,
 	      out);
 	for (uint32_t k = 0; k < t->n_apps; k++) {
 		pfw_sepol_app_type(name, sizeof(name), k);
-		fprintf(out, "(type %s)\n(typeattributeset pfsel_domain (%s))\n",
+		fprintf(out,
+			"(type %s)\n(typeattributeset pfsel_domain (%s))\n",
 			name, name);
 	}
 
@@ -491,7 +496,8 @@ static void write_types(FILE *out, const struct pfw_lowered *low,
 		const char *type =
 			pfw_sepol_family_type((enum pfw_family)(1u << f));
 
-		fprintf(out, "(type %s)\n(typeattributeset pfsel_target (%s))\n",
+		fprintf(out,
+			"(type %s)\n(typeattributeset pfsel_target (%s))\n",
 			type, type);
 	}
 
@@ -514,7 +520,8 @@ static void write_types(FILE *out, const struct pfw_lowered *low,
 			fprintf(out, "; and %u more\n",
 				info->n_pairs - ENDPOINT_COMMENT_PAIRS);
 		pfw_sepol_endpoint_type(name, sizeof(name), e);
-		fprintf(out, "(type %s)\n(typeattributeset pfsel_target (%s))\n",
+		fprintf(out,
+			"(type %s)\n(typeattributeset pfsel_target (%s))\n",
 			name, name);
 	}
 }
@@ -565,8 +572,8 @@ static void write_lists(FILE *out, const char *domain, const char *target,
 
 	for (unsigned int i = 0; i < 3; i++) {
 		if (perms[i][0])
-			fprintf(out, "(%s %s %s (%s (%s)))\n", kinds[i],
-				domain, target, class_names[proto], perms[i]);
+			fprintf(out, "(%s %s %s (%s (%s)))\n", kinds[i], domain,
+				target, class_names[proto], perms[i]);
 	}
 }
 
@@ -583,9 +590,9 @@ static void write_rules(FILE *out, const struct flat_table *t)
 			for (unsigned int p = 0; p < N_PROTOS; p++) {
 				struct perm_lists lists = { 0 };
 
-				add_decision(&lists, 0,
-					     t->creates[(k * 2 + f) * N_PROTOS +
-							p]);
+				add_decision(
+					&lists, 0,
+					t->creates[(k * 2 + f) * N_PROTOS + p]);
 				write_lists(out, domain,
 					    pfw_sepol_family_type(
 						    (enum pfw_family)(1u << f)),
@@ -604,9 +611,9 @@ static void write_rules(FILE *out, const struct flat_table *t)
 					continue;
 
 				for (unsigned int o = 1; o < N_OPS; o++)
-					add_decision(&lists, o,
-						     column[column_index(k, p,
-									 o)]);
+					add_decision(
+						&lists, o,
+						column[column_index(k, p, o)]);
 				write_lists(out, domain, target, p, &lists);
 			}
 		}
@@ -624,16 +631,18 @@ static struct pfsel_policydb *load_evaluator(const struct pfw_lowered *low,
 
 	rc = pfw_emit_pfsel(low, &blob, &len);
 	if (rc) {
-		pfw_error(diag, NULL, "cannot serialise the policy for export: %s",
+		pfw_error(diag, NULL,
+			  "cannot serialise the policy for export: %s",
 			  strerror(-rc));
 		return NULL;
 	}
 	rc = pfsel_policydb_load(blob, len, &db);
 	free(blob);
 	if (rc) {
-		pfw_error(diag, NULL,
-			  "internal error: pfsel's reader rejects the compiled policy: %s",
-			  strerror(-rc));
+		pfw_error(
+			diag, NULL,
+			"internal error: pfsel's reader rejects the compiled policy: %s",
+			strerror(-rc));
 		return NULL;
 	}
 	return db;
@@ -702,8 +711,8 @@ static void collect_sepol_log(int level, const char *message)
 	snprintf(sepol_log + len, sizeof(sepol_log) - len, "%s", message);
 }
 
-int pfw_sepol_compile(const char *cil, size_t len,
-		      struct sepol_policydb **out, struct pfw_diag *diag)
+int pfw_sepol_compile(const char *cil, size_t len, struct sepol_policydb **out,
+		      struct pfw_diag *diag)
 {
 	cil_db_t *db = NULL;
 	int rc;
@@ -723,9 +732,10 @@ int pfw_sepol_compile(const char *cil, size_t len,
 
 		while (n && sepol_log[n - 1] == '\n')
 			sepol_log[--n] = '\0';
-		pfw_error(diag, NULL,
-			  "internal error: libsepol rejected the CIL export: %s",
-			  sepol_log[0] ? sepol_log : "no message");
+		pfw_error(
+			diag, NULL,
+			"internal error: libsepol rejected the CIL export: %s",
+			sepol_log[0] ? sepol_log : "no message");
 		return -1;
 	}
 	return 0;

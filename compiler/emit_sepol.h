@@ -76,6 +76,14 @@ struct pfw_sepol_export {
 	uint32_t *endpoint_of;
 };
 
+/*
+ * The audit flags of a decision that can take effect with its verdict: log
+ * allowed for allow and ask, quiet denial for deny and ask.  SELinux cannot
+ * express a flag without effect (nor does one matter), so the export keeps
+ * these only, and decisions are compared in this form.
+ */
+uint32_t pfw_sepol_effective_audit(enum pfw_verdict verdict, uint32_t audit);
+
 /* Names in the export, shared with whoever queries it. */
 const char *pfw_sepol_class_name(enum pfw_proto proto);
 const char *pfw_sepol_perm_name(enum pfw_op op, bool ask);
@@ -100,8 +108,8 @@ void pfw_sepol_export_free(struct pfw_sepol_export *export);
  * @diag as an internal error: the export must always compile.  Returns 0 or
  * -1.  Free the result with sepol_policydb_free().
  */
-int pfw_sepol_compile(const char *cil, size_t len,
-		      struct sepol_policydb **out, struct pfw_diag *diag);
+int pfw_sepol_compile(const char *cil, size_t len, struct sepol_policydb **out,
+		      struct pfw_diag *diag);
 
 /*
  * pfwc --emit=cil: write the CIL export of @policy to @out, after checking
@@ -116,7 +124,6 @@ int pfw_emit_cil(FILE *out, const struct pfw_policy *policy,
  * (emit_sepolicy.c)
  */
 int pfw_emit_sepolicy(FILE *out, const struct pfw_policy *policy,
-		      const struct pfw_lowered *lowered,
-		      struct pfw_diag *diag);
+		      const struct pfw_lowered *lowered, struct pfw_diag *diag);
 
 #endif /* PFWC_EMIT_SEPOL_H */

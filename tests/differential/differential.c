@@ -54,17 +54,6 @@ struct opinion {
 	long rule; /* -1: default; -2: this opinion does not know */
 };
 
-static uint32_t effective_audit(enum pfw_verdict verdict, uint32_t audit)
-{
-	uint32_t effective = 0;
-
-	if (verdict != PFW_VERDICT_DENY)
-		effective |= audit & PFW_AUDIT_LOG_ALLOWED;
-	if (verdict != PFW_VERDICT_ALLOW)
-		effective |= audit & PFW_AUDIT_QUIET_DENIAL;
-	return effective;
-}
-
 static unsigned int bit_index(uint32_t bit)
 {
 	return (unsigned int)__builtin_ctz(bit);
@@ -109,7 +98,7 @@ static int ask_pfsel(const struct subject *s, const struct ref_request *request,
 				  &decision))
 		return -1;
 	out->verdict = (enum pfw_verdict)decision.verdict;
-	out->audit = effective_audit(out->verdict, decision.audit);
+	out->audit = pfw_sepol_effective_audit(out->verdict, decision.audit);
 	out->rule = decision.rule == PFSEL_NONE ? -1 : (long)decision.rule;
 	return 0;
 }
@@ -118,8 +107,8 @@ static int context_sid(const char *type, sepol_security_id_t *sid)
 {
 	char context[96];
 
-	snprintf(context, sizeof(context), PFW_SEPOL_USER ":" PFW_SEPOL_ROLE
-		 ":%s", type);
+	snprintf(context, sizeof(context),
+		 PFW_SEPOL_USER ":" PFW_SEPOL_ROLE ":%s", type);
 	return sepol_context_to_sid(context, strlen(context) + 1, sid);
 }
 
@@ -151,8 +140,8 @@ static int ask_sepol(const struct subject *s, const struct ref_request *request,
 					      port]);
 
 	if (context_sid(domain, &ssid) || context_sid(target, &tsid) ||
-	    sepol_string_to_security_class(
-		    pfw_sepol_class_name(request->proto), &tclass) ||
+	    sepol_string_to_security_class(pfw_sepol_class_name(request->proto),
+					   &tclass) ||
 	    sepol_string_to_av_perm(tclass,
 				    pfw_sepol_perm_name(request->op, false),
 				    &op_perm) ||
@@ -255,10 +244,10 @@ static bool same(const struct opinion *a, const struct opinion *b)
 
 int main(void)
 {
-	unsigned long n_policies = env_number("PFSEL_DIFF_POLICIES",
-					      DEFAULT_POLICIES);
-	unsigned long n_queries = env_number("PFSEL_DIFF_QUERIES",
-					     DEFAULT_QUERIES);
+	unsigned long n_policies =
+		env_number("PFSEL_DIFF_POLICIES", DEFAULT_POLICIES);
+	unsigned long n_queries =
+		env_number("PFSEL_DIFF_QUERIES", DEFAULT_QUERIES);
 	unsigned long base_seed = env_number("PFSEL_DIFF_SEED", DEFAULT_SEED);
 	unsigned long passed = 0, failed = 0, reports = 0, by_rule = 0;
 	struct pfw_diag diag;
@@ -291,8 +280,8 @@ int main(void)
 			gen_request(&rng, s.policy, &request);
 			ref_decide(s.policy, &request.request, &decision);
 			ref.verdict = decision.verdict;
-			ref.audit = effective_audit(decision.verdict,
-						    decision.audit);
+			ref.audit = pfw_sepol_effective_audit(decision.verdict,
+							      decision.audit);
 			ref.rule = decision.rule;
 			by_rule += decision.rule >= 0;
 

@@ -47,11 +47,11 @@ static const char *const pattern_dirs[] = {
 };
 
 static const char *const concrete_paths[] = {
-	"/a",		     "/usr",	       "/usr/a",
-	"/usr/bin",	     "/usr/bin/a",     "/usr/bin/python3",
-	"/usr/bin/sub",	     "/usr/bin/sub/a", "/usr/bin/sub/deeper/a",
-	"/usr/binx/a",	     "/opt/app",       "/opt/app/a",
-	"/opt/app/x/y",	     "/opt/apps/a",    "/home/u/a",
+	"/a",		"/usr",		  "/usr/a",
+	"/usr/bin",	"/usr/bin/a",	  "/usr/bin/python3",
+	"/usr/bin/sub", "/usr/bin/sub/a", "/usr/bin/sub/deeper/a",
+	"/usr/binx/a",	"/opt/app",	  "/opt/app/a",
+	"/opt/app/x/y", "/opt/apps/a",	  "/home/u/a",
 };
 
 /* IPv4 prefixes, written as IPv4 and stored IPv4-mapped. */
@@ -59,9 +59,9 @@ static const struct {
 	const char *addr;
 	uint8_t len;
 } v4_prefixes[] = {
-	{ "0.0.0.0", 0 },	  { "0.0.0.0", 32 },	  { "10.0.0.0", 8 },
-	{ "10.1.0.0", 16 },	  { "10.1.2.0", 24 },	  { "10.1.2.128", 25 },
-	{ "10.1.2.3", 32 },	  { "127.0.0.0", 8 },	  { "192.168.1.0", 24 },
+	{ "0.0.0.0", 0 },	   { "0.0.0.0", 32 },  { "10.0.0.0", 8 },
+	{ "10.1.0.0", 16 },	   { "10.1.2.0", 24 }, { "10.1.2.128", 25 },
+	{ "10.1.2.3", 32 },	   { "127.0.0.0", 8 }, { "192.168.1.0", 24 },
 	{ "255.255.255.255", 32 }, { "128.0.0.0", 1 },
 };
 
@@ -69,21 +69,28 @@ static const struct {
 	const char *addr;
 	uint8_t len;
 } v6_prefixes[] = {
-	{ "::", 0 },	      { "::", 128 },	       { "::1", 128 },
-	{ "::", 96 },	      { "::ffff:0:0", 96 },    { "2001:db8::", 32 },
-	{ "2001:db8:1::", 48 }, { "2001:db8::1", 128 }, { "fe80::", 10 },
+	{ "::", 0 },
+	{ "::", 128 },
+	{ "::1", 128 },
+	{ "::", 96 },
+	{ "::ffff:0:0", 96 },
+	{ "2001:db8::", 32 },
+	{ "2001:db8:1::", 48 },
+	{ "2001:db8::1", 128 },
+	{ "fe80::", 10 },
 	{ "8000::", 1 },
 };
 
 /* Addresses worth asking about whatever the rules say. */
 static const char *const edge_addresses[] = {
-	"::",		       /* the IPv6 wildcard */
-	"::ffff:0.0.0.0",      /* the IPv4 wildcard, mapped */
-	"::ffff:255.255.255.255", "::1",
+	"::", /* the IPv6 wildcard */
+	"::ffff:0.0.0.0", /* the IPv4 wildcard, mapped */
+	"::ffff:255.255.255.255",
+	"::1",
 	"::ffff:127.0.0.1",
-	"::127.0.0.1",	       /* IPv4-compatible: an IPv6 address */
-	"::fffe:ffff:ffff",    /* just below ::ffff:0:0/96 */
-	"::1:0:0:0",	       /* just above it */
+	"::127.0.0.1", /* IPv4-compatible: an IPv6 address */
+	"::fffe:ffff:ffff", /* just below ::ffff:0:0/96 */
+	"::1:0:0:0", /* just above it */
 	"ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff",
 	"2001:db8::1",
 };
@@ -108,7 +115,7 @@ static void parse_addr(const char *text, uint8_t out[16])
 static void mask_host_bits(struct pfw_cidr *cidr)
 {
 	for (unsigned int bit = cidr->prefix_len; bit < 128; bit++)
-		cidr->addr[bit / 8] &= (uint8_t)~(0x80u >> (bit % 8));
+		cidr->addr[bit / 8] &= (uint8_t) ~(0x80u >> (bit % 8));
 }
 
 static void random_cidr(struct gen_rng *rng, struct pfw_cidr *cidr)
@@ -141,7 +148,8 @@ static int cidr_compare(const void *a, const void *b)
 	return by_addr ? by_addr : (int)x->prefix_len - (int)y->prefix_len;
 }
 
-static int cidr_inside(const struct pfw_cidr *inner, const struct pfw_cidr *outer)
+static int cidr_inside(const struct pfw_cidr *inner,
+		       const struct pfw_cidr *outer)
 {
 	return inner->prefix_len >= outer->prefix_len &&
 	       pfw_cidr_contains(outer, inner->addr);
@@ -185,7 +193,8 @@ static size_t normalise_ranges(struct pfw_port_range *ranges, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		struct pfw_port_range *last = kept ? &ranges[kept - 1] : NULL;
 
-		if (last && (uint32_t)ranges[i].first <= (uint32_t)last->last + 1) {
+		if (last &&
+		    (uint32_t)ranges[i].first <= (uint32_t)last->last + 1) {
 			if (ranges[i].last > last->last)
 				last->last = ranges[i].last;
 		} else {
@@ -523,7 +532,8 @@ static void random_request_subject(struct gen_rng *rng,
 {
 	struct ref_request *request = &out->request;
 	const struct pfw_rule *rule = random_rule_of(rng, policy);
-	const struct pfw_app *app = &rule->apps[gen_below(rng, (uint32_t)rule->n_apps)];
+	const struct pfw_app *app =
+		&rule->apps[gen_below(rng, (uint32_t)rule->n_apps)];
 
 	if (chance(rng, 40)) {
 		snprintf(out->exe, sizeof(out->exe), "%s",
@@ -606,7 +616,8 @@ static void print_audit(FILE *out, uint32_t audit)
 
 void gen_print_policy(FILE *out, const struct pfw_policy *policy)
 {
-	fprintf(out, "default %s", verdict_names[policy->settings.default_verdict]);
+	fprintf(out, "default %s",
+		verdict_names[policy->settings.default_verdict]);
 	print_audit(out, policy->settings.default_audit);
 	fputs(";\n", out);
 	for (size_t i = 0; i < policy->n_rules; i++) {

@@ -55,7 +55,8 @@ static int setup(void **state)
 	pfw_diag_init(&f->diag, stderr);
 	f->policy = pfw_parse_buffer("test.pfw", policy_text,
 				     sizeof(policy_text) - 1, &parse, &f->diag);
-	if (!f->policy || f->diag.errors || !pfw_sema(f->policy, &sema, &f->diag) ||
+	if (!f->policy || f->diag.errors ||
+	    !pfw_sema(f->policy, &sema, &f->diag) ||
 	    pfw_lower(f->policy, &f->lowered))
 		return -1;
 
@@ -127,11 +128,11 @@ static void test_cil_compiles(void **state)
 	struct pfw_sepol_export export;
 	struct sepol_policydb *compiled;
 
-	assert_int_equal(pfw_sepol_export(f->policy, f->lowered, &export,
-					  &f->diag),
-			 0);
-	assert_non_null(strstr(export.cil,
-			       "(class pfsel_tcp (create bind connect listen accept ask_create ask_bind ask_connect ask_listen ask_accept))"));
+	assert_int_equal(
+		pfw_sepol_export(f->policy, f->lowered, &export, &f->diag), 0);
+	assert_non_null(strstr(
+		export.cil,
+		"(class pfsel_tcp (create bind connect listen accept ask_create ask_bind ask_connect ask_listen ask_accept))"));
 	assert_int_equal(pfw_sepol_compile(export.cil, export.cil_len,
 					   &compiled, &f->diag),
 			 0);
@@ -168,16 +169,20 @@ static void test_seinfo_vocabulary(void **state)
 /* Only ssh may connect over TCP, and only to one endpoint type. */
 static void test_sesearch_allow(void **state)
 {
-	char *out = run_tool(*state, "sesearch -A -c pfsel_tcp -p connect POLICY");
+	char *out =
+		run_tool(*state, "sesearch -A -c pfsel_tcp -p connect POLICY");
 
 	assert_int_equal(count_lines(out), 1);
 	assert_non_null(strstr(out, ":pfsel_tcp connect;"));
 	free(out);
 	/* Everyone is asked about port 80, including ssh. */
-	out = run_tool(*state, "sesearch -A -c pfsel_tcp -p ask_connect POLICY");
+	out = run_tool(*state,
+		       "sesearch -A -c pfsel_tcp -p ask_connect POLICY");
 	assert_int_equal(count_lines(out), 2);
 	free(out);
-	out = run_tool(*state, "sesearch -A -c pfsel_icmp -p create -t pfsel_inet_t POLICY");
+	out = run_tool(
+		*state,
+		"sesearch -A -c pfsel_icmp -p create -t pfsel_inet_t POLICY");
 	assert_int_equal(count_lines(out), 2);
 	free(out);
 }
