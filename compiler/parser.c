@@ -49,6 +49,8 @@ struct parser {
 	/* The file being parsed now. */
 	struct pfw_lexer lexer;
 	struct pfw_token token;
+	/* Just after the previous token: where a missing ';' belongs. */
+	struct pfw_loc prev_end;
 };
 
 char *pfw_read_source(const char *path, size_t *len)
@@ -159,7 +161,22 @@ const char *pfw_parse_path_pattern(const char *text,
 
 static void next(struct parser *p)
 {
+	p->prev_end = (struct pfw_loc){ p->lexer.file, p->lexer.line,
+					p->lexer.col };
 	pfw_lexer_next(&p->lexer, &p->token);
+}
+
+/*
+ * A ';' is missing if the statement ended and the next one starts on a
+ * later line: say so where the ';' belongs, not at the next statement.
+ */
+static bool missing_semicolon(struct parser *p, const char *after)
+{
+	if (p->token.kind == PFW_TOK_ERROR ||
+	    p->token.loc.line <= p->prev_end.line)
+		return false;
+	pfw_error(p->diag, &p->prev_end, "expected ';' after %s", after);
+	return true;
 }
 
 static bool is_keyword(const struct parser *p, enum pfw_keyword keyword)
@@ -201,12 +218,44 @@ static bool accept_keyword(struct parser *p, enum pfw_keyword keyword)
 	return true;
 }
 
-/* After an error: skip past the next ';' (or to the end of the file). */
-static void recover(struct parser *p)
+/* True at a statement keyword that begins a line: a likely restart. */
+static bool at_line_start_statement(const struct parser *p)
+{
+	if (p->token.kind != PFW_TOK_WORD ||
+	    p->token.loc.line <= p->prev_end.line)
+		return false;
+	switch (p->token.keyword) {
+	case PFW_KW_ALLOW:
+	case PFW_KW_DENY:
+	case PFW_KW_ASK:
+	case PFW_KW_INCLUDE:
+	case PFW_KW_POLICY:
+	case PFW_KW_DEFAULT:
+	case PFW_KW_APPS:
+	case PFW_KW_HOSTS:
+	case PFW_KW_PORTS:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * After an error: skip past the next ';', or up to a statement keyword at
+ * the start of a line (a forgotten ';' should cost one statement, not two).
+ */
+static void recover(struct parser *p, const struct pfw_loc *statement_start)
 {
 	while (p->token.kind != PFW_TOK_EOF &&
-	       p->token.kind != PFW_TOK_SEMICOLON)
+	       p->token.kind != PFW_TOK_SEMICOLON) {
+		/* The failed statement's own first word never restarts. */
+		bool moved = p->token.loc.line != statement_start->line ||
+			     p->token.loc.col != statement_start->col;
+
+		if (moved && at_line_start_statement(p))
+			return;
 		next(p);
+	}
 	accept(p, PFW_TOK_SEMICOLON);
 }
 
@@ -216,6 +265,8 @@ static bool expect_semicolon(struct parser *p, const char *after)
 
 	if (accept(p, PFW_TOK_SEMICOLON))
 		return true;
+	if (missing_semicolon(p, after))
+		return false;
 	snprintf(what, sizeof(what), "';' after %s", after);
 	expected(p, what);
 	return false;
@@ -717,6 +768,8 @@ static bool parse_rule_clause(struct parser *p, struct pfw_rule *rule,
 	case PFW_KW_QUIET:
 		return parse_audit_flag(p, &rule->audit);
 	default:
+		if (missing_semicolon(p, "the rule"))
+			return false;
 		expected(p,
 			 "an operation, a protocol, 'family', 'to', 'from', 'on', 'port', 'log', 'quiet' or ';'");
 		return false;
@@ -835,17 +888,21 @@ static void parse_text(struct parser *p, const char *file, const char *text,
 {
 	struct pfw_lexer outer_lexer = p->lexer;
 	struct pfw_token outer_token = p->token;
+	struct pfw_loc outer_prev_end = p->prev_end;
 
 	memset(&p->token, 0, sizeof(p->token));
 	pfw_lexer_init(&p->lexer, file, text, len, p->diag);
 	next(p);
 	while (p->token.kind != PFW_TOK_EOF && !pfw_diag_gave_up(p->diag)) {
+		struct pfw_loc start = p->token.loc;
+
 		if (!parse_statement(p))
-			recover(p);
+			recover(p, &start);
 	}
 	pfw_token_fini(&p->token);
 	p->lexer = outer_lexer;
 	p->token = outer_token;
+	p->prev_end = outer_prev_end;
 }
 
 /* Record a file name in the policy's table; locations point at the copy. */

@@ -69,8 +69,11 @@ run_fuzzer() {
 	seeds="$ROOT/tests/fuzz/corpus/$name"
 	mkdir -p "$work"
 	set -- "$1" -max_total_time="$FUZZ_SECONDS" -print_final_stats=1 \
+		-timeout=10 -rss_limit_mb=2048 \
 		-artifact_prefix="$log_dir/$name-" "$work"
 	[ -d "$seeds" ] && set -- "$@" "$seeds"
+	dict="$ROOT/tests/fuzz/$name.dict"
+	[ -f "$dict" ] && set -- "$@" -dict="$dict"
 	if "$@" >"$log_dir/$name.log" 2>&1; then
 		echo "fuzz $name: ok ($(grep -o 'stat::number_of_executed_units: *[0-9]*' \
 			"$log_dir/$name.log" | grep -o '[0-9]*$') runs)"
