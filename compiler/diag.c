@@ -189,6 +189,15 @@ void pfw_note(struct pfw_diag *diag, const struct pfw_loc *loc,
 	va_end(args);
 }
 
+void pfw_notice(struct pfw_diag *diag, const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	report(diag, NULL, "note", "", fmt, args);
+	va_end(args);
+}
+
 bool pfw_diag_gave_up(const struct pfw_diag *diag)
 {
 	return diag->errors >= PFW_DIAG_MAX_ERRORS;

@@ -88,6 +88,13 @@ void pfw_warn(struct pfw_diag *diag, enum pfw_warning which,
 void pfw_note(struct pfw_diag *diag, const struct pfw_loc *loc,
 	      const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/*
+ * Say something about pfwc's own work that is neither error nor warning
+ * ("pfwc: note: ..."); it counts as nothing, so -Werror ignores it.
+ */
+void pfw_notice(struct pfw_diag *diag, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* True once so many errors were reported that going on is pointless. */
 bool pfw_diag_gave_up(const struct pfw_diag *diag);
 

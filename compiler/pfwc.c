@@ -346,7 +346,8 @@ static int write_output(const char *path, enum emit_kind kind,
 	strcpy(temp + len, ".XXXXXX");
 	fd = mkstemp(temp);
 	if (fd < 0 || !(out = fdopen(fd, "wb"))) {
-		pfw_error(diag, NULL, "cannot create '%s': %s", temp,
+		/* Name the output the user gave, not our temporary file. */
+		pfw_error(diag, NULL, "cannot write '%s': %s", path,
 			  strerror(errno));
 		if (fd >= 0) {
 			close(fd);

@@ -75,8 +75,9 @@ run_fuzzer() {
 	dict="$ROOT/tests/fuzz/$name.dict"
 	[ -f "$dict" ] && set -- "$@" -dict="$dict"
 	if "$@" >"$log_dir/$name.log" 2>&1; then
-		echo "fuzz $name: ok ($(grep -o 'stat::number_of_executed_units: *[0-9]*' \
-			"$log_dir/$name.log" | grep -o '[0-9]*$') runs)"
+		runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' \
+			"$log_dir/$name.log" | grep -o '[0-9]*$' | tail -n 1)
+		echo "fuzz $name: ok (${runs:-?} runs)"
 		count 1 0
 	else
 		echo "fuzz $name: FAILED (see $log_dir/$name.log)"

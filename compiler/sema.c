@@ -609,26 +609,122 @@ static bool apps_intersect(const struct pfw_rule *a, const struct pfw_rule *b)
 	return false;
 }
 
+/*
+ * What the pair analyses look at first: one interval per dimension that
+ * holds all of a rule's addresses (and ports).  Comparing intervals rejects
+ * most pairs in a few instructions; only the survivors walk the lists.
+ */
+struct rule_box {
+	unsigned __int128 addr_first, addr_last;
+	uint32_t ops, protos;
+	uint16_t port_first, port_last;
+	uint8_t families;
+	bool any_addr, any_port;
+};
+
+static unsigned __int128 address_value(const uint8_t addr[16])
+{
+	unsigned __int128 value = 0;
+
+	for (int i = 0; i < 16; i++)
+		value = value << 8 | addr[i];
+	return value;
+}
+
+/*
+ * Operations, protocols and families in 12 bits: a rule can only cover
+ * another if its signature has every bit of the other's needs.  A dense
+ * array of these keeps the quadratic scan in cache.
+ */
+static uint16_t signature(const struct pfw_rule *rule)
+{
+	return (uint16_t)(rule->ops | rule->protos << 5 | rule->families << 10);
+}
+
+/* The bits an earlier rule must have to cover @rule (packet: no family). */
+static uint16_t needs(const struct pfw_rule *rule)
+{
+	uint16_t bits = (uint16_t)(rule->ops | rule->protos << 5);
+
+	if (rule->protos & ~PFW_PROTO_PACKET)
+		bits |= (uint16_t)(rule->families << 10);
+	return bits;
+}
+
+static struct rule_box *make_boxes(const struct pfw_policy *policy)
+{
+	struct rule_box *boxes =
+		pfw_xrealloc(NULL, policy->n_rules * sizeof(*boxes));
+
+	for (size_t i = 0; i < policy->n_rules; i++) {
+		const struct pfw_rule *rule = &policy->rules[i];
+		struct rule_box *box = &boxes[i];
+		uint8_t first[16], last[16];
+
+		box->addr_first = 0;
+		box->addr_last = ~(unsigned __int128)0;
+		box->port_first = 0;
+		box->port_last = 65535;
+		box->ops = rule->ops;
+		box->protos = rule->protos;
+		box->families = (uint8_t)rule->families;
+		box->any_addr = rule->any_addr;
+		box->any_port = rule->any_port;
+		if (!rule->any_addr) {
+			/* Sorted and disjoint: the ends bound them all. */
+			pfw_cidr_bounds(&rule->addrs[0], first, last);
+			box->addr_first = address_value(first);
+			pfw_cidr_bounds(&rule->addrs[rule->n_addrs - 1], first,
+					last);
+			box->addr_last = address_value(last);
+		}
+		if (!rule->any_port) {
+			box->port_first = rule->ports[0].first;
+			box->port_last = rule->ports[rule->n_ports - 1].last;
+		}
+	}
+	return boxes;
+}
+
 /* True if every request @inner matches, @outer matches too. */
 static bool rule_covers(const struct pfw_rule *outer,
-			const struct pfw_rule *inner)
+			const struct rule_box *outer_box,
+			const struct pfw_rule *inner,
+			const struct rule_box *inner_box)
 {
-	if ((inner->ops & ~outer->ops) || (inner->protos & ~outer->protos))
+	bool addressed = inner_box->ops & PFW_OP_ADDRESSED;
+	bool ported = addressed && (inner_box->protos & PFW_PROTO_PORTED);
+
+	/* Boxes only, so the common rejection never touches the rules. */
+	if ((inner_box->ops & ~outer_box->ops) ||
+	    (inner_box->protos & ~outer_box->protos))
 		return false;
 	/* Packet requests have no family; the others need theirs covered. */
-	if ((inner->protos & ~PFW_PROTO_PACKET) &&
-	    (inner->families & ~outer->families))
+	if ((inner_box->protos & ~PFW_PROTO_PACKET) &&
+	    (inner_box->families & ~outer_box->families))
 		return false;
-	if ((inner->ops & PFW_OP_ADDRESSED) && !addrs_contain(outer, inner))
+	if (addressed && !outer_box->any_addr &&
+	    (inner_box->any_addr ||
+	     outer_box->addr_first > inner_box->addr_first ||
+	     outer_box->addr_last < inner_box->addr_last))
 		return false;
-	if ((inner->ops & PFW_OP_ADDRESSED) &&
-	    (inner->protos & PFW_PROTO_PORTED) && !ports_contain(outer, inner))
+	if (ported && !outer_box->any_port &&
+	    (inner_box->any_port ||
+	     outer_box->port_first > inner_box->port_first ||
+	     outer_box->port_last < inner_box->port_last))
+		return false;
+	if (addressed && !addrs_contain(outer, inner))
+		return false;
+	if (ported && !ports_contain(outer, inner))
 		return false;
 	return apps_contain(outer, inner);
 }
 
 /* True if some request matches both rules. */
-static bool rules_intersect(const struct pfw_rule *a, const struct pfw_rule *b)
+static bool rules_intersect(const struct pfw_rule *a,
+			    const struct rule_box *a_box,
+			    const struct pfw_rule *b,
+			    const struct rule_box *b_box)
 {
 	uint32_t ops = a->ops & b->ops, protos = a->protos & b->protos;
 
@@ -641,36 +737,51 @@ static bool rules_intersect(const struct pfw_rule *a, const struct pfw_rule *b)
 	 * has "any" there, see ast.h), so endpoints matter only for the rest.
 	 */
 	if (!(ops & PFW_OP_CREATE) &&
-	    !(addrs_intersect(a, b) && ports_intersect(a, b)))
+	    (a_box->addr_first > b_box->addr_last ||
+	     b_box->addr_first > a_box->addr_last ||
+	     a_box->port_first > b_box->port_last ||
+	     b_box->port_first > a_box->port_last ||
+	     !addrs_intersect(a, b) || !ports_intersect(a, b)))
 		return false;
 	return apps_intersect(a, b);
 }
 
 /* Count one comparison against the budget; false once it is spent. */
 static bool spend_pair(unsigned long long *budget, struct pfw_diag *diag,
-		       enum pfw_warning which, const char *analysis)
+		       const char *analysis)
 {
 	if (*budget == 0)
 		return false;
 	if (--*budget == 0)
-		pfw_warn(diag, which, NULL,
-			 "the policy is too large for the complete %s analysis; it stopped early",
-			 analysis);
+		pfw_notice(diag,
+			   "the policy is too large for a complete %s analysis; it checked the first %llu rule pairs",
+			   analysis, PFW_SEMA_PAIR_BUDGET);
 	return *budget > 0;
 }
 
 static void find_shadowed_rules(struct sema *s)
 {
 	struct pfw_policy *policy = s->policy;
+	struct rule_box *boxes;
+	uint16_t *signatures;
 
+	/* Quadratic: not worth it when nobody will see the result. */
+	if (!s->diag->enabled[PFW_W_SHADOW])
+		return;
+	boxes = make_boxes(policy);
+	signatures = pfw_xrealloc(NULL, policy->n_rules * sizeof(*signatures));
+	for (size_t i = 0; i < policy->n_rules; i++)
+		signatures[i] = signature(&policy->rules[i]);
 	for (size_t j = 1; j < policy->n_rules; j++) {
 		struct pfw_rule *rule = &policy->rules[j];
+		uint16_t need = needs(rule);
 
 		for (size_t i = 0; i < j; i++) {
-			if (!spend_pair(&s->pairs_left, s->diag, PFW_W_SHADOW,
-					"shadowing"))
-				return;
-			if (!rule_covers(&policy->rules[i], rule))
+			if (!spend_pair(&s->pairs_left, s->diag, "shadowing"))
+				goto out;
+			if ((need & ~signatures[i]) ||
+			    !rule_covers(&policy->rules[i], &boxes[i], rule,
+					 &boxes[j]))
 				continue;
 			rule->shadowed_by = (long)i;
 			pfw_warn(s->diag, PFW_W_SHADOW, &rule->loc,
@@ -680,6 +791,9 @@ static void find_shadowed_rules(struct sema *s)
 			break;
 		}
 	}
+out:
+	free(signatures);
+	free(boxes);
 }
 
 /* ---- Other warnings ---- */
@@ -753,7 +867,12 @@ void pfw_sema_against(const struct pfw_policy *user,
 		      const struct pfw_policy *system, struct pfw_diag *diag)
 {
 	unsigned long long budget = PFW_SEMA_PAIR_BUDGET;
+	struct rule_box *user_boxes, *system_boxes;
 
+	if (!diag->enabled[PFW_W_OVERRIDE])
+		return;
+	user_boxes = make_boxes(user);
+	system_boxes = make_boxes(system);
 	for (size_t u = 0; u < user->n_rules; u++) {
 		const struct pfw_rule *rule = &user->rules[u];
 		bool covered = false;
@@ -763,11 +882,13 @@ void pfw_sema_against(const struct pfw_policy *user,
 		for (size_t i = 0; i < system->n_rules && !covered; i++) {
 			const struct pfw_rule *floor = &system->rules[i];
 
-			if (!spend_pair(&budget, diag, PFW_W_OVERRIDE, "override"))
-				return;
-			if (!rules_intersect(floor, rule))
+			if (!spend_pair(&budget, diag, "override"))
+				goto out;
+			if (!rules_intersect(floor, &system_boxes[i], rule,
+					     &user_boxes[u]))
 				continue;
-			covered = rule_covers(floor, rule);
+			covered = rule_covers(floor, &system_boxes[i], rule,
+					      &user_boxes[u]);
 			if (strictness(floor->verdict) <=
 			    strictness(rule->verdict))
 				continue;
@@ -785,4 +906,7 @@ void pfw_sema_against(const struct pfw_policy *user,
 				 "the system policy's default '%s' applies to requests of this rule that no system rule matches",
 				 verdict_name(system->settings.default_verdict));
 	}
+out:
+	free(user_boxes);
+	free(system_boxes);
 }

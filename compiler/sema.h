@@ -22,7 +22,7 @@
  * Largest number of rule pairs the shadow and override analyses compare;
  * beyond it they stop with a note instead of taking minutes.
  */
-#define PFW_SEMA_PAIR_BUDGET 200000000ull
+#define PFW_SEMA_PAIR_BUDGET 50000000ull
 
 struct pfw_sema_options {
 	const struct pfw_services *services; /* may be NULL: no services */
