@@ -155,10 +155,8 @@ static bool is_ipv4_char(int c)
 
 static char *copy_text(const struct pfw_lexer *lexer, size_t n)
 {
-	char *text = malloc(n + 1);
+	char *text = pfw_xrealloc(NULL, n + 1);
 
-	if (!text)
-		return NULL;
 	memcpy(text, lexer->text + lexer->pos, n);
 	text[n] = '\0';
 	return text;
@@ -237,11 +235,6 @@ static void lex_address(struct pfw_lexer *lexer, struct pfw_token *token,
 	}
 	text = copy_text(lexer, n);
 	skip(lexer, n);
-	if (!text) {
-		pfw_error(lexer->diag, &token->loc, "out of memory");
-		token->kind = PFW_TOK_ERROR;
-		return;
-	}
 	token->kind = PFW_TOK_ADDRESS;
 	problem = pfw_parse_address(text, &token->cidr, &token->is_ipv4);
 	if (problem && strstr(problem, "beyond")) {
@@ -288,6 +281,26 @@ static void lex_number_or_address(struct pfw_lexer *lexer,
 	skip(lexer, n);
 }
 
+/*
+ * Make the next @n bytes a token of @kind with that text, or an error if
+ * they are too long to be a @what.  Returns true for a good token.
+ */
+static bool take_text(struct pfw_lexer *lexer, struct pfw_token *token,
+		      size_t n, enum pfw_token_kind kind, const char *what)
+{
+	if (n > TOKEN_MAX) {
+		pfw_error(lexer->diag, &token->loc,
+			  "%s is longer than %d characters", what, TOKEN_MAX);
+		skip(lexer, n);
+		token->kind = PFW_TOK_ERROR;
+		return false;
+	}
+	token->kind = kind;
+	token->text = copy_text(lexer, n);
+	skip(lexer, n);
+	return true;
+}
+
 static void lex_word(struct pfw_lexer *lexer, struct pfw_token *token)
 {
 	size_t n = run_length(lexer, is_name_char);
@@ -299,21 +312,8 @@ static void lex_word(struct pfw_lexer *lexer, struct pfw_token *token)
 		lex_address(lexer, token, run_length(lexer, is_ipv6_char));
 		return;
 	}
-	if (n > TOKEN_MAX) {
-		pfw_error(lexer->diag, &token->loc,
-			  "name is longer than %d characters", TOKEN_MAX);
-		skip(lexer, n);
-		token->kind = PFW_TOK_ERROR;
+	if (!take_text(lexer, token, n, PFW_TOK_WORD, "name"))
 		return;
-	}
-	token->kind = PFW_TOK_WORD;
-	token->text = copy_text(lexer, n);
-	skip(lexer, n);
-	if (!token->text) {
-		pfw_error(lexer->diag, &token->loc, "out of memory");
-		token->kind = PFW_TOK_ERROR;
-		return;
-	}
 	token->keyword = PFW_KW_NONE;
 	for (int kw = 1; kw < PFW_KW_COUNT; kw++)
 		if (strcmp(token->text, pfw_keyword_names[kw]) == 0)
@@ -326,32 +326,15 @@ static void lex_path(struct pfw_lexer *lexer, struct pfw_token *token)
 
 	while (!ends_path(peek_at(lexer, n)))
 		n++;
-	if (n > TOKEN_MAX) {
-		pfw_error(lexer->diag, &token->loc,
-			  "path is longer than %d characters", TOKEN_MAX);
-		skip(lexer, n);
-		token->kind = PFW_TOK_ERROR;
-		return;
-	}
-	token->kind = PFW_TOK_PATH;
-	token->text = copy_text(lexer, n);
-	skip(lexer, n);
-	if (!token->text) {
-		pfw_error(lexer->diag, &token->loc, "out of memory");
-		token->kind = PFW_TOK_ERROR;
-	}
+	take_text(lexer, token, n, PFW_TOK_PATH, "path");
 }
 
 static void lex_string(struct pfw_lexer *lexer, struct pfw_token *token)
 {
-	char *text = malloc(TOKEN_MAX + 1);
+	char *text = pfw_xrealloc(NULL, TOKEN_MAX + 1);
 	size_t n = 0;
 
 	token->kind = PFW_TOK_ERROR;
-	if (!text) {
-		pfw_error(lexer->diag, &token->loc, "out of memory");
-		return;
-	}
 	advance(lexer); /* the opening quote */
 	for (;;) {
 		int c = peek_at(lexer, 0);

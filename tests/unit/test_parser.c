@@ -234,6 +234,34 @@ static struct pfw_policy *parse_path(const char *path, struct pfw_diag *diag,
 	return pfw_parse_file(path, &opts, diag);
 }
 
+/* Remove a test's temporary directory. */
+static void remove_tree(const char *dir)
+{
+	char command[600];
+
+	snprintf(command, sizeof(command), "rm -rf '%s'", dir);
+	assert_int_equal(system(command), 0);
+}
+
+/* Parsing @path reports exactly one error, which contains @needle. */
+static void expect_one_error(const char *path, const char *needle)
+{
+	struct pfw_policy *policy;
+	struct pfw_diag diag;
+	char *messages = NULL;
+	size_t len;
+	FILE *out;
+
+	policy = parse_path(path, &diag, &messages, &len, &out);
+	fflush(out);
+	assert_int_equal(diag.errors, 1);
+	assert_non_null(strstr(messages, needle));
+	pfw_policy_free(policy);
+	pfw_diag_fini(&diag);
+	fclose(out);
+	free(messages);
+}
+
 static void test_includes(void **state)
 {
 	char dir[] = "/tmp/pfwc-test-XXXXXX", path[600], *messages = NULL;
@@ -263,25 +291,11 @@ static void test_includes(void **state)
 
 	/* A cycle is an error, not a hang. */
 	write_file(dir, "sub/inner.pfw", "include \"../main.pfw\";\n");
-	policy = parse_path(path, &diag, &messages, &len, &out);
-	fflush(out);
-	assert_int_equal(diag.errors, 1);
-	assert_non_null(strstr(messages, "includes itself (an include cycle)"));
-	pfw_policy_free(policy);
-	pfw_diag_fini(&diag);
-	fclose(out);
-	free(messages);
+	expect_one_error(path, "includes itself (an include cycle)");
 
 	/* A missing file is reported where it is included. */
 	write_file(dir, "sub/inner.pfw", "include \"nothere.pfw\";\n");
-	policy = parse_path(path, &diag, &messages, &len, &out);
-	fflush(out);
-	assert_int_equal(diag.errors, 1);
-	assert_non_null(strstr(messages, "inner.pfw:1:1: error: cannot read"));
-	pfw_policy_free(policy);
-	pfw_diag_fini(&diag);
-	fclose(out);
-	free(messages);
+	expect_one_error(path, "inner.pfw:1:1: error: cannot read");
 
 	/* So is an unreadable main file, with no policy at all. */
 	snprintf(path, sizeof(path), "%s/none.pfw", dir);
@@ -291,16 +305,12 @@ static void test_includes(void **state)
 	pfw_diag_fini(&diag);
 	fclose(out);
 	free(messages);
+	remove_tree(dir);
 }
 
 static void test_include_depth_limit(void **state)
 {
 	char dir[] = "/tmp/pfwc-test-XXXXXX", name[32], text[64], path[600];
-	char *messages = NULL;
-	struct pfw_policy *policy;
-	struct pfw_diag diag;
-	size_t len;
-	FILE *out;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
@@ -310,14 +320,8 @@ static void test_include_depth_limit(void **state)
 		write_file(dir, name, text);
 	}
 	snprintf(path, sizeof(path), "%s/f0.pfw", dir);
-	policy = parse_path(path, &diag, &messages, &len, &out);
-	fflush(out);
-	assert_int_equal(diag.errors, 1);
-	assert_non_null(strstr(messages, "nested more than 16 deep"));
-	pfw_policy_free(policy);
-	pfw_diag_fini(&diag);
-	fclose(out);
-	free(messages);
+	expect_one_error(path, "nested more than 16 deep");
+	remove_tree(dir);
 }
 
 static void test_includes_can_be_disabled(void **state)
