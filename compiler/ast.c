@@ -77,12 +77,10 @@ static bool path_is_below(const char *path, const char *dir)
 /* True if @path is directly inside directory @dir (one component below). */
 static bool path_is_child(const char *path, const char *dir)
 {
-	return path_is_below(path, dir) &&
-	       !strchr(path + strlen(dir) + 1, '/');
+	return path_is_below(path, dir) && !strchr(path + strlen(dir) + 1, '/');
 }
 
-bool pfw_path_matches(const struct pfw_path_pattern *pattern,
-		      const char *path)
+bool pfw_path_matches(const struct pfw_path_pattern *pattern, const char *path)
 {
 	switch (pattern->kind) {
 	case PFW_PATH_ANY:
@@ -193,8 +191,9 @@ void pfw_cidr_bounds(const struct pfw_cidr *cidr, uint8_t first[16],
 		unsigned int bits_left = cidr->prefix_len > byte * 8 ?
 						 cidr->prefix_len - byte * 8 :
 						 0;
-		uint8_t mask = bits_left >= 8 ? 0xff :
-						(uint8_t)(0xff << (8 - bits_left));
+		uint8_t mask = bits_left >= 8 ?
+				       0xff :
+				       (uint8_t)(0xff << (8 - bits_left));
 
 		first[byte] = cidr->addr[byte] & mask;
 		last[byte] = cidr->addr[byte] | (uint8_t)~mask;
@@ -209,7 +208,7 @@ bool pfw_cidr_contains(const struct pfw_cidr *cidr, const uint8_t addr[16])
 	return memcmp(addr, first, 16) >= 0 && memcmp(addr, last, 16) <= 0;
 }
 
-static const uint8_t ipv4_mapped_prefix[12] = { 0, 0, 0, 0, 0,    0,
+static const uint8_t ipv4_mapped_prefix[12] = { 0, 0, 0, 0, 0,	  0,
 						0, 0, 0, 0, 0xff, 0xff };
 
 static enum pfw_family address_family(const uint8_t addr[16])

@@ -101,7 +101,7 @@ enum pfw_proto {
 	PFW_PROTO_RAW = 1u << 3,
 	PFW_PROTO_PACKET = 1u << 4,
 };
-#define PFW_PROTO_ALL                                              \
+#define PFW_PROTO_ALL                                                     \
 	(PFW_PROTO_TCP | PFW_PROTO_UDP | PFW_PROTO_ICMP | PFW_PROTO_RAW | \
 	 PFW_PROTO_PACKET)
 /* Protocols whose requests carry a port; the others match with port 0. */
@@ -371,8 +371,7 @@ void pfw_rule_fini(struct pfw_rule *rule);
  */
 
 /* True if @path matches @pattern (exact, child, tree or any). */
-bool pfw_path_matches(const struct pfw_path_pattern *pattern,
-		      const char *path);
+bool pfw_path_matches(const struct pfw_path_pattern *pattern, const char *path);
 
 /*
  * True if the application (@exe, @script or NULL) matches @app.  This is the
@@ -392,8 +391,7 @@ bool pfw_path_intersects(const struct pfw_path_pattern *a,
 			 const struct pfw_path_pattern *b);
 
 /* The same relations on application patterns (exe and script together). */
-bool pfw_app_contains(const struct pfw_app *outer,
-		      const struct pfw_app *inner);
+bool pfw_app_contains(const struct pfw_app *outer, const struct pfw_app *inner);
 bool pfw_app_intersects(const struct pfw_app *a, const struct pfw_app *b);
 
 /* True if @addr (16 bytes, network order) lies in @cidr. */

@@ -9,8 +9,8 @@
 #include "diag.h"
 
 const char *const pfw_warning_names[PFW_W_COUNT] = {
-	[PFW_W_SHADOW] = "shadow",   [PFW_W_OVERLAP] = "overlap",
-	[PFW_W_UNUSED] = "unused",   [PFW_W_OVERRIDE] = "override",
+	[PFW_W_SHADOW] = "shadow", [PFW_W_OVERLAP] = "overlap",
+	[PFW_W_UNUSED] = "unused", [PFW_W_OVERRIDE] = "override",
 	[PFW_W_AUDIT] = "audit",
 };
 
@@ -36,15 +36,15 @@ void pfw_diag_fini(struct pfw_diag *diag)
 	diag->n_sources = 0;
 }
 
-void pfw_diag_adopt_source(struct pfw_diag *diag, const char *name,
-			   char *text, size_t len)
+void pfw_diag_adopt_source(struct pfw_diag *diag, const char *name, char *text,
+			   size_t len)
 {
 	struct pfw_diag_source *source = pfw_push(
 		(void **)&diag->sources, &diag->n_sources, sizeof(*source));
 
-	*source = (struct pfw_diag_source){
-		.name = pfw_xstrdup(name), .text = text, .len = len
-	};
+	*source = (struct pfw_diag_source){ .name = pfw_xstrdup(name),
+					    .text = text,
+					    .len = len };
 }
 
 bool pfw_diag_option(struct pfw_diag *diag, const char *option)
@@ -177,8 +177,8 @@ void pfw_warn(struct pfw_diag *diag, enum pfw_warning which,
 	va_end(args);
 }
 
-void pfw_note(struct pfw_diag *diag, const struct pfw_loc *loc,
-	      const char *fmt, ...)
+void pfw_note(struct pfw_diag *diag, const struct pfw_loc *loc, const char *fmt,
+	      ...)
 {
 	va_list args;
 

@@ -63,8 +63,8 @@ void pfw_diag_fini(struct pfw_diag *diag);
  * diag takes ownership of @text (malloc'd, @len bytes, need not end in NUL)
  * and frees it in pfw_diag_fini(); the lexer may keep reading it until then.
  */
-void pfw_diag_adopt_source(struct pfw_diag *diag, const char *name,
-			   char *text, size_t len);
+void pfw_diag_adopt_source(struct pfw_diag *diag, const char *name, char *text,
+			   size_t len);
 
 /*
  * Apply one -W option: "-Wall", "-Werror", "-Wno-error", "-WNAME",
@@ -85,8 +85,8 @@ void pfw_warn(struct pfw_diag *diag, enum pfw_warning which,
 	__attribute__((format(printf, 4, 5)));
 
 /* Add a note to the last error or warning (dropped if that was not shown). */
-void pfw_note(struct pfw_diag *diag, const struct pfw_loc *loc,
-	      const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void pfw_note(struct pfw_diag *diag, const struct pfw_loc *loc, const char *fmt,
+	      ...) __attribute__((format(printf, 3, 4)));
 
 /*
  * Say something about pfwc's own work that is neither error nor warning

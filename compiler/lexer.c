@@ -62,8 +62,8 @@ const char *const pfw_keyword_names[PFW_KW_COUNT] = {
 /* Longest address text we hand to inet_pton (with "/128"). */
 #define ADDRESS_TEXT_MAX 64
 
-void pfw_lexer_init(struct pfw_lexer *lexer, const char *file,
-		    const char *text, size_t len, struct pfw_diag *diag)
+void pfw_lexer_init(struct pfw_lexer *lexer, const char *file, const char *text,
+		    size_t len, struct pfw_diag *diag)
 {
 	*lexer = (struct pfw_lexer){
 		.file = file,
@@ -270,8 +270,8 @@ static void lex_number_or_address(struct pfw_lexer *lexer,
 	token->kind = PFW_TOK_NUMBER;
 	token->number = 0;
 	for (size_t i = 0; i < n; i++) {
-		unsigned int digit = (unsigned char)lexer->text[lexer->pos + i] -
-				     '0';
+		unsigned int digit =
+			(unsigned char)lexer->text[lexer->pos + i] - '0';
 
 		if (token->number > (UINT64_MAX - digit) / 10)
 			token->number = UINT64_MAX;
@@ -307,7 +307,8 @@ static void lex_word(struct pfw_lexer *lexer, struct pfw_token *token)
 	bool all_hex = true;
 
 	for (size_t i = 0; i < n; i++)
-		all_hex &= is_hex_digit((unsigned char)lexer->text[lexer->pos + i]);
+		all_hex &= is_hex_digit(
+			(unsigned char)lexer->text[lexer->pos + i]);
 	if (all_hex && peek_at(lexer, n) == ':') {
 		lex_address(lexer, token, run_length(lexer, is_ipv6_char));
 		return;
@@ -354,8 +355,9 @@ static void lex_string(struct pfw_lexer *lexer, struct pfw_token *token)
 				struct pfw_loc at = { lexer->file, lexer->line,
 						      lexer->col - 1 };
 
-				pfw_error(lexer->diag, &at,
-					  "only \\\" and \\\\ may be escaped in a string");
+				pfw_error(
+					lexer->diag, &at,
+					"only \\\" and \\\\ may be escaped in a string");
 				c = '\\';
 			} else {
 				advance(lexer);
@@ -395,7 +397,8 @@ static bool skip_blanks(struct pfw_lexer *lexer)
 		if (is_space(c)) {
 			advance(lexer);
 		} else if (c == '#') {
-			while (peek_at(lexer, 0) >= 0 && peek_at(lexer, 0) != '\n')
+			while (peek_at(lexer, 0) >= 0 &&
+			       peek_at(lexer, 0) != '\n')
 				advance(lexer);
 		} else {
 			break;

@@ -97,8 +97,8 @@ struct pfw_lexer {
 };
 
 /* Start lexing @text (@len bytes, NUL bytes allowed) named @file. */
-void pfw_lexer_init(struct pfw_lexer *lexer, const char *file,
-		    const char *text, size_t len, struct pfw_diag *diag);
+void pfw_lexer_init(struct pfw_lexer *lexer, const char *file, const char *text,
+		    size_t len, struct pfw_diag *diag);
 
 /* Read the next token into @token, freeing what @token held before. */
 void pfw_lexer_next(struct pfw_lexer *lexer, struct pfw_token *token);

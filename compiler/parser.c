@@ -96,7 +96,7 @@ char *pfw_read_source(const char *path, size_t *len)
 	close(fd);
 	*len = done;
 	return text;
-fail: {
+fail : {
 	int saved = errno;
 
 	close(fd);
@@ -161,8 +161,8 @@ const char *pfw_parse_path_pattern(const char *text,
 
 static void next(struct parser *p)
 {
-	p->prev_end = (struct pfw_loc){ p->lexer.file, p->lexer.line,
-					p->lexer.col };
+	p->prev_end =
+		(struct pfw_loc){ p->lexer.file, p->lexer.line, p->lexer.col };
 	pfw_lexer_next(&p->lexer, &p->token);
 }
 
@@ -413,9 +413,10 @@ static bool parse_port_list(struct parser *p, bool *any,
 		    !parse_port_number(p, &range.last))
 			return false;
 		if (range.last < range.first) {
-			pfw_error(p->diag, &loc,
-				  "port range %u-%u is empty; write the lower port first",
-				  range.first, range.last);
+			pfw_error(
+				p->diag, &loc,
+				"port range %u-%u is empty; write the lower port first",
+				range.first, range.last);
 			return false;
 		}
 		*(struct pfw_port_range *)pfw_push((void **)ports, n_ports,
@@ -591,8 +592,9 @@ static bool parse_ask_unanswered(struct parser *p)
 		return false;
 	next(p);
 	if (is_keyword(p, PFW_KW_ASK)) {
-		pfw_error(p->diag, &p->token.loc,
-			  "an unanswered question cannot be asked again; use 'allow' or 'deny'");
+		pfw_error(
+			p->diag, &p->token.loc,
+			"an unanswered question cannot be asked again; use 'allow' or 'deny'");
 		return false;
 	}
 	if (!parse_verdict(p, false, &settings->no_answer))
@@ -676,8 +678,9 @@ static bool complete_rule(struct parser *p, struct pfw_rule *rule,
 			rule->ops &= ~PFW_OP_CREATE;
 	} else if ((rule->ops & PFW_OP_CREATE) &&
 		   (addr_limited || port_limited)) {
-		pfw_error(p->diag, &clauses->ops_loc,
-			  "'create' has no address or port to match; put it in a rule of its own");
+		pfw_error(
+			p->diag, &clauses->ops_loc,
+			"'create' has no address or port to match; put it in a rule of its own");
 		return false;
 	}
 
@@ -691,14 +694,16 @@ static bool complete_rule(struct parser *p, struct pfw_rule *rule,
 		return true;
 	}
 	if (port_limited && (rule->protos & ~PFW_PROTO_PORTED)) {
-		pfw_error(p->diag, &clauses->port_loc,
-			  "only tcp and udp have ports; give icmp, raw and packet a rule without 'port'");
+		pfw_error(
+			p->diag, &clauses->port_loc,
+			"only tcp and udp have ports; give icmp, raw and packet a rule without 'port'");
 		return false;
 	}
 	if ((rule->protos & PFW_PROTO_PACKET) &&
 	    (addr_limited || !(rule->ops & PFW_OP_CREATE))) {
-		pfw_error(p->diag, &clauses->protos_loc,
-			  "packet sockets have no IP address and are only checked at 'create'");
+		pfw_error(
+			p->diag, &clauses->protos_loc,
+			"packet sockets have no IP address and are only checked at 'create'");
 		return false;
 	}
 	return true;
@@ -770,8 +775,9 @@ static bool parse_rule_clause(struct parser *p, struct pfw_rule *rule,
 	default:
 		if (missing_semicolon(p, "the rule"))
 			return false;
-		expected(p,
-			 "an operation, a protocol, 'family', 'to', 'from', 'on', 'port', 'log', 'quiet' or ';'");
+		expected(
+			p,
+			"an operation, a protocol, 'family', 'to', 'from', 'on', 'port', 'log', 'quiet' or ';'");
 		return false;
 	}
 }
@@ -821,8 +827,7 @@ static bool parse_include(struct parser *p)
 		return false;
 	}
 	if (!p->options->allow_includes) {
-		pfw_error(p->diag, &include_loc,
-			  "include is not allowed here");
+		pfw_error(p->diag, &include_loc, "include is not allowed here");
 		return false;
 	}
 	if (p->token.text[0] == '/' || !(slash = strrchr(including, '/'))) {
@@ -831,7 +836,8 @@ static bool parse_include(struct parser *p)
 		/* Relative to the directory of the including file. */
 		size_t dir_len = (size_t)(slash - including) + 1;
 
-		target = pfw_xrealloc(NULL, dir_len + strlen(p->token.text) + 1);
+		target =
+			pfw_xrealloc(NULL, dir_len + strlen(p->token.text) + 1);
 		memcpy(target, including, dir_len);
 		strcpy(target + dir_len, p->token.text);
 	}
@@ -936,8 +942,9 @@ static void parse_file_at(struct parser *p, const char *path,
 
 		if (included_at)
 			pfw_error(p->diag, included_at, "cannot read '%s': %s",
-				  path, err == EFBIG ? "file is too large" :
-						       strerror(err));
+				  path,
+				  err == EFBIG ? "file is too large" :
+						 strerror(err));
 		else
 			pfw_error(p->diag, NULL, "cannot read '%s': %s", path,
 				  err == EFBIG ? "file is too large" :

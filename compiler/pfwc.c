@@ -140,8 +140,15 @@ static bool parse_uid(const char *text, uint32_t *uid)
 static int parse_options(int argc, char **argv, struct options *opts,
 			 struct pfw_diag *diag)
 {
-	enum { OPT_EMIT = 256, OPT_SYSTEM, OPT_UID, OPT_AGAINST, OPT_SERVICES,
-	       OPT_QUERY, OPT_DUMP };
+	enum {
+		OPT_EMIT = 256,
+		OPT_SYSTEM,
+		OPT_UID,
+		OPT_AGAINST,
+		OPT_SERVICES,
+		OPT_QUERY,
+		OPT_DUMP
+	};
 	static const struct option long_options[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "emit", required_argument, NULL, OPT_EMIT },
@@ -168,8 +175,9 @@ static int parse_options(int argc, char **argv, struct options *opts,
 		case 'W':
 			snprintf(w_option, sizeof(w_option), "-W%s", optarg);
 			if (!pfw_diag_option(diag, w_option))
-				return usage_error("unknown warning option '%s'",
-						   w_option);
+				return usage_error(
+					"unknown warning option '%s'",
+					w_option);
 			break;
 		case OPT_EMIT: {
 			size_t k;
@@ -189,8 +197,9 @@ static int parse_options(int argc, char **argv, struct options *opts,
 			break;
 		case OPT_UID:
 			if (!parse_uid(optarg, &opts->uid))
-				return usage_error("--uid takes a number below 4294967295, not '%s'",
-						   optarg);
+				return usage_error(
+					"--uid takes a number below 4294967295, not '%s'",
+					optarg);
 			opts->has_uid = true;
 			break;
 		case OPT_AGAINST:
@@ -213,8 +222,9 @@ static int parse_options(int argc, char **argv, struct options *opts,
 			return EXIT_OK;
 		default:
 			if (optopt && strchr("oW", optopt))
-				return usage_error("option '-%s' needs an argument",
-						   optopt == 'o' ? "o" : "W");
+				return usage_error(
+					"option '-%s' needs an argument",
+					optopt == 'o' ? "o" : "W");
 			return usage_error("unknown option '%s'",
 					   argv[optind - 1]);
 		}
@@ -224,25 +234,31 @@ static int parse_options(int argc, char **argv, struct options *opts,
 	switch (opts->mode) {
 	case MODE_QUERY:
 		if (argc != 6)
-			return usage_error("%s",
-					   "--query takes POLICY APP OP PROTO ADDR PORT");
+			return usage_error(
+				"%s",
+				"--query takes POLICY APP OP PROTO ADDR PORT");
 		opts->query_args = argv;
 		return -1;
 	case MODE_DUMP:
 		if (argc != 1)
-			return usage_error("%s", "--dump takes one compiled policy");
+			return usage_error("%s",
+					   "--dump takes one compiled policy");
 		opts->input = argv[0];
 		return -1;
 	case MODE_COMPILE:
 		break;
 	}
 	if (argc != 1)
-		return usage_error("%s", argc ? "give one policy file to compile" :
-						"no policy file given");
+		return usage_error("%s",
+				   argc ? "give one policy file to compile" :
+					  "no policy file given");
 	if (opts->system && opts->has_uid)
-		return usage_error("%s", "--uid is for user policies, not with --system");
+		return usage_error(
+			"%s", "--uid is for user policies, not with --system");
 	if (opts->system && opts->against)
-		return usage_error("%s", "--against compares a user policy, not with --system");
+		return usage_error(
+			"%s",
+			"--against compares a user policy, not with --system");
 	opts->input = argv[0];
 	return -1;
 }
@@ -335,7 +351,8 @@ static int write_output(const char *path, enum emit_kind kind,
 	if (strcmp(path, "-") == 0) {
 		status = emit(stdout, kind, policy, lowered, diag);
 		if (fflush(stdout) != 0 || ferror(stdout)) {
-			pfw_error(diag, NULL, "cannot write standard output: %s",
+			pfw_error(diag, NULL,
+				  "cannot write standard output: %s",
 				  strerror(errno));
 			return EXIT_IO;
 		}
@@ -409,8 +426,8 @@ static struct pfw_policy *load_policy(const char *path,
 
 static int compile(const struct options *opts, struct pfw_diag *diag)
 {
-	const char *services_path =
-		opts->services ? opts->services : PFWC_SERVICES_PATH;
+	const char *services_path = opts->services ? opts->services :
+						     PFWC_SERVICES_PATH;
 	struct pfw_sema_options sema_opts = {
 		.force_system = opts->system,
 		.force_uid = opts->has_uid,
@@ -442,8 +459,8 @@ static int compile(const struct options *opts, struct pfw_diag *diag)
 			.force_system = true,
 		};
 
-		system = load_policy(opts->against, &system_opts, diag,
-				     &status);
+		system =
+			load_policy(opts->against, &system_opts, diag, &status);
 		if (!system)
 			goto out;
 		pfw_sema_against(policy, system, diag);
@@ -457,10 +474,11 @@ static int compile(const struct options *opts, struct pfw_diag *diag)
 
 	lower_error = pfw_lower(policy, &lowered);
 	if (lower_error) {
-		pfw_error(diag, NULL, "%s",
-			  lower_error == -E2BIG ?
-				  "the policy is too large for the binary format" :
-				  "out of memory while lowering the policy");
+		pfw_error(
+			diag, NULL, "%s",
+			lower_error == -E2BIG ?
+				"the policy is too large for the binary format" :
+				"out of memory while lowering the policy");
 		status = lower_error == -E2BIG ? EXIT_COMPILE_ERRORS : EXIT_IO;
 		goto out;
 	}
@@ -493,9 +511,10 @@ int main(int argc, char **argv)
 
 	switch (opts.mode) {
 	case MODE_QUERY:
-		status = pfw_query ? pfw_query((const char *const *)opts.query_args,
-					       stdout, stderr) :
-				     missing(&diag, "--query", "query.c");
+		status = pfw_query ?
+				 pfw_query((const char *const *)opts.query_args,
+					   stdout, stderr) :
+				 missing(&diag, "--query", "query.c");
 		break;
 	case MODE_DUMP:
 		status = pfw_dump ? pfw_dump(opts.input, stdout, stderr) :

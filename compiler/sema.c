@@ -77,12 +77,13 @@ size_t pfw_builtin_hosts(const char *name, const struct pfw_cidr **cidrs)
 	if (!ready) {
 		for (size_t i = 0; i < N_BUILTIN_HOSTS; i++) {
 			for (size_t m = 0; m < 4; m++) {
-				const char *text = builtin_hosts_text[i].members[m];
+				const char *text =
+					builtin_hosts_text[i].members[m];
 				bool is_ipv4;
 
-				if (text && !pfw_parse_address(text,
-							       &table[i][counts[i]],
-							       &is_ipv4))
+				if (text && !pfw_parse_address(
+						    text, &table[i][counts[i]],
+						    &is_ipv4))
 					counts[i]++;
 			}
 		}
@@ -106,16 +107,18 @@ static void check_settings(struct sema *s)
 
 	if (options->force_system) {
 		if (settings->kind_loc.line && !settings->is_system)
-			pfw_error(s->diag, &settings->kind_loc,
-				  "this is a user policy, but --system was given");
+			pfw_error(
+				s->diag, &settings->kind_loc,
+				"this is a user policy, but --system was given");
 		settings->is_system = true;
 	}
 	if (options->force_uid) {
 		if (settings->is_system)
-			pfw_error(s->diag,
-				  settings->kind_loc.line ? &settings->kind_loc :
-							    NULL,
-				  "--uid names the owner of a user policy, and this is the system policy");
+			pfw_error(
+				s->diag,
+				settings->kind_loc.line ? &settings->kind_loc :
+							  NULL,
+				"--uid names the owner of a user policy, and this is the system policy");
 		settings->has_uid = true;
 		settings->uid = options->uid;
 	}
@@ -183,9 +186,10 @@ static void index_definitions(struct sema *s)
 			pfw_note(s->diag, &find_def(s, def->name)->loc,
 				 "the first definition is here");
 		} else if (pfw_builtin_hosts(def->name, &unused)) {
-			pfw_error(s->diag, &def->loc,
-				  "'%s' is a built-in host name and cannot be redefined",
-				  def->name);
+			pfw_error(
+				s->diag, &def->loc,
+				"'%s' is a built-in host name and cannot be redefined",
+				def->name);
 		}
 	}
 }
@@ -236,7 +240,8 @@ static void resolve_def(struct sema *s, struct pfw_def *def);
 
 /* Expand one name of kind @kind into @sets; false (reported) if unknown. */
 static bool expand_ref(struct sema *s, enum pfw_def_kind kind,
-		       const struct pfw_ref *ref, const struct member_sets *sets)
+		       const struct pfw_ref *ref,
+		       const struct member_sets *sets)
 {
 	struct pfw_def *def = find_def(s, ref->name);
 	const struct pfw_service *service;
@@ -280,7 +285,8 @@ static bool expand_ref(struct sema *s, enum pfw_def_kind kind,
 			for (size_t j = 0; j < i && !seen; j++)
 				seen = service[j].port == service[i].port;
 			if (!seen)
-				add_port(sets, service[i].port, service[i].port);
+				add_port(sets, service[i].port,
+					 service[i].port);
 		}
 		return true;
 	}
@@ -321,10 +327,11 @@ static void normalise_apps(struct sema *s, struct pfw_app *apps, size_t *n)
 		if (covering) {
 			char inner[256], outer[256];
 
-			pfw_warn(s->diag, PFW_W_OVERLAP, &apps[i].loc,
-				 "'%s' is already covered by '%s' in the same list",
-				 pfw_app_format(&apps[i], inner, sizeof(inner)),
-				 pfw_app_format(covering, outer, sizeof(outer)));
+			pfw_warn(
+				s->diag, PFW_W_OVERLAP, &apps[i].loc,
+				"'%s' is already covered by '%s' in the same list",
+				pfw_app_format(&apps[i], inner, sizeof(inner)),
+				pfw_app_format(covering, outer, sizeof(outer)));
 			if (covering->loc.line)
 				pfw_note(s->diag, &covering->loc,
 					 "'%s' is here", outer);
@@ -350,7 +357,8 @@ static int compare_cidrs(const void *a, const void *b)
 
 	if (by_addr)
 		return by_addr;
-	return (x->prefix_len > y->prefix_len) - (x->prefix_len < y->prefix_len);
+	return (x->prefix_len > y->prefix_len) -
+	       (x->prefix_len < y->prefix_len);
 }
 
 /*
@@ -366,14 +374,17 @@ static void normalise_addrs(struct sema *s, struct pfw_cidr *addrs, size_t *n,
 		return;
 	qsort(addrs, *n, sizeof(*addrs), compare_cidrs);
 	for (size_t i = 0; i < *n; i++) {
-		if (kept && pfw_cidr_contains(&addrs[kept - 1], addrs[i].addr)) {
+		if (kept &&
+		    pfw_cidr_contains(&addrs[kept - 1], addrs[i].addr)) {
 			char inner[64], outer[64];
 
-			pfw_warn(s->diag, PFW_W_OVERLAP, owner,
-				 "address %s is already covered by %s in the same list",
-				 pfw_cidr_format(&addrs[i], inner, sizeof(inner)),
-				 pfw_cidr_format(&addrs[kept - 1], outer,
-						 sizeof(outer)));
+			pfw_warn(
+				s->diag, PFW_W_OVERLAP, owner,
+				"address %s is already covered by %s in the same list",
+				pfw_cidr_format(&addrs[i], inner,
+						sizeof(inner)),
+				pfw_cidr_format(&addrs[kept - 1], outer,
+						sizeof(outer)));
 			continue;
 		}
 		addrs[kept++] = addrs[i];
@@ -420,7 +431,8 @@ static void normalise_ports(struct sema *s, struct pfw_port_range *ports,
 				 format_ports(&ports[i], inner, sizeof(inner)),
 				 format_ports(last, outer, sizeof(outer)));
 		}
-		if (last && (uint32_t)ports[i].first <= (uint32_t)last->last + 1) {
+		if (last &&
+		    (uint32_t)ports[i].first <= (uint32_t)last->last + 1) {
 			if (ports[i].last > last->last)
 				last->last = ports[i].last;
 			continue;
@@ -565,7 +577,8 @@ static bool ports_contain(const struct pfw_rule *outer,
 		bool found = false;
 
 		for (size_t o = 0; o < outer->n_ports && !found; o++)
-			found = outer->ports[o].first <= inner->ports[i].first &&
+			found = outer->ports[o].first <=
+					inner->ports[i].first &&
 				outer->ports[o].last >= inner->ports[i].last;
 		if (!found)
 			return false;
@@ -740,8 +753,8 @@ static bool rules_intersect(const struct pfw_rule *a,
 	    (a_box->addr_first > b_box->addr_last ||
 	     b_box->addr_first > a_box->addr_last ||
 	     a_box->port_first > b_box->port_last ||
-	     b_box->port_first > a_box->port_last ||
-	     !addrs_intersect(a, b) || !ports_intersect(a, b)))
+	     b_box->port_first > a_box->port_last || !addrs_intersect(a, b) ||
+	     !ports_intersect(a, b)))
 		return false;
 	return apps_intersect(a, b);
 }
@@ -753,9 +766,10 @@ static bool spend_pair(unsigned long long *budget, struct pfw_diag *diag,
 	if (*budget == 0)
 		return false;
 	if (--*budget == 0)
-		pfw_notice(diag,
-			   "the policy is too large for a complete %s analysis; it checked the first %llu rule pairs",
-			   analysis, PFW_SEMA_PAIR_BUDGET);
+		pfw_notice(
+			diag,
+			"the policy is too large for a complete %s analysis; it checked the first %llu rule pairs",
+			analysis, PFW_SEMA_PAIR_BUDGET);
 	return *budget > 0;
 }
 
@@ -784,8 +798,9 @@ static void find_shadowed_rules(struct sema *s)
 					 &boxes[j]))
 				continue;
 			rule->shadowed_by = (long)i;
-			pfw_warn(s->diag, PFW_W_SHADOW, &rule->loc,
-				 "this rule can never match: an earlier rule matches every request it does");
+			pfw_warn(
+				s->diag, PFW_W_SHADOW, &rule->loc,
+				"this rule can never match: an earlier rule matches every request it does");
 			pfw_note(s->diag, &policy->rules[i].loc,
 				 "the earlier rule is here");
 			break;
@@ -802,12 +817,14 @@ static void check_audit_flags(struct sema *s, const struct pfw_rule *rule)
 {
 	if (rule->verdict == PFW_VERDICT_DENY &&
 	    (rule->audit & PFW_AUDIT_LOG_ALLOWED))
-		pfw_warn(s->diag, PFW_W_AUDIT, &rule->loc,
-			 "'log' has no effect on a deny rule: it logs allowed requests, and this rule allows none");
+		pfw_warn(
+			s->diag, PFW_W_AUDIT, &rule->loc,
+			"'log' has no effect on a deny rule: it logs allowed requests, and this rule allows none");
 	if (rule->verdict == PFW_VERDICT_ALLOW &&
 	    (rule->audit & PFW_AUDIT_QUIET_DENIAL))
-		pfw_warn(s->diag, PFW_W_AUDIT, &rule->loc,
-			 "'quiet' has no effect on an allow rule: it silences denials, and this rule denies nothing");
+		pfw_warn(
+			s->diag, PFW_W_AUDIT, &rule->loc,
+			"'quiet' has no effect on an allow rule: it silences denials, and this rule denies nothing");
 }
 
 static void check_unused(struct sema *s)
@@ -892,19 +909,21 @@ void pfw_sema_against(const struct pfw_policy *user,
 			if (strictness(floor->verdict) <=
 			    strictness(rule->verdict))
 				continue;
-			pfw_warn(diag, PFW_W_OVERRIDE, &rule->loc,
-				 "the system policy says '%s' for %s requests this rule would %s",
-				 verdict_name(floor->verdict),
-				 covered ? "all" : "some",
-				 verdict_name(rule->verdict));
+			pfw_warn(
+				diag, PFW_W_OVERRIDE, &rule->loc,
+				"the system policy says '%s' for %s requests this rule would %s",
+				verdict_name(floor->verdict),
+				covered ? "all" : "some",
+				verdict_name(rule->verdict));
 			pfw_note(diag, &floor->loc, "the system rule is here");
 			covered = true; /* one report per rule is enough */
 		}
 		if (!covered && strictness(system->settings.default_verdict) >
 					strictness(rule->verdict))
-			pfw_warn(diag, PFW_W_OVERRIDE, &rule->loc,
-				 "the system policy's default '%s' applies to requests of this rule that no system rule matches",
-				 verdict_name(system->settings.default_verdict));
+			pfw_warn(
+				diag, PFW_W_OVERRIDE, &rule->loc,
+				"the system policy's default '%s' applies to requests of this rule that no system rule matches",
+				verdict_name(system->settings.default_verdict));
 	}
 out:
 	free(user_boxes);

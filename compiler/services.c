@@ -64,9 +64,9 @@ static size_t split_fields(const char *line, size_t len,
 static void add_entry(struct pfw_services *services, const char *name,
 		      uint16_t port, uint32_t proto, const struct pfw_loc *loc)
 {
-	struct pfw_service *entry =
-		pfw_push((void **)&services->entries, &services->n_entries,
-			 sizeof(*entry));
+	struct pfw_service *entry = pfw_push((void **)&services->entries,
+					     &services->n_entries,
+					     sizeof(*entry));
 
 	entry->name = pfw_xstrdup(name);
 	entry->port = port;
@@ -75,8 +75,7 @@ static void add_entry(struct pfw_services *services, const char *name,
 }
 
 /* Parse "PORT/PROTO"; returns 0 for a protocol pfsel does not know. */
-static uint32_t parse_port_proto(const char *field, uint16_t *port,
-				 bool *bad)
+static uint32_t parse_port_proto(const char *field, uint16_t *port, bool *bad)
 {
 	char *end;
 	unsigned long number;
@@ -118,7 +117,8 @@ struct pfw_services *pfw_services_parse(const char *name, const char *text,
 	while (pos < len) {
 		const char *line = text + pos;
 		const char *newline = memchr(line, '\n', len - pos);
-		size_t line_len = newline ? (size_t)(newline - line) : len - pos;
+		size_t line_len = newline ? (size_t)(newline - line) :
+					    len - pos;
 		char fields[8][FIELD_MAX + 1];
 		uint32_t cols[8];
 		struct pfw_loc loc = { services->file, ++line_no, 1 };
@@ -130,7 +130,8 @@ struct pfw_services *pfw_services_parse(const char *name, const char *text,
 		pos += line_len + 1;
 		n = split_fields(line, line_len, fields, cols, 8, &too_long);
 		if (too_long) {
-			pfw_error(diag, &loc, "a field is longer than %d characters",
+			pfw_error(diag, &loc,
+				  "a field is longer than %d characters",
 				  FIELD_MAX);
 			continue;
 		}
@@ -155,9 +156,10 @@ struct pfw_services *pfw_services_parse(const char *name, const char *text,
 				continue;
 			loc.col = cols[i];
 			if (!is_service_name(fields[i])) {
-				pfw_error(diag, &loc,
-					  "'%s' cannot be a service name; a name starts with a letter and is not a keyword",
-					  fields[i]);
+				pfw_error(
+					diag, &loc,
+					"'%s' cannot be a service name; a name starts with a letter and is not a keyword",
+					fields[i]);
 				continue;
 			}
 			add_entry(services, fields[i], port, proto, &loc);
@@ -169,16 +171,15 @@ struct pfw_services *pfw_services_parse(const char *name, const char *text,
 	return services;
 }
 
-struct pfw_services *pfw_services_load(const char *path,
-				       struct pfw_diag *diag)
+struct pfw_services *pfw_services_load(const char *path, struct pfw_diag *diag)
 {
 	struct pfw_services *services;
 	size_t len;
 	char *text = pfw_read_source(path, &len);
 
 	if (!text) {
-		pfw_error(diag, NULL, "cannot read services file '%s': %s", path,
-			  strerror(errno));
+		pfw_error(diag, NULL, "cannot read services file '%s': %s",
+			  path, strerror(errno));
 		return NULL;
 	}
 	services = pfw_services_parse(path, text, len, diag);
@@ -197,8 +198,8 @@ void pfw_services_free(struct pfw_services *services)
 	free(services);
 }
 
-size_t pfw_services_find(const struct pfw_services *services,
-			 const char *name, const struct pfw_service **first)
+size_t pfw_services_find(const struct pfw_services *services, const char *name,
+			 const struct pfw_service **first)
 {
 	size_t low = 0, high = services ? services->n_entries : 0, count = 0;
 

@@ -32,8 +32,7 @@ struct pfw_services {
  * Read a services file.  Malformed lines are reported as errors at their
  * place.  Returns NULL (with an error) if the file cannot be read.
  */
-struct pfw_services *pfw_services_load(const char *path,
-				       struct pfw_diag *diag);
+struct pfw_services *pfw_services_load(const char *path, struct pfw_diag *diag);
 
 /* Parse services from text (for tests and the fuzzer); never NULL. */
 struct pfw_services *pfw_services_parse(const char *name, const char *text,
@@ -45,7 +44,7 @@ void pfw_services_free(struct pfw_services *services);
  * Look @name up.  Returns the number of entries with that name or alias and
  * points *@first at the first; entries with one name are consecutive.
  */
-size_t pfw_services_find(const struct pfw_services *services,
-			 const char *name, const struct pfw_service **first);
+size_t pfw_services_find(const struct pfw_services *services, const char *name,
+			 const struct pfw_service **first);
 
 #endif /* PFWC_SERVICES_H */

@@ -57,9 +57,8 @@ static inline void compile_text(struct compiled *c, const char *source,
 	c->services = pfw_services_parse("test.services", test_services_text,
 					 strlen(test_services_text), &c->diag);
 	sema_opts.services = c->services;
-	c->policy = pfw_parse_buffer(system ? "system.pfw" : "test.pfw",
-				     source, strlen(source),
-				     &parse_opts, &c->diag);
+	c->policy = pfw_parse_buffer(system ? "system.pfw" : "test.pfw", source,
+				     strlen(source), &parse_opts, &c->diag);
 	if (!c->diag.errors)
 		pfw_sema(c->policy, &sema_opts, &c->diag);
 	fflush(c->out);

@@ -103,8 +103,7 @@ static void test_cidr_helpers(void **state)
 	assert_string_equal(pfw_cidr_format(&cidr, text, sizeof(text)),
 			    "10.0.0.0/8");
 	assert_null(pfw_parse_address("::/0", &cidr, &is_ipv4));
-	assert_string_equal(pfw_cidr_format(&cidr, text, sizeof(text)),
-			    "::/0");
+	assert_string_equal(pfw_cidr_format(&cidr, text, sizeof(text)), "::/0");
 	assert_true(pfw_cidr_contains(&cidr, addr));
 }
 
@@ -140,9 +139,8 @@ static void test_rule_matching(void **state)
 	assert_false(pfw_rule_matches(&rules[1], "/py", NULL, PFW_OP_CONNECT,
 				      PFW_PROTO_UDP, PFW_FAMILY_INET6, v6, 1));
 	/* The family of an addressed request is its address's. */
-	assert_false(pfw_rule_matches(&rules[1], "/py", "/s/x",
-				      PFW_OP_CONNECT, PFW_PROTO_UDP,
-				      PFW_FAMILY_INET6, v4, 1));
+	assert_false(pfw_rule_matches(&rules[1], "/py", "/s/x", PFW_OP_CONNECT,
+				      PFW_PROTO_UDP, PFW_FAMILY_INET6, v4, 1));
 	/* Create matches on the socket's family. */
 	assert_true(pfw_rule_matches(&rules[2], "/a", NULL, PFW_OP_CREATE,
 				     PFW_PROTO_ICMP, PFW_FAMILY_INET, none, 0));

@@ -91,8 +91,9 @@ static void test_numbers_and_ranges(void **state)
 static void test_ipv4_is_mapped(void **state)
 {
 	struct lexed l;
-	static const uint8_t mapped[16] = { [10] = 0xff, [11] = 0xff,
-					    [12] = 10 };
+	static const uint8_t mapped[16] = {
+		[10] = 0xff, [11] = 0xff, [12] = 10
+	};
 
 	(void)state;
 	lex_start(&l, "10.0.0.0/8 192.0.2.1");

@@ -49,8 +49,7 @@ static void test_setting_defaults(void **state)
 	compiled_free(&c);
 	compile_text(&c, "", NULL, true);
 	assert_true(c.policy->settings.is_system);
-	assert_int_equal(c.policy->settings.default_verdict,
-			 PFW_VERDICT_ALLOW);
+	assert_int_equal(c.policy->settings.default_verdict, PFW_VERDICT_ALLOW);
 	compiled_free(&c);
 }
 
@@ -67,7 +66,8 @@ static void test_setting_errors(void **state)
 		     "policy user 4294967295;\n",
 		     NULL, false);
 	assert_int_equal(c.errors, 5);
-	assert_true(said(&c, "test.pfw:2:1: error: the default verdict is already set"));
+	assert_true(said(
+		&c, "test.pfw:2:1: error: the default verdict is already set"));
 	assert_true(said(&c, "test.pfw:1:1: note: it was set here"));
 	assert_true(said(&c, "expected a unit, 's' or 'ms', but found ';'"));
 	assert_true(said(&c, "the ask timeout must be from 1ms to 600s"));
@@ -151,8 +151,10 @@ static void test_explicit_contradictions(void **state)
 		     NULL, false);
 	assert_int_equal(c.errors, 4);
 	assert_int_equal(c.policy->n_rules, 0);
-	assert_true(said(&c, "test.pfw:1:9: error: 'create' has no address or port"));
-	assert_true(said(&c, "test.pfw:2:22: error: only tcp and udp have ports"));
+	assert_true(said(
+		&c, "test.pfw:1:9: error: 'create' has no address or port"));
+	assert_true(
+		said(&c, "test.pfw:2:22: error: only tcp and udp have ports"));
 	assert_true(said(&c, "packet sockets have no IP address"));
 	compiled_free(&c);
 }
@@ -176,12 +178,16 @@ static void test_syntax_errors_recover(void **state)
 		     "allow * connect tcp",
 		     NULL, false);
 	assert_int_equal(c.policy->n_rules, 1);
-	assert_true(said(&c, "test.pfw:1:24: error: expected an operation, but found 'tcp'"));
+	assert_true(said(
+		&c,
+		"test.pfw:1:24: error: expected an operation, but found 'tcp'"));
 	assert_true(said(&c, "allow firefox connect, tcp;\n"
 			     "                       ^\n"));
 	assert_true(said(&c, "port 70000 is out of range"));
 	assert_true(said(&c, "port range 9-3 is empty"));
-	assert_true(said(&c, "test.pfw:5:1: error: expected a statement, but found 'frobnicate'"));
+	assert_true(said(
+		&c,
+		"test.pfw:5:1: error: expected a statement, but found 'frobnicate'"));
 	assert_true(said(&c, "the rule already has a list of protocols"));
 	assert_true(said(&c, "'*' may only be a whole last component"));
 	assert_true(said(&c, "may not contain '.' or '..'"));

@@ -55,9 +55,12 @@ static void test_name_errors(void **state)
 		     NULL, false);
 	assert_true(said(&c, "the definition of 'a' refers to itself"));
 	assert_true(said(&c, "test.pfw:4:7: error: 'p' is already defined"));
-	assert_true(said(&c, "test.pfw:3:7: note: the first definition is here"));
+	assert_true(
+		said(&c, "test.pfw:3:7: note: the first definition is here"));
 	assert_true(said(&c, "'loopback' is a built-in host name"));
-	assert_true(said(&c, "no ports named 'nosuch' is defined or listed as a service"));
+	assert_true(said(
+		&c,
+		"no ports named 'nosuch' is defined or listed as a service"));
 	assert_true(said(&c, "'p' names ports, but hosts are expected here"));
 	assert_true(said(&c, "no apps named 'nosuch' is defined"));
 	compiled_free(&c);
@@ -88,9 +91,11 @@ static void test_sets_are_normalised(void **state)
 	assert_int_equal(rule->ports[0].first, 1);
 	assert_int_equal(rule->ports[0].last, 9);
 	assert_int_equal(rule->ports[1].first, 20);
-	assert_true(said(&c, "'/usr/bin/x' is already covered by '/usr/bin/*'"));
+	assert_true(
+		said(&c, "'/usr/bin/x' is already covered by '/usr/bin/*'"));
 	assert_true(said(&c, "'/usr/bin/*' is already covered by '/usr/**'"));
-	assert_true(said(&c, "address 10.1.0.0/16 is already covered by 10.0.0.0/8"));
+	assert_true(said(
+		&c, "address 10.1.0.0/16 is already covered by 10.0.0.0/8"));
 	assert_true(said(&c, "port 7 overlaps ports 1-9 in the same list"));
 	compiled_free(&c);
 }
@@ -121,9 +126,12 @@ static void test_shadowed_rule_names_the_earlier_one(void **state)
 		     NULL, false);
 	assert_int_equal(c.errors, 0);
 	assert_int_equal(c.warnings, 2);
-	assert_true(said(&c, "test.pfw:2:1: warning: this rule can never match: an earlier rule matches every request it does [-Wshadow]"));
+	assert_true(said(
+		&c,
+		"test.pfw:2:1: warning: this rule can never match: an earlier rule matches every request it does [-Wshadow]"));
 	assert_true(said(&c, "test.pfw:1:1: note: the earlier rule is here"));
-	assert_true(said(&c, "test.pfw:5:1: warning: this rule can never match"));
+	assert_true(
+		said(&c, "test.pfw:5:1: warning: this rule can never match"));
 	assert_int_equal(c.policy->rules[1].shadowed_by, 0);
 	assert_int_equal(c.policy->rules[2].shadowed_by, -1);
 	assert_int_equal(c.policy->rules[4].shadowed_by, 3);
@@ -160,7 +168,9 @@ static void test_werror_and_disabling(void **state)
 
 	compile_text(&c, source, "-Werror", false);
 	assert_int_equal(c.errors, 2);
-	assert_true(said(&c, "error: this rule can never match: an earlier rule matches every request it does [-Werror=shadow]"));
+	assert_true(said(
+		&c,
+		"error: this rule can never match: an earlier rule matches every request it does [-Werror=shadow]"));
 	compiled_free(&c);
 
 	compile_text(&c, source, "-Werror -Wno-shadow -Wno-unused", false);
@@ -178,8 +188,12 @@ static void test_audit_flags_without_effect(void **state)
 	compile_text(&c, "deny /a log;\nallow /b quiet;\nask /c log quiet;\n",
 		     NULL, false);
 	assert_int_equal(c.warnings, 2);
-	assert_true(said(&c, "test.pfw:1:1: warning: 'log' has no effect on a deny rule"));
-	assert_true(said(&c, "test.pfw:2:1: warning: 'quiet' has no effect on an allow rule"));
+	assert_true(said(
+		&c,
+		"test.pfw:1:1: warning: 'log' has no effect on a deny rule"));
+	assert_true(said(
+		&c,
+		"test.pfw:2:1: warning: 'quiet' has no effect on an allow rule"));
 	compiled_free(&c);
 }
 
@@ -216,9 +230,14 @@ static void test_against_system_policy(void **state)
 	fflush(user.out);
 	/* nginx is allowed by the earlier system rule: no report. */
 	assert_false(said(&user, "test.pfw:1:1: warning"));
-	assert_true(said(&user, "test.pfw:2:1: warning: the system policy says 'deny' for all requests this rule would allow [-Woverride]"));
-	assert_true(said(&user, "test.pfw:5:1: warning: the system policy says 'deny' for some requests this rule would allow"));
-	assert_true(said(&user, "system.pfw:3:1: note: the system rule is here"));
+	assert_true(said(
+		&user,
+		"test.pfw:2:1: warning: the system policy says 'deny' for all requests this rule would allow [-Woverride]"));
+	assert_true(said(
+		&user,
+		"test.pfw:5:1: warning: the system policy says 'deny' for some requests this rule would allow"));
+	assert_true(
+		said(&user, "system.pfw:3:1: note: the system rule is here"));
 	/* deny is as strict as it gets; 10/8:443 meets no stricter rule. */
 	assert_false(said(&user, "test.pfw:4:1: warning"));
 	assert_false(said(&user, "test.pfw:3:1: warning"));
