@@ -244,6 +244,8 @@ struct pfw_ref {
  *	       sema into @apps, @addrs, @ports
  * @shadowed_by: index of an earlier rule that makes this one never match,
  *	       or -1; set by sema for its warning
+ * @addr_loc, @port_loc: where the address and port clauses were written
+ *	       (line 0: not written), for diagnostics about those lists
  */
 struct pfw_rule {
 	struct pfw_loc loc;
@@ -272,6 +274,8 @@ struct pfw_rule {
 	struct pfw_ref *port_refs;
 	size_t n_port_refs;
 	long shadowed_by;
+	struct pfw_loc addr_loc;
+	struct pfw_loc port_loc;
 };
 
 /*

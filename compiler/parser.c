@@ -800,6 +800,8 @@ static bool parse_rule(struct parser *p, enum pfw_verdict verdict,
 		ok = parse_rule_clause(p, &rule, &clauses);
 	if (ok)
 		ok = complete_rule(p, &rule, &clauses);
+	rule.addr_loc = clauses.addr_loc;
+	rule.port_loc = clauses.port_loc;
 	if (!ok) {
 		/* Later phases see only whole rules. */
 		pfw_rule_fini(&rule);

@@ -15,6 +15,7 @@
  * match if one earlier rule contains it in every dimension.  (A rule covered
  * only by several earlier rules together is not reported.)
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +44,9 @@ struct member_sets {
 	bool *any_port;
 	struct pfw_port_range **ports;
 	size_t *n_ports;
-	const struct pfw_loc *owner; /* the rule or definition */
+	/* Where to report about the address and port lists. */
+	const struct pfw_loc *addr_owner;
+	const struct pfw_loc *port_owner;
 };
 
 static const char *const def_kind_names[] = {
@@ -238,6 +241,85 @@ static void add_port(const struct member_sets *sets, uint16_t first,
 
 static void resolve_def(struct sema *s, struct pfw_def *def);
 
+/* Edit distance of two short names, capped: enough to catch typos. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	enum { MAX = 64 };
+	size_t la = strlen(a), lb = strlen(b), row[MAX + 1];
+
+	if (la > MAX || lb > MAX)
+		return SIZE_MAX;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diagonal = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t above = row[j];
+			size_t best = diagonal + (a[i - 1] != b[j - 1]);
+
+			if (above + 1 < best)
+				best = above + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diagonal = above;
+		}
+	}
+	return row[lb];
+}
+
+/* Keep @candidate as the suggestion if it is the closest so far. */
+static void consider(const char *name, const char *candidate, const char **best,
+		     size_t *best_distance)
+{
+	size_t distance = edit_distance(name, candidate);
+
+	/* Close enough to be a typo, not just another short name. */
+	if (distance < *best_distance && distance <= 2 &&
+	    distance * 3 <= strlen(name))
+		*best = candidate, *best_distance = distance;
+}
+
+/* "no hosts named 'lna' is defined or built in; did you mean 'lan'?" */
+static void report_unknown_name(struct sema *s, enum pfw_def_kind kind,
+				const struct pfw_ref *ref)
+{
+	const char *best = NULL;
+	size_t best_distance = SIZE_MAX;
+	char suggestion[96] = "";
+
+	for (size_t i = 0; i < s->policy->n_defs; i++)
+		if (s->policy->defs[i].kind == kind)
+			consider(ref->name, s->policy->defs[i].name, &best,
+				 &best_distance);
+	for (size_t i = 0; kind == PFW_DEF_HOSTS && i < N_BUILTIN_HOSTS; i++)
+		consider(ref->name, builtin_hosts_text[i].name, &best,
+			 &best_distance);
+	for (size_t i = 0; kind == PFW_DEF_PORTS && s->options->services &&
+			   i < s->options->services->n_entries;
+	     i++)
+		consider(ref->name, s->options->services->entries[i].name,
+			 &best, &best_distance);
+	if (best)
+		snprintf(suggestion, sizeof(suggestion),
+			 "; did you mean '%.64s'?", best);
+
+	if (kind == PFW_DEF_PORTS && !s->options->services)
+		pfw_error(
+			s->diag, &ref->loc,
+			"'%s' is not defined, and no services file was read%s",
+			ref->name, suggestion);
+	else
+		pfw_error(s->diag, &ref->loc, "no %s named '%s' is defined%s%s",
+			  def_kind_names[kind], ref->name,
+			  kind == PFW_DEF_PORTS ? " or listed as a service" :
+			  kind == PFW_DEF_HOSTS ? " or built in" :
+						  "",
+			  suggestion);
+}
+
 /* Expand one name of kind @kind into @sets; false (reported) if unknown. */
 static bool expand_ref(struct sema *s, enum pfw_def_kind kind,
 		       const struct pfw_ref *ref,
@@ -290,23 +372,14 @@ static bool expand_ref(struct sema *s, enum pfw_def_kind kind,
 		}
 		return true;
 	}
-	if (kind == PFW_DEF_PORTS && !s->options->services)
-		pfw_error(s->diag, &ref->loc,
-			  "'%s' is not defined, and no services file was read",
-			  ref->name);
-	else
-		pfw_error(s->diag, &ref->loc, "no %s named '%s' is defined%s",
-			  def_kind_names[kind], ref->name,
-			  kind == PFW_DEF_PORTS ? " or listed as a service" :
-			  kind == PFW_DEF_HOSTS ? " or built in" :
-						  "");
+	report_unknown_name(s, kind, ref);
 	return false;
 }
 
 /* ---- Normalisation ---- */
 
 /* Marks a pattern to drop; what covers it also covers what it covered. */
-#define DROPPED ((enum pfw_path_kind)-1)
+#define DROPPED ((enum pfw_path_kind) - 1)
 
 /* Drop application patterns inside other patterns of the same list. */
 static void normalise_apps(struct sema *s, struct pfw_app *apps, size_t *n)
@@ -427,9 +500,9 @@ static void normalise_ports(struct sema *s, struct pfw_port_range *ports,
 			char inner[32], outer[32];
 
 			pfw_warn(s->diag, PFW_W_OVERLAP, owner,
-				 "%s overlaps %s in the same list",
-				 format_ports(&ports[i], inner, sizeof(inner)),
-				 format_ports(last, outer, sizeof(outer)));
+				 "%s and %s overlap in the same list",
+				 format_ports(last, outer, sizeof(outer)),
+				 format_ports(&ports[i], inner, sizeof(inner)));
 		}
 		if (last &&
 		    (uint32_t)ports[i].first <= (uint32_t)last->last + 1) {
@@ -451,7 +524,8 @@ static void normalise_sets(struct sema *s, const struct member_sets *sets)
 		*sets->addrs = NULL;
 		*sets->n_addrs = 0;
 	} else {
-		normalise_addrs(s, *sets->addrs, sets->n_addrs, sets->owner);
+		normalise_addrs(s, *sets->addrs, sets->n_addrs,
+				sets->addr_owner);
 		if (*sets->n_addrs == 1 && (*sets->addrs)[0].prefix_len == 0)
 			*sets->any_addr = true;
 	}
@@ -460,7 +534,8 @@ static void normalise_sets(struct sema *s, const struct member_sets *sets)
 		*sets->ports = NULL;
 		*sets->n_ports = 0;
 	} else {
-		normalise_ports(s, *sets->ports, sets->n_ports, sets->owner);
+		normalise_ports(s, *sets->ports, sets->n_ports,
+				sets->port_owner);
 	}
 	if (*sets->any_addr && *sets->n_addrs) {
 		free(*sets->addrs);
@@ -480,7 +555,8 @@ static struct member_sets def_sets(struct pfw_def *def)
 		.any_port = &def->any_port,
 		.ports = &def->ports,
 		.n_ports = &def->n_ports,
-		.owner = &def->loc,
+		.addr_owner = &def->loc,
+		.port_owner = &def->loc,
 	};
 }
 
@@ -495,7 +571,10 @@ static struct member_sets rule_sets(struct pfw_rule *rule)
 		.any_port = &rule->any_port,
 		.ports = &rule->ports,
 		.n_ports = &rule->n_ports,
-		.owner = &rule->loc,
+		.addr_owner = rule->addr_loc.line ? &rule->addr_loc :
+						    &rule->loc,
+		.port_owner = rule->port_loc.line ? &rule->port_loc :
+						    &rule->loc,
 	};
 }
 

@@ -96,7 +96,7 @@ static void test_sets_are_normalised(void **state)
 	assert_true(said(&c, "'/usr/bin/*' is already covered by '/usr/**'"));
 	assert_true(said(
 		&c, "address 10.1.0.0/16 is already covered by 10.0.0.0/8"));
-	assert_true(said(&c, "port 7 overlaps ports 1-9 in the same list"));
+	assert_true(said(&c, "ports 1-9 and port 7 overlap in the same list"));
 	compiled_free(&c);
 }
 
