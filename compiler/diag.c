@@ -30,6 +30,7 @@ void pfw_diag_fini(struct pfw_diag *diag)
 	for (size_t i = 0; i < diag->n_sources; i++) {
 		free(diag->sources[i].name);
 		free(diag->sources[i].text);
+		free(diag->sources[i].line_starts);
 	}
 	free(diag->sources);
 	diag->sources = NULL;
@@ -77,8 +78,8 @@ bool pfw_diag_option(struct pfw_diag *diag, const char *option)
 	return false;
 }
 
-static const struct pfw_diag_source *find_source(const struct pfw_diag *diag,
-						 const char *name)
+static struct pfw_diag_source *find_source(const struct pfw_diag *diag,
+					   const char *name)
 {
 	/* The latest adoption wins: a file may be loaded more than once. */
 	for (size_t i = diag->n_sources; i-- > 0;)
@@ -87,22 +88,33 @@ static const struct pfw_diag_source *find_source(const struct pfw_diag *diag,
 	return NULL;
 }
 
+static void index_lines(struct pfw_diag_source *src)
+{
+	void **starts = (void **)&src->line_starts;
+
+	*(size_t *)pfw_push(starts, &src->n_lines, sizeof(size_t)) = 0;
+	for (size_t pos = 0; pos < src->len; pos++)
+		if (src->text[pos] == '\n')
+			*(size_t *)pfw_push(starts, &src->n_lines,
+					    sizeof(size_t)) = pos + 1;
+}
+
 /* Print the line @loc points into, and a caret under its column. */
 static void quote_line(const struct pfw_diag *diag, const struct pfw_loc *loc)
 {
-	const struct pfw_diag_source *src = find_source(diag, loc->file);
-	size_t pos = 0, line_len, shown;
-	uint32_t line = 1;
+	struct pfw_diag_source *src = find_source(diag, loc->file);
+	size_t pos, line_len, shown;
 
 	if (!src || loc->line == 0)
 		return;
-	while (line < loc->line && pos < src->len) {
-		if (src->text[pos++] == '\n')
-			line++;
-	}
-	if (line != loc->line)
+	if (!src->line_starts)
+		index_lines(src);
+	if (loc->line > src->n_lines)
 		return;
-	for (line_len = 0; pos + line_len < src->len; line_len++)
+	pos = src->line_starts[loc->line - 1];
+	/* Only look as far as we may show: a line may be the whole file. */
+	for (line_len = 0; pos + line_len < src->len && line_len <= QUOTE_MAX;
+	     line_len++)
 		if (src->text[pos + line_len] == '\n')
 			break;
 	shown = line_len > QUOTE_MAX ? QUOTE_MAX : line_len;

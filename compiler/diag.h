@@ -39,6 +39,10 @@ struct pfw_diag_source {
 	char *name;
 	char *text;
 	size_t len;
+	/* Offsets of line starts, built on first use, so that quoting stays
+	 * cheap however many warnings a large policy gets. */
+	size_t *line_starts;
+	size_t n_lines;
 };
 
 struct pfw_diag {

@@ -31,6 +31,8 @@ struct sema {
 	struct pfw_def **by_name;
 	/* Per definition: 0 not resolved, 1 resolving, 2 resolved. */
 	unsigned char *state;
+	/* How many definitions are being resolved inside each other. */
+	unsigned int depth;
 	unsigned long long pairs_left;
 };
 
@@ -590,9 +592,19 @@ static void resolve_def(struct sema *s, struct pfw_def *def)
 			  "the definition of '%s' refers to itself", def->name);
 		return;
 	}
+	/* Resolution recurses; a long chain of names must not blow the stack. */
+	if (s->depth >= PFW_NAME_DEPTH_MAX) {
+		pfw_error(s->diag, &def->loc,
+			  "names are defined through more than %d other names",
+			  PFW_NAME_DEPTH_MAX);
+		s->state[index] = 2;
+		return;
+	}
 	s->state[index] = 1;
+	s->depth++;
 	for (size_t i = 0; i < def->n_refs; i++)
 		expand_ref(s, def->kind, &def->refs[i], &sets);
+	s->depth--;
 	normalise_sets(s, &sets);
 	s->state[index] = 2;
 }

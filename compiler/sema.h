@@ -24,6 +24,9 @@
  */
 #define PFW_SEMA_PAIR_BUDGET 50000000ull
 
+/* Deepest chain of definitions that use definitions. */
+#define PFW_NAME_DEPTH_MAX 64
+
 struct pfw_sema_options {
 	const struct pfw_services *services; /* may be NULL: no services */
 	bool force_system; /* --system */
