@@ -245,6 +245,27 @@ static void test_against_system_policy(void **state)
 	compiled_free(&system);
 }
 
+static void test_name_chains_are_bounded(void **state)
+{
+	char source[8192] = "";
+	struct compiled c;
+	size_t used = 0;
+
+	(void)state;
+	/* p0 = p1, p1 = p2, ...: resolution recurses, so it has a limit. */
+	for (int i = 0; i < PFW_NAME_DEPTH_MAX + 5; i++)
+		used += (size_t)snprintf(source + used, sizeof(source) - used,
+					 "ports p%d = p%d;\n", i, i + 1);
+	snprintf(source + used, sizeof(source) - used,
+		 "ports p%d = 1;\nallow * connect port p0;\n",
+		 PFW_NAME_DEPTH_MAX + 5);
+	compile_text(&c, source, NULL, false);
+	assert_int_equal(c.errors, 1);
+	assert_true(
+		said(&c, "names are defined through more than 64 other names"));
+	compiled_free(&c);
+}
+
 static void test_builtin_hosts(void **state)
 {
 	const struct pfw_cidr *cidrs;
@@ -270,6 +291,7 @@ int main(void)
 		cmocka_unit_test(test_audit_flags_without_effect),
 		cmocka_unit_test(test_kind_and_uid_options),
 		cmocka_unit_test(test_against_system_policy),
+		cmocka_unit_test(test_name_chains_are_bounded),
 		cmocka_unit_test(test_builtin_hosts),
 	};
 
