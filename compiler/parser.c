@@ -484,8 +484,9 @@ static bool parse_audit_flag(struct parser *p, uint32_t *audit)
 }
 
 /*
- * A setting may be given once: @loc says where it was (line 0: not yet).
- * Sets *@at to where this one starts, to be stored once it parsed.
+ * Start a setting at its keyword.  A setting may be given once: @loc says
+ * where it was (line 0: not yet).  Sets *@at to where this one starts, to
+ * be stored once it parsed, and steps past the keyword.
  */
 static bool set_once(struct parser *p, const struct pfw_loc *loc,
 		     const char *what, struct pfw_loc *at)
@@ -496,6 +497,7 @@ static bool set_once(struct parser *p, const struct pfw_loc *loc,
 		return false;
 	}
 	*at = p->token.loc;
+	next(p);
 	return true;
 }
 
@@ -506,7 +508,6 @@ static bool parse_policy_kind(struct parser *p)
 
 	if (!set_once(p, &settings->kind_loc, "the policy kind", &at))
 		return false;
-	next(p);
 	if (accept_keyword(p, PFW_KW_SYSTEM)) {
 		settings->is_system = true;
 	} else if (accept_keyword(p, PFW_KW_USER)) {
@@ -538,7 +539,6 @@ static bool parse_default(struct parser *p)
 
 	if (!set_once(p, &settings->default_loc, "the default verdict", &at))
 		return false;
-	next(p);
 	if (!parse_verdict(p, true, &settings->default_verdict))
 		return false;
 	while (parse_audit_flag(p, &settings->default_audit))
@@ -555,7 +555,6 @@ static bool parse_ask_timeout(struct parser *p)
 
 	if (!set_once(p, &settings->timeout_loc, "the ask timeout", &at))
 		return false;
-	next(p);
 	loc = p->token.loc;
 	if (p->token.kind != PFW_TOK_NUMBER) {
 		expected(p, "a duration such as '30s' or '500ms'");
@@ -590,7 +589,6 @@ static bool parse_ask_unanswered(struct parser *p)
 	if (!set_once(p, &settings->no_answer_loc, "the unanswered verdict",
 		      &at))
 		return false;
-	next(p);
 	if (is_keyword(p, PFW_KW_ASK)) {
 		pfw_error(
 			p->diag, &p->token.loc,
