@@ -344,6 +344,10 @@ static bool expand_ref(struct sema *s, enum pfw_def_kind kind,
 		}
 		def->used = true;
 		resolve_def(s, def);
+		/* In a cycle it is still being resolved: nothing to copy, and
+		 * copying a list into itself would grow it under the copy. */
+		if (s->state[def - s->policy->defs] != 2)
+			return false;
 		add_apps(sets, def->apps, def->n_apps);
 		add_addrs(sets, def->addrs, def->n_addrs);
 		for (size_t i = 0; i < def->n_ports; i++)

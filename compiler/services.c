@@ -201,7 +201,12 @@ void pfw_services_free(struct pfw_services *services)
 size_t pfw_services_find(const struct pfw_services *services, const char *name,
 			 const struct pfw_service **first)
 {
-	size_t low = 0, high = services ? services->n_entries : 0, count = 0;
+	size_t low = 0, high, count = 0;
+
+	*first = NULL;
+	if (!services || !services->n_entries)
+		return 0;
+	high = services->n_entries;
 
 	/* Lower bound of @name in the sorted entries. */
 	while (low < high) {
@@ -212,8 +217,8 @@ size_t pfw_services_find(const struct pfw_services *services, const char *name,
 		else
 			high = mid;
 	}
-	*first = services ? services->entries + low : NULL;
-	while (services && low + count < services->n_entries &&
+	*first = services->entries + low;
+	while (low + count < services->n_entries &&
 	       strcmp(services->entries[low + count].name, name) == 0)
 		count++;
 	return count;

@@ -245,6 +245,22 @@ static void test_against_system_policy(void **state)
 	compiled_free(&system);
 }
 
+static void test_self_reference_through_a_duplicate(void **state)
+{
+	struct compiled c;
+
+	(void)state;
+	/* Found by the fuzzer: the second "h" names the first, which names
+	 * itself; expanding a list into itself must not happen. */
+	compile_text(&c,
+		     "hosts h = ::1, h;\nhosts h = 10.0.0.0/8, h;\n"
+		     "allow * connect to h;\n",
+		     NULL, false);
+	assert_true(said(&c, "the definition of 'h' refers to itself"));
+	assert_true(said(&c, "'h' is already defined"));
+	compiled_free(&c);
+}
+
 static void test_name_chains_are_bounded(void **state)
 {
 	char source[8192] = "";
@@ -291,6 +307,7 @@ int main(void)
 		cmocka_unit_test(test_audit_flags_without_effect),
 		cmocka_unit_test(test_kind_and_uid_options),
 		cmocka_unit_test(test_against_system_policy),
+		cmocka_unit_test(test_self_reference_through_a_duplicate),
 		cmocka_unit_test(test_name_chains_are_bounded),
 		cmocka_unit_test(test_builtin_hosts),
 	};
