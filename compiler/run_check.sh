@@ -43,18 +43,26 @@ run_unit() {
 }
 
 # One golden diagnostic test: compile FILE.pfw, compare stderr and the exit
-# status with FILE.expected.  A first line "# pfwc-args: ..." adds options.
+# status with FILE.expected, and check that a failed compile wrote nothing.
+# A first line "# pfwc-args: ..." adds options.
 run_golden() {
 	dir=$(dirname "$1")
 	base=$(basename "$1" .pfw)
 	args=$(sed -n '1s/^# pfwc-args://p' "$1")
 	actual="$log_dir/golden-$base.actual"
+	output="$log_dir/golden-$base.out"
+	rm -f "$output"
 	# shellcheck disable=SC2086
-	(cd "$dir" && "$PFWC" $args -o "$log_dir/golden-$base.out" "$base.pfw" \
+	(cd "$dir" && "$PFWC" $args -o "$output" "$base.pfw" \
 		>/dev/null 2>"$actual.stderr")
-	echo "exit $?" >"$actual"
+	status=$?
+	echo "exit $status" >"$actual"
 	cat "$actual.stderr" >>"$actual"
-	if cmp -s "$actual" "$dir/$base.expected"; then
+	# A failed compile must leave nothing behind, not even a temporary.
+	if [ "$status" -ne 0 ] && ls "$output"* >/dev/null 2>&1; then
+		echo "golden $base: FAILED (exit $status, but output was written)"
+		count 0 1
+	elif cmp -s "$actual" "$dir/$base.expected"; then
 		count 1 0
 	else
 		echo "golden $base: FAILED"
