@@ -34,7 +34,7 @@ demo: deps
 	$(MAKE) tools
 	kernel/build debug
 	$(MAKE) -C tests/vm all
-	tests/vm/run --kernel debug --add tests/vm/demo --add policy -- sh ./demo.sh
+	tests/vm/run --kernel debug --add tests/vm/demo --add policy/examples -- sh ./demo.sh
 
 bench: deps
 	$(MAKE) tools

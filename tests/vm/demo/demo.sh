@@ -37,12 +37,12 @@ awk 'NR == FNR { before[$1] = $2; next }
      { printf "  %-18s %6d -> %-6d (+%d)\n", $1, before[$1], $2, $2 - before[$1] }' \
 	/tmp/hooks.before /tmp/hooks.after
 
-if command -v pfwc >/dev/null 2>&1 && [ -f examples/desktop.pfw ]; then
+if command -v pfwc >/dev/null 2>&1 && [ -f desktop.pfw ]; then
 	say "Users write their rules in ~/.pfw. Here is a desktop user's:"
-	run cat examples/desktop.pfw
+	run cat desktop.pfw
 
 	say "pfwc compiles them into the binary policy the kernel will load:"
-	run pfwc --services services -o /tmp/desktop.pfsel examples/desktop.pfw &&
+	run pfwc -o /tmp/desktop.pfsel desktop.pfw &&
 		run ls -l /tmp/desktop.pfsel
 
 	say "and answers questions about it, naming the rule that decided:"
