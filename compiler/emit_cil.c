@@ -30,17 +30,10 @@
 
 /*
  * The decisions come from pfsel's own evaluator on the serialised policy, so
- * the export says what the kernel would.  policydb.h is kernel code, written
- * in the kernel's integer types.  Until compiler/kshim/kshim.mk lists this
- * file among the users of its headers (docs/notes-sepol.md), name those
- * types here; C11 allows the same typedef twice, so this stays correct
- * after.
+ * the export says what the kernel would.  policydb.h is kernel code; the
+ * kshim headers (compiler/kshim/kshim.mk) give it the kernel's types.
  */
-#include <linux/types.h>
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-#include "../security/pfsel/policydb.h"
+#include "policydb.h"
 
 #define N_PROTOS 5
 #define N_ADDRESSED_OPS 4 /* bind, connect, listen, accept */

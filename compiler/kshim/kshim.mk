@@ -5,7 +5,7 @@
 # through compiler/kshim/include; so does every other object that includes
 # security/pfsel/policydb.h.  Those get POLICYDB_CPPFLAGS here.
 
-KSHIM_USERS := compiler/emit_pfsel compiler/query compiler/dump \
+KSHIM_USERS := compiler/emit_pfsel compiler/emit_cil compiler/query compiler/dump \
 	tests/unit/test_policydb tests/unit/test_lower tests/fuzz/fuzz_policydb
 
 $(foreach d,$(OBJDIR) $(ASAN_OBJDIR) $(FUZZ_OBJDIR),\
