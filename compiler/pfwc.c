@@ -47,25 +47,6 @@ enum pfwc_exit {
 	EXIT_IO = 3,
 };
 
-/*
- * The back ends (backend.h: emit_pfsel.c, query.c, dump.c; emit_sepol.h:
- * emit_cil.c, emit_sepolicy.c) are referenced weakly, so pfwc links, and
- * says which piece is missing, while one of them is being written.
- */
-#pragma weak pfw_compile_pfsel
-#pragma weak pfw_query
-#pragma weak pfw_dump
-#pragma weak pfw_emit_cil
-#pragma weak pfw_emit_sepolicy
-
-/* Report a piece that this build of pfwc lacks. */
-static int missing(struct pfw_diag *diag, const char *what, const char *file)
-{
-	pfw_error(diag, NULL, "this pfwc was built without %s (%s)", what,
-		  file);
-	return EXIT_IO;
-}
-
 enum emit_kind { EMIT_PFSEL, EMIT_CIL, EMIT_SEPOLICY };
 
 static const char *const emit_names[] = {
@@ -309,9 +290,6 @@ static int emit(FILE *out, enum emit_kind kind, const struct pfw_policy *policy,
 
 	switch (kind) {
 	case EMIT_PFSEL:
-		if (!pfw_compile_pfsel)
-			return missing(diag, "the pfsel back end",
-				       "emit_pfsel.c");
 		err = pfw_compile_pfsel(policy, &blob, &len);
 		if (err) {
 			pfw_error(diag, NULL,
@@ -325,15 +303,10 @@ static int emit(FILE *out, enum emit_kind kind, const struct pfw_policy *policy,
 		free(blob);
 		return err;
 	case EMIT_CIL:
-		if (!pfw_emit_cil)
-			return missing(diag, "the CIL exporter", "emit_cil.c");
 		return pfw_emit_cil(out, policy, lowered, diag) ?
 			       EXIT_COMPILE_ERRORS :
 			       EXIT_OK;
 	case EMIT_SEPOLICY:
-		if (!pfw_emit_sepolicy)
-			return missing(diag, "the SELinux policy exporter",
-				       "emit_sepolicy.c");
 		return pfw_emit_sepolicy(out, policy, lowered, diag) ?
 			       EXIT_COMPILE_ERRORS :
 			       EXIT_OK;
@@ -544,14 +517,11 @@ int main(int argc, char **argv)
 
 	switch (opts.mode) {
 	case MODE_QUERY:
-		status = pfw_query ?
-				 pfw_query((const char *const *)opts.query_args,
-					   stdout, stderr) :
-				 missing(&diag, "--query", "query.c");
+		status = pfw_query((const char *const *)opts.query_args,
+				   stdout, stderr);
 		break;
 	case MODE_DUMP:
-		status = pfw_dump ? pfw_dump(opts.input, stdout, stderr) :
-				    missing(&diag, "--dump", "dump.c");
+		status = pfw_dump(opts.input, stdout, stderr);
 		break;
 	case MODE_COMPILE:
 		status = compile(&opts, &diag);
