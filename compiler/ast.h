@@ -323,6 +323,8 @@ struct pfw_def {
  *	--uid, the option winning); meaningless if @is_system
  * @has_uid:         false when a user policy names no uid (pfwc then uses
  *	its own real uid)
+ * @permissive:      "mode permissive;": the kernel audits what the policy
+ *	denies and lets it proceed (default: enforcing)
  * @*_loc:           where each was set, line 0 if not set in the source
  */
 struct pfw_settings {
@@ -333,11 +335,13 @@ struct pfw_settings {
 	bool is_system;
 	bool has_uid;
 	uint32_t uid;
+	bool permissive;
 
 	struct pfw_loc default_loc;
 	struct pfw_loc timeout_loc;
 	struct pfw_loc no_answer_loc;
 	struct pfw_loc kind_loc;
+	struct pfw_loc mode_loc;
 };
 
 #define PFW_ASK_TIMEOUT_DEFAULT_MS 30000u

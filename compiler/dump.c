@@ -166,10 +166,13 @@ int pfw_dump(const char *path, FILE *out, FILE *err)
 		db->size, db->flags & PFSEL_POLICY_F_SYSTEM ? "system" : "user");
 	if (!(db->flags & PFSEL_POLICY_F_SYSTEM))
 		fprintf(out, " uid %u", db->uid);
-	fprintf(out, "\ndefault %s%s; ask timeout %u ms; no answer %s\n",
+	fprintf(out,
+		"\ndefault %s%s; ask timeout %u ms; no answer %s; mode %s\n",
 		pfw_verdict_name(db->default_verdict),
 		audit_names[db->default_audit & 3], db->ask_timeout_ms,
-		pfw_verdict_name(db->no_answer));
+		pfw_verdict_name(db->no_answer),
+		db->flags & PFSEL_POLICY_F_PERMISSIVE ? "permissive" :
+							"enforcing");
 	fprintf(out, "\nrules: %u\n", db->n_rules);
 	for (u32 i = 0; i < db->n_rules; i++) {
 		fprintf(out, "  ");

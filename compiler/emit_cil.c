@@ -474,11 +474,15 @@ static void write_types(FILE *out, const struct pfw_lowered *low,
 	      "(typeattribute pfsel_domain)\n"
 	      "(roletype " PFW_SEPOL_ROLE " pfsel_domain)\n",
 	      out);
+	if (low->flags & PFSEL_POLICY_F_PERMISSIVE)
+		fputs("; mode permissive: every domain is permissive.\n", out);
 	for (uint32_t k = 0; k < t->n_apps; k++) {
 		pfw_sepol_app_type(name, sizeof(name), k);
 		fprintf(out,
 			"(type %s)\n(typeattributeset pfsel_domain (%s))\n",
 			name, name);
+		if (low->flags & PFSEL_POLICY_F_PERMISSIVE)
+			fprintf(out, "(typepermissive %s)\n", name);
 	}
 
 	fputs("\n; Targets of create: the socket's family.\n"

@@ -17,6 +17,7 @@
  *   ask verdict        ->  permission    ask_create ask_bind ...
  *   log allowed        ->  auditallow
  *   quiet denial       ->  dontaudit
+ *   mode permissive    ->  typepermissive of every domain type
  *
  * An endpoint class is a set of (address class, port class) pairs that every
  * application, protocol and operation treats alike; merging them keeps the

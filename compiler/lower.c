@@ -1183,6 +1183,8 @@ int pfw_lower(const struct pfw_policy *policy, struct pfw_lowered **out)
 	if (!l.low)
 		return -ENOMEM;
 	l.low->flags = set->is_system ? PFSEL_POLICY_F_SYSTEM : 0;
+	if (set->permissive)
+		l.low->flags |= PFSEL_POLICY_F_PERMISSIVE;
 	l.low->uid = set->is_system ? 0 : set->uid;
 	l.low->default_verdict = set->default_verdict;
 	l.low->default_audit = set->default_audit;

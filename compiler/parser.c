@@ -10,6 +10,7 @@
  *              | "default" verdict audit* ";"
  *              | "ask" "timeout" NUMBER ("s" | "ms") ";"
  *              | "ask" "unanswered" ("allow" | "deny") ";"
+ *              | "mode" ("permissive" | "enforcing") ";"
  *              | ("apps" | "hosts" | "ports") NAME "=" list ";"
  *              | verdict apps clause* ";"
  *   verdict   := "allow" | "deny" | "ask"
@@ -601,6 +602,25 @@ static bool parse_ask_unanswered(struct parser *p)
 	return expect_semicolon(p, "the unanswered verdict");
 }
 
+static bool parse_mode(struct parser *p)
+{
+	struct pfw_settings *settings = &p->policy->settings;
+	struct pfw_loc at;
+
+	if (!set_once(p, &settings->mode_loc, "the mode", &at))
+		return false;
+	if (accept_keyword(p, PFW_KW_PERMISSIVE)) {
+		settings->permissive = true;
+	} else if (accept_keyword(p, PFW_KW_ENFORCING)) {
+		settings->permissive = false;
+	} else {
+		expected(p, "'permissive' or 'enforcing'");
+		return false;
+	}
+	settings->mode_loc = at;
+	return expect_semicolon(p, "the mode");
+}
+
 static bool parse_definition(struct parser *p)
 {
 	struct pfw_def def = { .loc = p->token.loc };
@@ -864,6 +884,8 @@ static bool parse_statement(struct parser *p)
 		return parse_policy_kind(p);
 	case PFW_KW_DEFAULT:
 		return parse_default(p);
+	case PFW_KW_MODE:
+		return parse_mode(p);
 	case PFW_KW_APPS:
 	case PFW_KW_HOSTS:
 	case PFW_KW_PORTS:

@@ -76,6 +76,80 @@ static void test_setting_errors(void **state)
 	compiled_free(&c);
 }
 
+static void test_mode(void **state)
+{
+	struct compiled c;
+
+	(void)state;
+	compile_text(&c, "", NULL, false);
+	assert_int_equal(c.errors, 0);
+	assert_false(c.policy->settings.permissive);
+	assert_int_equal(c.policy->settings.mode_loc.line, 0);
+	compiled_free(&c);
+	compile_text(&c, "default deny;\nmode permissive;\n", NULL, false);
+	assert_int_equal(c.errors, 0);
+	assert_true(c.policy->settings.permissive);
+	assert_int_equal(c.policy->settings.mode_loc.line, 2);
+	assert_int_equal(c.policy->settings.mode_loc.col, 1);
+	compiled_free(&c);
+	compile_text(&c, "mode enforcing;\n", NULL, false);
+	assert_int_equal(c.errors, 0);
+	assert_false(c.policy->settings.permissive);
+	assert_int_equal(c.policy->settings.mode_loc.line, 1);
+	compiled_free(&c);
+	/* The system policy may be permissive too. */
+	compile_text(&c, "mode permissive;\n", NULL, true);
+	assert_int_equal(c.errors, 0);
+	assert_true(c.policy->settings.is_system);
+	assert_true(c.policy->settings.permissive);
+	compiled_free(&c);
+}
+
+static void test_mode_errors(void **state)
+{
+	struct compiled c;
+
+	(void)state;
+	/* At most once, even with the same value. */
+	compile_text(&c,
+		     "mode permissive;\n"
+		     "allow * create tcp;\n"
+		     "mode permissive;\n"
+		     "mode enforcing;\n",
+		     NULL, false);
+	assert_int_equal(c.errors, 2);
+	assert_true(said(&c, "test.pfw:3:1: error: the mode is already set"));
+	assert_true(said(&c, "test.pfw:4:1: error: the mode is already set"));
+	assert_true(said(&c, "test.pfw:1:1: note: it was set here"));
+	/* The first one stands. */
+	assert_true(c.policy->settings.permissive);
+	compiled_free(&c);
+	/* A mode that did not parse is not set. */
+	compile_text(&c, "mode ask;\nmode;\n", NULL, false);
+	assert_int_equal(c.errors, 2);
+	assert_true(said(&c, "test.pfw:1:6: error: expected 'permissive' or "
+			     "'enforcing', but found 'ask'"));
+	assert_true(said(&c, "test.pfw:2:5: error: expected 'permissive' or "
+			     "'enforcing', but found ';'"));
+	assert_false(c.policy->settings.permissive);
+	compiled_free(&c);
+	compile_text(&c, "mode enforcing\nallow * create udp;\n", NULL, false);
+	assert_int_equal(c.errors, 1);
+	assert_true(said(&c, "expected ';' after the mode"));
+	compiled_free(&c);
+	/* The words are keywords: not names. */
+	compile_text(&c,
+		     "apps mode = /usr/bin/x;\n"
+		     "hosts permissive = 10.0.0.1;\n"
+		     "ports enforcing = 80;\n",
+		     NULL, false);
+	assert_int_equal(c.errors, 3);
+	assert_true(said(&c, "'mode' is a keyword and cannot be a name"));
+	assert_true(said(&c, "'permissive' is a keyword and cannot be a name"));
+	assert_true(said(&c, "'enforcing' is a keyword and cannot be a name"));
+	compiled_free(&c);
+}
+
 static void test_rule_with_every_clause(void **state)
 {
 	struct compiled c;
@@ -347,6 +421,8 @@ int main(void)
 		cmocka_unit_test(test_settings),
 		cmocka_unit_test(test_setting_defaults),
 		cmocka_unit_test(test_setting_errors),
+		cmocka_unit_test(test_mode),
+		cmocka_unit_test(test_mode_errors),
 		cmocka_unit_test(test_rule_with_every_clause),
 		cmocka_unit_test(test_implicit_lists_are_narrowed),
 		cmocka_unit_test(test_explicit_contradictions),

@@ -370,7 +370,9 @@ static void test_header_errors(void **state)
 	EXPECT_MUTATION(b, -EPROTONOSUPPORT, set32(c + 4, 2));
 	EXPECT_MUTATION(b, -EPROTONOSUPPORT, set32(c + 4, 0));
 	EXPECT_MUTATION(b, -EINVAL, set32(c + 8, b->len + 8));
-	EXPECT_MUTATION(b, -EINVAL, set32(c + 16, 2));
+	EXPECT_MUTATION(b, -EINVAL, set32(c + 16, 4)); /* an unknown flag */
+	EXPECT_MUTATION(b, -EINVAL, set32(c + 16, 0x80000000u));
+	EXPECT_MUTATION(b, -EINVAL, set32(c + 16, PFSEL_POLICY_F_MASK + 1));
 	EXPECT_MUTATION(b, -EINVAL, set32(c + 16, 1)); /* system, uid 1000 */
 	EXPECT_MUTATION(b, -EINVAL, set32(c + 24, PFSEL_SEC_COUNT - 1));
 	EXPECT_MUTATION(b, -EINVAL, set32(c + 24, PFSEL_SEC_COUNT + 1));
@@ -389,6 +391,57 @@ static void test_header_errors(void **state)
 	}
 	/* A system policy with uid 0 is fine. */
 	EXPECT_MUTATION(b, 0, set32(c + 16, 1); set32(c + 20, 0));
+	/* Permissive is a known flag, for a user or the system policy. */
+	EXPECT_MUTATION(b, 0, set32(c + 16, PFSEL_POLICY_F_PERMISSIVE));
+	EXPECT_MUTATION(b, 0,
+			set32(c + 16,
+			      PFSEL_POLICY_F_SYSTEM | PFSEL_POLICY_F_PERMISSIVE);
+			set32(c + 20, 0));
+	EXPECT_MUTATION(b, -EINVAL,
+			set32(c + 16,
+			      PFSEL_POLICY_F_SYSTEM | PFSEL_POLICY_F_PERMISSIVE));
+}
+
+/* "mode permissive;" reaches the header, and only the header. */
+static void test_permissive_flag(void **state)
+{
+	struct pfw_policy *p = small_policy();
+	struct pfsel_policydb *db;
+	struct blob enforcing, permissive;
+
+	(void)state;
+	assert_int_equal(pfw_compile_pfsel(p, &enforcing.buf, &enforcing.len),
+			 0);
+	p->settings.permissive = true;
+	assert_int_equal(
+		pfw_compile_pfsel(p, &permissive.buf, &permissive.len), 0);
+	assert_int_equal(get32(enforcing.buf + 16), 0);
+	assert_int_equal(get32(permissive.buf + 16), PFSEL_POLICY_F_PERMISSIVE);
+	assert_int_equal(enforcing.len, permissive.len);
+	/* Apart from the flags and the checksum, the blobs are the same. */
+	assert_memory_equal(enforcing.buf, permissive.buf, 12);
+	assert_memory_equal(enforcing.buf + 20, permissive.buf + 20,
+			    enforcing.len - 20);
+	assert_int_equal(pfsel_policydb_load(permissive.buf, permissive.len,
+					     &db),
+			 0);
+	assert_int_equal(db->flags, PFSEL_POLICY_F_PERMISSIVE);
+	assert_int_equal(db->uid, 1000);
+	pfsel_policydb_free(db);
+	p->settings.is_system = true;
+	free(permissive.buf);
+	assert_int_equal(
+		pfw_compile_pfsel(p, &permissive.buf, &permissive.len), 0);
+	assert_int_equal(pfsel_policydb_load(permissive.buf, permissive.len,
+					     &db),
+			 0);
+	assert_int_equal(db->flags,
+			 PFSEL_POLICY_F_SYSTEM | PFSEL_POLICY_F_PERMISSIVE);
+	assert_int_equal(db->uid, 0);
+	pfsel_policydb_free(db);
+	free(enforcing.buf);
+	free(permissive.buf);
+	pfw_policy_free(p);
 }
 
 static void test_section_table_errors(void **state)
@@ -603,6 +656,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_content_errors, setup_blob,
 						teardown_blob),
 		cmocka_unit_test(test_random_corruption),
+		cmocka_unit_test(test_permissive_flag),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -27,7 +27,9 @@
 
 /* Header flags. */
 #define PFSEL_POLICY_F_SYSTEM 0x1u /* the system policy; uid must be 0 */
-#define PFSEL_POLICY_F_MASK PFSEL_POLICY_F_SYSTEM
+/* Audit what the policy denies, and allow it ("mode permissive;"). */
+#define PFSEL_POLICY_F_PERMISSIVE 0x2u
+#define PFSEL_POLICY_F_MASK (PFSEL_POLICY_F_SYSTEM | PFSEL_POLICY_F_PERMISSIVE)
 
 /* Verdicts (same values as pfwc's enum pfw_verdict). */
 enum pfsel_verdict {
