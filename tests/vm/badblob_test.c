@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pfsel VM tests - malformed policies are refused with the reader's errno
+ * and change nothing.
+ *
+ * The corpus in badblobs/ beside this program comes from mkbadblobs, which
+ * ran every blob through the same reader (security/pfsel/policydb.c, built
+ * for user space) and wrote down the errno it gave: the kernel must give
+ * exactly that one.  Validation comes before the permission check, so the
+ * errno is the same for root and for a user: the corpus is a user policy
+ * for uid 1002, and uid 1001 gets the parse errno for it, not EPERM.  Only
+ * a blob that passes validation is judged by who may load it.
+ */
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "pfsel_test_util.h"
+#include "pfsel_policy.h"
+
+#define LOAD PFSEL_SECURITYFS "/load"
+#define UNLOAD PFSEL_SECURITYFS "/unload"
+#define POLICIES PFSEL_SECURITYFS "/policies"
+
+/* The uid the corpus and valid.pfsel are compiled for. */
+#define CORPUS_UID 1002u
+
+struct blob {
+	char name[128];
+	int want; /* errno */
+	uint8_t *data;
+	size_t len;
+};
+
+static int errno_of(const char *name)
+{
+	static const struct {
+		const char *name;
+		int value;
+	} names[] = {
+		{ "EINVAL", EINVAL }, { "EBADMSG", EBADMSG },
+		{ "E2BIG", E2BIG },   { "EPROTONOSUPPORT", EPROTONOSUPPORT },
+		{ "ENOMEM", ENOMEM },
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i].name))
+			return names[i].value;
+	return 0;
+}
+
+/*
+ * The corpus folder: $PFSEL_BADBLOBS; else badblobs/ beside this program
+ * (build/vm-tests/badblobs in the image); else /add, for a run with
+ * "tests/vm/run --add build/vm-tests/badblobs".
+ */
+static void corpus_dir(char *buf, size_t size)
+{
+	const char *env = getenv("PFSEL_BADBLOBS");
+	char exe[PATH_MAX];
+	ssize_t len;
+
+	if (env && *env) {
+		snprintf(buf, size, "%s", env);
+		return;
+	}
+	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (len < 0)
+		len = 0;
+	exe[len] = '\0';
+	snprintf(buf, size, "%s/badblobs", dirname(exe));
+	if (access(buf, F_OK) && !access("/add/MANIFEST", F_OK))
+		snprintf(buf, size, "/add");
+}
+
+/* A whole file into a malloc()ed buffer; NULL when it cannot be read. */
+static uint8_t *slurp(const char *path, size_t *len)
+{
+	struct stat st;
+	uint8_t *data;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st)) {
+		close(fd);
+		return NULL;
+	}
+	/* One byte more, so that an empty blob is a real buffer too. */
+	data = malloc((size_t)st.st_size + 1);
+	if (data && read(fd, data, st.st_size) != st.st_size) {
+		free(data);
+		data = NULL;
+	}
+	close(fd);
+	*len = st.st_size;
+	return data;
+}
+
+/* A file as text (the policies list): length, or -1. */
+static ssize_t read_text(const char *path, char *buf, size_t size)
+{
+	size_t done = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	while (done < size - 1) {
+		ssize_t n = read(fd, buf + done, size - 1 - done);
+
+		if (n <= 0)
+			break;
+		done += n;
+	}
+	close(fd);
+	buf[done] = '\0';
+	return done;
+}
+
+/* One write() of @len bytes to the load file: 0, or the errno. */
+static int load(const void *data, size_t len)
+{
+	int fd = open(LOAD, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+	int err = 0;
+
+	if (fd < 0)
+		return errno;
+	n = write(fd, data, len);
+	if (n < 0)
+		err = errno;
+	else if ((size_t)n != len)
+		err = -1; /* a short write: never right */
+	close(fd);
+	return err;
+}
+
+static int unload(const char *what)
+{
+	int fd = open(UNLOAD, O_WRONLY | O_CLOEXEC);
+	int err = 0;
+
+	if (fd < 0)
+		return errno;
+	if (write(fd, what, strlen(what)) < 0)
+		err = errno;
+	close(fd);
+	return err;
+}
+
+/* The line of @list for @target ("system" or a uid), or NULL. */
+static const char *policy_line(const char *list, const char *target, char *line,
+			       size_t size)
+{
+	size_t tlen = strlen(target);
+
+	for (const char *p = list; p && *p;) {
+		const char *end = strchrnul(p, '\n');
+
+		if (!strncmp(p, target, tlen) && p[tlen] == ' ') {
+			snprintf(line, size, "%.*s", (int)(end - p), p);
+			return line;
+		}
+		p = *end ? end + 1 : NULL;
+	}
+	return NULL;
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void set32(uint8_t *p, uint32_t v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+	p[2] = v >> 16;
+	p[3] = v >> 24;
+}
+
+/* CRC32C of a blob with its checksum field read as zero (FORMAT.md). */
+static uint32_t checksum(const uint8_t *p, size_t len)
+{
+	uint32_t crc = 0xffffffff;
+
+	for (size_t i = 0; i < len; i++) {
+		crc ^= (i >= 12 && i < 16) ? 0 : p[i];
+		for (int k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0x82f63b78 & -(crc & 1));
+	}
+	return ~crc;
+}
+
+FIXTURE(corpus)
+{
+	struct blob *blobs;
+	size_t n;
+	uint8_t *valid;
+	size_t valid_len;
+	bool loaded; /* we loaded valid.pfsel, and unload it after */
+	char before[16384]; /* the policies list before the corpus */
+};
+
+FIXTURE_SETUP(corpus)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 256], name[128], err[32];
+	FILE *manifest;
+
+	corpus_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/valid.pfsel", dir);
+	self->valid = slurp(path, &self->valid_len);
+	ASSERT_NE(NULL, self->valid)
+	{
+		TH_LOG("%s: %s", path, strerror(errno));
+	}
+	ASSERT_EQ(CORPUS_UID, get32(self->valid + 20));
+	snprintf(path, sizeof(path), "%s/MANIFEST", dir);
+	manifest = fopen(path, "re");
+	ASSERT_NE(NULL, manifest)
+	{
+		TH_LOG("%s: %s", path, strerror(errno));
+	}
+	while (fscanf(manifest, "%127s %31s", name, err) == 2) {
+		struct blob *b;
+
+		self->blobs = realloc(self->blobs,
+				      (self->n + 1) * sizeof(*self->blobs));
+		ASSERT_NE(NULL, self->blobs);
+		b = &self->blobs[self->n++];
+		snprintf(b->name, sizeof(b->name), "%s", name);
+		b->want = errno_of(err);
+		ASSERT_NE(0, b->want)
+		{
+			TH_LOG("%s: unknown errno %s", name, err);
+		}
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		b->data = slurp(path, &b->len);
+		ASSERT_NE(NULL, b->data)
+		{
+			TH_LOG("%s: %s", path, strerror(errno));
+		}
+	}
+	fclose(manifest);
+	/* mkbadblobs writes a few hundred; fewer means a broken build. */
+	ASSERT_LE((size_t)200, self->n);
+
+	if (geteuid() == 0) {
+		/* A policy in force, to show that nothing touches it. */
+		ASSERT_EQ(0, load(self->valid, self->valid_len));
+		self->loaded = true;
+	}
+	ASSERT_LE(0, read_text(POLICIES, self->before, sizeof(self->before)));
+}
+
+FIXTURE_TEARDOWN(corpus)
+{
+	char uid[16];
+
+	if (self->loaded) {
+		snprintf(uid, sizeof(uid), "%u", CORPUS_UID);
+		EXPECT_EQ(0, unload(uid));
+	}
+	for (size_t i = 0; i < self->n; i++)
+		free(self->blobs[i].data);
+	free(self->blobs);
+	free(self->valid);
+}
+
+/*
+ * Every blob of the corpus, in one write() each, fails with the errno the
+ * reader gave it in user space; afterwards the policies are as they were.
+ */
+TEST_F(corpus, every_blob_fails_with_its_errno)
+{
+	char after[sizeof(self->before)];
+	size_t wrong = 0;
+
+	for (size_t i = 0; i < self->n; i++) {
+		const struct blob *b = &self->blobs[i];
+		int got = load(b->data, b->len);
+
+		if (got != b->want) {
+			wrong++;
+			TH_LOG("%s (%zu bytes): %s, want %s", b->name, b->len,
+			       got ? strerror(got) : "accepted",
+			       strerror(b->want));
+		}
+	}
+	EXPECT_EQ((size_t)0, wrong)
+	{
+		TH_LOG("%zu of %zu blobs got the wrong answer", wrong, self->n);
+	}
+	ASSERT_LE(0, read_text(POLICIES, after, sizeof(after)));
+	EXPECT_STREQ(self->before, after);
+}
+
+/* The valid policy loaded before the corpus is still the one in force. */
+TEST_F(corpus, policy_in_force_is_untouched)
+{
+	char uid[16], line[256], want[64];
+	char after[sizeof(self->before)];
+
+	if (!self->loaded)
+		SKIP(return, "only root loads the policy of uid %u",
+			   CORPUS_UID);
+	snprintf(uid, sizeof(uid), "%u", CORPUS_UID);
+	ASSERT_NE(NULL, policy_line(self->before, uid, line, sizeof(line)))
+	{
+		TH_LOG("no line for uid %s in:\n%s", uid, self->before);
+	}
+	snprintf(want, sizeof(want), " checksum=0x%08x ",
+		 get32(self->valid + 12));
+	EXPECT_NE(NULL, strstr(line, want))
+	{
+		TH_LOG("'%s' lacks '%s'", line, want);
+	}
+	EXPECT_NE(NULL, strstr(line, " mode=enforcing"));
+	for (size_t i = 0; i < self->n; i++)
+		load(self->blobs[i].data, self->blobs[i].len);
+	ASSERT_LE(0, read_text(POLICIES, after, sizeof(after)));
+	/* The same line: same generation, size and checksum. */
+	EXPECT_STREQ(self->before, after);
+}
+
+/*
+ * The corpus's policy is for uid 1002: a user other than 1002 may not
+ * load it once it is valid, but is told what is wrong with it before.
+ */
+TEST_F(corpus, validation_comes_before_permission)
+{
+	if (geteuid() == 0 || getuid() == CORPUS_UID)
+		SKIP(return, "for a user other than %u", CORPUS_UID);
+	EXPECT_EQ(EPERM, load(self->valid, self->valid_len));
+	ASSERT_LT((size_t)0, self->n);
+	EXPECT_EQ(self->blobs[0].want,
+		  load(self->blobs[0].data, self->blobs[0].len));
+}
+
+/*
+ * The caller's own policy, malformed: the reader's errno too.  Nothing
+ * here is valid, so nothing is loaded, whoever runs it.
+ */
+TEST(own_policy_malformed)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 64];
+	size_t len;
+	uint8_t *blob;
+
+	corpus_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/valid.pfsel", dir);
+	blob = slurp(path, &len);
+	ASSERT_NE(NULL, blob);
+	set32(blob + 20, getuid());
+	/* Checksum not updated for the new uid. */
+	EXPECT_EQ(EBADMSG, load(blob, len));
+	/* Reserved field set, checksum right. */
+	set32(blob + 28, 1);
+	set32(blob + 12, checksum(blob, len));
+	EXPECT_EQ(EINVAL, load(blob, len));
+	/* Another format version. */
+	set32(blob + 28, 0);
+	set32(blob + 4, PFSEL_POLICY_VERSION + 1);
+	set32(blob + 12, checksum(blob, len));
+	EXPECT_EQ(EPROTONOSUPPORT, load(blob, len));
+	/* Shorter than its header says. */
+	set32(blob + 4, PFSEL_POLICY_VERSION);
+	set32(blob + 12, checksum(blob, len));
+	EXPECT_EQ(EINVAL, load(blob, len - 8));
+	free(blob);
+}
+
+/* Larger than any policy may be: refused before it is read. */
+TEST(oversized_blob)
+{
+	const size_t len = (size_t)PFSEL_POLICY_MAX_SIZE + 1;
+	uint8_t *blob = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	ASSERT_NE(MAP_FAILED, blob);
+	set32(blob, PFSEL_POLICY_MAGIC);
+	set32(blob + 4, PFSEL_POLICY_VERSION);
+	set32(blob + 8, (uint32_t)len);
+	EXPECT_EQ(E2BIG, load(blob, len));
+	munmap(blob, len);
+}
+
+/* A load is one write() at offset 0. */
+TEST(write_past_offset_0)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 64];
+	size_t len;
+	uint8_t *blob;
+	int fd;
+
+	corpus_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/valid.pfsel", dir);
+	blob = slurp(path, &len);
+	ASSERT_NE(NULL, blob);
+	fd = open(LOAD, O_WRONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, pwrite(fd, blob, len, 1));
+	EXPECT_EQ(EINVAL, errno);
+	close(fd);
+	free(blob);
+}
+
+TEST_HARNESS_MAIN
