@@ -14,7 +14,9 @@
 #include <linux/errno.h>
 #include <linux/irqflags.h>
 #include <linux/jiffies.h>
+#include <linux/kthread.h>
 #include <linux/preempt.h>
+#include <linux/sched.h>
 #include <linux/timer.h>
 
 #include "avc.h"
@@ -362,6 +364,97 @@ static void avc_test_softirq(struct kunit *const test)
 	expect_decision(test, &k2, &d2);
 }
 
+/*
+ * Writers on every CPU, a softirq and repeated flushes all at once, at a
+ * threshold low enough that reclaim runs all the time.  KASAN and lockdep
+ * watch the memory and the locks; the test checks the bound afterwards.
+ */
+#define STRESS_KEYS 1024
+#define STRESS_ROUNDS 4000
+
+struct avc_test_stress {
+	struct timer_list timer;
+	bool stop;
+	unsigned int softirq_runs;
+};
+
+static void avc_test_stress_insert(const u32 n)
+{
+	const struct pfsel_avc_key key = test_key(n % STRESS_KEYS);
+	const struct pfsel_avc_decision d = test_decision(n);
+	struct pfsel_avc_decision got;
+
+	if (!pfsel_avc_lookup(&key, &got))
+		pfsel_avc_insert(&key, &d);
+}
+
+static int avc_test_stress_thread(void *const data)
+{
+	u32 seed = (uintptr_t)data, i;
+
+	for (i = 0; i < STRESS_ROUNDS && !kthread_should_stop(); i++) {
+		avc_test_stress_insert(seed + i * 7);
+		if (!(i % 64))
+			cond_resched();
+	}
+	/* kthread_stop() expects to find us; wait for it. */
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+static void avc_test_stress_timer_fn(struct timer_list *const t)
+{
+	struct avc_test_stress *const ctx = from_timer(ctx, t, timer);
+	u32 i;
+
+	for (i = 0; i < 16; i++)
+		avc_test_stress_insert(ctx->softirq_runs * 16 + i);
+	ctx->softirq_runs++;
+	if (!READ_ONCE(ctx->stop))
+		mod_timer(&ctx->timer, jiffies + 1);
+}
+
+static void avc_test_concurrent(struct kunit *const test)
+{
+	const unsigned int threshold = 32;
+	struct task_struct *threads[2];
+	struct avc_test_stress *ctx;
+	unsigned int i;
+
+	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	KUNIT_ASSERT_EQ(test, pfsel_avc_set_threshold(threshold), 0);
+
+	timer_setup(&ctx->timer, avc_test_stress_timer_fn, 0);
+	mod_timer(&ctx->timer, jiffies + 1);
+	for (i = 0; i < ARRAY_SIZE(threads); i++) {
+		threads[i] = kthread_run(avc_test_stress_thread,
+					 (void *)(uintptr_t)(i * 100003),
+					 "pfsel_avc_test/%u", i);
+		if (IS_ERR(threads[i]))
+			threads[i] = NULL;
+	}
+	for (i = 0; i < 50; i++) {
+		avc_test_stress_insert(i);
+		pfsel_avc_flush();
+		schedule_timeout_uninterruptible(1);
+	}
+	for (i = 0; i < ARRAY_SIZE(threads); i++)
+		if (threads[i])
+			kthread_stop(threads[i]);
+	WRITE_ONCE(ctx->stop, true);
+	timer_delete_sync(&ctx->timer);
+
+	KUNIT_EXPECT_NOT_NULL(test, threads[0]);
+	KUNIT_EXPECT_GT(test, ctx->softirq_runs, 0);
+	/* Each racing writer may overshoot by one node before it reclaims. */
+	KUNIT_EXPECT_LE(test, pfsel_avc_nodes(),
+			threshold + PFSEL_AVC_RECLAIM_BATCH + num_online_cpus());
+	pfsel_avc_flush();
+	KUNIT_EXPECT_EQ(test, pfsel_avc_nodes(), 0);
+}
+
 static struct kunit_case avc_test_cases[] = {
 	KUNIT_CASE(avc_test_miss_then_hit),
 	KUNIT_CASE(avc_test_fields_do_not_alias),
@@ -373,6 +466,7 @@ static struct kunit_case avc_test_cases[] = {
 	KUNIT_CASE(avc_test_stats_add_up),
 	KUNIT_CASE(avc_test_atomic_context),
 	KUNIT_CASE(avc_test_softirq),
+	KUNIT_CASE(avc_test_concurrent),
 	{}
 };
 
