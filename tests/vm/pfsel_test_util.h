@@ -6,10 +6,26 @@
 #ifndef PFSEL_TEST_UTIL_H
 #define PFSEL_TEST_UTIL_H
 
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <liburing.h>
+#include <linux/capability.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #define PFSEL_SECURITYFS "/sys/kernel/security/pfsel"
 
@@ -50,6 +66,659 @@ static inline bool pfsel_list_has(const char *list, const char *item)
 		if (p)
 			p++;
 	}
+	return false;
+}
+
+/*
+ * Everything below is for the tests that load policies and check the
+ * decisions: enforce_test, reload_test, audit_test and the netprobe
+ * helper.
+ */
+
+#ifndef MSG_FASTOPEN
+#define MSG_FASTOPEN 0x20000000
+#endif
+
+/* The test programs' directory in the VM, and the compiled policies. */
+#define PFSEL_TESTS_DIR "/usr/lib/pfsel/tests"
+#define PFSEL_POLICY_DIR PFSEL_TESTS_DIR "/policies"
+#define PFSEL_NETPROBE PFSEL_TESTS_DIR "/netprobe"
+
+/* The VM's unprivileged users. */
+#define PFSEL_UID1 1001
+#define PFSEL_UID2 1002
+
+/* How long a connection whose SYN is dropped is given to complete. */
+#define PFSEL_SYN_WAIT_MS 1000
+
+/* Read a whole (small) file into @buf, NUL-terminated: length or -errno. */
+static inline ssize_t pfsel_read_file(const char *path, char *buf, size_t size)
+{
+	size_t done = 0;
+	ssize_t len;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	while (done < size - 1) {
+		len = read(fd, buf + done, size - 1 - done);
+		if (len < 0) {
+			len = -errno;
+			close(fd);
+			return len;
+		}
+		if (len == 0)
+			break;
+		done += (size_t)len;
+	}
+	close(fd);
+	buf[done] = '\0';
+	return (ssize_t)done;
+}
+
+/* Write @len bytes to @fd in one write() at offset 0: 0 or -errno. */
+static inline int pfsel_write_once(int fd, const void *data, size_t len)
+{
+	ssize_t written = pwrite(fd, data, len, 0);
+
+	if (written < 0)
+		return -errno;
+	return (size_t)written == len ? 0 : -EIO;
+}
+
+/* Open a securityfs file of pfsel (e.g. "load") for writing: fd or -errno. */
+static inline int pfsel_open_w(const char *name)
+{
+	char path[256];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", PFSEL_SECURITYFS, name);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+/* Write a string to a securityfs file of pfsel: 0 or -errno. */
+static inline int pfsel_write_str(const char *name, const char *str)
+{
+	int fd = pfsel_open_w(name);
+	int ret;
+
+	if (fd < 0)
+		return fd;
+	ret = pfsel_write_once(fd, str, strlen(str));
+	close(fd);
+	return ret;
+}
+
+/* Path of a compiled test policy, "NAME" -> ".../policies/NAME.pfsel". */
+static inline const char *pfsel_policy_path(const char *name, char *buf,
+					    size_t size)
+{
+	snprintf(buf, size, "%s/%s.pfsel", PFSEL_POLICY_DIR, name);
+	return buf;
+}
+
+/*
+ * Read the compiled policy @name into a malloc()ed buffer: its size, or
+ * -errno.
+ */
+static inline ssize_t pfsel_policy_blob(const char *name, void **blob)
+{
+	char path[256];
+	struct stat st;
+	ssize_t len;
+	int fd;
+
+	fd = open(pfsel_policy_path(name, path, sizeof(path)),
+		  O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || st.st_size <= 0) {
+		close(fd);
+		return -EINVAL;
+	}
+	*blob = malloc((size_t)st.st_size);
+	if (!*blob) {
+		close(fd);
+		return -ENOMEM;
+	}
+	len = read(fd, *blob, (size_t)st.st_size);
+	close(fd);
+	if (len != st.st_size) {
+		free(*blob);
+		*blob = NULL;
+		return -EIO;
+	}
+	return len;
+}
+
+/* Load the compiled policy @name through an open "load" descriptor. */
+static inline int pfsel_load_fd(int fd, const char *name)
+{
+	void *blob = NULL;
+	ssize_t len = pfsel_policy_blob(name, &blob);
+	int ret;
+
+	if (len < 0)
+		return (int)len;
+	ret = pfsel_write_once(fd, blob, (size_t)len);
+	free(blob);
+	return ret;
+}
+
+/* Load the compiled policy @name in one write(): 0 or -errno. */
+static inline int pfsel_load(const char *name)
+{
+	int fd = pfsel_open_w("load");
+	int ret;
+
+	if (fd < 0)
+		return fd;
+	ret = pfsel_load_fd(fd, name);
+	close(fd);
+	return ret;
+}
+
+/* Unload "system" or a decimal uid: 0 or -errno. */
+static inline int pfsel_unload(const char *target)
+{
+	return pfsel_write_str("unload", target);
+}
+
+/* Back to the boot's state: no policy loaded, enforcing (needs root). */
+static inline void pfsel_reset(void)
+{
+	pfsel_unload("system");
+	pfsel_unload("1001");
+	pfsel_unload("1002");
+	pfsel_write_str("enforce", "1");
+}
+
+/*
+ * The `policies` line of @target ("system" or a uid), without its newline,
+ * into @line: true when there is one.
+ */
+static inline bool pfsel_policy_line(const char *target, char *line,
+				     size_t size)
+{
+	char buf[4096];
+	const size_t len = strlen(target);
+	char *p = buf, *end;
+
+	if (pfsel_read_file(PFSEL_SECURITYFS "/policies", buf, sizeof(buf)) < 0)
+		return false;
+	while (*p) {
+		end = strchrnul(p, '\n');
+		if (strncmp(p, target, len) == 0 && p[len] == ' ') {
+			snprintf(line, size, "%.*s", (int)(end - p), p);
+			return true;
+		}
+		p = *end ? end + 1 : end;
+	}
+	return false;
+}
+
+/* The number after "KEY=" in @line (strtoull base 0), or -1. */
+static inline long long pfsel_field_num(const char *line, const char *key)
+{
+	char pattern[64];
+	const char *p;
+
+	snprintf(pattern, sizeof(pattern), " %s=", key);
+	p = strstr(line, pattern);
+	if (!p)
+		return -1;
+	return (long long)strtoull(p + strlen(pattern), NULL, 0);
+}
+
+/* The value after "KEY=" in @line, up to a blank, into @out. */
+static inline bool pfsel_field_str(const char *line, const char *key, char *out,
+				   size_t size)
+{
+	char pattern[64];
+	const char *p;
+	size_t len;
+
+	snprintf(pattern, sizeof(pattern), " %s=", key);
+	p = strstr(line, pattern);
+	if (!p)
+		return false;
+	p += strlen(pattern);
+	len = strcspn(p, " \n");
+	snprintf(out, size, "%.*s", (int)len, p);
+	return true;
+}
+
+/* Become @uid for good (real, effective and saved; gid too): 0 or -errno. */
+static inline int pfsel_become(uid_t uid)
+{
+	if (getuid() == uid && geteuid() == uid)
+		return 0;
+	if (setgroups(0, NULL) || setresgid(uid, uid, uid) ||
+	    setresuid(uid, uid, uid))
+		return -errno;
+	return 0;
+}
+
+/* Whether this process can run children as @uid. */
+static inline bool pfsel_can_run_as(uid_t uid)
+{
+	return geteuid() == 0 || (getuid() == uid && geteuid() == uid);
+}
+
+static inline int pfsel_wait_status(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
+
+/*
+ * Run @fn(@arg) in a child process with real, effective and saved uid
+ * @uid: its return value (0 to 125), 126 when the child could not become
+ * @uid, 128 + N when signal N killed it, -1 when fork() failed.
+ */
+static inline int pfsel_run_as(uid_t uid, int (*fn)(void *), void *arg)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (pfsel_become(uid))
+			_exit(126);
+		_exit(fn(arg));
+	}
+	return pfsel_wait_status(pid);
+}
+
+/*
+ * Execute @argv[0] with arguments @argv as @uid: its exit status, 126 when
+ * it could not become @uid, 127 when the exec failed, 128 + N for a signal.
+ * With @pid, the child's pid is stored there (for audit records).
+ */
+static inline int pfsel_exec_as(uid_t uid, char *const argv[], pid_t *pidp)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (pfsel_become(uid))
+			_exit(126);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	if (pidp)
+		*pidp = pid;
+	return pfsel_wait_status(pid);
+}
+
+/* Drop CAP_MAC_ADMIN from this process's effective and permitted sets. */
+static inline int pfsel_drop_mac_admin(void)
+{
+	struct __user_cap_header_struct header = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+
+	if (syscall(SYS_capget, &header, data))
+		return -errno;
+	data[CAP_TO_INDEX(CAP_MAC_ADMIN)].effective &=
+		~CAP_TO_MASK(CAP_MAC_ADMIN);
+	data[CAP_TO_INDEX(CAP_MAC_ADMIN)].permitted &=
+		~CAP_TO_MASK(CAP_MAC_ADMIN);
+	data[CAP_TO_INDEX(CAP_MAC_ADMIN)].inheritable &=
+		~CAP_TO_MASK(CAP_MAC_ADMIN);
+	if (syscall(SYS_capset, &header, data))
+		return -errno;
+	return 0;
+}
+
+/* Monotonic milliseconds. */
+static inline long long pfsel_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ---- Network probes ---------------------------------------------------- */
+
+union pfsel_addr {
+	struct sockaddr sa;
+	struct sockaddr_in in;
+	struct sockaddr_in6 in6;
+	struct sockaddr_storage storage;
+};
+
+/*
+ * Fill @addr from a numeric address (IPv4 or IPv6, an IPv4-mapped IPv6
+ * address included) and a port: the address length, or 0 when @text is
+ * not an address.
+ */
+static inline socklen_t pfsel_addr(const char *text, unsigned short port,
+				   union pfsel_addr *addr)
+{
+	memset(addr, 0, sizeof(*addr));
+	if (inet_pton(AF_INET, text, &addr->in.sin_addr) == 1) {
+		addr->in.sin_family = AF_INET;
+		addr->in.sin_port = htons(port);
+		return sizeof(addr->in);
+	}
+	if (inet_pton(AF_INET6, text, &addr->in6.sin6_addr) == 1) {
+		addr->in6.sin6_family = AF_INET6;
+		addr->in6.sin6_port = htons(port);
+		return sizeof(addr->in6);
+	}
+	return 0;
+}
+
+/* The loopback address of a family, as text. */
+static inline const char *pfsel_loopback(int family)
+{
+	return family == AF_INET6 ? "::1" : "127.0.0.1";
+}
+
+/*
+ * A root-owned peer for the probes: a TCP listener (with Fast Open) or a
+ * bound UDP socket on @text:@port.  The descriptor, or -errno.
+ */
+static inline int pfsel_peer(int type, const char *text, unsigned short port)
+{
+	union pfsel_addr addr;
+	const socklen_t len = pfsel_addr(text, port, &addr);
+	const int one = 1, qlen = 16;
+	int fd, err;
+
+	if (!len)
+		return -EINVAL;
+	fd = socket(addr.sa.sa_family, type | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    bind(fd, &addr.sa, len))
+		goto fail;
+	if (type == SOCK_STREAM &&
+	    (setsockopt(fd, IPPROTO_TCP, TCP_FASTOPEN, &qlen, sizeof(qlen)) ||
+	     listen(fd, 64)))
+		goto fail;
+	return fd;
+fail:
+	err = -errno;
+	close(fd);
+	return err;
+}
+
+/* Close every connection waiting on listener @fd: how many there were. */
+static inline int pfsel_drain(int fd)
+{
+	int count = 0, conn;
+
+	while ((conn = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >=
+	       0) {
+		close(conn);
+		count++;
+	}
+	return count;
+}
+
+/* Whether UDP socket @fd has a datagram waiting (waits up to @ms). */
+static inline bool pfsel_udp_received(int fd, int ms)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	char buf[64];
+	bool got = false;
+
+	while (poll(&pfd, 1, got ? 0 : ms) > 0) {
+		if (recv(fd, buf, sizeof(buf), MSG_DONTWAIT) < 0)
+			break;
+		got = true;
+	}
+	return got;
+}
+
+/* What a probe does: one request, as pfsel sees it. */
+enum pfsel_probe_op {
+	PFSEL_PROBE_CREATE, /* socket() */
+	PFSEL_PROBE_BIND, /* bind() */
+	PFSEL_PROBE_LISTEN, /* bind() (allowed), then listen() */
+	PFSEL_PROBE_ACCEPT, /* listen, then connect to itself: see below */
+	PFSEL_PROBE_CONNECT, /* connect() */
+	PFSEL_PROBE_SENDTO, /* unconnected sendto() */
+	PFSEL_PROBE_FASTOPEN, /* sendto(MSG_FASTOPEN) */
+	PFSEL_PROBE_URING_CONNECT, /* connect through io_uring */
+	PFSEL_PROBE_COUNT
+};
+
+static const char *const pfsel_probe_names[PFSEL_PROBE_COUNT] = {
+	[PFSEL_PROBE_CREATE] = "create",
+	[PFSEL_PROBE_BIND] = "bind",
+	[PFSEL_PROBE_LISTEN] = "listen",
+	[PFSEL_PROBE_ACCEPT] = "accept",
+	[PFSEL_PROBE_CONNECT] = "connect",
+	[PFSEL_PROBE_SENDTO] = "sendto",
+	[PFSEL_PROBE_FASTOPEN] = "fastopen",
+	[PFSEL_PROBE_URING_CONNECT] = "uring-connect",
+};
+
+struct pfsel_probe {
+	enum pfsel_probe_op op;
+	int family; /* of the socket */
+	int type; /* SOCK_STREAM, SOCK_DGRAM, SOCK_RAW */
+	int protocol;
+	const char *addr; /* numeric; for create, unused */
+	unsigned short port;
+};
+
+/*
+ * The accept probe's special outcome: the connection to our own listener
+ * never completed and the listener's queue stayed empty (SYN dropped).
+ */
+#define PFSEL_PROBE_DROPPED ETIMEDOUT
+
+static inline int
+pfsel_probe_connect_uring(int fd, const union pfsel_addr *addr, socklen_t len)
+{
+	struct io_uring ring;
+	struct io_uring_sqe *sqe;
+	struct io_uring_cqe *cqe;
+	int ret;
+
+	ret = io_uring_queue_init(4, &ring, 0);
+	if (ret)
+		return -ret;
+	sqe = io_uring_get_sqe(&ring);
+	if (!sqe) {
+		io_uring_queue_exit(&ring);
+		return ENOMEM;
+	}
+	io_uring_prep_connect(sqe, fd, &addr->sa, len);
+	ret = io_uring_submit(&ring);
+	if (ret == 1)
+		ret = io_uring_wait_cqe(&ring, &cqe);
+	else
+		ret = ret < 0 ? ret : -EIO;
+	if (ret == 0) {
+		ret = cqe->res;
+		io_uring_cqe_seen(&ring, cqe);
+	}
+	io_uring_queue_exit(&ring);
+	return ret < 0 ? -ret : 0;
+}
+
+/* The accept probe: 0 when accepted, PFSEL_PROBE_DROPPED, or an errno. */
+static inline int pfsel_probe_accept(int listener, const union pfsel_addr *addr,
+				     socklen_t len)
+{
+	struct pollfd pfd;
+	int client, conn, err = 0, ret;
+	socklen_t errlen = sizeof(err);
+
+	if (listen(listener, 4))
+		return errno;
+	client = socket(addr->sa.sa_family,
+			SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (client < 0)
+		return errno;
+	if (connect(client, &addr->sa, len) && errno != EINPROGRESS) {
+		ret = errno;
+		close(client);
+		/* Report a failing client distinctly from a dropped SYN. */
+		return ret == EACCES ? EPERM : ret;
+	}
+	pfd.fd = client;
+	pfd.events = POLLOUT;
+	ret = poll(&pfd, 1, PFSEL_SYN_WAIT_MS);
+	if (ret > 0 &&
+	    getsockopt(client, SOL_SOCKET, SO_ERROR, &err, &errlen) == 0 &&
+	    err == 0) {
+		conn = accept4(listener, NULL, NULL,
+			       SOCK_NONBLOCK | SOCK_CLOEXEC);
+		ret = conn >= 0 ? 0 : errno;
+		if (conn >= 0)
+			close(conn);
+	} else if (ret == 0) {
+		/* Not connected: the queue must be empty too. */
+		conn = accept4(listener, NULL, NULL,
+			       SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (conn >= 0) {
+			close(conn);
+			ret = EPROTO;
+		} else {
+			ret = errno == EAGAIN ? PFSEL_PROBE_DROPPED : errno;
+		}
+	} else {
+		ret = err ? err : EPROTO;
+	}
+	close(client);
+	return ret;
+}
+
+/*
+ * Make the request @probe describes: 0 when it succeeded, else the errno
+ * of the call that pfsel decides (the setup calls before it are expected
+ * to be allowed; their failure is reported as ENOTRECOVERABLE).
+ */
+static inline int pfsel_probe_run(const struct pfsel_probe *probe)
+{
+	union pfsel_addr addr;
+	socklen_t len = 0;
+	const int one = 1;
+	int fd, ret = 0;
+
+	if (probe->op != PFSEL_PROBE_CREATE) {
+		len = pfsel_addr(probe->addr, probe->port, &addr);
+		if (!len)
+			return EINVAL;
+	}
+	fd = socket(probe->family, probe->type | SOCK_CLOEXEC, probe->protocol);
+	if (fd < 0)
+		return probe->op == PFSEL_PROBE_CREATE ? errno :
+							 ENOTRECOVERABLE;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+
+	switch (probe->op) {
+	case PFSEL_PROBE_CREATE:
+		break;
+	case PFSEL_PROBE_BIND:
+		ret = bind(fd, &addr.sa, len) ? errno : 0;
+		break;
+	case PFSEL_PROBE_LISTEN:
+		if (bind(fd, &addr.sa, len))
+			ret = ENOTRECOVERABLE;
+		else
+			ret = listen(fd, 4) ? errno : 0;
+		break;
+	case PFSEL_PROBE_ACCEPT:
+		if (bind(fd, &addr.sa, len))
+			ret = ENOTRECOVERABLE;
+		else
+			ret = pfsel_probe_accept(fd, &addr, len);
+		break;
+	case PFSEL_PROBE_CONNECT:
+		ret = connect(fd, &addr.sa, len) ? errno : 0;
+		break;
+	case PFSEL_PROBE_SENDTO:
+		ret = sendto(fd, "ping", 4, 0, &addr.sa, len) == 4 ? 0 : errno;
+		break;
+	case PFSEL_PROBE_FASTOPEN:
+		ret = sendto(fd, "ping", 4, MSG_FASTOPEN, &addr.sa, len) == 4 ?
+			      0 :
+			      errno;
+		break;
+	case PFSEL_PROBE_URING_CONNECT:
+		ret = pfsel_probe_connect_uring(fd, &addr, len);
+		break;
+	default:
+		ret = EINVAL;
+	}
+	close(fd);
+	return ret;
+}
+
+/* For pfsel_run_as(): run the probe given as @arg. */
+static inline int pfsel_probe_fn(void *arg)
+{
+	return pfsel_probe_run(arg);
+}
+
+/* Run @probe in a child as @uid: as pfsel_run_as(). */
+static inline int pfsel_probe_as(uid_t uid, const struct pfsel_probe *probe)
+{
+	return pfsel_run_as(uid, pfsel_probe_fn, (void *)probe);
+}
+
+/* ---- Audit ------------------------------------------------------------- */
+
+#define PFSEL_AUDIT_TYPE 1430 /* AUDIT_PFSEL_ACCESS */
+
+/* Whether auditd is running and the kernel's audit is enabled. */
+static inline bool pfsel_auditd_running(void)
+{
+	return system("pidof auditd >/dev/null 2>&1") == 0;
+}
+
+/*
+ * Wait up to @ms for an audit record of @type (a name or number, as
+ * `ausearch -m` takes it; pfsel's decisions are "1430") that holds every
+ * string of the NULL-terminated @needles; copy it to @out.
+ */
+static inline bool pfsel_audit_find(const char *type,
+				    const char *const *needles, char *out,
+				    size_t size, int ms)
+{
+	const long long deadline = pfsel_now_ms() + ms;
+	char line[4096], command[128];
+	size_t i;
+
+	snprintf(command, sizeof(command),
+		 "ausearch --input-logs -m %s --raw 2>/dev/null", type);
+	do {
+		FILE *search = popen(command, "r");
+
+		if (!search)
+			return false;
+		while (fgets(line, sizeof(line), search)) {
+			for (i = 0; needles[i]; i++)
+				if (!strstr(line, needles[i]))
+					break;
+			if (!needles[i]) {
+				snprintf(out, size, "%s", line);
+				out[strcspn(out, "\n")] = '\0';
+				pclose(search);
+				return true;
+			}
+		}
+		pclose(search);
+		usleep(200 * 1000);
+	} while (pfsel_now_ms() < deadline);
 	return false;
 }
 

@@ -1,0 +1,664 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pfsel VM tests - loading and unloading policies: who may load what, the
+ * errors, the `policies` list, generations, replacing a policy while
+ * connections are being decided, and the AVC's statistics and flush.
+ *
+ * The tests that act as another user, or as root, need root; run as
+ * pfuser1, the tests of what a user may do with their own policy still
+ * run, the others are skipped.
+ */
+
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdatomic.h>
+#include <sys/mman.h>
+
+#include "pfsel_test_util.h"
+
+#include "kselftest_harness.h"
+
+/* Child actions for pfsel_run_as(): their result is an errno. */
+static int load_fn(void *name)
+{
+	return -pfsel_load(name);
+}
+
+static int unload_fn(void *target)
+{
+	return -pfsel_unload(target);
+}
+
+/* Root without CAP_MAC_ADMIN loads @name. */
+static int load_without_cap_fn(void *name)
+{
+	if (pfsel_drop_mac_admin())
+		return 125;
+	return -pfsel_load(name);
+}
+
+static int enforce_without_cap_fn(void *value)
+{
+	if (pfsel_drop_mac_admin())
+		return 125;
+	return -pfsel_write_str("enforce", value);
+}
+
+/* A user opening `enforce` for writing. */
+static int open_enforce_fn(void *unused)
+{
+	const int fd = pfsel_open_w("enforce");
+
+	if (fd < 0)
+		return -fd;
+	close(fd);
+	return 0;
+}
+
+static bool uid_loaded(const char *target)
+{
+	char line[512];
+
+	return pfsel_policy_line(target, line, sizeof(line));
+}
+
+FIXTURE(load)
+{
+	bool root;
+};
+
+FIXTURE_SETUP(load)
+{
+	self->root = geteuid() == 0;
+	if (self->root)
+		pfsel_reset();
+	else
+		pfsel_unload("1001");
+}
+
+FIXTURE_TEARDOWN_PARENT(load)
+{
+	if (geteuid() == 0)
+		pfsel_reset();
+	else
+		pfsel_unload("1001");
+}
+
+/* A user loads, replaces and unloads their own policy. */
+TEST_F(load, user_loads_and_unloads_own_policy)
+{
+	char line[512];
+	long long first, second;
+
+	if (!pfsel_can_run_as(PFSEL_UID1))
+		SKIP(return, "runs as root or as 1001");
+	ASSERT_EQ(0, pfsel_run_as(PFSEL_UID1, load_fn, "enforce_1001"));
+	ASSERT_TRUE(pfsel_policy_line("1001", line, sizeof(line)));
+	first = pfsel_field_num(line, "generation");
+	EXPECT_LE(1, first);
+
+	/* A load replacing a policy bumps its generation. */
+	ASSERT_EQ(0, pfsel_run_as(PFSEL_UID1, load_fn, "reload_a"));
+	ASSERT_TRUE(pfsel_policy_line("1001", line, sizeof(line)));
+	second = pfsel_field_num(line, "generation");
+	EXPECT_LT(first, second)
+	{
+		TH_LOG("%s", line);
+	}
+
+	EXPECT_EQ(0, pfsel_run_as(PFSEL_UID1, unload_fn, "1001"));
+	EXPECT_FALSE(uid_loaded("1001"));
+	/* Unloading what is not loaded. */
+	EXPECT_EQ(ENOENT, pfsel_run_as(PFSEL_UID1, unload_fn, "1001"));
+}
+
+/* A user may neither load nor unload another user's policy. */
+TEST_F(load, user_cannot_touch_another_users_policy)
+{
+	if (!self->root)
+		SKIP(return, "needs root to load 1002's policy");
+	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, load_fn, "enforce_1002"));
+	EXPECT_FALSE(uid_loaded("1002"));
+
+	ASSERT_EQ(0, pfsel_load("enforce_1002"));
+	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, unload_fn, "1002"));
+	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, load_fn, "enforce_1002"));
+	EXPECT_TRUE(uid_loaded("1002"));
+	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID2, load_fn, "enforce_1001"));
+	EXPECT_FALSE(uid_loaded("1001"));
+}
+
+/* The system policy needs CAP_MAC_ADMIN, to load and to unload. */
+TEST_F(load, system_policy_needs_cap_mac_admin)
+{
+	if (!self->root)
+		SKIP(return, "needs root");
+	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, load_fn, "system_floor"));
+	EXPECT_EQ(EPERM, pfsel_run_as(0, load_without_cap_fn, "system_floor"));
+	EXPECT_FALSE(uid_loaded("system"));
+
+	ASSERT_EQ(0, pfsel_load("system_floor"));
+	EXPECT_TRUE(uid_loaded("system"));
+	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, unload_fn, "system"));
+	EXPECT_TRUE(uid_loaded("system"));
+
+	/* Root without CAP_MAC_ADMIN is not user 1001 either. */
+	EXPECT_EQ(EPERM, pfsel_run_as(0, load_without_cap_fn, "enforce_1001"));
+	EXPECT_FALSE(uid_loaded("1001"));
+
+	EXPECT_EQ(0, pfsel_unload("system"));
+	EXPECT_EQ(-ENOENT, pfsel_unload("system"));
+}
+
+/* Switching the global mode needs CAP_MAC_ADMIN; bad values are refused. */
+TEST_F(load, enforce_needs_cap_mac_admin)
+{
+	char status[512];
+
+	if (!self->root)
+		SKIP(return, "needs root");
+	/* The file's mode keeps users out. */
+	EXPECT_EQ(EACCES, pfsel_run_as(PFSEL_UID1, open_enforce_fn, NULL));
+	EXPECT_EQ(EPERM, pfsel_run_as(0, enforce_without_cap_fn, "0"));
+	EXPECT_EQ(-EINVAL, pfsel_write_str("enforce", "2"));
+	EXPECT_EQ(-EINVAL, pfsel_write_str("enforce", "on"));
+	ASSERT_LT(0, pfsel_read_file(PFSEL_SECURITYFS "/status", status,
+				     sizeof(status)));
+	EXPECT_NE(NULL, strstr(status, "mode: enforcing"))
+	{
+		TH_LOG("%s", status);
+	}
+	EXPECT_EQ(0, pfsel_write_str("enforce", "0\n"));
+	ASSERT_LT(0, pfsel_read_file(PFSEL_SECURITYFS "/status", status,
+				     sizeof(status)));
+	EXPECT_NE(NULL, strstr(status, "mode: permissive"));
+	EXPECT_EQ(0, pfsel_write_str("enforce", "1"));
+	ASSERT_LT(0, pfsel_read_file(PFSEL_SECURITYFS "/status", status,
+				     sizeof(status)));
+	EXPECT_NE(NULL, strstr(status, "mode: enforcing"));
+}
+
+/* Bad unload targets, loads not at offset 0. */
+TEST_F(load, bad_writes)
+{
+	void *blob = NULL;
+	ssize_t len;
+	int fd;
+
+	if (!self->root)
+		SKIP(return, "needs root");
+	EXPECT_EQ(-ENOENT, pfsel_unload("1001"));
+	EXPECT_EQ(-ENOENT, pfsel_unload("system"));
+	EXPECT_EQ(-EINVAL, pfsel_unload("alice"));
+	EXPECT_EQ(-EINVAL, pfsel_unload("-1"));
+	EXPECT_EQ(-EINVAL, pfsel_unload(""));
+
+	len = pfsel_policy_blob("enforce_1001", &blob);
+	ASSERT_LT(0, len);
+	fd = pfsel_open_w("load");
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, pwrite(fd, blob, (size_t)len, 1));
+	EXPECT_EQ(EINVAL, errno);
+	close(fd);
+	free(blob);
+	EXPECT_FALSE(uid_loaded("1001"));
+}
+
+/* Send descriptor @fd over the socket @sock. */
+static int send_fd(int sock, int fd)
+{
+	char data = 'f';
+	struct iovec iov = { .iov_base = &data, .iov_len = 1 };
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} control;
+	struct msghdr msg = {
+		.msg_iov = &iov,
+		.msg_iovlen = 1,
+		.msg_control = control.buf,
+		.msg_controllen = sizeof(control.buf),
+	};
+	struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
+
+	cmsg->cmsg_level = SOL_SOCKET;
+	cmsg->cmsg_type = SCM_RIGHTS;
+	cmsg->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cmsg), &fd, sizeof(int));
+	return sendmsg(sock, &msg, 0) == 1 ? 0 : -1;
+}
+
+static int recv_fd(int sock)
+{
+	char data;
+	struct iovec iov = { .iov_base = &data, .iov_len = 1 };
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} control;
+	struct msghdr msg = {
+		.msg_iov = &iov,
+		.msg_iovlen = 1,
+		.msg_control = control.buf,
+		.msg_controllen = sizeof(control.buf),
+	};
+	struct cmsghdr *cmsg;
+	int fd;
+
+	if (recvmsg(sock, &msg, 0) != 1)
+		return -1;
+	cmsg = CMSG_FIRSTHDR(&msg);
+	if (!cmsg || cmsg->cmsg_type != SCM_RIGHTS)
+		return -1;
+	memcpy(&fd, CMSG_DATA(cmsg), sizeof(int));
+	return fd;
+}
+
+static int load_through_fn(void *arg)
+{
+	const int fd = *(int *)arg;
+
+	return -pfsel_load_fd(fd, "enforce_1002");
+}
+
+static int open_and_send_fn(void *arg)
+{
+	const int sock = *(int *)arg;
+	const int fd = pfsel_open_w("load");
+
+	if (fd < 0)
+		return -fd;
+	return send_fd(sock, fd) ? 125 : 0;
+}
+
+/*
+ * The credentials of whoever opened `load` decide, not those of whoever
+ * writes: a descriptor root opened loads for anyone, one that 1001 opened
+ * loads nothing but 1001's policy, even when root writes to it.
+ */
+TEST_F(load, opener_credentials_decide)
+{
+	int sockets[2], fd;
+
+	if (!self->root)
+		SKIP(return, "needs root");
+	fd = pfsel_open_w("load");
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(0, pfsel_run_as(PFSEL_UID1, load_through_fn, &fd));
+	close(fd);
+	EXPECT_TRUE(uid_loaded("1002"));
+	ASSERT_EQ(0, pfsel_unload("1002"));
+
+	ASSERT_EQ(0,
+		  socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sockets));
+	ASSERT_EQ(0, pfsel_run_as(PFSEL_UID1, open_and_send_fn, &sockets[1]));
+	fd = recv_fd(sockets[0]);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-EPERM, pfsel_load_fd(fd, "enforce_1002"));
+	EXPECT_EQ(-EPERM, pfsel_load_fd(fd, "system_floor"));
+	EXPECT_EQ(0, pfsel_load_fd(fd, "enforce_1001"));
+	close(fd);
+	close(sockets[0]);
+	close(sockets[1]);
+	EXPECT_FALSE(uid_loaded("1002"));
+	EXPECT_FALSE(uid_loaded("system"));
+	EXPECT_TRUE(uid_loaded("1001"));
+}
+
+static uint32_t le32_at(const void *blob, size_t offset)
+{
+	const unsigned char *p = (const unsigned char *)blob + offset;
+
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/*
+ * The `policies` line of @target against the compiled policy @name: size,
+ * number of rules and checksum from the blob's header and section table
+ * (policy/FORMAT.md), the mode given.
+ */
+static void check_policy_line(struct __test_metadata *const _metadata,
+			      const char *target, const char *name,
+			      const char *mode)
+{
+	char line[512], value[64], expected[64];
+	void *blob = NULL;
+	const ssize_t len = pfsel_policy_blob(name, &blob);
+	uint32_t i, nsections, rules = 0;
+
+	ASSERT_LT(32, len);
+	ASSERT_TRUE(pfsel_policy_line(target, line, sizeof(line)))
+	{
+		TH_LOG("no line for %s", target);
+	}
+	TH_LOG("%s", line);
+	nsections = le32_at(blob, 24);
+	for (i = 0; i < nsections && 32 + 16 * (i + 1) <= (size_t)len; i++)
+		if (le32_at(blob, 32 + 16 * i) == 3 /* PFSEL_SEC_RULES */)
+			rules = le32_at(blob, 32 + 16 * i + 4);
+	EXPECT_LT(0, pfsel_field_num(line, "generation"));
+	EXPECT_EQ(len, pfsel_field_num(line, "size"));
+	EXPECT_EQ(rules, pfsel_field_num(line, "rules"));
+	EXPECT_EQ(le32_at(blob, 12), pfsel_field_num(line, "checksum"));
+	ASSERT_TRUE(pfsel_field_str(line, "checksum", value, sizeof(value)));
+	snprintf(expected, sizeof(expected), "0x%08x", le32_at(blob, 12));
+	EXPECT_STREQ(expected, value);
+	ASSERT_TRUE(pfsel_field_str(line, "mode", value, sizeof(value)));
+	EXPECT_STREQ(mode, value);
+	free(blob);
+}
+
+TEST_F(load, policies_lists_every_policy)
+{
+	char list[4096], status[512];
+	long long newest = 0, gen;
+	const char *line;
+	char entry[512];
+	int users = -1, generation = -1;
+
+	if (!self->root)
+		SKIP(return, "needs root");
+	ASSERT_EQ(0, pfsel_load("enforce_1002"));
+	ASSERT_EQ(0, pfsel_load("system_floor"));
+	ASSERT_EQ(0, pfsel_load("enforce_1001"));
+	check_policy_line(_metadata, "system", "system_floor", "enforcing");
+	check_policy_line(_metadata, "1001", "enforce_1001", "enforcing");
+	check_policy_line(_metadata, "1002", "enforce_1002", "enforcing");
+
+	/* The system policy first, then users by uid. */
+	ASSERT_LT(0, pfsel_read_file(PFSEL_SECURITYFS "/policies", list,
+				     sizeof(list)));
+	EXPECT_EQ(0, strncmp(list, "system ", 7));
+	line = strstr(list, "\n1001 ");
+	ASSERT_NE(NULL, line);
+	EXPECT_NE(NULL, strstr(line, "\n1002 "));
+
+	/* The status file counts them and names the newest generation. */
+	ASSERT_LT(0, pfsel_read_file(PFSEL_SECURITYFS "/status", status,
+				     sizeof(status)));
+	ASSERT_NE(NULL, strstr(status, "users: "));
+	sscanf(strstr(status, "users: "), "users: %d", &users);
+	EXPECT_EQ(2, users);
+	EXPECT_NE(NULL, strstr(status, "system: loaded"));
+	ASSERT_NE(NULL, strstr(status, "generation: "));
+	sscanf(strstr(status, "generation: "), "generation: %d", &generation);
+	ASSERT_TRUE(pfsel_policy_line("1001", entry, sizeof(entry)));
+	newest = pfsel_field_num(entry, "generation");
+	ASSERT_TRUE(pfsel_policy_line("system", entry, sizeof(entry)));
+	gen = pfsel_field_num(entry, "generation");
+	EXPECT_LT(gen, newest);
+	EXPECT_EQ(newest, generation)
+	{
+		TH_LOG("%s", status);
+	}
+
+	/* The per-policy mode. */
+	ASSERT_EQ(0, pfsel_load("permissive_1002"));
+	check_policy_line(_metadata, "1002", "permissive_1002", "permissive");
+}
+
+/* ---- Reloading under load -------------------------------------------- */
+
+#define STRESS_THREADS 16
+#define STRESS_SECONDS 4
+#define STRESS_ALLOWED 5401
+#define STRESS_DENIED 5402
+
+struct stress {
+	atomic_int stop;
+	atomic_long connects;
+	atomic_long wrong;
+	atomic_long loads;
+	atomic_long load_errors;
+	int last_wrong_errno;
+	int last_wrong_port;
+	int last_load_error;
+	void *blob[2];
+	ssize_t len[2];
+};
+
+struct stress_thread {
+	struct stress *stress;
+	int index;
+};
+
+/* Connect to the allowed and the denied port in turn, checking each. */
+static void *stress_connect(void *arg)
+{
+	const struct stress_thread *thread = arg;
+	struct stress *stress = thread->stress;
+	const int family = thread->index & 2 ? AF_INET6 : AF_INET;
+	struct pfsel_probe probe = {
+		.op = PFSEL_PROBE_CONNECT,
+		.family = family,
+		.type = thread->index & 1 ? SOCK_DGRAM : SOCK_STREAM,
+		.addr = pfsel_loopback(family),
+	};
+	unsigned long i;
+
+	for (i = thread->index; !atomic_load(&stress->stop); i++) {
+		int result, expected;
+
+		probe.port = i & 1 ? STRESS_DENIED : STRESS_ALLOWED;
+		expected = i & 1 ? EACCES : 0;
+		result = pfsel_probe_run(&probe);
+		atomic_fetch_add(&stress->connects, 1);
+		if (result != expected) {
+			stress->last_wrong_errno = result;
+			stress->last_wrong_port = probe.port;
+			atomic_fetch_add(&stress->wrong, 1);
+		}
+	}
+	return NULL;
+}
+
+/* Replace the policy, alternating reload_a and reload_b. */
+static void *stress_reload(void *arg)
+{
+	struct stress *stress = arg;
+	unsigned long i;
+
+	for (i = 0; !atomic_load(&stress->stop); i++) {
+		const int fd = pfsel_open_w("load");
+		int ret = fd;
+
+		if (fd >= 0) {
+			ret = pfsel_write_once(fd, stress->blob[i & 1],
+					       (size_t)stress->len[i & 1]);
+			close(fd);
+		}
+		if (ret) {
+			stress->last_load_error = -ret;
+			atomic_fetch_add(&stress->load_errors, 1);
+		} else {
+			atomic_fetch_add(&stress->loads, 1);
+		}
+	}
+	return NULL;
+}
+
+/* As 1001: 16 connecting threads and one that reloads 1001's policy. */
+static int stress_fn(void *arg)
+{
+	struct stress *stress = arg;
+	struct stress_thread threads[STRESS_THREADS];
+	pthread_t ids[STRESS_THREADS], reloader;
+	int i;
+
+	for (i = 0; i < STRESS_THREADS; i++) {
+		threads[i].stress = stress;
+		threads[i].index = i;
+		if (pthread_create(&ids[i], NULL, stress_connect, &threads[i]))
+			return 125;
+	}
+	if (pthread_create(&reloader, NULL, stress_reload, stress))
+		return 125;
+	sleep(STRESS_SECONDS);
+	atomic_store(&stress->stop, 1);
+	for (i = 0; i < STRESS_THREADS; i++)
+		pthread_join(ids[i], NULL);
+	pthread_join(reloader, NULL);
+	return 0;
+}
+
+struct drain {
+	int fds[2];
+	atomic_int stop;
+};
+
+/* Accept and close whatever the allowed connects bring. */
+static void *drain_listeners(void *arg)
+{
+	struct drain *drain = arg;
+	struct pollfd pfds[2] = {
+		{ .fd = drain->fds[0], .events = POLLIN },
+		{ .fd = drain->fds[1], .events = POLLIN },
+	};
+
+	while (!atomic_load(&drain->stop)) {
+		if (poll(pfds, 2, 100) > 0) {
+			pfsel_drain(drain->fds[0]);
+			pfsel_drain(drain->fds[1]);
+		}
+	}
+	return NULL;
+}
+
+TEST_F_TIMEOUT(load, reload_while_connecting, 120)
+{
+	struct stress *stress;
+	struct drain drain = {};
+	pthread_t drainer;
+	int peers[4], i, status;
+
+	if (!self->root)
+		SKIP(return,
+			   "needs root to run 1001's threads beside listeners");
+	stress = mmap(NULL, sizeof(*stress), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, stress);
+	memset(stress, 0, sizeof(*stress));
+	stress->len[0] = pfsel_policy_blob("reload_a", &stress->blob[0]);
+	stress->len[1] = pfsel_policy_blob("reload_b", &stress->blob[1]);
+	ASSERT_LT(0, stress->len[0]);
+	ASSERT_LT(0, stress->len[1]);
+	ASSERT_EQ(0, pfsel_load("reload_a"));
+
+	/* Peers on both ports: a wrong "allow" succeeds, it is not refused. */
+	peers[0] = pfsel_peer(SOCK_STREAM, "127.0.0.1", STRESS_ALLOWED);
+	peers[1] = pfsel_peer(SOCK_STREAM, "::1", STRESS_ALLOWED);
+	peers[2] = pfsel_peer(SOCK_STREAM, "127.0.0.1", STRESS_DENIED);
+	peers[3] = pfsel_peer(SOCK_STREAM, "::1", STRESS_DENIED);
+	for (i = 0; i < 4; i++)
+		ASSERT_LE(0, peers[i]);
+
+	drain.fds[0] = peers[0];
+	drain.fds[1] = peers[1];
+	ASSERT_EQ(0, pthread_create(&drainer, NULL, drain_listeners, &drain));
+	status = pfsel_run_as(PFSEL_UID1, stress_fn, stress);
+	atomic_store(&drain.stop, 1);
+	pthread_join(drainer, NULL);
+	EXPECT_EQ(0, status);
+
+	TH_LOG("%ld connects, %ld reloads, %ld wrong verdicts, %ld failed loads",
+	       atomic_load(&stress->connects), atomic_load(&stress->loads),
+	       atomic_load(&stress->wrong), atomic_load(&stress->load_errors));
+	EXPECT_EQ(0, atomic_load(&stress->wrong))
+	{
+		TH_LOG("last wrong result: %s on port %d",
+		       strerror(stress->last_wrong_errno),
+		       stress->last_wrong_port);
+	}
+	EXPECT_EQ(0, atomic_load(&stress->load_errors))
+	{
+		TH_LOG("last load error: %s",
+		       strerror(stress->last_load_error));
+	}
+	EXPECT_LT(10, atomic_load(&stress->loads));
+	EXPECT_LT(100, atomic_load(&stress->connects));
+	for (i = 0; i < 4; i++)
+		close(peers[i]);
+	free(stress->blob[0]);
+	free(stress->blob[1]);
+	munmap(stress, sizeof(*stress));
+}
+
+/* ---- The AVC ---------------------------------------------------------- */
+
+struct avc_stats {
+	unsigned long long lookups, hits, misses, allocations, reclaims, frees;
+};
+
+static bool read_avc_stats(struct avc_stats *stats)
+{
+	char buf[512];
+	const char *line;
+
+	if (pfsel_read_file(PFSEL_SECURITYFS "/avc/cache_stats", buf,
+			    sizeof(buf)) <= 0)
+		return false;
+	if (strncmp(buf, "lookups hits misses allocations reclaims frees",
+		    46) != 0)
+		return false;
+	line = strchr(buf, '\n');
+	return line && sscanf(line + 1, "%llu %llu %llu %llu %llu %llu",
+			      &stats->lookups, &stats->hits, &stats->misses,
+			      &stats->allocations, &stats->reclaims,
+			      &stats->frees) == 6;
+}
+
+#define AVC_LOOPS 50
+
+/* The same allowed UDP connect, AVC_LOOPS times in one process. */
+static int avc_loop_fn(void *unused)
+{
+	const struct pfsel_probe probe = {
+		.op = PFSEL_PROBE_CONNECT,
+		.family = AF_INET,
+		.type = SOCK_DGRAM,
+		.addr = "127.0.0.1",
+		.port = 5001,
+	};
+	int i, result;
+
+	for (i = 0; i < AVC_LOOPS; i++) {
+		result = pfsel_probe_run(&probe);
+		if (result)
+			return result;
+	}
+	return 0;
+}
+
+TEST_F(load, avc_hits_grow_and_a_load_flushes)
+{
+	struct avc_stats before, after;
+
+	if (!self->root)
+		SKIP(return, "needs root");
+	ASSERT_EQ(0, pfsel_load("enforce_1001"));
+	/* Warm the cache. */
+	ASSERT_EQ(0, pfsel_run_as(PFSEL_UID1, avc_loop_fn, NULL));
+
+	ASSERT_TRUE(read_avc_stats(&before));
+	ASSERT_EQ(0, pfsel_run_as(PFSEL_UID1, avc_loop_fn, NULL));
+	ASSERT_TRUE(read_avc_stats(&after));
+	TH_LOG("before: lookups %llu hits %llu misses %llu; after: lookups %llu hits %llu misses %llu",
+	       before.lookups, before.hits, before.misses, after.lookups,
+	       after.hits, after.misses);
+	/* Each loop creates a socket and connects it: two lookups. */
+	EXPECT_LE(before.hits + AVC_LOOPS, after.hits);
+	EXPECT_LE(before.lookups + AVC_LOOPS, after.lookups);
+	EXPECT_EQ(after.lookups - before.lookups,
+		  (after.hits - before.hits) + (after.misses - before.misses));
+
+	/* A load (even of the same policy) makes the cached decisions stale. */
+	ASSERT_EQ(0, pfsel_load("enforce_1001"));
+	ASSERT_TRUE(read_avc_stats(&before));
+	ASSERT_EQ(0, pfsel_run_as(PFSEL_UID1, avc_loop_fn, NULL));
+	ASSERT_TRUE(read_avc_stats(&after));
+	TH_LOG("after the load: misses %llu -> %llu", before.misses,
+	       after.misses);
+	EXPECT_LT(before.misses, after.misses);
+}
+
+TEST_HARNESS_MAIN
