@@ -3,45 +3,17 @@
  * pfsel LSM - Credential hooks
  *
  * A credential carries a reference to the application identity of the
- * program it was created for.  Copies of a credential share the identity.
+ * program it was created for (app.c).  Copies of a credential share the
+ * identity.
  */
 
 #include <linux/cred.h>
-#include <linux/kref.h>
 #include <linux/lsm_hooks.h>
-#include <linux/slab.h>
 
+#include "app.h"
 #include "common.h"
 #include "cred.h"
 #include "setup.h"
-
-static void pfsel_app_release(struct kref *const usage)
-{
-	struct pfsel_app *const app =
-		container_of(usage, struct pfsel_app, usage);
-
-	kfree(app->exe);
-	kfree(app->script);
-	kfree(app);
-}
-
-/**
- * pfsel_app_put - Release a reference to an application identity
- *
- * @app: identity, or NULL.
- */
-void pfsel_app_put(struct pfsel_app *const app)
-{
-	if (app)
-		kref_put(&app->usage, pfsel_app_release);
-}
-
-static struct pfsel_app *pfsel_app_get(struct pfsel_app *const app)
-{
-	if (app)
-		kref_get(&app->usage);
-	return app;
-}
 
 static void hook_cred_transfer(struct cred *const new,
 			       const struct cred *const old)

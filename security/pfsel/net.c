@@ -4,86 +4,211 @@
  *
  * Every way a process reaches the network meets one of these hooks:
  * socket() meets socket_create, bind() socket_bind, connect() (including
- * io_uring's) socket_connect, listen() socket_listen, accept()
- * socket_accept, and a send that names its destination (an unconnected
- * sendto(), TCP Fast Open) socket_sendmsg.  An inbound connection request
- * meets inet_conn_request, in softirq context, where nothing may wait.
+ * io_uring's) socket_connect, listen() socket_listen, and a send that names
+ * its destination (an unconnected sendto(), TCP Fast Open) socket_sendmsg.
+ * An inbound connection request meets inet_conn_request, in softirq
+ * context, where nothing may wait: that is where "accept" is decided, per
+ * peer, for the process that created the listening socket; socket_accept
+ * itself only counts, since the peer is not known yet when it runs.
  *
- * Every hook allows for now; each counts the calls it checks.
+ * classify.c turns what a hook sees into a request; decide.c decides it.
+ * Every hook counts its calls and the time they take (stats.c), whether or
+ * not a policy is loaded.
  */
 
+#include <linux/cred.h>
 #include <linux/lsm_hooks.h>
 #include <linux/net.h>
 #include <linux/socket.h>
 #include <net/request_sock.h>
 #include <net/sock.h>
 
+#include "app.h"
+#include "classify.h"
 #include "common.h"
+#include "cred.h"
+#include "decide.h"
 #include "net.h"
+#include "policy.h"
 #include "setup.h"
 #include "stats.h"
+
+/*
+ * Decides what a classifier made of a call: a request, something pfsel
+ * does not govern, or input the kernel would refuse anyway, which is
+ * refused here already with the kernel's own error.
+ */
+static int decide_classified(const int classified,
+			     const struct pfsel_request *const request)
+{
+	if (classified)
+		return classified < 0 ? classified : 0;
+	return pfsel_decide_current(request);
+}
 
 static int hook_socket_create(const int family, const int type,
 			      const int protocol, const int kern)
 {
+	struct pfsel_request request;
+	int err = 0;
+	u64 start;
+
 	/* Sockets the kernel makes for itself are not a process's access. */
 	if (kern)
 		return 0;
-	pfsel_count_hook(PFSEL_HOOK_SOCKET_CREATE);
+	start = pfsel_hook_enter();
+	if (pfsel_policy_any())
+		err = decide_classified(pfsel_classify_create(family, type,
+							      protocol,
+							      &request),
+					&request);
+	pfsel_hook_exit(PFSEL_HOOK_SOCKET_CREATE, start);
+	return err;
+}
+
+static int hook_socket_post_create(struct socket *const sock,
+				   const int family, const int type,
+				   const int protocol, const int kern)
+{
+	const struct cred *const cred = current_cred();
+	struct pfsel_sock_security *ss;
+
+	if (kern || !sock->sk)
+		return 0;
+	ss = pfsel_sock(sock->sk);
+	ss->app = pfsel_app_get(pfsel_cred(cred)->app);
+	ss->uid = cred->uid;
+	ss->governed = true;
 	return 0;
+}
+
+static void hook_sk_clone_security(const struct sock *const sk,
+				   struct sock *const newsk)
+{
+	const struct pfsel_sock_security *const old = pfsel_sock(sk);
+	struct pfsel_sock_security *const new = pfsel_sock(newsk);
+
+	/* SCTP's peeloff clones onto a socket that already has an owner. */
+	pfsel_app_put(new->app);
+	new->app = pfsel_app_get(old->app);
+	new->uid = old->uid;
+	new->governed = old->governed;
+}
+
+static void hook_sk_free_security(struct sock *const sk)
+{
+	pfsel_app_put(pfsel_sock(sk)->app);
 }
 
 static int hook_socket_bind(struct socket *const sock,
 			    struct sockaddr *const address, const int addrlen)
 {
-	pfsel_count_hook(PFSEL_HOOK_SOCKET_BIND);
-	return 0;
+	struct pfsel_request request;
+	int err = 0;
+	u64 start;
+
+	start = pfsel_hook_enter();
+	if (pfsel_policy_any())
+		err = decide_classified(pfsel_classify_bind(sock->sk,
+							    address, addrlen,
+							    &request),
+					&request);
+	pfsel_hook_exit(PFSEL_HOOK_SOCKET_BIND, start);
+	return err;
 }
 
 static int hook_socket_connect(struct socket *const sock,
 			       struct sockaddr *const address,
 			       const int addrlen)
 {
-	pfsel_count_hook(PFSEL_HOOK_SOCKET_CONNECT);
-	return 0;
+	struct pfsel_request request;
+	int err = 0;
+	u64 start;
+
+	start = pfsel_hook_enter();
+	if (pfsel_policy_any())
+		err = decide_classified(pfsel_classify_connect(sock->sk,
+							       address,
+							       addrlen,
+							       &request),
+					&request);
+	pfsel_hook_exit(PFSEL_HOOK_SOCKET_CONNECT, start);
+	return err;
 }
 
 static int hook_socket_listen(struct socket *const sock, const int backlog)
 {
-	pfsel_count_hook(PFSEL_HOOK_SOCKET_LISTEN);
-	return 0;
+	struct pfsel_request request;
+	int err = 0;
+	u64 start;
+
+	start = pfsel_hook_enter();
+	if (pfsel_policy_any())
+		err = decide_classified(pfsel_classify_listen(sock->sk,
+							      &request),
+					&request);
+	pfsel_hook_exit(PFSEL_HOOK_SOCKET_LISTEN, start);
+	return err;
 }
 
 static int hook_socket_accept(struct socket *const sock,
 			      struct socket *const newsock)
 {
-	pfsel_count_hook(PFSEL_HOOK_SOCKET_ACCEPT);
+	u64 start = pfsel_hook_enter();
+
+	pfsel_hook_exit(PFSEL_HOOK_SOCKET_ACCEPT, start);
 	return 0;
 }
 
 static int hook_socket_sendmsg(struct socket *const sock,
 			       struct msghdr *const msg, const int size)
 {
+	struct pfsel_request request;
+	int err = 0;
+	u64 start;
+
 	/*
 	 * Only a send that names its destination reaches a peer that
 	 * connect() did not already check.
 	 */
 	if (!msg->msg_name || !msg->msg_namelen)
 		return 0;
-	pfsel_count_hook(PFSEL_HOOK_SOCKET_SENDMSG);
-	return 0;
+	start = pfsel_hook_enter();
+	if (pfsel_policy_any())
+		err = decide_classified(pfsel_classify_sendmsg(sock->sk, msg,
+							       &request),
+					&request);
+	pfsel_hook_exit(PFSEL_HOOK_SOCKET_SENDMSG, start);
+	return err;
 }
 
 static int hook_inet_conn_request(const struct sock *const sk,
 				  struct sk_buff *const skb,
 				  struct request_sock *const req)
 {
-	pfsel_count_hook(PFSEL_HOOK_INET_CONN_REQUEST);
-	return 0;
+	const struct pfsel_sock_security *const ss = pfsel_sock(sk);
+	const struct pfsel_subject subject = {
+		.app = ss->app,
+		.uid = ss->uid,
+		.task = false,
+	};
+	struct pfsel_request request;
+	int err = 0;
+	u64 start;
+
+	start = pfsel_hook_enter();
+	if (pfsel_policy_any() && ss->governed &&
+	    !pfsel_classify_conn_request(sk, skb, &request))
+		err = pfsel_decide(&subject, &request);
+	pfsel_hook_exit(PFSEL_HOOK_INET_CONN_REQUEST, start);
+	return err;
 }
 
 static struct security_hook_list pfsel_net_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(socket_create, hook_socket_create),
+	LSM_HOOK_INIT(socket_post_create, hook_socket_post_create),
+	LSM_HOOK_INIT(sk_clone_security, hook_sk_clone_security),
+	LSM_HOOK_INIT(sk_free_security, hook_sk_free_security),
 	LSM_HOOK_INIT(socket_bind, hook_socket_bind),
 	LSM_HOOK_INIT(socket_connect, hook_socket_connect),
 	LSM_HOOK_INIT(socket_listen, hook_socket_listen),

@@ -2,28 +2,52 @@
 /*
  * pfsel LSM - securityfs interface
  *
- * /sys/kernel/security/pfsel/ holds:
- *   status - "version: N" (PFSEL_ABI_VERSION) and "mode: NAME"
- *   hooks  - one "NAME CALLS" line per hook, summed over CPUs
+ * /sys/kernel/security/pfsel/ holds (docs/kernel-interface.md):
+ *   status   - ABI version, global mode, what is loaded
+ *   enforce  - the global mode: 1 enforcing, 0 permissive
+ *   load     - write a compiled policy, in one write()
+ *   unload   - write "system" or a uid
+ *   policies - one line per loaded policy
+ *   hooks    - one "NAME CALLS NANOSECONDS" line per hook
+ *   avc/     - the access vector cache (securityfs_avc.c)
  *
- * Every file is world-readable and writable by nobody: nothing here is
- * secret, and nothing here may be changed yet.
+ * Rights are those of whoever opened a file (file->f_cred), not of whoever
+ * writes to it, so that a descriptor handed to a less privileged process
+ * does not lend it more than its opener had, and the reverse.
  */
 
 #include <linux/fs.h>
 #include <linux/init.h>
+#include <linux/kernel.h>
+#include <linux/mm.h>
 #include <linux/security.h>
 #include <linux/seq_file.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/uidgid.h>
+#include <linux/user_namespace.h>
 #include <uapi/linux/pfsel.h>
 
+#include "avc.h"
 #include "common.h"
+#include "decide.h"
+#include "policy.h"
 #include "setup.h"
 #include "stats.h"
 
 static int status_show(struct seq_file *const m, void *const v)
 {
+	unsigned long users;
+	u32 generation;
+	bool system;
+
+	pfsel_policy_counts(&system, &users, &generation);
 	seq_printf(m, "version: %d\n", PFSEL_ABI_VERSION);
-	seq_puts(m, "mode: enforcing\n");
+	seq_printf(m, "mode: %s\n",
+		   pfsel_enforcing() ? "enforcing" : "permissive");
+	seq_printf(m, "system: %s\n", system ? "loaded" : "none");
+	seq_printf(m, "users: %lu\n", users);
+	seq_printf(m, "generation: %u\n", generation);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(status);
@@ -33,15 +57,145 @@ static int hooks_show(struct seq_file *const m, void *const v)
 	enum pfsel_hook hook;
 
 	for (hook = 0; hook < PFSEL_HOOK_COUNT; hook++)
-		seq_printf(m, "%s %llu\n", pfsel_hook_name(hook),
-			   pfsel_hook_calls(hook));
+		seq_printf(m, "%s %llu %llu\n", pfsel_hook_name(hook),
+			   pfsel_hook_calls(hook), pfsel_hook_ns(hook));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(hooks);
 
+static int policies_show(struct seq_file *const m, void *const v)
+{
+	pfsel_policy_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(policies);
+
+/*
+ * Copies a short text write (a number or a word) into @buf, NUL-terminated,
+ * without its trailing newline.
+ */
+static int read_word(const char __user *const ubuf, const size_t count,
+		     loff_t *const ppos, char *const buf, const size_t size)
+{
+	if (*ppos != 0 || count == 0 || count >= size)
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (buf[count - 1] == '\n')
+		buf[count - 1] = '\0';
+	return 0;
+}
+
+static ssize_t enforce_read(struct file *const file, char __user *const ubuf,
+			    const size_t count, loff_t *const ppos)
+{
+	char buf[4];
+	int len;
+
+	len = scnprintf(buf, sizeof(buf), "%d\n", pfsel_enforcing());
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static ssize_t enforce_write(struct file *const file,
+			     const char __user *const ubuf, const size_t count,
+			     loff_t *const ppos)
+{
+	char buf[8];
+	int err;
+
+	if (!pfsel_policy_may_admin(file->f_cred))
+		return -EPERM;
+	err = read_word(ubuf, count, ppos, buf, sizeof(buf));
+	if (err)
+		return err;
+	if (strcmp(buf, "0") && strcmp(buf, "1"))
+		return -EINVAL;
+	pfsel_set_enforcing(buf[0] == '1');
+	return count;
+}
+
+static const struct file_operations enforce_fops = {
+	.read = enforce_read,
+	.write = enforce_write,
+	.llseek = generic_file_llseek,
+};
+
+static ssize_t load_write(struct file *const file,
+			  const char __user *const ubuf, const size_t count,
+			  loff_t *const ppos)
+{
+	void *blob;
+	int err;
+
+	/* A policy is validated whole: it must come in one piece. */
+	if (*ppos != 0 || count == 0)
+		return -EINVAL;
+	if (count > PFSEL_POLICY_MAX_SIZE)
+		return -E2BIG;
+
+	blob = vmemdup_user(ubuf, count);
+	if (IS_ERR(blob))
+		return PTR_ERR(blob);
+	err = pfsel_policy_load(file->f_cred, blob, count);
+	kvfree(blob);
+	return err ?: count;
+}
+
+static const struct file_operations load_fops = {
+	.write = load_write,
+	.llseek = noop_llseek,
+};
+
+static ssize_t unload_write(struct file *const file,
+			    const char __user *const ubuf, const size_t count,
+			    loff_t *const ppos)
+{
+	char buf[16];
+	kuid_t uid;
+	u32 value;
+	int err;
+
+	err = read_word(ubuf, count, ppos, buf, sizeof(buf));
+	if (err)
+		return err;
+	if (!strcmp(buf, "system")) {
+		err = pfsel_policy_unload(file->f_cred, PFSEL_SLOT_SYSTEM,
+					  GLOBAL_ROOT_UID);
+		return err ?: count;
+	}
+
+	if (kstrtou32(buf, 10, &value))
+		return -EINVAL;
+	uid = make_kuid(&init_user_ns, value);
+	if (!uid_valid(uid))
+		return -EINVAL;
+	err = pfsel_policy_unload(file->f_cred, PFSEL_SLOT_USER, uid);
+	return err ?: count;
+}
+
+static const struct file_operations unload_fops = {
+	.write = unload_write,
+	.llseek = noop_llseek,
+};
+
 static int __init pfsel_securityfs_init(void)
 {
+	static const struct {
+		const char *name;
+		umode_t mode;
+		const struct file_operations *fops;
+	} files[] = {
+		{ "status", 0444, &status_fops },
+		{ "enforce", 0644, &enforce_fops },
+		/* Anyone may try: the opener's rights are checked per write. */
+		{ "load", 0666, &load_fops },
+		{ "unload", 0666, &unload_fops },
+		{ "policies", 0444, &policies_fops },
+		{ "hooks", 0444, &hooks_fops },
+	};
 	struct dentry *dir, *file;
+	size_t i;
 
 	if (!pfsel_initialized)
 		return 0;
@@ -50,13 +204,13 @@ static int __init pfsel_securityfs_init(void)
 	if (IS_ERR(dir))
 		goto err;
 
-	file = securityfs_create_file("status", 0444, dir, NULL,
-				      &status_fops);
-	if (IS_ERR(file))
-		goto err_remove;
-
-	file = securityfs_create_file("hooks", 0444, dir, NULL, &hooks_fops);
-	if (IS_ERR(file))
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		file = securityfs_create_file(files[i].name, files[i].mode, dir,
+					      NULL, files[i].fops);
+		if (IS_ERR(file))
+			goto err_remove;
+	}
+	if (pfsel_avc_securityfs_init(dir))
 		goto err_remove;
 
 	return 0;

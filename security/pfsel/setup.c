@@ -10,6 +10,8 @@
 #include <linux/lsm_hooks.h>
 #include <uapi/linux/lsm.h>
 
+#include "app.h"
+#include "avc.h"
 #include "common.h"
 #include "cred.h"
 #include "net.h"
@@ -28,11 +30,14 @@ const struct lsm_id pfsel_lsmid = {
 
 struct lsm_blob_sizes pfsel_blob_sizes __ro_after_init = {
 	.lbs_cred = sizeof(struct pfsel_cred_security),
+	.lbs_sock = sizeof(struct pfsel_sock_security),
 };
 
 static int __init pfsel_init(void)
 {
+	pfsel_avc_init();
 	pfsel_add_cred_hooks();
+	pfsel_add_app_hooks();
 	pfsel_add_net_hooks();
 	pfsel_initialized = true;
 	pr_info("Up and running.\n");

@@ -61,6 +61,25 @@ u64 pfsel_hook_calls(const enum pfsel_hook hook)
 	return sum;
 }
 
+/**
+ * pfsel_hook_ns - Time spent in a hook, summed over every possible CPU
+ *
+ * @hook: the hook.
+ *
+ * Return: nanoseconds spent in the hook's checked calls since boot.
+ */
+u64 pfsel_hook_ns(const enum pfsel_hook hook)
+{
+	u64 sum = 0;
+	int cpu;
+
+	if (WARN_ON_ONCE(hook >= PFSEL_HOOK_COUNT))
+		return 0;
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu(pfsel_hook_stats, cpu).ns[hook]);
+	return sum;
+}
+
 #ifdef CONFIG_SECURITY_PFSEL_KUNIT_TEST
 
 #include <kunit/test.h>
@@ -96,10 +115,30 @@ static void test_count_hook_adds_one(struct kunit *const test)
 	KUNIT_EXPECT_LE(test, before + 1, after);
 }
 
+/* A timed call counts once and never takes time away. */
+static void test_hook_exit_adds_time(struct kunit *const test)
+{
+	u64 calls, ns, start, calls_after, ns_after;
+
+	/* Nothing on this CPU can run the hook while preemption is off. */
+	preempt_disable();
+	calls = pfsel_hook_calls(PFSEL_HOOK_SOCKET_BIND);
+	ns = pfsel_hook_ns(PFSEL_HOOK_SOCKET_BIND);
+	start = pfsel_hook_enter();
+	pfsel_hook_exit(PFSEL_HOOK_SOCKET_BIND, start);
+	calls_after = pfsel_hook_calls(PFSEL_HOOK_SOCKET_BIND);
+	ns_after = pfsel_hook_ns(PFSEL_HOOK_SOCKET_BIND);
+	preempt_enable();
+
+	KUNIT_EXPECT_LE(test, calls + 1, calls_after);
+	KUNIT_EXPECT_LE(test, ns, ns_after);
+}
+
 static struct kunit_case test_cases[] = {
 	/* clang-format off */
 	KUNIT_CASE(test_hook_names_unique),
 	KUNIT_CASE(test_count_hook_adds_one),
+	KUNIT_CASE(test_hook_exit_adds_time),
 	{}
 	/* clang-format on */
 };

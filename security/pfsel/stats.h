@@ -7,6 +7,7 @@
 #define _SECURITY_PFSEL_STATS_H
 
 #include <linux/percpu.h>
+#include <linux/sched/clock.h>
 #include <linux/types.h>
 
 /**
@@ -26,12 +27,14 @@ enum pfsel_hook {
 };
 
 /**
- * struct pfsel_hook_stats - Calls of each hook, on one CPU
+ * struct pfsel_hook_stats - Calls of each hook, and time spent, on one CPU
  *
  * @calls: how many times each hook ran on this CPU and was checked.
+ * @ns: nanoseconds spent in those calls, by local_clock().
  */
 struct pfsel_hook_stats {
 	u64 calls[PFSEL_HOOK_COUNT];
+	u64 ns[PFSEL_HOOK_COUNT];
 };
 
 DECLARE_PER_CPU(struct pfsel_hook_stats, pfsel_hook_stats);
@@ -48,7 +51,34 @@ static inline void pfsel_count_hook(const enum pfsel_hook hook)
 	this_cpu_inc(pfsel_hook_stats.calls[hook]);
 }
 
+/**
+ * pfsel_hook_enter - Start timing a checked call of a hook
+ *
+ * Return: the start time, for pfsel_hook_exit().
+ */
+static inline u64 pfsel_hook_enter(void)
+{
+	return local_clock();
+}
+
+/**
+ * pfsel_hook_exit - Count one checked call of a hook and the time it took
+ *
+ * @hook: the hook.
+ * @start: what pfsel_hook_enter() returned.
+ *
+ * The time is what the benchmarks report as pfsel's own share of a call.
+ * A task may migrate between enter and exit: local_clock() is then only
+ * approximately monotonic across CPUs, which is good enough for sums.
+ */
+static inline void pfsel_hook_exit(const enum pfsel_hook hook, const u64 start)
+{
+	this_cpu_inc(pfsel_hook_stats.calls[hook]);
+	this_cpu_add(pfsel_hook_stats.ns[hook], local_clock() - start);
+}
+
 u64 pfsel_hook_calls(enum pfsel_hook hook);
+u64 pfsel_hook_ns(enum pfsel_hook hook);
 const char *pfsel_hook_name(enum pfsel_hook hook);
 
 #endif /* _SECURITY_PFSEL_STATS_H */

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfsel LSM - Application identity
+ *
+ * A process's application is fixed at execve(): the executable and, when
+ * the kernel ran a script through its "#!" interpreter, the script
+ * (policy/LANGUAGE.md, section 5).  Rules name applications by path, so
+ * the identity is a path, and a path can lie: a user namespace lets an
+ * unprivileged user bind-mount any file over /usr/bin/firefox in a mount
+ * namespace of their own.  A path therefore only counts if it names the
+ * same file when looked up from the root of the init process, that is, as
+ * the administrator who wrote the policy sees the system.  Otherwise the
+ * application is unnamed, and only rules for "*" match it.
+ */
+
+#include <linux/binfmts.h>
+#include <linux/cred.h>
+#include <linux/dcache.h>
+#include <linux/fs.h>
+#include <linux/fs_struct.h>
+#include <linux/lsm_hooks.h>
+#include <linux/namei.h>
+#include <linux/path.h>
+#include <linux/pid_namespace.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+
+#include "app.h"
+#include "common.h"
+#include "cred.h"
+#include "policydb.h"
+#include "setup.h"
+
+/*
+ * Patterns are absolute paths: this relative one matches none of them, so
+ * an unnamed executable or script falls in the policy's "other" class.
+ */
+static const char pfsel_unnamed[] = "?";
+
+static void pfsel_app_release(struct kref *const usage)
+{
+	struct pfsel_app *const app =
+		container_of(usage, struct pfsel_app, usage);
+
+	kfree(app->exe);
+	kfree(app->script);
+	kfree(app);
+}
+
+/**
+ * pfsel_app_get - Take a reference to an application identity
+ *
+ * @app: identity, or NULL.
+ *
+ * Return: @app.
+ */
+struct pfsel_app *pfsel_app_get(struct pfsel_app *const app)
+{
+	if (app)
+		kref_get(&app->usage);
+	return app;
+}
+
+/**
+ * pfsel_app_put - Release a reference to an application identity
+ *
+ * @app: identity, or NULL.
+ *
+ * Safe in any context: the last reference may go from a socket freed in
+ * softirq.
+ */
+void pfsel_app_put(struct pfsel_app *const app)
+{
+	if (app)
+		kref_put(&app->usage, pfsel_app_release);
+}
+
+/**
+ * pfsel_app_class - The application class of an identity in a policy
+ *
+ * @app: identity, or NULL for a task that has not executed anything.
+ * @policy: the policy; the caller holds rcu_read_lock().
+ *
+ * Classifying a path costs a few binary searches, so the answer is cached
+ * in @app per policy slot and recomputed only when a policy of a new
+ * generation is in force.  Racing writers store the same value.
+ *
+ * Return: an application class of @policy.
+ */
+u32 pfsel_app_class(struct pfsel_app *const app,
+		    const struct pfsel_policy *const policy)
+{
+	const char *exe, *script;
+	u64 cached;
+	u32 class;
+
+	if (!app)
+		return pfsel_policydb_classify_app(policy->db, pfsel_unnamed,
+						   NULL);
+
+	cached = atomic64_read(&app->classes[policy->slot]);
+	if (upper_32_bits(cached) == policy->generation)
+		return lower_32_bits(cached);
+
+	exe = app->exe ?: pfsel_unnamed;
+	script = app->has_script ? app->script ?: pfsel_unnamed : NULL;
+	class = pfsel_policydb_classify_app(policy->db, exe, script);
+	atomic64_set(&app->classes[policy->slot],
+		     (u64)policy->generation << 32 | class);
+	return class;
+}
+
+/* Tells whether @name, looked up from init's root, is @file itself. */
+static bool names_file_for_init(const char *const name,
+				const struct file *const file)
+{
+	struct task_struct *init;
+	struct path root = {}, found;
+	bool same = false;
+
+	rcu_read_lock();
+	init = READ_ONCE(init_pid_ns.child_reaper);
+	if (init)
+		get_task_struct(init);
+	rcu_read_unlock();
+	if (!init)
+		return false;
+
+	task_lock(init);
+	if (init->fs)
+		get_fs_root(init->fs, &root);
+	task_unlock(init);
+	put_task_struct(init);
+	if (!root.mnt)
+		return false;
+
+	if (!vfs_path_lookup(root.dentry, root.mnt, name, 0, &found)) {
+		same = d_backing_inode(found.dentry) == file_inode(file);
+		path_put(&found);
+	}
+	path_put(&root);
+	return same;
+}
+
+/*
+ * Sets *@name to the path of @file, or to NULL when it cannot be named:
+ * unreachable, deleted, too long, or not the same file as init sees.
+ */
+static int name_file(const struct file *const file, char **const name)
+{
+	char *buf, *path;
+
+	*name = NULL;
+	buf = __getname();
+	if (!buf)
+		return -ENOMEM;
+	path = d_absolute_path(&file->f_path, buf, PATH_MAX);
+	if (!IS_ERR(path) && names_file_for_init(path, file)) {
+		*name = kstrdup(path, GFP_KERNEL_ACCOUNT);
+		if (!*name) {
+			__putname(buf);
+			return -ENOMEM;
+		}
+	}
+	__putname(buf);
+	return 0;
+}
+
+static struct pfsel_app *app_alloc(void)
+{
+	struct pfsel_app *app;
+
+	app = kzalloc(sizeof(*app), GFP_KERNEL_ACCOUNT);
+	if (app)
+		kref_init(&app->usage);
+	return app;
+}
+
+static void set_cred_app(const struct cred *const cred,
+			 struct pfsel_app *const app)
+{
+	struct pfsel_cred_security *const cs = pfsel_cred(cred);
+
+	pfsel_app_put(cs->app);
+	cs->app = app;
+}
+
+/*
+ * The file named in execve(): the executable, unless a binary handler
+ * turns out to run it through an interpreter.
+ */
+static int hook_bprm_creds_for_exec(struct linux_binprm *const bprm)
+{
+	struct pfsel_app *app;
+	char *exe;
+	int err;
+
+	err = name_file(bprm->file, &exe);
+	if (err)
+		return err;
+	app = app_alloc();
+	if (!app) {
+		kfree(exe);
+		return -ENOMEM;
+	}
+	app->exe = exe;
+	set_cred_app(bprm->cred, app);
+	return 0;
+}
+
+/*
+ * The file the new program runs from.  A handler that ran the named file
+ * through an interpreter ("#!", binfmt_misc) changed bprm->interp: then
+ * the interpreter is the executable and the named file the script.
+ */
+static int hook_bprm_creds_from_file(struct linux_binprm *const bprm,
+				     const struct file *const file)
+{
+	struct pfsel_app *const first = pfsel_cred(bprm->cred)->app;
+	struct pfsel_app *app;
+	char *exe, *script = NULL;
+	int err;
+
+	if (bprm->interp == bprm->filename || !first)
+		return 0;
+
+	err = name_file(file, &exe);
+	if (err)
+		return err;
+	if (first->exe && exe && !strcmp(first->exe, exe)) {
+		/* binfmt_misc's credential mode runs the named file itself. */
+		kfree(exe);
+		return 0;
+	}
+	if (first->exe) {
+		script = kstrdup(first->exe, GFP_KERNEL_ACCOUNT);
+		if (!script) {
+			kfree(exe);
+			return -ENOMEM;
+		}
+	}
+	app = app_alloc();
+	if (!app) {
+		kfree(exe);
+		kfree(script);
+		return -ENOMEM;
+	}
+	app->exe = exe;
+	app->script = script;
+	app->has_script = true;
+	set_cred_app(bprm->cred, app);
+	return 0;
+}
+
+static struct security_hook_list pfsel_app_hooks[] __ro_after_init = {
+	LSM_HOOK_INIT(bprm_creds_for_exec, hook_bprm_creds_for_exec),
+	LSM_HOOK_INIT(bprm_creds_from_file, hook_bprm_creds_from_file),
+};
+
+__init void pfsel_add_app_hooks(void)
+{
+	security_add_hooks(pfsel_app_hooks, ARRAY_SIZE(pfsel_app_hooks),
+			   &pfsel_lsmid);
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * pfsel LSM - Application identity
+ */
+
+#ifndef _SECURITY_PFSEL_APP_H
+#define _SECURITY_PFSEL_APP_H
+
+#include <linux/atomic.h>
+#include <linux/init.h>
+#include <linux/kref.h>
+#include <linux/types.h>
+
+#include "policy.h"
+
+/**
+ * struct pfsel_app - Application identity of a process
+ *
+ * @usage: references from credentials and sockets.
+ * @exe: path of the executable that was run (the interpreter, for a
+ *       script), or NULL if it cannot be named (see app.c).
+ * @script: path of the script, or NULL if there is none or it cannot be
+ *          named.
+ * @has_script: the kernel ran a script through an interpreter.
+ * @classes: per policy slot, the application class last computed, with
+ *           the generation of the policy it was computed for in the upper
+ *           32 bits.
+ *
+ * The identity is fixed at exec and shared, read-only but for @classes, by
+ * every credential derived from it: a process cannot change what it was
+ * started as.
+ */
+struct pfsel_app {
+	struct kref usage;
+	const char *exe;
+	const char *script;
+	bool has_script;
+	atomic64_t classes[PFSEL_SLOT_COUNT];
+};
+
+struct pfsel_app *pfsel_app_get(struct pfsel_app *app);
+void pfsel_app_put(struct pfsel_app *app);
+u32 pfsel_app_class(struct pfsel_app *app, const struct pfsel_policy *policy);
+
+__init void pfsel_add_app_hooks(void);
+
+#endif /* _SECURITY_PFSEL_APP_H */

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfsel LSM - Audit records of decisions
+ *
+ * One AUDIT_PFSEL_ACCESS record per audited decision, with every field an
+ * administrator needs to understand it and audit2pfw needs to turn it into
+ * a rule: who (pid, uids, session, comm, exe, application), what (the
+ * operation, protocol and addresses), and why (the policy and the rule, by
+ * file and line).  docs/kernel-interface.md lists the fields.
+ *
+ * Records are rate limited: a process looping on a denied call must not
+ * flood the audit log, nor the kernel log when auditd is not running.
+ */
+
+#include <linux/audit.h>
+#include <linux/cred.h>
+#include <linux/ratelimit.h>
+#include <linux/sched.h>
+#include <linux/uidgid.h>
+#include <linux/user_namespace.h>
+
+#include "audit.h"
+#include "common.h"
+
+static const char *const pfsel_op_names[PFSEL_OP_COUNT] = {
+	[PFSEL_OP_CREATE] = "create", [PFSEL_OP_BIND] = "bind",
+	[PFSEL_OP_CONNECT] = "connect", [PFSEL_OP_LISTEN] = "listen",
+	[PFSEL_OP_ACCEPT] = "accept",
+};
+
+static const char *const pfsel_proto_names[PFSEL_PROTO_COUNT] = {
+	[PFSEL_PROTO_TCP] = "tcp",	 [PFSEL_PROTO_UDP] = "udp",
+	[PFSEL_PROTO_ICMP] = "icmp",	 [PFSEL_PROTO_RAW] = "raw",
+	[PFSEL_PROTO_PACKET] = "packet",
+};
+
+static const char *const pfsel_verdict_names[PFSEL_VERDICT_COUNT] = {
+	[PFSEL_VERDICT_ALLOW] = "allow",
+	[PFSEL_VERDICT_DENY] = "deny",
+	[PFSEL_VERDICT_ASK] = "ask",
+};
+
+/* At most 500 records per 5 seconds, in bursts. */
+static DEFINE_RATELIMIT_STATE(pfsel_audit_ratelimit, 5 * HZ, 500);
+
+static const char *name_of(const char *const *const names, const u32 count,
+			   const u32 value)
+{
+	return value < count && names[value] ? names[value] : "?";
+}
+
+static void log_addr(struct audit_buffer *const ab, const char *const key,
+		     const u8 *const addr, const u16 port,
+		     const char *const port_key)
+{
+	if (pfsel_addr_is_inet(addr))
+		audit_log_format(ab, " %s=%pI4 %s=%u", key, addr + 12,
+				 port_key, port);
+	else
+		audit_log_format(ab, " %s=%pI6c %s=%u", key, addr, port_key,
+				 port);
+}
+
+static void log_path(struct audit_buffer *const ab, const char *const key,
+		     const char *const path)
+{
+	audit_log_format(ab, " %s=", key);
+	if (path)
+		audit_log_untrustedstring(ab, path);
+	else
+		audit_log_format(ab, "?");
+}
+
+static void log_rule(struct audit_buffer *const ab,
+		     const struct pfsel_policy *const policy, const u32 rule)
+{
+	struct pfsel_string file;
+	u32 line, col;
+
+	if (rule == PFSEL_NONE ||
+	    pfsel_policydb_rule_source(policy->db, rule, &file, &line, &col)) {
+		audit_log_format(ab, " rule=default");
+		return;
+	}
+	audit_log_format(ab, " rule=");
+	audit_log_n_untrustedstring(ab, file.s, file.len);
+	audit_log_format(ab, ":%u:%u", line, col);
+}
+
+/**
+ * pfsel_audit_decision - Emit the audit record of one decision
+ *
+ * @subject: who made the request.
+ * @request: the request.
+ * @policy: the policy whose decision this is; the caller holds
+ *          rcu_read_lock().
+ * @decision: the policy's decision (its rule and audit flags).
+ * @verdict: the verdict applied: allow or deny (an unanswered ask is
+ *           already resolved).
+ * @permissive: a denial that was let through.
+ *
+ * Safe in any context: softirq for inbound connections.
+ */
+void pfsel_audit_decision(const struct pfsel_subject *const subject,
+			  const struct pfsel_request *const request,
+			  const struct pfsel_policy *const policy,
+			  const struct pfsel_avc_decision *const decision,
+			  const u32 verdict, const bool permissive)
+{
+	struct audit_buffer *ab;
+
+	if (!audit_enabled || !__ratelimit(&pfsel_audit_ratelimit))
+		return;
+
+	ab = audit_log_start(audit_context(), GFP_ATOMIC | __GFP_NOWARN,
+			     AUDIT_PFSEL_ACCESS);
+	if (!ab)
+		return;
+
+	audit_log_format(ab, "%s op=%s verdict=%s", PFSEL_NAME,
+			 name_of(pfsel_op_names, PFSEL_OP_COUNT, request->op),
+			 name_of(pfsel_verdict_names, PFSEL_VERDICT_COUNT,
+				 verdict));
+	if (decision->verdict == PFSEL_VERDICT_ASK)
+		audit_log_format(ab, " asked=unanswered");
+	audit_log_format(ab, " permissive=%d policy=%s", permissive,
+			 policy->slot == PFSEL_SLOT_SYSTEM ? "system" : "user");
+	log_rule(ab, policy, decision->rule);
+
+	if (request->proto == PFSEL_PROTO_PACKET)
+		audit_log_format(ab, " family=packet");
+	else
+		audit_log_format(ab, " family=%s",
+				 request->family == PFSEL_FAMILY_INET6 ?
+					 "inet6" :
+					 "inet");
+	audit_log_format(ab, " protocol=%s",
+			 name_of(pfsel_proto_names, PFSEL_PROTO_COUNT,
+				 request->proto));
+	if (request->op == PFSEL_OP_CREATE) {
+		audit_log_format(ab, " laddr=? lport=? raddr=? rport=?");
+	} else if (request->op == PFSEL_OP_BIND ||
+		   request->op == PFSEL_OP_LISTEN) {
+		log_addr(ab, "laddr", request->addr, request->port, "lport");
+		audit_log_format(ab, " raddr=? rport=?");
+	} else if (request->op == PFSEL_OP_ACCEPT) {
+		/* The peer's port is not part of the request. */
+		log_addr(ab, "laddr", request->laddr, request->port, "lport");
+		audit_log_format(ab, " raddr=");
+		if (pfsel_addr_is_inet(request->addr))
+			audit_log_format(ab, "%pI4", request->addr + 12);
+		else
+			audit_log_format(ab, "%pI6c", request->addr);
+		audit_log_format(ab, " rport=?");
+	} else {
+		log_addr(ab, "laddr", request->laddr, request->lport, "lport");
+		log_addr(ab, "raddr", request->addr, request->port, "rport");
+	}
+
+	log_path(ab, "app", subject->app ? subject->app->exe : NULL);
+	log_path(ab, "script",
+		 subject->app && subject->app->has_script ?
+			 subject->app->script :
+			 NULL);
+	if (subject->task)
+		audit_log_task_info(ab);
+	else
+		audit_log_format(ab, " uid=%u",
+				 from_kuid(&init_user_ns, subject->uid));
+	audit_log_end(ab);
+}
+
+/**
+ * pfsel_audit_mode - Emit the audit record of a switch of the global mode
+ *
+ * @enforcing: the new mode.
+ * @old_enforcing: the mode before.
+ */
+void pfsel_audit_mode(const bool enforcing, const bool old_enforcing)
+{
+	struct audit_buffer *ab;
+
+	ab = audit_log_start(audit_context(), GFP_KERNEL, AUDIT_MAC_STATUS);
+	if (!ab)
+		return;
+	audit_log_format(ab, "enforcing=%d old_enforcing=%d auid=%u ses=%u",
+			 enforcing, old_enforcing,
+			 from_kuid(&init_user_ns, audit_get_loginuid(current)),
+			 audit_get_sessionid(current));
+	audit_log_format(ab, " lsm=%s res=1", PFSEL_NAME);
+	audit_log_end(ab);
+}

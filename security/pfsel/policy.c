@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfsel LSM - The loaded policies
+ *
+ * There is at most one system policy and one policy per user (by kuid).
+ * Readers find them under RCU.  A load validates the new policy whole
+ * before anything changes; it is then published with one pointer store, the
+ * access vector cache is flushed, and the policy it replaces is freed after
+ * a grace period.  Loads and unloads are serialized by one mutex: they are
+ * rare, and a single writer makes the generation order the publish order.
+ */
+
+#include <linux/audit.h>
+#include <linux/capability.h>
+#include <linux/cred.h>
+#include <linux/jump_label.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/security.h>
+#include <linux/slab.h>
+#include <linux/uidgid.h>
+#include <linux/user_namespace.h>
+#include <linux/xarray.h>
+
+#include "avc.h"
+#include "common.h"
+#include "policy.h"
+
+DEFINE_STATIC_KEY_FALSE(pfsel_policy_loaded);
+
+static DEFINE_MUTEX(pfsel_policy_mutex);
+static struct pfsel_policy __rcu *pfsel_system_policy;
+/* User policies by the value of their kuid; xarray lookups are RCU-safe. */
+static DEFINE_XARRAY(pfsel_user_policies);
+/* Guarded by pfsel_policy_mutex. */
+static u32 pfsel_generation;
+static unsigned long pfsel_user_count;
+
+/**
+ * pfsel_policy_system - The system policy
+ *
+ * Must be called under rcu_read_lock(); the policy stays valid until the
+ * matching rcu_read_unlock().
+ *
+ * Return: the system policy, or NULL when none is loaded.
+ */
+struct pfsel_policy *pfsel_policy_system(void)
+{
+	return rcu_dereference(pfsel_system_policy);
+}
+
+/**
+ * pfsel_policy_user - The policy of a user
+ *
+ * @uid: the user, as a kuid.
+ *
+ * Must be called under rcu_read_lock(), as pfsel_policy_system().
+ *
+ * Return: the user's policy, or NULL when none is loaded.
+ */
+struct pfsel_policy *pfsel_policy_user(const kuid_t uid)
+{
+	return xa_load(&pfsel_user_policies, __kuid_val(uid));
+}
+
+/**
+ * pfsel_policy_may_admin - Tell whether credentials may administer pfsel
+ *
+ * @cred: credentials of whoever opened the control file.
+ *
+ * Loading the system policy or another user's policy, and switching the
+ * global mode, need CAP_MAC_ADMIN in the initial user namespace: a user
+ * namespace's root must not loosen what the host imposes.
+ *
+ * Return: true if allowed.
+ */
+bool pfsel_policy_may_admin(const struct cred *const cred)
+{
+	return security_capable(cred, &init_user_ns, CAP_MAC_ADMIN,
+				CAP_OPT_NONE) == 0;
+}
+
+static bool may_manage(const struct cred *const opener,
+		       const enum pfsel_policy_slot slot, const kuid_t uid)
+{
+	if (slot == PFSEL_SLOT_USER && uid_eq(opener->uid, uid))
+		return true;
+	return pfsel_policy_may_admin(opener);
+}
+
+static void policy_free(struct pfsel_policy *const policy)
+{
+	if (!policy)
+		return;
+	pfsel_policydb_free(policy->db);
+	kfree(policy);
+}
+
+static void policy_free_rcu(struct rcu_head *const head)
+{
+	policy_free(container_of(head, struct pfsel_policy, rcu));
+}
+
+static void audit_policy_change(const char *const what,
+				const enum pfsel_policy_slot slot,
+				const kuid_t uid, const u32 generation)
+{
+	struct audit_buffer *ab;
+
+	ab = audit_log_start(audit_context(), GFP_KERNEL,
+			     AUDIT_MAC_POLICY_LOAD);
+	if (!ab)
+		return;
+	audit_log_format(ab, "auid=%u ses=%u lsm=%s op=%s",
+			 from_kuid(&init_user_ns, audit_get_loginuid(current)),
+			 audit_get_sessionid(current), PFSEL_NAME, what);
+	if (slot == PFSEL_SLOT_SYSTEM)
+		audit_log_format(ab, " policy=system");
+	else
+		audit_log_format(ab, " policy=user target=%u",
+				 from_kuid(&init_user_ns, uid));
+	audit_log_format(ab, " generation=%u res=1", generation);
+	audit_log_end(ab);
+}
+
+/*
+ * Publishes @policy in its slot and returns the policy it replaces.  Called
+ * with pfsel_policy_mutex held; on error nothing changed.
+ */
+static struct pfsel_policy *publish(struct pfsel_policy *const policy)
+{
+	struct pfsel_policy *old;
+
+	if (policy->slot == PFSEL_SLOT_SYSTEM)
+		return rcu_replace_pointer(pfsel_system_policy, policy,
+					   lockdep_is_held(&pfsel_policy_mutex));
+
+	old = xa_store(&pfsel_user_policies, __kuid_val(policy->uid), policy,
+		       GFP_KERNEL);
+	if (xa_is_err(old))
+		return ERR_PTR(xa_err(old));
+	if (!old)
+		pfsel_user_count++;
+	return old;
+}
+
+/**
+ * pfsel_policy_load - Validate a compiled policy and put it in force
+ *
+ * @opener: credentials of whoever opened the load file.
+ * @blob: the policy as pfwc wrote it.
+ * @len: its size in bytes.
+ *
+ * The target (the system or a uid) is named by the policy's own header.
+ * The policy is validated first, so a malformed blob gives its parse error
+ * whoever writes it; then the opener's right to the target is checked.
+ *
+ * Return: 0 on success; -EPERM if @opener may not load for that target;
+ * an error of pfsel_policydb_load() for a malformed blob; -ENOMEM.  On any
+ * error the policies in force are unchanged.
+ */
+int pfsel_policy_load(const struct cred *const opener, const void *const blob,
+		      const size_t len)
+{
+	struct pfsel_policy *policy, *old;
+	struct pfsel_policydb *db;
+	int err;
+
+	err = pfsel_policydb_load(blob, len, &db);
+	if (err)
+		return err;
+
+	policy = kzalloc(sizeof(*policy), GFP_KERNEL_ACCOUNT);
+	if (!policy) {
+		pfsel_policydb_free(db);
+		return -ENOMEM;
+	}
+	policy->db = db;
+	policy->size = len;
+	policy->checksum = pfsel_policydb_checksum(blob, len);
+	policy->permissive = db->flags & PFSEL_POLICY_F_PERMISSIVE;
+	if (db->flags & PFSEL_POLICY_F_SYSTEM) {
+		policy->slot = PFSEL_SLOT_SYSTEM;
+		policy->uid = GLOBAL_ROOT_UID;
+	} else {
+		policy->slot = PFSEL_SLOT_USER;
+		policy->uid = make_kuid(&init_user_ns, db->uid);
+		if (!uid_valid(policy->uid)) {
+			err = -EINVAL;
+			goto err_free;
+		}
+	}
+
+	if (!may_manage(opener, policy->slot, policy->uid)) {
+		err = -EPERM;
+		goto err_free;
+	}
+
+	mutex_lock(&pfsel_policy_mutex);
+	policy->generation = pfsel_generation + 1;
+	old = publish(policy);
+	if (IS_ERR(old)) {
+		mutex_unlock(&pfsel_policy_mutex);
+		err = PTR_ERR(old);
+		goto err_free;
+	}
+	pfsel_generation = policy->generation;
+	static_branch_enable(&pfsel_policy_loaded);
+	/*
+	 * Cached decisions of the old policy can no longer match (they carry
+	 * its generation); flushing returns their memory at once.
+	 */
+	pfsel_avc_flush();
+	mutex_unlock(&pfsel_policy_mutex);
+
+	audit_policy_change("load", policy->slot, policy->uid,
+			    policy->generation);
+	if (old)
+		call_rcu(&old->rcu, policy_free_rcu);
+	return 0;
+
+err_free:
+	policy_free(policy);
+	return err;
+}
+
+/**
+ * pfsel_policy_unload - Remove a policy
+ *
+ * @opener: credentials of whoever opened the unload file.
+ * @slot: the system policy or a user's.
+ * @uid: the user, for PFSEL_SLOT_USER.
+ *
+ * Return: 0 on success, -EPERM if @opener may not, -ENOENT if no such
+ * policy is loaded.
+ */
+int pfsel_policy_unload(const struct cred *const opener,
+			const enum pfsel_policy_slot slot, const kuid_t uid)
+{
+	struct pfsel_policy *old;
+
+	if (!may_manage(opener, slot, uid))
+		return -EPERM;
+
+	mutex_lock(&pfsel_policy_mutex);
+	if (slot == PFSEL_SLOT_SYSTEM) {
+		old = rcu_replace_pointer(pfsel_system_policy, NULL,
+					  lockdep_is_held(&pfsel_policy_mutex));
+	} else {
+		old = xa_erase(&pfsel_user_policies, __kuid_val(uid));
+		if (old)
+			pfsel_user_count--;
+	}
+	if (!old) {
+		mutex_unlock(&pfsel_policy_mutex);
+		return -ENOENT;
+	}
+	/*
+	 * With nothing loaded pfsel is inert again.  A hook that still saw
+	 * the key on finds no policy and allows, as it would now.
+	 */
+	if (!rcu_access_pointer(pfsel_system_policy) && !pfsel_user_count)
+		static_branch_disable(&pfsel_policy_loaded);
+	pfsel_avc_flush();
+	mutex_unlock(&pfsel_policy_mutex);
+
+	audit_policy_change("unload", slot, uid, old->generation);
+	call_rcu(&old->rcu, policy_free_rcu);
+	return 0;
+}
+
+static void show_one(struct seq_file *const m,
+		     const struct pfsel_policy *const policy)
+{
+	if (policy->slot == PFSEL_SLOT_SYSTEM)
+		seq_puts(m, "system");
+	else
+		seq_printf(m, "%u", from_kuid(&init_user_ns, policy->uid));
+	seq_printf(m, " generation=%u size=%u rules=%u checksum=0x%08x mode=%s\n",
+		   policy->generation, policy->size, policy->db->n_rules,
+		   policy->checksum,
+		   policy->permissive ? "permissive" : "enforcing");
+}
+
+/**
+ * pfsel_policy_show - List the loaded policies, one line each
+ *
+ * @m: where to write: the system policy first, then users by uid.
+ */
+void pfsel_policy_show(struct seq_file *const m)
+{
+	struct pfsel_policy *policy;
+	unsigned long index;
+
+	mutex_lock(&pfsel_policy_mutex);
+	policy = rcu_dereference_protected(pfsel_system_policy,
+					   lockdep_is_held(&pfsel_policy_mutex));
+	if (policy)
+		show_one(m, policy);
+	xa_for_each(&pfsel_user_policies, index, policy)
+		show_one(m, policy);
+	mutex_unlock(&pfsel_policy_mutex);
+}
+
+/**
+ * pfsel_policy_counts - What is loaded, for the status file
+ *
+ * @system: set to whether a system policy is loaded.
+ * @users: set to the number of user policies.
+ * @generation: set to the generation of the newest load.
+ */
+void pfsel_policy_counts(bool *const system, unsigned long *const users,
+			 u32 *const generation)
+{
+	mutex_lock(&pfsel_policy_mutex);
+	*system = rcu_access_pointer(pfsel_system_policy);
+	*users = pfsel_user_count;
+	*generation = pfsel_generation;
+	mutex_unlock(&pfsel_policy_mutex);
+}

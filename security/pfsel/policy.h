@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * pfsel LSM - The loaded policies
+ */
+
+#ifndef _SECURITY_PFSEL_POLICY_H
+#define _SECURITY_PFSEL_POLICY_H
+
+#include <linux/cred.h>
+#include <linux/jump_label.h>
+#include <linux/rcupdate.h>
+#include <linux/seq_file.h>
+#include <linux/types.h>
+#include <linux/uidgid.h>
+
+#include "policydb.h"
+
+/**
+ * enum pfsel_policy_slot - Which of a request's two policies
+ *
+ * @PFSEL_SLOT_SYSTEM: the administrator's system policy.
+ * @PFSEL_SLOT_USER: the policy of the process's real uid.
+ * @PFSEL_SLOT_COUNT: number of slots.
+ */
+enum pfsel_policy_slot {
+	PFSEL_SLOT_SYSTEM,
+	PFSEL_SLOT_USER,
+	PFSEL_SLOT_COUNT
+};
+
+/**
+ * struct pfsel_policy - A loaded policy
+ *
+ * @db: the validated policy database.
+ * @slot: system or user policy.
+ * @uid: the user it governs (GLOBAL_ROOT_UID for the system policy).
+ * @generation: unique among every policy loaded since boot; decisions
+ *              cached for this policy are keyed by it.
+ * @permissive: the policy was compiled with "mode permissive;".
+ * @size: size of the blob it was loaded from.
+ * @checksum: the blob's CRC32C, as in its header.
+ * @rcu: frees the policy once no lookup can still see it.
+ *
+ * Immutable once published: readers under RCU need no lock.
+ */
+struct pfsel_policy {
+	struct pfsel_policydb *db;
+	enum pfsel_policy_slot slot;
+	kuid_t uid;
+	u32 generation;
+	bool permissive;
+	u32 size;
+	u32 checksum;
+	struct rcu_head rcu;
+};
+
+DECLARE_STATIC_KEY_FALSE(pfsel_policy_loaded);
+
+/**
+ * pfsel_policy_any - Tell whether any policy is loaded
+ *
+ * Until a first policy is loaded pfsel is inert: the hooks then cost one
+ * patched-out branch.
+ *
+ * Return: true when at least one policy may be loaded.
+ */
+static inline bool pfsel_policy_any(void)
+{
+	return static_branch_unlikely(&pfsel_policy_loaded);
+}
+
+struct pfsel_policy *pfsel_policy_system(void);
+struct pfsel_policy *pfsel_policy_user(kuid_t uid);
+
+int pfsel_policy_load(const struct cred *opener, const void *blob,
+		      size_t len);
+int pfsel_policy_unload(const struct cred *opener,
+			enum pfsel_policy_slot slot, kuid_t uid);
+void pfsel_policy_show(struct seq_file *m);
+void pfsel_policy_counts(bool *system, unsigned long *users,
+			 u32 *generation);
+bool pfsel_policy_may_admin(const struct cred *cred);
+
+#endif /* _SECURITY_PFSEL_POLICY_H */
