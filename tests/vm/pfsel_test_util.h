@@ -30,19 +30,20 @@
 #define PFSEL_SECURITYFS "/sys/kernel/security/pfsel"
 
 /*
- * Calls of one hook so far, from /sys/kernel/security/pfsel/hooks, or -1
- * when the file or the hook's line is missing.
+ * Calls of one hook so far, from /sys/kernel/security/pfsel/hooks (lines
+ * "NAME CALLS NANOSECONDS"), or -1 when the file or the hook's line is
+ * missing.
  */
 static inline int64_t pfsel_hook_calls(const char *hook)
 {
 	char name[64];
-	unsigned long long calls;
+	unsigned long long calls, ns;
 	int64_t found = -1;
 	FILE *file = fopen(PFSEL_SECURITYFS "/hooks", "re");
 
 	if (!file)
 		return -1;
-	while (fscanf(file, "%63s %llu", name, &calls) == 2) {
+	while (fscanf(file, "%63s %llu %llu", name, &calls, &ns) == 3) {
 		if (strcmp(name, hook) == 0) {
 			found = (int64_t)calls;
 			break;
