@@ -133,8 +133,8 @@ int pfsel_decide(const struct pfsel_subject *const subject,
 {
 	const struct pfsel_policy *policies[PFSEL_SLOT_COUNT];
 	struct pfsel_outcome outcome, decider = {};
-	bool permissive;
-	int slot, err = 0;
+	bool enforced = false;
+	int slot;
 
 	if (!pfsel_policy_any())
 		return 0;
@@ -147,8 +147,17 @@ int pfsel_decide(const struct pfsel_subject *const subject,
 			continue;
 		decide_one(policies[slot], subject, request, &outcome);
 		/*
-		 * The stricter policy decides; between equals, the one that
-		 * asks for a record, so that no requested record is lost.
+		 * Permissive mode relaxes only the policy it is set for: an
+		 * enforcing system policy still holds under a permissive user
+		 * policy, and the reverse.
+		 */
+		if (outcome.verdict != PFSEL_VERDICT_ALLOW && pfsel_enforcing() &&
+		    !outcome.policy->permissive)
+			enforced = true;
+		/*
+		 * The stricter policy speaks for the decision in the audit
+		 * log; between equals, the one that asks for a record, so
+		 * that no requested record is lost.
 		 */
 		if (!decider.policy ||
 		    strictness(outcome.verdict) > strictness(decider.verdict) ||
@@ -157,20 +166,13 @@ int pfsel_decide(const struct pfsel_subject *const subject,
 			decider = outcome;
 	}
 
-	if (decider.policy) {
-		permissive = !pfsel_enforcing() || decider.policy->permissive;
-		if (decider.verdict != PFSEL_VERDICT_ALLOW && !permissive)
-			err = -EACCES;
-		if (wants_audit(&decider))
-			pfsel_audit_decision(subject, request, decider.policy,
-					     &decider.decision,
-					     decider.verdict,
-					     decider.verdict !=
-							     PFSEL_VERDICT_ALLOW &&
-						     permissive);
-	}
+	if (decider.policy && wants_audit(&decider))
+		pfsel_audit_decision(subject, request, decider.policy,
+				     &decider.decision, decider.verdict,
+				     decider.verdict != PFSEL_VERDICT_ALLOW &&
+					     !enforced);
 	rcu_read_unlock();
-	return err;
+	return enforced ? -EACCES : 0;
 }
 
 /**
