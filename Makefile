@@ -5,6 +5,7 @@
 #                   test; the last line is "N passed, M failed"
 #   make demo       build, boot the test VM and narrate what pfsel does
 #   make bench      build the release kernel and measure pfsel's cost
+#                   (ROUNDS=N ITERATIONS=N to override the defaults)
 #   make fuzz       long fuzzer runs (FUZZ_SECONDS each)
 #   make kernel     the kernel only (KERNEL=debug|release)
 #   make vm-run CMD="..."   boot the VM and run CMD (see tests/vm/run)
@@ -40,7 +41,7 @@ bench: deps
 	$(MAKE) tools
 	kernel/build release
 	$(MAKE) -C tests/vm all
-	tests/bench/run
+	ROUNDS=$(ROUNDS) ITERATIONS=$(ITERATIONS) tests/bench/run
 
 fuzz: deps
 	$(MAKE) -C compiler fuzz
