@@ -32,4 +32,136 @@ enum pfsel_mode {
 	PFSEL_MODE_ENFORCING = 1,
 };
 
+/*
+ * The generic netlink family "pfsel" (PFSEL_GENL_NAME, version
+ * PFSEL_GENL_VERSION), in the initial network namespace: how the kernel
+ * asks a user's agent about a request that a policy rule says to "ask".
+ *
+ * An agent sends PFSEL_CMD_REGISTER from its socket: from then on that
+ * socket is the agent of the sender's real uid (one per uid; a newer
+ * registration of the same uid replaces the older).  The kernel sends it
+ * PFSEL_CMD_ASK, unicast, for every question of that uid, and the agent
+ * replies with PFSEL_CMD_ANSWER.  Only the registered socket can answer its
+ * uid's questions; an answer to an unknown or expired id fails with ENOENT,
+ * one from another socket with EPERM.  Closing the socket unregisters it:
+ * its pending questions get the policy's unanswered verdict at once.
+ */
+#define PFSEL_GENL_NAME "pfsel"
+#define PFSEL_GENL_VERSION 1
+
+/**
+ * enum pfsel_cmd - Commands of the pfsel generic netlink family
+ *
+ * @PFSEL_CMD_UNSPEC: unused.
+ * @PFSEL_CMD_REGISTER: agent to kernel: make the sending socket the agent
+ *                      of the sender's real uid.  No attributes.
+ * @PFSEL_CMD_UNREGISTER: agent to kernel: stop being the agent.
+ * @PFSEL_CMD_ASK: kernel to agent: a question.  Attributes: ID, PID, TGID,
+ *                 UID, EXE, SCRIPT (when there is one), COMM, OP, FAMILY,
+ *                 PROTO, LADDR, LPORT, RADDR, RPORT, POLICY, RULE_FILE,
+ *                 RULE_LINE, RULE_COL, TIMEOUT_MS.
+ * @PFSEL_CMD_ANSWER: agent to kernel: the answer to question ID.
+ *                    Attributes: ID, VERDICT, SCOPE.
+ * @__PFSEL_CMD_MAX: number of commands.
+ */
+enum pfsel_cmd {
+	PFSEL_CMD_UNSPEC,
+	PFSEL_CMD_REGISTER,
+	PFSEL_CMD_UNREGISTER,
+	PFSEL_CMD_ASK,
+	PFSEL_CMD_ANSWER,
+	__PFSEL_CMD_MAX,
+};
+
+#define PFSEL_CMD_MAX (__PFSEL_CMD_MAX - 1)
+
+/**
+ * enum pfsel_attr - Attributes of the pfsel generic netlink family
+ *
+ * @PFSEL_ATTR_UNSPEC: unused.
+ * @PFSEL_ATTR_ID: u64, the question's id, unique since boot.
+ * @PFSEL_ATTR_PID: u32, thread id of the asking task (initial pid ns).
+ * @PFSEL_ATTR_TGID: u32, its process id.
+ * @PFSEL_ATTR_UID: u32, its real uid.
+ * @PFSEL_ATTR_EXE: string, the application's executable ("?" if unnamed).
+ * @PFSEL_ATTR_SCRIPT: string, the application's script, when it has one.
+ * @PFSEL_ATTR_COMM: string, the task's comm.
+ * @PFSEL_ATTR_OP: u8, enum pfsel_op (uapi/linux/pfsel_policy.h).
+ * @PFSEL_ATTR_FAMILY: u8, enum pfsel_family, or 0xff for packet sockets.
+ * @PFSEL_ATTR_PROTO: u8, enum pfsel_proto.
+ * @PFSEL_ATTR_LADDR: 16 bytes, local address (IPv4 as IPv4-mapped IPv6).
+ * @PFSEL_ATTR_LPORT: u16, local port, host order.
+ * @PFSEL_ATTR_RADDR: 16 bytes, remote address (the request's address).
+ * @PFSEL_ATTR_RPORT: u16, the request's port, host order.
+ * @PFSEL_ATTR_POLICY: u8, which policy asked: 0 system, 1 user.
+ * @PFSEL_ATTR_RULE_FILE: string, source file of the rule that asked.
+ * @PFSEL_ATTR_RULE_LINE: u32, its line.
+ * @PFSEL_ATTR_RULE_COL: u32, its column.
+ * @PFSEL_ATTR_TIMEOUT_MS: u32, how long the caller waits.
+ * @PFSEL_ATTR_VERDICT: u8, enum pfsel_answer_verdict.
+ * @PFSEL_ATTR_SCOPE: u8, enum pfsel_scope.
+ * @__PFSEL_ATTR_MAX: number of attributes.
+ */
+enum pfsel_attr {
+	PFSEL_ATTR_UNSPEC,
+	PFSEL_ATTR_ID,
+	PFSEL_ATTR_PID,
+	PFSEL_ATTR_TGID,
+	PFSEL_ATTR_UID,
+	PFSEL_ATTR_EXE,
+	PFSEL_ATTR_SCRIPT,
+	PFSEL_ATTR_COMM,
+	PFSEL_ATTR_OP,
+	PFSEL_ATTR_FAMILY,
+	PFSEL_ATTR_PROTO,
+	PFSEL_ATTR_LADDR,
+	PFSEL_ATTR_LPORT,
+	PFSEL_ATTR_RADDR,
+	PFSEL_ATTR_RPORT,
+	PFSEL_ATTR_POLICY,
+	PFSEL_ATTR_RULE_FILE,
+	PFSEL_ATTR_RULE_LINE,
+	PFSEL_ATTR_RULE_COL,
+	PFSEL_ATTR_TIMEOUT_MS,
+	PFSEL_ATTR_VERDICT,
+	PFSEL_ATTR_SCOPE,
+	PFSEL_ATTR_PAD,
+	__PFSEL_ATTR_MAX,
+};
+
+#define PFSEL_ATTR_MAX (__PFSEL_ATTR_MAX - 1)
+
+/**
+ * enum pfsel_answer_verdict - What an agent answers
+ *
+ * @PFSEL_ANSWER_ALLOW: let the call proceed.
+ * @PFSEL_ANSWER_DENY: fail it with EACCES.
+ */
+enum pfsel_answer_verdict {
+	PFSEL_ANSWER_ALLOW = 0,
+	PFSEL_ANSWER_DENY = 1,
+};
+
+/**
+ * enum pfsel_scope - How long an answer holds
+ *
+ * @PFSEL_SCOPE_ONCE: this call only.
+ * @PFSEL_SCOPE_PROCESS: the same question from the same process (tgid),
+ *                       until it exits or the next policy load.
+ * @PFSEL_SCOPE_SESSION: the same question from any process of the uid,
+ *                       until the agent unregisters or the next policy
+ *                       load.
+ * @PFSEL_SCOPE_ALWAYS: as SESSION in the kernel; the agent makes it
+ *                      permanent by adding a rule to the user's policy.
+ *
+ * "The same question" is the same uid, application, operation, protocol
+ * and endpoint class of the policy that asked.
+ */
+enum pfsel_scope {
+	PFSEL_SCOPE_ONCE = 0,
+	PFSEL_SCOPE_PROCESS = 1,
+	PFSEL_SCOPE_SESSION = 2,
+	PFSEL_SCOPE_ALWAYS = 3,
+};
+
 #endif /* _UAPI_LINUX_PFSEL_H */
