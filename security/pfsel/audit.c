@@ -98,6 +98,8 @@ static void log_rule(struct audit_buffer *const ab,
  * @verdict: the verdict applied: allow or deny (an unanswered ask is
  *           already resolved).
  * @permissive: a denial that was let through.
+ * @asked: for a decision the policy left to the agent, what became of the
+ *         question ("answered", "kept", "unanswered"); NULL otherwise.
  *
  * Safe in any context: softirq for inbound connections.
  */
@@ -105,7 +107,8 @@ void pfsel_audit_decision(const struct pfsel_subject *const subject,
 			  const struct pfsel_request *const request,
 			  const struct pfsel_policy *const policy,
 			  const struct pfsel_avc_decision *const decision,
-			  const u32 verdict, const bool permissive)
+			  const u32 verdict, const bool permissive,
+			  const char *const asked)
 {
 	struct audit_buffer *ab;
 
@@ -121,8 +124,8 @@ void pfsel_audit_decision(const struct pfsel_subject *const subject,
 			 name_of(pfsel_op_names, PFSEL_OP_COUNT, request->op),
 			 name_of(pfsel_verdict_names, PFSEL_VERDICT_COUNT,
 				 verdict));
-	if (decision->verdict == PFSEL_VERDICT_ASK)
-		audit_log_format(ab, " asked=unanswered");
+	if (asked)
+		audit_log_format(ab, " asked=%s", asked);
 	audit_log_format(ab, " permissive=%d policy=%s", permissive,
 			 policy->slot == PFSEL_SLOT_SYSTEM ? "system" : "user");
 	log_rule(ab, policy, decision->rule);

@@ -17,7 +17,7 @@ void pfsel_audit_decision(const struct pfsel_subject *subject,
 			  const struct pfsel_request *request,
 			  const struct pfsel_policy *policy,
 			  const struct pfsel_avc_decision *decision,
-			  u32 verdict, bool permissive);
+			  u32 verdict, bool permissive, const char *asked);
 void pfsel_audit_mode(bool enforcing, bool old_enforcing);
 
 #endif /* _SECURITY_PFSEL_AUDIT_H */

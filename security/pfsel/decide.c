@@ -5,10 +5,10 @@
  * A request is decided by the system policy and by the policy of the
  * subject's real uid; the stricter verdict wins: deny over ask over allow
  * (policy/LANGUAGE.md, section 2).  Each policy's decision comes from the
- * access vector cache, or from the policy database on a miss.  An ask is
- * answered by the policy's unanswered verdict until the agent upcall
- * exists.  A denial is let through, and audited as such, in permissive mode:
- * globally, or for a policy compiled "mode permissive;".
+ * access vector cache, or from the policy database on a miss.  An ask goes
+ * to the user's agent (ask.c).  A denial is let through, and audited as
+ * such, in permissive mode: globally, or when every policy that denied was
+ * compiled "mode permissive;".
  */
 
 #include <linux/cred.h>
@@ -16,6 +16,7 @@
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
 
+#include "ask.h"
 #include "audit.h"
 #include "avc.h"
 #include "common.h"
@@ -65,20 +66,25 @@ static unsigned int strictness(const u32 verdict)
 	}
 }
 
-/* A policy's decision on one request, with its verdict in force. */
+/* A policy's decision on one request. */
 struct pfsel_outcome {
-	const struct pfsel_policy *policy;
+	struct pfsel_policy *policy;
+	struct pfsel_avc_key key;
 	struct pfsel_avc_decision decision;
-	u32 verdict;
+	bool permissive;
 };
 
-static void decide_one(const struct pfsel_policy *const policy,
+static void decide_one(struct pfsel_policy *const policy,
 		       const struct pfsel_subject *const subject,
 		       const struct pfsel_request *const request,
 		       struct pfsel_outcome *const out)
 {
 	const struct pfsel_policydb *const db = policy->db;
-	struct pfsel_avc_key key = {
+	struct pfsel_decision res;
+
+	out->policy = policy;
+	out->permissive = policy->permissive;
+	out->key = (struct pfsel_avc_key){
 		.generation = policy->generation,
 		.app = pfsel_app_class(subject->app, policy),
 		.addr = pfsel_policydb_classify_addr(db, request->addr),
@@ -86,36 +92,97 @@ static void decide_one(const struct pfsel_policy *const policy,
 		.op = request->op,
 		.proto = request->proto,
 	};
-	struct pfsel_decision res;
+	if (pfsel_avc_lookup(&out->key, &out->decision))
+		return;
 
-	out->policy = policy;
-	if (!pfsel_avc_lookup(&key, &out->decision)) {
-		if (pfsel_policydb_decide(db, key.app, key.op, key.proto,
-					  key.addr, key.port, &res)) {
-			/*
-			 * A validated policy answers every request it can be
-			 * asked; should it not, fail closed.
-			 */
-			res.verdict = PFSEL_VERDICT_DENY;
-			res.audit = 0;
-			res.rule = PFSEL_NONE;
-		}
-		out->decision.verdict = res.verdict;
-		out->decision.audit = res.audit;
-		out->decision.rule = res.rule;
-		pfsel_avc_insert(&key, &out->decision);
+	if (pfsel_policydb_decide(db, out->key.app, out->key.op,
+				  out->key.proto, out->key.addr, out->key.port,
+				  &res)) {
+		/*
+		 * A validated policy answers every request it can be asked;
+		 * should it not, fail closed.
+		 */
+		res.verdict = PFSEL_VERDICT_DENY;
+		res.audit = 0;
+		res.rule = PFSEL_NONE;
 	}
-
-	out->verdict = out->decision.verdict;
-	if (out->verdict == PFSEL_VERDICT_ASK)
-		out->verdict = pfsel_policydb_no_answer(db);
+	out->decision.verdict = res.verdict;
+	out->decision.audit = res.audit;
+	out->decision.rule = res.rule;
+	pfsel_avc_insert(&out->key, &out->decision);
 }
 
-static bool wants_audit(const struct pfsel_outcome *const outcome)
+static bool wants_audit(const u32 verdict, const u32 audit)
 {
-	if (outcome->verdict == PFSEL_VERDICT_ALLOW)
-		return outcome->decision.audit & PFSEL_AUDIT_LOG_ALLOWED;
-	return !(outcome->decision.audit & PFSEL_AUDIT_QUIET_DENIAL);
+	if (verdict == PFSEL_VERDICT_ALLOW)
+		return audit & PFSEL_AUDIT_LOG_ALLOWED;
+	return !(audit & PFSEL_AUDIT_QUIET_DENIAL);
+}
+
+/* Whether @a should speak for the decision rather than @b. */
+static bool speaks_before(const struct pfsel_outcome *const a,
+			  const struct pfsel_outcome *const b)
+{
+	const u32 va = a->decision.verdict, vb = b->decision.verdict;
+
+	/*
+	 * The stricter policy decides; between equals, the one that asks
+	 * for a record, so that no requested record is lost.
+	 */
+	if (strictness(va) != strictness(vb))
+		return strictness(va) > strictness(vb);
+	return wants_audit(va, a->decision.audit) &&
+	       !wants_audit(vb, b->decision.audit);
+}
+
+/* What became of an ask, for the audit record. */
+enum pfsel_asked {
+	PFSEL_ASKED_NOT,
+	PFSEL_ASKED_ANSWERED,
+	PFSEL_ASKED_KEPT,
+	PFSEL_ASKED_UNANSWERED,
+};
+
+/*
+ * Applies the decision once any ask is answered (@answer): a denial holds
+ * unless every policy that denied is in permissive mode.  The decider's
+ * policy must stay valid (RCU or a reference); the others are not looked
+ * at.
+ */
+static int apply(const struct pfsel_subject *const subject,
+		 const struct pfsel_request *const request,
+		 const struct pfsel_outcome *const outcomes, const int n,
+		 const struct pfsel_outcome *const decider, const u32 answer,
+		 const enum pfsel_asked asked)
+{
+	static const char *const asked_names[] = {
+		[PFSEL_ASKED_NOT] = NULL,
+		[PFSEL_ASKED_ANSWERED] = "answered",
+		[PFSEL_ASKED_KEPT] = "kept",
+		[PFSEL_ASKED_UNANSWERED] = "unanswered",
+	};
+	bool enforced = false;
+	u32 verdict;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		verdict = outcomes[i].decision.verdict;
+		if (verdict == PFSEL_VERDICT_ASK)
+			verdict = answer;
+		if (verdict != PFSEL_VERDICT_ALLOW && pfsel_enforcing() &&
+		    !outcomes[i].permissive)
+			enforced = true;
+	}
+
+	verdict = decider->decision.verdict;
+	if (verdict == PFSEL_VERDICT_ASK)
+		verdict = answer;
+	if (wants_audit(verdict, decider->decision.audit))
+		pfsel_audit_decision(subject, request, decider->policy,
+				     &decider->decision, verdict,
+				     verdict != PFSEL_VERDICT_ALLOW && !enforced,
+				     asked_names[asked]);
+	return enforced ? -EACCES : 0;
 }
 
 /**
@@ -124,17 +191,23 @@ static bool wants_audit(const struct pfsel_outcome *const outcome)
  * @subject: who makes it.
  * @request: what it is.
  *
- * Callable in process context and in softirq: nothing here sleeps.
+ * When the decision is "ask", a task (@subject->task) waits for its
+ * agent's answer (ask.c); an inbound connection, decided in softirq, can
+ * only use an answer kept for the session, and otherwise gets the
+ * unanswered verdict.  Nothing else here sleeps.
  *
- * Return: 0 to allow, -EACCES to deny.
+ * Return: 0 to allow, -EACCES to deny, -EINTR if a fatal signal ended the
+ * wait for an answer.
  */
 int pfsel_decide(const struct pfsel_subject *const subject,
 		 const struct pfsel_request *const request)
 {
-	const struct pfsel_policy *policies[PFSEL_SLOT_COUNT];
-	struct pfsel_outcome outcome, decider = {};
-	bool enforced = false;
-	int slot;
+	struct pfsel_outcome outcomes[PFSEL_SLOT_COUNT], *decider = NULL;
+	struct pfsel_policy *policies[PFSEL_SLOT_COUNT];
+	enum pfsel_asked asked = PFSEL_ASKED_NOT;
+	struct pfsel_question *question = NULL;
+	u32 answer = PFSEL_VERDICT_DENY, no_answer = 0, timeout_ms = 0;
+	int slot, n = 0, err;
 
 	if (!pfsel_policy_any())
 		return 0;
@@ -145,34 +218,50 @@ int pfsel_decide(const struct pfsel_subject *const subject,
 	for (slot = 0; slot < PFSEL_SLOT_COUNT; slot++) {
 		if (!policies[slot])
 			continue;
-		decide_one(policies[slot], subject, request, &outcome);
-		/*
-		 * Permissive mode relaxes only the policy it is set for: an
-		 * enforcing system policy still holds under a permissive user
-		 * policy, and the reverse.
-		 */
-		if (outcome.verdict != PFSEL_VERDICT_ALLOW && pfsel_enforcing() &&
-		    !outcome.policy->permissive)
-			enforced = true;
-		/*
-		 * The stricter policy speaks for the decision in the audit
-		 * log; between equals, the one that asks for a record, so
-		 * that no requested record is lost.
-		 */
-		if (!decider.policy ||
-		    strictness(outcome.verdict) > strictness(decider.verdict) ||
-		    (outcome.verdict == decider.verdict &&
-		     !wants_audit(&decider) && wants_audit(&outcome)))
-			decider = outcome;
+		decide_one(policies[slot], subject, request, &outcomes[n]);
+		if (!decider || speaks_before(&outcomes[n], decider))
+			decider = &outcomes[n];
+		n++;
+	}
+	if (!decider) {
+		rcu_read_unlock();
+		return 0;
 	}
 
-	if (decider.policy && wants_audit(&decider))
-		pfsel_audit_decision(subject, request, decider.policy,
-				     &decider.decision, decider.verdict,
-				     decider.verdict != PFSEL_VERDICT_ALLOW &&
-					     !enforced);
+	if (decider->decision.verdict == PFSEL_VERDICT_ASK) {
+		no_answer = pfsel_policydb_no_answer(decider->policy->db);
+		timeout_ms = pfsel_policydb_ask_timeout_ms(decider->policy->db);
+		answer = no_answer;
+		asked = PFSEL_ASKED_UNANSWERED;
+		if (pfsel_ask_cached(subject, &decider->key, &answer)) {
+			asked = PFSEL_ASKED_KEPT;
+		} else if (subject->task && pfsel_policy_get(decider->policy)) {
+			question = pfsel_ask_prepare(subject, request,
+						     decider->policy,
+						     &decider->key,
+						     decider->decision.rule);
+			/* Under RCU the published reference remains. */
+			if (!question)
+				pfsel_policy_put(decider->policy);
+		}
+	}
+	if (!question) {
+		err = apply(subject, request, outcomes, n, decider, answer,
+			    asked);
+		rcu_read_unlock();
+		return err;
+	}
 	rcu_read_unlock();
-	return enforced ? -EACCES : 0;
+
+	/* Only the decider's policy is still valid, by its reference. */
+	err = pfsel_ask_wait(question, timeout_ms, no_answer, &answer);
+	if (err >= 0) {
+		asked = err ? PFSEL_ASKED_ANSWERED : PFSEL_ASKED_UNANSWERED;
+		err = apply(subject, request, outcomes, n, decider, answer,
+			    asked);
+	}
+	pfsel_policy_put(decider->policy);
+	return err;
 }
 
 /**

@@ -16,6 +16,7 @@
 #include <linux/jump_label.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
+#include <linux/refcount.h>
 #include <linux/sched.h>
 #include <linux/security.h>
 #include <linux/slab.h>
@@ -23,6 +24,7 @@
 #include <linux/user_namespace.h>
 #include <linux/xarray.h>
 
+#include "ask.h"
 #include "avc.h"
 #include "common.h"
 #include "policy.h"
@@ -97,9 +99,33 @@ static void policy_free(struct pfsel_policy *const policy)
 	kfree(policy);
 }
 
+/**
+ * pfsel_policy_get - Keep a policy beyond the RCU read section
+ *
+ * @policy: a policy found under rcu_read_lock().
+ *
+ * Return: true if the reference was taken; false if the policy is already
+ * on its way out (then it must not be used after rcu_read_unlock()).
+ */
+bool pfsel_policy_get(struct pfsel_policy *const policy)
+{
+	return refcount_inc_not_zero(&policy->usage);
+}
+
+/**
+ * pfsel_policy_put - Release a reference taken with pfsel_policy_get()
+ *
+ * @policy: the policy.
+ */
+void pfsel_policy_put(struct pfsel_policy *const policy)
+{
+	if (refcount_dec_and_test(&policy->usage))
+		policy_free(policy);
+}
+
 static void policy_free_rcu(struct rcu_head *const head)
 {
-	policy_free(container_of(head, struct pfsel_policy, rcu));
+	pfsel_policy_put(container_of(head, struct pfsel_policy, rcu));
 }
 
 static void audit_policy_change(const char *const what,
@@ -177,6 +203,7 @@ int pfsel_policy_load(const struct cred *const opener, const void *const blob,
 		return -ENOMEM;
 	}
 	policy->db = db;
+	refcount_set(&policy->usage, 1);
 	policy->size = len;
 	policy->checksum = pfsel_policydb_checksum(blob, len);
 	policy->permissive = db->flags & PFSEL_POLICY_F_PERMISSIVE;
@@ -212,6 +239,7 @@ int pfsel_policy_load(const struct cred *const opener, const void *const blob,
 	 * its generation); flushing returns their memory at once.
 	 */
 	pfsel_avc_flush();
+	pfsel_ask_flush();
 	mutex_unlock(&pfsel_policy_mutex);
 
 	audit_policy_change("load", policy->slot, policy->uid,
@@ -263,6 +291,7 @@ int pfsel_policy_unload(const struct cred *const opener,
 	if (!rcu_access_pointer(pfsel_system_policy) && !pfsel_user_count)
 		static_branch_disable(&pfsel_policy_loaded);
 	pfsel_avc_flush();
+	pfsel_ask_flush();
 	mutex_unlock(&pfsel_policy_mutex);
 
 	audit_policy_change("unload", slot, uid, old->generation);

@@ -9,6 +9,7 @@
 #include <linux/cred.h>
 #include <linux/jump_label.h>
 #include <linux/rcupdate.h>
+#include <linux/refcount.h>
 #include <linux/seq_file.h>
 #include <linux/types.h>
 #include <linux/uidgid.h>
@@ -39,7 +40,10 @@ enum pfsel_policy_slot {
  * @permissive: the policy was compiled with "mode permissive;".
  * @size: size of the blob it was loaded from.
  * @checksum: the blob's CRC32C, as in its header.
- * @rcu: frees the policy once no lookup can still see it.
+ * @usage: one reference while published (dropped a grace period after it
+ *         is replaced), one per holder outside RCU (a caller waiting for
+ *         its agent's answer).
+ * @rcu: drops the published reference once no lookup can still see it.
  *
  * Immutable once published: readers under RCU need no lock.
  */
@@ -51,6 +55,7 @@ struct pfsel_policy {
 	bool permissive;
 	u32 size;
 	u32 checksum;
+	refcount_t usage;
 	struct rcu_head rcu;
 };
 
@@ -80,5 +85,7 @@ void pfsel_policy_show(struct seq_file *m);
 void pfsel_policy_counts(bool *system, unsigned long *users,
 			 u32 *generation);
 bool pfsel_policy_may_admin(const struct cred *cred);
+bool pfsel_policy_get(struct pfsel_policy *policy);
+void pfsel_policy_put(struct pfsel_policy *policy);
 
 #endif /* _SECURITY_PFSEL_POLICY_H */

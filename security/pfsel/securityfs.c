@@ -9,6 +9,7 @@
  *   unload   - write "system" or a uid
  *   policies - one line per loaded policy
  *   hooks    - one "NAME CALLS NANOSECONDS" line per hook
+ *   ask_stats - questions to agents, and what became of them
  *   avc/     - the access vector cache (securityfs_avc.c)
  *
  * Rights are those of whoever opened a file (file->f_cred), not of whoever
@@ -28,6 +29,7 @@
 #include <linux/user_namespace.h>
 #include <uapi/linux/pfsel.h>
 
+#include "ask.h"
 #include "avc.h"
 #include "common.h"
 #include "decide.h"
@@ -62,6 +64,13 @@ static int hooks_show(struct seq_file *const m, void *const v)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(hooks);
+
+static int ask_stats_show(struct seq_file *const m, void *const v)
+{
+	pfsel_ask_show_stats(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(ask_stats);
 
 static int policies_show(struct seq_file *const m, void *const v)
 {
@@ -193,6 +202,7 @@ static int __init pfsel_securityfs_init(void)
 		{ "unload", 0666, &unload_fops },
 		{ "policies", 0444, &policies_fops },
 		{ "hooks", 0444, &hooks_fops },
+		{ "ask_stats", 0444, &ask_stats_fops },
 	};
 	struct dentry *dir, *file;
 	size_t i;

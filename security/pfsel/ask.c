@@ -1,0 +1,642 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfsel LSM - Asking the user's agent
+ *
+ * When the decision is "ask", the calling task is held and the agent its
+ * user registered over generic netlink (netlink.c) is asked.  The task
+ * waits, killably, for the answer or for the policy's timeout; no agent,
+ * an agent that goes away, a full queue or a timeout all give the policy's
+ * unanswered verdict, never a hang.
+ *
+ * Identical questions in flight (same uid, and same generation,
+ * application class, operation, protocol and endpoint classes of the
+ * policy that asked: the AVC key) are merged: the agent sees one, every
+ * waiter gets its answer.  An answer for the process or the session is
+ * kept here, so that the same question is not asked again; "always" is
+ * kept like "session", and made permanent by the agent in the user's
+ * policy.  Any policy load forgets every kept answer, since the classes
+ * they were given for mean nothing in a new policy.
+ *
+ * One spinlock guards the agents, their pending questions and the kept
+ * answers' writers; kept answers are looked up under RCU, from any
+ * context (an inbound connection, in softirq, may use a session answer).
+ */
+
+#include <linux/atomic.h>
+#include <linux/cred.h>
+#include <linux/errno.h>
+#include <linux/hash.h>
+#include <linux/jhash.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/rculist.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/skbuff.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/user_namespace.h>
+#include <linux/wait.h>
+#include <uapi/linux/pfsel.h>
+
+#include "app.h"
+#include "ask.h"
+#include "common.h"
+#include "decide.h"
+#include "policy.h"
+
+/**
+ * struct pfsel_agent - A registered agent
+ *
+ * @link: in pfsel_agents.
+ * @uid: the user it answers for.
+ * @portid: its netlink socket.
+ * @pending: its questions waiting for an answer.
+ * @n_pending: how many.
+ */
+struct pfsel_agent {
+	struct list_head link;
+	kuid_t uid;
+	u32 portid;
+	struct list_head pending;
+	unsigned int n_pending;
+};
+
+/**
+ * struct pfsel_question - A question in flight
+ *
+ * @usage: one reference per waiter, one while pending.
+ * @link: in the agent's pending list, while pending.
+ * @id: unique since boot.
+ * @uid: whose question.
+ * @key: what it is about (the AVC key of the policy that asked).
+ * @tgid: the process that first asked, for a process-scoped answer.
+ * @start_time: that process's start time, so that a reused tgid does not
+ *              inherit the answer.
+ * @portid: the agent it goes to.
+ * @msg: the netlink message, until the first waiter sends it.
+ * @waiters: tasks waiting.
+ * @done: answered or abandoned: no longer pending.
+ * @answered: the agent answered.
+ * @verdict: the answer, when @answered.
+ * @wait: the waiters sleep here.
+ *
+ * Every field but @usage, @msg and @wait is guarded by pfsel_ask_lock.
+ */
+struct pfsel_question {
+	struct kref usage;
+	struct list_head link;
+	u64 id;
+	kuid_t uid;
+	struct pfsel_avc_key key;
+	pid_t tgid;
+	u64 start_time;
+	u32 portid;
+	struct sk_buff *msg;
+	unsigned int waiters;
+	bool done;
+	bool answered;
+	u32 verdict;
+	wait_queue_head_t wait;
+};
+
+/**
+ * struct pfsel_answer - An answer kept for a process or a session
+ *
+ * @node: in its pfsel_answers bucket.
+ * @order: in pfsel_answer_order, oldest first.
+ * @rcu: frees it after a grace period.
+ * @uid: whose answer.
+ * @tgid: the process it holds for, or 0 for the whole session.
+ * @start_time: that process's start time.
+ * @key: the question it answers.
+ * @verdict: the answer.
+ */
+struct pfsel_answer {
+	struct hlist_node node;
+	struct list_head order;
+	struct rcu_head rcu;
+	kuid_t uid;
+	pid_t tgid;
+	u64 start_time;
+	struct pfsel_avc_key key;
+	u32 verdict;
+};
+
+#define PFSEL_ANSWER_BITS 6
+
+static DEFINE_SPINLOCK(pfsel_ask_lock);
+static LIST_HEAD(pfsel_agents);
+static u64 pfsel_next_question_id;
+static struct hlist_head pfsel_answers[1 << PFSEL_ANSWER_BITS];
+static LIST_HEAD(pfsel_answer_order);
+static unsigned int pfsel_answer_count;
+
+/* Counters of the ask_stats file. */
+static atomic64_t stat_questions, stat_merged, stat_answered, stat_unanswered,
+	stat_no_agent, stat_overflow, stat_kept_hits, stat_interrupted;
+
+static void question_release(struct kref *const usage)
+{
+	struct pfsel_question *const q =
+		container_of(usage, struct pfsel_question, usage);
+
+	kfree_skb(q->msg);
+	kfree(q);
+}
+
+static void question_put(struct pfsel_question *const q)
+{
+	kref_put(&q->usage, question_release);
+}
+
+static struct pfsel_agent *find_agent(const kuid_t uid)
+{
+	struct pfsel_agent *agent;
+
+	lockdep_assert_held(&pfsel_ask_lock);
+	list_for_each_entry(agent, &pfsel_agents, link)
+		if (uid_eq(agent->uid, uid))
+			return agent;
+	return NULL;
+}
+
+/*
+ * Takes @q off its agent's pending list; the caller then wakes its waiters
+ * and drops the list's reference.
+ */
+static void unlink_question(struct pfsel_agent *const agent,
+			    struct pfsel_question *const q)
+{
+	lockdep_assert_held(&pfsel_ask_lock);
+	q->done = true;
+	list_del_init(&q->link);
+	agent->n_pending--;
+}
+
+static u32 answer_hash(const kuid_t uid, const struct pfsel_avc_key *const key)
+{
+	return jhash2((const u32 *)key, sizeof(*key) / sizeof(u32),
+		      __kuid_val(uid)) >>
+	       (32 - PFSEL_ANSWER_BITS);
+}
+
+static void drop_answer(struct pfsel_answer *const answer)
+{
+	lockdep_assert_held(&pfsel_ask_lock);
+	hlist_del_rcu(&answer->node);
+	list_del(&answer->order);
+	pfsel_answer_count--;
+	kfree_rcu(answer, rcu);
+}
+
+/* Drops the session answers of @uid, or every answer with an invalid uid. */
+static void drop_answers(const kuid_t uid)
+{
+	struct pfsel_answer *answer, *next;
+
+	lockdep_assert_held(&pfsel_ask_lock);
+	list_for_each_entry_safe(answer, next, &pfsel_answer_order, order)
+		if (!uid_valid(uid) ||
+		    (uid_eq(answer->uid, uid) && !answer->tgid))
+			drop_answer(answer);
+}
+
+static void keep_answer(const struct pfsel_question *const q, const u32 scope,
+			const u32 verdict)
+{
+	struct pfsel_answer *answer;
+
+	if (scope == PFSEL_SCOPE_ONCE)
+		return;
+	answer = kzalloc(sizeof(*answer), GFP_KERNEL);
+	if (!answer)
+		return;
+	answer->uid = q->uid;
+	answer->key = q->key;
+	answer->verdict = verdict;
+	if (scope == PFSEL_SCOPE_PROCESS) {
+		answer->tgid = q->tgid;
+		answer->start_time = q->start_time;
+	}
+
+	spin_lock(&pfsel_ask_lock);
+	if (pfsel_answer_count >= PFSEL_ASK_MAX_ANSWERS)
+		drop_answer(list_first_entry(&pfsel_answer_order,
+					     struct pfsel_answer, order));
+	hlist_add_head_rcu(&answer->node,
+			   &pfsel_answers[answer_hash(q->uid, &q->key)]);
+	list_add_tail(&answer->order, &pfsel_answer_order);
+	pfsel_answer_count++;
+	spin_unlock(&pfsel_ask_lock);
+}
+
+/**
+ * pfsel_ask_cached - Find an answer kept for this question
+ *
+ * @subject: who asks; a task's own process answers count only for it.
+ * @key: the question.
+ * @verdict: set to the kept answer.
+ *
+ * Any context.
+ *
+ * Return: true if an answer was kept.
+ */
+bool pfsel_ask_cached(const struct pfsel_subject *const subject,
+		      const struct pfsel_avc_key *const key, u32 *const verdict)
+{
+	const struct task_struct *const leader = current->group_leader;
+	struct pfsel_answer *answer;
+	bool found = false;
+
+	rcu_read_lock();
+	hlist_for_each_entry_rcu(answer,
+				 &pfsel_answers[answer_hash(subject->uid, key)],
+				 node) {
+		if (!uid_eq(answer->uid, subject->uid) ||
+		    memcmp(&answer->key, key, sizeof(*key)))
+			continue;
+		if (answer->tgid &&
+		    (!subject->task || answer->tgid != leader->pid ||
+		     answer->start_time != leader->start_time))
+			continue;
+		*verdict = answer->verdict;
+		found = true;
+		break;
+	}
+	rcu_read_unlock();
+	if (found)
+		atomic64_inc(&stat_kept_hits);
+	return found;
+}
+
+/**
+ * pfsel_ask_prepare - Put a question to the subject's agent
+ *
+ * @subject: the asking task (process context).
+ * @request: what it asks.
+ * @policy: the policy whose rule asked; the caller holds rcu_read_lock().
+ * @key: the question, as the AVC knows it.
+ * @rule: the rule that asked, or PFSEL_NONE for the default.
+ *
+ * Joins an identical question in flight, or makes a new one.  Nothing
+ * sleeps here: the caller is in an RCU read section.
+ *
+ * Return: the question, to pass to pfsel_ask_wait(); NULL when there is
+ * no agent, the agent has too many questions pending, or memory is short:
+ * the unanswered verdict then applies at once.
+ */
+struct pfsel_question *pfsel_ask_prepare(const struct pfsel_subject *subject,
+					 const struct pfsel_request *request,
+					 const struct pfsel_policy *policy,
+					 const struct pfsel_avc_key *key,
+					 const u32 rule)
+{
+	struct pfsel_ask_info info = {
+		.pid = task_pid_nr(current),
+		.tgid = task_tgid_nr(current),
+		.uid = from_kuid(&init_user_ns, subject->uid),
+		.request = request,
+		.policy = policy->slot,
+		.timeout_ms = pfsel_policydb_ask_timeout_ms(policy->db),
+	};
+	struct pfsel_question *q, *fresh;
+	struct pfsel_agent *agent;
+	char comm[TASK_COMM_LEN];
+
+	get_task_comm(comm, current);
+	info.comm = comm;
+	if (subject->app) {
+		info.exe = subject->app->exe;
+		info.script = subject->app->script;
+	}
+	if (rule != PFSEL_NONE)
+		pfsel_policydb_rule_source(policy->db, rule, &info.rule_file,
+					   &info.rule_line, &info.rule_col);
+
+	fresh = kzalloc(sizeof(*fresh), GFP_ATOMIC | __GFP_NOWARN);
+	if (!fresh)
+		return NULL;
+	kref_init(&fresh->usage);
+	INIT_LIST_HEAD(&fresh->link);
+	init_waitqueue_head(&fresh->wait);
+	fresh->uid = subject->uid;
+	fresh->key = *key;
+	fresh->tgid = current->group_leader->pid;
+	fresh->start_time = current->group_leader->start_time;
+
+	spin_lock(&pfsel_ask_lock);
+	agent = find_agent(subject->uid);
+	if (!agent) {
+		spin_unlock(&pfsel_ask_lock);
+		atomic64_inc(&stat_no_agent);
+		question_put(fresh);
+		return NULL;
+	}
+	list_for_each_entry(q, &agent->pending, link) {
+		if (!memcmp(&q->key, key, sizeof(*key))) {
+			q->waiters++;
+			kref_get(&q->usage);
+			spin_unlock(&pfsel_ask_lock);
+			atomic64_inc(&stat_merged);
+			question_put(fresh);
+			return q;
+		}
+	}
+	if (agent->n_pending >= PFSEL_ASK_MAX_PENDING) {
+		spin_unlock(&pfsel_ask_lock);
+		atomic64_inc(&stat_overflow);
+		question_put(fresh);
+		return NULL;
+	}
+	info.id = ++pfsel_next_question_id;
+	fresh->msg = pfsel_netlink_ask_msg(&info, GFP_ATOMIC | __GFP_NOWARN);
+	if (!fresh->msg) {
+		spin_unlock(&pfsel_ask_lock);
+		question_put(fresh);
+		return NULL;
+	}
+	fresh->id = info.id;
+	fresh->portid = agent->portid;
+	fresh->waiters = 1;
+	/* One reference for the pending list, one for this waiter. */
+	kref_get(&fresh->usage);
+	list_add_tail(&fresh->link, &agent->pending);
+	agent->n_pending++;
+	spin_unlock(&pfsel_ask_lock);
+	atomic64_inc(&stat_questions);
+	return fresh;
+}
+
+/* Abandons @q if it is still pending: its waiters get the default. */
+static void abandon(struct pfsel_question *const q)
+{
+	struct pfsel_agent *agent;
+	bool unlinked = false;
+
+	spin_lock(&pfsel_ask_lock);
+	agent = find_agent(q->uid);
+	if (!q->done && agent) {
+		unlink_question(agent, q);
+		unlinked = true;
+	}
+	spin_unlock(&pfsel_ask_lock);
+	if (unlinked) {
+		wake_up_all(&q->wait);
+		question_put(q);
+	}
+}
+
+/**
+ * pfsel_ask_wait - Wait for the answer to a question
+ *
+ * @q: what pfsel_ask_prepare() returned; consumed.
+ * @timeout_ms: how long to wait at most.
+ * @no_answer: the verdict when no answer comes.
+ * @verdict: set to the answer or to @no_answer.
+ *
+ * Sleeps, killably: a fatal signal ends the wait at once.
+ *
+ * Return: 1 when the agent answered, 0 when it did not, -EINTR when a
+ * fatal signal ended the wait.
+ */
+int pfsel_ask_wait(struct pfsel_question *const q, const u32 timeout_ms,
+		   const u32 no_answer, u32 *const verdict)
+{
+	struct pfsel_agent *agent;
+	struct sk_buff *msg;
+	bool unlinked = false, answered;
+	long left;
+
+	msg = xchg(&q->msg, NULL);
+	if (msg && pfsel_netlink_send(msg, q->portid))
+		abandon(q);
+
+	left = wait_event_killable_timeout(q->wait, READ_ONCE(q->done),
+					   msecs_to_jiffies(timeout_ms));
+
+	spin_lock(&pfsel_ask_lock);
+	q->waiters--;
+	answered = q->answered;
+	*verdict = answered ? q->verdict : no_answer;
+	if (!q->done && !q->waiters) {
+		/* Nobody waits any more: a late answer finds no question. */
+		agent = find_agent(q->uid);
+		if (agent) {
+			unlink_question(agent, q);
+			unlinked = true;
+		}
+	}
+	if (!q->answered)
+		atomic64_inc(&stat_unanswered);
+	spin_unlock(&pfsel_ask_lock);
+
+	if (unlinked)
+		question_put(q);
+	question_put(q);
+	if (left < 0) {
+		atomic64_inc(&stat_interrupted);
+		return -EINTR;
+	}
+	return answered;
+}
+
+/**
+ * pfsel_ask_answer - An agent's answer
+ *
+ * @uid: real uid of the answering task.
+ * @portid: its netlink socket.
+ * @id: the question.
+ * @verdict: PFSEL_ANSWER_ALLOW or PFSEL_ANSWER_DENY.
+ * @scope: enum pfsel_scope.
+ *
+ * Return: 0; -EPERM if the socket is not the registered agent of @uid;
+ * -ENOENT if it has no such question pending.
+ */
+int pfsel_ask_answer(const kuid_t uid, const u32 portid, const u64 id,
+		     const u32 verdict, const u32 scope)
+{
+	struct pfsel_question *q, *found = NULL;
+	struct pfsel_agent *agent;
+
+	spin_lock(&pfsel_ask_lock);
+	agent = find_agent(uid);
+	if (!agent || agent->portid != portid) {
+		spin_unlock(&pfsel_ask_lock);
+		return -EPERM;
+	}
+	list_for_each_entry(q, &agent->pending, link) {
+		if (q->id == id) {
+			found = q;
+			break;
+		}
+	}
+	if (!found) {
+		spin_unlock(&pfsel_ask_lock);
+		return -ENOENT;
+	}
+	found->answered = true;
+	found->verdict = verdict == PFSEL_ANSWER_ALLOW ? PFSEL_VERDICT_ALLOW :
+							 PFSEL_VERDICT_DENY;
+	unlink_question(agent, found);
+	spin_unlock(&pfsel_ask_lock);
+
+	atomic64_inc(&stat_answered);
+	wake_up_all(&found->wait);
+	keep_answer(found, scope, found->verdict);
+	question_put(found);
+	return 0;
+}
+
+/* Abandons every question of @agent and frees it; called unlocked. */
+static void retire_agent(struct pfsel_agent *const agent)
+{
+	struct pfsel_question *q, *next;
+	LIST_HEAD(abandoned);
+
+	spin_lock(&pfsel_ask_lock);
+	list_for_each_entry_safe(q, next, &agent->pending, link) {
+		unlink_question(agent, q);
+		list_add(&q->link, &abandoned);
+	}
+	spin_unlock(&pfsel_ask_lock);
+
+	list_for_each_entry_safe(q, next, &abandoned, link) {
+		list_del_init(&q->link);
+		wake_up_all(&q->wait);
+		question_put(q);
+	}
+	kfree(agent);
+}
+
+/**
+ * pfsel_ask_register - Make a netlink socket the agent of a uid
+ *
+ * @uid: the real uid of the registering task: an agent answers for its
+ *       own user only.
+ * @portid: its socket.
+ *
+ * A newer registration replaces an older one; the older one's questions
+ * get the unanswered verdict.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int pfsel_ask_register(const kuid_t uid, const u32 portid)
+{
+	struct pfsel_agent *agent, *old;
+
+	agent = kzalloc(sizeof(*agent), GFP_KERNEL);
+	if (!agent)
+		return -ENOMEM;
+	agent->uid = uid;
+	agent->portid = portid;
+	INIT_LIST_HEAD(&agent->pending);
+
+	spin_lock(&pfsel_ask_lock);
+	old = find_agent(uid);
+	if (old)
+		list_del(&old->link);
+	list_add(&agent->link, &pfsel_agents);
+	spin_unlock(&pfsel_ask_lock);
+
+	if (old)
+		retire_agent(old);
+	return 0;
+}
+
+/**
+ * pfsel_ask_unregister - Stop being the agent of a uid
+ *
+ * @uid: the real uid of the task.
+ * @portid: its socket.
+ *
+ * The user's session answers are forgotten with the agent.
+ *
+ * Return: 0, or -ENOENT if that socket is not the agent of @uid.
+ */
+int pfsel_ask_unregister(const kuid_t uid, const u32 portid)
+{
+	struct pfsel_agent *agent;
+
+	spin_lock(&pfsel_ask_lock);
+	agent = find_agent(uid);
+	if (!agent || agent->portid != portid) {
+		spin_unlock(&pfsel_ask_lock);
+		return -ENOENT;
+	}
+	list_del(&agent->link);
+	drop_answers(uid);
+	spin_unlock(&pfsel_ask_lock);
+
+	retire_agent(agent);
+	return 0;
+}
+
+/**
+ * pfsel_ask_socket_gone - A netlink socket was released
+ *
+ * @portid: the socket.
+ *
+ * If it was an agent, its user has none any more.
+ */
+void pfsel_ask_socket_gone(const u32 portid)
+{
+	struct pfsel_agent *agent, *found = NULL;
+
+	spin_lock(&pfsel_ask_lock);
+	list_for_each_entry(agent, &pfsel_agents, link) {
+		if (agent->portid == portid) {
+			found = agent;
+			break;
+		}
+	}
+	if (found) {
+		list_del(&found->link);
+		drop_answers(found->uid);
+	}
+	spin_unlock(&pfsel_ask_lock);
+
+	if (found)
+		retire_agent(found);
+}
+
+/**
+ * pfsel_ask_flush - Forget every kept answer
+ *
+ * Called on every policy load and unload.
+ */
+void pfsel_ask_flush(void)
+{
+	spin_lock(&pfsel_ask_lock);
+	drop_answers(INVALID_UID);
+	spin_unlock(&pfsel_ask_lock);
+}
+
+/**
+ * pfsel_ask_show_stats - The ask_stats file
+ *
+ * @m: where to write: a header line and one line of totals.
+ */
+void pfsel_ask_show_stats(struct seq_file *const m)
+{
+	unsigned int agents = 0, pending = 0, kept;
+	struct pfsel_agent *agent;
+
+	spin_lock(&pfsel_ask_lock);
+	list_for_each_entry(agent, &pfsel_agents, link) {
+		agents++;
+		pending += agent->n_pending;
+	}
+	kept = pfsel_answer_count;
+	spin_unlock(&pfsel_ask_lock);
+
+	seq_puts(m, "questions merged answered unanswered no_agent overflow kept_hits interrupted agents pending kept\n");
+	seq_printf(m, "%lld %lld %lld %lld %lld %lld %lld %lld %u %u %u\n",
+		   atomic64_read(&stat_questions), atomic64_read(&stat_merged),
+		   atomic64_read(&stat_answered),
+		   atomic64_read(&stat_unanswered),
+		   atomic64_read(&stat_no_agent),
+		   atomic64_read(&stat_overflow),
+		   atomic64_read(&stat_kept_hits),
+		   atomic64_read(&stat_interrupted), agents, pending, kept);
+}

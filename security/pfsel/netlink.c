@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfsel LSM - The generic netlink family agents talk to
+ *
+ * The wire format is uapi/linux/pfsel.h's; the state behind it (agents,
+ * questions, kept answers) is ask.c's.  The family lives in the initial
+ * network namespace only.  Commands run in the sending task's context, so
+ * the sender's real uid is current's: an agent registers for, and answers
+ * for, its own user only; the netlink core checks the attributes against
+ * the policy below before any handler sees them.
+ */
+
+#include <linux/cred.h>
+#include <linux/init.h>
+#include <linux/netlink.h>
+#include <linux/notifier.h>
+#include <linux/skbuff.h>
+#include <linux/string.h>
+#include <net/genetlink.h>
+#include <net/net_namespace.h>
+#include <net/netlink.h>
+#include <uapi/linux/pfsel.h>
+
+#include "ask.h"
+#include "common.h"
+#include "setup.h"
+
+static const struct nla_policy pfsel_genl_policy[PFSEL_ATTR_MAX + 1] = {
+	[PFSEL_ATTR_ID] = { .type = NLA_U64 },
+	[PFSEL_ATTR_VERDICT] = NLA_POLICY_MAX(NLA_U8, PFSEL_ANSWER_DENY),
+	[PFSEL_ATTR_SCOPE] = NLA_POLICY_MAX(NLA_U8, PFSEL_SCOPE_ALWAYS),
+};
+
+static int pfsel_genl_register(struct sk_buff *const skb,
+			       struct genl_info *const info)
+{
+	return pfsel_ask_register(current_uid(), info->snd_portid);
+}
+
+static int pfsel_genl_unregister(struct sk_buff *const skb,
+				 struct genl_info *const info)
+{
+	return pfsel_ask_unregister(current_uid(), info->snd_portid);
+}
+
+static int pfsel_genl_answer(struct sk_buff *const skb,
+			     struct genl_info *const info)
+{
+	if (GENL_REQ_ATTR_CHECK(info, PFSEL_ATTR_ID) ||
+	    GENL_REQ_ATTR_CHECK(info, PFSEL_ATTR_VERDICT) ||
+	    GENL_REQ_ATTR_CHECK(info, PFSEL_ATTR_SCOPE))
+		return -EINVAL;
+	return pfsel_ask_answer(current_uid(), info->snd_portid,
+				nla_get_u64(info->attrs[PFSEL_ATTR_ID]),
+				nla_get_u8(info->attrs[PFSEL_ATTR_VERDICT]),
+				nla_get_u8(info->attrs[PFSEL_ATTR_SCOPE]));
+}
+
+static const struct genl_small_ops pfsel_genl_ops[] = {
+	{
+		.cmd = PFSEL_CMD_REGISTER,
+		.doit = pfsel_genl_register,
+	},
+	{
+		.cmd = PFSEL_CMD_UNREGISTER,
+		.doit = pfsel_genl_unregister,
+	},
+	{
+		.cmd = PFSEL_CMD_ANSWER,
+		.doit = pfsel_genl_answer,
+	},
+};
+
+static struct genl_family pfsel_genl_family __ro_after_init = {
+	.name = PFSEL_GENL_NAME,
+	.version = PFSEL_GENL_VERSION,
+	.maxattr = PFSEL_ATTR_MAX,
+	.policy = pfsel_genl_policy,
+	.module = THIS_MODULE,
+	.small_ops = pfsel_genl_ops,
+	.n_small_ops = ARRAY_SIZE(pfsel_genl_ops),
+	/* Strict validation for every command: the family is new. */
+	.resv_start_op = PFSEL_CMD_UNSPEC + 1,
+};
+
+static int put_addr(struct sk_buff *const skb, const int type,
+		    const u8 *const addr)
+{
+	return nla_put(skb, type, 16, addr);
+}
+
+/**
+ * pfsel_netlink_ask_msg - Build the message of a question
+ *
+ * @info: the question.
+ * @gfp: allocation flags (the caller may be atomic).
+ *
+ * Return: the message, or NULL if memory is short.
+ */
+struct sk_buff *pfsel_netlink_ask_msg(const struct pfsel_ask_info *const info,
+				      const gfp_t gfp)
+{
+	const struct pfsel_request *const req = info->request;
+	struct sk_buff *skb;
+	void *hdr;
+
+	skb = genlmsg_new(NLMSG_GOODSIZE, gfp);
+	if (!skb)
+		return NULL;
+	hdr = genlmsg_put(skb, 0, 0, &pfsel_genl_family, 0, PFSEL_CMD_ASK);
+	if (!hdr)
+		goto err;
+	if (nla_put_u64_64bit(skb, PFSEL_ATTR_ID, info->id, PFSEL_ATTR_PAD) ||
+	    nla_put_u32(skb, PFSEL_ATTR_PID, info->pid) ||
+	    nla_put_u32(skb, PFSEL_ATTR_TGID, info->tgid) ||
+	    nla_put_u32(skb, PFSEL_ATTR_UID, info->uid) ||
+	    nla_put_string(skb, PFSEL_ATTR_EXE, info->exe ?: "?") ||
+	    (info->script &&
+	     nla_put_string(skb, PFSEL_ATTR_SCRIPT, info->script)) ||
+	    nla_put_string(skb, PFSEL_ATTR_COMM, info->comm) ||
+	    nla_put_u8(skb, PFSEL_ATTR_OP, req->op) ||
+	    nla_put_u8(skb, PFSEL_ATTR_FAMILY, req->family) ||
+	    nla_put_u8(skb, PFSEL_ATTR_PROTO, req->proto) ||
+	    put_addr(skb, PFSEL_ATTR_LADDR, req->laddr) ||
+	    nla_put_u16(skb, PFSEL_ATTR_LPORT, req->lport) ||
+	    put_addr(skb, PFSEL_ATTR_RADDR, req->addr) ||
+	    nla_put_u16(skb, PFSEL_ATTR_RPORT, req->port) ||
+	    nla_put_u8(skb, PFSEL_ATTR_POLICY, info->policy) ||
+	    nla_put_u32(skb, PFSEL_ATTR_RULE_LINE, info->rule_line) ||
+	    nla_put_u32(skb, PFSEL_ATTR_RULE_COL, info->rule_col) ||
+	    nla_put_u32(skb, PFSEL_ATTR_TIMEOUT_MS, info->timeout_ms))
+		goto err;
+	/* The file name is not NUL-terminated in the policy's strings. */
+	if (info->rule_file.len) {
+		struct nlattr *attr;
+
+		attr = nla_reserve(skb, PFSEL_ATTR_RULE_FILE,
+				   info->rule_file.len + 1);
+		if (!attr)
+			goto err;
+		memcpy(nla_data(attr), info->rule_file.s, info->rule_file.len);
+		((char *)nla_data(attr))[info->rule_file.len] = '\0';
+	}
+	genlmsg_end(skb, hdr);
+	return skb;
+
+err:
+	nlmsg_free(skb);
+	return NULL;
+}
+
+/**
+ * pfsel_netlink_send - Send a question to an agent
+ *
+ * @skb: the message, from pfsel_netlink_ask_msg(); consumed.
+ * @portid: the agent's socket.
+ *
+ * Never blocks: an agent that does not read its socket loses questions,
+ * which then get the unanswered verdict.
+ *
+ * Return: 0 or a negative errno.
+ */
+int pfsel_netlink_send(struct sk_buff *const skb, const u32 portid)
+{
+	return genlmsg_unicast(&init_net, skb, portid);
+}
+
+static int pfsel_netlink_notify(struct notifier_block *const nb,
+				const unsigned long event, void *const ptr)
+{
+	const struct netlink_notify *const n = ptr;
+
+	if (event == NETLINK_URELEASE && n->protocol == NETLINK_GENERIC &&
+	    net_eq(n->net, &init_net) && n->portid)
+		pfsel_ask_socket_gone(n->portid);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block pfsel_netlink_notifier = {
+	.notifier_call = pfsel_netlink_notify,
+};
+
+static int __init pfsel_netlink_init(void)
+{
+	int err;
+
+	if (!pfsel_initialized)
+		return 0;
+	err = netlink_register_notifier(&pfsel_netlink_notifier);
+	if (err)
+		goto err;
+	err = genl_register_family(&pfsel_genl_family);
+	if (err) {
+		netlink_unregister_notifier(&pfsel_netlink_notifier);
+		goto err;
+	}
+	return 0;
+
+err:
+	pr_err("Failed to register the generic netlink family: %d\n", err);
+	return 0;
+}
+
+/* Generic netlink is ready at subsys_initcall. */
+device_initcall(pfsel_netlink_init);
