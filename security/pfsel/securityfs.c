@@ -10,6 +10,7 @@
  *   policies - one line per loaded policy
  *   hooks    - one "NAME CALLS NANOSECONDS" line per hook
  *   ask_stats - questions to agents, and what became of them
+ *   check    - what the policies in force would decide (check.c)
  *   avc/     - the access vector cache (securityfs_avc.c)
  *
  * Rights are those of whoever opened a file (file->f_cred), not of whoever
@@ -31,6 +32,7 @@
 
 #include "ask.h"
 #include "avc.h"
+#include "check.h"
 #include "common.h"
 #include "decide.h"
 #include "policy.h"
@@ -203,6 +205,8 @@ static int __init pfsel_securityfs_init(void)
 		{ "policies", 0444, &policies_fops },
 		{ "hooks", 0444, &hooks_fops },
 		{ "ask_stats", 0444, &ask_stats_fops },
+		/* A question about one's own policy is anyone's to ask. */
+		{ "check", 0666, &pfsel_check_fops },
 	};
 	struct dentry *dir, *file;
 	size_t i;
