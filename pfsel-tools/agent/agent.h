@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * pfsel-agent - the pieces of the agent, and the seam between them.
+ *
+ * A question goes through a chain of decision sources, in order: the first
+ * that decides answers it; when none does, the question is left unanswered
+ * and the kernel applies the policy's unanswered verdict.  A source is a
+ * struct of function pointers, so that a desktop prompt (a D-Bus
+ * notification, say) is one more implementation of it, beside these:
+ *
+ *   rules     a rule file (--rules), first match wins    (source_rules.c)
+ *   auto      one fixed answer (--auto), for tests        (source_auto.c)
+ *   terminal  a prompt on the terminal (the default)      (source_terminal.c)
+ */
+#ifndef PFSEL_AGENT_H
+#define PFSEL_AGENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <pfsel/pfsel.h>
+
+/* An answer: PFSEL_ANSWER_* and PFSEL_SCOPE_*. */
+struct agent_decision {
+	unsigned int verdict;
+	unsigned int scope;
+};
+
+/**
+ * struct agent_source - A source of decisions
+ * @name: for the log ("rules", "terminal", ...).
+ * @decide: decide @q.  Returns 1 with @d filled in, 0 to pass the question
+ *          on to the next source, or a negative errno (logged; the next
+ *          source is tried).  @deadline_ms is the CLOCK_MONOTONIC time, in
+ *          ms, after which an answer is useless.
+ * @destroy: free the source.
+ * @priv: the implementation's state.
+ */
+struct agent_source {
+	const char *name;
+	int (*decide)(struct agent_source *src, const struct pfsel_question *q,
+		      long long deadline_ms, struct agent_decision *d);
+	void (*destroy)(struct agent_source *src);
+	void *priv;
+};
+
+/* source_auto.c: always @verdict with @scope. */
+struct agent_source *source_auto_new(unsigned int verdict, unsigned int scope);
+
+/* source_terminal.c: prompt on @out, read answers from the descriptor @in. */
+struct agent_source *source_terminal_new(int in, FILE *out);
+
+/*
+ * source_rules.c: the rule file @path.  On a syntax error returns NULL with
+ * "FILE:LINE: message" in @err (or the failing syscall and errno).
+ */
+struct agent_source *source_rules_new(const char *path, char *err,
+				      size_t errlen);
+
+/* rules.c: the rule-file matcher, on its own for tests. */
+struct agent_rules;
+/* Parses @text (named @file in messages); NULL and @err on an error. */
+struct agent_rules *agent_rules_parse(const char *file, const char *text,
+				      char *err, size_t errlen);
+/* 1 and @d when a rule matches @q (its line in @line), 0 when none does. */
+int agent_rules_match(const struct agent_rules *rules,
+		      const struct pfsel_question *q, struct agent_decision *d,
+		      unsigned int *line);
+void agent_rules_free(struct agent_rules *rules);
+
+/* Monotonic clock in milliseconds. */
+long long agent_now_ms(void);
+
+/* log.c: one timestamped line to @log. */
+void agent_log(FILE *log, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif /* PFSEL_AGENT_H */

@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfsel-agent - answers the kernel's questions for one user.
+ *
+ * Straight-line: read the options, build the chain of decision sources,
+ * open the netlink handle and register, then take questions one at a time:
+ * log it, ask the sources in turn, answer (or not), log the outcome, and
+ * for "always" make the answer a rule of ~/.pfw.  See pfsel-agent(1).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "pfw.h"
+
+/* Exit statuses (pfsel-agent(1)). */
+enum {
+	EXIT_OK = 0,
+	EXIT_RUNTIME = 1, /* the socket failed, or another agent took over */
+	EXIT_USAGE = 2,
+	EXIT_FILE = 3, /* a rule file or the log could not be read/opened */
+	EXIT_NO_KERNEL = 4, /* no "pfsel" generic netlink family */
+};
+
+#define MAX_SOURCES 4
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: pfsel-agent [OPTION]...\n"
+		"Answer pfsel's questions for your own uid: a policy rule said 'ask'.\n"
+		"\n"
+		"Decision sources, tried in this order; the first that decides answers:\n"
+		"  -r, --rules=FILE     answer by the first matching line of FILE\n"
+		"  -a, --auto=VERDICT   answer every question allow or deny\n"
+		"  -s, --scope=SCOPE    scope of the --auto answer: once (default),\n"
+		"                       process, session or always\n"
+		"  -i, --interactive    prompt on the terminal (the default when neither\n"
+		"                       --rules nor --auto is given)\n"
+		"A question no source decides is not answered: the policy's unanswered\n"
+		"verdict applies when its time-out runs out.\n"
+		"\n"
+		"Answers with scope 'always' become rules:\n"
+		"      --pfw=FILE       the policy source to add them to (default ~/.pfw)\n"
+		"      --policy=FILE    the compiled policy to write and load (default:\n"
+		"                       what pfwc writes for FILE, ~/.pfw.pfsel)\n"
+		"      --pfwc=PATH      the compiler (default: pfwc, found in $PATH)\n"
+		"\n"
+		"  -l, --log=FILE       append the log to FILE (default: standard error)\n"
+		"  -n, --count=N        exit after N questions\n"
+		"  -h, --help           show this help and exit\n"
+		"  -V, --version        show the version and exit\n"
+		"\n"
+		"Exit status: 0 stopped by SIGINT/SIGTERM or --count, 1 the netlink\n"
+		"socket failed or another agent replaced this one, 2 wrong usage, 3 a\n"
+		"file could not be read or opened, 4 the kernel has no pfsel netlink\n"
+		"family (pfsel inactive, or without ask).\n");
+}
+
+struct agent {
+	struct pfsel_agent *nl;
+	struct agent_source *sources[MAX_SOURCES];
+	size_t n_sources;
+	struct pfw_config pfw;
+	FILE *log;
+};
+
+/* Makes an "always" answer a rule of the user's policy. */
+static void make_permanent(struct agent *a, const struct pfsel_question *q,
+			   const struct agent_decision *d)
+{
+	char rule[3 * PFSEL_QUESTION_PATH_MAX], err[4096];
+	int rc;
+
+	if (q->policy == 0 && d->verdict == PFSEL_ANSWER_ALLOW) {
+		agent_log(a->log,
+			  "question %llu: the system policy asked; a rule of %s cannot allow more than it does, not adding one",
+			  (unsigned long long)q->id, a->pfw.pfw);
+		return;
+	}
+	rc = pfw_rule_for(q, d->verdict, rule, sizeof(rule));
+	if (rc < 0) {
+		agent_log(a->log, "question %llu: no rule can name %s (%s)",
+			  (unsigned long long)q->id, q->exe,
+			  rc == -EINVAL ? "an unnamed application" :
+					  strerror(-rc));
+		return;
+	}
+	rc = pfw_add_rule(&a->pfw, rule, err, sizeof(err));
+	if (rc) {
+		/* pfwc's messages may span lines: one log line each. */
+		char *save = NULL, *line;
+
+		agent_log(a->log,
+			  "question %llu: could not add '%s' to %s (%s); the file is unchanged unless it says otherwise:",
+			  (unsigned long long)q->id, rule, a->pfw.pfw,
+			  strerror(-rc));
+		for (line = strtok_r(err, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save))
+			agent_log(a->log, "  %s", line);
+		return;
+	}
+	agent_log(a->log, "question %llu: added '%s' to %s, loaded %s",
+		  (unsigned long long)q->id, rule, a->pfw.pfw, a->pfw.out);
+}
+
+/* Handles one question; returns an exit status to stop with, or -1. */
+static int handle(struct agent *a, const struct pfsel_question *q)
+{
+	char text[2 * PFSEL_QUESTION_PATH_MAX + 512];
+	long long deadline = agent_now_ms() + q->timeout_ms;
+	struct agent_decision d;
+	const char *by = NULL;
+	size_t i;
+	int rc;
+
+	pfsel_question_format(q, text, sizeof(text));
+	agent_log(a->log, "question %llu: %s", (unsigned long long)q->id,
+		  text);
+	for (i = 0; i < a->n_sources && !by && !stop; i++) {
+		rc = a->sources[i]->decide(a->sources[i], q, deadline, &d);
+		if (rc < 0)
+			agent_log(a->log, "question %llu: source %s failed: %s",
+				  (unsigned long long)q->id,
+				  a->sources[i]->name, strerror(-rc));
+		else if (rc == 1)
+			by = a->sources[i]->name;
+	}
+	if (!by) {
+		agent_log(a->log,
+			  "question %llu: not answered (the policy's unanswered verdict applies)",
+			  (unsigned long long)q->id);
+		return -1;
+	}
+	rc = pfsel_agent_answer(a->nl, q->id, d.verdict, d.scope);
+	if (rc == -ENOENT) {
+		agent_log(a->log,
+			  "question %llu: answered %s %s too late: it had expired",
+			  (unsigned long long)q->id,
+			  pfsel_answer_name(d.verdict),
+			  pfsel_scope_name(d.scope));
+	} else if (rc == -EPERM) {
+		agent_log(a->log,
+			  "question %llu: %s: this agent is no longer registered (another agent of this uid replaced it); exiting",
+			  (unsigned long long)q->id, pfsel_last_error());
+		return EXIT_RUNTIME;
+	} else if (rc) {
+		agent_log(a->log, "question %llu: %s",
+			  (unsigned long long)q->id, pfsel_last_error());
+	} else {
+		agent_log(a->log, "question %llu: answered %s %s (by %s)",
+			  (unsigned long long)q->id,
+			  pfsel_answer_name(d.verdict),
+			  pfsel_scope_name(d.scope), by);
+	}
+	if (!rc && d.scope == PFSEL_SCOPE_ALWAYS)
+		make_permanent(a, q, &d);
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "rules", required_argument, NULL, 'r' },
+		{ "auto", required_argument, NULL, 'a' },
+		{ "scope", required_argument, NULL, 's' },
+		{ "interactive", no_argument, NULL, 'i' },
+		{ "pfw", required_argument, NULL, 'P' },
+		{ "policy", required_argument, NULL, 'O' },
+		{ "pfwc", required_argument, NULL, 'C' },
+		{ "log", required_argument, NULL, 'l' },
+		{ "count", required_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *rules_path = NULL, *log_path = NULL, *pfw_path = NULL;
+	const char *out_path = NULL;
+	int auto_verdict = -1, auto_scope = PFSEL_SCOPE_ONCE;
+	bool interactive = false;
+	unsigned long count = 0, seen = 0;
+	struct agent a = { .pfw = { .pfwc = "pfwc", .load = true } };
+	char *default_pfw = NULL, *default_out = NULL, err[4096];
+	struct pfsel_question *q = NULL;
+	struct sigaction sa;
+	int opt, rc, status = EXIT_OK;
+	size_t i;
+	char *end;
+
+	while ((opt = getopt_long(argc, argv, "r:a:s:il:n:hV", options,
+				  NULL)) != -1) {
+		switch (opt) {
+		case 'r':
+			rules_path = optarg;
+			break;
+		case 'a':
+			auto_verdict = pfsel_answer_from_name(optarg);
+			if (auto_verdict < 0 || strlen(optarg) == 1) {
+				fprintf(stderr,
+					"pfsel-agent: --auto: '%s' is not allow or deny\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 's':
+			auto_scope = pfsel_scope_from_name(optarg);
+			if (auto_scope < 0 || strlen(optarg) == 1) {
+				fprintf(stderr,
+					"pfsel-agent: --scope: '%s' is not once, process, session or always\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'i':
+			interactive = true;
+			break;
+		case 'P':
+			pfw_path = optarg;
+			break;
+		case 'O':
+			out_path = optarg;
+			break;
+		case 'C':
+			a.pfw.pfwc = optarg;
+			break;
+		case 'l':
+			log_path = optarg;
+			break;
+		case 'n':
+			errno = 0;
+			count = strtoul(optarg, &end, 10);
+			if (errno || *end || !*optarg || count == 0 ||
+			    optarg[0] == '-') {
+				fprintf(stderr,
+					"pfsel-agent: --count: '%s' is not a positive number\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return EXIT_OK;
+		case 'V':
+			printf("pfsel-agent %s\n", PFSEL_TOOLS_VERSION);
+			return EXIT_OK;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "pfsel-agent: unexpected argument '%s'\n",
+			argv[optind]);
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!rules_path && auto_verdict < 0)
+		interactive = true;
+
+	if (!pfw_path) {
+		const char *home = getenv("HOME");
+
+		if (!home || !*home) {
+			fprintf(stderr,
+				"pfsel-agent: $HOME is not set: give --pfw\n");
+			return EXIT_USAGE;
+		}
+		default_pfw = malloc(strlen(home) + sizeof("/.pfw"));
+		if (!default_pfw)
+			return EXIT_RUNTIME;
+		sprintf(default_pfw, "%s/.pfw", home);
+		pfw_path = default_pfw;
+	}
+	if (!out_path) {
+		default_out = pfw_default_output(pfw_path);
+		if (!default_out)
+			return EXIT_RUNTIME;
+		out_path = default_out;
+	}
+	a.pfw.pfw = pfw_path;
+	a.pfw.out = out_path;
+
+	a.log = stderr;
+	if (log_path) {
+		a.log = fopen(log_path, "ae");
+		if (!a.log) {
+			fprintf(stderr, "pfsel-agent: open(%s): %s\n", log_path,
+				strerror(errno));
+			status = EXIT_FILE;
+			goto out;
+		}
+	}
+
+	if (rules_path) {
+		a.sources[a.n_sources] = source_rules_new(rules_path, err,
+							  sizeof(err));
+		if (!a.sources[a.n_sources]) {
+			fprintf(stderr, "pfsel-agent: %s\n", err);
+			status = EXIT_FILE;
+			goto out;
+		}
+		a.n_sources++;
+	}
+	if (auto_verdict >= 0)
+		a.sources[a.n_sources++] = source_auto_new(
+			(unsigned int)auto_verdict, (unsigned int)auto_scope);
+	if (interactive)
+		a.sources[a.n_sources++] = source_terminal_new(STDIN_FILENO,
+							       stderr);
+	for (i = 0; i < a.n_sources; i++) {
+		if (!a.sources[i]) {
+			fprintf(stderr, "pfsel-agent: %s\n", strerror(ENOMEM));
+			status = EXIT_RUNTIME;
+			goto out;
+		}
+	}
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal; /* no SA_RESTART: waits end at once */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+
+	rc = pfsel_agent_open(&a.nl);
+	if (rc) {
+		fprintf(stderr, "pfsel-agent: %s\n", pfsel_last_error());
+		status = rc == -ENOENT ? EXIT_NO_KERNEL : EXIT_RUNTIME;
+		goto out;
+	}
+	rc = pfsel_agent_register(a.nl);
+	if (rc) {
+		fprintf(stderr, "pfsel-agent: %s\n", pfsel_last_error());
+		status = EXIT_RUNTIME;
+		goto out;
+	}
+	agent_log(a.log, "registered as the agent of uid %u (sources:%s%s%s)",
+		  (unsigned int)getuid(), rules_path ? " rules" : "",
+		  auto_verdict >= 0 ? " auto" : "",
+		  interactive ? " terminal" : "");
+
+	q = malloc(sizeof(*q));
+	if (!q) {
+		status = EXIT_RUNTIME;
+		goto out;
+	}
+	while (!stop && (!count || seen < count)) {
+		rc = pfsel_agent_receive(a.nl, q, -1);
+		if (rc == -EINTR || rc == 0)
+			continue;
+		if (rc == -ENOBUFS) {
+			agent_log(a.log, "%s", pfsel_last_error());
+			continue;
+		}
+		if (rc < 0) {
+			agent_log(a.log, "%s", pfsel_last_error());
+			status = EXIT_RUNTIME;
+			break;
+		}
+		seen++;
+		rc = handle(&a, q);
+		if (rc >= 0) {
+			status = rc;
+			break;
+		}
+	}
+	if (status == EXIT_OK)
+		agent_log(a.log, "stopping after %lu question%s", seen,
+			  seen == 1 ? "" : "s");
+
+out:
+	free(q);
+	pfsel_agent_close(a.nl); /* closing unregisters */
+	for (i = 0; i < a.n_sources; i++)
+		if (a.sources[i])
+			a.sources[i]->destroy(a.sources[i]);
+	if (a.log && a.log != stderr)
+		fclose(a.log);
+	free(default_pfw);
+	free(default_out);
+	return status;
+}

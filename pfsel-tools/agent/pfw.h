@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * pfsel-agent - making an "always" answer permanent: a rule in ~/.pfw,
+ * compiled by pfwc and loaded.
+ */
+#ifndef PFSEL_AGENT_PFW_H
+#define PFSEL_AGENT_PFW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <pfsel/pfsel.h>
+
+#define PFW_SECTION_BEGIN "# BEGIN pfsel-agent"
+#define PFW_SECTION_END "# END pfsel-agent"
+
+/**
+ * struct pfw_config - Where the policy is and how to compile it
+ * @pfw: the source, e.g. ~/.pfw.
+ * @out: the compiled policy pfwc writes and the agent loads.
+ * @pfwc: the compiler: a path, or a name looked up in $PATH.
+ * @load: load @out after compiling it (false in tests).
+ */
+struct pfw_config {
+	const char *pfw;
+	const char *out;
+	const char *pfwc;
+	bool load;
+};
+
+/*
+ * The rule that answers @q for good, e.g.
+ * "allow /usr/bin/curl connect tcp to 192.0.2.1 port 80;".
+ * Returns its length, -ENOSPC, or -EINVAL for a question no rule can name
+ * (an unnamed application).
+ */
+int pfw_rule_for(const struct pfsel_question *q, unsigned int verdict,
+		 char *buf, size_t size);
+
+/*
+ * @text with @line (a whole line, without newline) added at the end of the
+ * agent's section, which is created at the top when missing: rules are
+ * decided first match first, and the added rule must come before the rule
+ * that asked.  Returns a malloc()ed string, or NULL when out of memory.
+ */
+char *pfw_insert(const char *text, const char *line);
+
+/*
+ * The pfwc default output for @pfw: FILE.pfw -> FILE.pfsel, other names
+ * (.pfw itself) -> NAME.pfsel.  malloc()ed.
+ */
+char *pfw_default_output(const char *pfw);
+
+/*
+ * Adds @line to @c->pfw through a temporary file in the same folder that
+ * replaces it only after pfwc has accepted it, then compiles it to @c->out
+ * and, if @c->load, loads that.  On failure the source is as it was and
+ * @err holds the reason (pfwc's own messages, or the syscall and errno).
+ * Returns 0 or a negative errno (-EINVAL: pfwc rejected the policy).
+ */
+int pfw_add_rule(const struct pfw_config *c, const char *line, char *err,
+		 size_t errlen);
+
+#endif /* PFSEL_AGENT_PFW_H */

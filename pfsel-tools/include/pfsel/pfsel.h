@@ -1,0 +1,541 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libpfsel - the C library for pfsel, the per-user, per-application
+ * firewall LSM.
+ *
+ * Two halves:
+ *
+ *  - securityfs (docs/kernel-interface.md): load and unload compiled
+ *    policies, read what is loaded, the status, the global mode, the AVC's
+ *    statistics and threshold, the hooks' counters.  Each call opens,
+ *    reads or writes, and closes the file it needs; nothing is cached.
+ *
+ *  - the agent side of the "pfsel" generic netlink family (<linux/pfsel.h>):
+ *    register as the agent of one's own uid, receive the kernel's
+ *    questions, answer them.
+ *
+ * Return convention, everywhere: 0 (or a documented non-negative count) on
+ * success, a negative errno on failure.  A failing call also leaves a
+ * message in pfsel_last_error() naming the syscall, the file and the
+ * errno, e.g. "write(/sys/kernel/security/pfsel/load): Permission denied",
+ * for the caller to print.  Text read from securityfs that does not have
+ * the documented form fails with -EBADMSG ("... line 2: malformed").
+ *
+ * Thread safety: calls on different agent handles, and every securityfs
+ * call, may run on different threads at once; pfsel_last_error() is per
+ * thread.  One agent handle is used by one thread at a time.
+ *
+ * Link with `pkg-config --libs libpfsel` (libpfsel, libnl-genl-3, libnl-3).
+ */
+#ifndef PFSEL_PFSEL_H
+#define PFSEL_PFSEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <linux/pfsel.h>
+#include <linux/pfsel_policy.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------- */
+/* Errors                                                                  */
+/* ---------------------------------------------------------------------- */
+
+/**
+ * pfsel_last_error - What the last failing libpfsel call of this thread did
+ *
+ * Return: a message such as "open(/sys/kernel/security/pfsel/status): No
+ * such file or directory", or "" if no call has failed.  Valid until the
+ * next libpfsel call on this thread.
+ */
+const char *pfsel_last_error(void);
+
+/* ---------------------------------------------------------------------- */
+/* securityfs                                                              */
+/* ---------------------------------------------------------------------- */
+
+/* The default securityfs folder of pfsel. */
+#define PFSEL_SECURITYFS_DEFAULT "/sys/kernel/security/pfsel"
+/* Environment variable that overrides it (tests, chroots). */
+#define PFSEL_SECURITYFS_ENV "PFSEL_SECURITYFS"
+
+/**
+ * pfsel_set_securityfs - Use another folder in place of pfsel's securityfs
+ * @path: a folder laid out as /sys/kernel/security/pfsel/, or NULL to go
+ *        back to $PFSEL_SECURITYFS, else PFSEL_SECURITYFS_DEFAULT.
+ *
+ * For tests, which point the library at fixture files.  Process-wide; not
+ * to be called while another thread uses the library.
+ *
+ * Return: 0, or -ENOMEM, or -ENAMETOOLONG when @path is longer than
+ * PATH_MAX.
+ */
+int pfsel_set_securityfs(const char *path);
+
+/**
+ * pfsel_securityfs - The folder the securityfs calls use
+ *
+ * Return: the path set by pfsel_set_securityfs(), else $PFSEL_SECURITYFS if
+ * set and not empty, else PFSEL_SECURITYFS_DEFAULT.
+ */
+const char *pfsel_securityfs(void);
+
+/**
+ * pfsel_load_buffer - Load a compiled policy (what pfwc writes)
+ * @blob: the policy.
+ * @size: its size in bytes, not 0.
+ *
+ * The policy goes to the kernel in one write() to "load", as the kernel
+ * requires; the policy's own header says whose it is (the system's or a
+ * uid's).  A failed load changes nothing.
+ *
+ * Return: 0, or the kernel's error: -EPERM (not yours to load), -EINVAL
+ * (malformed), -EBADMSG (checksum), -EPROTONOSUPPORT (format version),
+ * -E2BIG, -ENOMEM; or -EIO for a short write; or the error of open().
+ */
+int pfsel_load_buffer(const void *blob, size_t size);
+
+/**
+ * pfsel_load_file - Load a compiled policy from a file
+ * @path: the file pfwc wrote.
+ *
+ * Reads the whole file (at most PFSEL_POLICY_MAX_SIZE bytes, else -E2BIG),
+ * then as pfsel_load_buffer().  An empty file is -EINVAL.
+ *
+ * Return: 0 or a negative errno.
+ */
+int pfsel_load_file(const char *path);
+
+/**
+ * pfsel_unload_system - Unload the system policy (needs CAP_MAC_ADMIN)
+ *
+ * Return: 0, -ENOENT if none is loaded, -EPERM, or the error of open().
+ */
+int pfsel_unload_system(void);
+
+/**
+ * pfsel_unload_uid - Unload the policy of a uid (one's own, or any as root)
+ * @uid: the uid.
+ *
+ * Return: 0, -ENOENT if none is loaded for @uid, -EPERM, -EINVAL.
+ */
+int pfsel_unload_uid(uid_t uid);
+
+/**
+ * struct pfsel_policy_info - One line of "policies"
+ * @system: the system policy (then @uid is 0).
+ * @uid: the uid of a user policy.
+ * @generation: load generation.
+ * @size: size of the blob in bytes.
+ * @rules: number of rules.
+ * @checksum: the blob's CRC32C.
+ * @permissive: compiled with "mode permissive;".
+ */
+struct pfsel_policy_info {
+	bool system;
+	uint32_t uid;
+	uint32_t generation;
+	uint32_t size;
+	uint32_t rules;
+	uint32_t checksum;
+	bool permissive;
+};
+
+/**
+ * pfsel_policies - List the loaded policies
+ * @out: set to a malloc()ed array (free() it), NULL when there are none.
+ * @count: set to its length.
+ *
+ * Return: 0, -EBADMSG for a line not of the documented form, -ENOMEM, or
+ * the error of open()/read().
+ */
+int pfsel_policies(struct pfsel_policy_info **out, size_t *count);
+
+/**
+ * struct pfsel_status - The "status" file
+ * @version: PFSEL_ABI_VERSION of the running kernel.
+ * @enforcing: the global switch.
+ * @system_loaded: a system policy is loaded.
+ * @users: number of user policies loaded.
+ * @generation: generation of the newest load.
+ */
+struct pfsel_status {
+	unsigned int version;
+	bool enforcing;
+	bool system_loaded;
+	unsigned long users;
+	uint32_t generation;
+};
+
+/**
+ * pfsel_get_status - Read "status"
+ * @status: filled in.
+ *
+ * Every documented line must be there; lines this library does not know
+ * (from a newer kernel) are skipped.
+ *
+ * Return: 0, -EBADMSG, or the error of open()/read().
+ */
+int pfsel_get_status(struct pfsel_status *status);
+
+/**
+ * pfsel_get_enforce - Read the global switch
+ *
+ * Return: 1 enforcing, 0 permissive, or a negative errno.
+ */
+int pfsel_get_enforce(void);
+
+/**
+ * pfsel_set_enforce - Switch the global mode (needs CAP_MAC_ADMIN)
+ * @enforcing: true for enforcing, false for permissive.
+ *
+ * Return: 0, -EPERM, or the error of open() (-EACCES for non-root).
+ */
+int pfsel_set_enforce(bool enforcing);
+
+/**
+ * struct pfsel_avc_stats - "avc/cache_stats", summed over CPUs
+ */
+struct pfsel_avc_stats {
+	uint64_t lookups;
+	uint64_t hits;
+	uint64_t misses;
+	uint64_t allocations;
+	uint64_t reclaims;
+	uint64_t frees;
+};
+
+/**
+ * pfsel_get_avc_stats - Read "avc/cache_stats"
+ * @stats: filled in.
+ *
+ * Return: 0, -EBADMSG (header or totals line not as documented), or the
+ * error of open()/read().
+ */
+int pfsel_get_avc_stats(struct pfsel_avc_stats *stats);
+
+/**
+ * pfsel_get_avc_threshold - Read "avc/cache_threshold"
+ * @threshold: set to the number of decisions kept before reclaim.
+ *
+ * Return: 0, -EBADMSG, or the error of open()/read().
+ */
+int pfsel_get_avc_threshold(unsigned int *threshold);
+
+/**
+ * pfsel_set_avc_threshold - Write "avc/cache_threshold" (CAP_MAC_ADMIN)
+ * @threshold: 1 to 65536.
+ *
+ * Return: 0, -EINVAL (out of range; checked here too), -EPERM, or the
+ * error of open().
+ */
+int pfsel_set_avc_threshold(unsigned int threshold);
+
+/* Longest hook name this library keeps, with its NUL. */
+#define PFSEL_HOOK_NAME_MAX 48
+
+/**
+ * struct pfsel_hook_stat - One line of "hooks"
+ * @name: the hook, as the LSM framework calls it ("socket_connect").
+ * @calls: checked calls since boot.
+ * @ns: time spent in them, in nanoseconds.
+ */
+struct pfsel_hook_stat {
+	char name[PFSEL_HOOK_NAME_MAX];
+	uint64_t calls;
+	uint64_t ns;
+};
+
+/**
+ * pfsel_get_hook_stats - Read "hooks"
+ * @out: set to a malloc()ed array (free() it), NULL when empty.
+ * @count: set to its length.
+ *
+ * Return: 0, -EBADMSG, -ENOMEM, or the error of open()/read().
+ */
+int pfsel_get_hook_stats(struct pfsel_hook_stat **out, size_t *count);
+
+/* ---------------------------------------------------------------------- */
+/* Names and text                                                          */
+/* ---------------------------------------------------------------------- */
+
+/* PFSEL_ATTR_FAMILY of a packet socket. */
+#define PFSEL_FAMILY_PACKET 0xff
+
+/*
+ * Names as the policy language writes them: "connect", "tcp", "inet",
+ * "packet" (family 0xff), "allow", "session", "system"/"user".  A value
+ * with no name gives "?".
+ */
+const char *pfsel_op_name(unsigned int op);
+const char *pfsel_proto_name(unsigned int proto);
+const char *pfsel_family_name(unsigned int family);
+const char *pfsel_answer_name(unsigned int verdict);
+const char *pfsel_scope_name(unsigned int scope);
+const char *pfsel_policy_name(unsigned int policy);
+
+/*
+ * The reverse: the value for a name, or -EINVAL.  pfsel_answer_from_name
+ * also takes "a"/"d", pfsel_scope_from_name the first letter of a scope.
+ */
+int pfsel_op_from_name(const char *name);
+int pfsel_proto_from_name(const char *name);
+int pfsel_answer_from_name(const char *name);
+int pfsel_scope_from_name(const char *name);
+
+/* Enough for any address pfsel_format_addr() writes, with its NUL. */
+#define PFSEL_ADDR_STRLEN 46
+
+/**
+ * pfsel_format_addr - An address as text
+ * @addr: 16 bytes, network order; IPv4 as IPv4-mapped IPv6.
+ * @buf: at least PFSEL_ADDR_STRLEN bytes for any address.
+ * @size: size of @buf.
+ *
+ * An IPv4-mapped address is written as IPv4 ("192.0.2.1"), any other as
+ * inet_ntop(AF_INET6) writes it.
+ *
+ * Return: 0, or -ENOSPC when @buf is too small.
+ */
+int pfsel_format_addr(const uint8_t addr[16], char *buf, size_t size);
+
+/**
+ * pfsel_parse_addr - Text to a 16-byte address
+ * @text: "192.0.2.1" or an IPv6 address.
+ * @addr: set to the address, IPv4 as IPv4-mapped.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int pfsel_parse_addr(const char *text, uint8_t addr[16]);
+
+/* ---------------------------------------------------------------------- */
+/* The agent: generic netlink                                              */
+/* ---------------------------------------------------------------------- */
+
+/* Longest path or name kept from a question, with its NUL (PATH_MAX). */
+#define PFSEL_QUESTION_PATH_MAX 4096
+#define PFSEL_QUESTION_COMM_MAX 64
+
+/* Bits of pfsel_question.present: which attributes the message carried. */
+#define PFSEL_Q_HAS(attr) (UINT32_C(1) << (attr))
+
+/**
+ * struct pfsel_question - A PFSEL_CMD_ASK message, parsed
+ * @id: PFSEL_ATTR_ID, the id to answer.
+ * @pid: thread id of the asking task.
+ * @tgid: its process id.
+ * @uid: its real uid.
+ * @exe: the application's executable ("?" if unnamed).
+ * @script: its script, "" when it has none.
+ * @comm: the task's comm.
+ * @op: enum pfsel_op.
+ * @family: enum pfsel_family, or PFSEL_FAMILY_PACKET.
+ * @proto: enum pfsel_proto.
+ * @laddr: local address (IPv4-mapped for IPv4), network order.
+ * @lport: local port, host order.
+ * @raddr: the request's address.
+ * @rport: the request's port.
+ * @policy: which policy asked: 0 system, 1 user.
+ * @rule_file: source file of the rule that asked ("" if none was sent).
+ * @rule_line: its line (0: the policy's default asked).
+ * @rule_col: its column.
+ * @timeout_ms: how long the caller waits; after that an answer is -ENOENT.
+ * @present: PFSEL_Q_HAS(PFSEL_ATTR_...) for every attribute received.
+ *
+ * Strings longer than their field are cut (and still NUL-terminated).
+ * About 8 KiB: allocate it, or keep one around, rather than put many on
+ * a small stack.
+ */
+struct pfsel_question {
+	uint64_t id;
+	uint32_t pid;
+	uint32_t tgid;
+	uint32_t uid;
+	char exe[PFSEL_QUESTION_PATH_MAX];
+	char script[PFSEL_QUESTION_PATH_MAX];
+	char comm[PFSEL_QUESTION_COMM_MAX];
+	uint8_t op;
+	uint8_t family;
+	uint8_t proto;
+	uint8_t laddr[16];
+	uint16_t lport;
+	uint8_t raddr[16];
+	uint16_t rport;
+	uint8_t policy;
+	char rule_file[PFSEL_QUESTION_PATH_MAX];
+	uint32_t rule_line;
+	uint32_t rule_col;
+	uint32_t timeout_ms;
+	uint32_t present;
+};
+
+/**
+ * pfsel_question_format - A question as one line of text
+ * @q: the question.
+ * @buf: where to write.
+ * @size: size of @buf (512 is enough but for long paths).
+ *
+ * For example:
+ *   /usr/bin/curl (curl, pid 812) connect tcp to 192.0.2.1:80,
+ *   user policy rule /home/alice/.pfw:3:1, timeout 30.0s
+ * "create" has no address; "bind" and "listen" say "on", "accept" "from";
+ * an IPv6 endpoint is written [ADDR]:PORT; icmp, raw and packet have no
+ * port.  The script, if any, follows the executable ("/usr/bin/python3
+ * script /home/a/x.py").
+ *
+ * Return: the length written (without NUL), or -ENOSPC when @buf is too
+ * small (it then holds the line cut short).
+ */
+int pfsel_question_format(const struct pfsel_question *q, char *buf,
+			  size_t size);
+
+struct pfsel_agent;
+struct nl_msg;
+
+/**
+ * pfsel_agent_open - Connect to the kernel's "pfsel" generic netlink family
+ * @out: set to the new handle.
+ *
+ * Opens a generic netlink socket (genl_connect), resolves the family
+ * (genl_ctrl_resolve) and makes the socket non-blocking.  Does not
+ * register: call pfsel_agent_register().
+ *
+ * Return: 0, -ENOENT when the kernel has no "pfsel" family (pfsel is not
+ * active, or too old to ask), -ENOMEM, or the socket's error.
+ */
+int pfsel_agent_open(struct pfsel_agent **out);
+
+/**
+ * pfsel_agent_close - Close the socket (the kernel unregisters it) and free
+ * @agent: the handle, or NULL.
+ */
+void pfsel_agent_close(struct pfsel_agent *agent);
+
+/**
+ * pfsel_agent_register - Become the agent of the caller's real uid
+ * @agent: the handle.
+ *
+ * Sends PFSEL_CMD_REGISTER and waits for the kernel's acknowledgement.  A
+ * newer registration of the same uid replaces the older one, so a
+ * restarted agent simply registers again.
+ *
+ * Return: 0 or the kernel's error.
+ */
+int pfsel_agent_register(struct pfsel_agent *agent);
+
+/**
+ * pfsel_agent_unregister - Stop being the agent (closing does it too)
+ * @agent: the handle.
+ *
+ * Return: 0 or the kernel's error (-EPERM if this socket is not the agent).
+ */
+int pfsel_agent_unregister(struct pfsel_agent *agent);
+
+/**
+ * pfsel_agent_fd - The socket, for poll()/epoll (readable: call receive)
+ * @agent: the handle.
+ *
+ * Questions may already be queued inside the handle (they arrived while
+ * an answer's acknowledgement was awaited): call pfsel_agent_pending()
+ * before sleeping on the fd.
+ *
+ * Return: the file descriptor; not to be read or closed by the caller.
+ */
+int pfsel_agent_fd(const struct pfsel_agent *agent);
+
+/**
+ * pfsel_agent_pending - Number of questions already received and queued
+ * @agent: the handle.
+ */
+size_t pfsel_agent_pending(const struct pfsel_agent *agent);
+
+/**
+ * pfsel_agent_receive - Take the next question
+ * @agent: the handle.
+ * @q: filled in with the question.
+ * @timeout_ms: how long to wait: 0 not at all, -1 for ever.
+ *
+ * Return: 1 with a question in @q; 0 when none came in time; -EINTR when a
+ * signal interrupted the wait; -ENOBUFS when the socket overran (questions
+ * were lost: the kernel gives them their default verdict); another
+ * negative errno when the socket failed.
+ */
+int pfsel_agent_receive(struct pfsel_agent *agent, struct pfsel_question *q,
+			int timeout_ms);
+
+/**
+ * typedef pfsel_question_fn - Callback of pfsel_agent_dispatch()
+ * @q: the question, valid during the call only.
+ * @arg: the caller's pointer.
+ *
+ * Return: 0 to go on, non-zero to stop dispatching (returned as is).
+ */
+typedef int (*pfsel_question_fn)(const struct pfsel_question *q, void *arg);
+
+/**
+ * pfsel_agent_dispatch - Hand every question available now to a callback
+ * @agent: the handle.
+ * @fn: the callback; it may call pfsel_agent_answer().
+ * @arg: passed to @fn.
+ *
+ * For event loops: call it when the fd is readable.  Does not wait.
+ *
+ * Return: 0 when nothing more is available, @fn's non-zero value, or a
+ * negative errno as for pfsel_agent_receive().
+ */
+int pfsel_agent_dispatch(struct pfsel_agent *agent, pfsel_question_fn fn,
+			 void *arg);
+
+/**
+ * pfsel_agent_answer - Answer a question
+ * @agent: the handle.
+ * @id: the question's id.
+ * @verdict: PFSEL_ANSWER_ALLOW or PFSEL_ANSWER_DENY.
+ * @scope: enum pfsel_scope.
+ *
+ * Sends PFSEL_CMD_ANSWER and waits (at most 5 s) for the kernel's
+ * acknowledgement; questions that arrive meanwhile are queued.
+ *
+ * Return: 0; -ENOENT when the id is unknown or has expired (the caller
+ * already got its default verdict); -EPERM when this socket is not the
+ * registered agent of the question's uid; -EINVAL for a verdict or scope
+ * out of range; -ETIMEDOUT with no acknowledgement.
+ */
+int pfsel_agent_answer(struct pfsel_agent *agent, uint64_t id,
+		       unsigned int verdict, unsigned int scope);
+
+/*
+ * Message level, for tests and for programs with their own libnl loop.
+ */
+
+/**
+ * pfsel_question_parse - Parse a PFSEL_CMD_ASK message
+ * @msg: a generic netlink message (nlmsghdr, genlmsghdr, attributes).
+ * @q: filled in.
+ *
+ * Return: 0; -EPROTO when it is not a PFSEL_CMD_ASK or an attribute has
+ * the wrong size; -EBADMSG when the ID attribute is missing.
+ */
+int pfsel_question_parse(struct nl_msg *msg, struct pfsel_question *q);
+
+/**
+ * pfsel_answer_build - Fill a message with a PFSEL_CMD_ANSWER
+ * @msg: an empty message from nlmsg_alloc().
+ * @family: the resolved family id.
+ * @id: @verdict: @scope: as for pfsel_agent_answer().
+ *
+ * Return: 0, -EINVAL (verdict or scope out of range), -EMSGSIZE.
+ */
+int pfsel_answer_build(struct nl_msg *msg, int family, uint64_t id,
+		       unsigned int verdict, unsigned int scope);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PFSEL_PFSEL_H */

@@ -1,0 +1,676 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libpfsel - pfsel's securityfs files (docs/kernel-interface.md).
+ *
+ * Each call opens the file it needs, reads or writes it whole, and closes
+ * it.  Writes go in one write() at offset 0, as the kernel requires; reads
+ * loop until end of file, as seq_file hands out a page at a time.  The
+ * parsers are strict about the documented forms: a line that does not
+ * parse is -EBADMSG with its number in the message, so that a kernel and
+ * a library that disagree say so instead of guessing.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* Set by pfsel_set_securityfs(); NULL: the environment or the default. */
+static char *root_override;
+
+/* Largest securityfs text file we read: "hooks", "policies" for many uids. */
+#define SFS_TEXT_MAX (16u << 20)
+
+PFSEL_EXPORT int pfsel_set_securityfs(const char *const path)
+{
+	char *copy = NULL;
+
+	if (path) {
+		if (strlen(path) >= PATH_MAX)
+			return pfsel_fail(-ENAMETOOLONG,
+					  "pfsel_set_securityfs: path too long");
+		copy = strdup(path);
+		if (!copy)
+			return pfsel_fail(-ENOMEM, "strdup: %s",
+					  strerror(ENOMEM));
+	}
+	free(root_override);
+	root_override = copy;
+	return 0;
+}
+
+PFSEL_EXPORT const char *pfsel_securityfs(void)
+{
+	const char *env;
+
+	if (root_override)
+		return root_override;
+	env = getenv(PFSEL_SECURITYFS_ENV);
+	if (env && *env)
+		return env;
+	return PFSEL_SECURITYFS_DEFAULT;
+}
+
+static int sfs_path(const char *const name, char *const path,
+		    const size_t size)
+{
+	int n = snprintf(path, size, "%s/%s", pfsel_securityfs(), name);
+
+	if (n < 0 || (size_t)n >= size)
+		return pfsel_fail(-ENAMETOOLONG, "%s/%s: path too long",
+				  pfsel_securityfs(), name);
+	return 0;
+}
+
+int pfsel_sfs_read(const char *const name, char **const text)
+{
+	char path[PATH_MAX];
+	size_t len = 0, cap = 4096;
+	char *buf, *grown;
+	ssize_t n;
+	int fd, err;
+
+	*text = NULL;
+	err = sfs_path(name, path, sizeof(path));
+	if (err)
+		return err;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return pfsel_fail(-errno, "open(%s): %s", path,
+				  strerror(errno));
+	buf = malloc(cap);
+	if (!buf) {
+		close(fd);
+		return pfsel_fail(-ENOMEM, "malloc: %s", strerror(ENOMEM));
+	}
+	for (;;) {
+		if (cap - len < 2) {
+			if (cap >= SFS_TEXT_MAX) {
+				err = pfsel_fail(-EFBIG, "read(%s): %s", path,
+						 strerror(EFBIG));
+				goto fail;
+			}
+			grown = realloc(buf, cap * 2);
+			if (!grown) {
+				err = pfsel_fail(-ENOMEM, "realloc: %s",
+						 strerror(ENOMEM));
+				goto fail;
+			}
+			buf = grown;
+			cap *= 2;
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = pfsel_fail(-errno, "read(%s): %s", path,
+					 strerror(errno));
+			goto fail;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	if (strlen(buf) != len) {
+		free(buf);
+		return pfsel_fail(-EBADMSG, "%s: a NUL byte in the text", path);
+	}
+	*text = buf;
+	return 0;
+
+fail:
+	close(fd);
+	free(buf);
+	return err;
+}
+
+int pfsel_sfs_write(const char *const name, const void *const buf,
+		    const size_t len)
+{
+	char path[PATH_MAX];
+	ssize_t n;
+	int fd, err;
+
+	err = sfs_path(name, path, sizeof(path));
+	if (err)
+		return err;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return pfsel_fail(-errno, "open(%s): %s", path,
+				  strerror(errno));
+	do
+		n = write(fd, buf, len);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		err = pfsel_fail(-errno, "write(%s): %s", path,
+				 strerror(errno));
+	} else if ((size_t)n != len) {
+		err = pfsel_fail(-EIO, "write(%s): wrote %zd of %zu bytes",
+				 path, n, len);
+	} else {
+		err = 0;
+	}
+	if (close(fd) && !err)
+		err = pfsel_fail(-errno, "close(%s): %s", path,
+				 strerror(errno));
+	return err;
+}
+
+PFSEL_EXPORT int pfsel_load_buffer(const void *const blob, const size_t size)
+{
+	int err;
+
+	if (!blob || size == 0)
+		return pfsel_fail(-EINVAL, "pfsel_load_buffer: empty policy");
+	if (size > PFSEL_POLICY_MAX_SIZE)
+		return pfsel_fail(-E2BIG, "pfsel_load_buffer: %zu bytes: %s",
+				  size, strerror(E2BIG));
+	err = pfsel_sfs_write("load", blob, size);
+	if (!err)
+		pfsel_clear_error();
+	return err;
+}
+
+PFSEL_EXPORT int pfsel_load_file(const char *const path)
+{
+	struct stat st;
+	size_t len = 0;
+	char *blob;
+	ssize_t n;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return pfsel_fail(-errno, "open(%s): %s", path,
+				  strerror(errno));
+	if (fstat(fd, &st)) {
+		err = pfsel_fail(-errno, "fstat(%s): %s", path,
+				 strerror(errno));
+		close(fd);
+		return err;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size == 0 ||
+	    (uintmax_t)st.st_size > PFSEL_POLICY_MAX_SIZE) {
+		err = !S_ISREG(st.st_mode) || st.st_size == 0 ? -EINVAL :
+								-E2BIG;
+		close(fd);
+		return pfsel_fail(err, "%s: %s", path,
+				  !S_ISREG(st.st_mode) ? "not a regular file" :
+				  st.st_size == 0      ? "empty" :
+							 strerror(E2BIG));
+	}
+	blob = malloc((size_t)st.st_size);
+	if (!blob) {
+		close(fd);
+		return pfsel_fail(-ENOMEM, "malloc: %s", strerror(ENOMEM));
+	}
+	while (len < (size_t)st.st_size) {
+		n = read(fd, blob + len, (size_t)st.st_size - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			err = n < 0 ? pfsel_fail(-errno, "read(%s): %s", path,
+						 strerror(errno)) :
+				      pfsel_fail(-EIO, "read(%s): file shrank",
+						 path);
+			free(blob);
+			close(fd);
+			return err;
+		}
+		len += (size_t)n;
+	}
+	close(fd);
+	err = pfsel_load_buffer(blob, len);
+	free(blob);
+	return err;
+}
+
+static int write_word(const char *const name, const char *const word)
+{
+	int err = pfsel_sfs_write(name, word, strlen(word));
+
+	if (!err)
+		pfsel_clear_error();
+	return err;
+}
+
+PFSEL_EXPORT int pfsel_unload_system(void)
+{
+	return write_word("unload", "system");
+}
+
+PFSEL_EXPORT int pfsel_unload_uid(const uid_t uid)
+{
+	char word[16];
+
+	snprintf(word, sizeof(word), "%u", (unsigned int)uid);
+	return write_word("unload", word);
+}
+
+/*
+ * Strict unsigned parse of a whole word: decimal digits only (or 0x and hex
+ * digits when @base is 16), no sign, no blanks, no overflow of @max.
+ */
+static bool parse_u64(const char *const s, const int base, const uint64_t max,
+		      uint64_t *const out)
+{
+	const char *digits = s;
+	unsigned long long v;
+	char *end;
+
+	if (base == 16) {
+		if (strncmp(s, "0x", 2))
+			return false;
+		digits = s + 2;
+	}
+	if (!*digits || !(base == 16 ? strchr("0123456789abcdefABCDEF",
+					      *digits) != NULL :
+				       (*digits >= '0' && *digits <= '9')))
+		return false;
+	errno = 0;
+	v = strtoull(digits, &end, base);
+	if (errno || *end || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+static bool parse_u32(const char *const s, uint32_t *const out)
+{
+	uint64_t v;
+
+	if (!parse_u64(s, 10, UINT32_MAX, &v))
+		return false;
+	*out = (uint32_t)v;
+	return true;
+}
+
+/* Splits @line at blanks into at most @max words; returns how many. */
+static size_t split(char *line, char **const words, const size_t max)
+{
+	size_t n = 0;
+	char *save = NULL, *w;
+
+	for (w = strtok_r(line, " \t", &save); w;
+	     w = strtok_r(NULL, " \t", &save)) {
+		if (n == max)
+			return max + 1;
+		words[n++] = w;
+	}
+	return n;
+}
+
+/* Next line of @*cursor (NUL-terminated in place), NULL at the end. */
+static char *next_line(char **const cursor)
+{
+	char *line = *cursor, *nl;
+
+	if (!line || !*line)
+		return NULL;
+	nl = strchr(line, '\n');
+	if (nl) {
+		*nl = '\0';
+		*cursor = nl + 1;
+	} else {
+		*cursor = line + strlen(line);
+	}
+	return line;
+}
+
+static int malformed(const char *const name, const unsigned int lineno,
+		     const char *const why)
+{
+	return pfsel_fail(-EBADMSG, "%s/%s line %u: %s", pfsel_securityfs(),
+			  name, lineno, why);
+}
+
+/* "key=VALUE" word: the value if the key is @key, else NULL. */
+static const char *keyed(const char *const word, const char *const key)
+{
+	size_t len = strlen(key);
+
+	if (strncmp(word, key, len) || word[len] != '=')
+		return NULL;
+	return word + len + 1;
+}
+
+static int parse_policy_line(char *const line, const unsigned int lineno,
+			     struct pfsel_policy_info *const p)
+{
+	static const char *const keys[] = { "generation", "size", "rules",
+					    "checksum", "mode" };
+	char *words[8];
+	const char *v;
+	uint64_t value;
+	size_t n, i;
+
+	n = split(line, words, 7);
+	if (n != 6)
+		return malformed("policies", lineno, "expected 6 fields");
+	memset(p, 0, sizeof(*p));
+	if (!strcmp(words[0], "system")) {
+		p->system = true;
+	} else if (!parse_u32(words[0], &p->uid)) {
+		return malformed("policies", lineno,
+				 "expected 'system' or a uid");
+	}
+	for (i = 0; i < 5; i++) {
+		v = keyed(words[i + 1], keys[i]);
+		if (!v)
+			return malformed("policies", lineno,
+					 "fields out of order");
+		if (i == 4) {
+			if (!strcmp(v, "enforcing"))
+				p->permissive = false;
+			else if (!strcmp(v, "permissive"))
+				p->permissive = true;
+			else
+				return malformed("policies", lineno,
+						 "bad mode");
+			continue;
+		}
+		if (!parse_u64(v, i == 3 ? 16 : 10, UINT32_MAX, &value))
+			return malformed("policies", lineno, "bad number");
+		switch (i) {
+		case 0:
+			p->generation = (uint32_t)value;
+			break;
+		case 1:
+			p->size = (uint32_t)value;
+			break;
+		case 2:
+			p->rules = (uint32_t)value;
+			break;
+		default:
+			p->checksum = (uint32_t)value;
+			break;
+		}
+	}
+	return 0;
+}
+
+/* Counts the lines of @text (a last line without '\n' counts). */
+static size_t count_lines(const char *text)
+{
+	size_t n = 0;
+
+	for (; *text; text++)
+		if (*text == '\n' || text[1] == '\0')
+			n++;
+	return n;
+}
+
+PFSEL_EXPORT int pfsel_policies(struct pfsel_policy_info **const out,
+				size_t *const count)
+{
+	struct pfsel_policy_info *list = NULL;
+	char *text, *cursor, *line;
+	unsigned int lineno = 0;
+	size_t n = 0, max;
+	int err;
+
+	*out = NULL;
+	*count = 0;
+	err = pfsel_sfs_read("policies", &text);
+	if (err)
+		return err;
+	max = count_lines(text);
+	if (max) {
+		list = calloc(max, sizeof(*list));
+		if (!list) {
+			free(text);
+			return pfsel_fail(-ENOMEM, "calloc: %s",
+					  strerror(ENOMEM));
+		}
+	}
+	cursor = text;
+	while ((line = next_line(&cursor))) {
+		lineno++;
+		err = parse_policy_line(line, lineno, &list[n]);
+		if (err) {
+			free(list);
+			free(text);
+			return err;
+		}
+		n++;
+	}
+	free(text);
+	if (!n) {
+		free(list);
+		list = NULL;
+	}
+	*out = list;
+	*count = n;
+	pfsel_clear_error();
+	return 0;
+}
+
+PFSEL_EXPORT int pfsel_get_status(struct pfsel_status *const status)
+{
+	enum { VERSION = 1, MODE = 2, SYSTEM = 4, USERS = 8, GENERATION = 16 };
+	char *text, *cursor, *line, *value;
+	unsigned int lineno = 0, seen = 0;
+	uint64_t v = 0;
+	int err;
+
+	memset(status, 0, sizeof(*status));
+	err = pfsel_sfs_read("status", &text);
+	if (err)
+		return err;
+	cursor = text;
+	err = 0;
+	while (!err && (line = next_line(&cursor))) {
+		lineno++;
+		value = strstr(line, ": ");
+		if (!value) {
+			err = malformed("status", lineno,
+					"expected 'key: value'");
+			break;
+		}
+		*value = '\0';
+		value += 2;
+		if (!strcmp(line, "version")) {
+			if (!parse_u64(value, 10, UINT_MAX, &v))
+				err = malformed("status", lineno,
+						"bad version");
+			status->version = (unsigned int)v;
+			seen |= VERSION;
+		} else if (!strcmp(line, "mode")) {
+			if (!strcmp(value, "enforcing"))
+				status->enforcing = true;
+			else if (strcmp(value, "permissive"))
+				err = malformed("status", lineno, "bad mode");
+			seen |= MODE;
+		} else if (!strcmp(line, "system")) {
+			if (!strcmp(value, "loaded"))
+				status->system_loaded = true;
+			else if (strcmp(value, "none"))
+				err = malformed("status", lineno,
+						"bad system state");
+			seen |= SYSTEM;
+		} else if (!strcmp(line, "users")) {
+			if (!parse_u64(value, 10, ULONG_MAX, &v))
+				err = malformed("status", lineno,
+						"bad user count");
+			status->users = (unsigned long)v;
+			seen |= USERS;
+		} else if (!strcmp(line, "generation")) {
+			if (!parse_u64(value, 10, UINT32_MAX, &v))
+				err = malformed("status", lineno,
+						"bad generation");
+			status->generation = (uint32_t)v;
+			seen |= GENERATION;
+		}
+		/* Unknown keys come from a newer kernel: skipped. */
+	}
+	free(text);
+	if (err)
+		return err;
+	if (seen != (VERSION | MODE | SYSTEM | USERS | GENERATION))
+		return malformed("status", lineno, "a line is missing");
+	pfsel_clear_error();
+	return 0;
+}
+
+/* Reads a file holding one unsigned number and a newline. */
+static int read_number(const char *const name, const uint64_t max,
+		       uint64_t *const out)
+{
+	char *text;
+	size_t len;
+	int err;
+
+	err = pfsel_sfs_read(name, &text);
+	if (err)
+		return err;
+	len = strlen(text);
+	if (len && text[len - 1] == '\n')
+		text[len - 1] = '\0';
+	if (!parse_u64(text, 10, max, out))
+		err = malformed(name, 1, "expected a number");
+	free(text);
+	if (!err)
+		pfsel_clear_error();
+	return err;
+}
+
+PFSEL_EXPORT int pfsel_get_enforce(void)
+{
+	uint64_t v;
+	int err = read_number("enforce", 1, &v);
+
+	return err ? err : (int)v;
+}
+
+PFSEL_EXPORT int pfsel_set_enforce(const bool enforcing)
+{
+	return write_word("enforce", enforcing ? "1" : "0");
+}
+
+PFSEL_EXPORT int pfsel_get_avc_stats(struct pfsel_avc_stats *const stats)
+{
+	static const char header[] =
+		"lookups hits misses allocations reclaims frees";
+	char *text, *cursor, *line, *words[7];
+	uint64_t *fields[6] = { &stats->lookups,     &stats->hits,
+				&stats->misses,      &stats->allocations,
+				&stats->reclaims,    &stats->frees };
+	size_t i;
+	int err = 0;
+
+	memset(stats, 0, sizeof(*stats));
+	err = pfsel_sfs_read("avc/cache_stats", &text);
+	if (err)
+		return err;
+	cursor = text;
+	line = next_line(&cursor);
+	if (!line || strcmp(line, header)) {
+		err = malformed("avc/cache_stats", 1, "unexpected header");
+		goto out;
+	}
+	line = next_line(&cursor);
+	if (!line || split(line, words, 6) != 6) {
+		err = malformed("avc/cache_stats", 2, "expected 6 numbers");
+		goto out;
+	}
+	for (i = 0; i < 6; i++) {
+		if (!parse_u64(words[i], 10, UINT64_MAX, fields[i])) {
+			err = malformed("avc/cache_stats", 2, "bad number");
+			goto out;
+		}
+	}
+	if (next_line(&cursor))
+		err = malformed("avc/cache_stats", 3, "unexpected line");
+out:
+	free(text);
+	if (!err)
+		pfsel_clear_error();
+	return err;
+}
+
+PFSEL_EXPORT int pfsel_get_avc_threshold(unsigned int *const threshold)
+{
+	uint64_t v;
+	int err = read_number("avc/cache_threshold", UINT_MAX, &v);
+
+	if (!err)
+		*threshold = (unsigned int)v;
+	return err;
+}
+
+PFSEL_EXPORT int pfsel_set_avc_threshold(const unsigned int threshold)
+{
+	char word[16];
+
+	if (threshold < 1 || threshold > 65536)
+		return pfsel_fail(-EINVAL,
+				  "pfsel_set_avc_threshold: %u is not in 1..65536",
+				  threshold);
+	snprintf(word, sizeof(word), "%u", threshold);
+	return write_word("avc/cache_threshold", word);
+}
+
+PFSEL_EXPORT int pfsel_get_hook_stats(struct pfsel_hook_stat **const out,
+				      size_t *const count)
+{
+	struct pfsel_hook_stat *list = NULL;
+	char *text, *cursor, *line, *words[4];
+	unsigned int lineno = 0;
+	size_t n = 0, max;
+	int err = 0;
+
+	*out = NULL;
+	*count = 0;
+	err = pfsel_sfs_read("hooks", &text);
+	if (err)
+		return err;
+	max = count_lines(text);
+	if (max) {
+		list = calloc(max, sizeof(*list));
+		if (!list) {
+			free(text);
+			return pfsel_fail(-ENOMEM, "calloc: %s",
+					  strerror(ENOMEM));
+		}
+	}
+	cursor = text;
+	while ((line = next_line(&cursor))) {
+		lineno++;
+		if (split(line, words, 3) != 3) {
+			err = malformed("hooks", lineno, "expected 3 fields");
+			break;
+		}
+		if (strlen(words[0]) >= PFSEL_HOOK_NAME_MAX) {
+			err = malformed("hooks", lineno, "name too long");
+			break;
+		}
+		strcpy(list[n].name, words[0]);
+		if (!parse_u64(words[1], 10, UINT64_MAX, &list[n].calls) ||
+		    !parse_u64(words[2], 10, UINT64_MAX, &list[n].ns)) {
+			err = malformed("hooks", lineno, "bad number");
+			break;
+		}
+		n++;
+	}
+	free(text);
+	if (err) {
+		free(list);
+		return err;
+	}
+	if (!n) {
+		free(list);
+		list = NULL;
+	}
+	*out = list;
+	*count = n;
+	pfsel_clear_error();
+	return 0;
+}
