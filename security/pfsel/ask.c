@@ -601,6 +601,18 @@ void pfsel_ask_socket_gone(const u32 portid)
 }
 
 /**
+ * pfsel_ask_forget - Forget the session answers of a user
+ *
+ * @uid: the user, whose last session ended.
+ */
+void pfsel_ask_forget(const kuid_t uid)
+{
+	spin_lock(&pfsel_ask_lock);
+	drop_answers(uid);
+	spin_unlock(&pfsel_ask_lock);
+}
+
+/**
  * pfsel_ask_flush - Forget every kept answer
  *
  * Called on every policy load and unload.

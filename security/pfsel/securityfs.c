@@ -7,6 +7,7 @@
  *   enforce  - the global mode: 1 enforcing, 0 permissive
  *   load     - write a compiled policy, in one write()
  *   unload   - write "system" or a uid
+ *   forget   - write a uid: forget its session answers (logout)
  *   policies - one line per loaded policy
  *   hooks    - one "NAME CALLS NANOSECONDS" line per hook
  *   ask_stats - questions to agents, and what became of them
@@ -190,6 +191,36 @@ static const struct file_operations unload_fops = {
 	.llseek = noop_llseek,
 };
 
+/* The end of a user's last session: its session answers go. */
+static ssize_t forget_write(struct file *const file,
+			    const char __user *const ubuf, const size_t count,
+			    loff_t *const ppos)
+{
+	char buf[16];
+	kuid_t uid;
+	u32 value;
+	int err;
+
+	err = read_word(ubuf, count, ppos, buf, sizeof(buf));
+	if (err)
+		return err;
+	if (kstrtou32(buf, 10, &value))
+		return -EINVAL;
+	uid = make_kuid(&init_user_ns, value);
+	if (!uid_valid(uid))
+		return -EINVAL;
+	if (!uid_eq(uid, file->f_cred->uid) &&
+	    !pfsel_policy_may_admin(file->f_cred))
+		return -EPERM;
+	pfsel_ask_forget(uid);
+	return count;
+}
+
+static const struct file_operations forget_fops = {
+	.write = forget_write,
+	.llseek = noop_llseek,
+};
+
 static int __init pfsel_securityfs_init(void)
 {
 	static const struct {
@@ -202,6 +233,7 @@ static int __init pfsel_securityfs_init(void)
 		/* Anyone may try: the opener's rights are checked per write. */
 		{ "load", 0666, &load_fops },
 		{ "unload", 0666, &unload_fops },
+		{ "forget", 0666, &forget_fops },
 		{ "policies", 0444, &policies_fops },
 		{ "hooks", 0444, &hooks_fops },
 		{ "ask_stats", 0444, &ask_stats_fops },
