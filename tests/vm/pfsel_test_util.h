@@ -462,6 +462,8 @@ static inline int pfsel_drain(int fd)
 {
 	int count = 0, conn;
 
+	/* SOCK_NONBLOCK is for the new socket: accept4() itself would wait. */
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 	while ((conn = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >=
 	       0) {
 		close(conn);
@@ -562,7 +564,9 @@ static inline int pfsel_probe_accept(int listener, const union pfsel_addr *addr,
 	int client, conn, err = 0, ret;
 	socklen_t errlen = sizeof(err);
 
-	if (listen(listener, 4))
+	/* SOCK_NONBLOCK is for the new socket: accept4() itself would wait. */
+	if (listen(listener, 4) ||
+	    fcntl(listener, F_SETFL, fcntl(listener, F_GETFL) | O_NONBLOCK))
 		return errno;
 	client = socket(addr->sa.sa_family,
 			SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
