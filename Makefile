@@ -21,6 +21,7 @@ deps:
 
 tools: deps
 	$(MAKE) -C compiler all
+	$(MAKE) -C pfsel-tools all
 
 kernel: deps
 	kernel/build $(KERNEL)
@@ -51,6 +52,7 @@ vm-run: deps
 
 clean:
 	$(MAKE) -C compiler clean
+	$(MAKE) -C pfsel-tools clean
 	$(MAKE) -C tests/vm clean
 	rm -rf build/kernel-debug build/kernel-release build/logs
 

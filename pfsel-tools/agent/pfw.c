@@ -249,6 +249,7 @@ static int run_pfwc(const char *pfwc, const char *out, const char *src,
 static int read_all(const char *path, char **text, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "re"), *mem;
+	int open_errno = errno;
 	size_t len = 0;
 	int c;
 
@@ -261,13 +262,13 @@ static int read_all(const char *path, char **text, char *err, size_t errlen)
 		return -ENOMEM;
 	}
 	if (!f) {
-		if (errno != ENOENT) {
+		if (open_errno != ENOENT) {
 			snprintf(err, errlen, "open(%s): %s", path,
-				 strerror(errno));
+				 strerror(open_errno));
 			fclose(mem);
 			free(*text);
 			*text = NULL;
-			return -errno;
+			return -open_errno;
 		}
 		fclose(mem);
 		return 0;

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for libpfsel's netlink messages (pfsel-tools/lib/agent.c):
+ * PFSEL_CMD_ASK messages built here with libnl, as the kernel would send
+ * them, go through pfsel_question_parse(); PFSEL_CMD_ANSWER messages from
+ * pfsel_answer_build() are parsed back.  No kernel needed.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
+
+#include <pfsel/pfsel.h>
+
+#define FAMILY 0x20
+
+static const uint8_t v4_addr[16] = { 0, 0, 0, 0, 0, 0, 0, 0,
+				     0, 0, 0xff, 0xff, 192, 0, 2, 1 };
+static const uint8_t v4_any[16] = { 0, 0, 0, 0, 0, 0, 0, 0,
+				    0, 0, 0xff, 0xff, 0, 0, 0, 0 };
+
+static struct nl_msg *ask_header(uint8_t cmd)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+
+	assert_non_null(msg);
+	assert_non_null(genlmsg_put(msg, 0, 0, FAMILY, 0, 0, cmd,
+				    PFSEL_GENL_VERSION));
+	return msg;
+}
+
+/* A question as the kernel sends it; @skip leaves one attribute out. */
+static struct nl_msg *full_ask(int skip)
+{
+	struct nl_msg *msg = ask_header(PFSEL_CMD_ASK);
+
+#define PUT(attr, call)                  \
+	do {                             \
+		if (skip != (attr))      \
+			assert_int_equal(call, 0); \
+	} while (0)
+	PUT(PFSEL_ATTR_ID, nla_put_u64(msg, PFSEL_ATTR_ID, 0x123456789aULL));
+	PUT(PFSEL_ATTR_PID, nla_put_u32(msg, PFSEL_ATTR_PID, 813));
+	PUT(PFSEL_ATTR_TGID, nla_put_u32(msg, PFSEL_ATTR_TGID, 812));
+	PUT(PFSEL_ATTR_UID, nla_put_u32(msg, PFSEL_ATTR_UID, 1001));
+	PUT(PFSEL_ATTR_EXE, nla_put_string(msg, PFSEL_ATTR_EXE, "/usr/bin/python3"));
+	PUT(PFSEL_ATTR_SCRIPT, nla_put_string(msg, PFSEL_ATTR_SCRIPT, "/home/a/x.py"));
+	PUT(PFSEL_ATTR_COMM, nla_put_string(msg, PFSEL_ATTR_COMM, "x.py"));
+	PUT(PFSEL_ATTR_OP, nla_put_u8(msg, PFSEL_ATTR_OP, PFSEL_OP_CONNECT));
+	PUT(PFSEL_ATTR_FAMILY, nla_put_u8(msg, PFSEL_ATTR_FAMILY, PFSEL_FAMILY_INET));
+	PUT(PFSEL_ATTR_PROTO, nla_put_u8(msg, PFSEL_ATTR_PROTO, PFSEL_PROTO_TCP));
+	PUT(PFSEL_ATTR_LADDR, nla_put(msg, PFSEL_ATTR_LADDR, 16, v4_any));
+	PUT(PFSEL_ATTR_LPORT, nla_put_u16(msg, PFSEL_ATTR_LPORT, 0));
+	PUT(PFSEL_ATTR_RADDR, nla_put(msg, PFSEL_ATTR_RADDR, 16, v4_addr));
+	PUT(PFSEL_ATTR_RPORT, nla_put_u16(msg, PFSEL_ATTR_RPORT, 443));
+	PUT(PFSEL_ATTR_POLICY, nla_put_u8(msg, PFSEL_ATTR_POLICY, 1));
+	PUT(PFSEL_ATTR_RULE_FILE, nla_put_string(msg, PFSEL_ATTR_RULE_FILE, "/home/a/.pfw"));
+	PUT(PFSEL_ATTR_RULE_LINE, nla_put_u32(msg, PFSEL_ATTR_RULE_LINE, 12));
+	PUT(PFSEL_ATTR_RULE_COL, nla_put_u32(msg, PFSEL_ATTR_RULE_COL, 1));
+	PUT(PFSEL_ATTR_TIMEOUT_MS, nla_put_u32(msg, PFSEL_ATTR_TIMEOUT_MS, 30000));
+#undef PUT
+	return msg;
+}
+
+static void test_parse_full(void **state)
+{
+	struct pfsel_question *q = malloc(sizeof(*q));
+	struct nl_msg *msg = full_ask(-1);
+	int a;
+
+	(void)state;
+	assert_int_equal(pfsel_question_parse(msg, q), 0);
+	assert_true(q->id == 0x123456789aULL);
+	assert_int_equal(q->pid, 813);
+	assert_int_equal(q->tgid, 812);
+	assert_int_equal(q->uid, 1001);
+	assert_string_equal(q->exe, "/usr/bin/python3");
+	assert_string_equal(q->script, "/home/a/x.py");
+	assert_string_equal(q->comm, "x.py");
+	assert_int_equal(q->op, PFSEL_OP_CONNECT);
+	assert_int_equal(q->family, PFSEL_FAMILY_INET);
+	assert_int_equal(q->proto, PFSEL_PROTO_TCP);
+	assert_memory_equal(q->laddr, v4_any, 16);
+	assert_int_equal(q->lport, 0);
+	assert_memory_equal(q->raddr, v4_addr, 16);
+	assert_int_equal(q->rport, 443);
+	assert_int_equal(q->policy, 1);
+	assert_string_equal(q->rule_file, "/home/a/.pfw");
+	assert_int_equal(q->rule_line, 12);
+	assert_int_equal(q->rule_col, 1);
+	assert_int_equal(q->timeout_ms, 30000);
+	for (a = PFSEL_ATTR_ID; a <= PFSEL_ATTR_TIMEOUT_MS; a++)
+		assert_true(q->present & PFSEL_Q_HAS(a));
+	nlmsg_free(msg);
+	free(q);
+}
+
+static void test_parse_optional_missing(void **state)
+{
+	struct pfsel_question *q = malloc(sizeof(*q));
+	struct nl_msg *msg = full_ask(PFSEL_ATTR_SCRIPT);
+
+	(void)state;
+	assert_int_equal(pfsel_question_parse(msg, q), 0);
+	assert_string_equal(q->script, "");
+	assert_false(q->present & PFSEL_Q_HAS(PFSEL_ATTR_SCRIPT));
+	nlmsg_free(msg);
+	free(q);
+}
+
+static void test_parse_no_id(void **state)
+{
+	struct pfsel_question *q = malloc(sizeof(*q));
+	struct nl_msg *msg = full_ask(PFSEL_ATTR_ID);
+
+	(void)state;
+	assert_int_equal(pfsel_question_parse(msg, q), -EBADMSG);
+	assert_non_null(strstr(pfsel_last_error(), "id"));
+	nlmsg_free(msg);
+	free(q);
+}
+
+static void test_parse_wrong_command(void **state)
+{
+	struct pfsel_question *q = malloc(sizeof(*q));
+	struct nl_msg *msg = ask_header(PFSEL_CMD_ANSWER);
+
+	(void)state;
+	assert_int_equal(nla_put_u64(msg, PFSEL_ATTR_ID, 1), 0);
+	assert_int_equal(pfsel_question_parse(msg, q), -EPROTO);
+	nlmsg_free(msg);
+	free(q);
+}
+
+static void test_parse_wrong_sizes(void **state)
+{
+	struct pfsel_question *q = malloc(sizeof(*q));
+	static const char unterminated[4] = { 'a', 'b', 'c', 'd' };
+	struct nl_msg *msg;
+
+	(void)state;
+	/* A u32 where a u64 belongs. */
+	msg = full_ask(PFSEL_ATTR_ID);
+	assert_int_equal(nla_put_u32(msg, PFSEL_ATTR_ID, 1), 0);
+	assert_int_equal(pfsel_question_parse(msg, q), -EPROTO);
+	nlmsg_free(msg);
+	/* A 4-byte address. */
+	msg = full_ask(PFSEL_ATTR_RADDR);
+	assert_int_equal(nla_put(msg, PFSEL_ATTR_RADDR, 4, v4_addr + 12), 0);
+	assert_int_equal(pfsel_question_parse(msg, q), -EPROTO);
+	nlmsg_free(msg);
+	/* A string without its NUL. */
+	msg = full_ask(PFSEL_ATTR_EXE);
+	assert_int_equal(nla_put(msg, PFSEL_ATTR_EXE, 4, unterminated), 0);
+	assert_int_equal(pfsel_question_parse(msg, q), -EPROTO);
+	nlmsg_free(msg);
+	free(q);
+}
+
+static void test_parse_long_string_is_cut(void **state)
+{
+	struct pfsel_question *q = malloc(sizeof(*q));
+	struct nl_msg *msg = nlmsg_alloc_size(16384);
+	char *big = malloc(6000);
+
+	(void)state;
+	memset(big, 'x', 5999);
+	big[0] = '/';
+	big[5999] = '\0';
+	assert_non_null(genlmsg_put(msg, 0, 0, FAMILY, 0, 0, PFSEL_CMD_ASK,
+				    PFSEL_GENL_VERSION));
+	assert_int_equal(nla_put_u64(msg, PFSEL_ATTR_ID, 7), 0);
+	assert_int_equal(nla_put_string(msg, PFSEL_ATTR_EXE, big), 0);
+	assert_int_equal(pfsel_question_parse(msg, q), 0);
+	assert_int_equal(strlen(q->exe), PFSEL_QUESTION_PATH_MAX - 1);
+	nlmsg_free(msg);
+	free(big);
+	free(q);
+}
+
+static void test_parse_unknown_attribute_skipped(void **state)
+{
+	struct pfsel_question *q = malloc(sizeof(*q));
+	struct nl_msg *msg = full_ask(-1);
+
+	(void)state;
+	assert_int_equal(nla_put_u32(msg, PFSEL_ATTR_MAX + 5, 9), 0);
+	assert_int_equal(pfsel_question_parse(msg, q), 0);
+	nlmsg_free(msg);
+	free(q);
+}
+
+static void test_answer_build(void **state)
+{
+	struct nlattr *tb[PFSEL_ATTR_MAX + 1];
+	struct nl_msg *msg = nlmsg_alloc();
+	struct nlmsghdr *nlh;
+	struct genlmsghdr *g;
+
+	(void)state;
+	assert_int_equal(pfsel_answer_build(msg, FAMILY, 42, PFSEL_ANSWER_DENY,
+					    PFSEL_SCOPE_SESSION),
+			 0);
+	nlh = nlmsg_hdr(msg);
+	assert_int_equal(nlh->nlmsg_type, FAMILY);
+	assert_true(nlh->nlmsg_flags & NLM_F_ACK);
+	g = nlmsg_data(nlh);
+	assert_int_equal(g->cmd, PFSEL_CMD_ANSWER);
+	assert_int_equal(g->version, PFSEL_GENL_VERSION);
+	assert_int_equal(genlmsg_parse(nlh, 0, tb, PFSEL_ATTR_MAX, NULL), 0);
+	assert_non_null(tb[PFSEL_ATTR_ID]);
+	assert_int_equal(nla_get_u64(tb[PFSEL_ATTR_ID]), 42);
+	assert_int_equal(nla_len(tb[PFSEL_ATTR_VERDICT]), 1);
+	assert_int_equal(nla_get_u8(tb[PFSEL_ATTR_VERDICT]), PFSEL_ANSWER_DENY);
+	assert_int_equal(nla_get_u8(tb[PFSEL_ATTR_SCOPE]), PFSEL_SCOPE_SESSION);
+	nlmsg_free(msg);
+}
+
+static void test_answer_build_range(void **state)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+
+	(void)state;
+	assert_int_equal(pfsel_answer_build(msg, FAMILY, 1, 2, 0), -EINVAL);
+	assert_int_equal(pfsel_answer_build(msg, FAMILY, 1, 0, 4), -EINVAL);
+	nlmsg_free(msg);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_full),
+		cmocka_unit_test(test_parse_optional_missing),
+		cmocka_unit_test(test_parse_no_id),
+		cmocka_unit_test(test_parse_wrong_command),
+		cmocka_unit_test(test_parse_wrong_sizes),
+		cmocka_unit_test(test_parse_long_string_is_cut),
+		cmocka_unit_test(test_parse_unknown_attribute_skipped),
+		cmocka_unit_test(test_answer_build),
+		cmocka_unit_test(test_answer_build_range),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

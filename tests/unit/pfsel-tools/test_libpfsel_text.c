@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for libpfsel's names and text (pfsel-tools/lib/text.c).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pfsel/pfsel.h>
+
+static void test_names(void **state)
+{
+	(void)state;
+	assert_string_equal(pfsel_op_name(PFSEL_OP_CONNECT), "connect");
+	assert_string_equal(pfsel_op_name(PFSEL_OP_ACCEPT), "accept");
+	assert_string_equal(pfsel_op_name(99), "?");
+	assert_string_equal(pfsel_proto_name(PFSEL_PROTO_PACKET), "packet");
+	assert_string_equal(pfsel_family_name(PFSEL_FAMILY_INET6), "inet6");
+	assert_string_equal(pfsel_family_name(PFSEL_FAMILY_PACKET), "packet");
+	assert_string_equal(pfsel_family_name(7), "?");
+	assert_string_equal(pfsel_answer_name(PFSEL_ANSWER_DENY), "deny");
+	assert_string_equal(pfsel_scope_name(PFSEL_SCOPE_ALWAYS), "always");
+	assert_string_equal(pfsel_policy_name(0), "system");
+	assert_string_equal(pfsel_policy_name(1), "user");
+
+	assert_int_equal(pfsel_op_from_name("listen"), PFSEL_OP_LISTEN);
+	assert_int_equal(pfsel_op_from_name("Listen"), -EINVAL);
+	assert_int_equal(pfsel_proto_from_name("icmp"), PFSEL_PROTO_ICMP);
+	assert_int_equal(pfsel_proto_from_name(NULL), -EINVAL);
+	assert_int_equal(pfsel_answer_from_name("a"), PFSEL_ANSWER_ALLOW);
+	assert_int_equal(pfsel_answer_from_name("deny"), PFSEL_ANSWER_DENY);
+	assert_int_equal(pfsel_answer_from_name("ask"), -EINVAL);
+	assert_int_equal(pfsel_scope_from_name("p"), PFSEL_SCOPE_PROCESS);
+	assert_int_equal(pfsel_scope_from_name("session"), PFSEL_SCOPE_SESSION);
+	assert_int_equal(pfsel_scope_from_name("a"), PFSEL_SCOPE_ALWAYS);
+	assert_int_equal(pfsel_scope_from_name("x"), -EINVAL);
+}
+
+static void test_addresses(void **state)
+{
+	uint8_t a[16];
+	char buf[PFSEL_ADDR_STRLEN];
+
+	(void)state;
+	assert_int_equal(pfsel_parse_addr("192.0.2.1", a), 0);
+	assert_int_equal(a[10], 0xff);
+	assert_int_equal(a[15], 1);
+	assert_int_equal(pfsel_format_addr(a, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "192.0.2.1");
+
+	/* Written as IPv4-mapped IPv6, shown as IPv4. */
+	assert_int_equal(pfsel_parse_addr("::ffff:10.1.2.3", a), 0);
+	assert_int_equal(pfsel_format_addr(a, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "10.1.2.3");
+
+	assert_int_equal(pfsel_parse_addr("2001:db8::1", a), 0);
+	assert_int_equal(pfsel_format_addr(a, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "2001:db8::1");
+	assert_int_equal(pfsel_parse_addr("::", a), 0);
+	assert_int_equal(pfsel_format_addr(a, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "::");
+
+	assert_int_equal(pfsel_format_addr(a, buf, 2), -ENOSPC);
+	assert_int_equal(pfsel_parse_addr("192.0.2", a), -EINVAL);
+	assert_int_equal(pfsel_parse_addr("example.org", a), -EINVAL);
+}
+
+static struct pfsel_question *question(void)
+{
+	struct pfsel_question *q = calloc(1, sizeof(*q));
+
+	assert_non_null(q);
+	q->id = 5;
+	q->tgid = 812;
+	strcpy(q->exe, "/usr/bin/curl");
+	strcpy(q->comm, "curl");
+	q->op = PFSEL_OP_CONNECT;
+	q->proto = PFSEL_PROTO_TCP;
+	pfsel_parse_addr("192.0.2.1", q->raddr);
+	q->rport = 80;
+	q->policy = 1;
+	strcpy(q->rule_file, "/home/alice/.pfw");
+	q->rule_line = 3;
+	q->rule_col = 1;
+	q->timeout_ms = 30000;
+	return q;
+}
+
+static void test_format_connect(void **state)
+{
+	struct pfsel_question *q = question();
+	char buf[512];
+	int n;
+
+	(void)state;
+	n = pfsel_question_format(q, buf, sizeof(buf));
+	assert_string_equal(buf,
+			    "/usr/bin/curl (curl, pid 812) connect tcp to 192.0.2.1:80, "
+			    "user policy rule /home/alice/.pfw:3:1, timeout 30.0s");
+	assert_int_equal(n, strlen(buf));
+
+	pfsel_parse_addr("2001:db8::5", q->raddr);
+	q->family = PFSEL_FAMILY_INET6;
+	q->rule_line = 0;
+	q->policy = 0;
+	q->timeout_ms = 1500;
+	pfsel_question_format(q, buf, sizeof(buf));
+	assert_string_equal(buf,
+			    "/usr/bin/curl (curl, pid 812) connect tcp to [2001:db8::5]:80, "
+			    "system policy default, timeout 1.5s");
+
+	q->proto = PFSEL_PROTO_ICMP;
+	pfsel_question_format(q, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "connect icmp to 2001:db8::5,"));
+	free(q);
+}
+
+static void test_format_other_ops(void **state)
+{
+	struct pfsel_question *q = question();
+	char buf[512];
+
+	(void)state;
+	strcpy(q->exe, "/usr/bin/python3");
+	strcpy(q->script, "/home/a/x.py");
+	q->op = PFSEL_OP_CREATE;
+	q->proto = PFSEL_PROTO_UDP;
+	q->family = PFSEL_FAMILY_INET6;
+	pfsel_question_format(q, buf, sizeof(buf));
+	assert_true(!strncmp(buf,
+			     "/usr/bin/python3 script /home/a/x.py (curl, pid 812) create udp family inet6,",
+			     strlen("/usr/bin/python3 script /home/a/x.py (curl, pid 812) create udp family inet6,")));
+
+	q->proto = PFSEL_PROTO_PACKET;
+	q->family = PFSEL_FAMILY_PACKET;
+	pfsel_question_format(q, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "create packet, user"));
+
+	q->op = PFSEL_OP_BIND;
+	q->proto = PFSEL_PROTO_TCP;
+	pfsel_parse_addr("0.0.0.0", q->raddr);
+	q->rport = 8080;
+	pfsel_question_format(q, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "bind tcp on 0.0.0.0:8080,"));
+
+	q->op = PFSEL_OP_ACCEPT;
+	pfsel_parse_addr("198.51.100.7", q->raddr);
+	q->rport = 22;
+	pfsel_question_format(q, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "accept tcp from 198.51.100.7 on port 22,"));
+	free(q);
+}
+
+static void test_format_too_small(void **state)
+{
+	struct pfsel_question *q = question();
+	char buf[20];
+
+	(void)state;
+	assert_int_equal(pfsel_question_format(q, buf, sizeof(buf)), -ENOSPC);
+	assert_int_equal(strlen(buf), sizeof(buf) - 1);
+	assert_int_equal(pfsel_question_format(q, buf, 0), -ENOSPC);
+	free(q);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_addresses),
+		cmocka_unit_test(test_format_connect),
+		cmocka_unit_test(test_format_other_ops),
+		cmocka_unit_test(test_format_too_small),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

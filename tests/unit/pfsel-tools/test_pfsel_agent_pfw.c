@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for pfsel-agent's "always" (pfsel-tools/agent/pfw.c): the rule
+ * written for a question, its place in ~/.pfw, and the write, compile,
+ * rename sequence, with fake compilers and with the real pfwc
+ * ($ROOT/build/bin/pfwc, when it is there).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "pfw.h"
+
+static char dir[64];
+
+static int setup(void **state)
+{
+	(void)state;
+	strcpy(dir, "/tmp/pfsel-agent-test.XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd);
+}
+
+static char *path_in(const char *name)
+{
+	static char paths[4][256];
+	static int next;
+	char *p = paths[next++ % 4];
+
+	snprintf(p, 256, "%s/%s", dir, name);
+	return p;
+}
+
+static void put(const char *name, const char *text, mode_t mode)
+{
+	FILE *f = fopen(path_in(name), "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	chmod(path_in(name), mode);
+}
+
+static char *get(const char *name)
+{
+	static char buf[8192];
+	FILE *f = fopen(path_in(name), "r");
+	size_t n;
+
+	if (!f)
+		return NULL;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* Files in the folder: no temporary file may be left behind. */
+static int count_files(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			n++;
+	closedir(d);
+	return n;
+}
+
+static struct pfsel_question *question(void)
+{
+	struct pfsel_question *q = calloc(1, sizeof(*q));
+
+	assert_non_null(q);
+	strcpy(q->exe, "/usr/bin/curl");
+	q->op = PFSEL_OP_CONNECT;
+	q->proto = PFSEL_PROTO_TCP;
+	pfsel_parse_addr("192.0.2.1", q->raddr);
+	q->rport = 80;
+	q->policy = 1;
+	return q;
+}
+
+static void test_rule_for(void **state)
+{
+	struct pfsel_question *q = question();
+	char buf[512];
+
+	(void)state;
+	assert_true(pfw_rule_for(q, PFSEL_ANSWER_ALLOW, buf, sizeof(buf)) > 0);
+	assert_string_equal(buf,
+			    "allow /usr/bin/curl connect tcp to 192.0.2.1 port 80;");
+
+	pfsel_parse_addr("2001:db8::1", q->raddr);
+	q->proto = PFSEL_PROTO_UDP;
+	q->rport = 53;
+	pfw_rule_for(q, PFSEL_ANSWER_DENY, buf, sizeof(buf));
+	assert_string_equal(buf,
+			    "deny /usr/bin/curl connect udp to 2001:db8::1 port 53;");
+
+	q->proto = PFSEL_PROTO_ICMP;
+	pfw_rule_for(q, PFSEL_ANSWER_ALLOW, buf, sizeof(buf));
+	assert_string_equal(buf, "allow /usr/bin/curl connect icmp to 2001:db8::1;");
+
+	q->op = PFSEL_OP_CREATE;
+	q->proto = PFSEL_PROTO_TCP;
+	q->family = PFSEL_FAMILY_INET6;
+	strcpy(q->exe, "/usr/bin/python3");
+	strcpy(q->script, "/home/a/my \"tool\".py");
+	pfw_rule_for(q, PFSEL_ANSWER_ALLOW, buf, sizeof(buf));
+	assert_string_equal(buf,
+			    "allow /usr/bin/python3 script \"/home/a/my \\\"tool\\\".py\" create tcp family inet6;");
+
+	q->script[0] = '\0';
+	q->proto = PFSEL_PROTO_PACKET;
+	q->family = PFSEL_FAMILY_PACKET;
+	pfw_rule_for(q, PFSEL_ANSWER_DENY, buf, sizeof(buf));
+	assert_string_equal(buf, "deny /usr/bin/python3 create packet;");
+
+	q->op = PFSEL_OP_BIND;
+	q->proto = PFSEL_PROTO_TCP;
+	pfsel_parse_addr("0.0.0.0", q->raddr);
+	q->rport = 8080;
+	pfw_rule_for(q, PFSEL_ANSWER_ALLOW, buf, sizeof(buf));
+	assert_string_equal(buf, "allow /usr/bin/python3 bind tcp on 0.0.0.0 port 8080;");
+
+	strcpy(q->exe, "?");
+	assert_int_equal(pfw_rule_for(q, PFSEL_ANSWER_ALLOW, buf, sizeof(buf)),
+			 -EINVAL);
+	strcpy(q->exe, "/usr/bin/python3");
+	assert_int_equal(pfw_rule_for(q, PFSEL_ANSWER_ALLOW, buf, 10), -ENOSPC);
+	free(q);
+}
+
+static void test_insert(void **state)
+{
+	char *t, *u;
+
+	(void)state;
+	t = pfw_insert("default ask;\n", "allow /a;");
+	assert_non_null(strstr(t, PFW_SECTION_BEGIN "\nallow /a;\n" PFW_SECTION_END
+						    "\n\ndefault ask;\n"));
+	assert_true(strstr(t, PFW_SECTION_BEGIN) < strstr(t, "default ask;"));
+	u = pfw_insert(t, "deny /b;");
+	assert_non_null(strstr(u, "allow /a;\ndeny /b;\n" PFW_SECTION_END "\n"));
+	/* Exactly one section. */
+	assert_null(strstr(strstr(u, PFW_SECTION_BEGIN) + 1, PFW_SECTION_BEGIN));
+	free(t);
+	free(u);
+
+	t = pfw_insert("", "allow /a;");
+	assert_non_null(strstr(t, PFW_SECTION_BEGIN "\nallow /a;\n" PFW_SECTION_END "\n"));
+	free(t);
+}
+
+static void test_default_output(void **state)
+{
+	char *s;
+
+	(void)state;
+	s = pfw_default_output("/home/a/.pfw");
+	assert_string_equal(s, "/home/a/.pfw.pfsel");
+	free(s);
+	s = pfw_default_output("/home/a/alice.pfw");
+	assert_string_equal(s, "/home/a/alice.pfsel");
+	free(s);
+	s = pfw_default_output("policy");
+	assert_string_equal(s, "policy.pfsel");
+	free(s);
+}
+
+static void test_add_rule_fake_accepts(void **state)
+{
+	struct pfw_config c = { .load = false };
+	char err[1024];
+
+	(void)state;
+	/* A compiler that accepts anything and writes its -o file. */
+	put("pfwc-ok", "#!/bin/sh\necho compiled \"$3\" >\"$2\"\n", 0755);
+	put("my.pfw", "default ask;\n", 0640);
+	c.pfw = strdup(path_in("my.pfw"));
+	c.out = strdup(path_in("my.pfsel"));
+	c.pfwc = strdup(path_in("pfwc-ok"));
+	assert_int_equal(pfw_add_rule(&c, "allow /a;", err, sizeof(err)), 0);
+	assert_non_null(strstr(get("my.pfw"), "allow /a;"));
+	assert_non_null(strstr(get("my.pfw"), "default ask;"));
+	/* The real source was compiled last, not the temporary file. */
+	assert_non_null(strstr(get("my.pfsel"), "compiled "));
+	assert_non_null(strstr(get("my.pfsel"), path_in("my.pfw")));
+	assert_int_equal(count_files(), 3);
+
+	/* The mode of the file is kept. */
+	{
+		struct stat st;
+
+		assert_int_equal(stat(path_in("my.pfw"), &st), 0);
+		assert_int_equal(st.st_mode & 0777, 0640);
+	}
+
+	/* A missing source file starts empty. */
+	unlink(path_in("my.pfw"));
+	if (pfw_add_rule(&c, "deny /b;", err, sizeof(err)))
+		fail_msg("pfw_add_rule: %s", err);
+	assert_non_null(strstr(get("my.pfw"), "deny /b;"));
+	free((char *)c.pfw);
+	free((char *)c.out);
+	free((char *)c.pfwc);
+}
+
+static void test_add_rule_fake_rejects(void **state)
+{
+	struct pfw_config c = { .load = false };
+	char err[1024];
+	char before[256];
+
+	(void)state;
+	put("pfwc-no", "#!/bin/sh\necho \"$3:1:1: error: no\" >&2\nexit 1\n", 0755);
+	put("my.pfw", "default ask;\n", 0600);
+	strcpy(before, get("my.pfw"));
+	c.pfw = strdup(path_in("my.pfw"));
+	c.out = strdup(path_in("my.pfsel"));
+	c.pfwc = strdup(path_in("pfwc-no"));
+	assert_int_equal(pfw_add_rule(&c, "allow /a;", err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "error: no"));
+	assert_string_equal(get("my.pfw"), before);
+	assert_null(get("my.pfsel"));
+	assert_int_equal(count_files(), 2); /* pfwc-no, my.pfw */
+
+	/* A compiler that is not there. */
+	free((char *)c.pfwc);
+	c.pfwc = strdup(path_in("no-such-pfwc"));
+	assert_true(pfw_add_rule(&c, "allow /a;", err, sizeof(err)) < 0);
+	assert_non_null(strstr(err, "no-such-pfwc"));
+	assert_string_equal(get("my.pfw"), before);
+	assert_int_equal(count_files(), 2);
+	free((char *)c.pfw);
+	free((char *)c.out);
+	free((char *)c.pfwc);
+}
+
+static const char *real_pfwc(void)
+{
+	static char path[512];
+	const char *root = getenv("ROOT");
+
+	snprintf(path, sizeof(path), "%s/build/bin/pfwc", root ? root : "..");
+	return access(path, X_OK) ? NULL : path;
+}
+
+static void test_add_rule_real_pfwc(void **state)
+{
+	struct pfw_config c = { .load = false };
+	struct pfsel_question *q = question();
+	char err[2048], rule[512], cmd[1024], before[512];
+	FILE *p;
+
+	(void)state;
+	c.pfwc = real_pfwc();
+	if (!c.pfwc) {
+		free(q);
+		skip();
+	}
+	put(".pfw", "# mine\ndefault deny;\nask * connect tcp;\n", 0600);
+	c.pfw = strdup(path_in(".pfw"));
+	c.out = strdup(path_in(".pfw.pfsel"));
+	assert_true(pfw_rule_for(q, PFSEL_ANSWER_ALLOW, rule, sizeof(rule)) > 0);
+	if (pfw_add_rule(&c, rule, err, sizeof(err)))
+		fail_msg("pfw_add_rule: %s", err);
+
+	/* The new rule decides the question; the asking rule the rest. */
+	snprintf(cmd, sizeof(cmd),
+		 "'%s' --query '%s' /usr/bin/curl connect tcp 192.0.2.1 80; "
+		 "'%s' --query '%s' /usr/bin/curl connect tcp 192.0.2.1 81",
+		 c.pfwc, c.out, c.pfwc, c.out);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	assert_non_null(fgets(err, sizeof(err), p));
+	assert_true(!strncmp(err, "allow ", 6));
+	/* Rule locations name the file itself, not a temporary one. */
+	assert_non_null(strstr(err, ".pfw:"));
+	assert_null(strstr(err, "pfsel-agent."));
+	assert_non_null(fgets(err, sizeof(err), p));
+	assert_true(!strncmp(err, "ask ", 4));
+	pclose(p);
+
+	/* A rule pfwc rejects leaves the file as it was. */
+	strcpy(before, get(".pfw"));
+	assert_int_equal(pfw_add_rule(&c, "allow /usr/bin/x conect;", err,
+				      sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "error"));
+	assert_string_equal(get(".pfw"), before);
+	assert_int_equal(count_files(), 2);
+	free((char *)c.pfw);
+	free((char *)c.out);
+	free(q);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rule_for),
+		cmocka_unit_test(test_insert),
+		cmocka_unit_test(test_default_output),
+		cmocka_unit_test_setup_teardown(test_add_rule_fake_accepts,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_add_rule_fake_rejects,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_add_rule_real_pfwc, setup,
+						teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
