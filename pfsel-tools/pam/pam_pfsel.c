@@ -1,0 +1,530 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pam_pfsel - the Linux-PAM session module of pfsel (pam_pfsel(8)).
+ *
+ * At a session's open: compile the user's ~/.pfw when the compiled policy
+ * kept for them is missing or stale -- as the user, never as root
+ * (runas.c) -- keep the result where only root writes (store.c), and load
+ * it for the user's uid.  At a session's close: count it off, and at the
+ * close of the user's last session tell pfsel to forget the answers the
+ * user's agent gave "for the session".  The policy itself stays loaded
+ * between sessions: the user's processes that outlive a session (cron
+ * jobs, services, nohup) are still governed by it.
+ *
+ * A uid's opens and closes are serialised by the lock on its session
+ * counter, so that two logins at once compile once and load once, and a
+ * close never forgets while an open is half done.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include <security/pam_ext.h>
+#include <security/pam_modules.h>
+
+#include <pfsel/pfsel.h>
+
+#include "pam_pfsel.h"
+
+#define PAM_PFSEL_EXPORT __attribute__((visibility("default")))
+
+/* pam_set_data key: whether this handle's open was counted. */
+#define DATA_COUNTED "pam_pfsel_counted"
+static const char counted_yes = 1;
+static const char counted_no = 0;
+
+/* Everything one call works with. */
+struct ctx {
+	pam_handle_t *pamh;
+	struct pfsel_pam_options opts;
+	struct pfsel_pam_user user;
+	struct passwd pw;
+	char *pwbuf;
+	gid_t *groups;
+	char blob_name[32];
+	char stamp_name[32];
+};
+
+#define DEBUG(c, ...)                                              \
+	do {                                                       \
+		if ((c)->opts.debug)                               \
+			pam_syslog((c)->pamh, LOG_DEBUG, __VA_ARGS__); \
+	} while (0)
+
+static void warn_unknown(void *const pamh, const char *const arg)
+{
+	pam_syslog(pamh, LOG_ERR, "unknown option: %s", arg);
+}
+
+/* Options, the user, their groups: PAM_SUCCESS, PAM_IGNORE for root. */
+static int ctx_init(struct ctx *const c, pam_handle_t *const pamh,
+		    const int argc, const char **const argv)
+{
+	const char *name = NULL;
+	struct passwd *found = NULL;
+	char err[PATH_MAX + 64];
+	long bufsize;
+	int ngroups, ret;
+
+	memset(c, 0, sizeof(*c));
+	c->pamh = pamh;
+	if (pfsel_pam_parse_options(&c->opts, argc, argv, warn_unknown, pamh,
+				    err, sizeof(err))) {
+		pam_syslog(pamh, LOG_ERR, "bad option: %s", err);
+		return PAM_SERVICE_ERR;
+	}
+	/*
+	 * Never $PFSEL_SECURITYFS: in a set-uid program (su) the environment
+	 * is the caller's, and root would write policies where they say.
+	 */
+	if (pfsel_set_securityfs(PFSEL_SECURITYFS_DEFAULT))
+		return PAM_BUF_ERR;
+
+	ret = pam_get_user(pamh, &name, NULL);
+	if (ret != PAM_SUCCESS || !name || !*name) {
+		pam_syslog(pamh, LOG_ERR, "cannot tell the user: %s",
+			   pam_strerror(pamh, ret));
+		return PAM_USER_UNKNOWN;
+	}
+	bufsize = sysconf(_SC_GETPW_R_SIZE_MAX);
+	if (bufsize < 16384)
+		bufsize = 16384;
+	for (;;) {
+		c->pwbuf = malloc((size_t)bufsize);
+		if (!c->pwbuf)
+			return PAM_BUF_ERR;
+		ret = getpwnam_r(name, &c->pw, c->pwbuf, (size_t)bufsize,
+				 &found);
+		if (ret != ERANGE || bufsize > (1L << 20))
+			break;
+		free(c->pwbuf);
+		c->pwbuf = NULL;
+		bufsize *= 2;
+	}
+	if (!found) {
+		pam_syslog(pamh, LOG_ERR, "no such user: %s%s%s", name,
+			   ret ? ": " : "", ret ? strerror(ret) : "");
+		return PAM_USER_UNKNOWN;
+	}
+	if (c->pw.pw_uid == 0) {
+		DEBUG(c, "root has no user policy; nothing to do");
+		return PAM_IGNORE;
+	}
+	if (!c->pw.pw_dir || c->pw.pw_dir[0] != '/') {
+		pam_syslog(pamh, LOG_ERR, "user %s: no absolute home folder",
+			   name);
+		return PAM_SESSION_ERR;
+	}
+
+	ngroups = 32;
+	for (;;) {
+		int n = ngroups;
+
+		c->groups = malloc(sizeof(gid_t) * (size_t)n);
+		if (!c->groups)
+			return PAM_BUF_ERR;
+		if (getgrouplist(c->pw.pw_name, c->pw.pw_gid, c->groups, &n) >=
+		    0) {
+			ngroups = n;
+			break;
+		}
+		free(c->groups);
+		c->groups = NULL;
+		if (n <= ngroups || n > 65536) {
+			pam_syslog(pamh, LOG_ERR,
+				   "user %s: cannot list their groups", name);
+			return PAM_SESSION_ERR;
+		}
+		ngroups = n;
+	}
+	c->user = (struct pfsel_pam_user){
+		.uid = c->pw.pw_uid,
+		.gid = c->pw.pw_gid,
+		.groups = c->groups,
+		.ngroups = ngroups,
+		.home = c->pw.pw_dir,
+		.name = c->pw.pw_name,
+	};
+	snprintf(c->blob_name, sizeof(c->blob_name), "%u.pfsel",
+		 (unsigned int)c->pw.pw_uid);
+	snprintf(c->stamp_name, sizeof(c->stamp_name), "%u.stamp",
+		 (unsigned int)c->pw.pw_uid);
+	return PAM_SUCCESS;
+}
+
+static void ctx_free(struct ctx *const c)
+{
+	free(c->groups);
+	free(c->pwbuf);
+}
+
+/*
+ * The checksum of the policy loaded for the user: 1 and @checksum, 0 when
+ * none is loaded, negative when `policies` cannot be read.
+ */
+static int loaded_checksum(struct ctx *const c, uint32_t *const checksum)
+{
+	struct pfsel_policy_info *infos = NULL;
+	size_t count = 0, i;
+	int ret;
+
+	ret = pfsel_policies(&infos, &count);
+	if (ret)
+		return ret;
+	ret = 0;
+	for (i = 0; i < count; i++) {
+		if (!infos[i].system && infos[i].uid == c->user.uid) {
+			*checksum = infos[i].checksum;
+			ret = 1;
+			break;
+		}
+	}
+	free(infos);
+	return ret;
+}
+
+/*
+ * Load @blob for the user, unless the very same policy is loaded already:
+ * a load flushes every answer the user's agent gave for their session,
+ * which a second login must not do to the first.
+ */
+static int load_blob(struct ctx *const c, const void *const blob,
+		     const size_t len, const char *const what)
+{
+	uint32_t checksum, current;
+	int ret;
+
+	ret = pfsel_pam_blob_check(blob, len, c->user.uid, &checksum);
+	if (ret) {
+		pam_syslog(c->pamh, LOG_ERR, "uid %u: %s is not a policy for them",
+			   (unsigned int)c->user.uid, what);
+		return ret;
+	}
+	if (loaded_checksum(c, &current) == 1 && current == checksum) {
+		DEBUG(c, "uid %u: %s (checksum 0x%08x) is loaded already",
+		      (unsigned int)c->user.uid, what, checksum);
+		return 0;
+	}
+	ret = pfsel_load_buffer(blob, len);
+	if (ret) {
+		pam_syslog(c->pamh, LOG_ERR, "uid %u: loading %s: %s",
+			   (unsigned int)c->user.uid, what, pfsel_last_error());
+		return ret;
+	}
+	pam_syslog(c->pamh, LOG_INFO, "uid %u: loaded %s (checksum 0x%08x)",
+		   (unsigned int)c->user.uid, what, checksum);
+	return 0;
+}
+
+/* The cached policy, loaded if it is there: 0, -ENOENT, or an error. */
+static int load_cached(struct ctx *const c, const int cache_fd)
+{
+	void *blob = NULL;
+	size_t len = 0;
+	int ret;
+
+	ret = pfsel_pam_read_at(cache_fd, c->blob_name, PFSEL_POLICY_MAX_SIZE,
+				&blob, &len);
+	if (ret)
+		return ret;
+	ret = load_blob(c, blob, len, "the compiled policy kept");
+	free(blob);
+	return ret;
+}
+
+/*
+ * Keep the previous policy: what is loaded for the user stays; when
+ * nothing is, the policy last compiled from their ~/.pfw, if any.
+ */
+static void keep_previous(struct ctx *const c, const int cache_fd)
+{
+	uint32_t checksum;
+	int ret;
+
+	if (loaded_checksum(c, &checksum) == 1) {
+		pam_syslog(c->pamh, LOG_NOTICE,
+			   "uid %u: keeping the policy loaded (checksum 0x%08x)",
+			   (unsigned int)c->user.uid, checksum);
+		return;
+	}
+	ret = cache_fd >= 0 ? load_cached(c, cache_fd) : -ENOENT;
+	if (ret == -ENOENT)
+		pam_syslog(c->pamh, LOG_NOTICE,
+			   "uid %u: no previous policy to keep; none is loaded",
+			   (unsigned int)c->user.uid);
+}
+
+static void unload_user(struct ctx *const c, const char *const why)
+{
+	const int ret = pfsel_unload_uid(c->user.uid);
+
+	if (ret == 0)
+		pam_syslog(c->pamh, LOG_NOTICE, "uid %u: policy unloaded (%s)",
+			   (unsigned int)c->user.uid, why);
+	else if (ret == -ENOENT)
+		DEBUG(c, "uid %u: no policy loaded (%s)",
+		      (unsigned int)c->user.uid, why);
+	else
+		pam_syslog(c->pamh, LOG_ERR, "uid %u: unloading: %s",
+			   (unsigned int)c->user.uid, pfsel_last_error());
+}
+
+/* ~/.pfw did not compile or load: what on_error= says. */
+static int failed(struct ctx *const c, const int cache_fd)
+{
+	switch (c->opts.on_error) {
+	case PFSEL_PAM_ON_ERROR_KEEP:
+		keep_previous(c, cache_fd);
+		return PAM_SUCCESS;
+	case PFSEL_PAM_ON_ERROR_NONE:
+		unload_user(c, "on_error=none");
+		return PAM_SUCCESS;
+	case PFSEL_PAM_ON_ERROR_DENY:
+		pam_syslog(c->pamh, LOG_ERR,
+			   "uid %u: refusing the session (on_error=deny)",
+			   (unsigned int)c->user.uid);
+		return PAM_SESSION_ERR;
+	}
+	return PAM_SESSION_ERR;
+}
+
+/* Compile ~/.pfw, keep the result with its stamp, load it. */
+static int compile_and_load(struct ctx *const c, const int cache_fd,
+			    const struct pfsel_pam_stamp *const source)
+{
+	char diag[512], stamp[128];
+	void *blob = NULL;
+	size_t len = 0;
+	int ret, n;
+
+	ret = pfsel_pam_compile(&c->user, c->opts.pfwc, c->opts.timeout,
+				&blob, &len, diag, sizeof(diag));
+	if (ret) {
+		pam_syslog(c->pamh, LOG_ERR,
+			   "uid %u: %s/%s does not compile: %s",
+			   (unsigned int)c->user.uid, c->user.home,
+			   PFSEL_PAM_SOURCE, diag[0] ? diag : strerror(-ret));
+		return ret;
+	}
+	ret = pfsel_pam_blob_check(blob, len, c->user.uid, NULL);
+	if (ret) {
+		pam_syslog(c->pamh, LOG_ERR,
+			   "uid %u: %s did not write a policy for uid %u",
+			   (unsigned int)c->user.uid, c->opts.pfwc,
+			   (unsigned int)c->user.uid);
+		free(blob);
+		return ret;
+	}
+	/* The policy first, then its stamp: a crash between is "stale". */
+	n = pfsel_pam_stamp_format(source, stamp, sizeof(stamp));
+	ret = pfsel_pam_write_atomic(cache_fd, c->blob_name, blob, len);
+	if (!ret && n > 0)
+		ret = pfsel_pam_write_atomic(cache_fd, c->stamp_name, stamp,
+					     (size_t)n);
+	if (ret) {
+		pam_syslog(c->pamh, LOG_ERR, "uid %u: keeping %s in %s: %s",
+			   (unsigned int)c->user.uid, c->blob_name,
+			   c->opts.cache_dir, strerror(-ret));
+		unlinkat(cache_fd, c->stamp_name, 0);
+	}
+	DEBUG(c, "uid %u: compiled %s/%s (%zu bytes)",
+	      (unsigned int)c->user.uid, c->user.home, PFSEL_PAM_SOURCE, len);
+	ret = load_blob(c, blob, len, "the policy compiled from ~/.pfw");
+	free(blob);
+	return ret;
+}
+
+/* Bring the user's policy up to date: a PAM status. */
+static int update_policy(struct ctx *const c)
+{
+	struct pfsel_pam_stamp source, cached;
+	enum pfsel_pam_staleness stale;
+	void *text = NULL;
+	size_t len = 0;
+	struct stat st;
+	bool have_blob, have_stamp = false;
+	int cache_fd, ret;
+
+	cache_fd = pfsel_pam_open_dir(c->opts.cache_dir, 0700);
+	if (cache_fd < 0) {
+		pam_syslog(c->pamh, LOG_ERR, "%s: %s (it must be root's, 0700)",
+			   c->opts.cache_dir, strerror(-cache_fd));
+		return failed(c, -1);
+	}
+
+	ret = pfsel_pam_source_stat(&c->user, c->opts.timeout, &source);
+	if (ret == -ENOENT) {
+		if (c->opts.missing == PFSEL_PAM_MISSING_KEEP) {
+			DEBUG(c, "uid %u: no ~/.pfw (missing=keep)",
+			      (unsigned int)c->user.uid);
+			keep_previous(c, cache_fd);
+		} else {
+			unlinkat(cache_fd, c->stamp_name, 0);
+			unlinkat(cache_fd, c->blob_name, 0);
+			unload_user(c, "no ~/.pfw");
+		}
+		close(cache_fd);
+		return PAM_SUCCESS;
+	}
+	if (ret) {
+		pam_syslog(c->pamh, LOG_ERR, "uid %u: %s/%s: %s",
+			   (unsigned int)c->user.uid, c->user.home,
+			   PFSEL_PAM_SOURCE,
+			   ret == -EPERM ? "could not become the user" :
+					   strerror(-ret));
+		ret = failed(c, cache_fd);
+		close(cache_fd);
+		return ret;
+	}
+
+	have_blob = fstatat(cache_fd, c->blob_name, &st, AT_SYMLINK_NOFOLLOW) ==
+			    0 &&
+		    S_ISREG(st.st_mode);
+	if (pfsel_pam_read_at(cache_fd, c->stamp_name, 256, &text, &len) == 0)
+		have_stamp = pfsel_pam_stamp_parse(text, &cached) == 0;
+	free(text);
+	stale = pfsel_pam_staleness(&source, have_blob,
+				    have_stamp ? &cached : NULL,
+				    c->opts.always);
+	DEBUG(c, "uid %u: %s", (unsigned int)c->user.uid,
+	      pfsel_pam_staleness_reason(stale));
+
+	if (stale == PFSEL_PAM_FRESH)
+		ret = load_cached(c, cache_fd);
+	else
+		ret = compile_and_load(c, cache_fd, &source);
+	ret = ret ? failed(c, cache_fd) : PAM_SUCCESS;
+	close(cache_fd);
+	return ret;
+}
+
+/* The user's counter, locked; or a negative errno (logged). */
+static int counter_lock(struct ctx *const c)
+{
+	int dir_fd, fd;
+
+	dir_fd = pfsel_pam_open_dir(c->opts.run_dir, 0755);
+	if (dir_fd < 0) {
+		pam_syslog(c->pamh, LOG_ERR, "%s: %s (it must be root's)",
+			   c->opts.run_dir, strerror(-dir_fd));
+		return dir_fd;
+	}
+	fd = pfsel_pam_counter_open(dir_fd, c->user.uid);
+	close(dir_fd);
+	if (fd < 0)
+		pam_syslog(c->pamh, LOG_ERR, "%s/%u.sessions: %s",
+			   c->opts.run_dir, (unsigned int)c->user.uid,
+			   strerror(-fd));
+	return fd;
+}
+
+PAM_PFSEL_EXPORT int pam_sm_open_session(pam_handle_t *pamh, int flags,
+					 int argc, const char **argv)
+{
+	unsigned long before, after;
+	struct ctx c;
+	int ret, lock;
+
+	(void)flags;
+	ret = ctx_init(&c, pamh, argc, argv);
+	if (ret != PAM_SUCCESS) {
+		ctx_free(&c);
+		return ret;
+	}
+	lock = counter_lock(&c);
+	ret = update_policy(&c);
+	if (ret == PAM_SUCCESS && lock >= 0 &&
+	    pfsel_pam_counter_add(lock, +1, &before, &after) == 0) {
+		DEBUG(&c, "uid %u: %lu session(s) open",
+		      (unsigned int)c.user.uid, after);
+		pam_set_data(pamh, DATA_COUNTED, (void *)&counted_yes, NULL);
+	} else {
+		pam_set_data(pamh, DATA_COUNTED, (void *)&counted_no, NULL);
+	}
+	if (lock >= 0)
+		close(lock);
+	ctx_free(&c);
+	return ret;
+}
+
+/* Write the uid to "forget": the user's session answers end. */
+static void forget(struct ctx *const c)
+{
+	char path[PATH_MAX], text[16];
+	int fd, len;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/forget", pfsel_securityfs());
+	len = snprintf(text, sizeof(text), "%u", (unsigned int)c->user.uid);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			DEBUG(c, "%s: no such file (pfsel without forget)",
+			      path);
+		else
+			pam_syslog(c->pamh, LOG_ERR, "open(%s): %m", path);
+		return;
+	}
+	n = pwrite(fd, text, (size_t)len, 0);
+	if (n != len)
+		pam_syslog(c->pamh, LOG_ERR, "write(%s): %s", path,
+			   n < 0 ? strerror(errno) : "short write");
+	else
+		pam_syslog(c->pamh, LOG_INFO,
+			   "uid %u: last session closed; session answers forgotten",
+			   (unsigned int)c->user.uid);
+	close(fd);
+}
+
+PAM_PFSEL_EXPORT int pam_sm_close_session(pam_handle_t *pamh, int flags,
+					  int argc, const char **argv)
+{
+	unsigned long before = 0, after = 0;
+	const void *counted = NULL;
+	struct ctx c;
+	int ret, lock;
+
+	(void)flags;
+	ret = ctx_init(&c, pamh, argc, argv);
+	if (ret != PAM_SUCCESS) {
+		ctx_free(&c);
+		return ret == PAM_IGNORE ? PAM_IGNORE : PAM_SUCCESS;
+	}
+	/* An open this module refused (or did not count) is not counted off. */
+	if (pam_get_data(pamh, DATA_COUNTED, &counted) == PAM_SUCCESS &&
+	    counted == &counted_no) {
+		DEBUG(&c, "uid %u: this session was not counted",
+		      (unsigned int)c.user.uid);
+		ctx_free(&c);
+		return PAM_IGNORE;
+	}
+	lock = counter_lock(&c);
+	if (lock >= 0) {
+		ret = pfsel_pam_counter_add(lock, -1, &before, &after);
+		if (ret == -ERANGE)
+			pam_syslog(pamh, LOG_NOTICE,
+				   "uid %u: a session closes, but none was counted open",
+				   (unsigned int)c.user.uid);
+		else if (ret)
+			pam_syslog(pamh, LOG_ERR, "uid %u: session counter: %s",
+				   (unsigned int)c.user.uid, strerror(-ret));
+		else
+			DEBUG(&c, "uid %u: %lu session(s) open",
+			      (unsigned int)c.user.uid, after);
+		/* The policy stays loaded: see pam_pfsel(8), NOTES. */
+		if (!ret && before == 1 && after == 0)
+			forget(&c);
+		close(lock);
+	}
+	ctx_free(&c);
+	return PAM_SUCCESS;
+}
