@@ -1,0 +1,496 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfsel audit2pfw: from pfsel's denials in the audit log to .pfw rules
+ * that would allow them, as audit2allow does for SELinux.
+ *
+ * Each record is one request (policy/LANGUAGE.md, section 1); the rule
+ * that allows it names the application, the operation, the protocol and,
+ * but for create, the request's address (to for connect, on for bind and
+ * listen, from for accept) and, for tcp and udp, its port; create names
+ * the family instead (none for packet).  Requests that differ only in
+ * their port share one rule with a port list.  Rules are grouped by
+ * application, in the order their first record came, each group under a
+ * comment saying what was denied and by what: a rule appended to a policy
+ * takes effect only where no earlier rule decided (first match wins).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pfsel/pfsel.h>
+
+#include "cmd.h"
+
+struct a2p_rule {
+	char op[16];
+	char proto[8];
+	char family[8]; /* create only, "" for packet */
+	char addr[PFSEL_ADDR_STRLEN]; /* "" for create */
+	unsigned int *ports; /* tcp and udp, sorted at the end */
+	size_t nports;
+	unsigned long records;
+};
+
+struct a2p_group {
+	char *app; /* "" unnamed */
+	char *script; /* "" none */
+	uint32_t *uids;
+	size_t nuids;
+	char **reasons; /* distinct "denied by ..." lines */
+	size_t nreasons;
+	unsigned long denied, allowed, permissive;
+	struct a2p_rule *rules;
+	size_t nrules;
+};
+
+struct a2p_state {
+	struct pfselcmd_ctx *ctx;
+	const char *policy; /* NULL: both */
+	bool permissive_only;
+	struct a2p_group *groups;
+	size_t ngroups;
+	unsigned long records;
+	int error;
+};
+
+/* Append *@value (of @size bytes) to *@array of *@count elements. */
+static bool append(void **array, size_t *count, size_t size, const void *value)
+{
+	size_t cap = 0;
+	void *grown;
+
+	/* Capacity 4, then doubled whenever it is full. */
+	if (*count == 0)
+		cap = 4;
+	else if (*count >= 4 && !(*count & (*count - 1)))
+		cap = *count * 2;
+	if (cap) {
+		grown = realloc(*array, cap * size);
+		if (!grown)
+			return false;
+		*array = grown;
+	}
+	memcpy((char *)*array + *count * size, value, size);
+	++*count;
+	return true;
+}
+
+#define APPEND(array, count, value) \
+	append((void **)&(array), &(count), sizeof(*(array)), &(value))
+
+static struct a2p_group *find_group(struct a2p_state *st,
+				    const struct pfselcmd_record *rec)
+{
+	struct a2p_group group = { 0 };
+	size_t i;
+
+	for (i = 0; i < st->ngroups; i++)
+		if (!strcmp(st->groups[i].app, rec->app) &&
+		    !strcmp(st->groups[i].script, rec->script))
+			return &st->groups[i];
+	group.app = strdup(rec->app);
+	group.script = strdup(rec->script);
+	if (!group.app || !group.script ||
+	    !APPEND(st->groups, st->ngroups, group)) {
+		free(group.app);
+		free(group.script);
+		return NULL;
+	}
+	return &st->groups[st->ngroups - 1];
+}
+
+static bool has_ports(const char *proto)
+{
+	return !strcmp(proto, "tcp") || !strcmp(proto, "udp");
+}
+
+/* The request's address and port, as section 1 of LANGUAGE.md has them. */
+static void request_of(const struct pfselcmd_record *rec, const char **addr,
+		       int *port)
+{
+	if (!strcmp(rec->op, "bind") || !strcmp(rec->op, "listen")) {
+		*addr = rec->laddr;
+		*port = rec->lport;
+	} else if (!strcmp(rec->op, "accept")) {
+		*addr = rec->raddr;
+		*port = rec->lport;
+	} else {
+		*addr = rec->raddr;
+		*port = rec->rport;
+	}
+}
+
+static int add_rule(struct a2p_group *group, const struct pfselcmd_record *rec)
+{
+	struct a2p_rule rule = { 0 }, *r;
+	const bool create = !strcmp(rec->op, "create");
+	uint8_t bytes[16];
+	const char *addr = NULL;
+	unsigned int port;
+	int rport = 0;
+	size_t i, j;
+
+	snprintf(rule.op, sizeof(rule.op), "%s", rec->op);
+	snprintf(rule.proto, sizeof(rule.proto), "%s", rec->proto);
+	if (create) {
+		if (strcmp(rec->proto, "packet"))
+			snprintf(rule.family, sizeof(rule.family), "%s",
+				 rec->family);
+	} else {
+		request_of(rec, &addr, &rport);
+		/* The address as the language writes it: IPv4 for mapped. */
+		if (pfsel_parse_addr(addr, bytes) ||
+		    pfsel_format_addr(bytes, rule.addr, sizeof(rule.addr)))
+			return -EBADMSG;
+	}
+	port = (unsigned int)(rport < 0 ? 0 : rport);
+
+	for (i = 0; i < group->nrules; i++) {
+		r = &group->rules[i];
+		if (strcmp(r->op, rule.op) || strcmp(r->proto, rule.proto) ||
+		    strcmp(r->family, rule.family) ||
+		    strcmp(r->addr, rule.addr))
+			continue;
+		r->records++;
+		if (create || !has_ports(rule.proto))
+			return 0;
+		for (j = 0; j < r->nports; j++)
+			if (r->ports[j] == port)
+				return 0;
+		return APPEND(r->ports, r->nports, port) ? 0 : -ENOMEM;
+	}
+	rule.records = 1;
+	if (!create && has_ports(rule.proto) &&
+	    !APPEND(rule.ports, rule.nports, port))
+		return -ENOMEM;
+	if (!APPEND(group->rules, group->nrules, rule)) {
+		free(rule.ports);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int add_reason(struct a2p_group *group,
+		      const struct pfselcmd_record *rec)
+{
+	char text[4400], asked[32] = "", *copy;
+	size_t i;
+
+	if (rec->asked[0])
+		snprintf(asked, sizeof(asked), " (asked: %s)", rec->asked);
+	if (!strcmp(rec->verdict, "allow"))
+		snprintf(text, sizeof(text),
+			 "allowed by the %s policy's %s%s%s", rec->policy,
+			 rec->rule_default ? "default verdict" : "rule ",
+			 rec->rule_default ? "" : rec->rule, asked);
+	else if (rec->rule_default)
+		snprintf(text, sizeof(text),
+			 "denied by the %s policy's default verdict%s",
+			 rec->policy, asked);
+	else
+		snprintf(text, sizeof(text),
+			 "denied by rule %s of the %s policy%s: put these "
+			 "rules before it",
+			 rec->rule, rec->policy, asked);
+	for (i = 0; i < group->nreasons; i++)
+		if (!strcmp(group->reasons[i], text))
+			return 0;
+	copy = strdup(text);
+	if (!copy || !APPEND(group->reasons, group->nreasons, copy)) {
+		free(copy);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int on_record(const struct pfselcmd_record *rec, void *arg)
+{
+	struct a2p_state *st = arg;
+	struct a2p_group *group;
+	size_t i;
+
+	if (st->policy && strcmp(rec->policy, st->policy))
+		return 0;
+	if (st->permissive_only && !rec->permissive)
+		return 0;
+	group = find_group(st, rec);
+	if (!group)
+		return st->error = -ENOMEM;
+	st->records++;
+	if (!strcmp(rec->verdict, "allow"))
+		group->allowed++;
+	else
+		group->denied++;
+	if (rec->permissive)
+		group->permissive++;
+	if (rec->has_uid) {
+		for (i = 0; i < group->nuids; i++)
+			if (group->uids[i] == rec->uid)
+				break;
+		if (i == group->nuids &&
+		    !APPEND(group->uids, group->nuids, rec->uid))
+			return st->error = -ENOMEM;
+	}
+	if (add_reason(group, rec))
+		return st->error = -ENOMEM;
+	if (add_rule(group, rec))
+		return st->error = -ENOMEM;
+	return 0;
+}
+
+/*
+ * A path as the language writes it: bare when it is a plain path word,
+ * else in double quotes with \" and \\ (section 5).  False for a path the
+ * language cannot hold (a newline in it).
+ */
+static bool write_path(FILE *out, const char *path)
+{
+	const char *p;
+	bool plain = path[0] == '/';
+
+	for (p = path; *p; p++) {
+		if (*p == '\n')
+			return false;
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || strchr("/._-+@~%:", *p)))
+			plain = false;
+	}
+	if (plain) {
+		fputs(path, out);
+		return true;
+	}
+	fputc('"', out);
+	for (p = path; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fputc('\\', out);
+		fputc(*p, out);
+	}
+	fputc('"', out);
+	return true;
+}
+
+static bool printable(const char *path)
+{
+	return !strchr(path, '\n');
+}
+
+static int cmp_port(const void *a, const void *b)
+{
+	const unsigned int x = *(const unsigned int *)a;
+	const unsigned int y = *(const unsigned int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void print_group(FILE *out, const struct a2p_group *g)
+{
+	const struct a2p_rule *r;
+	size_t i, j;
+
+	fputs("# ", out);
+	if (g->app[0])
+		fputs(g->app, out);
+	else
+		fputs("an unnamed application", out);
+	if (g->script[0])
+		fprintf(out, " script %s", g->script);
+	if (g->nuids) {
+		fprintf(out, " (uid%s ", g->nuids > 1 ? "s" : "");
+		for (i = 0; i < g->nuids; i++)
+			fprintf(out, "%s%u", i ? ", " : "", g->uids[i]);
+		fputc(')', out);
+	}
+	fputs(":", out);
+	if (g->denied)
+		fprintf(out, " %lu denied", g->denied);
+	if (g->allowed)
+		fprintf(out, "%s %lu allowed", g->denied ? "," : "",
+			g->allowed);
+	if (g->permissive)
+		fprintf(out, " (%lu in permissive mode)", g->permissive);
+	fputc('\n', out);
+	for (i = 0; i < g->nreasons; i++)
+		fprintf(out, "#   %s\n", g->reasons[i]);
+	if (!g->app[0])
+		fputs("#   an unnamed application (run from a deleted file or "
+		      "through a private\n#   mount) is matched by '*' "
+		      "only\n",
+		      out);
+	if (!printable(g->app) || !printable(g->script)) {
+		fputs("#   its path holds a newline, which a .pfw file cannot "
+		      "name: no rules\n\n",
+		      out);
+		return;
+	}
+	for (i = 0; i < g->nrules; i++) {
+		r = &g->rules[i];
+		fputs("allow ", out);
+		if (g->app[0])
+			write_path(out, g->app);
+		else
+			fputc('*', out);
+		if (g->script[0]) {
+			fputs(" script ", out);
+			write_path(out, g->script);
+		}
+		fprintf(out, " %s %s", r->op, r->proto);
+		if (!strcmp(r->op, "create")) {
+			if (r->family[0])
+				fprintf(out, " family %s", r->family);
+		} else {
+			fprintf(out, " %s %s",
+				!strcmp(r->op, "connect") ? "to" :
+				!strcmp(r->op, "accept")  ? "from" :
+							    "on",
+				r->addr);
+			if (r->nports) {
+				qsort(r->ports, r->nports, sizeof(*r->ports),
+				      cmp_port);
+				fputs(" port ", out);
+				for (j = 0; j < r->nports; j++)
+					fprintf(out, "%s%u", j ? ", " : "",
+						r->ports[j]);
+			}
+		}
+		fputs(";\n", out);
+	}
+	fputc('\n', out);
+}
+
+static void free_state(struct a2p_state *st)
+{
+	size_t i, j;
+
+	for (i = 0; i < st->ngroups; i++) {
+		struct a2p_group *g = &st->groups[i];
+
+		for (j = 0; j < g->nrules; j++)
+			free(g->rules[j].ports);
+		for (j = 0; j < g->nreasons; j++)
+			free(g->reasons[j]);
+		free(g->rules);
+		free(g->reasons);
+		free(g->uids);
+		free(g->app);
+		free(g->script);
+	}
+	free(st->groups);
+}
+
+static void audit2pfw_help(FILE *out)
+{
+	fputs("Usage: pfsel audit2pfw [OPTION]...\n"
+	      "Read pfsel's denials (AUDIT_PFSEL_ACCESS records) from the "
+	      "audit log and\nprint .pfw rules that would allow them, "
+	      "grouped by application, each\ngroup under a comment, without "
+	      "repeats; requests that differ only in\ntheir port share a "
+	      "rule.  Append them to a policy (a rule takes effect\nonly "
+	      "where no earlier rule decided), compile it with pfwc and "
+	      "load it.\nReading the audit daemon's logs needs root.\n\n"
+	      "  -i, --input=FILE   read FILE ('-' for standard input; raw "
+	      "records, as\n                     'ausearch --raw' prints "
+	      "them) instead of the audit logs\n"
+	      "      --uid=UID      only this user's records\n"
+	      "      --app=PATTERN  only applications (or scripts) matching "
+	      "this glob\n"
+	      "      --since=TIME   only records since TIME: @EPOCH, N[smhd] "
+	      "ago,\n                     YYYY-MM-DD[ HH:MM[:SS]], today, "
+	      "recent (10 minutes)\n"
+	      "      --verdict=V    deny (default), allow (e.g. answers "
+	      "given when asked,\n                     or rules marked log) "
+	      "or all\n"
+	      "  -p, --permissive   only denials let through in permissive "
+	      "mode\n"
+	      "      --policy=P     only decisions of the user or the system "
+	      "policy\n"
+	      "  -h, --help         show this help and exit\n\n"
+	      "Exit status: 0 (also when nothing matched), 1 the log could "
+	      "not be read,\n2 wrong usage.\n",
+	      out);
+}
+
+int pfselcmd_audit2pfw(struct pfselcmd_ctx *ctx, int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "uid", required_argument, NULL, 'u' },
+		{ "app", required_argument, NULL, 'a' },
+		{ "since", required_argument, NULL, 's' },
+		{ "verdict", required_argument, NULL, 'v' },
+		{ "permissive", no_argument, NULL, 'p' },
+		{ "policy", required_argument, NULL, 'P' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct pfselcmd_log_source src = { .want_deny = true };
+	struct a2p_state st = { .ctx = ctx };
+	unsigned long bad;
+	size_t i;
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, "+:i:ph", options, NULL)) != -1) {
+		switch (opt) {
+		case 'i':
+		case 'u':
+		case 'a':
+		case 's':
+			ret = pfselcmd_log_option(ctx, opt, optarg, &src);
+			if (ret)
+				return ret;
+			break;
+		case 'v':
+			src.want_allow = !strcmp(optarg, "allow") ||
+					 !strcmp(optarg, "all");
+			src.want_deny = !strcmp(optarg, "deny") ||
+					!strcmp(optarg, "all");
+			if (!src.want_allow && !src.want_deny)
+				return pfselcmd_usage(
+					ctx, "'%s' is not deny, allow or all",
+					optarg);
+			break;
+		case 'p':
+			st.permissive_only = true;
+			break;
+		case 'P':
+			if (strcmp(optarg, "user") && strcmp(optarg, "system"))
+				return pfselcmd_usage(
+					ctx, "'%s' is not user or system",
+					optarg);
+			st.policy = optarg;
+			break;
+		case 'h':
+			audit2pfw_help(ctx->out);
+			return PFSELCMD_EXIT_OK;
+		case ':':
+			return pfselcmd_usage(ctx, "'%s' needs an argument",
+					      argv[optind - 1]);
+		default:
+			return pfselcmd_usage(ctx, "unknown option '%s'",
+					      argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return pfselcmd_usage(ctx, "unexpected argument '%s'",
+				      argv[optind]);
+
+	ret = pfselcmd_read_records(ctx, &src, on_record, &st, &bad);
+	if (st.error) {
+		pfselcmd_fail(ctx, 0, "%s", strerror(-st.error));
+		ret = st.error;
+	}
+	if (!ret) {
+		for (i = 0; i < st.ngroups; i++)
+			print_group(ctx->out, &st.groups[i]);
+		if (!st.records)
+			pfselcmd_fail(ctx, 0, "no matching pfsel records");
+	}
+	if (bad)
+		pfselcmd_fail(ctx, 0,
+			      "%lu pfsel record%s could not be read and "
+			      "%s skipped",
+			      bad, bad == 1 ? "" : "s",
+			      bad == 1 ? "was" : "were");
+	free_state(&st);
+	return ret ? PFSELCMD_EXIT_FAILED : PFSELCMD_EXIT_OK;
+}

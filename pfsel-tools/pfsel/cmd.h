@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * pfsel - the administration command of the pfsel LSM: internal interface
+ * between its subcommands (one file each, in the manner of iw), and what
+ * the unit tests call.
+ *
+ * Every subcommand writes its results to ctx->out and its errors to
+ * ctx->err, so that the tests can run them on memory streams; the exit
+ * codes are those of pfsel(8).
+ */
+#ifndef PFSELCMD_CMD_H
+#define PFSELCMD_CMD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+/* Exit codes, documented in pfsel(8). */
+enum {
+	PFSELCMD_EXIT_OK = 0,
+	PFSELCMD_EXIT_FAILED = 1, /* the operation failed (errno shown) */
+	PFSELCMD_EXIT_USAGE = 2, /* wrong usage */
+	PFSELCMD_EXIT_UNAVAILABLE = 3, /* no pfsel securityfs folder */
+	PFSELCMD_EXIT_CHECK_DENY = 10, /* check --quiet: deny */
+	PFSELCMD_EXIT_CHECK_ASK = 11, /* check --quiet: ask */
+};
+
+/* What a subcommand runs with. */
+struct pfselcmd_ctx {
+	FILE *out;
+	FILE *err;
+	const char *name; /* "status", "audit2pfw", ... for messages */
+};
+
+/**
+ * pfselcmd_main - The whole command, as main() runs it
+ * @argc: @argv: the command line (argv[0] is the program).
+ * @out: standard output.
+ * @err: standard error.
+ *
+ * Return: the exit code.
+ */
+int pfselcmd_main(int argc, char **argv, FILE *out, FILE *err);
+
+/* The subcommands: argv[0] is the subcommand's name. */
+int pfselcmd_status(struct pfselcmd_ctx *ctx, int argc, char **argv);
+int pfselcmd_enforce(struct pfselcmd_ctx *ctx, int argc, char **argv);
+int pfselcmd_load(struct pfselcmd_ctx *ctx, int argc, char **argv);
+int pfselcmd_unload(struct pfselcmd_ctx *ctx, int argc, char **argv);
+int pfselcmd_list(struct pfselcmd_ctx *ctx, int argc, char **argv);
+int pfselcmd_check(struct pfselcmd_ctx *ctx, int argc, char **argv);
+int pfselcmd_stats(struct pfselcmd_ctx *ctx, int argc, char **argv);
+int pfselcmd_log(struct pfselcmd_ctx *ctx, int argc, char **argv);
+int pfselcmd_audit2pfw(struct pfselcmd_ctx *ctx, int argc, char **argv);
+
+/* ---- Shared helpers (util.c) ------------------------------------------ */
+
+/* "pfsel NAME: MESSAGE" on ctx->err; returns @code. */
+int pfselcmd_fail(struct pfselcmd_ctx *ctx, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* A usage error: the message, then "Try 'pfsel NAME --help'."; returns 2. */
+int pfselcmd_usage(struct pfselcmd_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Whether pfsel's securityfs folder exists; if not, says so on ctx->err
+ * (with the errno of stat()) unless @quiet.
+ */
+bool pfselcmd_available(struct pfselcmd_ctx *ctx, bool quiet);
+
+/* The exit code for a failed libpfsel call: 3 if the folder is gone. */
+int pfselcmd_lib_fail(struct pfselcmd_ctx *ctx, int err);
+
+/* A decimal uid (0 to 4294967294): true and *uid when @text is one. */
+bool pfselcmd_parse_uid(const char *text, uint32_t *uid);
+
+/* A decimal number from 0 to @max. */
+bool pfselcmd_parse_ulong(const char *text, unsigned long max,
+			  unsigned long *value);
+
+/* Reset getopt for a new parse (the tests run many commands). */
+void pfselcmd_getopt_reset(void);
+
+/* ---- JSON output (json.c) --------------------------------------------- */
+
+/* A JSON string, quoted and escaped; NULL is written as null. */
+void pfselcmd_json_str(FILE *out, const char *s);
+
+/* ---- securityfs files libpfsel does not read yet (sfs.c) -------------- */
+
+/* The "ask_stats" file: names and values of its one line of counters. */
+#define PFSELCMD_ASK_STATS_MAX 32
+struct pfselcmd_ask_stats {
+	size_t count;
+	char names[PFSELCMD_ASK_STATS_MAX][32];
+	uint64_t values[PFSELCMD_ASK_STATS_MAX];
+};
+
+/*
+ * Read "ask_stats": 0, or a negative errno with a message in @msg
+ * ("open(...): ...").
+ */
+int pfselcmd_read_ask_stats(struct pfselcmd_ask_stats *stats, char *msg,
+			    size_t msg_size);
+
+/* The value of counter @name, or -1 when the file does not have it. */
+int64_t pfselcmd_ask_stat(const struct pfselcmd_ask_stats *stats,
+			  const char *name);
+
+/* A request of the "check" file (docs/kernel-interface.md). */
+struct pfselcmd_check_request {
+	bool has_uid;
+	uint32_t uid;
+	const char *exe; /* NULL: an unnamed application */
+	const char *script; /* NULL: none */
+	const char *op; /* create bind connect listen accept */
+	const char *proto; /* tcp udp icmp raw packet */
+	const char *family; /* create only: inet, inet6 (NULL for packet) */
+	const char *addr; /* every op but create */
+	bool has_port;
+	unsigned int port;
+};
+
+/* What one policy decided, in a "check" answer. */
+struct pfselcmd_check_policy {
+	bool loaded;
+	char verdict[8]; /* allow, deny, ask */
+	char rule[4096]; /* "default", or FILE:LINE:COL */
+};
+
+struct pfselcmd_check_answer {
+	char verdict[8];
+	struct pfselcmd_check_policy system;
+	struct pfselcmd_check_policy user;
+};
+
+/*
+ * The request as the kernel reads it, into @buf: its length, or -ENOSPC,
+ * or -EINVAL for a request the kernel would refuse (with a message in
+ * @msg).
+ */
+int pfselcmd_check_format(const struct pfselcmd_check_request *req, char *buf,
+			  size_t size, char *msg, size_t msg_size);
+
+/* Parse the kernel's answer: 0 or -EBADMSG. */
+int pfselcmd_check_parse(const char *text, struct pfselcmd_check_answer *ans);
+
+/*
+ * Write the request to "check" and read the answer on the same open file:
+ * 0, or a negative errno with a message naming the syscall and file.
+ */
+int pfselcmd_check_ask(const struct pfselcmd_check_request *req,
+		       struct pfselcmd_check_answer *ans, char *msg,
+		       size_t msg_size);
+
+/* ---- The audit log (auditlog.c) --------------------------------------- */
+
+/* One AUDIT_PFSEL_ACCESS record, decoded. */
+struct pfselcmd_record {
+	time_t sec;
+	unsigned int msec;
+	unsigned long serial;
+	char op[16];
+	char verdict[8];
+	char asked[16]; /* "" when the rule did not ask */
+	bool permissive;
+	char policy[8]; /* system, user */
+	char rule[4200]; /* "default" or FILE:LINE:COL, FILE decoded */
+	bool rule_default;
+	char family[8]; /* inet, inet6, packet */
+	char proto[8];
+	bool has_laddr, has_raddr;
+	char laddr[64], raddr[64];
+	int lport, rport; /* -1: not in the record */
+	char app[4096]; /* "" for an unnamed application */
+	char script[4096]; /* "" when none */
+	bool has_uid;
+	uint32_t uid;
+	long pid; /* -1 when absent (accept) */
+	char comm[64];
+};
+
+/* Where records come from and which are wanted. */
+struct pfselcmd_log_source {
+	const char *input; /* NULL: the audit logs; "-": stdin; else a file */
+	bool has_uid;
+	uint32_t uid;
+	const char *app; /* a glob (fnmatch) on the application, or NULL */
+	bool has_since;
+	time_t since;
+	bool want_allow, want_deny;
+};
+
+/* Called for each wanted record; non-zero stops the reading. */
+typedef int (*pfselcmd_record_fn)(const struct pfselcmd_record *rec, void *arg);
+
+/*
+ * Read every AUDIT_PFSEL_ACCESS record from @src through libauparse and
+ * call @fn for those that pass its filters.  Records that cannot be
+ * decoded are counted in *@bad and skipped.
+ *
+ * Return: 0, @fn's non-zero value, or a negative errno with a message on
+ * ctx->err.
+ */
+int pfselcmd_read_records(struct pfselcmd_ctx *ctx,
+			  const struct pfselcmd_log_source *src,
+			  pfselcmd_record_fn fn, void *arg, unsigned long *bad);
+
+/*
+ * Decode the fields of one record, given as NAME=VALUE pairs as the
+ * kernel writes them (the text after "msg=audit(...): "): 0 or -EBADMSG.
+ */
+struct pfselcmd_field {
+	const char *name;
+	const char *value;
+};
+int pfselcmd_record_decode(const struct pfselcmd_field *fields, size_t count,
+			   struct pfselcmd_record *rec);
+
+/* Decode an audit "untrusted string": "quoted", HEX, or ? (empty). */
+int pfselcmd_audit_string(const char *value, char *out, size_t size);
+
+/*
+ * --since: "@EPOCH", "N[smhd]" (ago), "YYYY-MM-DD[ HH:MM[:SS]]" or
+ * "YYYY-MM-DDTHH:MM[:SS]" (local time), "today", "recent" (10 minutes
+ * ago).  @now is the current time.  Return: true when understood.
+ */
+bool pfselcmd_parse_since(const char *text, time_t now, time_t *since);
+
+/* Shared options of log and audit2pfw: -i, --uid, --app, --since. */
+int pfselcmd_log_option(struct pfselcmd_ctx *ctx, int opt, const char *arg,
+			struct pfselcmd_log_source *src);
+
+#endif /* PFSELCMD_CMD_H */

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfsel log: pfsel's decisions from the audit log, one line each: time,
+ * verdict, uid, application, operation, addresses and the deciding rule.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+
+static void log_help(FILE *out)
+{
+	fputs("Usage: pfsel log [OPTION]...\n"
+	      "Print pfsel's decisions (AUDIT_PFSEL_ACCESS records) from the "
+	      "audit log,\noldest first: time, verdict, uid, application, "
+	      "request and the deciding\nrule.  Reading the audit daemon's "
+	      "logs needs root.\n\n"
+	      "  -i, --input=FILE   read FILE ('-' for standard input; raw "
+	      "records, as\n                     'ausearch --raw' prints "
+	      "them) instead of the audit logs\n"
+	      "      --uid=UID      only this user's decisions\n"
+	      "      --app=PATTERN  only applications (or scripts) matching "
+	      "this glob\n"
+	      "      --since=TIME   only decisions since TIME: @EPOCH, N[smhd] "
+	      "ago,\n                     YYYY-MM-DD[ HH:MM[:SS]], today, "
+	      "recent (10 minutes)\n"
+	      "      --verdict=V    deny, allow or all (default: all)\n"
+	      "  -n, --last=N       only the last N decisions\n"
+	      "      --json         a JSON array of objects\n"
+	      "  -h, --help         show this help and exit\n\n"
+	      "Exit status: 0 (also when nothing matched), 1 the log could "
+	      "not be read,\n2 wrong usage.\n",
+	      out);
+}
+
+struct log_state {
+	struct pfselcmd_ctx *ctx;
+	bool json;
+	unsigned long last; /* 0: all */
+	unsigned long seen;
+	/* With --last, a ring of the last records. */
+	struct pfselcmd_record *ring;
+	unsigned long printed;
+};
+
+/* An endpoint as text: A:P, [A6]:P, or A when the protocol has no port. */
+static void endpoint(char *buf, size_t size, const char *addr, int port,
+		     const char *proto)
+{
+	const bool ported = !strcmp(proto, "tcp") || !strcmp(proto, "udp");
+
+	if (!ported || port < 0)
+		snprintf(buf, size, "%s", addr);
+	else if (strchr(addr, ':'))
+		snprintf(buf, size, "[%s]:%d", addr, port);
+	else
+		snprintf(buf, size, "%s:%d", addr, port);
+}
+
+static void print_text(FILE *out, const struct pfselcmd_record *rec)
+{
+	char when[32], a[80], b[80];
+	struct tm tm;
+	time_t sec = rec->sec;
+
+	localtime_r(&sec, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	fprintf(out, "%s %-5s", when, rec->verdict);
+	if (rec->has_uid)
+		fprintf(out, " uid=%u", rec->uid);
+	fprintf(out, " %s", rec->app[0] ? rec->app : "(unnamed)");
+	if (rec->script[0])
+		fprintf(out, " script %s", rec->script);
+	fprintf(out, " %s %s", rec->op, rec->proto);
+	if (!strcmp(rec->op, "create")) {
+		if (strcmp(rec->family, "packet"))
+			fprintf(out, " %s", rec->family);
+	} else if (!strcmp(rec->op, "bind") || !strcmp(rec->op, "listen")) {
+		endpoint(a, sizeof(a), rec->laddr, rec->lport, rec->proto);
+		fprintf(out, " on %s", a);
+	} else if (!strcmp(rec->op, "accept")) {
+		endpoint(a, sizeof(a), rec->laddr, rec->lport, rec->proto);
+		fprintf(out, " from %s to %s", rec->raddr, a);
+	} else {
+		endpoint(b, sizeof(b), rec->raddr, rec->rport, rec->proto);
+		/* An unbound socket's local end says nothing. */
+		if (rec->has_laddr && rec->lport > 0) {
+			endpoint(a, sizeof(a), rec->laddr, rec->lport,
+				 rec->proto);
+			fprintf(out, " from %s", a);
+		}
+		fprintf(out, " to %s", b);
+	}
+	fprintf(out, " %s %s", rec->policy,
+		rec->rule_default ? "default" : rec->rule);
+	if (rec->asked[0])
+		fprintf(out, " asked=%s", rec->asked);
+	if (rec->permissive)
+		fputs(" permissive", out);
+	if (rec->pid >= 0)
+		fprintf(out, " pid=%ld", rec->pid);
+	fputc('\n', out);
+}
+
+static void print_json(FILE *out, const struct pfselcmd_record *rec, bool first)
+{
+	fprintf(out, "%s{\"time\":%lld.%03u,\"serial\":%lu,\"verdict\":",
+		first ? "" : ",\n", (long long)rec->sec, rec->msec,
+		rec->serial);
+	pfselcmd_json_str(out, rec->verdict);
+	fputs(",\"asked\":", out);
+	pfselcmd_json_str(out, rec->asked[0] ? rec->asked : NULL);
+	fprintf(out, ",\"permissive\":%s,\"policy\":",
+		rec->permissive ? "true" : "false");
+	pfselcmd_json_str(out, rec->policy);
+	fputs(",\"rule\":", out);
+	pfselcmd_json_str(out, rec->rule_default ? NULL : rec->rule);
+	fputs(",\"uid\":", out);
+	if (rec->has_uid)
+		fprintf(out, "%u", rec->uid);
+	else
+		fputs("null", out);
+	fputs(",\"pid\":", out);
+	if (rec->pid >= 0)
+		fprintf(out, "%ld", rec->pid);
+	else
+		fputs("null", out);
+	fputs(",\"app\":", out);
+	pfselcmd_json_str(out, rec->app[0] ? rec->app : NULL);
+	fputs(",\"script\":", out);
+	pfselcmd_json_str(out, rec->script[0] ? rec->script : NULL);
+	fputs(",\"op\":", out);
+	pfselcmd_json_str(out, rec->op);
+	fputs(",\"protocol\":", out);
+	pfselcmd_json_str(out, rec->proto);
+	fputs(",\"family\":", out);
+	pfselcmd_json_str(out, rec->family);
+	fputs(",\"laddr\":", out);
+	pfselcmd_json_str(out, rec->has_laddr ? rec->laddr : NULL);
+	fputs(",\"lport\":", out);
+	if (rec->lport >= 0)
+		fprintf(out, "%d", rec->lport);
+	else
+		fputs("null", out);
+	fputs(",\"raddr\":", out);
+	pfselcmd_json_str(out, rec->has_raddr ? rec->raddr : NULL);
+	fputs(",\"rport\":", out);
+	if (rec->rport >= 0)
+		fprintf(out, "%d", rec->rport);
+	else
+		fputs("null", out);
+	fputc('}', out);
+}
+
+static void emit(struct log_state *st, const struct pfselcmd_record *rec)
+{
+	if (st->json)
+		print_json(st->ctx->out, rec, st->printed == 0);
+	else
+		print_text(st->ctx->out, rec);
+	st->printed++;
+}
+
+static int on_record(const struct pfselcmd_record *rec, void *arg)
+{
+	struct log_state *st = arg;
+
+	if (st->last)
+		st->ring[st->seen % st->last] = *rec;
+	else
+		emit(st, rec);
+	st->seen++;
+	return 0;
+}
+
+int pfselcmd_log(struct pfselcmd_ctx *ctx, int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "uid", required_argument, NULL, 'u' },
+		{ "app", required_argument, NULL, 'a' },
+		{ "since", required_argument, NULL, 's' },
+		{ "verdict", required_argument, NULL, 'v' },
+		{ "last", required_argument, NULL, 'n' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct pfselcmd_log_source src = { .want_allow = true,
+					   .want_deny = true };
+	struct log_state st = { .ctx = ctx };
+	unsigned long bad, i, start;
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, "+:i:n:h", options, NULL)) !=
+	       -1) {
+		switch (opt) {
+		case 'i':
+		case 'u':
+		case 'a':
+		case 's':
+			ret = pfselcmd_log_option(ctx, opt, optarg, &src);
+			if (ret)
+				return ret;
+			break;
+		case 'v':
+			src.want_allow = !strcmp(optarg, "allow") ||
+					 !strcmp(optarg, "all");
+			src.want_deny = !strcmp(optarg, "deny") ||
+					!strcmp(optarg, "all");
+			if (!src.want_allow && !src.want_deny)
+				return pfselcmd_usage(
+					ctx, "'%s' is not deny, allow or all",
+					optarg);
+			break;
+		case 'n':
+			if (!pfselcmd_parse_ulong(optarg, 10000, &st.last) ||
+			    !st.last)
+				return pfselcmd_usage(
+					ctx, "'%s' is not a count (1 to 10000)",
+					optarg);
+			break;
+		case 'j':
+			st.json = true;
+			break;
+		case 'h':
+			log_help(ctx->out);
+			return PFSELCMD_EXIT_OK;
+		case ':':
+			return pfselcmd_usage(ctx, "'%s' needs an argument",
+					      argv[optind - 1]);
+		default:
+			return pfselcmd_usage(ctx, "unknown option '%s'",
+					      argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return pfselcmd_usage(ctx, "unexpected argument '%s'",
+				      argv[optind]);
+	if (st.last) {
+		st.ring = calloc(st.last, sizeof(*st.ring));
+		if (!st.ring)
+			return pfselcmd_fail(ctx, PFSELCMD_EXIT_FAILED,
+					     "calloc: out of memory");
+	}
+	if (st.json)
+		fputc('[', ctx->out);
+	ret = pfselcmd_read_records(ctx, &src, on_record, &st, &bad);
+	if (st.last) {
+		start = st.seen > st.last ? st.seen - st.last : 0;
+		for (i = start; i < st.seen; i++)
+			emit(&st, &st.ring[i % st.last]);
+		free(st.ring);
+	}
+	if (st.json)
+		fputs("]\n", ctx->out);
+	if (bad)
+		pfselcmd_fail(ctx, 0,
+			      "%lu pfsel record%s could not be read and "
+			      "%s skipped",
+			      bad, bad == 1 ? "" : "s",
+			      bad == 1 ? "was" : "were");
+	return ret < 0 ? PFSELCMD_EXIT_FAILED : PFSELCMD_EXIT_OK;
+}

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfsel load, pfsel unload, pfsel list: the policies in the kernel.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <pfsel/pfsel.h>
+
+#include "cmd.h"
+
+/* Options of commands that take only --help (and perhaps --json). */
+static int simple_options(struct pfselcmd_ctx *ctx, int argc, char **argv,
+			  bool *json, void (*help)(FILE *out), bool *done)
+{
+	static const struct option options[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+
+	*done = false;
+	while ((opt = getopt_long(argc, argv, "+h", options, NULL)) != -1) {
+		if (opt == 'h') {
+			help(ctx->out);
+			*done = true;
+			return PFSELCMD_EXIT_OK;
+		}
+		if (opt == 'j' && json) {
+			*json = true;
+			continue;
+		}
+		*done = true;
+		return pfselcmd_usage(ctx, "unknown option '%s'",
+				      argv[optind - 1]);
+	}
+	return PFSELCMD_EXIT_OK;
+}
+
+static void load_help(FILE *out)
+{
+	fputs("Usage: pfsel load FILE\n"
+	      "Load a compiled policy, as pfwc wrote it.  Whose it is (the "
+	      "system's or a\nuid's) is in the policy's header: compile it "
+	      "with 'pfwc --system' or\n'pfwc --uid UID'.  A user may load "
+	      "their own policy; root any.  The\npolicy in force stays until "
+	      "the new one is validated whole.\n\n"
+	      "  -h, --help   show this help and exit\n\n"
+	      "Exit status: 0, 1 the file could not be read or the kernel "
+	      "refused it\n(EPERM not yours, EINVAL malformed, EBADMSG "
+	      "checksum, EPROTONOSUPPORT\nformat version, E2BIG), 2 wrong "
+	      "usage, 3 pfsel is not available.\n",
+	      out);
+}
+
+int pfselcmd_load(struct pfselcmd_ctx *ctx, int argc, char **argv)
+{
+	bool done;
+	int ret;
+
+	ret = simple_options(ctx, argc, argv, NULL, load_help, &done);
+	if (done)
+		return ret;
+	if (optind == argc)
+		return pfselcmd_usage(ctx, "which policy? pfsel load FILE");
+	if (argc - optind > 1)
+		return pfselcmd_usage(ctx, "unexpected argument '%s'",
+				      argv[optind + 1]);
+	if (access(argv[optind], R_OK))
+		return pfselcmd_fail(ctx, PFSELCMD_EXIT_FAILED,
+				     "access(%s): %s", argv[optind],
+				     strerror(errno));
+	if (!pfselcmd_available(ctx, false))
+		return PFSELCMD_EXIT_UNAVAILABLE;
+	ret = pfsel_load_file(argv[optind]);
+	if (ret) {
+		ret = pfselcmd_lib_fail(ctx, ret);
+		if (ret == PFSELCMD_EXIT_FAILED)
+			fprintf(ctx->err, "pfsel load: %s not loaded\n",
+				argv[optind]);
+	}
+	return ret;
+}
+
+static void unload_help(FILE *out)
+{
+	fputs("Usage: pfsel unload [system|UID]\n"
+	      "Unload the system policy (needs CAP_MAC_ADMIN) or the policy "
+	      "of a uid\n(default: your real uid; another's needs "
+	      "CAP_MAC_ADMIN).\n\n"
+	      "  -h, --help   show this help and exit\n\n"
+	      "Exit status: 0, 1 the kernel refused (ENOENT none loaded, "
+	      "EPERM), 2 wrong\nusage, 3 pfsel is not available.\n",
+	      out);
+}
+
+int pfselcmd_unload(struct pfselcmd_ctx *ctx, int argc, char **argv)
+{
+	const char *target;
+	uint32_t uid = (uint32_t)getuid();
+	bool done, system = false;
+	int ret;
+
+	ret = simple_options(ctx, argc, argv, NULL, unload_help, &done);
+	if (done)
+		return ret;
+	if (argc - optind > 1)
+		return pfselcmd_usage(ctx, "unexpected argument '%s'",
+				      argv[optind + 1]);
+	if (optind < argc) {
+		target = argv[optind];
+		if (!strcmp(target, "system"))
+			system = true;
+		else if (!pfselcmd_parse_uid(target, &uid))
+			return pfselcmd_usage(
+				ctx, "'%s' is neither 'system' nor a uid",
+				target);
+	}
+	if (!pfselcmd_available(ctx, false))
+		return PFSELCMD_EXIT_UNAVAILABLE;
+	ret = system ? pfsel_unload_system() : pfsel_unload_uid(uid);
+	if (ret == -ENOENT && pfselcmd_available(ctx, true)) {
+		if (system)
+			return pfselcmd_fail(ctx, PFSELCMD_EXIT_FAILED,
+					     "no system policy is loaded "
+					     "(ENOENT)");
+		return pfselcmd_fail(ctx, PFSELCMD_EXIT_FAILED,
+				     "no policy is loaded for uid %u (ENOENT)",
+				     uid);
+	}
+	if (ret)
+		return pfselcmd_lib_fail(ctx, ret);
+	return PFSELCMD_EXIT_OK;
+}
+
+static void list_help(FILE *out)
+{
+	fputs("Usage: pfsel list [--json]\n"
+	      "List the loaded policies: the system policy first, then "
+	      "users by uid,\nwith the generation of their load, size, "
+	      "number of rules, checksum and\nmode.\n\n"
+	      "      --json   a JSON array of objects\n"
+	      "  -h, --help   show this help and exit\n\n"
+	      "Exit status: 0, 1 the file could not be read, 2 wrong usage, "
+	      "3 pfsel is\nnot available.\n",
+	      out);
+}
+
+int pfselcmd_list(struct pfselcmd_ctx *ctx, int argc, char **argv)
+{
+	struct pfsel_policy_info *list = NULL;
+	size_t count = 0, i;
+	bool json = false, done;
+	char target[16];
+	int ret;
+
+	ret = simple_options(ctx, argc, argv, &json, list_help, &done);
+	if (done)
+		return ret;
+	if (optind < argc)
+		return pfselcmd_usage(ctx, "unexpected argument '%s'",
+				      argv[optind]);
+	if (!pfselcmd_available(ctx, false))
+		return PFSELCMD_EXIT_UNAVAILABLE;
+	ret = pfsel_policies(&list, &count);
+	if (ret)
+		return pfselcmd_lib_fail(ctx, ret);
+	if (json) {
+		fputc('[', ctx->out);
+		for (i = 0; i < count; i++) {
+			fprintf(ctx->out, "%s{\"policy\":", i ? "," : "");
+			if (list[i].system)
+				fputs("\"system\",\"uid\":null", ctx->out);
+			else
+				fprintf(ctx->out, "\"user\",\"uid\":%u",
+					list[i].uid);
+			fprintf(ctx->out,
+				",\"generation\":%u,\"size\":%u,\"rules\":%u,"
+				"\"checksum\":\"0x%08x\",\"mode\":\"%s\"}",
+				list[i].generation, list[i].size, list[i].rules,
+				list[i].checksum,
+				list[i].permissive ? "permissive" :
+						     "enforcing");
+		}
+		fputs("]\n", ctx->out);
+	} else if (!count) {
+		fputs("no policy is loaded\n", ctx->out);
+	} else {
+		fprintf(ctx->out, "%-10s %10s %8s %6s %-10s %s\n", "POLICY",
+			"GENERATION", "SIZE", "RULES", "CHECKSUM", "MODE");
+		for (i = 0; i < count; i++) {
+			if (list[i].system)
+				snprintf(target, sizeof(target), "system");
+			else
+				snprintf(target, sizeof(target), "%u",
+					 list[i].uid);
+			fprintf(ctx->out, "%-10s %10u %8u %6u 0x%08x %s\n",
+				target, list[i].generation, list[i].size,
+				list[i].rules, list[i].checksum,
+				list[i].permissive ? "permissive" :
+						     "enforcing");
+		}
+	}
+	free(list);
+	return PFSELCMD_EXIT_OK;
+}
