@@ -9,6 +9,10 @@
 #   make fuzz       long fuzzer runs (FUZZ_SECONDS each)
 #   make kernel     the kernel only (KERNEL=debug|release)
 #   make vm-run CMD="..."   boot the VM and run CMD (see tests/vm/run)
+#   make install    the tools, units and system policy (DESTDIR, PREFIX;
+#                   see docs/INSTALL.md)
+#   make deb        build/deb/pfsel-tools_VERSION_amd64.deb
+#   make deb-kernel build/deb/kernel/linux-image-*.deb for Debian 12 (hours)
 #
 # Everything generated goes under build/.
 
@@ -50,10 +54,14 @@ fuzz: deps
 vm-run: deps
 	tests/vm/run --kernel $(KERNEL) -- $(CMD)
 
+install deb deb-kernel: deps
+	$(MAKE) -C packaging $@
+
 clean:
 	$(MAKE) -C compiler clean
 	$(MAKE) -C pfsel-tools clean
 	$(MAKE) -C tests/vm clean
 	rm -rf build/kernel-debug build/kernel-release build/logs
 
-.PHONY: all deps tools kernel vm-tests check demo bench fuzz vm-run clean
+.PHONY: all deps tools kernel vm-tests check demo bench fuzz vm-run clean \
+	install deb deb-kernel
