@@ -270,6 +270,15 @@ static bool write_path(FILE *out, const char *path)
 	return true;
 }
 
+/* Text in a comment: a control character would end it, so '?' for it. */
+static void comment_text(FILE *out, const char *text)
+{
+	for (; *text; text++)
+		fputc((unsigned char)*text < 0x20 || *text == 0x7f ? '?' :
+								     *text,
+		      out);
+}
+
 static bool printable(const char *path)
 {
 	return !strchr(path, '\n');
@@ -290,11 +299,13 @@ static void print_group(FILE *out, const struct a2p_group *g)
 
 	fputs("# ", out);
 	if (g->app[0])
-		fputs(g->app, out);
+		comment_text(out, g->app);
 	else
 		fputs("an unnamed application", out);
-	if (g->script[0])
-		fprintf(out, " script %s", g->script);
+	if (g->script[0]) {
+		fputs(" script ", out);
+		comment_text(out, g->script);
+	}
 	if (g->nuids) {
 		fprintf(out, " (uid%s ", g->nuids > 1 ? "s" : "");
 		for (i = 0; i < g->nuids; i++)
@@ -310,8 +321,11 @@ static void print_group(FILE *out, const struct a2p_group *g)
 	if (g->permissive)
 		fprintf(out, " (%lu in permissive mode)", g->permissive);
 	fputc('\n', out);
-	for (i = 0; i < g->nreasons; i++)
-		fprintf(out, "#   %s\n", g->reasons[i]);
+	for (i = 0; i < g->nreasons; i++) {
+		fputs("#   ", out);
+		comment_text(out, g->reasons[i]);
+		fputc('\n', out);
+	}
 	if (!g->app[0])
 		fputs("#   an unnamed application (run from a deleted file or "
 		      "through a private\n#   mount) is matched by '*' "

@@ -1,0 +1,609 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for `pfsel audit2pfw` and `pfsel log` (pfsel-tools/pfsel/
+ * audit2pfw.c, logcmd.c, auditlog.c): audit logs as fixture files
+ * (tests/unit/fixtures/audit2pfw/), read through libauparse; every rule
+ * set audit2pfw prints is compiled with pfwc, and the compiled policy must
+ * allow the requests that were denied (pfwc --query).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd.h"
+
+/* The repository, from this file's path (the Makefile compiles it whole). */
+static char root[2048];
+static char tmpdir[64];
+
+static const char *path_of(const char *rel, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s/%s", root, rel);
+	return buf;
+}
+
+static const char *fixture(const char *name)
+{
+	static char buf[4][4096];
+	static int next;
+	char rel[256];
+
+	snprintf(rel, sizeof(rel), "tests/unit/fixtures/audit2pfw/%s", name);
+	next = (next + 1) % 4;
+	return path_of(rel, buf[next], sizeof(buf[next]));
+}
+
+static const char *pfwc(void)
+{
+	static char buf[4096];
+	const char *build = getenv("BUILD");
+
+	if (build && *build)
+		snprintf(buf, sizeof(buf), "%s/bin/pfwc", build);
+	else
+		path_of("build/bin/pfwc", buf, sizeof(buf));
+	return buf;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *text = NULL;
+	size_t size = 0;
+	FILE *mem;
+	int c;
+
+	assert_non_null(f);
+	mem = open_memstream(&text, &size);
+	assert_non_null(mem);
+	while ((c = fgetc(f)) != EOF)
+		fputc(c, mem);
+	fclose(mem);
+	fclose(f);
+	return text;
+}
+
+/* Run `pfsel ARGS...` (NULL-terminated): exit code, outputs malloc()ed. */
+static int run(char **out, char **err, ...)
+{
+	char *argv[32] = { "pfsel" };
+	size_t out_size, err_size;
+	FILE *o, *e;
+	va_list ap;
+	int argc = 1, ret;
+
+	va_start(ap, err);
+	while ((argv[argc] = va_arg(ap, char *)))
+		argc++;
+	va_end(ap);
+	o = open_memstream(out, &out_size);
+	e = open_memstream(err, &err_size);
+	assert_non_null(o);
+	assert_non_null(e);
+	ret = pfselcmd_main(argc, argv, o, e);
+	fclose(o);
+	fclose(e);
+	return ret;
+}
+
+static int setup(void **state)
+{
+	char here[4096];
+
+	(void)state;
+	snprintf(here, sizeof(here), "%s", __FILE__);
+	/* .../tests/unit/pfsel-tools/test_audit2pfw.c -> ... */
+	snprintf(root, sizeof(root), "%s/../../..", dirname(here));
+	strcpy(tmpdir, "/tmp/audit2pfw-test.XXXXXX");
+	if (!mkdtemp(tmpdir))
+		return -1;
+	setenv("TZ", "UTC", 1);
+	tzset();
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Run a program (argv[0] a path) and capture its stdout: exit status. */
+static int spawn(char *const argv[], char *out, size_t size)
+{
+	int pipefd[2], status;
+	ssize_t n;
+	size_t len = 0;
+	pid_t pid;
+
+	assert_int_equal(0, pipe(pipefd));
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		dup2(pipefd[1], 1);
+		close(pipefd[0]);
+		close(pipefd[1]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	while (len < size - 1 &&
+	       (n = read(pipefd[0], out + len, size - 1 - len)) > 0)
+		len += (size_t)n;
+	out[len] = '\0';
+	close(pipefd[0]);
+	assert_int_equal(pid, waitpid(pid, &status, 0));
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+/*
+ * Compile "policy user 1001; default deny;" followed by @rules with
+ * pfwc -Werror into @compiled.
+ */
+static void compile(const char *rules, char *compiled, size_t size)
+{
+	char source[256], out[4096];
+	char *argv[] = {
+		(char *)pfwc(), "-Werror", "-o", compiled, source, NULL
+	};
+	FILE *f;
+
+	snprintf(source, sizeof(source), "%s/rules.pfw", tmpdir);
+	snprintf(compiled, size, "%s/rules.pfsel", tmpdir);
+	f = fopen(source, "w");
+	assert_non_null(f);
+	fputs("policy user 1001;\ndefault deny;\n", f);
+	fputs(rules, f);
+	fclose(f);
+	assert_int_equal(0, spawn(argv, out, sizeof(out)));
+}
+
+/* pfwc --query: the verdict word for one request. */
+static void expect_query(const char *compiled, const char *app, const char *op,
+			 const char *proto, const char *addr, const char *port,
+			 const char *verdict)
+{
+	char out[4096];
+	char *argv[] = { (char *)pfwc(), "--query",    (char *)compiled,
+			 (char *)app,	 (char *)op,   (char *)proto,
+			 (char *)addr,	 (char *)port, NULL };
+
+	assert_int_equal(0, spawn(argv, out, sizeof(out)));
+	if (strncmp(out, verdict, strlen(verdict))) {
+		print_error("%s %s %s %s %s: got '%s', want %s\n", app, op,
+			    proto, addr, port, out, verdict);
+		fail();
+	}
+}
+
+static void test_golden(void **state)
+{
+	char *out, *err, *expected;
+
+	(void)state;
+	assert_int_equal(0, run(&out, &err, "audit2pfw", "-i",
+				fixture("denials.log"), NULL));
+	expected = slurp(fixture("denials.expected"));
+	assert_string_equal(expected, out);
+	/* The record with the address 1.2.3 is skipped, and said so. */
+	assert_non_null(strstr(err, "1 pfsel record could not be read"));
+	free(expected);
+	free(out);
+	free(err);
+}
+
+/* The rules compile, and allow each request that was denied. */
+static void test_rules_compile_and_allow(void **state)
+{
+	char compiled[256], *out, *err;
+
+	(void)state;
+	assert_int_equal(0, run(&out, &err, "audit2pfw", "-i",
+				fixture("denials.log"), "--verdict=all", NULL));
+	compile(out, compiled, sizeof(compiled));
+	expect_query(compiled, "/usr/bin/curl", "connect", "tcp", "192.0.2.1",
+		     "443", "allow");
+	expect_query(compiled, "/usr/bin/curl", "connect", "tcp", "192.0.2.1",
+		     "80", "allow");
+	expect_query(compiled, "/usr/bin/curl", "connect", "tcp", "2001:db8::1",
+		     "443", "allow");
+	expect_query(compiled, "/usr/bin/curl", "bind", "tcp",
+		     "2001:db8::", "0", "allow");
+	expect_query(compiled, "/usr/bin/python3:/home/alice/bin/sync.py",
+		     "connect", "udp", "198.51.100.53", "53", "allow");
+	expect_query(compiled, "/usr/bin/python3:/home/alice/bin/m\"dns.py",
+		     "connect", "udp", "ff02::fb", "5353", "allow");
+	expect_query(compiled, "/usr/sbin/avahi-daemon", "bind", "udp",
+		     "0.0.0.0", "5353", "allow");
+	expect_query(compiled, "/home/alice/my apps/server", "listen", "tcp",
+		     "::", "8080", "allow");
+	expect_query(compiled, "/usr/sbin/sshd", "accept", "tcp", "10.0.0.9",
+		     "22", "allow");
+	expect_query(compiled, "/usr/bin/ping", "connect", "icmp", "192.0.2.7",
+		     "0", "allow");
+	expect_query(compiled, "/usr/sbin/tcpdump", "create", "packet",
+		     "0.0.0.0", "0", "allow");
+	expect_query(compiled, "/usr/bin/firefox", "connect", "tcp",
+		     "192.0.2.50", "443", "allow");
+	/* No more than that: other ports, addresses, apps stay denied. */
+	expect_query(compiled, "/usr/bin/curl", "connect", "tcp", "192.0.2.1",
+		     "8080", "deny");
+	expect_query(compiled, "/usr/bin/curl", "connect", "tcp", "192.0.2.2",
+		     "443", "deny");
+	expect_query(compiled, "/usr/bin/python3", "connect", "udp",
+		     "198.51.100.53", "53", "deny");
+	expect_query(compiled, "/usr/sbin/sshd", "accept", "tcp", "10.0.0.8",
+		     "22", "deny");
+	expect_query(compiled, "/usr/bin/ping", "connect", "icmp", "192.0.2.8",
+		     "0", "deny");
+	free(out);
+	free(err);
+}
+
+/* create: the family clause (pfwc --query takes it from the address). */
+static void test_create_family(void **state)
+{
+	char compiled[256], *out, *err;
+
+	(void)state;
+	assert_int_equal(0, run(&out, &err, "audit2pfw", "-i",
+				fixture("denials.log"), "--app=/usr/bin/dig",
+				NULL));
+	assert_non_null(
+		strstr(out, "allow /usr/bin/dig create udp family inet6;\n"));
+	compile(out, compiled, sizeof(compiled));
+	expect_query(compiled, "/usr/bin/dig", "create", "udp", "::", "0",
+		     "allow");
+	expect_query(compiled, "/usr/bin/dig", "create", "udp", "0.0.0.0", "0",
+		     "deny");
+	free(out);
+	free(err);
+}
+
+static void test_filters(void **state)
+{
+	char *out, *err;
+
+	(void)state;
+	assert_int_equal(0, run(&out, &err, "audit2pfw", "-i",
+				fixture("denials.log"), "--uid", "1002", NULL));
+	assert_non_null(strstr(out, "allow /usr/bin/wget connect tcp to "
+				    "192.0.2.60 port 8443;"));
+	assert_null(strstr(out, "curl"));
+	free(out);
+	free(err);
+
+	assert_int_equal(0,
+			 run(&out, &err, "audit2pfw", "-i",
+			     fixture("denials.log"), "--verdict=allow", NULL));
+	assert_string_equal(
+		"# /usr/bin/firefox (uid 1001): 1 allowed\n"
+		"#   allowed by the user policy's rule /home/alice/.pfw:3:1\n"
+		"allow /usr/bin/firefox connect tcp to 192.0.2.50 port 443;\n"
+		"\n",
+		out);
+	free(out);
+	free(err);
+
+	assert_int_equal(0, run(&out, &err, "audit2pfw", "-p", "-i",
+				fixture("denials.log"), NULL));
+	assert_non_null(strstr(out, "/usr/bin/wget"));
+	assert_non_null(strstr(out, "(1 in permissive mode)"));
+	assert_null(strstr(out, "curl"));
+	free(out);
+	free(err);
+
+	assert_int_equal(0, run(&out, &err, "audit2pfw", "--policy=system",
+				"-i", fixture("denials.log"), NULL));
+	assert_string_equal(
+		"# /usr/sbin/tcpdump (uid 1001): 1 denied\n"
+		"#   denied by rule /etc/pfsel/system.pfw:20:1 of the system "
+		"policy: put these rules before it\n"
+		"allow /usr/sbin/tcpdump create packet;\n\n",
+		out);
+	free(out);
+	free(err);
+
+	assert_int_equal(0, run(&out, &err, "audit2pfw", "-i",
+				fixture("denials.log"), "--since=@1718000012",
+				NULL));
+	assert_non_null(strstr(out, "wget"));
+	assert_non_null(strstr(out, "ff02::fb"));
+	assert_null(strstr(out, "ping"));
+	assert_null(strstr(out, "192.0.2.1 "));
+	free(out);
+	free(err);
+}
+
+static void test_stdin(void **state)
+{
+	char *out, *err, *expected;
+	int saved = dup(0), fd;
+
+	(void)state;
+	fd = open(fixture("denials.log"), O_RDONLY);
+	assert_true(fd >= 0);
+	dup2(fd, 0);
+	close(fd);
+	clearerr(stdin);
+	assert_int_equal(0, run(&out, &err, "audit2pfw", "-i", "-", NULL));
+	dup2(saved, 0);
+	close(saved);
+	clearerr(stdin);
+	expected = slurp(fixture("denials.expected"));
+	assert_string_equal(expected, out);
+	free(expected);
+	free(out);
+	free(err);
+}
+
+/* A path the language cannot name gets a comment, and the rest compiles. */
+static void test_newline_path(void **state)
+{
+	char compiled[256], *out, *err;
+
+	(void)state;
+	assert_int_equal(0, run(&out, &err, "audit2pfw", "-i",
+				fixture("newline.log"), NULL));
+	assert_non_null(strstr(out, "# /tmp/a?b (uid 1001): 1 denied\n"));
+	assert_non_null(strstr(out, "cannot name: no rules"));
+	assert_non_null(strstr(
+		out, "allow /usr/bin/ok connect tcp to 192.0.2.9 port 80;"));
+	compile(out, compiled, sizeof(compiled));
+	free(out);
+	free(err);
+}
+
+static void test_nothing_and_errors(void **state)
+{
+	char *out, *err;
+
+	(void)state;
+	assert_int_equal(0, run(&out, &err, "audit2pfw", "-i",
+				fixture("none.log"), NULL));
+	assert_string_equal("", out);
+	assert_non_null(strstr(err, "no matching pfsel records"));
+	free(out);
+	free(err);
+
+	assert_int_equal(1, run(&out, &err, "audit2pfw", "-i",
+				"/nonexistent/audit.log", NULL));
+	assert_non_null(strstr(err, "/nonexistent/audit.log"));
+	assert_non_null(strstr(err, strerror(ENOENT)));
+	free(out);
+	free(err);
+
+	assert_int_equal(2, run(&out, &err, "audit2pfw", "--uid", "x", NULL));
+	assert_non_null(strstr(err, "'x' is not a uid"));
+	free(out);
+	free(err);
+	assert_int_equal(2,
+			 run(&out, &err, "audit2pfw", "--verdict=maybe", NULL));
+	free(out);
+	free(err);
+	assert_int_equal(2, run(&out, &err, "audit2pfw", "extra", NULL));
+	free(out);
+	free(err);
+	assert_int_equal(2, run(&out, &err, "audit2pfw", "--since=yesterdayish",
+				NULL));
+	free(out);
+	free(err);
+	assert_int_equal(2, run(&out, &err, "audit2pfw", "-i", NULL));
+	assert_non_null(strstr(err, "needs an argument"));
+	free(out);
+	free(err);
+	assert_int_equal(0, run(&out, &err, "audit2pfw", "--help", NULL));
+	assert_non_null(strstr(out, "Usage: pfsel audit2pfw"));
+	free(out);
+	free(err);
+}
+
+static void test_log_golden(void **state)
+{
+	char *out, *err, *expected;
+
+	(void)state;
+	assert_int_equal(0, run(&out, &err, "log", "-i", fixture("denials.log"),
+				NULL));
+	expected = slurp(fixture("log.expected"));
+	assert_string_equal(expected, out);
+	free(expected);
+	free(out);
+	free(err);
+}
+
+static void test_log_filters(void **state)
+{
+	char *out, *err;
+
+	(void)state;
+	assert_int_equal(0, run(&out, &err, "log", "-i", fixture("denials.log"),
+				"-n", "2", NULL));
+	assert_string_equal(
+		"2024-06-10 06:13:35 deny  uid=1001 /usr/bin/python3 script "
+		"/home/alice/bin/m\"dns.py connect udp from [fe80::1]:5353 to "
+		"[ff02::fb]:5353 user /home/alice/my rules.pfw:4:1 pid=950\n"
+		"2024-06-10 06:13:36 deny  uid=1001 /usr/bin/curl bind tcp on "
+		"[2001:db8::]:0 user default pid=813\n",
+		out);
+	free(out);
+	free(err);
+
+	assert_int_equal(0, run(&out, &err, "log", "-i", fixture("denials.log"),
+				"--app=/usr/bin/c*", "--verdict=deny", NULL));
+	assert_non_null(strstr(out, "/usr/bin/curl"));
+	assert_null(strstr(out, "firefox"));
+	assert_null(strstr(out, "ping"));
+	free(out);
+	free(err);
+
+	/* --app matches a script too. */
+	assert_int_equal(0, run(&out, &err, "log", "-i", fixture("denials.log"),
+				"--app=*/sync.py", NULL));
+	assert_non_null(strstr(out, "sync.py"));
+	assert_null(strstr(out, "curl"));
+	free(out);
+	free(err);
+
+	assert_int_equal(0, run(&out, &err, "log", "-i", fixture("denials.log"),
+				"--verdict=allow", "--json", NULL));
+	assert_string_equal(
+		"[{\"time\":1718000011.000,\"serial\":114,\"verdict\":"
+		"\"allow\",\"asked\":null,\"permissive\":false,\"policy\":"
+		"\"user\",\"rule\":\"/home/alice/.pfw:3:1\",\"uid\":1001,"
+		"\"pid\":812,\"app\":\"/usr/bin/firefox\",\"script\":null,"
+		"\"op\":\"connect\",\"protocol\":\"tcp\",\"family\":\"inet\","
+		"\"laddr\":\"0.0.0.0\",\"lport\":0,\"raddr\":\"192.0.2.50\","
+		"\"rport\":443}]\n",
+		out);
+	free(out);
+	free(err);
+
+	assert_int_equal(0, run(&out, &err, "log", "-i", fixture("denials.log"),
+				"--uid=1001", "--since=2024-06-10 06:13:35",
+				"--json", NULL));
+	assert_non_null(
+		strstr(out, "\"script\":\"/home/alice/bin/m\\\"dns.py\""));
+	assert_non_null(strstr(out, "},\n{"));
+	assert_null(strstr(out, "wget"));
+	free(out);
+	free(err);
+
+	assert_int_equal(2, run(&out, &err, "log", "-n", "0", NULL));
+	free(out);
+	free(err);
+}
+
+static void test_audit_string(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(0, pfselcmd_audit_string("\"/usr/bin/x\"", buf,
+						  sizeof(buf)));
+	assert_string_equal("/usr/bin/x", buf);
+	assert_int_equal(0, pfselcmd_audit_string("2F6120622F63", buf,
+						  sizeof(buf)));
+	assert_string_equal("/a b/c", buf);
+	assert_int_equal(0, pfselcmd_audit_string("?", buf, sizeof(buf)));
+	assert_string_equal("", buf);
+	assert_int_equal(-EBADMSG,
+			 pfselcmd_audit_string("2F6", buf, sizeof(buf)));
+	assert_int_equal(-EBADMSG,
+			 pfselcmd_audit_string("ZZ", buf, sizeof(buf)));
+	assert_int_equal(-EBADMSG,
+			 pfselcmd_audit_string("2F00", buf, sizeof(buf)));
+	assert_int_equal(-ENAMETOOLONG,
+			 pfselcmd_audit_string("\"/a/long/one\"", buf, 4));
+}
+
+static void test_record_decode(void **state)
+{
+	struct pfselcmd_field fields[] = {
+		{ "op", "connect" },
+		{ "verdict", "deny" },
+		{ "permissive", "0" },
+		{ "policy", "user" },
+		{ "rule", "\"a.pfw\":3:1" },
+		{ "family", "inet" },
+		{ "protocol", "tcp" },
+		{ "laddr", "0.0.0.0" },
+		{ "lport", "0" },
+		{ "raddr", "192.0.2.1" },
+		{ "rport", "80" },
+		{ "app", "\"/usr/bin/x\"" },
+		{ "script", "?" },
+		{ "uid", "1001" },
+	};
+	const size_t n = sizeof(fields) / sizeof(fields[0]);
+	struct pfselcmd_record *rec = malloc(sizeof(*rec));
+
+	(void)state;
+	assert_non_null(rec);
+	assert_int_equal(0, pfselcmd_record_decode(fields, n, rec));
+	assert_string_equal("a.pfw:3:1", rec->rule);
+	assert_false(rec->rule_default);
+	assert_int_equal(80, rec->rport);
+	assert_int_equal(1001, rec->uid);
+	/* Each of these breaks it. */
+	fields[4].value = "\"a.pfw\":x:1";
+	assert_int_equal(-EBADMSG, pfselcmd_record_decode(fields, n, rec));
+	fields[4].value = "default";
+	fields[10].value = "?"; /* a connect without its port */
+	assert_int_equal(-EBADMSG, pfselcmd_record_decode(fields, n, rec));
+	fields[10].value = "70000";
+	assert_int_equal(-EBADMSG, pfselcmd_record_decode(fields, n, rec));
+	fields[10].value = "80";
+	fields[0].value = "shutdown";
+	assert_int_equal(-EBADMSG, pfselcmd_record_decode(fields, n, rec));
+	fields[0].value = "connect";
+	assert_int_equal(-EBADMSG, pfselcmd_record_decode(fields, n - 3, rec));
+	free(rec);
+}
+
+static void test_since(void **state)
+{
+	const time_t now = 1718000000;
+	time_t t;
+
+	(void)state;
+	assert_true(pfselcmd_parse_since("@1700000000", now, &t));
+	assert_int_equal(1700000000, t);
+	assert_true(pfselcmd_parse_since("10m", now, &t));
+	assert_int_equal(now - 600, t);
+	assert_true(pfselcmd_parse_since("2h", now, &t));
+	assert_int_equal(now - 7200, t);
+	assert_true(pfselcmd_parse_since("1d", now, &t));
+	assert_int_equal(now - 86400, t);
+	assert_true(pfselcmd_parse_since("30s", now, &t));
+	assert_int_equal(now - 30, t);
+	assert_true(pfselcmd_parse_since("recent", now, &t));
+	assert_int_equal(now - 600, t);
+	assert_true(pfselcmd_parse_since("today", now, &t));
+	assert_int_equal(1717977600, t); /* 2024-06-10 00:00 UTC */
+	assert_true(pfselcmd_parse_since("2024-06-10", now, &t));
+	assert_int_equal(1717977600, t);
+	assert_true(pfselcmd_parse_since("2024-06-10 06:13:20", now, &t));
+	assert_int_equal(1718000000, t);
+	assert_true(pfselcmd_parse_since("2024-06-10T06:13", now, &t));
+	assert_int_equal(1717999980, t);
+	assert_false(pfselcmd_parse_since("10y", now, &t));
+	assert_false(pfselcmd_parse_since("@x", now, &t));
+	assert_false(pfselcmd_parse_since("2024-06-10 junk", now, &t));
+	assert_false(pfselcmd_parse_since("", now, &t));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_golden),
+		cmocka_unit_test(test_rules_compile_and_allow),
+		cmocka_unit_test(test_create_family),
+		cmocka_unit_test(test_filters),
+		cmocka_unit_test(test_stdin),
+		cmocka_unit_test(test_newline_path),
+		cmocka_unit_test(test_nothing_and_errors),
+		cmocka_unit_test(test_log_golden),
+		cmocka_unit_test(test_log_filters),
+		cmocka_unit_test(test_audit_string),
+		cmocka_unit_test(test_record_decode),
+		cmocka_unit_test(test_since),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
