@@ -82,7 +82,7 @@ int pfselcmd_check(struct pfselcmd_ctx *ctx, int argc, char **argv)
 	unsigned long port;
 	int opt, nargs, ret;
 
-	while ((opt = getopt_long(argc, argv, "+qh", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:qh", options, NULL)) != -1) {
 		switch (opt) {
 		case 'u':
 			if (!pfselcmd_parse_uid(optarg, &req.uid))
