@@ -103,7 +103,8 @@ static int parse_one(struct pfsel_pam_options *const opts,
 		return 0;
 	}
 	if (!strcmp(key, "on_error") && value) {
-		for (i = 0; i < sizeof(on_error_names) / sizeof(*on_error_names);
+		for (i = 0;
+		     i < sizeof(on_error_names) / sizeof(*on_error_names);
 		     i++) {
 			if (!strcmp(value, on_error_names[i])) {
 				opts->on_error = (enum pfsel_pam_on_error)i;

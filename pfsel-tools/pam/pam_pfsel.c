@@ -54,9 +54,9 @@ struct ctx {
 	char stamp_name[32];
 };
 
-#define DEBUG(c, ...)                                              \
-	do {                                                       \
-		if ((c)->opts.debug)                               \
+#define DEBUG(c, ...)                                                  \
+	do {                                                           \
+		if ((c)->opts.debug)                                   \
 			pam_syslog((c)->pamh, LOG_DEBUG, __VA_ARGS__); \
 	} while (0)
 
@@ -205,7 +205,8 @@ static int load_blob(struct ctx *const c, const void *const blob,
 
 	ret = pfsel_pam_blob_check(blob, len, c->user.uid, &checksum);
 	if (ret) {
-		pam_syslog(c->pamh, LOG_ERR, "uid %u: %s is not a policy for them",
+		pam_syslog(c->pamh, LOG_ERR,
+			   "uid %u: %s is not a policy for them",
 			   (unsigned int)c->user.uid, what);
 		return ret;
 	}
@@ -251,9 +252,10 @@ static void keep_previous(struct ctx *const c, const int cache_fd)
 	int ret;
 
 	if (loaded_checksum(c, &checksum) == 1) {
-		pam_syslog(c->pamh, LOG_NOTICE,
-			   "uid %u: keeping the policy loaded (checksum 0x%08x)",
-			   (unsigned int)c->user.uid, checksum);
+		pam_syslog(
+			c->pamh, LOG_NOTICE,
+			"uid %u: keeping the policy loaded (checksum 0x%08x)",
+			(unsigned int)c->user.uid, checksum);
 		return;
 	}
 	ret = cache_fd >= 0 ? load_cached(c, cache_fd) : -ENOENT;
@@ -306,8 +308,8 @@ static int compile_and_load(struct ctx *const c, const int cache_fd,
 	size_t len = 0;
 	int ret, n;
 
-	ret = pfsel_pam_compile(&c->user, c->opts.pfwc, c->opts.timeout,
-				&blob, &len, diag, sizeof(diag));
+	ret = pfsel_pam_compile(&c->user, c->opts.pfwc, c->opts.timeout, &blob,
+				&len, diag, sizeof(diag));
 	if (ret) {
 		pam_syslog(c->pamh, LOG_ERR,
 			   "uid %u: %s/%s does not compile: %s",
@@ -479,9 +481,10 @@ static void forget(struct ctx *const c)
 		pam_syslog(c->pamh, LOG_ERR, "write(%s): %s", path,
 			   n < 0 ? strerror(errno) : "short write");
 	else
-		pam_syslog(c->pamh, LOG_INFO,
-			   "uid %u: last session closed; session answers forgotten",
-			   (unsigned int)c->user.uid);
+		pam_syslog(
+			c->pamh, LOG_INFO,
+			"uid %u: last session closed; session answers forgotten",
+			(unsigned int)c->user.uid);
 	close(fd);
 }
 
@@ -511,9 +514,10 @@ PAM_PFSEL_EXPORT int pam_sm_close_session(pam_handle_t *pamh, int flags,
 	if (lock >= 0) {
 		ret = pfsel_pam_counter_add(lock, -1, &before, &after);
 		if (ret == -ERANGE)
-			pam_syslog(pamh, LOG_NOTICE,
-				   "uid %u: a session closes, but none was counted open",
-				   (unsigned int)c.user.uid);
+			pam_syslog(
+				pamh, LOG_NOTICE,
+				"uid %u: a session closes, but none was counted open",
+				(unsigned int)c.user.uid);
 		else if (ret)
 			pam_syslog(pamh, LOG_ERR, "uid %u: session counter: %s",
 				   (unsigned int)c.user.uid, strerror(-ret));

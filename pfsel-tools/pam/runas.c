@@ -194,9 +194,9 @@ static int stage_error(const struct child_report *const r)
 	case STAGE_USER:
 		return -EPERM;
 	case STAGE_HOME:
-		return r->err == ENOENT || r->err == ENOTDIR ? -ENOENT :
-							      -(r->err ? r->err :
-									 EIO);
+		return r->err == ENOENT || r->err == ENOTDIR ?
+			       -ENOENT :
+			       -(r->err ? r->err : EIO);
 	case STAGE_EXEC:
 		return -ENOEXEC;
 	default:
@@ -389,8 +389,7 @@ int pfsel_pam_compile(const struct pfsel_pam_user *const u,
 	struct compile_args *args;
 	struct sigaction dfl, old;
 	struct child_report r;
-	int out_p[2] = { -1, -1 }, err_p[2] = { -1, -1 },
-	    rep_p[2] = { -1, -1 };
+	int out_p[2] = { -1, -1 }, err_p[2] = { -1, -1 }, rep_p[2] = { -1, -1 };
 	const long long deadline = now_ms() + 1000LL * timeout;
 	bool timed_out = false;
 	char fallback[64];
@@ -460,8 +459,7 @@ int pfsel_pam_compile(const struct pfsel_pam_user *const u,
 	}
 	/* The report: nothing (exec succeeded), or where it failed. */
 	memset(&r, 0, sizeof(r));
-	rn = (out.open || err.open) ? 0 :
-				      read_report(rep_p[0], &r, deadline);
+	rn = (out.open || err.open) ? 0 : read_report(rep_p[0], &r, deadline);
 	status = reap(pid, out.open || err.open || out.over || ret);
 	sigaction(SIGCHLD, &old, NULL);
 

@@ -38,8 +38,8 @@ int pfsel_pam_stamp_format(const struct pfsel_pam_stamp *const s,
 			   char *const buf, const size_t size)
 {
 	const int n = snprintf(buf, size,
-			       "v1 %" PRIu64 " %" PRIu64 " %" PRId64
-			       " %" PRId64 " %ld %" PRId64 " %ld\n",
+			       "v1 %" PRIu64 " %" PRIu64 " %" PRId64 " %" PRId64
+			       " %ld %" PRId64 " %ld\n",
 			       s->dev, s->ino, s->size, s->mtime_sec,
 			       s->mtime_nsec, s->ctime_sec, s->ctime_nsec);
 
@@ -75,8 +75,8 @@ int pfsel_pam_stamp_parse(const char *const text,
 }
 
 /* -1, 0 or 1 as time @a is before, equal to or after time @b. */
-static int time_cmp(const int64_t a_sec, const long a_nsec,
-		    const int64_t b_sec, const long b_nsec)
+static int time_cmp(const int64_t a_sec, const long a_nsec, const int64_t b_sec,
+		    const long b_nsec)
 {
 	if (a_sec != b_sec)
 		return a_sec < b_sec ? -1 : 1;
@@ -85,11 +85,9 @@ static int time_cmp(const int64_t a_sec, const long a_nsec,
 	return 0;
 }
 
-enum pfsel_pam_staleness
-pfsel_pam_staleness(const struct pfsel_pam_stamp *const source,
-		    const bool have_blob,
-		    const struct pfsel_pam_stamp *const cached,
-		    const bool always)
+enum pfsel_pam_staleness pfsel_pam_staleness(
+	const struct pfsel_pam_stamp *const source, const bool have_blob,
+	const struct pfsel_pam_stamp *const cached, const bool always)
 {
 	int cmp;
 

@@ -92,8 +92,8 @@ int pfsel_pam_write_atomic(const int dirfd, const char *const name,
 	return err;
 }
 
-int pfsel_pam_read_at(const int dirfd, const char *const name,
-		      const size_t max, void **const data, size_t *const len)
+int pfsel_pam_read_at(const int dirfd, const char *const name, const size_t max,
+		      void **const data, size_t *const len)
 {
 	struct stat st;
 	size_t done = 0;
@@ -162,8 +162,8 @@ int pfsel_pam_blob_check(const void *const blob, const size_t len,
 	    le32(p + offsetof(struct pfsel_policy_header, uid)) != uid)
 		return -EPERM;
 	if (checksum)
-		*checksum =
-			le32(p + offsetof(struct pfsel_policy_header, checksum));
+		*checksum = le32(
+			p + offsetof(struct pfsel_policy_header, checksum));
 	return 0;
 }
 

@@ -45,7 +45,7 @@
 #define BROKEN "default allow;\nthis is not a rule;\n"
 /* What no one but pfuser2 (or root) may read. */
 #define MARKER "SECRET-MARKER-4242"
-#define SECRET                                                   \
+#define SECRET                                                               \
 	"default allow;\ndeny \"/opt/" MARKER "\" connect to loopback port " \
 	"5609;\n"
 
@@ -53,8 +53,8 @@ static const char *const pam_line =
 	"session required pam_pfsel.so pfwc=/usr/bin/pfwc debug";
 
 /* Write @text to @path (mode @mode, owner @uid), with @mtime if not 0. */
-static int put_file(const char *path, const char *text, mode_t mode,
-		    uid_t uid, time_t mtime)
+static int put_file(const char *path, const char *text, mode_t mode, uid_t uid,
+		    time_t mtime)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, mode);
 	ssize_t len = (ssize_t)strlen(text);
@@ -189,13 +189,13 @@ static bool dir_holds(const char *dir, const char *needle)
 	if (!d)
 		return false;
 	while (!found && (de = readdir(d))) {
-		if (de->d_name[0] == '.' && (!de->d_name[1] ||
-					     !strcmp(de->d_name, "..")))
+		if (de->d_name[0] == '.' &&
+		    (!de->d_name[1] || !strcmp(de->d_name, "..")))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		len = pfsel_read_file(path, buf, sizeof(buf));
-		found = len > 0 && memmem(buf, (size_t)len, needle,
-					  strlen(needle));
+		found = len > 0 &&
+			memmem(buf, (size_t)len, needle, strlen(needle));
 	}
 	closedir(d);
 	return found;
@@ -251,12 +251,12 @@ FIXTURE_TEARDOWN(pam)
 	pfsel_reset();
 }
 
-#define SESSION_OK(service)                                              \
-	ASSERT_EQ(0, pamtester(service, "pfuser1", self->out,            \
-			       sizeof(self->out)))                        \
-	{                                                                \
-		TH_LOG("pamtester %s:\n%s", service, self->out);         \
-		log_tail(_metadata);                                     \
+#define SESSION_OK(service)                                                    \
+	ASSERT_EQ(0,                                                           \
+		  pamtester(service, "pfuser1", self->out, sizeof(self->out))) \
+	{                                                                      \
+		TH_LOG("pamtester %s:\n%s", service, self->out);               \
+		log_tail(_metadata);                                           \
 	}
 
 /* A good ~/.pfw: compiled as 1001, kept by root, loaded and enforced. */
@@ -401,7 +401,8 @@ TEST_F(pam, unreadable_source)
 {
 	char cmd[256];
 
-	ASSERT_EQ(0, put_file(HOME2 "/secret.pfw", SECRET, 0600, PFSEL_UID2, 0));
+	ASSERT_EQ(0,
+		  put_file(HOME2 "/secret.pfw", SECRET, 0600, PFSEL_UID2, 0));
 	ASSERT_EQ(0, put_file("/etc/pfsel-secret.pfw", SECRET, 0600, 0, 0));
 	/* As root it compiles, and the blob would hold the marker. */
 	snprintf(cmd, sizeof(cmd),

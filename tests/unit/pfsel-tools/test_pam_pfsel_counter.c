@@ -270,8 +270,8 @@ static void test_write_atomic(void **state)
 						   "first", 5));
 	assert_int_equal(0, pfsel_pam_write_atomic(f->run_fd, "x.pfsel",
 						   "second", 6));
-	assert_int_equal(0, pfsel_pam_read_at(f->run_fd, "x.pfsel", 100,
-					      &data, &len));
+	assert_int_equal(0, pfsel_pam_read_at(f->run_fd, "x.pfsel", 100, &data,
+					      &len));
 	assert_int_equal(6, len);
 	assert_string_equal("second", data);
 	free(data);
@@ -280,8 +280,8 @@ static void test_write_atomic(void **state)
 	assert_int_equal(-1, fstatat(f->run_fd, ".x.pfsel.tmp", &st, 0));
 	assert_int_equal(-E2BIG, pfsel_pam_read_at(f->run_fd, "x.pfsel", 5,
 						   &data, &len));
-	assert_int_equal(-ENOENT, pfsel_pam_read_at(f->run_fd, "none", 5,
-						    &data, &len));
+	assert_int_equal(-ENOENT,
+			 pfsel_pam_read_at(f->run_fd, "none", 5, &data, &len));
 	/* A symlink in the cache is not followed. */
 	assert_int_equal(0, symlinkat("x.pfsel", f->run_fd, "y.pfsel"));
 	assert_int_equal(-ELOOP, pfsel_pam_read_at(f->run_fd, "y.pfsel", 100,
@@ -328,7 +328,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_open_close_counts, setup,
 						teardown),
-		cmocka_unit_test_setup_teardown(test_underflow, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_underflow, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_per_uid, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_garbage, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lock_serialises, setup,

@@ -57,10 +57,9 @@ static void test_defaults(void **state)
 
 static void test_every_option(void **state)
 {
-	const char *argv[] = { "debug",		  "always",
-			       "on_error=deny",	  "missing=keep",
-			       "timeout=7",	  "pfwc=/opt/pfwc",
-			       "cache_dir=/c/d",  "run_dir=/r" };
+	const char *argv[] = { "debug",		 "always",    "on_error=deny",
+			       "missing=keep",	 "timeout=7", "pfwc=/opt/pfwc",
+			       "cache_dir=/c/d", "run_dir=/r" };
 	struct pfsel_pam_options o;
 	struct warned w;
 	char err[256];
@@ -102,8 +101,10 @@ static void test_on_error_values(void **state)
 		assert_string_equal(cases[i].arg + strlen("on_error="),
 				    pfsel_pam_on_error_name(o.on_error));
 	}
-	assert_string_equal("none", pfsel_pam_missing_name(PFSEL_PAM_MISSING_NONE));
-	assert_string_equal("keep", pfsel_pam_missing_name(PFSEL_PAM_MISSING_KEEP));
+	assert_string_equal("none",
+			    pfsel_pam_missing_name(PFSEL_PAM_MISSING_NONE));
+	assert_string_equal("keep",
+			    pfsel_pam_missing_name(PFSEL_PAM_MISSING_KEEP));
 }
 
 /* The last of a repeated option wins. */

@@ -110,10 +110,11 @@ static void test_arguments_and_environment(void **state)
 	assert_int_equal(0, compile(f, 5, &out, &len, diag));
 	unsetenv("LD_PRELOAD");
 	unsetenv("PFWC_SERVICES");
-	snprintf(expect, sizeof(expect),
-		 "--uid=%u -o - %s/.pfw\n%s\nHOME=%s\nLC_ALL=C\nLOGNAME=tester\n"
-		 "PATH=/usr/bin:/bin\nUSER=tester\n",
-		 (unsigned int)getuid(), f->home, f->home, f->home);
+	snprintf(
+		expect, sizeof(expect),
+		"--uid=%u -o - %s/.pfw\n%s\nHOME=%s\nLC_ALL=C\nLOGNAME=tester\n"
+		"PATH=/usr/bin:/bin\nUSER=tester\n",
+		(unsigned int)getuid(), f->home, f->home, f->home);
 	assert_string_equal(expect, out);
 	assert_int_equal(strlen(expect), len);
 	free(out);
@@ -268,10 +269,12 @@ static void test_root_becomes_the_user(void **state)
 	f->user.uid = NOBODY;
 	f->user.gid = NOBODY;
 	f->groups[0] = NOBODY;
-	fake_pfwc(f, "id -u; id -g; id -G; "
-		     "grep -E '^(Uid|Gid|CapEff|CapPrm|NoNewPrivs)' /proc/self/status "
-		     "| tr -s '\\t ' ' '; "
-		     "cat /proc/1/environ >/dev/null 2>&1 && echo read-init; exit 0");
+	fake_pfwc(
+		f,
+		"id -u; id -g; id -G; "
+		"grep -E '^(Uid|Gid|CapEff|CapPrm|NoNewPrivs)' /proc/self/status "
+		"| tr -s '\\t ' ' '; "
+		"cat /proc/1/environ >/dev/null 2>&1 && echo read-init; exit 0");
 	assert_int_equal(0, compile(f, 5, &out, &len, diag));
 	assert_string_equal("65534\n65534\n65534\n"
 			    "Uid: 65534 65534 65534 65534\n"
