@@ -31,8 +31,8 @@ void agent_log(FILE *const log, const char *const fmt, ...)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	localtime_r(&ts.tv_sec, &tm);
 	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%S", &tm);
-	fprintf(log, "%s.%03ld pfsel-agent[%d]: ", stamp,
-		ts.tv_nsec / 1000000, (int)getpid());
+	fprintf(log, "%s.%03ld pfsel-agent[%d]: ", stamp, ts.tv_nsec / 1000000,
+		(int)getpid());
 	va_start(ap, fmt);
 	vfprintf(log, fmt, ap);
 	va_end(ap);

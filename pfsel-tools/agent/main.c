@@ -87,9 +87,10 @@ static void make_permanent(struct agent *a, const struct pfsel_question *q,
 	int rc;
 
 	if (q->policy == 0 && d->verdict == PFSEL_ANSWER_ALLOW) {
-		agent_log(a->log,
-			  "question %llu: the system policy asked; a rule of %s cannot allow more than it does, not adding one",
-			  (unsigned long long)q->id, a->pfw.pfw);
+		agent_log(
+			a->log,
+			"question %llu: the system policy asked; a rule of %s cannot allow more than it does, not adding one",
+			(unsigned long long)q->id, a->pfw.pfw);
 		return;
 	}
 	rc = pfw_rule_for(q, d->verdict, rule, sizeof(rule));
@@ -105,10 +106,11 @@ static void make_permanent(struct agent *a, const struct pfsel_question *q,
 		/* pfwc's messages may span lines: one log line each. */
 		char *save = NULL, *line;
 
-		agent_log(a->log,
-			  "question %llu: could not add '%s' to %s (%s); the file is unchanged unless it says otherwise:",
-			  (unsigned long long)q->id, rule, a->pfw.pfw,
-			  strerror(-rc));
+		agent_log(
+			a->log,
+			"question %llu: could not add '%s' to %s (%s); the file is unchanged unless it says otherwise:",
+			(unsigned long long)q->id, rule, a->pfw.pfw,
+			strerror(-rc));
 		for (line = strtok_r(err, "\n", &save); line;
 		     line = strtok_r(NULL, "\n", &save))
 			agent_log(a->log, "  %s", line);
@@ -129,8 +131,7 @@ static int handle(struct agent *a, const struct pfsel_question *q)
 	int rc;
 
 	pfsel_question_format(q, text, sizeof(text));
-	agent_log(a->log, "question %llu: %s", (unsigned long long)q->id,
-		  text);
+	agent_log(a->log, "question %llu: %s", (unsigned long long)q->id, text);
 	for (i = 0; i < a->n_sources && !by && !stop; i++) {
 		rc = a->sources[i]->decide(a->sources[i], q, deadline, &d);
 		if (rc < 0)
@@ -141,22 +142,24 @@ static int handle(struct agent *a, const struct pfsel_question *q)
 			by = a->sources[i]->name;
 	}
 	if (!by) {
-		agent_log(a->log,
-			  "question %llu: not answered (the policy's unanswered verdict applies)",
-			  (unsigned long long)q->id);
+		agent_log(
+			a->log,
+			"question %llu: not answered (the policy's unanswered verdict applies)",
+			(unsigned long long)q->id);
 		return -1;
 	}
 	rc = pfsel_agent_answer(a->nl, q->id, d.verdict, d.scope);
 	if (rc == -ENOENT) {
-		agent_log(a->log,
-			  "question %llu: answered %s %s too late: it had expired",
-			  (unsigned long long)q->id,
-			  pfsel_answer_name(d.verdict),
-			  pfsel_scope_name(d.scope));
+		agent_log(
+			a->log,
+			"question %llu: answered %s %s too late: it had expired",
+			(unsigned long long)q->id, pfsel_answer_name(d.verdict),
+			pfsel_scope_name(d.scope));
 	} else if (rc == -EPERM) {
-		agent_log(a->log,
-			  "question %llu: %s: this agent is no longer registered (another agent of this uid replaced it); exiting",
-			  (unsigned long long)q->id, pfsel_last_error());
+		agent_log(
+			a->log,
+			"question %llu: %s: this agent is no longer registered (another agent of this uid replaced it); exiting",
+			(unsigned long long)q->id, pfsel_last_error());
 		return EXIT_RUNTIME;
 	} else if (rc) {
 		agent_log(a->log, "question %llu: %s",
@@ -306,8 +309,8 @@ int main(int argc, char **argv)
 	}
 
 	if (rules_path) {
-		a.sources[a.n_sources] = source_rules_new(rules_path, err,
-							  sizeof(err));
+		a.sources[a.n_sources] =
+			source_rules_new(rules_path, err, sizeof(err));
 		if (!a.sources[a.n_sources]) {
 			fprintf(stderr, "pfsel-agent: %s\n", err);
 			status = EXIT_FILE;
@@ -319,8 +322,8 @@ int main(int argc, char **argv)
 		a.sources[a.n_sources++] = source_auto_new(
 			(unsigned int)auto_verdict, (unsigned int)auto_scope);
 	if (interactive)
-		a.sources[a.n_sources++] = source_terminal_new(STDIN_FILENO,
-							       stderr);
+		a.sources[a.n_sources++] =
+			source_terminal_new(STDIN_FILENO, stderr);
 	for (i = 0; i < a.n_sources; i++) {
 		if (!a.sources[i]) {
 			fprintf(stderr, "pfsel-agent: %s\n", strerror(ENOMEM));

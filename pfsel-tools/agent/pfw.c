@@ -68,8 +68,8 @@ int pfw_rule_for(const struct pfsel_question *q, unsigned int verdict,
 		script[2 * PFSEL_QUESTION_PATH_MAX + 2];
 	char addr[PFSEL_ADDR_STRLEN];
 	char where[PFSEL_ADDR_STRLEN + 32] = "";
-	bool has_port =
-		q->proto == PFSEL_PROTO_TCP || q->proto == PFSEL_PROTO_UDP;
+	bool has_port = q->proto == PFSEL_PROTO_TCP ||
+			q->proto == PFSEL_PROTO_UDP;
 	int n;
 
 	if (q->exe[0] != '/' || (q->script[0] && q->script[0] != '/'))
@@ -98,9 +98,10 @@ int pfw_rule_for(const struct pfsel_question *q, unsigned int verdict,
 			snprintf(where, sizeof(where), " %s %s",
 				 q->op == PFSEL_OP_CONNECT ? "to" : "on", addr);
 	}
-	n = snprintf(buf, size, "%s %s%s%s %s %s%s;", pfsel_answer_name(verdict),
-		     exe, script[0] ? " script " : "", script,
-		     pfsel_op_name(q->op), pfsel_proto_name(q->proto), where);
+	n = snprintf(buf, size, "%s %s%s%s %s %s%s;",
+		     pfsel_answer_name(verdict), exe,
+		     script[0] ? " script " : "", script, pfsel_op_name(q->op),
+		     pfsel_proto_name(q->proto), where);
 	if (n < 0 || (size_t)n >= size)
 		return -ENOSPC;
 	return n;
@@ -140,8 +141,8 @@ char *pfw_insert(const char *text, const char *line)
 	} else {
 		fprintf(f,
 			"# Rules pfsel-agent added for answers \"always\".  They come\n"
-			"# first: the first matching rule decides.\n"
-			PFW_SECTION_BEGIN "\n%s\n" PFW_SECTION_END "\n\n%s",
+			"# first: the first matching rule decides.\n" PFW_SECTION_BEGIN
+			"\n%s\n" PFW_SECTION_END "\n\n%s",
 			line, text);
 	}
 	if (fclose(f)) {
@@ -241,8 +242,7 @@ static int run_pfwc(const char *pfwc, const char *out, const char *src,
 			 WIFEXITED(status) ? "exit status" : "killed by signal",
 			 WIFEXITED(status) ? WEXITSTATUS(status) :
 					     WTERMSIG(status));
-	return WIFEXITED(status) && WEXITSTATUS(status) == 127 ? -ENOENT :
-								 -EIO;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 127 ? -ENOENT : -EIO;
 }
 
 /* Reads @path whole; a missing file is the empty text. */

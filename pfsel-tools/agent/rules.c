@@ -52,7 +52,7 @@ struct rule {
 	struct pattern exe;
 	bool has_script;
 	struct pattern script;
-	unsigned int ops;    /* bits of enum pfsel_op; all set for '*' */
+	unsigned int ops; /* bits of enum pfsel_op; all set for '*' */
 	unsigned int protos; /* bits of enum pfsel_proto */
 	bool any_addr;
 	struct prefix *addrs;
@@ -230,8 +230,8 @@ static int parse_ports(char *word, struct rule *r)
 		if (!parse_port(item, &pr->low))
 			return -EINVAL;
 		pr->high = pr->low;
-		if (dash && (!parse_port(dash + 1, &pr->high) ||
-			     pr->high < pr->low))
+		if (dash &&
+		    (!parse_port(dash + 1, &pr->high) || pr->high < pr->low))
 			return -EINVAL;
 		r->n_ports++;
 	}
@@ -309,7 +309,8 @@ struct agent_rules *agent_rules_parse(const char *file, const char *text,
 		snprintf(err, errlen, "%s: %s", file, strerror(ENOMEM));
 		goto fail;
 	}
-	for (cursor = copy; *cursor; cursor = nl ? nl + 1 : cursor + strlen(cursor)) {
+	for (cursor = copy; *cursor;
+	     cursor = nl ? nl + 1 : cursor + strlen(cursor)) {
 		line = cursor;
 		nl = strchr(line, '\n');
 		if (nl)
@@ -326,9 +327,10 @@ struct agent_rules *agent_rules_parse(const char *file, const char *text,
 		if (n == 0)
 			continue;
 		if (n != 7) {
-			snprintf(err, errlen,
-				 "%s:%u: expected 7 fields: VERDICT SCOPE APP OP PROTO ADDRESS PORT",
-				 file, lineno);
+			snprintf(
+				err, errlen,
+				"%s:%u: expected 7 fields: VERDICT SCOPE APP OP PROTO ADDRESS PORT",
+				file, lineno);
 			goto fail;
 		}
 		grown = realloc(rules->rules, (rules->n + 1) * sizeof(*grown));
@@ -363,8 +365,8 @@ static bool rule_match(const struct rule *r, const struct pfsel_question *q)
 
 	if (!pattern_match(&r->exe, q->exe))
 		return false;
-	if (r->has_script && (!q->script[0] ||
-			      !pattern_match(&r->script, q->script)))
+	if (r->has_script &&
+	    (!q->script[0] || !pattern_match(&r->script, q->script)))
 		return false;
 	if (q->op >= PFSEL_OP_COUNT || !(r->ops & (1u << q->op)))
 		return false;

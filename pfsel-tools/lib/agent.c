@@ -47,20 +47,33 @@ struct pfsel_agent {
 static int nl_to_errno(int nlerr)
 {
 	static const int map[] = {
-		[NLE_FAILURE] = EIO,	     [NLE_INTR] = EINTR,
-		[NLE_BAD_SOCK] = EBADF,	     [NLE_AGAIN] = EAGAIN,
-		[NLE_NOMEM] = ENOMEM,	     [NLE_EXIST] = EEXIST,
-		[NLE_INVAL] = EINVAL,	     [NLE_RANGE] = ERANGE,
-		[NLE_MSGSIZE] = EMSGSIZE,    [NLE_OPNOTSUPP] = EOPNOTSUPP,
+		[NLE_FAILURE] = EIO,
+		[NLE_INTR] = EINTR,
+		[NLE_BAD_SOCK] = EBADF,
+		[NLE_AGAIN] = EAGAIN,
+		[NLE_NOMEM] = ENOMEM,
+		[NLE_EXIST] = EEXIST,
+		[NLE_INVAL] = EINVAL,
+		[NLE_RANGE] = ERANGE,
+		[NLE_MSGSIZE] = EMSGSIZE,
+		[NLE_OPNOTSUPP] = EOPNOTSUPP,
 		[NLE_AF_NOSUPPORT] = EAFNOSUPPORT,
-		[NLE_OBJ_NOTFOUND] = ENOENT, [NLE_NOATTR] = ENOENT,
-		[NLE_MISSING_ATTR] = EINVAL, [NLE_AF_MISMATCH] = EPROTO,
-		[NLE_SEQ_MISMATCH] = EPROTO, [NLE_MSG_OVERFLOW] = EMSGSIZE,
-		[NLE_MSG_TRUNC] = EMSGSIZE,  [NLE_NOADDR] = EADDRNOTAVAIL,
-		[NLE_MSG_TOOSHORT] = EPROTO, [NLE_MSGTYPE_NOSUPPORT] = EPROTO,
-		[NLE_BUSY] = EBUSY,	     [NLE_PROTO_MISMATCH] = EPROTO,
-		[NLE_NOACCESS] = EACCES,     [NLE_PERM] = EPERM,
-		[NLE_NODEV] = ENODEV,	     [NLE_DUMP_INTR] = EINTR,
+		[NLE_OBJ_NOTFOUND] = ENOENT,
+		[NLE_NOATTR] = ENOENT,
+		[NLE_MISSING_ATTR] = EINVAL,
+		[NLE_AF_MISMATCH] = EPROTO,
+		[NLE_SEQ_MISMATCH] = EPROTO,
+		[NLE_MSG_OVERFLOW] = EMSGSIZE,
+		[NLE_MSG_TRUNC] = EMSGSIZE,
+		[NLE_NOADDR] = EADDRNOTAVAIL,
+		[NLE_MSG_TOOSHORT] = EPROTO,
+		[NLE_MSGTYPE_NOSUPPORT] = EPROTO,
+		[NLE_BUSY] = EBUSY,
+		[NLE_PROTO_MISMATCH] = EPROTO,
+		[NLE_NOACCESS] = EACCES,
+		[NLE_PERM] = EPERM,
+		[NLE_NODEV] = ENODEV,
+		[NLE_DUMP_INTR] = EINTR,
 		[NLE_ATTRSIZE] = EPROTO,
 	};
 
@@ -148,9 +161,10 @@ PFSEL_EXPORT int pfsel_question_parse(struct nl_msg *const msg,
 			break;
 		}
 		if (want && nla_len(a) != want)
-			return pfsel_fail(-EPROTO,
-					  "pfsel ASK: attribute %d has %d bytes, not %d",
-					  type, nla_len(a), want);
+			return pfsel_fail(
+				-EPROTO,
+				"pfsel ASK: attribute %d has %d bytes, not %d",
+				type, nla_len(a), want);
 		err = 0;
 		switch (type) {
 		case PFSEL_ATTR_ID:
@@ -214,9 +228,10 @@ PFSEL_EXPORT int pfsel_question_parse(struct nl_msg *const msg,
 			break;
 		}
 		if (err)
-			return pfsel_fail(err,
-					  "pfsel ASK: string attribute %d is not NUL-terminated",
-					  type);
+			return pfsel_fail(
+				err,
+				"pfsel ASK: string attribute %d is not NUL-terminated",
+				type);
 		if (type < 32)
 			q->present |= PFSEL_Q_HAS(type);
 	}
@@ -231,11 +246,12 @@ PFSEL_EXPORT int pfsel_answer_build(struct nl_msg *const msg, const int family,
 				    const unsigned int scope)
 {
 	if (verdict > PFSEL_ANSWER_DENY || scope > PFSEL_SCOPE_ALWAYS)
-		return pfsel_fail(-EINVAL,
-				  "pfsel ANSWER: verdict %u or scope %u out of range",
-				  verdict, scope);
-	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, family, 0,
-			 NLM_F_ACK, PFSEL_CMD_ANSWER, PFSEL_GENL_VERSION) ||
+		return pfsel_fail(
+			-EINVAL,
+			"pfsel ANSWER: verdict %u or scope %u out of range",
+			verdict, scope);
+	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, family, 0, NLM_F_ACK,
+			 PFSEL_CMD_ANSWER, PFSEL_GENL_VERSION) ||
 	    nla_put_u64(msg, PFSEL_ATTR_ID, id) ||
 	    nla_put_u8(msg, PFSEL_ATTR_VERDICT, (uint8_t)verdict) ||
 	    nla_put_u8(msg, PFSEL_ATTR_SCOPE, (uint8_t)scope))
@@ -341,9 +357,10 @@ PFSEL_EXPORT int pfsel_agent_open(struct pfsel_agent **const out)
 	agent->family = genl_ctrl_resolve(agent->sock, PFSEL_GENL_NAME);
 	if (agent->family < 0) {
 		err = agent->family == -NLE_OBJ_NOTFOUND ?
-			      pfsel_fail(-ENOENT,
-					 "genl_ctrl_resolve(\"%s\"): no such generic netlink family (is pfsel active, with ask support?)",
-					 PFSEL_GENL_NAME) :
+			      pfsel_fail(
+				      -ENOENT,
+				      "genl_ctrl_resolve(\"%s\"): no such generic netlink family (is pfsel active, with ask support?)",
+				      PFSEL_GENL_NAME) :
 			      fail_nl(agent->family,
 				      "genl_ctrl_resolve(\"" PFSEL_GENL_NAME
 				      "\")");
@@ -421,9 +438,10 @@ static int read_some(struct pfsel_agent *const agent, const int timeout_ms)
 		return 1;
 	if (err == -NLE_NOMEM)
 		/* recvmsg()'s ENOBUFS: libnl reports the overrun so. */
-		return pfsel_fail(-ENOBUFS,
-				  "recvmsg(netlink socket): %s (questions were lost)",
-				  strerror(ENOBUFS));
+		return pfsel_fail(
+			-ENOBUFS,
+			"recvmsg(netlink socket): %s (questions were lost)",
+			strerror(ENOBUFS));
 	if (err < 0)
 		return fail_nl(err, "recvmsg(netlink socket)");
 	return 1;
@@ -450,9 +468,9 @@ static int send_and_wait(struct pfsel_agent *const agent,
 		left = (int)(deadline - now_ms());
 		if (left <= 0) {
 			agent->waiting = false;
-			return pfsel_fail(-ETIMEDOUT,
-					  "%s: no acknowledgement from the kernel",
-					  what);
+			return pfsel_fail(
+				-ETIMEDOUT,
+				"%s: no acknowledgement from the kernel", what);
 		}
 		err = read_some(agent, left);
 		if (err == -EINTR)
@@ -545,7 +563,8 @@ PFSEL_EXPORT int pfsel_agent_receive(struct pfsel_agent *const agent,
 }
 
 PFSEL_EXPORT int pfsel_agent_dispatch(struct pfsel_agent *const agent,
-				      const pfsel_question_fn fn, void *const arg)
+				      const pfsel_question_fn fn,
+				      void *const arg)
 {
 	struct pfsel_question *q;
 	int ret;

@@ -33,8 +33,9 @@ PFSEL_EXPORT int pfsel_set_securityfs(const char *const path)
 
 	if (path) {
 		if (strlen(path) >= PATH_MAX)
-			return pfsel_fail(-ENAMETOOLONG,
-					  "pfsel_set_securityfs: path too long");
+			return pfsel_fail(
+				-ENAMETOOLONG,
+				"pfsel_set_securityfs: path too long");
 		copy = strdup(path);
 		if (!copy)
 			return pfsel_fail(-ENOMEM, "strdup: %s",
@@ -57,8 +58,7 @@ PFSEL_EXPORT const char *pfsel_securityfs(void)
 	return PFSEL_SECURITYFS_DEFAULT;
 }
 
-static int sfs_path(const char *const name, char *const path,
-		    const size_t size)
+static int sfs_path(const char *const name, char *const path, const size_t size)
 {
 	int n = snprintf(path, size, "%s/%s", pfsel_securityfs(), name);
 
@@ -271,9 +271,9 @@ static bool parse_u64(const char *const s, const int base, const uint64_t max,
 			return false;
 		digits = s + 2;
 	}
-	if (!*digits || !(base == 16 ? strchr("0123456789abcdefABCDEF",
-					      *digits) != NULL :
-				       (*digits >= '0' && *digits <= '9')))
+	if (!*digits ||
+	    !(base == 16 ? strchr("0123456789abcdefABCDEF", *digits) != NULL :
+			   (*digits >= '0' && *digits <= '9')))
 		return false;
 	errno = 0;
 	v = strtoull(digits, &end, base);
@@ -560,9 +560,9 @@ PFSEL_EXPORT int pfsel_get_avc_stats(struct pfsel_avc_stats *const stats)
 	static const char header[] =
 		"lookups hits misses allocations reclaims frees";
 	char *text, *cursor, *line, *words[7];
-	uint64_t *fields[6] = { &stats->lookups,     &stats->hits,
-				&stats->misses,      &stats->allocations,
-				&stats->reclaims,    &stats->frees };
+	uint64_t *fields[6] = { &stats->lookups,  &stats->hits,
+				&stats->misses,	  &stats->allocations,
+				&stats->reclaims, &stats->frees };
 	size_t i;
 	int err = 0;
 
@@ -611,9 +611,10 @@ PFSEL_EXPORT int pfsel_set_avc_threshold(const unsigned int threshold)
 	char word[16];
 
 	if (threshold < 1 || threshold > 65536)
-		return pfsel_fail(-EINVAL,
-				  "pfsel_set_avc_threshold: %u is not in 1..65536",
-				  threshold);
+		return pfsel_fail(
+			-EINVAL,
+			"pfsel_set_avc_threshold: %u is not in 1..65536",
+			threshold);
 	snprintf(word, sizeof(word), "%u", threshold);
 	return write_word("avc/cache_threshold", word);
 }

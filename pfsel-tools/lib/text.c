@@ -14,14 +14,14 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static const char *const op_names[] = {
-	[PFSEL_OP_CREATE] = "create", [PFSEL_OP_BIND] = "bind",
+	[PFSEL_OP_CREATE] = "create",	[PFSEL_OP_BIND] = "bind",
 	[PFSEL_OP_CONNECT] = "connect", [PFSEL_OP_LISTEN] = "listen",
 	[PFSEL_OP_ACCEPT] = "accept",
 };
 
 static const char *const proto_names[] = {
-	[PFSEL_PROTO_TCP] = "tcp",	[PFSEL_PROTO_UDP] = "udp",
-	[PFSEL_PROTO_ICMP] = "icmp",	[PFSEL_PROTO_RAW] = "raw",
+	[PFSEL_PROTO_TCP] = "tcp",	 [PFSEL_PROTO_UDP] = "udp",
+	[PFSEL_PROTO_ICMP] = "icmp",	 [PFSEL_PROTO_RAW] = "raw",
 	[PFSEL_PROTO_PACKET] = "packet",
 };
 
@@ -125,7 +125,7 @@ PFSEL_EXPORT int pfsel_scope_from_name(const char *const name)
 
 static bool is_v4_mapped(const uint8_t a[16])
 {
-	static const uint8_t prefix[12] = { 0, 0, 0, 0, 0, 0,
+	static const uint8_t prefix[12] = { 0, 0, 0, 0, 0,    0,
 					    0, 0, 0, 0, 0xff, 0xff };
 
 	return !memcmp(a, prefix, sizeof(prefix));
@@ -174,7 +174,7 @@ struct out {
 };
 
 __attribute__((format(printf, 2, 3))) static void put(struct out *const o,
-						       const char *fmt, ...)
+						      const char *fmt, ...)
 {
 	va_list ap;
 	int n;

@@ -22,9 +22,9 @@
 
 #define FAMILY 0x20
 
-static const uint8_t v4_addr[16] = { 0, 0, 0, 0, 0, 0, 0, 0,
+static const uint8_t v4_addr[16] = { 0, 0, 0,	 0,    0,   0, 0, 0,
 				     0, 0, 0xff, 0xff, 192, 0, 2, 1 };
-static const uint8_t v4_any[16] = { 0, 0, 0, 0, 0, 0, 0, 0,
+static const uint8_t v4_any[16] = { 0, 0, 0,	0,    0, 0, 0, 0,
 				    0, 0, 0xff, 0xff, 0, 0, 0, 0 };
 
 static struct nl_msg *ask_header(uint8_t cmd)
@@ -32,8 +32,8 @@ static struct nl_msg *ask_header(uint8_t cmd)
 	struct nl_msg *msg = nlmsg_alloc();
 
 	assert_non_null(msg);
-	assert_non_null(genlmsg_put(msg, 0, 0, FAMILY, 0, 0, cmd,
-				    PFSEL_GENL_VERSION));
+	assert_non_null(
+		genlmsg_put(msg, 0, 0, FAMILY, 0, 0, cmd, PFSEL_GENL_VERSION));
 	return msg;
 }
 
@@ -42,30 +42,36 @@ static struct nl_msg *full_ask(int skip)
 {
 	struct nl_msg *msg = ask_header(PFSEL_CMD_ASK);
 
-#define PUT(attr, call)                  \
-	do {                             \
-		if (skip != (attr))      \
+#define PUT(attr, call)                            \
+	do {                                       \
+		if (skip != (attr))                \
 			assert_int_equal(call, 0); \
 	} while (0)
 	PUT(PFSEL_ATTR_ID, nla_put_u64(msg, PFSEL_ATTR_ID, 0x123456789aULL));
 	PUT(PFSEL_ATTR_PID, nla_put_u32(msg, PFSEL_ATTR_PID, 813));
 	PUT(PFSEL_ATTR_TGID, nla_put_u32(msg, PFSEL_ATTR_TGID, 812));
 	PUT(PFSEL_ATTR_UID, nla_put_u32(msg, PFSEL_ATTR_UID, 1001));
-	PUT(PFSEL_ATTR_EXE, nla_put_string(msg, PFSEL_ATTR_EXE, "/usr/bin/python3"));
-	PUT(PFSEL_ATTR_SCRIPT, nla_put_string(msg, PFSEL_ATTR_SCRIPT, "/home/a/x.py"));
+	PUT(PFSEL_ATTR_EXE,
+	    nla_put_string(msg, PFSEL_ATTR_EXE, "/usr/bin/python3"));
+	PUT(PFSEL_ATTR_SCRIPT,
+	    nla_put_string(msg, PFSEL_ATTR_SCRIPT, "/home/a/x.py"));
 	PUT(PFSEL_ATTR_COMM, nla_put_string(msg, PFSEL_ATTR_COMM, "x.py"));
 	PUT(PFSEL_ATTR_OP, nla_put_u8(msg, PFSEL_ATTR_OP, PFSEL_OP_CONNECT));
-	PUT(PFSEL_ATTR_FAMILY, nla_put_u8(msg, PFSEL_ATTR_FAMILY, PFSEL_FAMILY_INET));
-	PUT(PFSEL_ATTR_PROTO, nla_put_u8(msg, PFSEL_ATTR_PROTO, PFSEL_PROTO_TCP));
+	PUT(PFSEL_ATTR_FAMILY,
+	    nla_put_u8(msg, PFSEL_ATTR_FAMILY, PFSEL_FAMILY_INET));
+	PUT(PFSEL_ATTR_PROTO,
+	    nla_put_u8(msg, PFSEL_ATTR_PROTO, PFSEL_PROTO_TCP));
 	PUT(PFSEL_ATTR_LADDR, nla_put(msg, PFSEL_ATTR_LADDR, 16, v4_any));
 	PUT(PFSEL_ATTR_LPORT, nla_put_u16(msg, PFSEL_ATTR_LPORT, 0));
 	PUT(PFSEL_ATTR_RADDR, nla_put(msg, PFSEL_ATTR_RADDR, 16, v4_addr));
 	PUT(PFSEL_ATTR_RPORT, nla_put_u16(msg, PFSEL_ATTR_RPORT, 443));
 	PUT(PFSEL_ATTR_POLICY, nla_put_u8(msg, PFSEL_ATTR_POLICY, 1));
-	PUT(PFSEL_ATTR_RULE_FILE, nla_put_string(msg, PFSEL_ATTR_RULE_FILE, "/home/a/.pfw"));
+	PUT(PFSEL_ATTR_RULE_FILE,
+	    nla_put_string(msg, PFSEL_ATTR_RULE_FILE, "/home/a/.pfw"));
 	PUT(PFSEL_ATTR_RULE_LINE, nla_put_u32(msg, PFSEL_ATTR_RULE_LINE, 12));
 	PUT(PFSEL_ATTR_RULE_COL, nla_put_u32(msg, PFSEL_ATTR_RULE_COL, 1));
-	PUT(PFSEL_ATTR_TIMEOUT_MS, nla_put_u32(msg, PFSEL_ATTR_TIMEOUT_MS, 30000));
+	PUT(PFSEL_ATTR_TIMEOUT_MS,
+	    nla_put_u32(msg, PFSEL_ATTR_TIMEOUT_MS, 30000));
 #undef PUT
 	return msg;
 }

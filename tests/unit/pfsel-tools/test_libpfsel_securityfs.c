@@ -61,9 +61,10 @@ static int setup(void **state)
 	mkdir(avc, 0700);
 	put_file("status", "version: 1\nmode: enforcing\nsystem: loaded\n"
 			   "users: 2\ngeneration: 7\n");
-	put_file("policies",
-		 "system generation=3 size=5120 rules=14 checksum=0x8f31c2a0 mode=enforcing\n"
-		 "1001 generation=7 size=2048 rules=3 checksum=0x01b2c3d4 mode=permissive\n");
+	put_file(
+		"policies",
+		"system generation=3 size=5120 rules=14 checksum=0x8f31c2a0 mode=enforcing\n"
+		"1001 generation=7 size=2048 rules=3 checksum=0x01b2c3d4 mode=permissive\n");
 	put_file("enforce", "1\n");
 	put_file("load", "");
 	put_file("unload", "");
@@ -190,8 +191,9 @@ static void test_policies(void **state)
 	assert_null(p);
 
 	/* No newline after the last line. */
-	put_file("policies",
-		 "4294967294 generation=1 size=1 rules=0 checksum=0x0 mode=enforcing");
+	put_file(
+		"policies",
+		"4294967294 generation=1 size=1 rules=0 checksum=0x0 mode=enforcing");
 	assert_int_equal(pfsel_policies(&p, &n), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(p[0].uid, 4294967294u);
@@ -267,11 +269,13 @@ static void test_avc(void **state)
 	put_file("avc/cache_stats",
 		 "lookups hits misses allocations reclaims frees\n1 2 3\n");
 	assert_int_equal(pfsel_get_avc_stats(&s), -EBADMSG);
-	put_file("avc/cache_stats",
-		 "lookups hits misses allocations reclaims frees\n1 2 3 4 5 x\n");
+	put_file(
+		"avc/cache_stats",
+		"lookups hits misses allocations reclaims frees\n1 2 3 4 5 x\n");
 	assert_int_equal(pfsel_get_avc_stats(&s), -EBADMSG);
-	put_file("avc/cache_stats",
-		 "lookups hits misses allocations reclaims frees\n1 2 3 4 5 6\n7\n");
+	put_file(
+		"avc/cache_stats",
+		"lookups hits misses allocations reclaims frees\n1 2 3 4 5 6\n7\n");
 	assert_int_equal(pfsel_get_avc_stats(&s), -EBADMSG);
 
 	assert_int_equal(pfsel_get_avc_threshold(&t), 0);
@@ -305,7 +309,9 @@ static void test_hooks(void **state)
 	put_file("hooks", "socket_create 10 2000\nsocket_bind ten 5\n");
 	assert_int_equal(pfsel_get_hook_stats(&h, &n), -EBADMSG);
 	assert_non_null(strstr(pfsel_last_error(), "hooks line 2"));
-	put_file("hooks", "a_very_long_hook_name_that_no_kernel_would_ever_use_at_all 1 1\n");
+	put_file(
+		"hooks",
+		"a_very_long_hook_name_that_no_kernel_would_ever_use_at_all 1 1\n");
 	assert_int_equal(pfsel_get_hook_stats(&h, &n), -EBADMSG);
 }
 

@@ -100,9 +100,10 @@ static void test_format_connect(void **state)
 
 	(void)state;
 	n = pfsel_question_format(q, buf, sizeof(buf));
-	assert_string_equal(buf,
-			    "/usr/bin/curl (curl, pid 812) connect tcp to 192.0.2.1:80, "
-			    "user policy rule /home/alice/.pfw:3:1, timeout 30.0s");
+	assert_string_equal(
+		buf,
+		"/usr/bin/curl (curl, pid 812) connect tcp to 192.0.2.1:80, "
+		"user policy rule /home/alice/.pfw:3:1, timeout 30.0s");
 	assert_int_equal(n, strlen(buf));
 
 	pfsel_parse_addr("2001:db8::5", q->raddr);
@@ -111,9 +112,10 @@ static void test_format_connect(void **state)
 	q->policy = 0;
 	q->timeout_ms = 1500;
 	pfsel_question_format(q, buf, sizeof(buf));
-	assert_string_equal(buf,
-			    "/usr/bin/curl (curl, pid 812) connect tcp to [2001:db8::5]:80, "
-			    "system policy default, timeout 1.5s");
+	assert_string_equal(
+		buf,
+		"/usr/bin/curl (curl, pid 812) connect tcp to [2001:db8::5]:80, "
+		"system policy default, timeout 1.5s");
 
 	q->proto = PFSEL_PROTO_ICMP;
 	pfsel_question_format(q, buf, sizeof(buf));
@@ -133,9 +135,10 @@ static void test_format_other_ops(void **state)
 	q->proto = PFSEL_PROTO_UDP;
 	q->family = PFSEL_FAMILY_INET6;
 	pfsel_question_format(q, buf, sizeof(buf));
-	assert_true(!strncmp(buf,
-			     "/usr/bin/python3 script /home/a/x.py (curl, pid 812) create udp family inet6,",
-			     strlen("/usr/bin/python3 script /home/a/x.py (curl, pid 812) create udp family inet6,")));
+	assert_true(!strncmp(
+		buf,
+		"/usr/bin/python3 script /home/a/x.py (curl, pid 812) create udp family inet6,",
+		strlen("/usr/bin/python3 script /home/a/x.py (curl, pid 812) create udp family inet6,")));
 
 	q->proto = PFSEL_PROTO_PACKET;
 	q->family = PFSEL_FAMILY_PACKET;
@@ -153,7 +156,8 @@ static void test_format_other_ops(void **state)
 	pfsel_parse_addr("198.51.100.7", q->raddr);
 	q->rport = 22;
 	pfsel_question_format(q, buf, sizeof(buf));
-	assert_non_null(strstr(buf, "accept tcp from 198.51.100.7 on port 22,"));
+	assert_non_null(
+		strstr(buf, "accept tcp from 198.51.100.7 on port 22,"));
 	free(q);
 }
 

@@ -110,19 +110,20 @@ static void test_rule_for(void **state)
 
 	(void)state;
 	assert_true(pfw_rule_for(q, PFSEL_ANSWER_ALLOW, buf, sizeof(buf)) > 0);
-	assert_string_equal(buf,
-			    "allow /usr/bin/curl connect tcp to 192.0.2.1 port 80;");
+	assert_string_equal(
+		buf, "allow /usr/bin/curl connect tcp to 192.0.2.1 port 80;");
 
 	pfsel_parse_addr("2001:db8::1", q->raddr);
 	q->proto = PFSEL_PROTO_UDP;
 	q->rport = 53;
 	pfw_rule_for(q, PFSEL_ANSWER_DENY, buf, sizeof(buf));
-	assert_string_equal(buf,
-			    "deny /usr/bin/curl connect udp to 2001:db8::1 port 53;");
+	assert_string_equal(
+		buf, "deny /usr/bin/curl connect udp to 2001:db8::1 port 53;");
 
 	q->proto = PFSEL_PROTO_ICMP;
 	pfw_rule_for(q, PFSEL_ANSWER_ALLOW, buf, sizeof(buf));
-	assert_string_equal(buf, "allow /usr/bin/curl connect icmp to 2001:db8::1;");
+	assert_string_equal(buf,
+			    "allow /usr/bin/curl connect icmp to 2001:db8::1;");
 
 	q->op = PFSEL_OP_CREATE;
 	q->proto = PFSEL_PROTO_TCP;
@@ -130,8 +131,9 @@ static void test_rule_for(void **state)
 	strcpy(q->exe, "/usr/bin/python3");
 	strcpy(q->script, "/home/a/my \"tool\".py");
 	pfw_rule_for(q, PFSEL_ANSWER_ALLOW, buf, sizeof(buf));
-	assert_string_equal(buf,
-			    "allow /usr/bin/python3 script \"/home/a/my \\\"tool\\\".py\" create tcp family inet6;");
+	assert_string_equal(
+		buf,
+		"allow /usr/bin/python3 script \"/home/a/my \\\"tool\\\".py\" create tcp family inet6;");
 
 	q->script[0] = '\0';
 	q->proto = PFSEL_PROTO_PACKET;
@@ -144,7 +146,8 @@ static void test_rule_for(void **state)
 	pfsel_parse_addr("0.0.0.0", q->raddr);
 	q->rport = 8080;
 	pfw_rule_for(q, PFSEL_ANSWER_ALLOW, buf, sizeof(buf));
-	assert_string_equal(buf, "allow /usr/bin/python3 bind tcp on 0.0.0.0 port 8080;");
+	assert_string_equal(
+		buf, "allow /usr/bin/python3 bind tcp on 0.0.0.0 port 8080;");
 
 	strcpy(q->exe, "?");
 	assert_int_equal(pfw_rule_for(q, PFSEL_ANSWER_ALLOW, buf, sizeof(buf)),
@@ -160,18 +163,22 @@ static void test_insert(void **state)
 
 	(void)state;
 	t = pfw_insert("default ask;\n", "allow /a;");
-	assert_non_null(strstr(t, PFW_SECTION_BEGIN "\nallow /a;\n" PFW_SECTION_END
-						    "\n\ndefault ask;\n"));
+	assert_non_null(strstr(t,
+			       PFW_SECTION_BEGIN "\nallow /a;\n" PFW_SECTION_END
+						 "\n\ndefault ask;\n"));
 	assert_true(strstr(t, PFW_SECTION_BEGIN) < strstr(t, "default ask;"));
 	u = pfw_insert(t, "deny /b;");
-	assert_non_null(strstr(u, "allow /a;\ndeny /b;\n" PFW_SECTION_END "\n"));
+	assert_non_null(
+		strstr(u, "allow /a;\ndeny /b;\n" PFW_SECTION_END "\n"));
 	/* Exactly one section. */
-	assert_null(strstr(strstr(u, PFW_SECTION_BEGIN) + 1, PFW_SECTION_BEGIN));
+	assert_null(
+		strstr(strstr(u, PFW_SECTION_BEGIN) + 1, PFW_SECTION_BEGIN));
 	free(t);
 	free(u);
 
 	t = pfw_insert("", "allow /a;");
-	assert_non_null(strstr(t, PFW_SECTION_BEGIN "\nallow /a;\n" PFW_SECTION_END "\n"));
+	assert_non_null(strstr(t, PFW_SECTION_BEGIN
+			       "\nallow /a;\n" PFW_SECTION_END "\n"));
 	free(t);
 }
 
@@ -236,13 +243,15 @@ static void test_add_rule_fake_rejects(void **state)
 	char before[256];
 
 	(void)state;
-	put("pfwc-no", "#!/bin/sh\necho \"$3:1:1: error: no\" >&2\nexit 1\n", 0755);
+	put("pfwc-no", "#!/bin/sh\necho \"$3:1:1: error: no\" >&2\nexit 1\n",
+	    0755);
 	put("my.pfw", "default ask;\n", 0600);
 	strcpy(before, get("my.pfw"));
 	c.pfw = strdup(path_in("my.pfw"));
 	c.out = strdup(path_in("my.pfsel"));
 	c.pfwc = strdup(path_in("pfwc-no"));
-	assert_int_equal(pfw_add_rule(&c, "allow /a;", err, sizeof(err)), -EINVAL);
+	assert_int_equal(pfw_add_rule(&c, "allow /a;", err, sizeof(err)),
+			 -EINVAL);
 	assert_non_null(strstr(err, "error: no"));
 	assert_string_equal(get("my.pfw"), before);
 	assert_null(get("my.pfsel"));
@@ -285,7 +294,8 @@ static void test_add_rule_real_pfwc(void **state)
 	put(".pfw", "# mine\ndefault deny;\nask * connect tcp;\n", 0600);
 	c.pfw = strdup(path_in(".pfw"));
 	c.out = strdup(path_in(".pfw.pfsel"));
-	assert_true(pfw_rule_for(q, PFSEL_ANSWER_ALLOW, rule, sizeof(rule)) > 0);
+	assert_true(pfw_rule_for(q, PFSEL_ANSWER_ALLOW, rule, sizeof(rule)) >
+		    0);
 	if (pfw_add_rule(&c, rule, err, sizeof(err)))
 		fail_msg("pfw_add_rule: %s", err);
 

@@ -74,10 +74,10 @@ static void test_first_match_wins(void **state)
 
 static void test_app_patterns(void **state)
 {
-	struct agent_rules *r = parse(
-		"allow once /usr/bin/python3:/home/a/** * * * *\n"
-		"deny once /usr/lib/* * * * *\n"
-		"allow process /opt/app/** * * * *\n");
+	struct agent_rules *r =
+		parse("allow once /usr/bin/python3:/home/a/** * * * *\n"
+		      "deny once /usr/lib/* * * * *\n"
+		      "allow process /opt/app/** * * * *\n");
 	struct pfsel_question *q = q_connect("/usr/bin/python3", "::1", 1);
 	struct agent_decision d;
 	unsigned int line;
@@ -141,7 +141,8 @@ static void test_addresses_and_ports(void **state)
 	agent_rules_free(r);
 
 	/* IPv4 prefixes are IPv4-mapped; a create has no address. */
-	r = parse("allow once * * * 10.0.0.0/8 *\nallow process * create * * *\n");
+	r = parse(
+		"allow once * * * 10.0.0.0/8 *\nallow process * create * * *\n");
 	q->op = PFSEL_OP_CONNECT;
 	assert_int_equal(agent_rules_match(r, q, &d, NULL), 1);
 	assert_int_equal(d.scope, PFSEL_SCOPE_ONCE);
@@ -179,7 +180,8 @@ static void test_syntax_errors(void **state)
 	(void)state;
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = '\0';
-		assert_null(agent_rules_parse("r", bad[i].text, err, sizeof(err)));
+		assert_null(
+			agent_rules_parse("r", bad[i].text, err, sizeof(err)));
 		if (strncmp(err, bad[i].message, strlen(bad[i].message)))
 			fail_msg("'%s': got '%s'", bad[i].text, err);
 	}
@@ -187,8 +189,8 @@ static void test_syntax_errors(void **state)
 
 static void test_source_auto(void **state)
 {
-	struct agent_source *s = source_auto_new(PFSEL_ANSWER_DENY,
-						 PFSEL_SCOPE_PROCESS);
+	struct agent_source *s =
+		source_auto_new(PFSEL_ANSWER_DENY, PFSEL_SCOPE_PROCESS);
 	struct pfsel_question *q = q_connect("/bin/x", "::1", 1);
 	struct agent_decision d;
 
@@ -215,7 +217,8 @@ static int terminal(const char *input, long long timeout_ms,
 	if (timeout_ms < 0)
 		close(fds[1]);
 	s = source_terminal_new(fds[0], out);
-	rc = s->decide(s, q, agent_now_ms() + (timeout_ms < 0 ? 5000 : timeout_ms), d);
+	rc = s->decide(
+		s, q, agent_now_ms() + (timeout_ms < 0 ? 5000 : timeout_ms), d);
 	s->destroy(s);
 	close(fds[0]);
 	if (timeout_ms >= 0)
