@@ -3,7 +3,7 @@
  * pfsel_bench - pfsel's cost on socket calls, every configuration in one boot
  *
  *   pfsel_bench [-r ROUNDS] [-n ITERATIONS] [-u UID] -p POLICY.pfsel
- *               -s SMALL.pfsel
+ *               -s SMALL.pfsel [-a ASK.pfsel [-A ASK_ITERATIONS]]
  *
  * Runs as root inside the benchmark VM (tests/bench/run).  Three loops:
  *
@@ -32,8 +32,28 @@
  * avc/cache_stats, so each measurement also gives pfsel's own time (the
  * kernel's per-CPU hook timers) and the AVC's hits and misses.
  *
+ * With -a, an ask part follows, ROUNDS rounds again: ASK (a small user
+ * policy for UID that asks about every TCP connect to loopback port
+ * ASK_PORT and allows TCP_PORT) is loaded, and an auto-answering agent,
+ * pfsel-agent --auto allow (from PATH; /usr/bin in the VM), runs as UID
+ * with its log on /dev/null.  Three measurements, in rotated order, each
+ * in a child of UID that runs ASK_ITERATIONS sequential connect+accept to
+ * 127.0.0.1 (one process, one question at a time: nothing to merge):
+ *
+ *   plain    to TCP_PORT, allowed by a rule
+ *   once     to ASK_PORT, the agent answering with scope once: every
+ *            connect is asked and answered
+ *   process  to ASK_PORT, the agent answering with scope process: the
+ *            warm-up's first connect is asked, the timed ones use the kept
+ *            answer
+ *
+ * Around each timed loop the parent reads ask_stats, to check that every
+ * connect was answered (once) or kept (process) and to count questions.
+ * The agent is restarted whenever the scope changes.
+ *
  * Output: one "M ..." line per measurement and "H ..." lines for its hooks
- * (for the log), then the summary tables.  Exit status 0, or 1 on failure.
+ * ("A ..." for the ask part), for the log, then the summary tables.  Exit
+ * status 0, or 1 on failure.
  */
 
 #define _GNU_SOURCE
@@ -43,10 +63,12 @@
 #include <grp.h>
 #include <netinet/in.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -59,6 +81,8 @@
 #define TCP_PORT 40007
 #define UDP_PORT 40009
 #define DENIED_PORT 40008
+/* The port the ask policy asks about (tests/bench/run writes the rule). */
+#define ASK_PORT 40010
 #define HOT_SPREAD 64
 #define COLD_SPREAD 2500
 
@@ -698,6 +722,354 @@ static void print_summary(void)
 	}
 }
 
+/* ---- the ask part ---------------------------------------------------- */
+
+enum ask_config { ASK_PLAIN, ASK_ONCE, ASK_PROCESS, ASK_COUNT };
+
+static const char *const ask_names[ASK_COUNT] = { "plain", "once", "process" };
+/* pfsel-agent's --scope for each; "" for none. */
+static const char *const ask_scopes[ASK_COUNT] = { "", "once", "process" };
+
+/* ask_stats, the columns this benchmark reads. */
+struct ask_stats {
+	long long questions, merged, answered, unanswered, no_agent, kept_hits;
+	long long agents;
+};
+
+struct ask_measurement {
+	double ns;	/* per iteration, wall clock */
+	double seconds;	/* the timed loop's wall time */
+	struct ask_stats delta;
+};
+
+static struct ask_measurement ask_results[ASK_COUNT][MAX_ROUNDS];
+static struct policy ask_policy;
+static long ask_iterations;
+static pid_t agent_pid;
+static int agent_config = -1;
+
+/* Reads ask_stats by its header's names, whatever their order. */
+static void read_ask_stats(struct ask_stats *st)
+{
+	static const struct {
+		const char *name;
+		size_t offset;
+	} cols[] = {
+		{ "questions", offsetof(struct ask_stats, questions) },
+		{ "merged", offsetof(struct ask_stats, merged) },
+		{ "answered", offsetof(struct ask_stats, answered) },
+		{ "unanswered", offsetof(struct ask_stats, unanswered) },
+		{ "no_agent", offsetof(struct ask_stats, no_agent) },
+		{ "kept_hits", offsetof(struct ask_stats, kept_hits) },
+		{ "agents", offsetof(struct ask_stats, agents) },
+	};
+	char buf[1024], *head, *vals, *hsave, *vsave, *name, *val;
+	size_t i, found = 0;
+
+	memset(st, 0, sizeof(*st));
+	read_text(PFSEL_DIR "ask_stats", buf, sizeof(buf));
+	head = buf;
+	vals = strchr(buf, '\n');
+	if (!vals)
+		goto bad;
+	*vals++ = '\0';
+	for (name = strtok_r(head, " \t", &hsave),
+	    val = strtok_r(vals, " \t\n", &vsave);
+	     name && val; name = strtok_r(NULL, " \t", &hsave),
+	    val = strtok_r(NULL, " \t\n", &vsave))
+		for (i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+			if (!strcmp(name, cols[i].name)) {
+				*(long long *)((char *)st + cols[i].offset) =
+					atoll(val);
+				found++;
+			}
+	if (found == sizeof(cols) / sizeof(cols[0]))
+		return;
+bad:
+	errno = EBADMSG;
+	die("parse " PFSEL_DIR "ask_stats");
+}
+
+static void wait_for_agents(const long long want)
+{
+	struct ask_stats st;
+	int i;
+
+	for (i = 0; i < 2000; i++) {
+		read_ask_stats(&st);
+		if (st.agents == want)
+			return;
+		usleep(5000);
+	}
+	errno = ETIMEDOUT;
+	die("wait for %lld registered agent(s), %lld are", want, st.agents);
+}
+
+static void stop_agent(void)
+{
+	int status;
+
+	if (!agent_pid)
+		return;
+	if (kill(agent_pid, SIGTERM) ||
+	    waitpid(agent_pid, &status, 0) != agent_pid)
+		die("stop pfsel-agent");
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		fprintf(stderr, "pfsel_bench: pfsel-agent ended with status "
+				"0x%x\n", status);
+		exit(1);
+	}
+	agent_pid = 0;
+	agent_config = -1;
+	wait_for_agents(0);
+}
+
+/*
+ * An auto-answering pfsel-agent of uid bench_uid answering with the scope
+ * of @c; returns once it is registered.
+ */
+static void start_agent(const enum ask_config c)
+{
+	if (agent_config == (int)c)
+		return;
+	stop_agent();
+	fflush(stdout);
+	agent_pid = fork();
+	if (agent_pid < 0)
+		die("fork");
+	if (agent_pid == 0) {
+		if (setgroups(0, NULL) ||
+		    setresgid(bench_uid, bench_uid, bench_uid) ||
+		    setresuid(bench_uid, bench_uid, bench_uid))
+			die("become uid %u", (unsigned int)bench_uid);
+		/* --pfw: only 'always' answers would write to it. */
+		execlp("pfsel-agent", "pfsel-agent", "--auto", "allow",
+		       "--scope", ask_scopes[c], "--log", "/dev/null", "--pfw",
+		       "/tmp/pfsel-bench-agent.pfw", (char *)NULL);
+		die("exec pfsel-agent");
+	}
+	agent_config = (int)c;
+	wait_for_agents(1);
+}
+
+/* @n sequential TCP connect+accept to 127.0.0.1:@port, on @listener. */
+static void ask_loop(const int listener, const int port, const long n)
+{
+	const struct linger rst = { .l_onoff = 1, .l_linger = 0 };
+	const struct sockaddr_in a = loopback(0, port);
+	long i;
+	int c, s;
+
+	for (i = 0; i < n; i++) {
+		c = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (c < 0)
+			die("socket");
+		if (setsockopt(c, SOL_SOCKET, SO_LINGER, &rst, sizeof(rst)))
+			die("SO_LINGER");
+		if (connect(c, (const struct sockaddr *)&a, sizeof(a)))
+			die("connect to port %d", port);
+		s = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
+		if (s < 0)
+			die("accept");
+		close(c);
+		close(s);
+	}
+}
+
+/* In a child of uid bench_uid: as child(), for the ask part. */
+static void ask_child(const enum ask_config c, int to_parent, int from_parent)
+{
+	const int port = c == ASK_PLAIN ? TCP_PORT : ASK_PORT;
+	const struct sockaddr_in any = {
+		.sin_family = AF_INET, .sin_port = htons(port),
+	};
+	const int one = 1;
+	double start, ns;
+	int listener;
+	char go;
+
+	if (setgroups(0, NULL) || setresgid(bench_uid, bench_uid, bench_uid) ||
+	    setresuid(bench_uid, bench_uid, bench_uid))
+		die("become uid %u", (unsigned int)bench_uid);
+	listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (listener < 0 ||
+	    setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    bind(listener, (const struct sockaddr *)&any, sizeof(any)) ||
+	    listen(listener, 128))
+		die("tcp listener on port %d", port);
+	/* A few untimed round trips: caches warm, the agent paged in. */
+	ask_loop(listener, port, 16);
+	if (write(to_parent, "r", 1) != 1 || read(from_parent, &go, 1) != 1)
+		die("pipe");
+	start = now_ns();
+	ask_loop(listener, port, ask_iterations);
+	ns = now_ns() - start;
+	if (write(to_parent, &ns, sizeof(ns)) != sizeof(ns))
+		die("pipe");
+	_exit(0);
+}
+
+static void ask_measure(const int round, const enum ask_config c)
+{
+	struct ask_measurement *m = &ask_results[c][round];
+	struct ask_stats before, after;
+	int up[2], down[2], status;
+	double total;
+	pid_t pid;
+	char ready;
+
+	if (c != ASK_PLAIN)
+		start_agent(c);
+	if (pipe2(up, O_CLOEXEC) || pipe2(down, O_CLOEXEC))
+		die("pipe");
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		close(up[0]);
+		close(down[1]);
+		ask_child(c, up[1], down[0]);
+	}
+	close(up[1]);
+	close(down[0]);
+	if (read(up[0], &ready, 1) != 1)
+		goto failed;
+	read_ask_stats(&before);
+	if (write(down[1], "g", 1) != 1 ||
+	    read(up[0], &total, sizeof(total)) != sizeof(total))
+		goto failed;
+	read_ask_stats(&after);
+	close(up[0]);
+	close(down[1]);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		goto failed;
+
+	m->seconds = total / 1e9;
+	m->ns = total / (double)ask_iterations;
+	m->delta.questions = after.questions - before.questions;
+	m->delta.merged = after.merged - before.merged;
+	m->delta.answered = after.answered - before.answered;
+	m->delta.unanswered = after.unanswered - before.unanswered;
+	m->delta.no_agent = after.no_agent - before.no_agent;
+	m->delta.kept_hits = after.kept_hits - before.kept_hits;
+	printf("A %d %s ns/iter %.1f seconds %.3f questions %lld merged %lld "
+	       "answered %lld unanswered %lld no_agent %lld kept_hits %lld\n",
+	       round, ask_names[c], m->ns, m->seconds, m->delta.questions,
+	       m->delta.merged, m->delta.answered, m->delta.unanswered,
+	       m->delta.no_agent, m->delta.kept_hits);
+	/* Every timed connect asked and answered, or answered from the kept. */
+	if ((c == ASK_ONCE && (m->delta.answered != ask_iterations ||
+			       m->delta.questions != ask_iterations)) ||
+	    (c == ASK_PROCESS && (m->delta.questions ||
+				  m->delta.kept_hits != ask_iterations)) ||
+	    (c == ASK_PLAIN && m->delta.questions) || m->delta.merged ||
+	    m->delta.unanswered || m->delta.no_agent) {
+		fprintf(stderr, "pfsel_bench: round %d, ask %s: ask_stats do "
+				"not show what the loop should have done\n",
+			round, ask_names[c]);
+		exit(1);
+	}
+	return;
+failed:
+	fprintf(stderr, "pfsel_bench: round %d, ask %s: the loop failed\n",
+		round, ask_names[c]);
+	exit(1);
+}
+
+static void print_ask_summary(void)
+{
+	double v[MAX_ROUNDS], q[MAX_ROUNDS];
+	struct spread_stats t, ratio, qps, qps_stats;
+	long long answered = 0;
+	double seconds = 0;
+	char buf[64];
+	int c, r;
+
+	printf("\n== ask: %d rounds of %ld sequential TCP connect+accept to "
+	       "127.0.0.1, one process;\nagent: pfsel-agent --auto allow "
+	       "--log /dev/null, uid %u ==\n",
+	       rounds, ask_iterations, (unsigned int)bench_uid);
+	printf("ratio: per round, over the same round's plain time; median "
+	       "[IQR] (min-max)\n");
+	printf("  %-8s %10s %25s %26s %10s\n", "config", "ns/iter",
+	       "[IQR] (min-max)", "ratio [IQR] (min-max)", "asked/iter");
+	for (c = 0; c < ASK_COUNT; c++) {
+		long long asked = 0;
+
+		for (r = 0; r < rounds; r++) {
+			v[r] = ask_results[c][r].ns;
+			asked += ask_results[c][r].delta.questions;
+		}
+		t = summarize(v, rounds);
+		for (r = 0; r < rounds; r++)
+			v[r] = ask_results[c][r].ns /
+			       ask_results[ASK_PLAIN][r].ns;
+		ratio = summarize(v, rounds);
+		snprintf(buf, sizeof(buf), "[%.0f-%.0f] (%.0f-%.0f)", t.q1,
+			 t.q3, t.min, t.max);
+		printf("  %-8s %10.0f %25s", ask_names[c], t.median, buf);
+		snprintf(buf, sizeof(buf), "%.3f [%.3f-%.3f] (%.2f-%.2f)",
+			 ratio.median, ratio.q1, ratio.q3, ratio.min,
+			 ratio.max);
+		printf(" %26s %10.3f\n", buf,
+		       (double)asked /
+			       ((double)rounds * (double)ask_iterations));
+	}
+	/*
+	 * Questions per second: from the loop (iterations over its wall time,
+	 * each iteration one question) and from ask_stats (answered over the
+	 * same wall time), per round, then over the whole ask part.
+	 */
+	for (r = 0; r < rounds; r++) {
+		const struct ask_measurement *m = &ask_results[ASK_ONCE][r];
+
+		v[r] = (double)ask_iterations / m->seconds;
+		q[r] = (double)m->delta.answered / m->seconds;
+		answered += m->delta.answered;
+		seconds += m->seconds;
+	}
+	qps = summarize(v, rounds);
+	qps_stats = summarize(q, rounds);
+	printf("questions per second (scope once): loop %.0f [%.0f-%.0f] "
+	       "(%.0f-%.0f); ask_stats answered %.0f [%.0f-%.0f]; in all "
+	       "%lld answered in %.2f s = %.0f/s\n",
+	       qps.median, qps.q1, qps.q3, qps.min, qps.max, qps_stats.median,
+	       qps_stats.q1, qps_stats.q3, answered, seconds,
+	       (double)answered / seconds);
+	for (r = 0; r < rounds; r++)
+		v[r] = ask_results[ASK_ONCE][r].ns -
+		       ask_results[ASK_PLAIN][r].ns;
+	t = summarize(v, rounds);
+	printf("an asked connect's extra time over plain: %.0f ns "
+	       "[%.0f-%.0f]\n",
+	       t.median, t.q1, t.q3);
+}
+
+static void run_ask_part(void)
+{
+	double start = now_ns();
+	char buf[1024];
+	int r, i;
+
+	/* The ask part starts from no agent of its own uid. */
+	wait_for_agents(0);
+	load_policy(&ask_policy);
+	set_threshold(default_threshold);
+	for (r = 0; r < rounds; r++) {
+		for (i = 0; i < ASK_COUNT; i++)
+			ask_measure(r, (enum ask_config)((i + r) % ASK_COUNT));
+		fprintf(stderr,
+			"pfsel_bench: ask round %d of %d done, %.0f s\n",
+			r + 1, rounds, (now_ns() - start) / 1e9);
+	}
+	stop_agent();
+	unload_policy();
+	printf("ask_stats at the end:\n%s",
+	       read_text(PFSEL_DIR "ask_stats", buf, sizeof(buf)));
+}
+
 static void read_policy(struct policy *p)
 {
 	struct stat st;
@@ -721,7 +1093,8 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: pfsel_bench [-r ROUNDS] [-n ITERATIONS] "
 			"[-u UID] -p POLICY.pfsel\n"
-			"                   -s SMALL.pfsel\n");
+			"                   -s SMALL.pfsel [-a ASK.pfsel "
+			"[-A ASK_ITERATIONS]]\n");
 	exit(2);
 }
 
@@ -731,7 +1104,7 @@ int main(int argc, char **argv)
 	double start;
 	int opt, r, i, j;
 
-	while ((opt = getopt(argc, argv, "r:n:u:p:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "r:n:u:p:s:a:A:")) != -1) {
 		switch (opt) {
 		case 'r':
 			rounds = atoi(optarg);
@@ -748,15 +1121,25 @@ int main(int argc, char **argv)
 		case 's':
 			small.path = optarg;
 			break;
+		case 'a':
+			ask_policy.path = optarg;
+			break;
+		case 'A':
+			ask_iterations = atol(optarg);
+			break;
 		default:
 			usage();
 		}
 	}
 	if (!big.path || !small.path || rounds < 1 || rounds > MAX_ROUNDS ||
-	    iterations < 1 || optind != argc)
+	    iterations < 1 || optind != argc || ask_iterations < 0)
 		usage();
+	if (!ask_iterations)
+		ask_iterations = iterations / 3 > 0 ? iterations / 3 : 1;
 	read_policy(&big);
 	read_policy(&small);
+	if (ask_policy.path)
+		read_policy(&ask_policy);
 
 	printf("lsm: %s\n", read_text("/sys/kernel/security/lsm", buf,
 				      sizeof(buf)));
@@ -783,6 +1166,10 @@ int main(int argc, char **argv)
 	}
 	unload_policy();
 	set_threshold(default_threshold);
+	if (ask_policy.path)
+		run_ask_part();
 	print_summary();
+	if (ask_policy.path)
+		print_ask_summary();
 	return 0;
 }
