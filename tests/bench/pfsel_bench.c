@@ -17,6 +17,10 @@
  *   inactive  no pfsel policy loaded: pfsel's static key is off
  *   hits      POLICY (a user policy for UID, 10k rules) loaded, AVC warm
  *   small     SMALL (the same policy without its 10k filler rules), AVC warm
+ *   repeat    POLICY, but every iteration uses the same address (127.0.1.1):
+ *             the case pfsel's per-CPU cache of recent allows (recent.c,
+ *             a few entries per CPU) is for; "hits" cycles 64 addresses,
+ *             more than it holds
  *   misses    POLICY, with the loops' addresses cycled over 2500 address
  *             classes: every addressed lookup misses the 512-entry cache
  *   evict     POLICY, avc/cache_threshold 1: every lookup misses, and every
@@ -116,6 +120,7 @@ enum config {
 	CFG_INACTIVE,
 	CFG_HITS,
 	CFG_SMALL,
+	CFG_REPEAT,
 	CFG_MISSES,
 	CFG_EVICT,
 	CFG_LANDLOCK,
@@ -124,7 +129,7 @@ enum config {
 enum loop { LOOP_TCP, LOOP_UDP, LOOP_BIND, LOOP_COUNT };
 
 static const char *const config_names[CFG_COUNT] = {
-	"inactive", "hits", "small", "misses", "evict", "landlock",
+	"inactive", "hits", "small", "repeat", "misses", "evict", "landlock",
 };
 static const char *const loop_names[LOOP_COUNT] = { "tcp", "udp", "bind" };
 static const char *const loop_titles[LOOP_COUNT] = {
@@ -335,6 +340,7 @@ static void setup_config(const enum config c)
 		set_threshold(default_threshold);
 		break;
 	case CFG_HITS:
+	case CFG_REPEAT:
 	case CFG_MISSES:
 		load_policy(&big);
 		set_threshold(default_threshold);
@@ -513,6 +519,8 @@ static void child(const enum config c, const enum loop l, int to_parent,
 	check_denial(c);
 	if (c == CFG_MISSES)
 		addr_spread = COLD_SPREAD;
+	else if (c == CFG_REPEAT)
+		addr_spread = 1;
 	loop_setup(l);
 	/* Warm caches (the AVC's too) with every address of the hot cycle. */
 	run_loop(l, HOT_SPREAD * 4);
