@@ -168,11 +168,14 @@ static int name_file(const struct file *const file, char **const name)
 
 static struct pfsel_app *app_alloc(void)
 {
+	static atomic64_t last_id = ATOMIC64_INIT(0);
 	struct pfsel_app *app;
 
 	app = kzalloc(sizeof(*app), GFP_KERNEL_ACCOUNT);
-	if (app)
+	if (app) {
 		kref_init(&app->usage);
+		app->id = atomic64_inc_return(&last_id);
+	}
 	return app;
 }
 

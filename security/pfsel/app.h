@@ -17,6 +17,8 @@
  * struct pfsel_app - Application identity of a process
  *
  * @usage: references from credentials and sockets.
+ * @id: unique since boot, never 0: tells identities apart where a pointer
+ *      could be reused (recent.c).
  * @exe: path of the executable that was run (the interpreter, for a
  *       script), or NULL if it cannot be named (see app.c).
  * @script: path of the script, or NULL if there is none or it cannot be
@@ -32,6 +34,7 @@
  */
 struct pfsel_app {
 	struct kref usage;
+	u64 id;
 	const char *exe;
 	const char *script;
 	bool has_script;

@@ -14,8 +14,9 @@
  * waiter gets its answer.  An answer for the process or the session is
  * kept here, so that the same question is not asked again; "always" is
  * kept like "session", and made permanent by the agent in the user's
- * policy.  Any policy load forgets every kept answer, since the classes
- * they were given for mean nothing in a new policy.
+ * policy.  A policy load forgets the answers it makes stale (a user's,
+ * or everyone's for the system policy), since the classes they were given
+ * for mean nothing in a new policy.
  *
  * One spinlock guards the agents, their pending questions and the kept
  * answers' writers; kept answers are looked up under RCU, from any
@@ -190,45 +191,59 @@ static void drop_answer(struct pfsel_answer *const answer)
 	kfree_rcu(answer, rcu);
 }
 
-/* Drops the session answers of @uid, or every answer with an invalid uid. */
-static void drop_answers(const kuid_t uid)
+/*
+ * Drops the answers of @uid (only those kept for the session, with
+ * @sessions_only), or every answer when @uid is invalid.
+ */
+static void drop_answers(const kuid_t uid, const bool sessions_only)
 {
 	struct pfsel_answer *answer, *next;
 
 	lockdep_assert_held(&pfsel_ask_lock);
 	list_for_each_entry_safe(answer, next, &pfsel_answer_order, order)
 		if (!uid_valid(uid) ||
-		    (uid_eq(answer->uid, uid) && !answer->tgid))
+		    (uid_eq(answer->uid, uid) &&
+		     (!sessions_only || !answer->tgid)))
 			drop_answer(answer);
 }
 
-static void keep_answer(const struct pfsel_question *const q, const u32 scope,
-			const u32 verdict)
+/* Fills in the answer to @q that @scope asks to keep. */
+static void fill_answer(struct pfsel_answer *const answer,
+			const struct pfsel_question *const q, const u32 scope)
 {
-	struct pfsel_answer *answer;
-
-	if (scope == PFSEL_SCOPE_ONCE)
-		return;
-	answer = kzalloc(sizeof(*answer), GFP_KERNEL);
-	if (!answer)
-		return;
 	answer->uid = q->uid;
 	answer->key = q->key;
-	answer->verdict = verdict;
+	answer->verdict = q->verdict;
 	if (scope == PFSEL_SCOPE_PROCESS) {
 		answer->tgid = q->tgid;
 		answer->start_time = q->start_time;
 	}
+}
 
-	spin_lock(&pfsel_ask_lock);
+/* Keeps @answer, unless an answer to the same question already is. */
+static void keep_answer(struct pfsel_answer *const answer)
+{
+	struct hlist_head *const head =
+		&pfsel_answers[answer_hash(answer->uid, &answer->key)];
+	struct pfsel_answer *kept;
+
+	lockdep_assert_held(&pfsel_ask_lock);
+	hlist_for_each_entry(kept, head, node) {
+		if (uid_eq(kept->uid, answer->uid) &&
+		    kept->tgid == answer->tgid &&
+		    kept->start_time == answer->start_time &&
+		    !memcmp(&kept->key, &answer->key, sizeof(answer->key))) {
+			kept->verdict = answer->verdict;
+			kfree(answer);
+			return;
+		}
+	}
 	if (pfsel_answer_count >= PFSEL_ASK_MAX_ANSWERS)
 		drop_answer(list_first_entry(&pfsel_answer_order,
 					     struct pfsel_answer, order));
-	hlist_add_head_rcu(&answer->node,
-			   &pfsel_answers[answer_hash(q->uid, &q->key)]);
+	hlist_add_head_rcu(&answer->node, head);
 	list_add_tail(&answer->order, &pfsel_answer_order);
 	pfsel_answer_count++;
-	spin_unlock(&pfsel_ask_lock);
 }
 
 /**
@@ -457,12 +472,21 @@ int pfsel_ask_answer(const kuid_t uid, const u32 portid, const u64 id,
 		     const u32 verdict, const u32 scope)
 {
 	struct pfsel_question *q, *found = NULL;
+	struct pfsel_answer *answer = NULL;
 	struct pfsel_agent *agent;
+
+	/* Allocated first: the answer is kept before any waiter wakes. */
+	if (scope != PFSEL_SCOPE_ONCE) {
+		answer = kzalloc(sizeof(*answer), GFP_KERNEL);
+		if (!answer)
+			return -ENOMEM;
+	}
 
 	spin_lock(&pfsel_ask_lock);
 	agent = find_agent(uid);
 	if (!agent || agent->portid != portid) {
 		spin_unlock(&pfsel_ask_lock);
+		kfree(answer);
 		return -EPERM;
 	}
 	list_for_each_entry(q, &agent->pending, link) {
@@ -473,17 +497,21 @@ int pfsel_ask_answer(const kuid_t uid, const u32 portid, const u64 id,
 	}
 	if (!found) {
 		spin_unlock(&pfsel_ask_lock);
+		kfree(answer);
 		return -ENOENT;
 	}
 	found->answered = true;
 	found->verdict = verdict == PFSEL_ANSWER_ALLOW ? PFSEL_VERDICT_ALLOW :
 							 PFSEL_VERDICT_DENY;
 	unlink_question(agent, found);
+	if (answer) {
+		fill_answer(answer, found, scope);
+		keep_answer(answer);
+	}
 	spin_unlock(&pfsel_ask_lock);
 
 	atomic64_inc(&stat_answered);
 	wake_up_all(&found->wait);
-	keep_answer(found, scope, found->verdict);
 	question_put(found);
 	return 0;
 }
@@ -517,7 +545,8 @@ static void retire_agent(struct pfsel_agent *const agent)
  * @portid: its socket.
  *
  * A newer registration replaces an older one; the older one's questions
- * get the unanswered verdict.
+ * get the unanswered verdict, and the answers it gave for the session are
+ * forgotten.
  *
  * Return: 0 or -ENOMEM.
  */
@@ -534,8 +563,11 @@ int pfsel_ask_register(const kuid_t uid, const u32 portid)
 
 	spin_lock(&pfsel_ask_lock);
 	old = find_agent(uid);
-	if (old)
+	if (old) {
+		/* The session answers were the old agent's. */
 		list_del(&old->link);
+		drop_answers(uid, true);
+	}
 	list_add(&agent->link, &pfsel_agents);
 	spin_unlock(&pfsel_ask_lock);
 
@@ -565,7 +597,7 @@ int pfsel_ask_unregister(const kuid_t uid, const u32 portid)
 		return -ENOENT;
 	}
 	list_del(&agent->link);
-	drop_answers(uid);
+	drop_answers(uid, true);
 	spin_unlock(&pfsel_ask_lock);
 
 	retire_agent(agent);
@@ -592,7 +624,7 @@ void pfsel_ask_socket_gone(const u32 portid)
 	}
 	if (found) {
 		list_del(&found->link);
-		drop_answers(found->uid);
+		drop_answers(found->uid, true);
 	}
 	spin_unlock(&pfsel_ask_lock);
 
@@ -608,19 +640,23 @@ void pfsel_ask_socket_gone(const u32 portid)
 void pfsel_ask_forget(const kuid_t uid)
 {
 	spin_lock(&pfsel_ask_lock);
-	drop_answers(uid);
+	drop_answers(uid, true);
 	spin_unlock(&pfsel_ask_lock);
 }
 
 /**
- * pfsel_ask_flush - Forget every kept answer
+ * pfsel_ask_flush - Forget the answers a policy load makes stale
  *
- * Called on every policy load and unload.
+ * @uid: the user whose policy changed, or INVALID_UID when the system
+ *       policy did: then every answer goes.
+ *
+ * Answers are kept for the classes of the policy that asked; another
+ * user's policy has nothing to do with them.
  */
-void pfsel_ask_flush(void)
+void pfsel_ask_flush(const kuid_t uid)
 {
 	spin_lock(&pfsel_ask_lock);
-	drop_answers(INVALID_UID);
+	drop_answers(uid, false);
 	spin_unlock(&pfsel_ask_lock);
 }
 

@@ -66,7 +66,7 @@ struct pfsel_question *pfsel_ask_prepare(const struct pfsel_subject *subject,
 					 u32 rule);
 int pfsel_ask_wait(struct pfsel_question *question, u32 timeout_ms,
 		   u32 no_answer, u32 *verdict);
-void pfsel_ask_flush(void);
+void pfsel_ask_flush(kuid_t uid);
 void pfsel_ask_forget(kuid_t uid);
 void pfsel_ask_show_stats(struct seq_file *m);
 

@@ -135,6 +135,9 @@ static unsigned int pfsel_avc_reclaim(const unsigned int want)
 	for (tried = 0; tried < PFSEL_AVC_SLOTS && done < want; tried++) {
 		slot = (u32)atomic_inc_return(&pfsel_avc_reclaim_hint) &
 		       (PFSEL_AVC_SLOTS - 1);
+		/* A small cache is mostly empty buckets: skip them unlocked. */
+		if (hlist_empty(&pfsel_avc_slots[slot]))
+			continue;
 		if (!spin_trylock_irqsave(&pfsel_avc_locks[slot], flags))
 			continue;
 		hlist_for_each_entry_safe(node, next, &pfsel_avc_slots[slot],
@@ -211,6 +214,7 @@ void pfsel_avc_insert(const struct pfsel_avc_key *const key,
 	struct pfsel_avc_node *node, *old;
 	struct hlist_head *head;
 	unsigned long flags;
+	unsigned int active = 0;
 	bool over = false;
 	u32 slot;
 
@@ -238,14 +242,15 @@ void pfsel_avc_insert(const struct pfsel_avc_key *const key,
 		}
 	}
 	hlist_add_head_rcu(&node->list, head);
-	over = atomic_inc_return(&pfsel_avc_active) >
-	       READ_ONCE(pfsel_avc_threshold_value);
+	active = atomic_inc_return(&pfsel_avc_active);
+	over = active > READ_ONCE(pfsel_avc_threshold_value);
 unlock:
 	spin_unlock_irqrestore(&pfsel_avc_locks[slot], flags);
 
 	/* Outside our bucket's lock: reclaim may pick that bucket too. */
 	if (over)
-		pfsel_avc_reclaim(PFSEL_AVC_RECLAIM_BATCH);
+		pfsel_avc_reclaim(min_t(unsigned int, active,
+					PFSEL_AVC_RECLAIM_BATCH));
 }
 
 /**

@@ -23,6 +23,7 @@
 #include "cred.h"
 #include "decide.h"
 #include "policy.h"
+#include "recent.h"
 
 static bool pfsel_enforcing_mode __read_mostly = true;
 static DEFINE_SPINLOCK(pfsel_mode_lock);
@@ -50,6 +51,7 @@ void pfsel_set_enforcing(const bool enforcing)
 	old = pfsel_enforcing_mode;
 	WRITE_ONCE(pfsel_enforcing_mode, enforcing);
 	spin_unlock(&pfsel_mode_lock);
+	pfsel_recent_invalidate();
 	pfsel_audit_mode(enforcing, old);
 }
 
@@ -153,7 +155,7 @@ static int apply(const struct pfsel_subject *const subject,
 		 const struct pfsel_request *const request,
 		 const struct pfsel_outcome *const outcomes, const int n,
 		 const struct pfsel_outcome *const decider, const u32 answer,
-		 const enum pfsel_asked asked)
+		 const enum pfsel_asked asked, bool *const plain)
 {
 	static const char *const asked_names[] = {
 		[PFSEL_ASKED_NOT] = NULL,
@@ -165,8 +167,12 @@ static int apply(const struct pfsel_subject *const subject,
 	u32 verdict;
 	int i;
 
+	/* A plain allow: every policy allows, nothing to ask or audit. */
+	*plain = true;
 	for (i = 0; i < n; i++) {
 		verdict = outcomes[i].decision.verdict;
+		if (verdict != PFSEL_VERDICT_ALLOW)
+			*plain = false;
 		if (verdict == PFSEL_VERDICT_ASK)
 			verdict = answer;
 		if (verdict != PFSEL_VERDICT_ALLOW && pfsel_enforcing() &&
@@ -177,11 +183,13 @@ static int apply(const struct pfsel_subject *const subject,
 	verdict = decider->decision.verdict;
 	if (verdict == PFSEL_VERDICT_ASK)
 		verdict = answer;
-	if (wants_audit(verdict, decider->decision.audit))
+	if (wants_audit(verdict, decider->decision.audit)) {
+		*plain = false;
 		pfsel_audit_decision(subject, request, decider->policy,
 				     &decider->decision, verdict,
 				     verdict != PFSEL_VERDICT_ALLOW && !enforced,
 				     asked_names[asked]);
+	}
 	return enforced ? -EACCES : 0;
 }
 
@@ -208,8 +216,13 @@ int pfsel_decide(const struct pfsel_subject *const subject,
 	struct pfsel_question *question = NULL;
 	u32 answer = PFSEL_VERDICT_DENY, no_answer = 0, timeout_ms = 0;
 	int slot, n = 0, err;
+	bool plain;
+	u64 epoch;
 
 	if (!pfsel_policy_any())
+		return 0;
+	epoch = pfsel_recent_epoch();
+	if (pfsel_recent_allowed(subject, request, epoch))
 		return 0;
 
 	rcu_read_lock();
@@ -247,8 +260,10 @@ int pfsel_decide(const struct pfsel_subject *const subject,
 	}
 	if (!question) {
 		err = apply(subject, request, outcomes, n, decider, answer,
-			    asked);
+			    asked, &plain);
 		rcu_read_unlock();
+		if (plain)
+			pfsel_recent_remember(subject, request, epoch);
 		return err;
 	}
 	rcu_read_unlock();
@@ -258,7 +273,7 @@ int pfsel_decide(const struct pfsel_subject *const subject,
 	if (err >= 0) {
 		asked = err ? PFSEL_ASKED_ANSWERED : PFSEL_ASKED_UNANSWERED;
 		err = apply(subject, request, outcomes, n, decider, answer,
-			    asked);
+			    asked, &plain);
 	}
 	pfsel_policy_put(decider->policy);
 	return err;

@@ -12,8 +12,8 @@
  * itself only counts, since the peer is not known yet when it runs.
  *
  * classify.c turns what a hook sees into a request; decide.c decides it.
- * Every hook counts its calls and the time they take (stats.c), whether or
- * not a policy is loaded.
+ * Every hook counts its calls (stats.c); while a policy is loaded, it also
+ * times them, which is how the benchmarks see pfsel's own share.
  */
 
 #include <linux/cred.h>
@@ -56,19 +56,22 @@ static int hook_socket_create(const int family, const int type,
 	/* Sockets the kernel makes for itself are not a process's access. */
 	if (kern)
 		return 0;
+	/* With no policy loaded, only count: pfsel is inert. */
+	if (!pfsel_policy_any()) {
+		pfsel_count_hook(PFSEL_HOOK_SOCKET_CREATE);
+		return 0;
+	}
 	start = pfsel_hook_enter();
-	if (pfsel_policy_any())
-		err = decide_classified(pfsel_classify_create(family, type,
-							      protocol,
-							      &request),
-					&request);
+	err = decide_classified(pfsel_classify_create(family, type, protocol,
+						      &request),
+				&request);
 	pfsel_hook_exit(PFSEL_HOOK_SOCKET_CREATE, start);
 	return err;
 }
 
-static int hook_socket_post_create(struct socket *const sock,
-				   const int family, const int type,
-				   const int protocol, const int kern)
+static int hook_socket_post_create(struct socket *const sock, const int family,
+				   const int type, const int protocol,
+				   const int kern)
 {
 	const struct cred *const cred = current_cred();
 	struct pfsel_sock_security *ss;
@@ -107,12 +110,15 @@ static int hook_socket_bind(struct socket *const sock,
 	int err = 0;
 	u64 start;
 
+	/* With no policy loaded, only count: pfsel is inert. */
+	if (!pfsel_policy_any()) {
+		pfsel_count_hook(PFSEL_HOOK_SOCKET_BIND);
+		return 0;
+	}
 	start = pfsel_hook_enter();
-	if (pfsel_policy_any())
-		err = decide_classified(pfsel_classify_bind(sock->sk,
-							    address, addrlen,
-							    &request),
-					&request);
+	err = decide_classified(pfsel_classify_bind(sock->sk, address, addrlen,
+						    &request),
+				&request);
 	pfsel_hook_exit(PFSEL_HOOK_SOCKET_BIND, start);
 	return err;
 }
@@ -125,13 +131,15 @@ static int hook_socket_connect(struct socket *const sock,
 	int err = 0;
 	u64 start;
 
+	/* With no policy loaded, only count: pfsel is inert. */
+	if (!pfsel_policy_any()) {
+		pfsel_count_hook(PFSEL_HOOK_SOCKET_CONNECT);
+		return 0;
+	}
 	start = pfsel_hook_enter();
-	if (pfsel_policy_any())
-		err = decide_classified(pfsel_classify_connect(sock->sk,
-							       address,
-							       addrlen,
-							       &request),
-					&request);
+	err = decide_classified(pfsel_classify_connect(sock->sk, address,
+						       addrlen, &request),
+				&request);
 	pfsel_hook_exit(PFSEL_HOOK_SOCKET_CONNECT, start);
 	return err;
 }
@@ -142,11 +150,14 @@ static int hook_socket_listen(struct socket *const sock, const int backlog)
 	int err = 0;
 	u64 start;
 
+	/* With no policy loaded, only count: pfsel is inert. */
+	if (!pfsel_policy_any()) {
+		pfsel_count_hook(PFSEL_HOOK_SOCKET_LISTEN);
+		return 0;
+	}
 	start = pfsel_hook_enter();
-	if (pfsel_policy_any())
-		err = decide_classified(pfsel_classify_listen(sock->sk,
-							      &request),
-					&request);
+	err = decide_classified(pfsel_classify_listen(sock->sk, &request),
+				&request);
 	pfsel_hook_exit(PFSEL_HOOK_SOCKET_LISTEN, start);
 	return err;
 }
@@ -154,9 +165,7 @@ static int hook_socket_listen(struct socket *const sock, const int backlog)
 static int hook_socket_accept(struct socket *const sock,
 			      struct socket *const newsock)
 {
-	u64 start = pfsel_hook_enter();
-
-	pfsel_hook_exit(PFSEL_HOOK_SOCKET_ACCEPT, start);
+	pfsel_count_hook(PFSEL_HOOK_SOCKET_ACCEPT);
 	return 0;
 }
 
@@ -173,11 +182,14 @@ static int hook_socket_sendmsg(struct socket *const sock,
 	 */
 	if (!msg->msg_name || !msg->msg_namelen)
 		return 0;
+	/* With no policy loaded, only count: pfsel is inert. */
+	if (!pfsel_policy_any()) {
+		pfsel_count_hook(PFSEL_HOOK_SOCKET_SENDMSG);
+		return 0;
+	}
 	start = pfsel_hook_enter();
-	if (pfsel_policy_any())
-		err = decide_classified(pfsel_classify_sendmsg(sock->sk, msg,
-							       &request),
-					&request);
+	err = decide_classified(pfsel_classify_sendmsg(sock->sk, msg, &request),
+				&request);
 	pfsel_hook_exit(PFSEL_HOOK_SOCKET_SENDMSG, start);
 	return err;
 }
@@ -196,9 +208,12 @@ static int hook_inet_conn_request(const struct sock *const sk,
 	int err = 0;
 	u64 start;
 
+	if (!pfsel_policy_any() || !ss->governed) {
+		pfsel_count_hook(PFSEL_HOOK_INET_CONN_REQUEST);
+		return 0;
+	}
 	start = pfsel_hook_enter();
-	if (pfsel_policy_any() && ss->governed &&
-	    !pfsel_classify_conn_request(sk, skb, &request))
+	if (!pfsel_classify_conn_request(sk, skb, &request))
 		err = pfsel_decide(&subject, &request);
 	pfsel_hook_exit(PFSEL_HOOK_INET_CONN_REQUEST, start);
 	return err;

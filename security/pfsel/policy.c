@@ -28,6 +28,7 @@
 #include "avc.h"
 #include "common.h"
 #include "policy.h"
+#include "recent.h"
 
 DEFINE_STATIC_KEY_FALSE(pfsel_policy_loaded);
 
@@ -239,7 +240,9 @@ int pfsel_policy_load(const struct cred *const opener, const void *const blob,
 	 * its generation); flushing returns their memory at once.
 	 */
 	pfsel_avc_flush();
-	pfsel_ask_flush();
+	pfsel_ask_flush(policy->slot == PFSEL_SLOT_USER ? policy->uid :
+							    INVALID_UID);
+	pfsel_recent_invalidate();
 	mutex_unlock(&pfsel_policy_mutex);
 
 	audit_policy_change("load", policy->slot, policy->uid,
@@ -291,7 +294,8 @@ int pfsel_policy_unload(const struct cred *const opener,
 	if (!rcu_access_pointer(pfsel_system_policy) && !pfsel_user_count)
 		static_branch_disable(&pfsel_policy_loaded);
 	pfsel_avc_flush();
-	pfsel_ask_flush();
+	pfsel_ask_flush(slot == PFSEL_SLOT_USER ? uid : INVALID_UID);
+	pfsel_recent_invalidate();
 	mutex_unlock(&pfsel_policy_mutex);
 
 	audit_policy_change("unload", slot, uid, old->generation);

@@ -159,30 +159,36 @@ static const struct file_operations load_fops = {
 	.llseek = noop_llseek,
 };
 
+/* A uid of the initial user namespace, written in decimal. */
+static int parse_uid(const char *const word, kuid_t *const uid)
+{
+	u32 value;
+
+	if (kstrtou32(word, 10, &value))
+		return -EINVAL;
+	*uid = make_kuid(&init_user_ns, value);
+	return uid_valid(*uid) ? 0 : -EINVAL;
+}
+
 static ssize_t unload_write(struct file *const file,
 			    const char __user *const ubuf, const size_t count,
 			    loff_t *const ppos)
 {
+	enum pfsel_policy_slot slot = PFSEL_SLOT_SYSTEM;
+	kuid_t uid = GLOBAL_ROOT_UID;
 	char buf[16];
-	kuid_t uid;
-	u32 value;
 	int err;
 
 	err = read_word(ubuf, count, ppos, buf, sizeof(buf));
 	if (err)
 		return err;
-	if (!strcmp(buf, "system")) {
-		err = pfsel_policy_unload(file->f_cred, PFSEL_SLOT_SYSTEM,
-					  GLOBAL_ROOT_UID);
-		return err ?: count;
+	if (strcmp(buf, "system")) {
+		slot = PFSEL_SLOT_USER;
+		err = parse_uid(buf, &uid);
+		if (err)
+			return err;
 	}
-
-	if (kstrtou32(buf, 10, &value))
-		return -EINVAL;
-	uid = make_kuid(&init_user_ns, value);
-	if (!uid_valid(uid))
-		return -EINVAL;
-	err = pfsel_policy_unload(file->f_cred, PFSEL_SLOT_USER, uid);
+	err = pfsel_policy_unload(file->f_cred, slot, uid);
 	return err ?: count;
 }
 
@@ -198,17 +204,13 @@ static ssize_t forget_write(struct file *const file,
 {
 	char buf[16];
 	kuid_t uid;
-	u32 value;
 	int err;
 
 	err = read_word(ubuf, count, ppos, buf, sizeof(buf));
+	if (!err)
+		err = parse_uid(buf, &uid);
 	if (err)
 		return err;
-	if (kstrtou32(buf, 10, &value))
-		return -EINVAL;
-	uid = make_kuid(&init_user_ns, value);
-	if (!uid_valid(uid))
-		return -EINVAL;
 	if (!uid_eq(uid, file->f_cred->uid) &&
 	    !pfsel_policy_may_admin(file->f_cred))
 		return -EPERM;

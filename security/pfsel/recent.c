@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfsel LSM - Recent allows, per CPU
+ *
+ * A loop that sends datagrams to one peer, or connects to one service
+ * again and again, asks the same question each time.  The access vector
+ * cache answers it, but only after the request's address and port have been
+ * classified in both policies, two binary searches each.  In front of it,
+ * each CPU keeps the last few requests that were allowed without any audit
+ * record or question, keyed by the request itself: a repeat is then
+ * allowed after one short comparison.
+ *
+ * Only plain allows are kept: a denial, an ask or anything to audit always
+ * takes the full path.  Every entry carries the epoch it was decided in;
+ * loading or unloading a policy, and switching the global mode, start a
+ * new epoch, which no entry matches.  An epoch is read before the policies
+ * are, and a new one begins after a change is published, so an entry can
+ * only be older than the policies it was decided with, never newer.
+ *
+ * Softirq (inbound connections) and process context have separate tables,
+ * so that a softirq on top of a hook never sees half an entry.
+ */
+
+#include <linux/atomic.h>
+#include <linux/hash.h>
+#include <linux/interrupt.h>
+#include <linux/percpu.h>
+#include <linux/string.h>
+#include <linux/unaligned.h>
+
+#include "app.h"
+#include "recent.h"
+
+#define PFSEL_RECENT_BITS 3
+
+/**
+ * struct pfsel_recent - A request that was allowed
+ *
+ * @epoch: the epoch it was decided in; 0 for an empty entry.
+ * @app: id of the application identity (0 for none).
+ * @uid: the subject's real uid.
+ * @port: the request's port.
+ * @op: its operation.
+ * @proto: its protocol.
+ * @addr: its address.
+ */
+struct pfsel_recent {
+	u64 epoch;
+	u64 app;
+	u32 uid;
+	u16 port;
+	u8 op;
+	u8 proto;
+	u8 addr[16];
+};
+
+struct pfsel_recent_table {
+	struct pfsel_recent entries[2][1 << PFSEL_RECENT_BITS];
+};
+
+static DEFINE_PER_CPU(struct pfsel_recent_table, pfsel_recent_tables);
+/* Starts at 1: entries of epoch 0 are empty. */
+static atomic64_t pfsel_epoch = ATOMIC64_INIT(1);
+
+/**
+ * pfsel_recent_epoch - The current epoch
+ *
+ * Read it before looking at the policies.
+ *
+ * Return: the epoch.
+ */
+u64 pfsel_recent_epoch(void)
+{
+	return atomic64_read_acquire(&pfsel_epoch);
+}
+
+/**
+ * pfsel_recent_invalidate - Start a new epoch
+ *
+ * Call it after a change to the policies (or the mode) is published.
+ */
+void pfsel_recent_invalidate(void)
+{
+	atomic64_inc_return(&pfsel_epoch);
+}
+
+static void fill(struct pfsel_recent *const entry,
+		 const struct pfsel_subject *const subject,
+		 const struct pfsel_request *const request, const u64 epoch)
+{
+	entry->epoch = epoch;
+	entry->app = subject->app ? subject->app->id : 0;
+	entry->uid = __kuid_val(subject->uid);
+	entry->port = request->port;
+	entry->op = request->op;
+	entry->proto = request->proto;
+	memcpy(entry->addr, request->addr, sizeof(entry->addr));
+}
+
+static struct pfsel_recent *slot(struct pfsel_recent_table *const table,
+				 const struct pfsel_recent *const key)
+{
+	const u32 h =
+		hash_32((u32)key->app ^ key->uid ^ key->port ^ key->op << 16 ^
+				key->proto << 24 ^
+				get_unaligned((const u32 *)(key->addr + 12)),
+			PFSEL_RECENT_BITS);
+
+	return &table->entries[!!in_serving_softirq()][h];
+}
+
+/**
+ * pfsel_recent_allowed - Tell whether a request was just allowed
+ *
+ * @subject: who makes it.
+ * @request: what it is.
+ * @epoch: pfsel_recent_epoch(), read before anything else.
+ *
+ * Return: true if this CPU allowed the same request in this epoch.
+ */
+bool pfsel_recent_allowed(const struct pfsel_subject *const subject,
+			  const struct pfsel_request *const request,
+			  const u64 epoch)
+{
+	struct pfsel_recent key;
+	bool hit;
+
+	fill(&key, subject, request, epoch);
+	hit = !memcmp(slot(get_cpu_ptr(&pfsel_recent_tables), &key), &key,
+		      sizeof(key));
+	put_cpu_ptr(&pfsel_recent_tables);
+	return hit;
+}
+
+/**
+ * pfsel_recent_remember - Keep an allowed request
+ *
+ * @subject: who made it.
+ * @request: what it was: allowed, with nothing to audit and nothing asked.
+ * @epoch: the epoch read before it was decided.
+ */
+void pfsel_recent_remember(const struct pfsel_subject *const subject,
+			   const struct pfsel_request *const request,
+			   const u64 epoch)
+{
+	struct pfsel_recent key;
+
+	fill(&key, subject, request, epoch);
+	*slot(get_cpu_ptr(&pfsel_recent_tables), &key) = key;
+	put_cpu_ptr(&pfsel_recent_tables);
+}
