@@ -1,0 +1,739 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pfsel VM tests - the real pfsel-agent (pfsel-tools/agent, pfsel-agent(1))
+ * answering the kernel's questions for pfuser1 (1001):
+ *
+ *   - a --rules file with allow and deny lines: an allowed connect
+ *     proceeds (0 with a root-owned listener, ECONNREFUSED without), a
+ *     denied one fails with EACCES;
+ *   - the scopes once, process and session, seen in ask_stats (questions,
+ *     kept_hits);
+ *   - "always": the agent adds the rule to ~/.pfw inside its BEGIN/END
+ *     section, recompiles with pfwc and loads the policy; the same
+ *     request is then allowed with no question, by the rule (also with no
+ *     agent at all), and the policy's generation went up;
+ *   - a restarted agent registers again and answers;
+ *   - an agent killed while it holds a question: the asker gets the
+ *     unanswered verdict (deny) at once, not at the timeout;
+ *   - the --log file: one line per question, one per answer.
+ *
+ * The policy is pfuser1's own ~/.pfw, compiled and loaded by pfuser1
+ * (pfwc, pfsel load), with an ask rule per port, a 4 s ask timeout and
+ * "ask unanswered deny".  The requests are netprobe connects as pfuser1,
+ * one per process, but for the process scope, where a child of the test
+ * that has become pfuser1 connects twice.
+ *
+ * Needs root: as anyone else every test is skipped.
+ */
+
+#define _GNU_SOURCE
+#include "pfsel_test_util.h"
+
+#include <signal.h>
+#include <sys/prctl.h>
+
+#include "kselftest_harness.h"
+
+#define AGENT "/usr/bin/pfsel-agent"
+#define RUNAS PFSEL_TESTS_DIR "/runas"
+#define HOME1 "/home/pfuser1"
+#define PFW1 HOME1 "/.pfw"
+#define BLOB1 HOME1 "/.pfw.pfsel"
+#define RULES1 HOME1 "/agent.rules"
+#define LOG1 HOME1 "/agent.log"
+#define ERR1 HOME1 "/agent.stderr"
+
+#define PORT_ALLOW 6401 /* rules: allow once; a listener */
+#define PORT_DENY 6402 /* rules: deny once */
+#define PORT_REFUSED 6403 /* rules: allow once; nobody listens */
+#define PORT_PROCESS 6404 /* rules: allow process */
+#define PORT_SESSION 6405 /* rules: allow session */
+#define PORT_ALWAYS 6406 /* rules: allow always; a listener */
+#define PORT_AGAIN 6407 /* rules: allow once, for the restarted agent */
+#define PORT_HELD 6408 /* no rule line: the terminal holds it */
+
+#define TIMEOUT_MS 4000 /* the policy's ask timeout */
+#define PROMPT_MS 1500 /* "at once": well under the timeout */
+#define START_MS 5000 /* for the agent to register */
+#define RULE_MS 10000 /* for an "always" rule to be compiled and loaded */
+
+#define NETPROBE_RULE_PREFIX "allow " PFSEL_NETPROBE " connect tcp to 127.0.0.1 port "
+
+static const char user_pfw[] =
+	"# pfuser1's firewall: asks about a few loopback ports\n"
+	"default allow;\n"
+	"ask timeout 4 s;\n"
+	"ask unanswered deny;\n"
+	"ask * connect tcp to loopback port 6401;\n"
+	"ask * connect tcp to loopback port 6402;\n"
+	"ask * connect tcp to loopback port 6403;\n"
+	"ask * connect tcp to loopback port 6404;\n"
+	"ask * connect tcp to loopback port 6405;\n"
+	"ask * connect tcp to loopback port 6406;\n"
+	"ask * connect tcp to loopback port 6407;\n"
+	"ask * connect tcp to loopback port 6408;\n";
+
+static const char agent_rules[] =
+	"# pfsel-agent --rules: VERDICT SCOPE APP OP PROTO ADDRESS PORT\n"
+	"allow once    *  connect tcp 127.0.0.1 6401\n"
+	"deny  once    *  connect tcp 127.0.0.1 6402\n"
+	"allow once    *  connect tcp 127.0.0.1 6403\n"
+	"allow process *  connect tcp 127.0.0.1 6404\n"
+	"allow session *  connect tcp 127.0.0.1 6405\n"
+	"allow always  " PFSEL_NETPROBE " connect tcp 127.0.0.0/8 6406\n"
+	"allow once    *  connect tcp 127.0.0.1 6407\n";
+
+/* ---- ask_stats ---------------------------------------------------------- */
+
+struct ask_stats {
+	long long questions, merged, answered, unanswered, no_agent, overflow,
+		kept_hits, interrupted, agents, pending, kept;
+};
+
+#define STATS_HEADER                                                 \
+	"questions merged answered unanswered no_agent overflow kept_hits " \
+	"interrupted agents pending kept\n"
+
+static bool read_stats(struct ask_stats *s)
+{
+	char buf[512];
+
+	if (pfsel_read_file(PFSEL_SECURITYFS "/ask_stats", buf, sizeof(buf)) <
+	    0)
+		return false;
+	if (strncmp(buf, STATS_HEADER, strlen(STATS_HEADER)))
+		return false;
+	return sscanf(buf + strlen(STATS_HEADER),
+		      "%lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld",
+		      &s->questions, &s->merged, &s->answered, &s->unanswered,
+		      &s->no_agent, &s->overflow, &s->kept_hits,
+		      &s->interrupted, &s->agents, &s->pending,
+		      &s->kept) == 11;
+}
+
+/* ---- files -------------------------------------------------------------- */
+
+/* Write @text to @path, mode @mode, owned by @uid. */
+static int put_file(const char *path, const char *text, mode_t mode, uid_t uid)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+		      mode);
+	ssize_t len = (ssize_t)strlen(text);
+
+	if (fd < 0)
+		return -1;
+	if (write(fd, text, (size_t)len) != len || fchown(fd, uid, uid) ||
+	    fchmod(fd, mode)) {
+		close(fd);
+		return -1;
+	}
+	return close(fd);
+}
+
+/*
+ * Run a shell command line: its exit status (or -1), its standard output
+ * and error together in @out.
+ */
+static int sh(char *out, size_t size, const char *fmt, ...)
+{
+	char command[2048];
+	size_t len = 0, n;
+	va_list ap;
+	FILE *p;
+	int status;
+
+	va_start(ap, fmt);
+	vsnprintf(command, sizeof(command), fmt, ap);
+	va_end(ap);
+	strncat(command, " 2>&1", sizeof(command) - strlen(command) - 1);
+	p = popen(command, "r");
+	if (!p)
+		return -1;
+	while (len < size - 1 &&
+	       (n = fread(out + len, 1, size - 1 - len, p)) > 0)
+		len += n;
+	out[len] = '\0';
+	status = pclose(p);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static long long generation(void)
+{
+	char line[512];
+
+	if (!pfsel_policy_line("1001", line, sizeof(line)))
+		return -1;
+	return pfsel_field_num(line, "generation");
+}
+
+/* ---- the agent's log ------------------------------------------------------ */
+
+/* Lines of the agent's log holding every string of NULL-terminated @needles. */
+static int log_count(const char *const *needles)
+{
+	char line[4096];
+	FILE *file = fopen(LOG1, "re");
+	int n = 0;
+	size_t i;
+
+	if (!file)
+		return -1;
+	while (fgets(line, sizeof(line), file)) {
+		for (i = 0; needles[i]; i++)
+			if (!strstr(line, needles[i]))
+				break;
+		n += !needles[i];
+	}
+	fclose(file);
+	return n;
+}
+
+static int log_count1(const char *needle)
+{
+	const char *needles[] = { needle, NULL };
+
+	return log_count(needles);
+}
+
+/* Wait up to @ms for a log line holding every string of @needles. */
+static bool log_wait(const char *const *needles, int ms)
+{
+	const long long deadline = pfsel_now_ms() + ms;
+
+	do {
+		if (log_count(needles) > 0)
+			return true;
+		usleep(50 * 1000);
+	} while (pfsel_now_ms() < deadline);
+	return false;
+}
+
+static void dump_file(struct __test_metadata *_metadata, const char *path)
+{
+	char buf[16384];
+
+	if (pfsel_read_file(path, buf, sizeof(buf)) >= 0)
+		TH_LOG("%s:\n%s", path, buf);
+}
+
+/*
+ * The log's questions and answers, by question id: every question line
+ * ("question ID: /APP (COMM, pid N) ...") and every answer line ("question
+ * ID: answered VERDICT SCOPE (by SOURCE)").  Checks that no id has two
+ * question lines or two answer lines, that every answer follows its
+ * question, and returns the numbers of questions and of answers.
+ */
+#define MAX_IDS 64
+
+static bool log_tally(int *questions, int *answers)
+{
+	unsigned long long ids[MAX_IDS];
+	int asked[MAX_IDS] = { 0 }, answered[MAX_IDS] = { 0 };
+	char line[4096];
+	FILE *file = fopen(LOG1, "re");
+	size_t n = 0, i;
+	bool ok = true;
+
+	*questions = *answers = 0;
+	if (!file)
+		return false;
+	while (fgets(line, sizeof(line), file)) {
+		unsigned long long id;
+		const char *p = strstr(line, "]: question ");
+		char *rest;
+
+		if (!p)
+			continue;
+		id = strtoull(p + strlen("]: question "), &rest, 10);
+		if (strncmp(rest, ": ", 2))
+			continue;
+		rest += 2;
+		for (i = 0; i < n; i++)
+			if (ids[i] == id)
+				break;
+		if (i == n) {
+			if (n == MAX_IDS)
+				break;
+			ids[n] = id;
+			n++;
+		}
+		if (rest[0] == '/' || rest[0] == '?') {
+			ok &= asked[i]++ == 0;
+			(*questions)++;
+		} else if (!strncmp(rest, "answered ", 9)) {
+			ok &= asked[i] == 1 && answered[i]++ == 0;
+			(*answers)++;
+		}
+	}
+	fclose(file);
+	return ok;
+}
+
+/* ---- the agent -------------------------------------------------------------- */
+
+struct agent {
+	pid_t pid;
+	int input; /* its standard input's write end, or -1 */
+};
+
+/*
+ * Start pfsel-agent as pfuser1, in its home folder, with HOME set:
+ * "--rules RULES1 --log LOG1" and @extra (NULL or one option).  With
+ * @terminal, its standard input is a pipe the test keeps open (and
+ * --interactive is given), else /dev/null.  Waits until it is the
+ * registered agent of 1001: true then.
+ */
+static bool agent_start(struct agent *ag, bool terminal, const char *extra)
+{
+	const long long deadline = pfsel_now_ms() + START_MS;
+	char *argv[] = { AGENT,	      "--rules=" RULES1,
+			 "--log=" LOG1, "--pfwc=/usr/bin/pfwc",
+			 NULL,	      NULL,
+			 NULL };
+	const pid_t parent = getpid();
+	struct ask_stats s;
+	int in[2] = { -1, -1 }, fd;
+	int i = 4;
+
+	if (terminal)
+		argv[i++] = "--interactive";
+	if (extra)
+		argv[i++] = (char *)extra;
+	ag->input = -1;
+	if (terminal && pipe2(in, O_CLOEXEC))
+		return false;
+	ag->pid = fork();
+	if (ag->pid < 0)
+		return false;
+	if (ag->pid == 0) {
+		fd = terminal ? in[0] : open("/dev/null", O_RDONLY);
+		if (fd < 0 || dup2(fd, STDIN_FILENO) < 0)
+			_exit(125);
+		fd = open(ERR1, O_WRONLY | O_CREAT | O_APPEND, 0644);
+		if (fd < 0 || dup2(fd, STDERR_FILENO) < 0 ||
+		    fchown(fd, PFSEL_UID1, PFSEL_UID1))
+			_exit(125);
+		if (pfsel_become(PFSEL_UID1))
+			_exit(126);
+		/* Set after the uid change, which clears it; kept over exec. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(0);
+		if (chdir(HOME1) || setenv("HOME", HOME1, 1) ||
+		    setenv("PATH", "/usr/bin:/bin", 1))
+			_exit(125);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	if (terminal) {
+		close(in[0]);
+		ag->input = in[1];
+	}
+	do {
+		if (read_stats(&s) && s.agents == 1 &&
+		    waitpid(ag->pid, NULL, WNOHANG) == 0 &&
+		    log_count1("registered as the agent of uid 1001") > 0)
+			return true;
+		usleep(20 * 1000);
+	} while (pfsel_now_ms() < deadline);
+	return false;
+}
+
+/* Stop the agent with @sig and reap it: its exit status. */
+static int agent_stop(struct agent *ag, int sig)
+{
+	int status;
+
+	if (ag->pid <= 0)
+		return -1;
+	kill(ag->pid, sig);
+	status = pfsel_wait_status(ag->pid);
+	ag->pid = 0;
+	if (ag->input >= 0)
+		close(ag->input);
+	ag->input = -1;
+	return status;
+}
+
+/* ---- the asking side --------------------------------------------------------- */
+
+/* Start netprobe as pfuser1: connect to 127.0.0.1:@port, in the background. */
+static pid_t probe_start(unsigned short port)
+{
+	char port_text[8];
+	char *argv[] = { PFSEL_NETPROBE, "connect", "inet", "127.0.0.1",
+			 port_text, NULL };
+	const pid_t parent = getpid();
+	pid_t pid;
+
+	snprintf(port_text, sizeof(port_text), "%u", port);
+	pid = fork();
+	if (pid == 0) {
+		if (pfsel_become(PFSEL_UID1))
+			_exit(126);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(0);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+/* One netprobe connect as pfuser1: its errno; its pid and run time. */
+static int probe(unsigned short port, pid_t *pidp, long long *elapsed_ms)
+{
+	const long long t0 = pfsel_now_ms();
+	const pid_t pid = probe_start(port);
+	int status;
+
+	if (pid < 0)
+		return -1;
+	if (pidp)
+		*pidp = pid;
+	status = pfsel_wait_status(pid);
+	if (elapsed_ms)
+		*elapsed_ms = pfsel_now_ms() - t0;
+	return status;
+}
+
+/* Two connects to 127.0.0.1:@arg from one process (of pfuser1). */
+static int connect_twice(void *arg)
+{
+	const unsigned short port = (unsigned short)(uintptr_t)arg;
+	union pfsel_addr addr;
+	const socklen_t len = pfsel_addr("127.0.0.1", port, &addr);
+	int i, fd, ret = 0;
+
+	for (i = 0; i < 2; i++) {
+		fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd < 0)
+			return 100;
+		/* Allowed: refused, for nobody listens (or connected). */
+		if (connect(fd, &addr.sa, len) && errno != ECONNREFUSED &&
+		    !ret)
+			ret = 100 + i + 1; /* 101: the first, 102: the second */
+		close(fd);
+	}
+	return ret;
+}
+
+/* ---- the fixture ---------------------------------------------------------------- */
+
+FIXTURE(agent)
+{
+	struct agent agent;
+	int peer_allow, peer_always;
+	struct ask_stats start;
+};
+
+FIXTURE_SETUP(agent)
+{
+	char out[4096];
+
+	self->agent.pid = 0;
+	self->agent.input = -1;
+	self->peer_allow = self->peer_always = -1;
+	if (geteuid() != 0)
+		SKIP(return, "running pfsel-agent as pfuser1 needs root");
+	ASSERT_EQ(0, access(AGENT, X_OK))
+	TH_LOG("pfsel-agent is not in the image (build/bin)");
+	pfsel_reset();
+	system("rm -rf " HOME1);
+	ASSERT_EQ(0, mkdir(HOME1, 0755));
+	ASSERT_EQ(0, chown(HOME1, PFSEL_UID1, PFSEL_UID1));
+	ASSERT_EQ(0, put_file(PFW1, user_pfw, 0644, PFSEL_UID1));
+	ASSERT_EQ(0, put_file(RULES1, agent_rules, 0644, PFSEL_UID1));
+
+	/* pfuser1 compiles and loads their own policy. */
+	ASSERT_EQ(0, sh(out, sizeof(out),
+			"cd " HOME1 " && " RUNAS " 1001 pfwc -o .pfw.pfsel .pfw && "
+			RUNAS " 1001 pfsel load .pfw.pfsel"))
+	{
+		TH_LOG("%s", out);
+	}
+	ASSERT_LT(0, generation());
+
+	self->peer_allow = pfsel_peer(SOCK_STREAM, "127.0.0.1", PORT_ALLOW);
+	ASSERT_LE(0, self->peer_allow);
+	self->peer_always = pfsel_peer(SOCK_STREAM, "127.0.0.1", PORT_ALWAYS);
+	ASSERT_LE(0, self->peer_always);
+
+	ASSERT_TRUE(agent_start(&self->agent, false, NULL))
+	{
+		dump_file(_metadata, ERR1);
+		dump_file(_metadata, LOG1);
+	}
+	ASSERT_TRUE(read_stats(&self->start));
+	EXPECT_EQ(1, self->start.agents);
+}
+
+FIXTURE_TEARDOWN(agent)
+{
+	if (geteuid() != 0)
+		return;
+	if (self->agent.pid > 0)
+		agent_stop(&self->agent, SIGKILL);
+	if (self->peer_allow >= 0)
+		close(self->peer_allow);
+	if (self->peer_always >= 0)
+		close(self->peer_always);
+	pfsel_reset();
+}
+
+#define DUMP_ON_FAIL                         \
+	{                                    \
+		dump_file(_metadata, LOG1);  \
+		dump_file(_metadata, ERR1);  \
+	}
+
+/*
+ * The rule file decides: allow proceeds (0 to a listener, ECONNREFUSED
+ * with nobody listening), deny is EACCES; each is a question (scope once:
+ * asked again each time), and the log holds one line for each question
+ * (naming the request and netprobe's pid) and one for each answer.
+ */
+TEST_F_TIMEOUT(agent, rules_allow_and_deny, 60)
+{
+	const char *needles[4];
+	char pid_text[32];
+	struct ask_stats s;
+	int questions, answers, i;
+	pid_t pid;
+
+	for (i = 0; i < 2; i++) {
+		EXPECT_EQ(0, probe(PORT_ALLOW, &pid, NULL)) DUMP_ON_FAIL;
+		snprintf(pid_text, sizeof(pid_text), "(netprobe, pid %d) ", pid);
+		needles[0] = PFSEL_NETPROBE " (netprobe";
+		needles[1] = pid_text;
+		needles[2] = "connect tcp to 127.0.0.1:6401, user policy rule ";
+		needles[3] = NULL;
+		EXPECT_EQ(1, log_count(needles)) DUMP_ON_FAIL;
+		EXPECT_EQ(EACCES, probe(PORT_DENY, NULL, NULL)) DUMP_ON_FAIL;
+	}
+	EXPECT_EQ(ECONNREFUSED, probe(PORT_REFUSED, NULL, NULL)) DUMP_ON_FAIL;
+	EXPECT_EQ(2, pfsel_drain(self->peer_allow));
+
+	ASSERT_TRUE(read_stats(&s));
+	EXPECT_EQ(5, s.questions - self->start.questions);
+	EXPECT_EQ(5, s.answered - self->start.answered);
+	EXPECT_EQ(0, s.kept_hits - self->start.kept_hits);
+	EXPECT_EQ(0, s.unanswered - self->start.unanswered);
+	EXPECT_EQ(0, s.kept);
+
+	/* The log: a question line and an answer line for each question. */
+	EXPECT_TRUE(log_tally(&questions, &answers)) DUMP_ON_FAIL;
+	EXPECT_EQ(5, questions) DUMP_ON_FAIL;
+	EXPECT_EQ(5, answers) DUMP_ON_FAIL;
+	EXPECT_EQ(3, log_count1(": answered allow once (by rules)"));
+	EXPECT_EQ(2, log_count1(": answered deny once (by rules)"));
+	EXPECT_EQ(2, log_count1("connect tcp to 127.0.0.1:6402, user policy rule "));
+	EXPECT_EQ(1, log_count1("connect tcp to 127.0.0.1:6403, user policy rule "));
+	EXPECT_EQ(0, log_count1("not answered"));
+
+	/* SIGTERM: a clean stop, logged. */
+	EXPECT_EQ(0, agent_stop(&self->agent, SIGTERM));
+	EXPECT_EQ(1, log_count1("stopping after 5 questions")) DUMP_ON_FAIL;
+	ASSERT_TRUE(read_stats(&s));
+	EXPECT_EQ(0, s.agents);
+}
+
+/*
+ * Scopes, seen through ask_stats: once is asked every time; process is
+ * kept for the process that asked (a second connect of it is a kept hit)
+ * but not for another process; session is kept for every process of the
+ * user.
+ */
+TEST_F_TIMEOUT(agent, scopes_in_ask_stats, 60)
+{
+	struct ask_stats a, b;
+	int questions, answers;
+
+	/* once: two processes, two questions, nothing kept. */
+	ASSERT_TRUE(read_stats(&a));
+	EXPECT_EQ(0, probe(PORT_ALLOW, NULL, NULL)) DUMP_ON_FAIL;
+	EXPECT_EQ(0, probe(PORT_ALLOW, NULL, NULL)) DUMP_ON_FAIL;
+	ASSERT_TRUE(read_stats(&b));
+	EXPECT_EQ(2, b.questions - a.questions);
+	EXPECT_EQ(0, b.kept_hits - a.kept_hits);
+	EXPECT_EQ(0, b.kept);
+
+	/* process: one question for two connects of one process ... */
+	a = b;
+	EXPECT_EQ(0, pfsel_run_as(PFSEL_UID1, connect_twice,
+				  (void *)(uintptr_t)PORT_PROCESS))
+	DUMP_ON_FAIL;
+	ASSERT_TRUE(read_stats(&b));
+	EXPECT_EQ(1, b.questions - a.questions);
+	EXPECT_EQ(1, b.kept_hits - a.kept_hits);
+	/* ... and another process is asked again. */
+	a = b;
+	EXPECT_EQ(ECONNREFUSED, probe(PORT_PROCESS, NULL, NULL)) DUMP_ON_FAIL;
+	ASSERT_TRUE(read_stats(&b));
+	EXPECT_EQ(1, b.questions - a.questions);
+	EXPECT_EQ(0, b.kept_hits - a.kept_hits);
+
+	/* session: asked once, then kept for every process. */
+	a = b;
+	EXPECT_EQ(ECONNREFUSED, probe(PORT_SESSION, NULL, NULL)) DUMP_ON_FAIL;
+	ASSERT_TRUE(read_stats(&b));
+	EXPECT_EQ(1, b.questions - a.questions);
+	EXPECT_EQ(0, b.kept_hits - a.kept_hits);
+	a = b;
+	EXPECT_EQ(ECONNREFUSED, probe(PORT_SESSION, NULL, NULL)) DUMP_ON_FAIL;
+	EXPECT_EQ(0, pfsel_run_as(PFSEL_UID1, connect_twice,
+				  (void *)(uintptr_t)PORT_SESSION));
+	ASSERT_TRUE(read_stats(&b));
+	EXPECT_EQ(0, b.questions - a.questions);
+	EXPECT_EQ(3, b.kept_hits - a.kept_hits);
+	EXPECT_LE(1, b.kept);
+
+	EXPECT_TRUE(log_tally(&questions, &answers)) DUMP_ON_FAIL;
+	EXPECT_EQ(5, questions);
+	EXPECT_EQ(5, answers);
+	EXPECT_EQ(2, log_count1(": answered allow process (by rules)"));
+	EXPECT_EQ(1, log_count1(": answered allow session (by rules)"));
+}
+
+/*
+ * "always": the agent writes the rule into ~/.pfw's pfsel-agent section,
+ * compiles and loads it; the same request is then allowed by the rule,
+ * with no question: while the agent runs, after it stops, and after a
+ * restart, which registers again and answers.
+ */
+TEST_F_TIMEOUT(agent, always_becomes_a_rule_and_restart, 90)
+{
+	const char *added[] = { "added '" NETPROBE_RULE_PREFIX "6406;' to " PFW1,
+				NULL };
+	char pfw[8192], out[4096], *begin, *rule, *end, *old;
+	struct ask_stats a, b;
+	long long gen0, gen1;
+	int questions, answers;
+	struct stat st;
+
+	gen0 = generation();
+	ASSERT_LT(0, gen0);
+	ASSERT_TRUE(read_stats(&a));
+	EXPECT_EQ(0, probe(PORT_ALWAYS, NULL, NULL)) DUMP_ON_FAIL;
+	ASSERT_TRUE(read_stats(&b));
+	EXPECT_EQ(1, b.questions - a.questions);
+
+	/* The agent adds the rule, compiles and loads. */
+	ASSERT_TRUE(log_wait(added, RULE_MS)) DUMP_ON_FAIL;
+	EXPECT_EQ(1, log_count1(": answered allow always (by rules)"));
+	gen1 = generation();
+	EXPECT_LT(gen0, gen1);
+	ASSERT_LT(0, pfsel_read_file(PFW1, pfw, sizeof(pfw)));
+	TH_LOG("~/.pfw after 'always':\n%s", pfw);
+	begin = strstr(pfw, "# BEGIN pfsel-agent\n");
+	rule = strstr(pfw, NETPROBE_RULE_PREFIX "6406;\n");
+	end = strstr(pfw, "# END pfsel-agent\n");
+	old = strstr(pfw, user_pfw);
+	ASSERT_NE(NULL, begin);
+	ASSERT_NE(NULL, rule);
+	ASSERT_NE(NULL, end);
+	EXPECT_TRUE(begin < rule && rule < end);
+	/* The user's own text is all there, after the section. */
+	ASSERT_NE(NULL, old);
+	EXPECT_TRUE(end < old);
+	/* Still the user's file, and what is loaded is its compiled form. */
+	ASSERT_EQ(0, stat(PFW1, &st));
+	EXPECT_EQ((uid_t)PFSEL_UID1, st.st_uid);
+	ASSERT_EQ(0, stat(BLOB1, &st));
+	EXPECT_LT(0, st.st_size);
+	EXPECT_EQ(0, sh(out, sizeof(out),
+			"pfsel check --uid 1001 --exe " PFSEL_NETPROBE
+			" connect tcp 127.0.0.1 %d",
+			PORT_ALWAYS));
+	TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "verdict  allow\n"));
+	EXPECT_NE(NULL, strstr(out, "by rule "));
+
+	/* The same request: allowed, no question. */
+	ASSERT_TRUE(read_stats(&a));
+	EXPECT_EQ(0, probe(PORT_ALWAYS, NULL, NULL)) DUMP_ON_FAIL;
+	ASSERT_TRUE(read_stats(&b));
+	EXPECT_EQ(0, b.questions - a.questions);
+
+	/* The agent stops: the rule holds with no agent at all. */
+	EXPECT_EQ(0, agent_stop(&self->agent, SIGTERM));
+	ASSERT_TRUE(read_stats(&a));
+	EXPECT_EQ(0, a.agents);
+	EXPECT_EQ(0, a.kept);
+	EXPECT_EQ(0, probe(PORT_ALWAYS, NULL, NULL)) DUMP_ON_FAIL;
+	ASSERT_TRUE(read_stats(&b));
+	EXPECT_EQ(0, b.questions - a.questions);
+	EXPECT_EQ(0, b.no_agent - a.no_agent);
+	/* An ask port with no agent: denied at once. */
+	EXPECT_EQ(EACCES, probe(PORT_AGAIN, NULL, NULL));
+
+	/* Restarted: registers again, and answers. */
+	ASSERT_TRUE(agent_start(&self->agent, false, NULL)) DUMP_ON_FAIL;
+	ASSERT_TRUE(read_stats(&a));
+	EXPECT_EQ(1, a.agents);
+	EXPECT_EQ(ECONNREFUSED, probe(PORT_AGAIN, NULL, NULL)) DUMP_ON_FAIL;
+	EXPECT_EQ(0, probe(PORT_ALWAYS, NULL, NULL)) DUMP_ON_FAIL;
+	ASSERT_TRUE(read_stats(&b));
+	EXPECT_EQ(1, b.questions - a.questions);
+	EXPECT_EQ(1, b.answered - a.answered);
+	EXPECT_EQ(2, log_count1("registered as the agent of uid 1001"));
+
+	/* The generation is the agent's load: nothing loaded since. */
+	EXPECT_EQ(gen1, generation());
+	EXPECT_TRUE(log_tally(&questions, &answers)) DUMP_ON_FAIL;
+	EXPECT_EQ(2, questions);
+	EXPECT_EQ(2, answers);
+	pfsel_drain(self->peer_always);
+}
+
+/*
+ * The agent killed while it holds a question (no rule line matches it;
+ * the terminal, which never answers, has it): the asker gets the
+ * unanswered verdict, deny, at once rather than at the 4 s timeout.
+ */
+TEST_F_TIMEOUT(agent, killed_mid_question, 60)
+{
+	const char *asked[] = { "connect tcp to 127.0.0.1:6408, user policy rule ",
+				NULL };
+	struct ask_stats a, b;
+	long long t0, elapsed;
+	int questions, answers;
+	pid_t pid;
+
+	/* An agent that also asks the terminal, whose input never comes. */
+	EXPECT_EQ(0, agent_stop(&self->agent, SIGTERM));
+	ASSERT_TRUE(agent_start(&self->agent, true, NULL)) DUMP_ON_FAIL;
+	ASSERT_TRUE(read_stats(&a));
+
+	pid = probe_start(PORT_HELD);
+	ASSERT_LT(0, pid);
+	ASSERT_TRUE(log_wait(asked, 3000)) DUMP_ON_FAIL;
+	usleep(200 * 1000); /* the question goes on to the terminal */
+	ASSERT_TRUE(read_stats(&b));
+	EXPECT_EQ(1, b.pending);
+	t0 = pfsel_now_ms();
+	EXPECT_EQ(128 + SIGKILL, agent_stop(&self->agent, SIGKILL));
+	EXPECT_EQ(EACCES, pfsel_wait_status(pid));
+	elapsed = pfsel_now_ms() - t0;
+	TH_LOG("agent killed: netprobe returned %lld ms later (timeout %d ms)",
+	       elapsed, TIMEOUT_MS);
+	EXPECT_GT(PROMPT_MS, elapsed);
+	ASSERT_TRUE(read_stats(&b));
+	EXPECT_EQ(0, b.agents);
+	EXPECT_EQ(0, b.pending);
+	EXPECT_EQ(1, b.questions - a.questions);
+	EXPECT_EQ(0, b.answered - a.answered);
+	TH_LOG("unanswered +%lld, no_agent +%lld", b.unanswered - a.unanswered,
+	       b.no_agent - a.no_agent);
+
+	/* The log has the question, and no answer to it. */
+	EXPECT_TRUE(log_tally(&questions, &answers)) DUMP_ON_FAIL;
+	EXPECT_EQ(1, questions);
+	EXPECT_EQ(0, answers);
+
+	/* Without an agent, the same: denied at once. */
+	EXPECT_EQ(EACCES, probe(PORT_HELD, NULL, &elapsed));
+	EXPECT_GT(PROMPT_MS, elapsed);
+}
+
+TEST_HARNESS_MAIN
