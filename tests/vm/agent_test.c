@@ -51,6 +51,10 @@
 #define PORT_ALWAYS 6406 /* rules: allow always; a listener */
 #define PORT_AGAIN 6407 /* rules: allow once, for the restarted agent */
 #define PORT_HELD 6408 /* no rule line: the terminal holds it */
+#define PORT_DENY6 6409 /* rules: deny always, to ::1 */
+#define PORT_SCRIPT 6410 /* rules: allow always, netprobe's probe-script */
+
+#define PROBE_SCRIPT PFSEL_TESTS_DIR "/probe-script"
 
 #define TIMEOUT_MS 4000 /* the policy's ask timeout */
 #define PROMPT_MS 1500 /* "at once": well under the timeout */
@@ -71,7 +75,9 @@ static const char user_pfw[] =
 	"ask * connect tcp to loopback port 6405;\n"
 	"ask * connect tcp to loopback port 6406;\n"
 	"ask * connect tcp to loopback port 6407;\n"
-	"ask * connect tcp to loopback port 6408;\n";
+	"ask * connect tcp to loopback port 6408;\n"
+	"ask * connect tcp to loopback port 6409;\n"
+	"ask * connect tcp to loopback port 6410;\n";
 
 static const char agent_rules[] =
 	"# pfsel-agent --rules: VERDICT SCOPE APP OP PROTO ADDRESS PORT\n"
@@ -81,7 +87,9 @@ static const char agent_rules[] =
 	"allow process *  connect tcp 127.0.0.1 6404\n"
 	"allow session *  connect tcp 127.0.0.1 6405\n"
 	"allow always  " PFSEL_NETPROBE " connect tcp 127.0.0.0/8 6406\n"
-	"allow once    *  connect tcp 127.0.0.1 6407\n";
+	"allow once    *  connect tcp 127.0.0.1 6407\n"
+	"deny  always  *  connect tcp ::1 6409\n"
+	"allow always  " PFSEL_NETPROBE ":" PROBE_SCRIPT " connect tcp 127.0.0.1 6410\n";
 
 /* ---- ask_stats ---------------------------------------------------------- */
 
@@ -357,11 +365,16 @@ static int agent_stop(struct agent *ag, int sig)
 
 /* ---- the asking side --------------------------------------------------------- */
 
-/* Start netprobe as pfuser1: connect to 127.0.0.1:@port, in the background. */
-static pid_t probe_start(unsigned short port)
+/*
+ * Start netprobe as pfuser1 (through @script, when not NULL): connect to
+ * @addr:@port, in the background.
+ */
+static pid_t probe_start_at(const char *script, const char *addr,
+			    unsigned short port)
 {
 	char port_text[8];
-	char *argv[] = { PFSEL_NETPROBE, "connect", "inet", "127.0.0.1",
+	char *argv[] = { script ? (char *)script : PFSEL_NETPROBE, "connect",
+			 strchr(addr, ':') ? "inet6" : "inet", (char *)addr,
 			 port_text, NULL };
 	const pid_t parent = getpid();
 	pid_t pid;
@@ -378,6 +391,19 @@ static pid_t probe_start(unsigned short port)
 		_exit(127);
 	}
 	return pid;
+}
+
+static pid_t probe_start(unsigned short port)
+{
+	return probe_start_at(NULL, "127.0.0.1", port);
+}
+
+/* As probe(), through @script to @addr. */
+static int probe_at(const char *script, const char *addr, unsigned short port)
+{
+	const pid_t pid = probe_start_at(script, addr, port);
+
+	return pid < 0 ? -1 : pfsel_wait_status(pid);
 }
 
 /* One netprobe connect as pfuser1: its errno; its pid and run time. */
@@ -734,6 +760,79 @@ TEST_F_TIMEOUT(agent, killed_mid_question, 60)
 	/* Without an agent, the same: denied at once. */
 	EXPECT_EQ(EACCES, probe(PORT_HELD, NULL, &elapsed));
 	EXPECT_GT(PROMPT_MS, elapsed);
+}
+
+/*
+ * Two more "always" answers: a deny, of a connect to ::1, and an allow for
+ * an application that runs a script (netprobe as the #! interpreter of
+ * probe-script).  Both rules go into the one pfsel-agent section, in the
+ * order given, and decide those requests from then on, with no question;
+ * the deny only for ::1 and the allow only for the script.
+ */
+TEST_F_TIMEOUT(agent, always_deny_and_script, 90)
+{
+	const char *added_deny[] = {
+		"added 'deny " PFSEL_NETPROBE " connect tcp to ::1 port 6409;' to " PFW1,
+		NULL
+	};
+	const char *added_script[] = {
+		"added 'allow " PFSEL_NETPROBE " script " PROBE_SCRIPT
+		" connect tcp to 127.0.0.1 port 6410;' to " PFW1,
+		NULL
+	};
+	char pfw[8192], *first, *second, *end;
+	struct ask_stats a, b;
+	int peer = pfsel_peer(SOCK_STREAM, "127.0.0.1", PORT_SCRIPT);
+	int questions, answers;
+
+	ASSERT_LE(0, peer);
+	ASSERT_TRUE(read_stats(&a));
+	EXPECT_EQ(EACCES, probe_at(NULL, "::1", PORT_DENY6)) DUMP_ON_FAIL;
+	ASSERT_TRUE(log_wait(added_deny, RULE_MS)) DUMP_ON_FAIL;
+	EXPECT_EQ(0, probe_at(PROBE_SCRIPT, "127.0.0.1", PORT_SCRIPT))
+	DUMP_ON_FAIL;
+	ASSERT_TRUE(log_wait(added_script, RULE_MS)) DUMP_ON_FAIL;
+	ASSERT_TRUE(read_stats(&b));
+	EXPECT_EQ(2, b.questions - a.questions);
+
+	ASSERT_LT(0, pfsel_read_file(PFW1, pfw, sizeof(pfw)));
+	TH_LOG("~/.pfw:\n%s", pfw);
+	first = strstr(pfw, "# BEGIN pfsel-agent\ndeny " PFSEL_NETPROBE
+			    " connect tcp to ::1 port 6409;\n");
+	second = strstr(pfw, "\nallow " PFSEL_NETPROBE " script " PROBE_SCRIPT
+			     " connect tcp to 127.0.0.1 port 6410;\n# END pfsel-agent\n");
+	end = strstr(pfw, "# END pfsel-agent");
+	EXPECT_NE(NULL, first);
+	EXPECT_NE(NULL, second);
+	EXPECT_TRUE(first < second);
+	/* One section: a second BEGIN would be a second one. */
+	ASSERT_NE(NULL, end);
+	EXPECT_EQ(NULL, strstr(end + 1, "# END pfsel-agent"));
+	EXPECT_EQ(NULL, strstr(strstr(pfw, "# BEGIN pfsel-agent") + 1,
+			       "# BEGIN pfsel-agent"));
+
+	/* From now on, no question: with the agent, and without one. */
+	EXPECT_EQ(0, agent_stop(&self->agent, SIGTERM));
+	ASSERT_TRUE(read_stats(&a));
+	EXPECT_EQ(EACCES, probe_at(NULL, "::1", PORT_DENY6));
+	EXPECT_EQ(0, probe_at(PROBE_SCRIPT, "127.0.0.1", PORT_SCRIPT));
+	ASSERT_TRUE(read_stats(&b));
+	EXPECT_EQ(0, b.questions - a.questions);
+	EXPECT_EQ(0, b.no_agent - a.no_agent);
+	/*
+	 * What the rules do not name is still asked, and with no agent
+	 * denied: 6409 over IPv4, and 6410 for netprobe without the script.
+	 */
+	EXPECT_EQ(EACCES, probe_at(NULL, "127.0.0.1", PORT_DENY6));
+	EXPECT_EQ(EACCES, probe_at(NULL, "127.0.0.1", PORT_SCRIPT));
+	ASSERT_TRUE(read_stats(&b));
+	EXPECT_EQ(2, b.no_agent - a.no_agent);
+
+	EXPECT_TRUE(log_tally(&questions, &answers)) DUMP_ON_FAIL;
+	EXPECT_EQ(2, questions);
+	EXPECT_EQ(2, answers);
+	EXPECT_EQ(2, pfsel_drain(peer));
+	close(peer);
 }
 
 TEST_HARNESS_MAIN
