@@ -12,6 +12,8 @@
  *     section, recompiles with pfwc and loads the policy; the same
  *     request is then allowed with no question, by the rule (also with no
  *     agent at all), and the policy's generation went up;
+ *   - a login through PAM after that compiles the changed ~/.pfw, finds
+ *     that policy loaded already, and loads nothing;
  *   - a restarted agent registers again and answers;
  *   - an agent killed while it holds a question: the asker gets the
  *     unanswered verdict (deny) at once, not at the timeout;
@@ -624,8 +626,9 @@ TEST_F_TIMEOUT(agent, scopes_in_ask_stats, 60)
 /*
  * "always": the agent writes the rule into ~/.pfw's pfsel-agent section,
  * compiles and loads it; the same request is then allowed by the rule,
- * with no question: while the agent runs, after it stops, and after a
- * restart, which registers again and answers.
+ * with no question: while the agent runs, after a PAM login (which loads
+ * nothing: the policy it compiles is the one loaded), after the agent
+ * stops, and after a restart, which registers again and answers.
  */
 TEST_F_TIMEOUT(agent, always_becomes_a_rule_and_restart, 90)
 {
@@ -680,6 +683,23 @@ TEST_F_TIMEOUT(agent, always_becomes_a_rule_and_restart, 90)
 	EXPECT_EQ(0, probe(PORT_ALWAYS, NULL, NULL)) DUMP_ON_FAIL;
 	ASSERT_TRUE(read_stats(&b));
 	EXPECT_EQ(0, b.questions - a.questions);
+
+	/*
+	 * A login through PAM now: pam_pfsel sees ~/.pfw changed, compiles
+	 * it, and finds the very policy the agent loaded already loaded: no
+	 * load, so nothing the agent was told is forgotten.
+	 */
+	if (access("/usr/bin/pamtester", X_OK) == 0) {
+		EXPECT_EQ(0, sh(out, sizeof(out),
+				"pamtester pfsel-test pfuser1 open_session "
+				"close_session"))
+		TH_LOG("pamtester: %s", out);
+		EXPECT_EQ(gen1, generation());
+		ASSERT_TRUE(read_stats(&b));
+		EXPECT_EQ(0, b.questions - a.questions);
+	} else {
+		TH_LOG("no pamtester in the image: no login after 'always'");
+	}
 
 	/* The agent stops: the rule holds with no agent at all. */
 	EXPECT_EQ(0, agent_stop(&self->agent, SIGTERM));
