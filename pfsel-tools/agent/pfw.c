@@ -262,16 +262,22 @@ static int read_all(const char *path, char **text, char *err, size_t errlen)
 		return -ENOMEM;
 	}
 	if (!f) {
-		if (open_errno != ENOENT) {
+		/*
+		 * A missing source is not an empty policy: compiling and
+		 * loading the one new rule alone would replace whatever policy
+		 * the user has loaded.
+		 */
+		if (open_errno == ENOENT)
+			snprintf(err, errlen,
+				 "open(%s): %s: the answer holds for the session only",
+				 path, strerror(open_errno));
+		else
 			snprintf(err, errlen, "open(%s): %s", path,
 				 strerror(open_errno));
-			fclose(mem);
-			free(*text);
-			*text = NULL;
-			return -open_errno;
-		}
 		fclose(mem);
-		return 0;
+		free(*text);
+		*text = NULL;
+		return -open_errno;
 	}
 	while ((c = getc(f)) != EOF)
 		putc(c, mem);

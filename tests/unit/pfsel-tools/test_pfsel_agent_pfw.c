@@ -226,11 +226,15 @@ static void test_add_rule_fake_accepts(void **state)
 		assert_int_equal(st.st_mode & 0777, 0640);
 	}
 
-	/* A missing source file starts empty. */
+	/*
+	 * A missing source file is refused, and not created: a policy of the
+	 * one rule would replace the user's.
+	 */
 	unlink(path_in("my.pfw"));
-	if (pfw_add_rule(&c, "deny /b;", err, sizeof(err)))
-		fail_msg("pfw_add_rule: %s", err);
-	assert_non_null(strstr(get("my.pfw"), "deny /b;"));
+	assert_int_equal(pfw_add_rule(&c, "deny /b;", err, sizeof(err)),
+			 -ENOENT);
+	assert_non_null(strstr(err, "session only"));
+	assert_int_equal(access(path_in("my.pfw"), F_OK), -1);
 	free((char *)c.pfw);
 	free((char *)c.out);
 	free((char *)c.pfwc);
