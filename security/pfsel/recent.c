@@ -6,7 +6,7 @@
  * again and again, asks the same question each time.  The access vector
  * cache answers it, but only after the request's address and port have been
  * classified in both policies, two binary searches each.  In front of it,
- * each CPU keeps the last few requests that were allowed without any audit
+ * each CPU keeps up to 64 requests that were allowed without any audit
  * record or question, keyed by the request itself: a repeat is then
  * allowed after one short comparison.
  *
@@ -22,16 +22,15 @@
  */
 
 #include <linux/atomic.h>
-#include <linux/hash.h>
+#include <linux/jhash.h>
 #include <linux/interrupt.h>
 #include <linux/percpu.h>
 #include <linux/string.h>
-#include <linux/unaligned.h>
 
 #include "app.h"
 #include "recent.h"
 
-#define PFSEL_RECENT_BITS 3
+#define PFSEL_RECENT_BITS 6
 
 /**
  * struct pfsel_recent - A request that was allowed
@@ -100,13 +99,15 @@ static void fill(struct pfsel_recent *const entry,
 static struct pfsel_recent *slot(struct pfsel_recent_table *const table,
 				 const struct pfsel_recent *const key)
 {
+	/* Every field but the epoch: the same for every entry of an epoch. */
 	const u32 h =
-		hash_32((u32)key->app ^ key->uid ^ key->port ^ key->op << 16 ^
-				key->proto << 24 ^
-				get_unaligned((const u32 *)(key->addr + 12)),
-			PFSEL_RECENT_BITS);
+		jhash2((const u32 *)&key->app,
+		       (sizeof(*key) - offsetof(struct pfsel_recent, app)) /
+			       sizeof(u32),
+		       0);
 
-	return &table->entries[!!in_serving_softirq()][h];
+	return &table->entries[!!in_serving_softirq()]
+			      [h & ((1 << PFSEL_RECENT_BITS) - 1)];
 }
 
 /**
