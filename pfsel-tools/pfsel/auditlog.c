@@ -322,6 +322,13 @@ int pfselcmd_log_option(struct pfselcmd_ctx *ctx, int opt, const char *arg,
 				arg);
 		src->has_since = true;
 		return 0;
+	case 'v':
+		src->want_allow = !strcmp(arg, "allow") || !strcmp(arg, "all");
+		src->want_deny = !strcmp(arg, "deny") || !strcmp(arg, "all");
+		if (!src->want_allow && !src->want_deny)
+			return pfselcmd_usage(
+				ctx, "'%s' is not deny, allow or all", arg);
+		return 0;
 	}
 	return -1;
 }

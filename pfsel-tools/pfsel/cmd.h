@@ -229,7 +229,10 @@ int pfselcmd_audit_string(const char *value, char *out, size_t size);
  */
 bool pfselcmd_parse_since(const char *text, time_t now, time_t *since);
 
-/* Shared options of log and audit2pfw: -i, --uid, --app, --since. */
+/*
+ * Shared options of log and audit2pfw: -i, --uid, --app, --since,
+ * --verdict.
+ */
 int pfselcmd_log_option(struct pfselcmd_ctx *ctx, int opt, const char *arg,
 			struct pfselcmd_log_source *src);
 

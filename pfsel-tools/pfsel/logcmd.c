@@ -200,19 +200,10 @@ int pfselcmd_log(struct pfselcmd_ctx *ctx, int argc, char **argv)
 		case 'u':
 		case 'a':
 		case 's':
+		case 'v':
 			ret = pfselcmd_log_option(ctx, opt, optarg, &src);
 			if (ret)
 				return ret;
-			break;
-		case 'v':
-			src.want_allow = !strcmp(optarg, "allow") ||
-					 !strcmp(optarg, "all");
-			src.want_deny = !strcmp(optarg, "deny") ||
-					!strcmp(optarg, "all");
-			if (!src.want_allow && !src.want_deny)
-				return pfselcmd_usage(
-					ctx, "'%s' is not deny, allow or all",
-					optarg);
 			break;
 		case 'n':
 			if (!pfselcmd_parse_ulong(optarg, 10000, &st.last) ||
