@@ -1,6 +1,6 @@
 #!/bin/sh
 # The narrated pfsel demonstration that `make demo` runs inside the test VM.
-# It shows what pfsel does so far; each step says what to look for.
+# It shows what pfsel does; each step says what to look for.
 
 say() {
 	printf '\n\033[1m== %s\033[0m\n' "$*"
@@ -15,7 +15,7 @@ say "pfsel is a Linux Security Module. It runs stacked beside Landlock, with SEL
 run cat /sys/kernel/security/lsm
 echo
 
-say "Its control files live in securityfs, readable by all and writable by none:"
+say "Its control files live in securityfs (docs/kernel-interface.md):"
 run ls -l /sys/kernel/security/pfsel
 run cat /sys/kernel/security/pfsel/status
 
@@ -37,18 +37,55 @@ awk 'NR == FNR { before[$1] = $2; next }
      { printf "  %-18s %6d -> %-6d (+%d)\n", $1, before[$1], $2, $2 - before[$1] }' \
 	/tmp/hooks.before /tmp/hooks.after
 
+runas=/usr/lib/pfsel/tests/runas
+
 if command -v pfwc >/dev/null 2>&1 && [ -f desktop.pfw ]; then
 	say "Users write their rules in ~/.pfw. Here is a desktop user's:"
 	run cat desktop.pfw
 
-	say "pfwc compiles them into the binary policy the kernel will load:"
-	run pfwc -o /tmp/desktop.pfsel desktop.pfw &&
+	say "pfwc compiles them into the binary policy the kernel loads, here for pfuser1 (uid 1001):"
+	run pfwc --uid 1001 -o /tmp/desktop.pfsel desktop.pfw &&
 		run ls -l /tmp/desktop.pfsel
 
-	say "and answers questions about it, naming the rule that decided:"
-	run pfwc --query /tmp/desktop.pfsel /usr/bin/firefox connect tcp 93.184.216.34 443
-	run pfwc --query /tmp/desktop.pfsel /usr/bin/curl connect tcp 198.51.100.7 80
-	run pfwc --query /tmp/desktop.pfsel /usr/bin/nc connect tcp 203.0.113.5 25
+	say "Loading it puts it in force for uid 1001, and nobody else:"
+	run pfsel load /tmp/desktop.pfsel
+	run pfsel list
+
+	say "The kernel says what it would decide, and which rule decides:"
+	run pfsel check --uid 1001 --exe /usr/bin/firefox connect tcp 93.184.216.34 443
+	run pfsel check --uid 1001 --exe /usr/bin/nc connect tcp 198.51.100.7 80
+
+	say "pfuser1's nc to 127.0.0.1:8080 matches no rule: the default asks, no agent is there, so the unanswered verdict (deny) applies at once. Root has no policy and gets through:"
+	nc -l -p 8080 >/tmp/received &
+	server=$!
+	sleep 1
+	echo "from pfuser1" | run $runas 1001 nc -w 2 127.0.0.1 8080
+	echo "from root" | run nc -w 2 127.0.0.1 8080
+	wait $server
+	printf 'the server received: %s\n' "$(cat /tmp/received)"
+
+	say "The denial is in the audit log, with the rule (here the default) that decided:"
+	run pfsel log --uid 1001 -n 3
+
+	say "audit2pfw turns it into a rule that would allow it:"
+	run pfsel audit2pfw --uid 1001
+
+	say "With pfuser1's agent running (here answering 'allow' for the session by itself), the same call is asked and allowed:"
+	$runas 1001 pfsel-agent --auto allow --scope session \
+		--log /tmp/agent.log &
+	agent=$!
+	sleep 1
+	nc -l -p 8080 >/tmp/received &
+	server=$!
+	sleep 1
+	echo "from pfuser1, asked and allowed" | run $runas 1001 nc -w 2 127.0.0.1 8080
+	wait $server
+	printf 'the server received: %s\n' "$(cat /tmp/received)"
+	run cat /tmp/agent.log
+	kill $agent 2>/dev/null
+
+	say "Counters: the access vector cache, the questions, the time spent in each hook:"
+	run pfsel stats
 fi
 
-say "So far every hook allows. Next, the kernel loads these policies per user and enforces them."
+say "That is pfsel: per-user, per-application rules, enforced by the kernel, asked about when a rule says so, and audited."
