@@ -150,3 +150,104 @@ void pfsel_recent_remember(const struct pfsel_subject *const subject,
 	*slot(get_cpu_ptr(&pfsel_recent_tables), &key) = key;
 	put_cpu_ptr(&pfsel_recent_tables);
 }
+
+#ifdef CONFIG_SECURITY_PFSEL_KUNIT_TEST
+
+#include <kunit/test.h>
+
+static void fill_request(struct pfsel_request *const request, const u8 last)
+{
+	memset(request, 0, sizeof(*request));
+	request->op = PFSEL_OP_CONNECT;
+	request->proto = PFSEL_PROTO_UDP;
+	request->port = 5001;
+	request->addr[10] = 0xff;
+	request->addr[11] = 0xff;
+	request->addr[12] = 127;
+	request->addr[15] = last;
+}
+
+/* A remembered request is allowed again, in its epoch only. */
+static void test_recent_remember_then_allowed(struct kunit *const test)
+{
+	struct pfsel_app app = { .id = 0x7ffffff0 };
+	const struct pfsel_subject subject = {
+		.app = &app,
+		.uid = KUIDT_INIT(4242),
+		.task = true,
+	};
+	struct pfsel_request request;
+	bool before, after;
+	u64 epoch;
+
+	fill_request(&request, 1);
+	epoch = pfsel_recent_epoch();
+	/* One CPU throughout: the tables are per CPU. */
+	preempt_disable();
+	before = pfsel_recent_allowed(&subject, &request, epoch);
+	pfsel_recent_remember(&subject, &request, epoch);
+	after = pfsel_recent_allowed(&subject, &request, epoch);
+	preempt_enable();
+	KUNIT_EXPECT_FALSE(test, before);
+	KUNIT_EXPECT_TRUE(test, after);
+
+	pfsel_recent_invalidate();
+	KUNIT_EXPECT_FALSE(test, pfsel_recent_allowed(&subject, &request,
+						      pfsel_recent_epoch()));
+}
+
+/* Any field of the request or the subject makes another request. */
+static void test_recent_keys_do_not_alias(struct kunit *const test)
+{
+	struct pfsel_app app = { .id = 0x7ffffff1 }, other = { .id = 0x7ffffff2 };
+	struct pfsel_subject subject = {
+		.app = &app,
+		.uid = KUIDT_INIT(4243),
+		.task = true,
+	};
+	struct pfsel_request request, changed;
+	u64 epoch = pfsel_recent_epoch();
+	bool hit;
+
+	fill_request(&request, 2);
+	preempt_disable();
+	pfsel_recent_remember(&subject, &request, epoch);
+
+	changed = request;
+	changed.port++;
+	hit = pfsel_recent_allowed(&subject, &changed, epoch);
+	changed = request;
+	changed.op = PFSEL_OP_BIND;
+	hit |= pfsel_recent_allowed(&subject, &changed, epoch);
+	changed = request;
+	changed.proto = PFSEL_PROTO_TCP;
+	hit |= pfsel_recent_allowed(&subject, &changed, epoch);
+	changed = request;
+	changed.addr[15]++;
+	hit |= pfsel_recent_allowed(&subject, &changed, epoch);
+	subject.app = &other;
+	hit |= pfsel_recent_allowed(&subject, &request, epoch);
+	subject.app = &app;
+	subject.uid = KUIDT_INIT(4244);
+	hit |= pfsel_recent_allowed(&subject, &request, epoch);
+	preempt_enable();
+
+	KUNIT_EXPECT_FALSE(test, hit);
+}
+
+static struct kunit_case test_cases[] = {
+	/* clang-format off */
+	KUNIT_CASE(test_recent_remember_then_allowed),
+	KUNIT_CASE(test_recent_keys_do_not_alias),
+	{}
+	/* clang-format on */
+};
+
+static struct kunit_suite test_suite = {
+	.name = "pfsel_recent",
+	.test_cases = test_cases,
+};
+
+kunit_test_suite(test_suite);
+
+#endif /* CONFIG_SECURITY_PFSEL_KUNIT_TEST */
