@@ -140,33 +140,6 @@ static int put_file(const char *path, const char *text, mode_t mode, uid_t uid)
 	return close(fd);
 }
 
-/*
- * Run a shell command line: its exit status (or -1), its standard output
- * and error together in @out.
- */
-static int sh(char *out, size_t size, const char *fmt, ...)
-{
-	char command[2048];
-	size_t len = 0, n;
-	va_list ap;
-	FILE *p;
-	int status;
-
-	va_start(ap, fmt);
-	vsnprintf(command, sizeof(command), fmt, ap);
-	va_end(ap);
-	strncat(command, " 2>&1", sizeof(command) - strlen(command) - 1);
-	p = popen(command, "r");
-	if (!p)
-		return -1;
-	while (len < size - 1 &&
-	       (n = fread(out + len, 1, size - 1 - len, p)) > 0)
-		len += n;
-	out[len] = '\0';
-	status = pclose(p);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 static long long generation(void)
 {
 	char line[512];
@@ -474,7 +447,7 @@ FIXTURE_SETUP(agent)
 	ASSERT_EQ(0, put_file(RULES1, agent_rules, 0644, PFSEL_UID1));
 
 	/* pfuser1 compiles and loads their own policy. */
-	ASSERT_EQ(0, sh(out, sizeof(out),
+	ASSERT_EQ(0, pfsel_sh(out, sizeof(out),
 			"cd " HOME1 " && " RUNAS " 1001 pfwc -o .pfw.pfsel .pfw && "
 			RUNAS " 1001 pfsel load .pfw.pfsel"))
 	{
@@ -670,7 +643,7 @@ TEST_F_TIMEOUT(agent, always_becomes_a_rule_and_restart, 90)
 	EXPECT_EQ((uid_t)PFSEL_UID1, st.st_uid);
 	ASSERT_EQ(0, stat(BLOB1, &st));
 	EXPECT_LT(0, st.st_size);
-	EXPECT_EQ(0, sh(out, sizeof(out),
+	EXPECT_EQ(0, pfsel_sh(out, sizeof(out),
 			"pfsel check --uid 1001 --exe " PFSEL_NETPROBE
 			" connect tcp 127.0.0.1 %d",
 			PORT_ALWAYS));
@@ -690,7 +663,7 @@ TEST_F_TIMEOUT(agent, always_becomes_a_rule_and_restart, 90)
 	 * load, so nothing the agent was told is forgotten.
 	 */
 	if (access("/usr/bin/pamtester", X_OK) == 0) {
-		EXPECT_EQ(0, sh(out, sizeof(out),
+		EXPECT_EQ(0, pfsel_sh(out, sizeof(out),
 				"pamtester pfsel-test pfuser1 open_session "
 				"close_session"))
 		TH_LOG("pamtester: %s", out);

@@ -47,33 +47,6 @@ static const char first_pfw[] = "# My firewall.\n"
 				"default allow;\n"
 				"deny * connect to loopback port 5711;\n";
 
-/*
- * Run a shell command line: its exit status (or -1), its standard output
- * and error together in @out.
- */
-static int sh(char *out, size_t size, const char *fmt, ...)
-{
-	char command[2048];
-	size_t len = 0, n;
-	va_list ap;
-	FILE *p;
-	int status;
-
-	va_start(ap, fmt);
-	vsnprintf(command, sizeof(command), fmt, ap);
-	va_end(ap);
-	strncat(command, " 2>&1", sizeof(command) - strlen(command) - 1);
-	p = popen(command, "r");
-	if (!p)
-		return -1;
-	while (len < size - 1 &&
-	       (n = fread(out + len, 1, size - 1 - len, p)) > 0)
-		len += n;
-	out[len] = '\0';
-	status = pclose(p);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 /* pfuser1 writes @arg to ~/.pfw (in place, as an editor saves it). */
 static int write_pfw(void *arg)
 {
@@ -91,7 +64,7 @@ static int write_pfw(void *arg)
 /* A login and logout of pfuser1: pamtester's exit status, its output. */
 static int login(char *out, size_t size)
 {
-	return sh(out, size,
+	return pfsel_sh(out, size,
 		  "pamtester -v pfsel-test pfuser1 open_session close_session");
 }
 
@@ -251,7 +224,7 @@ TEST_F_TIMEOUT(newuser, first_day, 120)
 	TH_LOG("policies: %s", line);
 	sum1 = pfsel_field_num(line, "checksum");
 	gen1 = pfsel_field_num(line, "generation");
-	ASSERT_EQ(0, sh(out, sizeof(out), "pfsel list"));
+	ASSERT_EQ(0, pfsel_sh(out, sizeof(out), "pfsel list"));
 	TH_LOG("pfsel list:\n%s", out);
 	EXPECT_NE(NULL, strstr(out, "\n1001 "));
 	EXPECT_EQ(0, access(BLOB1, R_OK));
@@ -266,7 +239,7 @@ TEST_F_TIMEOUT(newuser, first_day, 120)
 				     AUDIT_WAIT_MS))
 	TH_LOG("no 1430 record of netprobe's pid %d", pid);
 	TH_LOG("audit: %s", record);
-	ASSERT_EQ(0, sh(out, sizeof(out), "pfsel log --uid 1001 --since @%lld",
+	ASSERT_EQ(0, pfsel_sh(out, sizeof(out), "pfsel log --uid 1001 --since @%lld",
 			(long long)start));
 	TH_LOG("pfsel log:\n%s", out);
 	snprintf(needle, sizeof(needle),
@@ -280,7 +253,7 @@ TEST_F_TIMEOUT(newuser, first_day, 120)
 	EXPECT_NE(NULL, strstr(p, ".pfw:3:")); /* the deny rule, line 3 */
 
 	/* 6. audit2pfw suggests the allow, and says where it belongs. */
-	ASSERT_EQ(0, sh(rules, sizeof(rules),
+	ASSERT_EQ(0, pfsel_sh(rules, sizeof(rules),
 			"pfsel audit2pfw --uid 1001 --since @%lld",
 			(long long)start));
 	TH_LOG("pfsel audit2pfw:\n%s", rules);
@@ -330,7 +303,7 @@ TEST_F_TIMEOUT(newuser, first_day, 120)
 	EXPECT_EQ(0, netprobe(PORT_OPEN, NULL));
 	EXPECT_EQ(EACCES, pfsel_run_as(PFSEL_UID1, plain_connect,
 				       (void *)(uintptr_t)PORT_DENIED));
-	EXPECT_EQ(0, sh(out, sizeof(out),
+	EXPECT_EQ(0, pfsel_sh(out, sizeof(out),
 			"pfsel check --uid 1001 --exe " PFSEL_NETPROBE
 			" connect tcp 127.0.0.1 %d",
 			PORT_DENIED));

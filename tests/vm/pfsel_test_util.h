@@ -15,6 +15,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -725,6 +726,34 @@ static inline bool pfsel_audit_find(const char *type,
 		usleep(200 * 1000);
 	} while (pfsel_now_ms() < deadline);
 	return false;
+}
+
+/*
+ * Run a shell command line: its exit status (or -1), its standard output
+ * and error together in @out.
+ */
+__attribute__((format(printf, 3, 4))) static inline int
+pfsel_sh(char *out, size_t size, const char *fmt, ...)
+{
+	char command[2048];
+	size_t len = 0, n;
+	va_list ap;
+	FILE *p;
+	int status;
+
+	va_start(ap, fmt);
+	vsnprintf(command, sizeof(command), fmt, ap);
+	va_end(ap);
+	strncat(command, " 2>&1", sizeof(command) - strlen(command) - 1);
+	p = popen(command, "r");
+	if (!p)
+		return -1;
+	while (len < size - 1 &&
+	       (n = fread(out + len, 1, size - 1 - len, p)) > 0)
+		len += n;
+	out[len] = '\0';
+	status = pclose(p);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 #endif /* PFSEL_TEST_UTIL_H */

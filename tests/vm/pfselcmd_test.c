@@ -21,33 +21,6 @@
 #define PORT_CHAIN 5611
 #define PORT_CHECK 5612
 
-/*
- * Run a shell command line: its exit status (or -1), its standard output
- * and error together in @out.
- */
-static int sh(char *out, size_t size, const char *fmt, ...)
-{
-	char command[2048];
-	size_t len = 0, n;
-	va_list ap;
-	FILE *p;
-	int status;
-
-	va_start(ap, fmt);
-	vsnprintf(command, sizeof(command), fmt, ap);
-	va_end(ap);
-	strncat(command, " 2>&1", sizeof(command) - strlen(command) - 1);
-	p = popen(command, "r");
-	if (!p)
-		return -1;
-	while (len < size - 1 &&
-	       (n = fread(out + len, 1, size - 1 - len, p)) > 0)
-		len += n;
-	out[len] = '\0';
-	status = pclose(p);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 /* Write @text to @path. */
 static bool put(const char *path, const char *text)
 {
@@ -97,7 +70,7 @@ FIXTURE_SETUP(pfselcmd)
 	ASSERT_EQ(0, chmod(self->dir, 0755));
 	snprintf(path, sizeof(path), "%s/base.pfw", self->dir);
 	ASSERT_TRUE(put(path, base_policy));
-	ASSERT_EQ(0, sh(out, sizeof(out), "cd %s && pfwc -o base.pfsel base.pfw",
+	ASSERT_EQ(0, pfsel_sh(out, sizeof(out), "cd %s && pfwc -o base.pfsel base.pfw",
 			self->dir))
 	{
 		TH_LOG("pfwc: %s", out);
@@ -118,7 +91,7 @@ FIXTURE_TEARDOWN(pfselcmd)
 		close(self->peer2);
 	if (geteuid() == 0) {
 		pfsel_reset();
-		sh(out, sizeof(out), "rm -rf %s", self->dir);
+		pfsel_sh(out, sizeof(out), "rm -rf %s", self->dir);
 	}
 }
 
@@ -126,33 +99,33 @@ TEST_F(pfselcmd, status_and_enforce)
 {
 	char out[4096];
 
-	ASSERT_EQ(0, sh(out, sizeof(out), "pfsel status"));
+	ASSERT_EQ(0, pfsel_sh(out, sizeof(out), "pfsel status"));
 	TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "enabled"));
 	EXPECT_NE(NULL, strstr(out, "enforcing"));
 	EXPECT_NE(NULL, strstr(out, "System policy:"));
-	EXPECT_EQ(0, sh(out, sizeof(out), "pfsel status --json"));
+	EXPECT_EQ(0, pfsel_sh(out, sizeof(out), "pfsel status --json"));
 	EXPECT_NE(NULL, strstr(out, "{\"enabled\":true,\"mode\":\"enforcing\""));
 
-	EXPECT_EQ(0, sh(out, sizeof(out), "pfsel enforce"));
+	EXPECT_EQ(0, pfsel_sh(out, sizeof(out), "pfsel enforce"));
 	EXPECT_STREQ("enforcing\n", out);
-	EXPECT_EQ(0, sh(out, sizeof(out), "pfsel enforce 0"));
-	EXPECT_EQ(0, sh(out, sizeof(out), "pfsel enforce"));
+	EXPECT_EQ(0, pfsel_sh(out, sizeof(out), "pfsel enforce 0"));
+	EXPECT_EQ(0, pfsel_sh(out, sizeof(out), "pfsel enforce"));
 	EXPECT_STREQ("permissive\n", out);
-	EXPECT_EQ(0, sh(out, sizeof(out), "pfsel status"));
+	EXPECT_EQ(0, pfsel_sh(out, sizeof(out), "pfsel status"));
 	EXPECT_NE(NULL, strstr(out, "permissive"));
-	EXPECT_EQ(0, sh(out, sizeof(out), "pfsel enforce enforcing"));
-	EXPECT_EQ(0, sh(out, sizeof(out), "pfsel enforce"));
+	EXPECT_EQ(0, pfsel_sh(out, sizeof(out), "pfsel enforce enforcing"));
+	EXPECT_EQ(0, pfsel_sh(out, sizeof(out), "pfsel enforce"));
 	EXPECT_STREQ("enforcing\n", out);
 
 	/* Not root: the kernel refuses, and the message says why. */
-	EXPECT_EQ(1, sh(out, sizeof(out), PFSEL_TESTS_DIR "/runas 1001 pfsel enforce 0"));
+	EXPECT_EQ(1, pfsel_sh(out, sizeof(out), PFSEL_TESTS_DIR "/runas 1001 pfsel enforce 0"));
 	TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "enforce"));
 	EXPECT_NE(NULL, strstr(out, strerror(EACCES)));
-	EXPECT_EQ(2, sh(out, sizeof(out), "pfsel enforce 2"));
-	EXPECT_EQ(2, sh(out, sizeof(out), "pfsel frobnicate"));
-	EXPECT_EQ(3, sh(out, sizeof(out),
+	EXPECT_EQ(2, pfsel_sh(out, sizeof(out), "pfsel enforce 2"));
+	EXPECT_EQ(2, pfsel_sh(out, sizeof(out), "pfsel frobnicate"));
+	EXPECT_EQ(3, pfsel_sh(out, sizeof(out),
 			"PFSEL_SECURITYFS=/nonexistent pfsel status"));
 	EXPECT_NE(NULL, strstr(out, "disabled"));
 }
@@ -161,70 +134,70 @@ TEST_F(pfselcmd, load_list_unload)
 {
 	char out[4096];
 
-	EXPECT_EQ(0, sh(out, sizeof(out), "pfsel list"));
+	EXPECT_EQ(0, pfsel_sh(out, sizeof(out), "pfsel list"));
 	EXPECT_NE(NULL, strstr(out, "no policy is loaded"));
-	ASSERT_EQ(0, sh(out, sizeof(out), "pfsel load %s/base.pfsel", self->dir))
+	ASSERT_EQ(0, pfsel_sh(out, sizeof(out), "pfsel load %s/base.pfsel", self->dir))
 	{
 		TH_LOG("%s", out);
 	}
-	EXPECT_EQ(0, sh(out, sizeof(out), "pfsel list"));
+	EXPECT_EQ(0, pfsel_sh(out, sizeof(out), "pfsel list"));
 	TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "\n1001 "));
-	EXPECT_EQ(0, sh(out, sizeof(out), "pfsel list --json"));
+	EXPECT_EQ(0, pfsel_sh(out, sizeof(out), "pfsel list --json"));
 	EXPECT_NE(NULL, strstr(out, "\"policy\":\"user\",\"uid\":1001"));
-	EXPECT_EQ(0, sh(out, sizeof(out), "pfsel status"));
+	EXPECT_EQ(0, pfsel_sh(out, sizeof(out), "pfsel status"));
 	EXPECT_NE(NULL, strstr(out, "User policies:          1"));
 
 	/* A user unloads their own policy: the default is one's own uid. */
-	EXPECT_EQ(0, sh(out, sizeof(out), PFSEL_TESTS_DIR "/runas 1001 pfsel unload"))
+	EXPECT_EQ(0, pfsel_sh(out, sizeof(out), PFSEL_TESTS_DIR "/runas 1001 pfsel unload"))
 	{
 		TH_LOG("%s", out);
 	}
-	EXPECT_EQ(1, sh(out, sizeof(out), "pfsel unload 1001"));
+	EXPECT_EQ(1, pfsel_sh(out, sizeof(out), "pfsel unload 1001"));
 	EXPECT_NE(NULL, strstr(out, "ENOENT"));
 	/* ... and may not load another's. */
-	EXPECT_EQ(1, sh(out, sizeof(out), PFSEL_TESTS_DIR "/runas 1002 pfsel load %s/base.pfsel",
+	EXPECT_EQ(1, pfsel_sh(out, sizeof(out), PFSEL_TESTS_DIR "/runas 1002 pfsel load %s/base.pfsel",
 			self->dir));
 	TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, strerror(EPERM)));
-	EXPECT_EQ(1, sh(out, sizeof(out), "pfsel load %s/base.pfw", self->dir));
+	EXPECT_EQ(1, pfsel_sh(out, sizeof(out), "pfsel load %s/base.pfw", self->dir));
 	EXPECT_NE(NULL, strstr(out, "write("));
-	EXPECT_EQ(1, sh(out, sizeof(out), "pfsel load %s/none.pfsel", self->dir));
-	EXPECT_EQ(2, sh(out, sizeof(out), "pfsel unload nobody"));
+	EXPECT_EQ(1, pfsel_sh(out, sizeof(out), "pfsel load %s/none.pfsel", self->dir));
+	EXPECT_EQ(2, pfsel_sh(out, sizeof(out), "pfsel unload nobody"));
 }
 
 TEST_F(pfselcmd, check_and_stats)
 {
 	char out[4096];
 
-	ASSERT_EQ(0, sh(out, sizeof(out), "pfsel load %s/base.pfsel", self->dir));
-	EXPECT_EQ(0, sh(out, sizeof(out),
+	ASSERT_EQ(0, pfsel_sh(out, sizeof(out), "pfsel load %s/base.pfsel", self->dir));
+	EXPECT_EQ(0, pfsel_sh(out, sizeof(out),
 			"pfsel check --uid 1001 --exe " PFSEL_NETPROBE
 			" connect tcp 127.0.0.1 %d", PORT_CHECK));
 	TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "verdict  deny\n"));
 	EXPECT_NE(NULL, strstr(out, "system   none loaded\n"));
 	EXPECT_NE(NULL, strstr(out, "user     deny   by its default verdict\n"));
-	EXPECT_EQ(10, sh(out, sizeof(out),
+	EXPECT_EQ(10, pfsel_sh(out, sizeof(out),
 			 "pfsel check -q --uid 1001 connect tcp ::1 %d", PORT_CHECK));
-	EXPECT_EQ(0, sh(out, sizeof(out), "pfsel check -q --uid 1001 create udp inet6"));
-	EXPECT_EQ(0, sh(out, sizeof(out), "pfsel check --json --uid 1001 create udp inet"));
+	EXPECT_EQ(0, pfsel_sh(out, sizeof(out), "pfsel check -q --uid 1001 create udp inet6"));
+	EXPECT_EQ(0, pfsel_sh(out, sizeof(out), "pfsel check --json --uid 1001 create udp inet"));
 	EXPECT_NE(NULL, strstr(out, "{\"verdict\":\"allow\",\"system\":null,"
 				    "\"user\":{\"verdict\":\"allow\",\"rule\":\"base.pfw:3:1\"}}"));
 	/* Root's own policy: none. */
-	EXPECT_EQ(0, sh(out, sizeof(out), "pfsel check -q connect tcp 127.0.0.1 1"));
+	EXPECT_EQ(0, pfsel_sh(out, sizeof(out), "pfsel check -q connect tcp 127.0.0.1 1"));
 	/* Another's policy needs CAP_MAC_ADMIN. */
-	EXPECT_EQ(1, sh(out, sizeof(out), PFSEL_TESTS_DIR "/runas 1002 pfsel check --uid 1001 "
+	EXPECT_EQ(1, pfsel_sh(out, sizeof(out), PFSEL_TESTS_DIR "/runas 1002 pfsel check --uid 1001 "
 			"connect tcp 127.0.0.1 1"));
 	EXPECT_NE(NULL, strstr(out, strerror(EPERM)));
-	EXPECT_EQ(2, sh(out, sizeof(out), "pfsel check connect tcp 127.0.0.1"));
-	EXPECT_EQ(2, sh(out, sizeof(out), "pfsel check connect tcp 300.0.0.1 80"));
+	EXPECT_EQ(2, pfsel_sh(out, sizeof(out), "pfsel check connect tcp 127.0.0.1"));
+	EXPECT_EQ(2, pfsel_sh(out, sizeof(out), "pfsel check connect tcp 300.0.0.1 80"));
 
-	EXPECT_EQ(0, sh(out, sizeof(out), "pfsel stats"));
+	EXPECT_EQ(0, pfsel_sh(out, sizeof(out), "pfsel stats"));
 	TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "lookups"));
 	EXPECT_NE(NULL, strstr(out, "socket_connect"));
-	EXPECT_EQ(0, sh(out, sizeof(out), "pfsel stats --json"));
+	EXPECT_EQ(0, pfsel_sh(out, sizeof(out), "pfsel stats --json"));
 	EXPECT_NE(NULL, strstr(out, "\"hooks\":[{\"name\":"));
 }
 
@@ -240,7 +213,7 @@ TEST_F(pfselcmd, denial_to_rule_to_allowed)
 	const time_t start = time(NULL);
 	pid_t pid = 0;
 
-	ASSERT_EQ(0, sh(out, sizeof(out), "pfsel load %s/base.pfsel", self->dir));
+	ASSERT_EQ(0, pfsel_sh(out, sizeof(out), "pfsel load %s/base.pfsel", self->dir));
 	ASSERT_EQ(EACCES, probe("127.0.0.1", PORT_CHAIN, &pid));
 	snprintf(pid_field, sizeof(pid_field), " pid=%d ", pid);
 	ASSERT_TRUE(pfsel_audit_find("1430", needles, record, sizeof(record),
@@ -250,7 +223,7 @@ TEST_F(pfselcmd, denial_to_rule_to_allowed)
 	}
 
 	/* pfsel log shows it. */
-	ASSERT_EQ(0, sh(out, sizeof(out), "pfsel log --uid 1001 --since @%lld",
+	ASSERT_EQ(0, pfsel_sh(out, sizeof(out), "pfsel log --uid 1001 --since @%lld",
 			(long long)start));
 	TH_LOG("%s", out);
 	snprintf(needle, sizeof(needle),
@@ -258,12 +231,12 @@ TEST_F(pfselcmd, denial_to_rule_to_allowed)
 		 " connect tcp to 127.0.0.1:%d user default pid=%d\n",
 		 PORT_CHAIN, pid);
 	EXPECT_NE(NULL, strstr(out, needle));
-	ASSERT_EQ(0, sh(out, sizeof(out), "pfsel log --json --uid 1001 -n 1"));
+	ASSERT_EQ(0, pfsel_sh(out, sizeof(out), "pfsel log --json --uid 1001 -n 1"));
 	snprintf(needle, sizeof(needle), "\"pid\":%d,\"app\":\"" PFSEL_NETPROBE "\"", pid);
 	EXPECT_NE(NULL, strstr(out, needle));
 
 	/* audit2pfw makes a rule of it. */
-	ASSERT_EQ(0, sh(rules, sizeof(rules),
+	ASSERT_EQ(0, pfsel_sh(rules, sizeof(rules),
 			"pfsel audit2pfw --uid 1001 --since @%lld >%s/rules.pfw && cat %s/rules.pfw",
 			(long long)start, self->dir, self->dir));
 	TH_LOG("%s", rules);
@@ -273,18 +246,18 @@ TEST_F(pfselcmd, denial_to_rule_to_allowed)
 	EXPECT_NE(NULL, strstr(rules, needle));
 
 	/* Appended to the policy, compiled, loaded: the call goes through. */
-	ASSERT_EQ(0, sh(out, sizeof(out),
+	ASSERT_EQ(0, pfsel_sh(out, sizeof(out),
 			"cd %s && cat base.pfw rules.pfw >new.pfw && pfwc -o new.pfsel new.pfw",
 			self->dir))
 	{
 		TH_LOG("pfwc: %s", out);
 	}
-	ASSERT_EQ(0, sh(out, sizeof(out), "pfsel load %s/new.pfsel", self->dir))
+	ASSERT_EQ(0, pfsel_sh(out, sizeof(out), "pfsel load %s/new.pfsel", self->dir))
 	{
 		TH_LOG("%s", out);
 	}
 	EXPECT_EQ(0, probe("127.0.0.1", PORT_CHAIN, &pid));
-	EXPECT_EQ(0, sh(out, sizeof(out),
+	EXPECT_EQ(0, pfsel_sh(out, sizeof(out),
 			"pfsel check --uid 1001 --exe " PFSEL_NETPROBE
 			" connect tcp 127.0.0.1 %d", PORT_CHAIN));
 	TH_LOG("%s", out);
