@@ -193,22 +193,15 @@ static int apply(const struct pfsel_subject *const subject,
 	return enforced ? -EACCES : 0;
 }
 
-/**
- * pfsel_decide - Decide a request
- *
- * @subject: who makes it.
- * @request: what it is.
- *
- * When the decision is "ask", a task (@subject->task) waits for its
- * agent's answer (ask.c); an inbound connection, decided in softirq, can
- * only use an answer kept for the session, and otherwise gets the
- * unanswered verdict.  Nothing else here sleeps.
- *
- * Return: 0 to allow, -EACCES to deny, -EINTR if a fatal signal ended the
- * wait for an answer.
+/*
+ * Everything but the recent allows: the policies, the AVC, asking.  Kept
+ * out of line so that a repeated request, allowed by pfsel_decide() after
+ * one look at the recent allows, neither sets up nor clears (the kernel
+ * zeroes stack variables) this function's large frame.
  */
-int pfsel_decide(const struct pfsel_subject *const subject,
-		 const struct pfsel_request *const request)
+static noinline int decide_fully(const struct pfsel_subject *const subject,
+				 const struct pfsel_request *const request,
+				 const u64 epoch)
 {
 	struct pfsel_outcome outcomes[PFSEL_SLOT_COUNT], *decider = NULL;
 	struct pfsel_policy *policies[PFSEL_SLOT_COUNT];
@@ -217,13 +210,6 @@ int pfsel_decide(const struct pfsel_subject *const subject,
 	u32 answer = PFSEL_VERDICT_DENY, no_answer = 0, timeout_ms = 0;
 	int slot, n = 0, err;
 	bool plain;
-	u64 epoch;
-
-	if (!pfsel_policy_any())
-		return 0;
-	epoch = pfsel_recent_epoch();
-	if (pfsel_recent_allowed(subject, request, epoch))
-		return 0;
 
 	rcu_read_lock();
 	policies[PFSEL_SLOT_SYSTEM] = pfsel_policy_system();
@@ -277,6 +263,33 @@ int pfsel_decide(const struct pfsel_subject *const subject,
 	}
 	pfsel_policy_put(decider->policy);
 	return err;
+}
+
+/**
+ * pfsel_decide - Decide a request
+ *
+ * @subject: who makes it.
+ * @request: what it is.
+ *
+ * When the decision is "ask", a task (@subject->task) waits for its
+ * agent's answer (ask.c); an inbound connection, decided in softirq, can
+ * only use an answer kept for the session, and otherwise gets the
+ * unanswered verdict.  Nothing else here sleeps.
+ *
+ * Return: 0 to allow, -EACCES to deny, -EINTR if a fatal signal ended the
+ * wait for an answer.
+ */
+int pfsel_decide(const struct pfsel_subject *const subject,
+		 const struct pfsel_request *const request)
+{
+	u64 epoch;
+
+	if (!pfsel_policy_any())
+		return 0;
+	epoch = pfsel_recent_epoch();
+	if (pfsel_recent_allowed(subject, request, epoch))
+		return 0;
+	return decide_fully(subject, request, epoch);
 }
 
 /**

@@ -752,6 +752,15 @@ u32 pfsel_policydb_classify_app(const struct pfsel_policydb *db,
 	return le32_to_cpu(e->app);
 }
 
+/* Eight bytes of an address, in any alignment, as a big-endian number. */
+static u64 load_be64(const u8 *const bytes)
+{
+	__be64 word;
+
+	memcpy(&word, bytes, sizeof(word));
+	return be64_to_cpu(word);
+}
+
 /**
  * pfsel_policydb_classify_addr - the address class of an address
  * @db: the policy
@@ -762,13 +771,21 @@ u32 pfsel_policydb_classify_app(const struct pfsel_policydb *db,
 u32 pfsel_policydb_classify_addr(const struct pfsel_policydb *db,
 				 const u8 addr[16])
 {
+	const u64 high = load_be64(addr), low = load_be64(addr + 8);
 	u32 lo = 0, hi = db->n_addrs;
 
-	/* addrs[0] is ::, so the answer is in [lo, hi). */
+	/*
+	 * addrs[0] is ::, so the answer is in [lo, hi).  Addresses compare
+	 * as two big-endian words: this runs on every request the caches do
+	 * not answer, and a byte-wise memcmp() costs several times more.
+	 */
 	while (hi - lo > 1) {
 		u32 mid = lo + (hi - lo) / 2;
+		const u64 start_high = load_be64(db->addrs[mid].start);
 
-		if (memcmp(db->addrs[mid].start, addr, 16) <= 0)
+		if (start_high < high ||
+		    (start_high == high &&
+		     load_be64(db->addrs[mid].start + 8) <= low))
 			lo = mid;
 		else
 			hi = mid;

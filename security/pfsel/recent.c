@@ -6,9 +6,15 @@
  * again and again, asks the same question each time.  The access vector
  * cache answers it, but only after the request's address and port have been
  * classified in both policies, two binary searches each.  In front of it,
- * each CPU keeps up to 64 requests that were allowed without any audit
+ * each CPU keeps up to 128 requests that were allowed without any audit
  * record or question, keyed by the request itself: a repeat is then
- * allowed after one short comparison.
+ * allowed after a few word comparisons.
+ *
+ * The table is two-way set associative: a request hashes to a set of two
+ * entries, and a new entry takes the first, pushing the older one to the
+ * second.  A loop's few requests (socket(), then connect() to one peer)
+ * may hash to the same set, and would evict each other on every iteration
+ * if a set held one entry only.
  *
  * Only plain allows are kept: a denial, an ask or anything to audit always
  * takes the full path.  Every entry carries the epoch it was decided in;
@@ -22,7 +28,7 @@
  */
 
 #include <linux/atomic.h>
-#include <linux/jhash.h>
+#include <linux/hash.h>
 #include <linux/interrupt.h>
 #include <linux/percpu.h>
 #include <linux/string.h>
@@ -30,11 +36,13 @@
 #include "app.h"
 #include "recent.h"
 
-#define PFSEL_RECENT_BITS 6
+#define PFSEL_RECENT_SET_BITS 6
+#define PFSEL_RECENT_WAYS 2
 
 /**
  * struct pfsel_recent - A request that was allowed
  *
+ * @words: the request as five words, compared and hashed as such:
  * @epoch: the epoch it was decided in; 0 for an empty entry.
  * @app: id of the application identity (0 for none).
  * @uid: the subject's real uid.
@@ -44,17 +52,23 @@
  * @addr: its address.
  */
 struct pfsel_recent {
-	u64 epoch;
-	u64 app;
-	u32 uid;
-	u16 port;
-	u8 op;
-	u8 proto;
-	u8 addr[16];
+	union {
+		u64 words[5];
+		struct {
+			u64 epoch;
+			u64 app;
+			u32 uid;
+			u16 port;
+			u8 op;
+			u8 proto;
+			u8 addr[16];
+		};
+	};
 };
 
 struct pfsel_recent_table {
-	struct pfsel_recent entries[2][1 << PFSEL_RECENT_BITS];
+	struct pfsel_recent sets[2][1 << PFSEL_RECENT_SET_BITS]
+				[PFSEL_RECENT_WAYS];
 };
 
 static DEFINE_PER_CPU(struct pfsel_recent_table, pfsel_recent_tables);
@@ -96,18 +110,28 @@ static void fill(struct pfsel_recent *const entry,
 	memcpy(entry->addr, request->addr, sizeof(entry->addr));
 }
 
-static struct pfsel_recent *slot(struct pfsel_recent_table *const table,
-				 const struct pfsel_recent *const key)
+static bool same(const struct pfsel_recent *const a,
+		 const struct pfsel_recent *const b)
 {
-	/* Every field but the epoch: the same for every entry of an epoch. */
-	const u32 h =
-		jhash2((const u32 *)&key->app,
-		       (sizeof(*key) - offsetof(struct pfsel_recent, app)) /
-			       sizeof(u32),
-		       0);
+	/* The address words first: they differ most often. */
+	return a->words[4] == b->words[4] && a->words[3] == b->words[3] &&
+	       a->words[2] == b->words[2] && a->words[1] == b->words[1] &&
+	       a->words[0] == b->words[0];
+}
 
-	return &table->entries[!!in_serving_softirq()]
-			      [h & ((1 << PFSEL_RECENT_BITS) - 1)];
+static struct pfsel_recent *set(struct pfsel_recent_table *const table,
+				const struct pfsel_recent *const key)
+{
+	/*
+	 * Every field but the epoch, the same for every entry of an epoch.
+	 * A rotation keeps the words' low bits from cancelling each other;
+	 * hash_64()'s multiplication then mixes them into the top bits.
+	 */
+	const u64 folded = key->words[1] ^ rol64(key->words[2], 13) ^
+			   rol64(key->words[3], 29) ^ rol64(key->words[4], 43);
+
+	return table->sets[!!in_serving_softirq()]
+			  [hash_64(folded, PFSEL_RECENT_SET_BITS)];
 }
 
 /**
@@ -123,12 +147,13 @@ bool pfsel_recent_allowed(const struct pfsel_subject *const subject,
 			  const struct pfsel_request *const request,
 			  const u64 epoch)
 {
+	const struct pfsel_recent *entries;
 	struct pfsel_recent key;
 	bool hit;
 
 	fill(&key, subject, request, epoch);
-	hit = !memcmp(slot(get_cpu_ptr(&pfsel_recent_tables), &key), &key,
-		      sizeof(key));
+	entries = set(get_cpu_ptr(&pfsel_recent_tables), &key);
+	hit = same(&entries[0], &key) || same(&entries[1], &key);
 	put_cpu_ptr(&pfsel_recent_tables);
 	return hit;
 }
@@ -139,15 +164,22 @@ bool pfsel_recent_allowed(const struct pfsel_subject *const subject,
  * @subject: who made it.
  * @request: what it was: allowed, with nothing to audit and nothing asked.
  * @epoch: the epoch read before it was decided.
+ *
+ * The request takes the first entry of its set; the entry that was there
+ * moves to the second, and the second's goes.
  */
 void pfsel_recent_remember(const struct pfsel_subject *const subject,
 			   const struct pfsel_request *const request,
 			   const u64 epoch)
 {
-	struct pfsel_recent key;
+	struct pfsel_recent key, *entries;
 
 	fill(&key, subject, request, epoch);
-	*slot(get_cpu_ptr(&pfsel_recent_tables), &key) = key;
+	entries = set(get_cpu_ptr(&pfsel_recent_tables), &key);
+	/* Remembered twice (two tasks racing here on one CPU): keep one. */
+	if (!same(&entries[0], &key))
+		entries[1] = entries[0];
+	entries[0] = key;
 	put_cpu_ptr(&pfsel_recent_tables);
 }
 
@@ -235,10 +267,70 @@ static void test_recent_keys_do_not_alias(struct kunit *const test)
 	KUNIT_EXPECT_FALSE(test, hit);
 }
 
+/* A request that hashes to @entries' set, with another port than @request. */
+static void colliding_request(struct kunit *const test,
+			      const struct pfsel_subject *const subject,
+			      const struct pfsel_request *const request,
+			      struct pfsel_request *const other)
+{
+	struct pfsel_recent_table *const table = this_cpu_ptr(&pfsel_recent_tables);
+	struct pfsel_recent key, candidate;
+	unsigned int tries;
+
+	fill(&key, subject, request, 1);
+	*other = *request;
+	for (tries = 0; tries < 65536; tries++) {
+		other->port++;
+		fill(&candidate, subject, other, 1);
+		if (set(table, &candidate) == set(table, &key))
+			return;
+	}
+	KUNIT_FAIL(test, "no port hashes to the same set");
+}
+
+/*
+ * Two requests of one set are kept together; a third pushes out the
+ * oldest: a loop alternating two colliding requests stays cached.
+ */
+static void test_recent_set_keeps_two(struct kunit *const test)
+{
+	struct pfsel_app app = { .id = 0x7ffffff3 };
+	const struct pfsel_subject subject = {
+		.app = &app,
+		.uid = KUIDT_INIT(4245),
+		.task = true,
+	};
+	struct pfsel_request first, second, third;
+	bool first_kept, second_kept, first_after, second_after, third_after;
+	u64 epoch;
+
+	fill_request(&first, 3);
+	preempt_disable();
+	epoch = pfsel_recent_epoch();
+	colliding_request(test, &subject, &first, &second);
+	colliding_request(test, &subject, &second, &third);
+	pfsel_recent_remember(&subject, &first, epoch);
+	pfsel_recent_remember(&subject, &second, epoch);
+	first_kept = pfsel_recent_allowed(&subject, &first, epoch);
+	second_kept = pfsel_recent_allowed(&subject, &second, epoch);
+	pfsel_recent_remember(&subject, &third, epoch);
+	first_after = pfsel_recent_allowed(&subject, &first, epoch);
+	second_after = pfsel_recent_allowed(&subject, &second, epoch);
+	third_after = pfsel_recent_allowed(&subject, &third, epoch);
+	preempt_enable();
+
+	KUNIT_EXPECT_TRUE(test, first_kept);
+	KUNIT_EXPECT_TRUE(test, second_kept);
+	KUNIT_EXPECT_FALSE(test, first_after);
+	KUNIT_EXPECT_TRUE(test, second_after);
+	KUNIT_EXPECT_TRUE(test, third_after);
+}
+
 static struct kunit_case test_cases[] = {
 	/* clang-format off */
 	KUNIT_CASE(test_recent_remember_then_allowed),
 	KUNIT_CASE(test_recent_keys_do_not_alias),
+	KUNIT_CASE(test_recent_set_keeps_two),
 	{}
 	/* clang-format on */
 };

@@ -10,6 +10,7 @@
  *   forget   - write a uid: forget its session answers (logout)
  *   policies - one line per loaded policy
  *   hooks    - one "NAME CALLS NANOSECONDS" line per hook
+ *   hook_timing - 1 while the hooks time themselves, else 0
  *   ask_stats - questions to agents, and what became of them
  *   check    - what the policies in force would decide (check.c)
  *   avc/     - the access vector cache (securityfs_avc.c)
@@ -154,6 +155,42 @@ static ssize_t load_write(struct file *const file,
 	return err ?: count;
 }
 
+static ssize_t hook_timing_read(struct file *const file,
+				char __user *const ubuf, const size_t count,
+				loff_t *const ppos)
+{
+	char buf[4];
+	int len;
+
+	len = scnprintf(buf, sizeof(buf), "%d\n", pfsel_hook_timing_enabled());
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+/* Timing costs every hooked call two clock reads: an administrator's call. */
+static ssize_t hook_timing_write(struct file *const file,
+				 const char __user *const ubuf,
+				 const size_t count, loff_t *const ppos)
+{
+	char buf[8];
+	int err;
+
+	if (!pfsel_policy_may_admin(file->f_cred))
+		return -EPERM;
+	err = read_word(ubuf, count, ppos, buf, sizeof(buf));
+	if (err)
+		return err;
+	if (strcmp(buf, "0") && strcmp(buf, "1"))
+		return -EINVAL;
+	pfsel_set_hook_timing(buf[0] == '1');
+	return count;
+}
+
+static const struct file_operations hook_timing_fops = {
+	.read = hook_timing_read,
+	.write = hook_timing_write,
+	.llseek = generic_file_llseek,
+};
+
 static const struct file_operations load_fops = {
 	.write = load_write,
 	.llseek = noop_llseek,
@@ -238,6 +275,7 @@ static int __init pfsel_securityfs_init(void)
 		{ "forget", 0666, &forget_fops },
 		{ "policies", 0444, &policies_fops },
 		{ "hooks", 0444, &hooks_fops },
+		{ "hook_timing", 0644, &hook_timing_fops },
 		{ "ask_stats", 0444, &ask_stats_fops },
 		/* A question about one's own policy is anyone's to ask. */
 		{ "check", 0666, &pfsel_check_fops },

@@ -9,11 +9,14 @@
 
 #include <linux/bug.h>
 #include <linux/cpumask.h>
+#include <linux/jump_label.h>
 #include <linux/percpu.h>
 
 #include "stats.h"
 
 DEFINE_PER_CPU(struct pfsel_hook_stats, pfsel_hook_stats);
+/* Off by default: the hooks' clock reads are for benchmarks. */
+DEFINE_STATIC_KEY_FALSE(pfsel_hook_timing);
 
 static const char *const pfsel_hook_names[PFSEL_HOOK_COUNT] = {
 	[PFSEL_HOOK_SOCKET_CREATE] = "socket_create",
@@ -80,6 +83,32 @@ u64 pfsel_hook_ns(const enum pfsel_hook hook)
 	return sum;
 }
 
+/**
+ * pfsel_hook_timing_enabled - Whether hooks are timed
+ *
+ * Return: true while hooks add their time to the counters.
+ */
+bool pfsel_hook_timing_enabled(void)
+{
+	return static_key_enabled(&pfsel_hook_timing);
+}
+
+/**
+ * pfsel_set_hook_timing - Switch the hooks' timers on or off
+ *
+ * @on: true to time every checked call of a hook from now on.
+ *
+ * Switching is idempotent (the static key serializes it); the time counted
+ * so far stays.  It may sleep.
+ */
+void pfsel_set_hook_timing(const bool on)
+{
+	if (on)
+		static_branch_enable(&pfsel_hook_timing);
+	else
+		static_branch_disable(&pfsel_hook_timing);
+}
+
 #ifdef CONFIG_SECURITY_PFSEL_KUNIT_TEST
 
 #include <kunit/test.h>
@@ -118,8 +147,10 @@ static void test_count_hook_adds_one(struct kunit *const test)
 /* A timed call counts once and never takes time away. */
 static void test_hook_exit_adds_time(struct kunit *const test)
 {
+	const bool was_on = pfsel_hook_timing_enabled();
 	u64 calls, ns, start, calls_after, ns_after;
 
+	pfsel_set_hook_timing(true);
 	/* Nothing on this CPU can run the hook while preemption is off. */
 	preempt_disable();
 	calls = pfsel_hook_calls(PFSEL_HOOK_SOCKET_BIND);
@@ -129,9 +160,34 @@ static void test_hook_exit_adds_time(struct kunit *const test)
 	calls_after = pfsel_hook_calls(PFSEL_HOOK_SOCKET_BIND);
 	ns_after = pfsel_hook_ns(PFSEL_HOOK_SOCKET_BIND);
 	preempt_enable();
+	pfsel_set_hook_timing(was_on);
 
+	KUNIT_EXPECT_NE(test, start, 0);
 	KUNIT_EXPECT_LE(test, calls + 1, calls_after);
 	KUNIT_EXPECT_LE(test, ns, ns_after);
+}
+
+/* With timing off, a call counts and adds no time at all. */
+static void test_hook_untimed_adds_no_time(struct kunit *const test)
+{
+	const bool was_on = pfsel_hook_timing_enabled();
+	u64 calls, ns, start, calls_after, ns_after;
+
+	pfsel_set_hook_timing(false);
+	preempt_disable();
+	calls = pfsel_hook_calls(PFSEL_HOOK_SOCKET_LISTEN);
+	ns = pfsel_hook_ns(PFSEL_HOOK_SOCKET_LISTEN);
+	start = pfsel_hook_enter();
+	pfsel_hook_exit(PFSEL_HOOK_SOCKET_LISTEN, start);
+	calls_after = pfsel_hook_calls(PFSEL_HOOK_SOCKET_LISTEN);
+	ns_after = pfsel_hook_ns(PFSEL_HOOK_SOCKET_LISTEN);
+	preempt_enable();
+	pfsel_set_hook_timing(was_on);
+
+	KUNIT_EXPECT_EQ(test, start, 0);
+	KUNIT_EXPECT_LE(test, calls + 1, calls_after);
+	/* No CPU times anything while timing is off. */
+	KUNIT_EXPECT_EQ(test, ns, ns_after);
 }
 
 static struct kunit_case test_cases[] = {
@@ -139,6 +195,7 @@ static struct kunit_case test_cases[] = {
 	KUNIT_CASE(test_hook_names_unique),
 	KUNIT_CASE(test_count_hook_adds_one),
 	KUNIT_CASE(test_hook_exit_adds_time),
+	KUNIT_CASE(test_hook_untimed_adds_no_time),
 	{}
 	/* clang-format on */
 };

@@ -6,6 +6,7 @@
 #ifndef _SECURITY_PFSEL_STATS_H
 #define _SECURITY_PFSEL_STATS_H
 
+#include <linux/jump_label.h>
 #include <linux/percpu.h>
 #include <linux/sched/clock.h>
 #include <linux/types.h>
@@ -38,6 +39,7 @@ struct pfsel_hook_stats {
 };
 
 DECLARE_PER_CPU(struct pfsel_hook_stats, pfsel_hook_stats);
+DECLARE_STATIC_KEY_FALSE(pfsel_hook_timing);
 
 /**
  * pfsel_count_hook - Count one checked call of a hook
@@ -54,11 +56,16 @@ static inline void pfsel_count_hook(const enum pfsel_hook hook)
 /**
  * pfsel_hook_enter - Start timing a checked call of a hook
  *
- * Return: the start time, for pfsel_hook_exit().
+ * Hooks are timed only while timing is on (pfsel_set_hook_timing()): two
+ * clock reads per call are a cost of their own.
+ *
+ * Return: the start time, for pfsel_hook_exit(); 0 when timing is off.
  */
 static inline u64 pfsel_hook_enter(void)
 {
-	return local_clock();
+	if (static_branch_unlikely(&pfsel_hook_timing))
+		return local_clock();
+	return 0;
 }
 
 /**
@@ -69,16 +76,20 @@ static inline u64 pfsel_hook_enter(void)
  *
  * The time is what the benchmarks report as pfsel's own share of a call.
  * A task may migrate between enter and exit: local_clock() is then only
- * approximately monotonic across CPUs, which is good enough for sums.
+ * approximately monotonic across CPUs, which is good enough for sums.  A
+ * call during which timing was switched on (@start is 0) counts no time.
  */
 static inline void pfsel_hook_exit(const enum pfsel_hook hook, const u64 start)
 {
 	this_cpu_inc(pfsel_hook_stats.calls[hook]);
-	this_cpu_add(pfsel_hook_stats.ns[hook], local_clock() - start);
+	if (static_branch_unlikely(&pfsel_hook_timing) && start)
+		this_cpu_add(pfsel_hook_stats.ns[hook], local_clock() - start);
 }
 
 u64 pfsel_hook_calls(enum pfsel_hook hook);
 u64 pfsel_hook_ns(enum pfsel_hook hook);
 const char *pfsel_hook_name(enum pfsel_hook hook);
+bool pfsel_hook_timing_enabled(void);
+void pfsel_set_hook_timing(bool on);
 
 #endif /* _SECURITY_PFSEL_STATS_H */

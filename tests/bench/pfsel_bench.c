@@ -19,7 +19,7 @@
  *   small     SMALL (the same policy without its 10k filler rules), AVC warm
  *   repeat    POLICY, but every iteration uses the same address (127.0.1.1):
  *             the case pfsel's per-CPU cache of recent allows (recent.c,
- *             a few entries per CPU) is for; "hits" cycles 64 addresses,
+ *             128 entries per CPU) is for; "hits" cycles 256 addresses,
  *             more than it holds
  *   misses    POLICY, with the loops' addresses cycled over 2500 address
  *             classes: every addressed lookup misses the 512-entry cache
@@ -29,12 +29,15 @@
  *             Landlock ruleset (ABI >= 4) that allows exactly its TCP ports
  *
  * Every loop runs in a child process of uid UID (default 1001), forked for
- * it; it cycles its destination (or bind) address over 64 loopback
- * addresses, each in an address class of its own (2500 for "misses").  A round runs every configuration and
- * every loop once, in an order rotated from round to round.  Around each
- * timed loop the parent reads /sys/kernel/security/pfsel/hooks and
- * avc/cache_stats, so each measurement also gives pfsel's own time (the
- * kernel's per-CPU hook timers) and the AVC's hits and misses.
+ * it; it cycles its destination (or bind) address over 256 loopback
+ * addresses, each in an address class of its own (2500 for "misses").  A
+ * round runs every configuration and every loop once, in an order rotated
+ * from round to round.  Each measurement times the loop twice in the same
+ * child: first with pfsel's hook timers off (hook_timing 0: the time per
+ * iteration, and its ratio to inactive, is the whole cost), then with them
+ * on, reading /sys/kernel/security/pfsel/hooks and avc/cache_stats around
+ * it, for pfsel's own time per hook (the kernel's per-CPU timers, which
+ * cost a little themselves) and the AVC's hits and misses.
  *
  * With -a, an ask part follows, ROUNDS rounds again: ASK (a small user
  * policy for UID that asks about every TCP connect to loopback port
@@ -67,6 +70,7 @@
 #include <grp.h>
 #include <netinet/in.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -87,7 +91,7 @@
 #define DENIED_PORT 40008
 /* The port the ask policy asks about (tests/bench/run writes the rule). */
 #define ASK_PORT 40010
-#define HOT_SPREAD 64
+#define HOT_SPREAD 256
 #define COLD_SPREAD 2500
 
 #define PFSEL_DIR "/sys/kernel/security/pfsel/"
@@ -149,7 +153,8 @@ struct snapshot {
 };
 
 struct measurement {
-	double ns;		/* per iteration, wall clock */
+	double ns;		/* per iteration, wall clock, hooks untimed */
+	double timed_ns;	/* per iteration, wall clock, hooks timed */
 	double pfsel_ns;	/* per iteration, inside pfsel's hooks */
 	double hook_ns[MAX_HOOKS]; /* per call of each hook, -1 if none */
 	unsigned long long hook_calls[MAX_HOOKS];
@@ -286,6 +291,16 @@ static void take_snapshot(struct snapshot *s)
 	if (!line || sscanf(line + 1, "%llu %llu %llu", &s->lookups, &s->hits,
 			    &s->misses) != 3)
 		die("parse " PFSEL_DIR "avc/cache_stats");
+}
+
+static void set_hook_timing(const bool on)
+{
+	int err = write_once(PFSEL_DIR "hook_timing", on ? "1" : "0", 1);
+
+	if (err) {
+		errno = err;
+		die("set hook_timing to %d", on);
+	}
 }
 
 static void set_threshold(unsigned int t)
@@ -524,13 +539,17 @@ static void child(const enum config c, const enum loop l, int to_parent,
 	loop_setup(l);
 	/* Warm caches (the AVC's too) with every address of the hot cycle. */
 	run_loop(l, HOT_SPREAD * 4);
-	if (write(to_parent, "r", 1) != 1 || read(from_parent, &go, 1) != 1)
-		die("pipe");
-	start = now_ns();
-	run_loop(l, loop_iterations(l));
-	ns = (now_ns() - start) / (double)loop_iterations(l);
-	if (write(to_parent, &ns, sizeof(ns)) != sizeof(ns))
-		die("pipe");
+	/* Twice: untimed hooks, then timed ones. */
+	for (int pass = 0; pass < 2; pass++) {
+		if (write(to_parent, "r", 1) != 1 ||
+		    read(from_parent, &go, 1) != 1)
+			die("pipe");
+		start = now_ns();
+		run_loop(l, loop_iterations(l));
+		ns = (now_ns() - start) / (double)loop_iterations(l);
+		if (write(to_parent, &ns, sizeof(ns)) != sizeof(ns))
+			die("pipe");
+	}
 	_exit(0);
 }
 
@@ -556,13 +575,22 @@ static void measure(const int round, const enum config c, const enum loop l)
 	}
 	close(up[1]);
 	close(down[0]);
+	/* The cost: hooks untimed. */
+	set_hook_timing(false);
+	if (read(up[0], &ready, 1) != 1 || write(down[1], "g", 1) != 1 ||
+	    read(up[0], &m->ns, sizeof(m->ns)) != sizeof(m->ns))
+		goto failed;
+	/* pfsel's own share: hooks timed. */
+	set_hook_timing(true);
 	if (read(up[0], &ready, 1) != 1)
 		goto failed;
 	take_snapshot(&before);
 	if (write(down[1], "g", 1) != 1 ||
-	    read(up[0], &m->ns, sizeof(m->ns)) != sizeof(m->ns))
+	    read(up[0], &m->timed_ns, sizeof(m->timed_ns)) !=
+		    sizeof(m->timed_ns))
 		goto failed;
 	take_snapshot(&after);
+	set_hook_timing(false);
 	close(up[0]);
 	close(down[1]);
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
@@ -589,10 +617,10 @@ static void measure(const int round, const enum config c, const enum loop l)
 	m->lookups = after.lookups - before.lookups;
 	m->hits = after.hits - before.hits;
 	m->misses = after.misses - before.misses;
-	printf("M %d %s %s ns/iter %.1f pfsel_ns/iter %.1f avc_lookups %llu "
-	       "hits %llu misses %llu\n",
-	       round, config_names[c], loop_names[l], m->ns, m->pfsel_ns,
-	       m->lookups, m->hits, m->misses);
+	printf("M %d %s %s ns/iter %.1f timed_ns/iter %.1f pfsel_ns/iter %.1f "
+	       "avc_lookups %llu hits %llu misses %llu\n",
+	       round, config_names[c], loop_names[l], m->ns, m->timed_ns,
+	       m->pfsel_ns, m->lookups, m->hits, m->misses);
 	return;
 failed:
 	fprintf(stderr, "pfsel_bench: round %d, %s, %s: the loop failed\n",
@@ -650,10 +678,11 @@ static void print_summary(void)
 	       "udp %ld, bind %ld; uid %u ==\n",
 	       rounds, loop_iterations(LOOP_TCP), loop_iterations(LOOP_UDP),
 	       loop_iterations(LOOP_BIND), (unsigned int)bench_uid);
-	printf("ratio: per round, the configuration's time over the same "
-	       "round's inactive time;\n"
-	       "median [IQR] (min-max).  pfsel: time inside pfsel's hooks "
-	       "(kernel per-CPU timers)\nper iteration, and its share of the "
+	printf("ns/iter and ratio: hooks untimed; the ratio is the "
+	       "configuration's time over the\nsame round's inactive time; "
+	       "median [IQR] (min-max).  pfsel ns and share: a second\nrun "
+	       "with the hooks timed (kernel per-CPU timers): time inside "
+	       "pfsel's hooks per\niteration, and its share of that run's "
 	       "iteration.\n");
 	for (l = 0; l < LOOP_COUNT; l++) {
 		printf("\n%s\n", loop_titles[l]);
@@ -677,7 +706,7 @@ static void print_summary(void)
 			own = summarize(v, rounds);
 			for (r = 0; r < rounds; r++)
 				v[r] = results[c][l][r].pfsel_ns /
-				       results[c][l][r].ns * 100;
+				       results[c][l][r].timed_ns * 100;
 			share = summarize(v, rounds);
 			for (r = 0; r < rounds; r++) {
 				lookups += results[c][l][r].lookups;

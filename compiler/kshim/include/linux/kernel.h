@@ -15,6 +15,7 @@
 #define cpu_to_le16(x) ((__le16)htole16(x))
 #define cpu_to_le32(x) ((__le32)htole32(x))
 #define cpu_to_le64(x) ((__le64)htole64(x))
+#define be64_to_cpu(x) ((u64)be64toh(x))
 
 #define ALIGN(x, a) (((x) + ((a) - 1)) & ~((__typeof__(x))(a) - 1))
 #define IS_ALIGNED(x, a) (((x) & ((__typeof__(x))(a) - 1)) == 0)
