@@ -13,6 +13,8 @@
 #                   see docs/INSTALL.md)
 #   make deb        build/deb/pfsel-tools_VERSION_amd64.deb
 #   make deb-kernel build/deb/kernel/linux-image-*.deb for Debian 12 (hours)
+#   make deb-kernel-vm  build/deb/kernel-vm/linux-image-*.deb, a small kernel
+#                   for Debian 12 under QEMU (minutes; tests/packaging/debian12)
 #
 # Everything generated goes under build/.
 
@@ -54,7 +56,7 @@ fuzz: deps
 vm-run: deps
 	tests/vm/run --kernel $(KERNEL) -- $(CMD)
 
-install deb deb-kernel: deps
+install deb deb-kernel deb-kernel-vm: deps
 	$(MAKE) -C packaging $@
 
 clean:
@@ -64,4 +66,4 @@ clean:
 	rm -rf build/kernel-debug build/kernel-release build/logs
 
 .PHONY: all deps tools kernel vm-tests check demo bench fuzz vm-run clean \
-	install deb deb-kernel
+	install deb deb-kernel deb-kernel-vm
