@@ -27,11 +27,12 @@
 
 #include <linux/atomic.h>
 #include <linux/build_bug.h>
+#include <linux/bits.h>
 #include <linux/bug.h>
 #include <linux/cache.h>
 #include <linux/errno.h>
 #include <linux/init.h>
-#include <linux/jhash.h>
+#include <linux/hash.h>
 #include <linux/list.h>
 #include <linux/percpu.h>
 #include <linux/rculist.h>
@@ -43,7 +44,8 @@
 #include "avc.h"
 #include "common.h"
 
-#define PFSEL_AVC_SLOTS 512
+#define PFSEL_AVC_SLOT_BITS 9
+#define PFSEL_AVC_SLOTS BIT(PFSEL_AVC_SLOT_BITS)
 
 /*
  * The key is hashed as 32-bit words and compared with memcmp(): both need
@@ -87,16 +89,26 @@ static DEFINE_PER_CPU(struct pfsel_avc_stats, pfsel_avc_stats);
 /* Per-CPU increments are irq-safe: callable from any context. */
 #define pfsel_avc_count(field) this_cpu_inc(pfsel_avc_stats.field)
 
+/*
+ * A lookup runs on every decided call the recent allows do not answer, so
+ * the hash is a multiplication (hash_64()) of the key's fields folded into
+ * one word, rotated apart so that small class numbers do not cancel.
+ */
 static u32 pfsel_avc_hash(const struct pfsel_avc_key *const key)
 {
-	return jhash2((const u32 *)key, sizeof(*key) / sizeof(u32), 0) &
-	       (PFSEL_AVC_SLOTS - 1);
+	const u64 folded = ((u64)key->app << 32 | key->generation) ^
+			   rol64((u64)key->port << 32 | key->addr, 21) ^
+			   rol64((u64)key->proto << 8 | key->op, 42);
+
+	return hash_64(folded, PFSEL_AVC_SLOT_BITS);
 }
 
 static bool pfsel_avc_key_equal(const struct pfsel_avc_key *const a,
 				const struct pfsel_avc_key *const b)
 {
-	return !memcmp(a, b, sizeof(*a));
+	return a->addr == b->addr && a->port == b->port && a->app == b->app &&
+	       a->generation == b->generation && a->op == b->op &&
+	       a->proto == b->proto && a->reserved == b->reserved;
 }
 
 static void pfsel_avc_node_free_rcu(struct rcu_head *const head)

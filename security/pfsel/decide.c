@@ -19,6 +19,7 @@
 #include "ask.h"
 #include "audit.h"
 #include "avc.h"
+#include "classcache.h"
 #include "common.h"
 #include "cred.h"
 #include "decide.h"
@@ -89,8 +90,8 @@ static void decide_one(struct pfsel_policy *const policy,
 	out->key = (struct pfsel_avc_key){
 		.generation = policy->generation,
 		.app = pfsel_app_class(subject->app, policy),
-		.addr = pfsel_policydb_classify_addr(db, request->addr),
-		.port = pfsel_policydb_classify_port(db, request->port),
+		.addr = pfsel_classcache_addr(policy, request->addr),
+		.port = pfsel_classcache_port(policy, request->port),
 		.op = request->op,
 		.proto = request->proto,
 	};
