@@ -100,19 +100,23 @@ static int read_word(const char __user *const ubuf, const size_t count,
 	return 0;
 }
 
-static ssize_t enforce_read(struct file *const file, char __user *const ubuf,
-			    const size_t count, loff_t *const ppos)
+/*
+ * Files that switch something on or off (enforce, hook_timing) read "1\n"
+ * or "0\n" and take "1" or "0" from an administrator.
+ */
+static ssize_t switch_read(char __user *const ubuf, const size_t count,
+			   loff_t *const ppos, const bool on)
 {
 	char buf[4];
 	int len;
 
-	len = scnprintf(buf, sizeof(buf), "%d\n", pfsel_enforcing());
+	len = scnprintf(buf, sizeof(buf), "%d\n", on);
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
 
-static ssize_t enforce_write(struct file *const file,
-			     const char __user *const ubuf, const size_t count,
-			     loff_t *const ppos)
+static int switch_write(const struct file *const file,
+			const char __user *const ubuf, const size_t count,
+			loff_t *const ppos, bool *const on)
 {
 	char buf[8];
 	int err;
@@ -124,13 +128,59 @@ static ssize_t enforce_write(struct file *const file,
 		return err;
 	if (strcmp(buf, "0") && strcmp(buf, "1"))
 		return -EINVAL;
-	pfsel_set_enforcing(buf[0] == '1');
+	*on = buf[0] == '1';
+	return 0;
+}
+
+static ssize_t enforce_read(struct file *const file, char __user *const ubuf,
+			    const size_t count, loff_t *const ppos)
+{
+	return switch_read(ubuf, count, ppos, pfsel_enforcing());
+}
+
+static ssize_t enforce_write(struct file *const file,
+			     const char __user *const ubuf, const size_t count,
+			     loff_t *const ppos)
+{
+	bool on;
+	int err = switch_write(file, ubuf, count, ppos, &on);
+
+	if (err)
+		return err;
+	pfsel_set_enforcing(on);
 	return count;
 }
 
 static const struct file_operations enforce_fops = {
 	.read = enforce_read,
 	.write = enforce_write,
+	.llseek = generic_file_llseek,
+};
+
+static ssize_t hook_timing_read(struct file *const file,
+				char __user *const ubuf, const size_t count,
+				loff_t *const ppos)
+{
+	return switch_read(ubuf, count, ppos, pfsel_hook_timing_enabled());
+}
+
+/* Timing costs every hooked call two clock reads: an administrator's call. */
+static ssize_t hook_timing_write(struct file *const file,
+				 const char __user *const ubuf,
+				 const size_t count, loff_t *const ppos)
+{
+	bool on;
+	int err = switch_write(file, ubuf, count, ppos, &on);
+
+	if (err)
+		return err;
+	pfsel_set_hook_timing(on);
+	return count;
+}
+
+static const struct file_operations hook_timing_fops = {
+	.read = hook_timing_read,
+	.write = hook_timing_write,
 	.llseek = generic_file_llseek,
 };
 
@@ -154,42 +204,6 @@ static ssize_t load_write(struct file *const file,
 	kvfree(blob);
 	return err ?: count;
 }
-
-static ssize_t hook_timing_read(struct file *const file,
-				char __user *const ubuf, const size_t count,
-				loff_t *const ppos)
-{
-	char buf[4];
-	int len;
-
-	len = scnprintf(buf, sizeof(buf), "%d\n", pfsel_hook_timing_enabled());
-	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
-}
-
-/* Timing costs every hooked call two clock reads: an administrator's call. */
-static ssize_t hook_timing_write(struct file *const file,
-				 const char __user *const ubuf,
-				 const size_t count, loff_t *const ppos)
-{
-	char buf[8];
-	int err;
-
-	if (!pfsel_policy_may_admin(file->f_cred))
-		return -EPERM;
-	err = read_word(ubuf, count, ppos, buf, sizeof(buf));
-	if (err)
-		return err;
-	if (strcmp(buf, "0") && strcmp(buf, "1"))
-		return -EINVAL;
-	pfsel_set_hook_timing(buf[0] == '1');
-	return count;
-}
-
-static const struct file_operations hook_timing_fops = {
-	.read = hook_timing_read,
-	.write = hook_timing_write,
-	.llseek = generic_file_llseek,
-};
 
 static const struct file_operations load_fops = {
 	.write = load_write,

@@ -31,27 +31,38 @@
 #define PFSEL_SECURITYFS "/sys/kernel/security/pfsel"
 
 /*
- * Calls of one hook so far, from /sys/kernel/security/pfsel/hooks (lines
- * "NAME CALLS NANOSECONDS"), or -1 when the file or the hook's line is
- * missing.
+ * Calls of one hook so far and the nanoseconds they were timed for, from
+ * /sys/kernel/security/pfsel/hooks (lines "NAME CALLS NANOSECONDS"): false
+ * when the file or the hook's line is missing.
  */
-static inline int64_t pfsel_hook_calls(const char *hook)
+static inline bool pfsel_hook_read(const char *hook, int64_t *calls,
+				   int64_t *ns)
 {
 	char name[64];
-	unsigned long long calls, ns;
-	int64_t found = -1;
+	unsigned long long c, n;
+	bool found = false;
 	FILE *file = fopen(PFSEL_SECURITYFS "/hooks", "re");
 
 	if (!file)
-		return -1;
-	while (fscanf(file, "%63s %llu %llu", name, &calls, &ns) == 3) {
+		return false;
+	while (fscanf(file, "%63s %llu %llu", name, &c, &n) == 3) {
 		if (strcmp(name, hook) == 0) {
-			found = (int64_t)calls;
+			*calls = (int64_t)c;
+			*ns = (int64_t)n;
+			found = true;
 			break;
 		}
 	}
 	fclose(file);
 	return found;
+}
+
+/* Calls of one hook so far, or -1 when its line is missing. */
+static inline int64_t pfsel_hook_calls(const char *hook)
+{
+	int64_t calls, ns;
+
+	return pfsel_hook_read(hook, &calls, &ns) ? calls : -1;
 }
 
 /* Whether the comma-separated list @list holds @item. */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -144,6 +145,70 @@ TEST(hooks_lists_every_hook)
 			ksft_print_msg("no line for %s\n", hooks[i]);
 		EXPECT_LE(0, calls);
 	}
+}
+
+/* Make @n TCP sockets: @n decided socket_create calls while a policy is loaded. */
+static void make_sockets(int n)
+{
+	while (n-- > 0) {
+		const int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+		if (fd >= 0)
+			close(fd);
+	}
+}
+
+/*
+ * hook_timing: off at boot; while off, hooks count calls and no time at
+ * all; on, they add time; only an administrator may switch it.
+ */
+TEST(hook_timing_times_only_when_on)
+{
+	int64_t calls0, ns0, calls1, ns1, calls2, ns2;
+	char value[8];
+
+	if (geteuid() != 0) {
+		/* 0644: a user cannot even open it for writing. */
+		EXPECT_EQ(-EACCES, pfsel_open_w("hook_timing"));
+		return;
+	}
+	ASSERT_EQ(2, pfsel_read_file(PFSEL_SECURITYFS "/hook_timing", value,
+				     sizeof(value)));
+	EXPECT_STREQ("0\n", value);
+	/* Hooks decide (and so may be timed) only while a policy is loaded. */
+	ASSERT_EQ(0, pfsel_load("enforce_1001"));
+
+	ASSERT_TRUE(pfsel_hook_read("socket_create", &calls0, &ns0));
+	make_sockets(20);
+	ASSERT_TRUE(pfsel_hook_read("socket_create", &calls1, &ns1));
+	EXPECT_LE(calls0 + 20, calls1);
+	/* No CPU times anything while timing is off. */
+	EXPECT_EQ(ns0, ns1);
+
+	ASSERT_EQ(0, pfsel_write_str("hook_timing", "1\n"));
+	ASSERT_EQ(2, pfsel_read_file(PFSEL_SECURITYFS "/hook_timing", value,
+				     sizeof(value)));
+	EXPECT_STREQ("1\n", value);
+	make_sockets(20);
+	ASSERT_TRUE(pfsel_hook_read("socket_create", &calls2, &ns2));
+	EXPECT_LE(calls1 + 20, calls2);
+	EXPECT_LT(ns1, ns2);
+
+	EXPECT_EQ(-EINVAL, pfsel_write_str("hook_timing", "2"));
+	EXPECT_EQ(-EINVAL, pfsel_write_str("hook_timing", "on"));
+	ASSERT_EQ(0, pfsel_write_str("hook_timing", "0"));
+	ASSERT_EQ(2, pfsel_read_file(PFSEL_SECURITYFS "/hook_timing", value,
+				     sizeof(value)));
+	EXPECT_STREQ("0\n", value);
+
+	pfsel_reset();
+
+	/* Without CAP_MAC_ADMIN, root switches nothing (this child only). */
+	ASSERT_EQ(0, pfsel_drop_mac_admin());
+	EXPECT_EQ(-EPERM, pfsel_write_str("hook_timing", "1"));
+	ASSERT_EQ(2, pfsel_read_file(PFSEL_SECURITYFS "/hook_timing", value,
+				     sizeof(value)));
+	EXPECT_STREQ("0\n", value);
 }
 
 TEST_HARNESS_MAIN
