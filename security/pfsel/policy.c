@@ -3,7 +3,10 @@
  * pfsel LSM - The loaded policies
  *
  * There is at most one system policy and one policy per user (by kuid).
- * Readers find them under RCU.  A load validates the new policy whole
+ * Readers find them under RCU: the user policies in a small hash table on
+ * the uid, which every decision the recent allows do not answer looks up
+ * (an xarray lookup costs several times more), and in an xarray, which
+ * keeps them in uid order for listing.  A load validates the new policy whole
  * before anything changes; it is then published with one pointer store, the
  * access vector cache is flushed, and the policy it replaces is freed after
  * a grace period.  Loads and unloads are serialized by one mutex: they are
@@ -13,9 +16,11 @@
 #include <linux/audit.h>
 #include <linux/capability.h>
 #include <linux/cred.h>
+#include <linux/hash.h>
 #include <linux/jump_label.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
+#include <linux/rculist.h>
 #include <linux/refcount.h>
 #include <linux/sched.h>
 #include <linux/security.h>
@@ -36,9 +41,17 @@ static DEFINE_MUTEX(pfsel_policy_mutex);
 static struct pfsel_policy __rcu *pfsel_system_policy;
 /* User policies by the value of their kuid; xarray lookups are RCU-safe. */
 static DEFINE_XARRAY(pfsel_user_policies);
+/* The same policies, hashed on the uid for the hooks; RCU lists. */
+#define PFSEL_USER_HASH_BITS 6
+static struct hlist_head pfsel_user_hash[1 << PFSEL_USER_HASH_BITS];
 /* Guarded by pfsel_policy_mutex. */
 static u32 pfsel_generation;
 static unsigned long pfsel_user_count;
+
+static struct hlist_head *user_bucket(const kuid_t uid)
+{
+	return &pfsel_user_hash[hash_32(__kuid_val(uid), PFSEL_USER_HASH_BITS)];
+}
 
 /**
  * pfsel_policy_system - The system policy
@@ -64,7 +77,13 @@ struct pfsel_policy *pfsel_policy_system(void)
  */
 struct pfsel_policy *pfsel_policy_user(const kuid_t uid)
 {
-	return xa_load(&pfsel_user_policies, __kuid_val(uid));
+	struct pfsel_policy *policy;
+
+	hlist_for_each_entry_rcu(policy, user_bucket(uid), uid_node) {
+		if (uid_eq(policy->uid, uid))
+			return policy;
+	}
+	return NULL;
 }
 
 /**
@@ -163,12 +182,18 @@ static struct pfsel_policy *publish(struct pfsel_policy *const policy)
 		return rcu_replace_pointer(pfsel_system_policy, policy,
 					   lockdep_is_held(&pfsel_policy_mutex));
 
+	/* The xarray may fail to allocate: store there first. */
 	old = xa_store(&pfsel_user_policies, __kuid_val(policy->uid), policy,
 		       GFP_KERNEL);
 	if (xa_is_err(old))
 		return ERR_PTR(xa_err(old));
-	if (!old)
+	if (old) {
+		/* Readers see the old policy or the new one, never neither. */
+		hlist_replace_rcu(&old->uid_node, &policy->uid_node);
+	} else {
+		hlist_add_head_rcu(&policy->uid_node, user_bucket(policy->uid));
 		pfsel_user_count++;
+	}
 	return old;
 }
 
@@ -280,8 +305,10 @@ int pfsel_policy_unload(const struct cred *const opener,
 					  lockdep_is_held(&pfsel_policy_mutex));
 	} else {
 		old = xa_erase(&pfsel_user_policies, __kuid_val(uid));
-		if (old)
+		if (old) {
+			hlist_del_rcu(&old->uid_node);
 			pfsel_user_count--;
+		}
 	}
 	if (!old) {
 		mutex_unlock(&pfsel_policy_mutex);

@@ -56,6 +56,7 @@ struct pfsel_policy {
 	u32 size;
 	u32 checksum;
 	refcount_t usage;
+	struct hlist_node uid_node;
 	struct rcu_head rcu;
 };
 
