@@ -64,14 +64,6 @@ struct pfsel_classcache {
 
 static DEFINE_PER_CPU(struct pfsel_classcache, pfsel_classcaches);
 
-static u64 load_be64(const u8 *const bytes)
-{
-	__be64 word;
-
-	memcpy(&word, bytes, sizeof(word));
-	return be64_to_cpu(word);
-}
-
 /**
  * pfsel_classcache_addr - The address class of an address in a policy
  *
@@ -84,7 +76,8 @@ static u64 load_be64(const u8 *const bytes)
 u32 pfsel_classcache_addr(const struct pfsel_policy *const policy,
 			  const u8 addr[16])
 {
-	const u64 high = load_be64(addr), low = load_be64(addr + 8);
+	const u64 high = pfsel_policydb_addr_word(addr);
+	const u64 low = pfsel_policydb_addr_word(addr + 8);
 	struct pfsel_addr_class *entry;
 	u32 class;
 

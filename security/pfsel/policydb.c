@@ -752,15 +752,6 @@ u32 pfsel_policydb_classify_app(const struct pfsel_policydb *db,
 	return le32_to_cpu(e->app);
 }
 
-/* Eight bytes of an address, in any alignment, as a big-endian number. */
-static u64 load_be64(const u8 *const bytes)
-{
-	__be64 word;
-
-	memcpy(&word, bytes, sizeof(word));
-	return be64_to_cpu(word);
-}
-
 /**
  * pfsel_policydb_classify_addr - the address class of an address
  * @db: the policy
@@ -771,7 +762,8 @@ static u64 load_be64(const u8 *const bytes)
 u32 pfsel_policydb_classify_addr(const struct pfsel_policydb *db,
 				 const u8 addr[16])
 {
-	const u64 high = load_be64(addr), low = load_be64(addr + 8);
+	const u64 high = pfsel_policydb_addr_word(addr);
+	const u64 low = pfsel_policydb_addr_word(addr + 8);
 	u32 lo = 0, hi = db->n_addrs;
 
 	/*
@@ -781,11 +773,12 @@ u32 pfsel_policydb_classify_addr(const struct pfsel_policydb *db,
 	 */
 	while (hi - lo > 1) {
 		u32 mid = lo + (hi - lo) / 2;
-		const u64 start_high = load_be64(db->addrs[mid].start);
+		const u8 *const start = db->addrs[mid].start;
+		const u64 start_high = pfsel_policydb_addr_word(start);
 
 		if (start_high < high ||
 		    (start_high == high &&
-		     load_be64(db->addrs[mid].start + 8) <= low))
+		     pfsel_policydb_addr_word(start + 8) <= low))
 			lo = mid;
 		else
 			hi = mid;

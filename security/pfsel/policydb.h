@@ -9,6 +9,8 @@
 #ifndef _SECURITY_PFSEL_POLICYDB_H
 #define _SECURITY_PFSEL_POLICYDB_H
 
+#include <linux/kernel.h>
+#include <linux/string.h>
 #include <linux/types.h>
 
 #include "uapi/pfsel_policy.h"
@@ -134,6 +136,23 @@ u32 pfsel_policydb_checksum(const void *blob, size_t len);
 
 u32 pfsel_policydb_classify_app(const struct pfsel_policydb *db,
 				const char *exe, const char *script);
+/**
+ * pfsel_policydb_addr_word - Eight bytes of an address as a number
+ * @bytes: the first or the last 8 of an address's 16, in any alignment
+ *
+ * Addresses (network order) order as the pair of these words, high first:
+ * the class search and the class caches compare them so.
+ *
+ * Return: the bytes as a big-endian number.
+ */
+static inline u64 pfsel_policydb_addr_word(const u8 *bytes)
+{
+	__be64 word;
+
+	memcpy(&word, bytes, sizeof(word));
+	return be64_to_cpu(word);
+}
+
 u32 pfsel_policydb_classify_addr(const struct pfsel_policydb *db,
 				 const u8 addr[16]);
 u32 pfsel_policydb_classify_port(const struct pfsel_policydb *db, u16 port);

@@ -37,7 +37,6 @@
 #include "recent.h"
 
 #define PFSEL_RECENT_SET_BITS 6
-#define PFSEL_RECENT_WAYS 2
 
 /**
  * struct pfsel_recent - A request that was allowed
@@ -66,9 +65,9 @@ struct pfsel_recent {
 	};
 };
 
+/* Per context (process, softirq), sets of two ways, the newer first. */
 struct pfsel_recent_table {
-	struct pfsel_recent sets[2][1 << PFSEL_RECENT_SET_BITS]
-				[PFSEL_RECENT_WAYS];
+	struct pfsel_recent sets[2][1 << PFSEL_RECENT_SET_BITS][2];
 };
 
 static DEFINE_PER_CPU(struct pfsel_recent_table, pfsel_recent_tables);
