@@ -41,6 +41,18 @@ struct pfsel_app {
 	atomic64_t classes[PFSEL_SLOT_COUNT];
 };
 
+/**
+ * pfsel_app_id - The id of an application identity
+ *
+ * @app: the identity, or NULL.
+ *
+ * Return: its id; 0 for none.
+ */
+static inline u64 pfsel_app_id(const struct pfsel_app *const app)
+{
+	return app ? app->id : 0;
+}
+
 struct pfsel_app *pfsel_app_get(struct pfsel_app *app);
 void pfsel_app_put(struct pfsel_app *app);
 u32 pfsel_app_class(struct pfsel_app *app, const struct pfsel_policy *policy);

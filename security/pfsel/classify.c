@@ -249,8 +249,8 @@ static int finish(const struct sock *sk, int family, u8 op, u8 proto,
  * sockets carry no IP address and are not requests).  sk_family is
  * read once, as IPV6_ADDRFORM may change it concurrently.
  */
-static bool inet_kind(const struct sock *sk, int *family,
-		      enum pfsel_kind *kind)
+static __always_inline bool inet_kind(const struct sock *sk, int *family,
+				      enum pfsel_kind *kind)
 {
 	int f = READ_ONCE(sk->sk_family);
 

@@ -194,15 +194,23 @@ static int apply(const struct pfsel_subject *const subject,
 	return enforced ? -EACCES : 0;
 }
 
-/*
- * Everything but the recent allows: the policies, the AVC, asking.  Kept
- * out of line so that a repeated request, allowed by pfsel_decide() after
- * one look at the recent allows, neither sets up nor clears (the kernel
- * zeroes stack variables) this function's large frame.
+/**
+ * pfsel_decide_fully - Decide a request the recent allows do not answer
+ *
+ * @subject: who makes it.
+ * @request: what it is.
+ * @epoch: pfsel_recent_epoch(), read before anything else.
+ *
+ * The policies, the AVC, asking: see pfsel_decide(), which calls this.
+ * Out of line, so that a call answered by the recent allows neither sets
+ * up nor clears (the kernel zeroes stack variables) this function's large
+ * frame.
+ *
+ * Return: as pfsel_decide().
  */
-static noinline int decide_fully(const struct pfsel_subject *const subject,
-				 const struct pfsel_request *const request,
-				 const u64 epoch)
+int pfsel_decide_fully(const struct pfsel_subject *const subject,
+		       const struct pfsel_request *const request,
+		       const u64 epoch)
 {
 	struct pfsel_outcome outcomes[PFSEL_SLOT_COUNT], *decider = NULL;
 	struct pfsel_policy *policies[PFSEL_SLOT_COUNT];
@@ -250,7 +258,8 @@ static noinline int decide_fully(const struct pfsel_subject *const subject,
 			    asked, &plain);
 		rcu_read_unlock();
 		if (plain)
-			pfsel_recent_remember(subject, request, epoch);
+			pfsel_recent_remember(pfsel_app_id(subject->app),
+					      subject->uid, request, epoch);
 		return err;
 	}
 	rcu_read_unlock();
@@ -267,40 +276,15 @@ static noinline int decide_fully(const struct pfsel_subject *const subject,
 }
 
 /**
- * pfsel_decide - Decide a request
+ * pfsel_decide_current_fully - pfsel_decide_fully() for the current task
  *
- * @subject: who makes it.
- * @request: what it is.
+ * @request: what it asks.
+ * @epoch: pfsel_recent_epoch(), read before anything else.
  *
- * When the decision is "ask", a task (@subject->task) waits for its
- * agent's answer (ask.c); an inbound connection, decided in softirq, can
- * only use an answer kept for the session, and otherwise gets the
- * unanswered verdict.  Nothing else here sleeps.
- *
- * Return: 0 to allow, -EACCES to deny, -EINTR if a fatal signal ended the
- * wait for an answer.
+ * Return: as pfsel_decide().
  */
-int pfsel_decide(const struct pfsel_subject *const subject,
-		 const struct pfsel_request *const request)
-{
-	u64 epoch;
-
-	if (!pfsel_policy_any())
-		return 0;
-	epoch = pfsel_recent_epoch();
-	if (pfsel_recent_allowed(subject, request, epoch))
-		return 0;
-	return decide_fully(subject, request, epoch);
-}
-
-/**
- * pfsel_decide_current - Decide a request of the current task
- *
- * @request: what it is.
- *
- * Return: 0 to allow, -EACCES to deny.
- */
-int pfsel_decide_current(const struct pfsel_request *const request)
+int pfsel_decide_current_fully(const struct pfsel_request *const request,
+			       const u64 epoch)
 {
 	const struct cred *const cred = current_cred();
 	const struct pfsel_subject subject = {
@@ -309,5 +293,5 @@ int pfsel_decide_current(const struct pfsel_request *const request)
 		.task = true,
 	};
 
-	return pfsel_decide(&subject, request);
+	return pfsel_decide_fully(&subject, request, epoch);
 }

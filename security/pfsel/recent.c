@@ -2,89 +2,43 @@
 /*
  * pfsel LSM - Recent allows, per CPU
  *
- * A loop that sends datagrams to one peer, or connects to one service
- * again and again, asks the same question each time.  The access vector
- * cache answers it, but only after the request's address and port have been
- * classified in both policies, two binary searches each.  In front of it,
- * each CPU keeps up to 128 requests that were allowed without any audit
- * record or question, keyed by the request itself: a repeat is then
- * allowed after a few word comparisons.
+ * A loop that sends datagrams to a few hundred peers, or connects to one
+ * service again and again, asks the same questions over and over.  The
+ * access vector cache answers them, but only after the request's address
+ * and port have been classified in both policies and each policy's answer
+ * looked up and combined: some 600 instructions, several times what the
+ * call costs pfsel when it is answered here.  In front of it, each CPU
+ * keeps the requests it allowed last without any audit record or
+ * question, keyed by the request itself: a repeat is then allowed after a
+ * hash and a few word comparisons.
  *
- * The table is two-way set associative: a request hashes to a set of two
- * entries, and a new entry takes the first, pushing the older one to the
- * second.  A loop's few requests (socket(), then connect() to one peer)
- * may hash to the same set, and would evict each other on every iteration
- * if a set held one entry only.
+ * The table is four-way set associative: a request hashes to a set of four
+ * entries, and a new entry takes the first, pushing the others down by
+ * one; the last goes.  Process context holds 1024 requests, so that a
+ * working set of a few hundred peers stays in it even where several of
+ * them hash to one set; inbound connections (softirq), 256 peers.  That is
+ * 50 KiB per CPU.
  *
  * Only plain allows are kept: a denial, an ask or anything to audit always
  * takes the full path.  Every entry carries the epoch it was decided in;
  * loading or unloading a policy, and switching the global mode, start a
  * new epoch, which no entry matches.  An epoch is read before the policies
  * are, and a new one begins after a change is published, so an entry can
- * only be older than the policies it was decided with, never newer.
+ * only be older than the policies it was decided with, never newer.  The
+ * epoch is 64 bits wide: it never wraps round to an old entry's.
  *
  * Softirq (inbound connections) and process context have separate tables,
  * so that a softirq on top of a hook never sees half an entry.
  */
 
 #include <linux/atomic.h>
-#include <linux/hash.h>
-#include <linux/interrupt.h>
 #include <linux/percpu.h>
-#include <linux/string.h>
 
-#include "app.h"
 #include "recent.h"
 
-#define PFSEL_RECENT_SET_BITS 6
-
-/**
- * struct pfsel_recent - A request that was allowed
- *
- * @words: the request as five words, compared and hashed as such:
- * @epoch: the epoch it was decided in; 0 for an empty entry.
- * @app: id of the application identity (0 for none).
- * @uid: the subject's real uid.
- * @port: the request's port.
- * @op: its operation.
- * @proto: its protocol.
- * @addr: its address.
- */
-struct pfsel_recent {
-	union {
-		u64 words[5];
-		struct {
-			u64 epoch;
-			u64 app;
-			u32 uid;
-			u16 port;
-			u8 op;
-			u8 proto;
-			u8 addr[16];
-		};
-	};
-};
-
-/* Per context (process, softirq), sets of two ways, the newer first. */
-struct pfsel_recent_table {
-	struct pfsel_recent sets[2][1 << PFSEL_RECENT_SET_BITS][2];
-};
-
-static DEFINE_PER_CPU(struct pfsel_recent_table, pfsel_recent_tables);
-/* Starts at 1: entries of epoch 0 are empty. */
-static atomic64_t pfsel_epoch = ATOMIC64_INIT(1);
-
-/**
- * pfsel_recent_epoch - The current epoch
- *
- * Read it before looking at the policies.
- *
- * Return: the epoch.
- */
-u64 pfsel_recent_epoch(void)
-{
-	return atomic64_read_acquire(&pfsel_epoch);
-}
+DEFINE_PER_CPU(struct pfsel_recent_tables, pfsel_recent_tables);
+/* The epoch counter; starts at 1: entries of epoch 0 are empty. */
+atomic64_t pfsel_recent_epochs = ATOMIC64_INIT(1);
 
 /**
  * pfsel_recent_invalidate - Start a new epoch
@@ -93,98 +47,56 @@ u64 pfsel_recent_epoch(void)
  */
 void pfsel_recent_invalidate(void)
 {
-	atomic64_inc_return(&pfsel_epoch);
-}
-
-static void fill(struct pfsel_recent *const entry,
-		 const struct pfsel_subject *const subject,
-		 const struct pfsel_request *const request, const u64 epoch)
-{
-	entry->epoch = epoch;
-	entry->app = subject->app ? subject->app->id : 0;
-	entry->uid = __kuid_val(subject->uid);
-	entry->port = request->port;
-	entry->op = request->op;
-	entry->proto = request->proto;
-	memcpy(entry->addr, request->addr, sizeof(entry->addr));
-}
-
-static bool same(const struct pfsel_recent *const a,
-		 const struct pfsel_recent *const b)
-{
-	/* The address words first: they differ most often. */
-	return a->words[4] == b->words[4] && a->words[3] == b->words[3] &&
-	       a->words[2] == b->words[2] && a->words[1] == b->words[1] &&
-	       a->words[0] == b->words[0];
-}
-
-static struct pfsel_recent *set(struct pfsel_recent_table *const table,
-				const struct pfsel_recent *const key)
-{
-	/*
-	 * Every field but the epoch, the same for every entry of an epoch.
-	 * A rotation keeps the words' low bits from cancelling each other;
-	 * hash_64()'s multiplication then mixes them into the top bits.
-	 */
-	const u64 folded = key->words[1] ^ rol64(key->words[2], 13) ^
-			   rol64(key->words[3], 29) ^ rol64(key->words[4], 43);
-
-	return table->sets[!!in_serving_softirq()]
-			  [hash_64(folded, PFSEL_RECENT_SET_BITS)];
-}
-
-/**
- * pfsel_recent_allowed - Tell whether a request was just allowed
- *
- * @subject: who makes it.
- * @request: what it is.
- * @epoch: pfsel_recent_epoch(), read before anything else.
- *
- * Return: true if this CPU allowed the same request in this epoch.
- */
-bool pfsel_recent_allowed(const struct pfsel_subject *const subject,
-			  const struct pfsel_request *const request,
-			  const u64 epoch)
-{
-	const struct pfsel_recent *entries;
-	struct pfsel_recent key;
-	bool hit;
-
-	fill(&key, subject, request, epoch);
-	entries = set(get_cpu_ptr(&pfsel_recent_tables), &key);
-	hit = same(&entries[0], &key) || same(&entries[1], &key);
-	put_cpu_ptr(&pfsel_recent_tables);
-	return hit;
+	atomic64_inc_return(&pfsel_recent_epochs);
 }
 
 /**
  * pfsel_recent_remember - Keep an allowed request
  *
- * @subject: who made it.
+ * @app: id of the subject's application identity, or 0.
+ * @uid: the subject's real uid.
  * @request: what it was: allowed, with nothing to audit and nothing asked.
  * @epoch: the epoch read before it was decided.
  *
- * The request takes the first entry of its set; the entry that was there
- * moves to the second, and the second's goes.
+ * The request takes the first entry of its set; the entries before the
+ * one it replaces move down by one.  It replaces itself if it is there
+ * already (two tasks raced to decide it on this CPU), else the last, the
+ * oldest.
  */
-void pfsel_recent_remember(const struct pfsel_subject *const subject,
+void pfsel_recent_remember(const u64 app, const kuid_t uid,
 			   const struct pfsel_request *const request,
 			   const u64 epoch)
 {
-	struct pfsel_recent key, *entries;
+	const struct pfsel_recent key =
+		pfsel_recent_key(app, uid, request, epoch);
+	struct pfsel_recent_set *set;
+	int way, i;
 
-	fill(&key, subject, request, epoch);
-	entries = set(get_cpu_ptr(&pfsel_recent_tables), &key);
-	/* Remembered twice (two tasks racing here on one CPU): keep one. */
-	if (!same(&entries[0], &key))
-		entries[1] = entries[0];
-	entries[0] = key;
+	set = pfsel_recent_set(get_cpu_ptr(&pfsel_recent_tables), &key);
+	/* Where the request is already, or else the last entry. */
+	for (way = 0; way < PFSEL_RECENT_WAYS - 1; way++)
+		if (pfsel_recent_same(&set->ways[way], &key))
+			break;
+	/*
+	 * Bounds the compiler knows, so that it copies the entries inline
+	 * rather than calling memmove() for a length known only here.
+	 */
+	for (i = PFSEL_RECENT_WAYS - 1; i > 0; i--)
+		if (i <= way)
+			set->ways[i] = set->ways[i - 1];
+	set->ways[0] = key;
 	put_cpu_ptr(&pfsel_recent_tables);
 }
 
 #ifdef CONFIG_SECURITY_PFSEL_KUNIT_TEST
 
 #include <kunit/test.h>
+
+/* Who makes a test's requests. */
+struct test_subject {
+	u64 app;
+	kuid_t uid;
+};
 
 static void fill_request(struct pfsel_request *const request, const u8 last)
 {
@@ -201,11 +113,9 @@ static void fill_request(struct pfsel_request *const request, const u8 last)
 /* A remembered request is allowed again, in its epoch only. */
 static void test_recent_remember_then_allowed(struct kunit *const test)
 {
-	struct pfsel_app app = { .id = 0x7ffffff0 };
-	const struct pfsel_subject subject = {
-		.app = &app,
+	const struct test_subject subject = {
+		.app = 0x7ffffff0,
 		.uid = KUIDT_INIT(4242),
-		.task = true,
 	};
 	struct pfsel_request request;
 	bool before, after;
@@ -215,26 +125,26 @@ static void test_recent_remember_then_allowed(struct kunit *const test)
 	epoch = pfsel_recent_epoch();
 	/* One CPU throughout: the tables are per CPU. */
 	preempt_disable();
-	before = pfsel_recent_allowed(&subject, &request, epoch);
-	pfsel_recent_remember(&subject, &request, epoch);
-	after = pfsel_recent_allowed(&subject, &request, epoch);
+	before =
+		pfsel_recent_allowed(subject.app, subject.uid, &request, epoch);
+	pfsel_recent_remember(subject.app, subject.uid, &request, epoch);
+	after = pfsel_recent_allowed(subject.app, subject.uid, &request, epoch);
 	preempt_enable();
 	KUNIT_EXPECT_FALSE(test, before);
 	KUNIT_EXPECT_TRUE(test, after);
 
 	pfsel_recent_invalidate();
-	KUNIT_EXPECT_FALSE(test, pfsel_recent_allowed(&subject, &request,
+	KUNIT_EXPECT_FALSE(test, pfsel_recent_allowed(subject.app, subject.uid,
+						      &request,
 						      pfsel_recent_epoch()));
 }
 
 /* Any field of the request or the subject makes another request. */
 static void test_recent_keys_do_not_alias(struct kunit *const test)
 {
-	struct pfsel_app app = { .id = 0x7ffffff1 }, other = { .id = 0x7ffffff2 };
-	struct pfsel_subject subject = {
-		.app = &app,
+	struct test_subject subject = {
+		.app = 0x7ffffff1,
 		.uid = KUIDT_INIT(4243),
-		.task = true,
 	};
 	struct pfsel_request request, changed;
 	u64 epoch = pfsel_recent_epoch();
@@ -242,94 +152,192 @@ static void test_recent_keys_do_not_alias(struct kunit *const test)
 
 	fill_request(&request, 2);
 	preempt_disable();
-	pfsel_recent_remember(&subject, &request, epoch);
+	pfsel_recent_remember(subject.app, subject.uid, &request, epoch);
 
 	changed = request;
 	changed.port++;
-	hit = pfsel_recent_allowed(&subject, &changed, epoch);
+	hit = pfsel_recent_allowed(subject.app, subject.uid, &changed, epoch);
 	changed = request;
 	changed.op = PFSEL_OP_BIND;
-	hit |= pfsel_recent_allowed(&subject, &changed, epoch);
+	hit |= pfsel_recent_allowed(subject.app, subject.uid, &changed, epoch);
 	changed = request;
 	changed.proto = PFSEL_PROTO_TCP;
-	hit |= pfsel_recent_allowed(&subject, &changed, epoch);
+	hit |= pfsel_recent_allowed(subject.app, subject.uid, &changed, epoch);
 	changed = request;
 	changed.addr[15]++;
-	hit |= pfsel_recent_allowed(&subject, &changed, epoch);
-	subject.app = &other;
-	hit |= pfsel_recent_allowed(&subject, &request, epoch);
-	subject.app = &app;
+	hit |= pfsel_recent_allowed(subject.app, subject.uid, &changed, epoch);
+	subject.app = 0x7ffffff2;
+	hit |= pfsel_recent_allowed(subject.app, subject.uid, &request, epoch);
+	subject.app = 0x7ffffff1;
 	subject.uid = KUIDT_INIT(4244);
-	hit |= pfsel_recent_allowed(&subject, &request, epoch);
+	hit |= pfsel_recent_allowed(subject.app, subject.uid, &request, epoch);
 	preempt_enable();
 
 	KUNIT_EXPECT_FALSE(test, hit);
 }
 
-/* A request that hashes to @entries' set, with another port than @request. */
+/* A request that hashes to @request's set, with a higher port. */
 static void colliding_request(struct kunit *const test,
-			      const struct pfsel_subject *const subject,
+			      const struct test_subject *const subject,
 			      const struct pfsel_request *const request,
 			      struct pfsel_request *const other)
 {
-	struct pfsel_recent_table *const table = this_cpu_ptr(&pfsel_recent_tables);
-	struct pfsel_recent key, candidate;
+	struct pfsel_recent_tables *const tables =
+		this_cpu_ptr(&pfsel_recent_tables);
+	const struct pfsel_recent key =
+		pfsel_recent_key(subject->app, subject->uid, request, 1);
+	struct pfsel_recent candidate;
 	unsigned int tries;
 
-	fill(&key, subject, request, 1);
 	*other = *request;
 	for (tries = 0; tries < 65536; tries++) {
 		other->port++;
-		fill(&candidate, subject, other, 1);
-		if (set(table, &candidate) == set(table, &key))
+		candidate =
+			pfsel_recent_key(subject->app, subject->uid, other, 1);
+		if (pfsel_recent_set(tables, &candidate) ==
+		    pfsel_recent_set(tables, &key))
 			return;
 	}
 	KUNIT_FAIL(test, "no port hashes to the same set");
 }
 
+#define PFSEL_RECENT_TEST_REQUESTS (PFSEL_RECENT_WAYS + 1)
+
 /*
- * Two requests of one set are kept together; a third pushes out the
- * oldest: a loop alternating two colliding requests stays cached.
+ * Requests 0..PFSEL_RECENT_WAYS, all hashing to one set, of which this CPU
+ * remembers the first PFSEL_RECENT_WAYS, in order.
  */
-static void test_recent_set_keeps_two(struct kunit *const test)
+static void fill_set(struct kunit *const test,
+		     const struct test_subject *const subject,
+		     struct pfsel_request *const requests, const u64 epoch)
 {
-	struct pfsel_app app = { .id = 0x7ffffff3 };
-	const struct pfsel_subject subject = {
-		.app = &app,
+	int i;
+
+	fill_request(&requests[0], 3);
+	for (i = 1; i < PFSEL_RECENT_TEST_REQUESTS; i++)
+		colliding_request(test, subject, &requests[i - 1],
+				  &requests[i]);
+	for (i = 0; i < PFSEL_RECENT_WAYS; i++)
+		pfsel_recent_remember(subject->app, subject->uid, &requests[i],
+				      epoch);
+}
+
+/* Which of @requests this CPU has kept, one bit each. */
+static unsigned int kept(const struct test_subject *const subject,
+			 const struct pfsel_request *const requests,
+			 const u64 epoch)
+{
+	unsigned int bits = 0;
+	int i;
+
+	for (i = 0; i < PFSEL_RECENT_TEST_REQUESTS; i++)
+		if (pfsel_recent_allowed(subject->app, subject->uid,
+					 &requests[i], epoch))
+			bits |= 1U << i;
+	return bits;
+}
+
+/*
+ * A set keeps as many requests as it has ways; one more pushes out the
+ * oldest: a loop cycling over four colliding requests stays cached.
+ */
+static void test_recent_set_keeps_four(struct kunit *const test)
+{
+	const struct test_subject subject = {
+		.app = 0x7ffffff3,
 		.uid = KUIDT_INIT(4245),
-		.task = true,
 	};
-	struct pfsel_request first, second, third;
-	bool first_kept, second_kept, first_after, second_after, third_after;
+	struct pfsel_request requests[PFSEL_RECENT_TEST_REQUESTS];
+	unsigned int before, after;
 	u64 epoch;
 
-	fill_request(&first, 3);
 	preempt_disable();
 	epoch = pfsel_recent_epoch();
-	colliding_request(test, &subject, &first, &second);
-	colliding_request(test, &subject, &second, &third);
-	pfsel_recent_remember(&subject, &first, epoch);
-	pfsel_recent_remember(&subject, &second, epoch);
-	first_kept = pfsel_recent_allowed(&subject, &first, epoch);
-	second_kept = pfsel_recent_allowed(&subject, &second, epoch);
-	pfsel_recent_remember(&subject, &third, epoch);
-	first_after = pfsel_recent_allowed(&subject, &first, epoch);
-	second_after = pfsel_recent_allowed(&subject, &second, epoch);
-	third_after = pfsel_recent_allowed(&subject, &third, epoch);
+	fill_set(test, &subject, requests, epoch);
+	before = kept(&subject, requests, epoch);
+	pfsel_recent_remember(subject.app, subject.uid,
+			      &requests[PFSEL_RECENT_WAYS], epoch);
+	after = kept(&subject, requests, epoch);
 	preempt_enable();
 
-	KUNIT_EXPECT_TRUE(test, first_kept);
-	KUNIT_EXPECT_TRUE(test, second_kept);
-	KUNIT_EXPECT_FALSE(test, first_after);
-	KUNIT_EXPECT_TRUE(test, second_after);
-	KUNIT_EXPECT_TRUE(test, third_after);
+	/* All four of one set, not the fifth; then the fifth, not the first. */
+	KUNIT_EXPECT_EQ(test, before, 0xfU);
+	KUNIT_EXPECT_EQ(test, after, 0x1eU);
+}
+
+/*
+ * A request remembered again moves to the front instead of taking a
+ * second entry, so it does not push out the others.
+ */
+static void test_recent_remember_again_keeps_others(struct kunit *const test)
+{
+	const struct test_subject subject = {
+		.app = 0x7ffffff4,
+		.uid = KUIDT_INIT(4246),
+	};
+	struct pfsel_request requests[PFSEL_RECENT_TEST_REQUESTS];
+	unsigned int after;
+	u64 epoch;
+
+	preempt_disable();
+	epoch = pfsel_recent_epoch();
+	fill_set(test, &subject, requests, epoch);
+	/* The oldest again: now the newest, so the second is the oldest. */
+	pfsel_recent_remember(subject.app, subject.uid, &requests[0], epoch);
+	pfsel_recent_remember(subject.app, subject.uid, &requests[0], epoch);
+	pfsel_recent_remember(subject.app, subject.uid,
+			      &requests[PFSEL_RECENT_WAYS], epoch);
+	after = kept(&subject, requests, epoch);
+	preempt_enable();
+
+	KUNIT_EXPECT_EQ(test, after, 0x1dU);
+}
+
+/*
+ * A working set of 256 destinations, as a program sending to as many peers
+ * on one port has (and as the benchmark's "hits"), is kept whole: the
+ * hash spreads consecutive addresses over the sets rather than piling
+ * five of them into one.
+ */
+static void test_recent_keeps_working_set(struct kunit *const test)
+{
+	struct test_subject subject = { .uid = KUIDT_INIT(1001) };
+	struct pfsel_request request;
+	unsigned int missing = 0;
+	u64 epoch;
+	int i, app;
+
+	fill_request(&request, 1);
+	for (app = 1; app <= 3; app++) {
+		subject.app = app;
+		preempt_disable();
+		pfsel_recent_invalidate();
+		epoch = pfsel_recent_epoch();
+		for (i = 1; i <= 256; i++) {
+			request.addr[13] = i >> 8;
+			request.addr[14] = i & 0xff;
+			pfsel_recent_remember(subject.app, subject.uid,
+					      &request, epoch);
+		}
+		for (i = 1; i <= 256; i++) {
+			request.addr[13] = i >> 8;
+			request.addr[14] = i & 0xff;
+			if (!pfsel_recent_allowed(subject.app, subject.uid,
+						  &request, epoch))
+				missing++;
+		}
+		preempt_enable();
+	}
+	KUNIT_EXPECT_EQ(test, missing, 0U);
 }
 
 static struct kunit_case test_cases[] = {
 	/* clang-format off */
 	KUNIT_CASE(test_recent_remember_then_allowed),
 	KUNIT_CASE(test_recent_keys_do_not_alias),
-	KUNIT_CASE(test_recent_set_keeps_two),
+	KUNIT_CASE(test_recent_set_keeps_four),
+	KUNIT_CASE(test_recent_remember_again_keeps_others),
+	KUNIT_CASE(test_recent_keeps_working_set),
 	{}
 	/* clang-format on */
 };

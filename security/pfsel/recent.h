@@ -1,21 +1,179 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * pfsel LSM - Recent allows, per CPU
+ *
+ * The lookup is the whole of pfsel's work on a call it has allowed
+ * recently, so it is inline here (with the table's layout), for the hooks
+ * to compile into themselves; recent.c keeps the rest.
  */
 
 #ifndef _SECURITY_PFSEL_RECENT_H
 #define _SECURITY_PFSEL_RECENT_H
 
+#include <linux/atomic.h>
+#include <linux/hash.h>
+#include <linux/interrupt.h>
+#include <linux/percpu.h>
+#include <linux/string.h>
 #include <linux/types.h>
+#include <linux/uidgid.h>
 
 #include "classify.h"
-#include "decide.h"
 
-u64 pfsel_recent_epoch(void);
+#define PFSEL_RECENT_WAYS 4
+#define PFSEL_RECENT_TASK_SET_BITS 8
+#define PFSEL_RECENT_SOFTIRQ_SET_BITS 6
+
+/**
+ * struct pfsel_recent - A request that was allowed, as five words
+ *
+ * @epoch: the epoch it was decided in; 0 for an empty entry.
+ * @app: id of the application identity (0 for none).
+ * @call: the subject's real uid (bits 0-31), the request's port (32-47),
+ *        operation (48-55) and protocol (56-63).
+ * @addr_high: the first eight bytes of its address, in memory order.
+ * @addr_low: the last eight.
+ *
+ * The words are compared as such: building a key takes a few instructions
+ * and stays in registers.
+ */
+struct pfsel_recent {
+	u64 epoch;
+	u64 app;
+	u64 call;
+	u64 addr_high;
+	u64 addr_low;
+};
+
+/* PFSEL_RECENT_WAYS entries, the newest first. */
+struct pfsel_recent_set {
+	struct pfsel_recent ways[PFSEL_RECENT_WAYS];
+};
+
+/* A CPU's entries, per context. */
+struct pfsel_recent_tables {
+	struct pfsel_recent_set task[1 << PFSEL_RECENT_TASK_SET_BITS];
+	struct pfsel_recent_set softirq[1 << PFSEL_RECENT_SOFTIRQ_SET_BITS];
+};
+
+DECLARE_PER_CPU(struct pfsel_recent_tables, pfsel_recent_tables);
+extern atomic64_t pfsel_recent_epochs;
+
 void pfsel_recent_invalidate(void);
-bool pfsel_recent_allowed(const struct pfsel_subject *subject,
-			  const struct pfsel_request *request, u64 epoch);
-void pfsel_recent_remember(const struct pfsel_subject *subject,
+void pfsel_recent_remember(u64 app, kuid_t uid,
 			   const struct pfsel_request *request, u64 epoch);
+
+/**
+ * pfsel_recent_epoch - The current epoch
+ *
+ * Read it before looking at the policies.
+ *
+ * Return: the epoch.
+ */
+static inline u64 pfsel_recent_epoch(void)
+{
+	return atomic64_read_acquire(&pfsel_recent_epochs);
+}
+
+/**
+ * pfsel_recent_key - The entry a request would have
+ *
+ * @app: id of the subject's application identity, or 0.
+ * @uid: the subject's real uid.
+ * @request: the request.
+ * @epoch: the epoch.
+ *
+ * Return: the entry.
+ */
+static __always_inline struct pfsel_recent
+pfsel_recent_key(const u64 app, const kuid_t uid,
+		 const struct pfsel_request *const request, const u64 epoch)
+{
+	struct pfsel_recent key = {
+		.epoch = epoch,
+		.app = app,
+		.call = (u64)__kuid_val(uid) | (u64)request->port << 32 |
+			(u64)request->op << 48 | (u64)request->proto << 56,
+	};
+
+	memcpy(&key.addr_high, request->addr, sizeof(key.addr_high));
+	memcpy(&key.addr_low, request->addr + 8, sizeof(key.addr_low));
+	return key;
+}
+
+/**
+ * pfsel_recent_set - The set of a key in a CPU's tables
+ *
+ * @tables: the CPU's tables.
+ * @key: the key.
+ *
+ * Return: the set, in the table of the current context.
+ */
+static __always_inline struct pfsel_recent_set *
+pfsel_recent_set(struct pfsel_recent_tables *const tables,
+		 const struct pfsel_recent *const key)
+{
+	/*
+	 * Every word but the epoch, the same for every entry of an epoch.
+	 * The rotation puts the port, operation and protocol over the
+	 * IPv4-mapped prefix's constant half of the low address word, and
+	 * the uid over its varying half; hash_64()'s multiplication then
+	 * mixes every bit into the top bits, which choose the set.
+	 */
+	const u64 folded = key->app ^ rol64(key->call, 32) ^ key->addr_high ^
+			   key->addr_low;
+
+	if (in_serving_softirq())
+		return &tables->softirq[hash_64(folded,
+						PFSEL_RECENT_SOFTIRQ_SET_BITS)];
+	return &tables->task[hash_64(folded, PFSEL_RECENT_TASK_SET_BITS)];
+}
+
+/**
+ * pfsel_recent_same - Tell whether two entries are of the same request
+ *
+ * @entry: an entry of a table.
+ * @key: a key.
+ *
+ * Return: true if they are.
+ */
+static __always_inline bool
+pfsel_recent_same(const struct pfsel_recent *const entry,
+		  const struct pfsel_recent *const key)
+{
+	/* The low address word first: it differs most often. */
+	return entry->addr_low == key->addr_low &&
+	       entry->addr_high == key->addr_high && entry->call == key->call &&
+	       entry->app == key->app && entry->epoch == key->epoch;
+}
+
+/**
+ * pfsel_recent_allowed - Tell whether a request was just allowed
+ *
+ * @app: id of the subject's application identity, or 0.
+ * @uid: the subject's real uid.
+ * @request: the request.
+ * @epoch: pfsel_recent_epoch(), read before anything else.
+ *
+ * Return: true if this CPU allowed the same request in this epoch.
+ */
+static __always_inline bool
+pfsel_recent_allowed(const u64 app, const kuid_t uid,
+		     const struct pfsel_request *const request, const u64 epoch)
+{
+	const struct pfsel_recent key =
+		pfsel_recent_key(app, uid, request, epoch);
+	const struct pfsel_recent *ways;
+	bool hit;
+
+	ways = pfsel_recent_set(get_cpu_ptr(&pfsel_recent_tables), &key)->ways;
+	BUILD_BUG_ON(PFSEL_RECENT_WAYS != 4);
+	hit = pfsel_recent_same(&ways[0], &key) ||
+	      pfsel_recent_same(&ways[1], &key) ||
+	      pfsel_recent_same(&ways[2], &key) ||
+	      pfsel_recent_same(&ways[3], &key);
+	put_cpu_ptr(&pfsel_recent_tables);
+	return hit;
+}
 
 #endif /* _SECURITY_PFSEL_RECENT_H */

@@ -15,22 +15,27 @@
  * under four configurations:
  *
  *   inactive  no pfsel policy loaded: pfsel's static key is off
- *   hits      POLICY (a user policy for UID, 10k rules) loaded, AVC warm
- *   small     SMALL (the same policy without its 10k filler rules), AVC warm
- *   repeat    POLICY, but every iteration uses the same address (127.0.1.1):
- *             the case pfsel's per-CPU cache of recent allows (recent.c,
- *             128 entries per CPU) is for; "hits" cycles 256 addresses,
- *             more than it holds
+ *   hits      POLICY (a user policy for UID, 10k rules) loaded, caches
+ *             warm: 256 addresses fit in the per-CPU cache of recent
+ *             allows (recent.c, 1024 requests per CPU), which answers
+ *   small     SMALL (the same policy without its 10k filler rules), warm
+ *   repeat    POLICY, but every iteration uses the same address (127.0.1.1)
+ *   avc       POLICY, the addresses cycled over 4096 (16 in each of the
+ *             256 address classes of "hits"): more than the per-CPU caches
+ *             hold, so every addressed call is classified by binary search
+ *             and answered by the AVC, which holds the 256 classes
  *   misses    POLICY, with the loops' addresses cycled over 2500 address
  *             classes: every addressed lookup misses the 512-entry cache
- *   evict     POLICY, avc/cache_threshold 1: every lookup misses, and every
- *             other insert reclaims (a stress case, not a real setting)
+ *   evict     POLICY, avc/cache_threshold 1, the addresses of "avc": every
+ *             lookup misses, and every other insert reclaims (a stress
+ *             case, not a real setting)
  *   landlock  no pfsel policy; the loop's process restricts itself with a
  *             Landlock ruleset (ABI >= 4) that allows exactly its TCP ports
  *
  * Every loop runs in a child process of uid UID (default 1001), forked for
  * it; it cycles its destination (or bind) address over 256 loopback
- * addresses, each in an address class of its own (2500 for "misses").  A
+ * addresses, each in an address class of its own (2500 for "misses", 16
+ * addresses in each of the 256 for "avc").  A
  * round runs every configuration and every loop once, in an order rotated
  * from round to round.  Each measurement times the loop twice in the same
  * child: first with pfsel's hook timers off (hook_timing 0: the time per
@@ -93,6 +98,8 @@
 #define ASK_PORT 40010
 #define HOT_SPREAD 256
 #define COLD_SPREAD 2500
+/* Addresses per class in the avc configuration: 4096 in all. */
+#define AVC_HOSTS 16
 
 #define PFSEL_DIR "/sys/kernel/security/pfsel/"
 
@@ -125,6 +132,7 @@ enum config {
 	CFG_HITS,
 	CFG_SMALL,
 	CFG_REPEAT,
+	CFG_AVC,
 	CFG_MISSES,
 	CFG_EVICT,
 	CFG_LANDLOCK,
@@ -133,7 +141,7 @@ enum config {
 enum loop { LOOP_TCP, LOOP_UDP, LOOP_BIND, LOOP_COUNT };
 
 static const char *const config_names[CFG_COUNT] = {
-	"inactive", "hits", "small", "repeat", "misses", "evict", "landlock",
+	"inactive", "hits", "small", "repeat", "avc", "misses", "evict", "landlock",
 };
 static const char *const loop_names[LOOP_COUNT] = { "tcp", "udp", "bind" };
 static const char *const loop_titles[LOOP_COUNT] = {
@@ -222,15 +230,22 @@ static struct sockaddr_in loopback(const int k, const int port)
 }
 
 /*
- * The i-th iteration's address: 127.x.y.1 where x.y is the 16-bit number
+ * The i-th iteration's address: 127.x.y.z where x.y is the 16-bit number
  * K = 1..HOT_SPREAD, or 1..COLD_SPREAD in the misses configuration.  The
- * policy puts each such /24 in an address class of its own.
+ * policy puts each such /24 in an address class of its own.  z is 1, or
+ * in the avc configuration 1..AVC_HOSTS, changing once every K has come.
  */
 static int addr_spread = HOT_SPREAD;
+static int addr_hosts = 1;
 
 static struct sockaddr_in spread(const long i, const int port)
 {
-	return loopback((int)(i % addr_spread) + 1, port);
+	struct sockaddr_in a = loopback((int)(i % addr_spread) + 1, port);
+
+	a.sin_addr.s_addr =
+		htonl(ntohl(a.sin_addr.s_addr) - 1 +
+		      (uint32_t)(i / addr_spread % addr_hosts) + 1);
+	return a;
 }
 
 /* ---- securityfs ---------------------------------------------------- */
@@ -356,6 +371,7 @@ static void setup_config(const enum config c)
 		break;
 	case CFG_HITS:
 	case CFG_REPEAT:
+	case CFG_AVC:
 	case CFG_MISSES:
 		load_policy(&big);
 		set_threshold(default_threshold);
@@ -536,6 +552,8 @@ static void child(const enum config c, const enum loop l, int to_parent,
 		addr_spread = COLD_SPREAD;
 	else if (c == CFG_REPEAT)
 		addr_spread = 1;
+	else if (c == CFG_AVC || c == CFG_EVICT)
+		addr_hosts = AVC_HOSTS;
 	loop_setup(l);
 	/* Warm caches (the AVC's too) with every address of the hot cycle. */
 	run_loop(l, HOT_SPREAD * 4);
