@@ -55,7 +55,8 @@ enum pfsel_kind {
  * AF_INET and ICMPv6 under AF_INET6 only; the other pairing creates no
  * ping socket.
  */
-static enum pfsel_kind kind_of(int family, int type, int protocol)
+static __always_inline enum pfsel_kind
+kind_of(int family, int type, int protocol)
 {
 	switch (type) {
 	case SOCK_STREAM:
@@ -480,9 +481,10 @@ static int parse_connect6(const struct sock *sk, enum pfsel_kind kind,
  * IPV6_ADDRFORM turning the socket IPv4 meanwhile: only AF_INET reaches
  * the network then, which an IPv6 socket decides here (UDP) or refuses.
  */
-static int parse_connect(const struct sock *sk, int family,
-			 enum pfsel_kind kind, const struct sockaddr *address,
-			 int addrlen, struct pfsel_request *req)
+static __always_inline int
+parse_connect(const struct sock *sk, int family, enum pfsel_kind kind,
+	      const struct sockaddr *address, int addrlen,
+	      struct pfsel_request *req)
 {
 	if (too_short(addrlen, offsetofend(struct sockaddr, sa_family)))
 		return -EINVAL;
