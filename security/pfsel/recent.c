@@ -6,8 +6,8 @@
  * service again and again, asks the same questions over and over.  The
  * access vector cache answers them, but only after the request's address
  * and port have been classified in both policies and each policy's answer
- * looked up and combined: some 600 instructions, several times what the
- * call costs pfsel when it is answered here.  In front of it, each CPU
+ * looked up and combined: some 800 instructions (docs/BENCHMARKS.md),
+ * several times what the call costs pfsel when it is answered here.  In front of it, each CPU
  * keeps the requests it allowed last without any audit record or
  * question, keyed by the request itself: a repeat is then allowed after a
  * hash and a few word comparisons.

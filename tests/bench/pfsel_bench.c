@@ -12,7 +12,7 @@
  *         full, so datagrams are dropped on arrival: no recv in the loop)
  *   bind  socket + bind (TCP, port 0) + close
  *
- * under four configurations:
+ * under these configurations:
  *
  *   inactive  no pfsel policy loaded: pfsel's static key is off
  *   hits      POLICY (a user policy for UID, 10k rules) loaded, caches
@@ -141,7 +141,8 @@ enum config {
 enum loop { LOOP_TCP, LOOP_UDP, LOOP_BIND, LOOP_COUNT };
 
 static const char *const config_names[CFG_COUNT] = {
-	"inactive", "hits", "small", "repeat", "avc", "misses", "evict", "landlock",
+	"inactive", "hits",   "small", "repeat",
+	"avc",	    "misses", "evict", "landlock",
 };
 static const char *const loop_names[LOOP_COUNT] = { "tcp", "udp", "bind" };
 static const char *const loop_titles[LOOP_COUNT] = {
@@ -242,9 +243,8 @@ static struct sockaddr_in spread(const long i, const int port)
 {
 	struct sockaddr_in a = loopback((int)(i % addr_spread) + 1, port);
 
-	a.sin_addr.s_addr =
-		htonl(ntohl(a.sin_addr.s_addr) - 1 +
-		      (uint32_t)(i / addr_spread % addr_hosts) + 1);
+	a.sin_addr.s_addr = htonl(ntohl(a.sin_addr.s_addr) +
+				  (uint32_t)(i / addr_spread % addr_hosts));
 	return a;
 }
 
