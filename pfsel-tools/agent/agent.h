@@ -58,6 +58,16 @@ struct agent_source *source_terminal_new(int in, FILE *out);
 struct agent_source *source_rules_new(const char *path, char *err,
 				      size_t errlen);
 
+/*
+ * source_rules.c: @path without symbolic links (malloc()ed) when it is a
+ * regular file that, with every folder above it, only root can change, as
+ * sudo wants of sudoers; else NULL with the reason, naming the file, in
+ * @err.  An agent that answers for a user reads its rule file, by that
+ * path, as root before it drops to the user: the user's programs must not
+ * decide its answers.
+ */
+char *source_rules_trusted_path(const char *path, char *err, size_t errlen);
+
 /* rules.c: the rule-file matcher, on its own for tests. */
 struct agent_rules;
 /* Parses @text (named @file in messages); NULL and @err on an error. */

@@ -6,14 +6,28 @@
  * open the netlink handle and register, then take questions one at a time:
  * log it, ask the sources in turn, answer (or not), log the outcome, and
  * for "always" make the answer a rule of ~/.pfw.  See pfsel-agent(1).
+ *
+ * Only the root side registers an agent (CAP_MAC_ADMIN): a user's own
+ * programs must not answer the questions their policy asks.  With --user,
+ * root starts the agent, which reads what decides its answers (the rule
+ * file) as root, registers for the user, and then becomes the user for
+ * good, non-dumpable (no ptrace, /proc/PID/mem or core dump by the user's
+ * other programs).  The kernel lets this process, and it alone, go on
+ * answering on its socket and load the user's policy.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <grp.h>
 #include <limits.h>
+#include <linux/capability.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "agent.h"
@@ -26,6 +40,7 @@ enum {
 	EXIT_USAGE = 2,
 	EXIT_FILE = 3, /* a rule file or the log could not be read/opened */
 	EXIT_NO_KERNEL = 4, /* no "pfsel" generic netlink family */
+	EXIT_PERM = 5, /* not root: the kernel refused to register */
 };
 
 #define MAX_SOURCES 4
@@ -41,11 +56,18 @@ static void on_signal(int sig)
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"Usage: pfsel-agent [OPTION]...\n"
-		"Answer pfsel's questions for your own uid: a policy rule said 'ask'.\n"
+		"Usage: pfsel-agent --user=USER [OPTION]...\n"
+		"Answer pfsel's questions for USER: a policy rule said 'ask'.\n"
+		"\n"
+		"  -u, --user=USER      the user (name or uid) to answer for.  Start as\n"
+		"                       root (sudo, or the unit pfsel-agent@USER): the\n"
+		"                       agent registers, then runs as USER for good.\n"
+		"                       Without it, the agent answers for the uid it\n"
+		"                       runs as, which must be root's.\n"
 		"\n"
 		"Decision sources, tried in this order; the first that decides answers:\n"
-		"  -r, --rules=FILE     answer by the first matching line of FILE\n"
+		"  -r, --rules=FILE     answer by the first matching line of FILE (with\n"
+		"                       --user: a file only root can change)\n"
 		"  -a, --auto=VERDICT   answer every question allow or deny\n"
 		"  -s, --scope=SCOPE    scope of the --auto answer: once (default),\n"
 		"                       process, session or always\n"
@@ -55,7 +77,8 @@ static void usage(FILE *out)
 		"verdict applies when its time-out runs out.\n"
 		"\n"
 		"Answers with scope 'always' become rules:\n"
-		"      --pfw=FILE       the policy source to add them to (default ~/.pfw)\n"
+		"      --pfw=FILE       the policy source to add them to (default ~/.pfw,\n"
+		"                       in USER's home with --user)\n"
 		"      --policy=FILE    the compiled policy to write and load (default:\n"
 		"                       what pfwc writes for FILE, ~/.pfw.pfsel)\n"
 		"      --pfwc=PATH      the compiler (default: pfwc, found in $PATH)\n"
@@ -67,8 +90,9 @@ static void usage(FILE *out)
 		"\n"
 		"Exit status: 0 stopped by SIGINT/SIGTERM or --count, 1 the netlink\n"
 		"socket failed or another agent replaced this one, 2 wrong usage, 3 a\n"
-		"file could not be read or opened, 4 the kernel has no pfsel netlink\n"
-		"family (pfsel inactive, or without ask).\n");
+		"file could not be read or opened (or a rule file others than root can\n"
+		"change), 4 the kernel has no pfsel netlink family (pfsel inactive, or\n"
+		"without ask), 5 not started as root.\n");
 }
 
 struct agent {
@@ -78,6 +102,115 @@ struct agent {
 	struct pfw_config pfw;
 	FILE *log;
 };
+
+/* The user of --user, copied out of getpwnam()'s static buffer. */
+struct agent_user {
+	uid_t uid;
+	gid_t gid;
+	char *name;
+	char *dir;
+};
+
+/* @arg as a user name, else as a uid: 0, or -1 with a message printed. */
+static int lookup_user(const char *arg, struct agent_user *u)
+{
+	struct passwd *pw;
+	unsigned long n;
+	char *end;
+
+	errno = 0;
+	pw = getpwnam(arg);
+	if (!pw && arg[0] >= '0' && arg[0] <= '9') {
+		errno = 0;
+		n = strtoul(arg, &end, 10);
+		if (!*end && !errno && n < (uid_t)-1)
+			pw = getpwuid((uid_t)n);
+	}
+	if (!pw) {
+		fprintf(stderr,
+			"pfsel-agent: --user: no user '%s' in the user database%s%s\n",
+			arg, errno ? ": " : "", errno ? strerror(errno) : "");
+		return -1;
+	}
+	u->uid = pw->pw_uid;
+	u->gid = pw->pw_gid;
+	u->name = strdup(pw->pw_name);
+	u->dir = strdup(pw->pw_dir && *pw->pw_dir ? pw->pw_dir : "/");
+	if (!u->name || !u->dir) {
+		fprintf(stderr, "pfsel-agent: %s\n", strerror(ENOMEM));
+		return -1;
+	}
+	return 0;
+}
+
+/* Fails with the syscall's name and errno, for drop_to(). */
+static int drop_failed(const char *what)
+{
+	fprintf(stderr, "pfsel-agent: %s: %s\n", what, strerror(errno));
+	return -1;
+}
+
+/*
+ * Becomes @u for good: its groups, gid and uid (real, effective, saved),
+ * then checks that none of root's can be had back and that no capability
+ * is left; no new privileges on exec (pfwc), not dumpable (the user's
+ * other programs can neither ptrace it nor read or write its memory
+ * through /proc), no core dump.  0, or -1 with a message printed: the
+ * caller must then exit, not answer.
+ */
+static int drop_to(const struct agent_user *u)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct caps[_LINUX_CAPABILITY_U32S_3];
+	const struct rlimit no_core = { 0, 0 };
+	uid_t ruid, euid, suid;
+	gid_t rgid, egid, sgid;
+	size_t i;
+
+	if (initgroups(u->name, u->gid))
+		return drop_failed("initgroups");
+	if (setresgid(u->gid, u->gid, u->gid))
+		return drop_failed("setresgid");
+	if (setresuid(u->uid, u->uid, u->uid))
+		return drop_failed("setresuid");
+	if (getresuid(&ruid, &euid, &suid) || getresgid(&rgid, &egid, &sgid))
+		return drop_failed("getresuid");
+	if (ruid != u->uid || euid != u->uid || suid != u->uid ||
+	    rgid != u->gid || egid != u->gid || sgid != u->gid) {
+		errno = EPERM;
+		return drop_failed("the uids and gids after setresuid");
+	}
+	if (u->uid != 0) {
+		if (!setresuid(0, 0, 0) || !setresgid(0, 0, 0) ||
+		    !setgroups(0, NULL)) {
+			errno = EPERM;
+			return drop_failed("root's ids could be had back");
+		}
+		if (syscall(SYS_capget, &hdr, caps))
+			return drop_failed("capget");
+		for (i = 0; i < _LINUX_CAPABILITY_U32S_3; i++)
+			if (caps[i].effective || caps[i].permitted ||
+			    caps[i].inheritable) {
+				errno = EPERM;
+				return drop_failed("capabilities are left");
+			}
+	}
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return drop_failed("prctl(PR_SET_NO_NEW_PRIVS)");
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0))
+		return drop_failed("prctl(PR_SET_DUMPABLE, 0)");
+	if (setrlimit(RLIMIT_CORE, &no_core))
+		return drop_failed("setrlimit(RLIMIT_CORE)");
+	/* pfwc and the defaults see the user's world, not root's. */
+	if (setenv("HOME", u->dir, 1) || setenv("USER", u->name, 1) ||
+	    setenv("LOGNAME", u->name, 1))
+		return drop_failed("setenv");
+	if (chdir(u->dir) && chdir("/"))
+		return drop_failed("chdir(/)");
+	return 0;
+}
 
 /* Makes an "always" answer a rule of the user's policy. */
 static void make_permanent(struct agent *a, const struct pfsel_question *q,
@@ -178,6 +311,7 @@ static int handle(struct agent *a, const struct pfsel_question *q)
 int main(int argc, char **argv)
 {
 	static const struct option options[] = {
+		{ "user", required_argument, NULL, 'u' },
 		{ "rules", required_argument, NULL, 'r' },
 		{ "auto", required_argument, NULL, 'a' },
 		{ "scope", required_argument, NULL, 's' },
@@ -192,7 +326,10 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *rules_path = NULL, *log_path = NULL, *pfw_path = NULL;
-	const char *out_path = NULL;
+	const char *out_path = NULL, *user_arg = NULL;
+	struct agent_user user = { 0 };
+	char *rules_real = NULL;
+	uid_t agent_uid;
 	int auto_verdict = -1, auto_scope = PFSEL_SCOPE_ONCE;
 	bool interactive = false;
 	unsigned long count = 0, seen = 0;
@@ -204,9 +341,12 @@ int main(int argc, char **argv)
 	size_t i;
 	char *end;
 
-	while ((opt = getopt_long(argc, argv, "r:a:s:il:n:hV", options,
+	while ((opt = getopt_long(argc, argv, "u:r:a:s:il:n:hV", options,
 				  NULL)) != -1) {
 		switch (opt) {
+		case 'u':
+			user_arg = optarg;
+			break;
 		case 'r':
 			rules_path = optarg;
 			break;
@@ -274,8 +414,22 @@ int main(int argc, char **argv)
 	if (!rules_path && auto_verdict < 0)
 		interactive = true;
 
+	if (user_arg) {
+		if (geteuid() != 0) {
+			fprintf(stderr,
+				"pfsel-agent: --user %s: start the agent as root (sudo pfsel-agent --user %s, or systemctl start pfsel-agent@%s): it registers for the user, then runs as the user\n",
+				user_arg, user_arg, user_arg);
+			return EXIT_PERM;
+		}
+		if (lookup_user(user_arg, &user)) {
+			status = EXIT_USAGE;
+			goto out;
+		}
+	}
+	agent_uid = user_arg ? user.uid : getuid();
+
 	if (!pfw_path) {
-		const char *home = getenv("HOME");
+		const char *home = user_arg ? user.dir : getenv("HOME");
 
 		if (!home || !*home) {
 			fprintf(stderr,
@@ -298,16 +452,17 @@ int main(int argc, char **argv)
 	a.pfw.out = out_path;
 
 	a.log = stderr;
-	if (log_path) {
-		a.log = fopen(log_path, "ae");
-		if (!a.log) {
-			fprintf(stderr, "pfsel-agent: open(%s): %s\n", log_path,
-				strerror(errno));
+	if (rules_path && user_arg) {
+		/* Read as root, and only if the user cannot change it. */
+		rules_real =
+			source_rules_trusted_path(rules_path, err, sizeof(err));
+		if (!rules_real) {
+			fprintf(stderr, "pfsel-agent: %s\n", err);
 			status = EXIT_FILE;
 			goto out;
 		}
+		rules_path = rules_real;
 	}
-
 	if (rules_path) {
 		a.sources[a.n_sources] =
 			source_rules_new(rules_path, err, sizeof(err));
@@ -345,14 +500,38 @@ int main(int argc, char **argv)
 		status = rc == -ENOENT ? EXIT_NO_KERNEL : EXIT_RUNTIME;
 		goto out;
 	}
-	rc = pfsel_agent_register(a.nl);
+	rc = pfsel_agent_register_for(a.nl, agent_uid);
+	if (rc == -EPERM) {
+		fprintf(stderr,
+			"pfsel-agent: %s\n"
+			"pfsel-agent: the kernel lets only root register an agent, so that the user's own programs cannot answer their questions: start it as root for the user, with sudo pfsel-agent --user USER, or systemctl start pfsel-agent@USER (pfsel-agent(1))\n",
+			pfsel_last_error());
+		status = EXIT_PERM;
+		goto out;
+	}
 	if (rc) {
 		fprintf(stderr, "pfsel-agent: %s\n", pfsel_last_error());
 		status = EXIT_RUNTIME;
 		goto out;
 	}
-	agent_log(a.log, "registered as the agent of uid %u (sources:%s%s%s)",
-		  (unsigned int)getuid(), rules_path ? " rules" : "",
+	if (user_arg && drop_to(&user)) {
+		status = EXIT_RUNTIME;
+		goto out;
+	}
+	/* Opened as the user: root opens no path the user may have named. */
+	if (log_path) {
+		a.log = fopen(log_path, "ae");
+		if (!a.log) {
+			fprintf(stderr, "pfsel-agent: open(%s): %s\n", log_path,
+				strerror(errno));
+			status = EXIT_FILE;
+			goto out;
+		}
+	}
+	agent_log(a.log,
+		  "registered as the agent of uid %u%s%s (sources:%s%s%s)",
+		  (unsigned int)agent_uid, user_arg ? ", running as " : "",
+		  user_arg ? user.name : "", rules_path ? " rules" : "",
 		  auto_verdict >= 0 ? " auto" : "",
 		  interactive ? " terminal" : "");
 
@@ -395,5 +574,8 @@ out:
 		fclose(a.log);
 	free(default_pfw);
 	free(default_out);
+	free(rules_real);
+	free(user.name);
+	free(user.dir);
 	return status;
 }

@@ -4,9 +4,11 @@
  * once at start; the syntax is in rules.c and pfsel-agent(1).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "agent.h"
 
@@ -57,6 +59,78 @@ static char *read_text(const char *const path, char *const err,
 	fclose(f);
 	fclose(mem);
 	return text;
+}
+
+/*
+ * Is @st something only root can change?  Owned by root, and writable by
+ * no group or other user; a folder that others may write is still safe
+ * when sticky (/tmp): nobody else can rename or remove root's entries.
+ */
+static bool root_only(const struct stat *const st, const bool dir)
+{
+	if (st->st_uid != 0)
+		return false;
+	if (!(st->st_mode & (S_IWGRP | S_IWOTH)))
+		return true;
+	return dir && (st->st_mode & S_ISVTX);
+}
+
+char *source_rules_trusted_path(const char *const path, char *const err,
+				const size_t errlen)
+{
+	char *real = realpath(path, NULL), *slash, *copy = NULL;
+	struct stat st;
+
+	if (!real) {
+		snprintf(err, errlen, "realpath(%s): %s", path,
+			 strerror(errno));
+		return NULL;
+	}
+	copy = strdup(real);
+	if (!copy) {
+		snprintf(err, errlen, "strdup: %s", strerror(ENOMEM));
+		goto fail;
+	}
+	if (stat(real, &st)) {
+		snprintf(err, errlen, "stat(%s): %s", real, strerror(errno));
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode) || !root_only(&st, false)) {
+		snprintf(
+			err, errlen,
+			"%s: %s: a rule file decides this agent's answers, so only root may be able to change it (owner uid %u, mode %04o; want owner root and no group or other write: chown root: and chmod go-w)",
+			path,
+			S_ISREG(st.st_mode) ? "refused" : "not a regular file",
+			(unsigned int)st.st_uid,
+			(unsigned int)(st.st_mode & 07777));
+		goto fail;
+	}
+	/* Each folder above it: whoever may rename entries there could have
+	 * put another file in its place. */
+	while ((slash = strrchr(real, '/'))) {
+		slash[slash == real ? 1 : 0] = '\0';
+		if (stat(real, &st)) {
+			snprintf(err, errlen, "stat(%s): %s", real,
+				 strerror(errno));
+			goto fail;
+		}
+		if (!root_only(&st, true)) {
+			snprintf(
+				err, errlen,
+				"%s: refused: its folder %s may be changed by others than root (owner uid %u, mode %04o), who could replace the rule file",
+				path, real, (unsigned int)st.st_uid,
+				(unsigned int)(st.st_mode & 07777));
+			goto fail;
+		}
+		if (!strcmp(real, "/"))
+			break;
+	}
+	free(real);
+	return copy;
+fail:
+	free(real);
+	free(copy);
+	return NULL;
 }
 
 struct agent_source *source_rules_new(const char *const path, char *const err,

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <netlink/genl/ctrl.h>
 #include <netlink/genl/genl.h>
@@ -503,9 +504,36 @@ static int simple_command(struct pfsel_agent *const agent, const uint8_t cmd,
 	return send_and_wait(agent, msg, what);
 }
 
+PFSEL_EXPORT int pfsel_agent_register_for(struct pfsel_agent *const agent,
+					  const uid_t uid)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+	char what[64];
+	int err;
+
+	snprintf(what, sizeof(what), "pfsel REGISTER for uid %u",
+		 (unsigned int)uid);
+	if (!msg)
+		return pfsel_fail(-ENOMEM, "nlmsg_alloc: %s", strerror(ENOMEM));
+	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, agent->family, 0,
+			 NLM_F_ACK, PFSEL_CMD_REGISTER, PFSEL_GENL_VERSION) ||
+	    nla_put_u32(msg, PFSEL_ATTR_UID, (uint32_t)uid)) {
+		nlmsg_free(msg);
+		return pfsel_fail(-EMSGSIZE, "%s: message too small", what);
+	}
+	err = send_and_wait(agent, msg, what);
+	if (err == -EPERM)
+		/* The kernel's rule, said where the error is read. */
+		return pfsel_fail(
+			err,
+			"%s: %s (only the root side, with CAP_MAC_ADMIN, registers an agent)",
+			what, strerror(EPERM));
+	return err;
+}
+
 PFSEL_EXPORT int pfsel_agent_register(struct pfsel_agent *const agent)
 {
-	return simple_command(agent, PFSEL_CMD_REGISTER, "pfsel REGISTER");
+	return pfsel_agent_register_for(agent, getuid());
 }
 
 PFSEL_EXPORT int pfsel_agent_unregister(struct pfsel_agent *const agent)

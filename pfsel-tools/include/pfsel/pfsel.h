@@ -11,7 +11,7 @@
  *    reads or writes, and closes the file it needs; nothing is cached.
  *
  *  - the agent side of the "pfsel" generic netlink family (<linux/pfsel.h>):
- *    register as the agent of one's own uid, receive the kernel's
+ *    register (as root) the agent of a uid, receive the kernel's
  *    questions, answer them.
  *
  * Return convention, everywhere: 0 (or a documented non-negative count) on
@@ -417,14 +417,31 @@ int pfsel_agent_open(struct pfsel_agent **out);
 void pfsel_agent_close(struct pfsel_agent *agent);
 
 /**
- * pfsel_agent_register - Become the agent of the caller's real uid
+ * pfsel_agent_register_for - Make this socket the agent of user @uid
+ * @agent: the handle.
+ * @uid: the user whose questions this socket answers.
+ *
+ * Sends PFSEL_CMD_REGISTER with PFSEL_ATTR_UID and waits for the kernel's
+ * acknowledgement.  Only the root side may register (CAP_MAC_ADMIN in the
+ * initial user namespace, for the caller and the socket's opener): a
+ * user's own programs cannot register, replace the agent, or answer.  The
+ * calling process becomes @uid's agent process: it may then drop its
+ * privileges to @uid for good and keep answering on this socket, and may
+ * load @uid's policy (pfsel_load_file()).  A newer registration of the
+ * same uid, with the same capability, replaces the older one.
+ *
+ * Return: 0; -EPERM without CAP_MAC_ADMIN; or the kernel's error.
+ */
+int pfsel_agent_register_for(struct pfsel_agent *agent, uid_t uid);
+
+/**
+ * pfsel_agent_register - pfsel_agent_register_for() the caller's real uid
  * @agent: the handle.
  *
- * Sends PFSEL_CMD_REGISTER and waits for the kernel's acknowledgement.  A
- * newer registration of the same uid replaces the older one, so a
- * restarted agent simply registers again.
+ * Needs CAP_MAC_ADMIN as pfsel_agent_register_for() does: a root process
+ * registering for root, or for itself before it changes uid.
  *
- * Return: 0 or the kernel's error.
+ * Return: as pfsel_agent_register_for().
  */
 int pfsel_agent_register(struct pfsel_agent *agent);
 
