@@ -53,6 +53,10 @@ int pfselcmd_check(struct pfselcmd_ctx *ctx, int argc, char **argv);
 int pfselcmd_stats(struct pfselcmd_ctx *ctx, int argc, char **argv);
 int pfselcmd_log(struct pfselcmd_ctx *ctx, int argc, char **argv);
 int pfselcmd_audit2pfw(struct pfselcmd_ctx *ctx, int argc, char **argv);
+int pfselcmd_compare(struct pfselcmd_ctx *ctx, int argc, char **argv);
+
+/* A whole compiled policy, malloc()ed: 0 or a negative errno (compare.c). */
+int pfselcmd_read_policy(const char *path, void **blob, size_t *len);
 
 /* ---- Shared helpers (util.c) ------------------------------------------ */
 

@@ -33,6 +33,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include <linux/pfsel.h>
@@ -110,6 +111,30 @@ int pfsel_load_buffer(const void *blob, size_t size);
  * Return: 0 or a negative errno.
  */
 int pfsel_load_file(const char *path);
+
+/**
+ * pfsel_compare - Whether a compiled policy is no looser than another
+ * @old_blob: @old_len: the policy in force, or the one last confirmed.
+ * @new_blob: @new_len: the candidate.
+ * @report: where the looser cells go, one a line, each written as the
+ *          rule that would allow it (with the two decisions in a comment);
+ *          NULL for none.
+ * @max: report at most this many (then "..."); 0 stops at the first.
+ *
+ * Exact, not a heuristic: every request the kernel can ask (application,
+ * operation, protocol, address, port) is decided by both policies, class
+ * by class, with the kernel's own reader; @new is no looser when no
+ * decision of it is less strict (allow < ask unanswered-allow < ask
+ * unanswered-deny < deny; a permissive policy allows everything; of two
+ * asks that end in allow, the shorter timeout is looser).  The uids in
+ * the headers are not compared.
+ *
+ * Return: 0 no looser, 1 looser, or a negative errno: -EINVAL, -EBADMSG,
+ * -EPROTONOSUPPORT, -E2BIG (a blob is not a valid policy; the message
+ * says which), -ENOMEM.
+ */
+int pfsel_compare(const void *old_blob, size_t old_len, const void *new_blob,
+		  size_t new_len, FILE *report, unsigned int max);
 
 /**
  * pfsel_unload_system - Unload the system policy (needs CAP_MAC_ADMIN)
