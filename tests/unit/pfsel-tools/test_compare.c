@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of pfsel_compare() (pfsel-tools/lib/compare.c), the exact
+ * "no looser" comparison, on policies compiled by the real pfwc
+ * ($BUILD/bin/pfwc).  Each looser case changes one dimension and is built
+ * so that a naive comparison gets it wrong: comparing rule lists or
+ * verdict counts (the looser policy often has the same rules, or fewer
+ * allows), comparing class by class index (the classes are cut
+ * differently), or comparing applications by the names the rules write
+ * (a glob that names nothing new, an exception that disappears).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <pfsel/pfsel.h>
+
+struct blob {
+	char *data;
+	size_t len;
+};
+
+static char pfwc[PATH_MAX];
+
+static int find_pfwc(void **state)
+{
+	const char *build = getenv("BUILD");
+	char self[PATH_MAX];
+	ssize_t n;
+
+	(void)state;
+	if (build && *build) {
+		snprintf(pfwc, sizeof(pfwc), "%s/bin/pfwc", build);
+		return 0;
+	}
+	/* build/tests/pfsel-tools/test_compare -> build/bin/pfwc */
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return -1;
+	self[n] = '\0';
+	snprintf(pfwc, sizeof(pfwc), "%s/../../bin/pfwc", dirname(self));
+	return 0;
+}
+
+/* Compile @text (a .pfw) for uid 1001 with pfwc. */
+static struct blob compile(const char *text)
+{
+	char src[] = "/tmp/pfsel-compare-XXXXXX";
+	char cmd[PATH_MAX + 128];
+	struct blob b = { NULL, 0 };
+	size_t cap = 0, got;
+	FILE *f, *p;
+	int fd;
+
+	fd = mkstemp(src);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "'%s' --uid 1001 -o - %s", pfwc, src);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	for (;;) {
+		if (b.len == cap) {
+			cap = cap ? 2 * cap : 65536;
+			b.data = realloc(b.data, cap);
+			assert_non_null(b.data);
+		}
+		got = fread(b.data + b.len, 1, cap - b.len, p);
+		if (!got)
+			break;
+		b.len += got;
+	}
+	if (pclose(p) != 0)
+		fail_msg("pfwc failed on:\n%s", text);
+	unlink(src);
+	assert_true(b.len > 0);
+	return b;
+}
+
+/* pfsel_compare(old, new), and what it reported. */
+static int compare(const char *old_text, const char *new_text, char **out)
+{
+	struct blob old = compile(old_text), new = compile(new_text);
+	size_t size = 0;
+	char *text = NULL;
+	FILE *report = open_memstream(&text, &size);
+	int ret;
+
+	assert_non_null(report);
+	ret = pfsel_compare(old.data, old.len, new.data, new.len, report, 5);
+	fclose(report);
+	free(old.data);
+	free(new.data);
+	if (out)
+		*out = text;
+	else
+		free(text);
+	return ret;
+}
+
+static void no_looser(const char *old_text, const char *new_text)
+{
+	char *out = NULL;
+	int ret = compare(old_text, new_text, &out);
+
+	if (ret != 0)
+		fail_msg("expected no looser (0), got %d:\n%s", ret, out);
+	free(out);
+}
+
+/* Looser, and the report names @what. */
+static void is_looser(const char *old_text, const char *new_text,
+		      const char *what)
+{
+	char *out = NULL;
+	int ret = compare(old_text, new_text, &out);
+
+	if (ret != 1)
+		fail_msg("expected looser (1), got %d", ret);
+	if (what && !strstr(out, what))
+		fail_msg("the report does not say '%s':\n%s", what, out);
+	free(out);
+}
+
+#define BASE                         \
+	"default deny;\n"            \
+	"allow * create tcp, udp;\n" \
+	"allow * connect udp, tcp to loopback port dns;\n"
+
+static void test_equal(void **state)
+{
+	(void)state;
+	no_looser(BASE "allow /usr/bin/curl connect tcp to any port 443;\n",
+		  BASE "allow /usr/bin/curl connect tcp to any port 443;\n");
+	/* The same decisions, written otherwise: more classes, same verdicts. */
+	no_looser(BASE "allow /usr/bin/curl connect tcp to any port 443;\n",
+		  BASE
+		  "allow /usr/bin/curl connect tcp to 0.0.0.0/1 port 443;\n"
+		  "allow /usr/bin/curl connect tcp to any port 443;\n");
+}
+
+static void test_tighter(void **state)
+{
+	(void)state;
+	/* More rules, more allow rules even, and still tighter. */
+	no_looser(BASE "allow /usr/bin/* connect tcp port 1-1024;\n",
+		  BASE "deny /usr/bin/nc;\n"
+		       "allow /usr/bin/curl connect tcp port 80, 443;\n"
+		       "allow /usr/bin/wget connect tcp port 80, 443;\n"
+		       "allow /usr/bin/* connect tcp to 10.0.0.0/8 port 22;\n");
+	/* allow -> ask -> deny */
+	no_looser(BASE "allow /usr/bin/ssh connect tcp port 22;\n",
+		  BASE "ask /usr/bin/ssh connect tcp port 22;\n");
+	no_looser(BASE "ask /usr/bin/ssh connect tcp port 22;\n",
+		  BASE "deny /usr/bin/ssh connect tcp port 22;\n");
+	/* A narrower glob. */
+	no_looser(BASE "allow /opt/app/** connect tcp;\n",
+		  BASE "allow /opt/app/* connect tcp;\n");
+	/* The default: ask is stricter than allow. */
+	no_looser("default allow;\n", "default ask;\n");
+	/* Enforcing after permissive. */
+	no_looser("mode permissive;\ndefault allow;\n", "default deny;\n");
+}
+
+/* An address class split: one policy's class is two of the other's. */
+static void test_address_split(void **state)
+{
+	(void)state;
+	/* The exception for 10.1.0.0/16 is dropped: one rule fewer. */
+	is_looser(BASE "deny * connect to 10.1.0.0/16;\n"
+		       "allow * connect tcp to 10.0.0.0/8;\n",
+		  BASE "allow * connect tcp to 10.0.0.0/8;\n", "10.1.0.0/16");
+	/* The same prefix count, but the allowed one moved. */
+	is_looser(BASE "allow * connect tcp to 10.0.0.0/9;\n",
+		  BASE "allow * connect tcp to 10.128.0.0/9;\n",
+		  "10.128.0.0/9");
+	/* Tighter the other way round. */
+	no_looser(BASE "allow * connect tcp to 10.0.0.0/8;\n",
+		  BASE "deny * connect to 10.1.0.0/16;\n"
+		       "allow * connect tcp to 10.0.0.0/8;\n");
+	/* IPv6 too, and an IPv4-mapped class edge. */
+	is_looser(BASE "allow * connect tcp to 2001:db8::/33;\n",
+		  BASE "allow * connect tcp to 2001:db8::/32;\n",
+		  "2001:db8:8000::/33");
+}
+
+static void test_port_widened(void **state)
+{
+	(void)state;
+	is_looser(BASE "allow /usr/bin/curl connect tcp port 80-443;\n",
+		  BASE "allow /usr/bin/curl connect tcp port 80-444;\n",
+		  "port 444;");
+	/* One port moved: the same number of ports, the same rule count. */
+	is_looser(BASE "allow * bind udp port 5353;\n",
+		  BASE "allow * bind udp port 5354;\n", "port 5354");
+	no_looser(BASE "allow /usr/bin/curl connect tcp port 80-444;\n",
+		  BASE "allow /usr/bin/curl connect tcp port 80-443;\n");
+}
+
+static void test_app_glob_widened(void **state)
+{
+	(void)state;
+	is_looser(BASE "allow /usr/bin/curl connect tcp port 443;\n",
+		  BASE "allow /usr/bin/* connect tcp port 443;\n",
+		  "allow /usr/bin/* connect tcp");
+	is_looser(BASE "allow /opt/app/* connect tcp;\n",
+		  BASE "allow /opt/app/** connect tcp;\n", "/opt/app/");
+	/* An exception on an exact path disappears under the same glob. */
+	is_looser(BASE "deny /usr/bin/nc;\nallow /usr/bin/* connect tcp;\n",
+		  BASE "allow /usr/bin/* connect tcp;\n", "/usr/bin/nc");
+	/*
+	 * The exception narrows from a folder to one file in it: the new
+	 * policy names no application the old one does not, yet every other
+	 * file in /opt/a/b is allowed now.
+	 */
+	is_looser(BASE "deny /opt/a/b/*;\nallow /opt/a/** connect tcp;\n",
+		  BASE "deny /opt/a/b/c;\nallow /opt/a/** connect tcp;\n",
+		  "/opt/a/b/*");
+	/* A path only the other policy names still counts: a glob of root. */
+	is_looser(BASE "allow /usr/bin/ssh connect tcp port 22;\n",
+		  BASE "allow /* connect tcp port 22;\n", NULL);
+	/* A script exception dropped: the interpreter alone is wider. */
+	is_looser(BASE "allow /usr/bin/python3 script /home/u/sync.py "
+		       "connect tcp port 443;\n",
+		  BASE "allow /usr/bin/python3 connect tcp port 443;\n",
+		  "/usr/bin/python3");
+	no_looser(BASE "allow /usr/bin/python3 connect tcp port 443;\n",
+		  BASE "allow /usr/bin/python3 script /home/u/sync.py "
+		       "connect tcp port 443;\n");
+}
+
+static void test_ask_to_allow(void **state)
+{
+	(void)state;
+	is_looser(BASE "ask /usr/bin/ssh connect tcp port 22;\n",
+		  BASE "allow /usr/bin/ssh connect tcp port 22;\n",
+		  "allow /usr/bin/ssh connect tcp");
+	/* The unanswered verdict: deny -> allow, the rules unchanged. */
+	is_looser(BASE "ask /usr/bin/ssh connect tcp port 22;\n",
+		  BASE "ask unanswered allow;\n"
+		       "ask /usr/bin/ssh connect tcp port 22;\n",
+		  "unanswered allow");
+	/* With unanswered allow, a shorter wait allows sooner. */
+	is_looser("ask unanswered allow;\nask timeout 30 s;\n" BASE
+		  "ask /usr/bin/ssh connect tcp port 22;\n",
+		  "ask unanswered allow;\nask timeout 1 s;\n" BASE
+		  "ask /usr/bin/ssh connect tcp port 22;\n",
+		  "1000 ms");
+	no_looser("ask timeout 30 s;\n" BASE
+		  "ask /usr/bin/ssh connect tcp port 22;\n",
+		  "ask timeout 1 s;\n" BASE
+		  "ask /usr/bin/ssh connect tcp port 22;\n");
+}
+
+static void test_default_changed(void **state)
+{
+	(void)state;
+	/* Every rule the same: only the default moved. */
+	is_looser(BASE "allow /usr/bin/curl connect tcp port 443;\n",
+		  "default ask;\nallow * create tcp, udp;\n"
+		  "allow * connect udp, tcp to loopback port dns;\n"
+		  "allow /usr/bin/curl connect tcp port 443;\n",
+		  "by default; confirmed: deny by default");
+	is_looser("default ask;\n", "default allow;\n", NULL);
+}
+
+static void test_permissive(void **state)
+{
+	(void)state;
+	/* A permissive policy with the very same rules is looser. */
+	is_looser(BASE "allow /usr/bin/curl connect tcp port 443;\n",
+		  "mode permissive;\n" BASE
+		  "allow /usr/bin/curl connect tcp port 443;\n",
+		  "permissive");
+	/* Unless the old one already allowed everything. */
+	no_looser("default allow;\n", "mode permissive;\ndefault deny;\n");
+}
+
+/* create is decided per family: a family widened is looser. */
+static void test_create_family(void **state)
+{
+	(void)state;
+	is_looser("default deny;\nallow * create tcp family inet;\n",
+		  "default deny;\nallow * create tcp;\n", "family inet6");
+}
+
+static void test_bad_blob(void **state)
+{
+	struct blob good = compile("default deny;\n");
+	char junk[64] = "not a policy";
+
+	(void)state;
+	assert_true(pfsel_compare(good.data, good.len, junk, sizeof(junk), NULL,
+				  0) < 0);
+	assert_non_null(strstr(pfsel_last_error(), "new"));
+	assert_true(pfsel_compare(junk, sizeof(junk), good.data, good.len, NULL,
+				  0) < 0);
+	assert_int_equal(pfsel_compare(good.data, good.len, good.data, good.len,
+				       NULL, 0),
+			 0);
+	free(good.data);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_equal),
+		cmocka_unit_test(test_tighter),
+		cmocka_unit_test(test_address_split),
+		cmocka_unit_test(test_port_widened),
+		cmocka_unit_test(test_app_glob_widened),
+		cmocka_unit_test(test_ask_to_allow),
+		cmocka_unit_test(test_default_changed),
+		cmocka_unit_test(test_permissive),
+		cmocka_unit_test(test_create_family),
+		cmocka_unit_test(test_bad_blob),
+	};
+
+	return cmocka_run_group_tests(tests, find_pfwc, NULL);
+}
