@@ -17,11 +17,17 @@
  *   - a restarted agent registers again and answers;
  *   - an agent killed while it holds a question: the asker gets the
  *     unanswered verdict (deny) at once, not at the timeout;
- *   - the --log file: one line per question, one per answer.
+ *   - the --log file: one line per question, one per answer;
+ *   - how it is started: root runs "pfsel-agent --user=1001", which
+ *     registers and then runs as pfuser1 (for good, not dumpable); a rule
+ *     file pfuser1 could change is refused before anything is registered;
+ *     started by pfuser1 itself, with or without --user, it explains that
+ *     only root can start it (exit 5).
  *
- * The policy is pfuser1's own ~/.pfw, compiled and loaded by pfuser1
- * (pfwc, pfsel load), with an ask rule per port, a 4 s ask timeout and
- * "ask unanswered deny".  The requests are netprobe connects as pfuser1,
+ * The policy is pfuser1's own ~/.pfw, compiled by pfuser1 (pfwc) and
+ * loaded by root (a user cannot load their own; the agent, registered by
+ * root, can), with an ask rule per port, a 4 s ask timeout and "ask
+ * unanswered deny".  The rule file is root's, in a folder of root's.  The requests are netprobe connects as pfuser1,
  * one per process, but for the process scope, where a child of the test
  * that has become pfuser1 connects twice.
  *
@@ -41,7 +47,9 @@
 #define HOME1 "/home/pfuser1"
 #define PFW1 HOME1 "/.pfw"
 #define BLOB1 HOME1 "/.pfw.pfsel"
-#define RULES1 HOME1 "/agent.rules"
+#define RULES_DIR "/run/pfsel-agent-test"
+#define RULES1 RULES_DIR "/agent.rules"
+#define USER_RULES HOME1 "/agent.rules" /* one pfuser1 could change */
 #define LOG1 HOME1 "/agent.log"
 #define ERR1 HOME1 "/agent.stderr"
 
@@ -260,23 +268,25 @@ struct agent {
 };
 
 /*
- * Start pfsel-agent as pfuser1, in its home folder, with HOME set:
- * "--rules RULES1 --log LOG1" and @extra (NULL or one option).  With
- * @terminal, its standard input is a pipe the test keeps open (and
- * --interactive is given), else /dev/null.  Waits until it is the
- * registered agent of 1001: true then.
+ * Start pfsel-agent as root for pfuser1, "--user=1001 --rules RULES1 --log
+ * LOG1" and @extra (NULL or one option): it registers, then becomes
+ * pfuser1 (home folder and HOME from the user database).  With @terminal,
+ * its standard input is a pipe the test keeps open (and --interactive is
+ * given), else /dev/null.  Waits until it is the registered agent of 1001
+ * and runs as pfuser1: true then.
  */
 static bool agent_start(struct agent *ag, bool terminal, const char *extra)
 {
 	const long long deadline = pfsel_now_ms() + START_MS;
-	char *argv[] = { AGENT,	      "--rules=" RULES1,
-			 "--log=" LOG1, "--pfwc=/usr/bin/pfwc",
-			 NULL,	      NULL,
-			 NULL };
+	char *argv[] = { AGENT,	      "--user=1001",
+			 "--rules=" RULES1, "--log=" LOG1,
+			 "--pfwc=/usr/bin/pfwc", NULL,
+			 NULL,	      NULL };
+	char status_path[64], status[2048];
 	const pid_t parent = getpid();
 	struct ask_stats s;
 	int in[2] = { -1, -1 }, fd;
-	int i = 4;
+	int i = 5;
 
 	if (terminal)
 		argv[i++] = "--interactive";
@@ -296,13 +306,12 @@ static bool agent_start(struct agent *ag, bool terminal, const char *extra)
 		if (fd < 0 || dup2(fd, STDERR_FILENO) < 0 ||
 		    fchown(fd, PFSEL_UID1, PFSEL_UID1))
 			_exit(125);
-		if (pfsel_become(PFSEL_UID1))
-			_exit(126);
-		/* Set after the uid change, which clears it; kept over exec. */
+		/* Root's: the agent drops to pfuser1 itself (which clears the
+		 * parent-death signal: the fixture's teardown kills it). */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent)
 			_exit(0);
-		if (chdir(HOME1) || setenv("HOME", HOME1, 1) ||
+		if (chdir("/") || setenv("HOME", "/root", 1) ||
 		    setenv("PATH", "/usr/bin:/bin", 1))
 			_exit(125);
 		execv(argv[0], argv);
@@ -312,10 +321,14 @@ static bool agent_start(struct agent *ag, bool terminal, const char *extra)
 		close(in[0]);
 		ag->input = in[1];
 	}
+	snprintf(status_path, sizeof(status_path), "/proc/%d/status",
+		 (int)ag->pid);
 	do {
 		if (read_stats(&s) && s.agents == 1 &&
 		    waitpid(ag->pid, NULL, WNOHANG) == 0 &&
-		    log_count1("registered as the agent of uid 1001") > 0)
+		    log_count1("registered as the agent of uid 1001") > 0 &&
+		    pfsel_read_file(status_path, status, sizeof(status)) > 0 &&
+		    strstr(status, "\nUid:\t1001\t1001\t1001\t1001\n"))
 			return true;
 		usleep(20 * 1000);
 	} while (pfsel_now_ms() < deadline);
@@ -444,12 +457,15 @@ FIXTURE_SETUP(agent)
 	ASSERT_EQ(0, mkdir(HOME1, 0755));
 	ASSERT_EQ(0, chown(HOME1, PFSEL_UID1, PFSEL_UID1));
 	ASSERT_EQ(0, put_file(PFW1, user_pfw, 0644, PFSEL_UID1));
-	ASSERT_EQ(0, put_file(RULES1, agent_rules, 0644, PFSEL_UID1));
+	/* The rule file decides answers: root's alone, as sudoers. */
+	system("rm -rf " RULES_DIR);
+	ASSERT_EQ(0, mkdir(RULES_DIR, 0755));
+	ASSERT_EQ(0, put_file(RULES1, agent_rules, 0644, 0));
 
-	/* pfuser1 compiles and loads their own policy. */
+	/* pfuser1 compiles their policy; root loads it (as pam_pfsel). */
 	ASSERT_EQ(0, pfsel_sh(out, sizeof(out),
 			"cd " HOME1 " && " RUNAS " 1001 pfwc -o .pfw.pfsel .pfw && "
-			RUNAS " 1001 pfsel load .pfw.pfsel"))
+			"pfsel load .pfw.pfsel"))
 	{
 		TH_LOG("%s", out);
 	}
@@ -480,6 +496,7 @@ FIXTURE_TEARDOWN(agent)
 	if (self->peer_always >= 0)
 		close(self->peer_always);
 	pfsel_reset();
+	system("rm -rf " RULES_DIR);
 }
 
 #define DUMP_ON_FAIL                         \
@@ -826,6 +843,60 @@ TEST_F_TIMEOUT(agent, always_deny_and_script, 90)
 	EXPECT_EQ(2, answers);
 	EXPECT_EQ(2, pfsel_drain(peer));
 	close(peer);
+}
+
+/*
+ * Only root starts an agent, and only with a rule file the user cannot
+ * change.  Each refusal says why and how to start it, and registers
+ * nothing: the fixture's agent stays the one asked.
+ */
+TEST_F_TIMEOUT(agent, started_by_root_with_root_rules, 60)
+{
+	char out[4096];
+	struct ask_stats s;
+
+	/* By pfuser1, for itself: the kernel's EPERM, and how to start it. */
+	EXPECT_EQ(5, pfsel_sh(out, sizeof(out),
+			      RUNAS " 1001 " AGENT " --auto=deny --pfw=" PFW1));
+	TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "Operation not permitted"));
+	EXPECT_NE(NULL, strstr(out, "sudo pfsel-agent --user"));
+	EXPECT_NE(NULL, strstr(out, "pfsel-agent@"));
+	/* By pfuser1, with --user: the same advice, before any socket. */
+	EXPECT_EQ(5, pfsel_sh(out, sizeof(out),
+			      RUNAS " 1001 " AGENT " --user=pfuser1 --auto=deny"));
+	TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "start the agent as root"));
+
+	/* A rule file pfuser1 owns, or may write: refused, naming it. */
+	ASSERT_EQ(0, put_file(USER_RULES, agent_rules, 0644, PFSEL_UID1));
+	EXPECT_EQ(3, pfsel_sh(out, sizeof(out),
+			      AGENT " --user=1001 --rules=" USER_RULES ""));
+	TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, USER_RULES ": refused"));
+	ASSERT_EQ(0, chmod(RULES1, 0666));
+	EXPECT_EQ(3, pfsel_sh(out, sizeof(out),
+			      AGENT " --user=1001 --rules=" RULES1 ""));
+	TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, RULES1 ": refused"));
+	ASSERT_EQ(0, chmod(RULES1, 0644));
+	/* Root's file in a folder pfuser1 may write: it could swap it. */
+	ASSERT_EQ(0, put_file(USER_RULES, agent_rules, 0644, 0));
+	EXPECT_EQ(3, pfsel_sh(out, sizeof(out),
+			      AGENT " --user=1001 --rules=" USER_RULES ""));
+	TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "its folder " HOME1));
+	/* An unknown user. */
+	EXPECT_EQ(2, pfsel_sh(out, sizeof(out),
+			      AGENT " --user=nosuchuser --auto=deny"));
+	EXPECT_NE(NULL, strstr(out, "no user 'nosuchuser'"));
+
+	/* None of them registered: the fixture's agent still answers. */
+	ASSERT_TRUE(read_stats(&s));
+	EXPECT_EQ(1, s.agents);
+	EXPECT_EQ(0, probe(PORT_ALLOW, NULL, NULL)) DUMP_ON_FAIL;
+	EXPECT_EQ(EACCES, probe(PORT_DENY, NULL, NULL)) DUMP_ON_FAIL;
+	EXPECT_EQ(1, pfsel_drain(self->peer_allow));
 }
 
 TEST_HARNESS_MAIN

@@ -8,6 +8,8 @@
  * time: a request is sent with NLM_F_ACK and the kernel's ack (0 or a
  * negative errno) is its result; questions (PFSEL_CMD_ASK, unicast, with
  * sequence number 0) that arrive while an ack is awaited are queued.
+ * Registering needs root (CAP_MAC_ADMIN) and names the user; the process
+ * may then become the user and go on answering on the same socket.
  * Besides registering, answering and reading questions, it sends whatever
  * it is given -- any command with any attributes, or raw bytes -- for the
  * tests of bad input.
@@ -320,10 +322,17 @@ static inline int ask_agent_request(struct ask_agent *a, uint8_t cmd,
 	return ask_agent_wait_ack(a, ASK_AGENT_ACK_MS);
 }
 
-/* Make this socket the agent of the caller's real uid: 0 or -errno. */
-static inline int ask_agent_register(struct ask_agent *a)
+/*
+ * Make this socket the agent of @uid (PFSEL_ATTR_UID): 0 or -errno.  The
+ * kernel takes it from the root side only (CAP_MAC_ADMIN): -EPERM for
+ * anyone else, the user included.  The registering process may then drop
+ * to @uid (pfsel_become()) and go on answering on this socket.
+ */
+static inline int ask_agent_register(struct ask_agent *a, uint32_t uid)
 {
-	return ask_agent_request(a, PFSEL_CMD_REGISTER, 0, NULL, 0);
+	const struct ask_attr attr = { PFSEL_ATTR_UID, sizeof(uid), &uid };
+
+	return ask_agent_request(a, PFSEL_CMD_REGISTER, 0, &attr, 1);
 }
 
 static inline int ask_agent_unregister(struct ask_agent *a)

@@ -8,9 +8,11 @@
  *
  * Root loads policies/ask_*.pfw for pfuser1 (and pfuser2): TCP connects
  * to loopback ports 6001-6010 and 6100-6299 are asked, each port its own
- * question.  The agent is ask_agent.h, run in a child that has become the
- * user (the kernel takes the registering task's real uid); the test
- * drives it over pipes and reads every question it receives.  The asking
+ * question.  The agent is ask_agent.h, run in a child that registers as
+ * root for the user (only the root side may) and then becomes the user,
+ * as pfsel-agent --user does; the test drives it over pipes and reads
+ * every question it receives.  A socket that is no agent is opened by a
+ * child that became the user first.  The asking
  * side is netprobe run as the user (one request per process), or a child
  * of the test that has become the user and makes several requests, from
  * one thread or many.
@@ -87,13 +89,13 @@ static bool read_stats(struct ask_stats *s)
 		      &s->kept) == 11;
 }
 
-/* ---- the agent, in a child that has become its user --------------------- */
+/* ---- the agent: registered by root, then run as its user ----------------- */
 
 enum agent_op {
 	AGENT_ANSWER, /* answer id with verdict and scope */
 	AGENT_AUTO, /* answer every question at once with verdict, scope */
 	AGENT_MANUAL, /* stop answering by itself */
-	AGENT_REGISTER,
+	AGENT_REGISTER, /* register again, as the user it now is */
 	AGENT_UNREGISTER,
 	AGENT_REQUEST, /* any command with up to 3 attributes */
 };
@@ -170,7 +172,7 @@ static int agent_do(struct ask_agent *a, const struct agent_cmd *c)
 	case AGENT_ANSWER:
 		return ask_agent_answer(a, c->id, c->verdict, c->scope);
 	case AGENT_REGISTER:
-		return ask_agent_register(a);
+		return ask_agent_register(a, getuid());
 	case AGENT_UNREGISTER:
 		return ask_agent_unregister(a);
 	case AGENT_REQUEST:
@@ -195,12 +197,16 @@ static void agent_main(uid_t uid, bool do_register, pid_t parent, int cmd,
 	uint8_t verdict = 0, scope = 0;
 	int ret;
 
-	if (pfsel_become(uid))
+	/* An agent is registered by root, a stranger opens as the user. */
+	if (!do_register && pfsel_become(uid))
 		_exit(126);
-	die_with_parent(parent);
 	ret = ask_agent_open(&a);
 	if (!ret && do_register)
-		ret = ask_agent_register(&a);
+		ret = ask_agent_register(&a, uid);
+	if (!ret && do_register && pfsel_become(uid))
+		_exit(126);
+	/* After the uid change, which clears the parent-death signal. */
+	die_with_parent(parent);
 	write_all(result, &ret, sizeof(ret));
 	if (ret)
 		_exit(1);
@@ -843,8 +849,12 @@ TEST_F_TIMEOUT(ask, agent_gone_mid_question, 60)
 	EXPECT_EQ(EPERM, agent_answer(ag, r.q.id, PFSEL_ANSWER_ALLOW,
 				      PFSEL_SCOPE_ONCE));
 
+	/* Registering again needs root, which the agent no longer is. */
+	EXPECT_EQ(EPERM, agent_simple(ag, AGENT_REGISTER));
+	agent_kill(ag);
+	ASSERT_EQ(0, agent_start(ag, PFSEL_UID1, true));
+
 	/* Replaced by a newer agent of the same user. */
-	EXPECT_EQ(0, agent_simple(ag, AGENT_REGISTER));
 	as = probe_start(PFSEL_UID1, "127.0.0.1", PORT_D);
 	ASSERT_TRUE(agent_question(ag, &r, QUESTION_MS));
 	t0 = pfsel_now_ms();
@@ -1531,7 +1541,11 @@ static void session_round(struct __test_metadata *const _metadata,
 	EXPECT_EQ(variant->unanswered,
 		  probe(PFSEL_UID1, "127.0.0.1", PORT_C, &elapsed));
 	EXPECT_GT(PROMPT_MS, elapsed);
-	EXPECT_EQ(0, agent_simple(ag, AGENT_REGISTER));
+	/* Only root registers again: a new agent. */
+	EXPECT_EQ(EPERM, agent_simple(ag, AGENT_REGISTER));
+	agent_kill(ag);
+	ASSERT_EQ(0, agent_start(ag, PFSEL_UID1, true));
+	ASSERT_EQ(0, agent_auto(ag, variant->answer, scope));
 	EXPECT_EQ(1, ask_round(_metadata, variant, ag, PORT_C, 2));
 
 	/* A policy load forgets it. */

@@ -1,0 +1,639 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pfsel VM tests - a user's policy holds against that user's own programs
+ * (issue 12; docs/kernel-interface.md, "who may write what").
+ *
+ * Root loads policies/trust_1001.pfw for pfuser1: connects to loopback
+ * port 6501 are denied, to 6502 asked.  Then a program running as pfuser1
+ * -- a child of this test that became uid 1001, which the policy denies
+ * 6501 -- plays the attacker, and tries to turn its policy off:
+ *
+ *   - register as 1001's agent (and as root's, and 1002's): EPERM;
+ *   - replace the real agent, which root registered: EPERM, and the real
+ *     agent is still the one asked;
+ *   - answer, from its own socket, a question the real agent holds (its
+ *     id given to it): EPERM, and the real agent's answer decides;
+ *   - register after the agent died: EPERM, and the question gets the
+ *     unanswered verdict at once;
+ *   - unload 1001's policy, forget its kept answers: EPERM;
+ *   - load a looser policy for 1001: EPERM;
+ *   - attach with ptrace, open /proc/PID/mem for writing and
+ *     process_vm_writev() against a running `pfsel-agent --user 1001`:
+ *     refused; against an ordinary process of 1001 (the control): works.
+ *
+ * After every attempt the denied connect (netprobe as pfuser1 to 6501) is
+ * still denied.  The paths that must keep working: an agent registered by
+ * root that dropped to 1001 answers; that agent process, and no other
+ * process of 1001 (not even its own child), loads 1001's policy (the agent
+ * channel, which pfsel-agent's "always" uses: agent_test).
+ *
+ * The agent here is ask_agent.h in a child that registers as root and
+ * becomes pfuser1 (not dumpable, as pfsel-agent --user makes itself),
+ * driven over pipes.
+ *
+ * Needs root: as anyone else every test is skipped.
+ */
+
+#define _GNU_SOURCE
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/uio.h>
+
+#include "pfsel_test_util.h"
+#include "ask_agent.h"
+
+#include "kselftest_harness.h"
+
+#define AGENT "/usr/bin/pfsel-agent"
+#define PORT_DENIED 6501
+#define PORT_ASKED 6502
+
+#define TIMEOUT_MS 2000 /* trust_1001's ask timeout */
+#define PROMPT_MS 1000 /* "at once": well under the timeout */
+#define QUESTION_MS 3000 /* for a question to reach the agent */
+#define START_MS 5000 /* for pfsel-agent to register and drop */
+
+#define ALLOWED ECONNREFUSED /* nobody listens on the ports */
+#define DENIED EACCES
+
+/* ---- requests as pfuser1 ------------------------------------------------- */
+
+/* netprobe connects as pfuser1 to 127.0.0.1:@port, in the background. */
+static pid_t probe_start(unsigned short port)
+{
+	char port_text[8];
+	char *argv[] = { PFSEL_NETPROBE, "connect", "inet",
+			 "127.0.0.1",	 port_text, NULL };
+	const pid_t parent = getpid();
+	pid_t pid;
+
+	snprintf(port_text, sizeof(port_text), "%u", port);
+	pid = fork();
+	if (pid == 0) {
+		if (pfsel_become(PFSEL_UID1))
+			_exit(126);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(0);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+/* Its errno, and how long it took when @elapsed is not NULL. */
+static int probe(unsigned short port, long long *elapsed)
+{
+	const long long t0 = pfsel_now_ms();
+	const pid_t pid = probe_start(port);
+	int status;
+
+	if (pid < 0)
+		return -1;
+	status = pfsel_wait_status(pid);
+	if (elapsed)
+		*elapsed = pfsel_now_ms() - t0;
+	return status;
+}
+
+/* The connect the policy denies: still denied? */
+#define EXPECT_STILL_DENIED() EXPECT_EQ(DENIED, probe(PORT_DENIED, NULL))
+
+static long long agents(void)
+{
+	char buf[512], *values;
+	long long v[9];
+
+	if (pfsel_read_file(PFSEL_SECURITYFS "/ask_stats", buf, sizeof(buf)) <
+	    0)
+		return -1;
+	values = strchr(buf, '\n');
+	if (!values ||
+	    sscanf(values + 1, "%lld %lld %lld %lld %lld %lld %lld %lld %lld",
+		   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7],
+		   &v[8]) != 9)
+		return -1;
+	return v[8]; /* "agents" */
+}
+
+/* ---- the attacker: a process of uid 1001 --------------------------------- */
+
+/*
+ * Each returns what the attempt failed with (a positive errno), 0 when it
+ * succeeded, 100 and up when it could not even be tried.
+ */
+static int attack_register(void *arg)
+{
+	struct ask_agent a;
+	int ret;
+
+	if (ask_agent_open(&a))
+		return 100;
+	ret = ask_agent_register(&a, (uint32_t)(uintptr_t)arg);
+	ask_agent_close(&a);
+	return -ret;
+}
+
+static int attack_answer(void *arg)
+{
+	struct ask_agent a;
+	int ret, ret2;
+
+	if (ask_agent_open(&a))
+		return 100;
+	ret = ask_agent_answer(&a, *(const uint64_t *)arg, PFSEL_ANSWER_ALLOW,
+			       PFSEL_SCOPE_SESSION);
+	/* Nor can it take the agent's place by unregistering it. */
+	ret2 = ask_agent_unregister(&a);
+	ask_agent_close(&a);
+	if (ret2 != -ENOENT)
+		return 101;
+	return -ret;
+}
+
+struct attack_write {
+	const char *file; /* in securityfs */
+	const char *text;
+};
+
+static int attack_write(void *arg)
+{
+	const struct attack_write *w = arg;
+
+	return -pfsel_write_str(w->file, w->text);
+}
+
+static int attack_load(void *arg)
+{
+	const int fd = pfsel_open_w("load");
+	int ret;
+
+	if (fd < 0)
+		return -fd;
+	ret = pfsel_load_fd(fd, arg);
+	close(fd);
+	return -ret;
+}
+
+static int attack_ptrace(void *arg)
+{
+	const pid_t pid = (pid_t)(intptr_t)arg;
+
+	if (ptrace(PTRACE_ATTACH, pid, NULL, NULL))
+		return errno;
+	waitpid(pid, NULL, __WALL);
+	ptrace(PTRACE_DETACH, pid, NULL, NULL);
+	return 0;
+}
+
+static int attack_mem(void *arg)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)(intptr_t)arg);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+/* The lowest address of @pid's stack, from /proc/PID/maps (as root). */
+static unsigned long stack_of(pid_t pid)
+{
+	char path[64], line[512];
+	unsigned long start = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "[stack]"))
+			start = strtoul(line, NULL, 16);
+	fclose(f);
+	return start;
+}
+
+struct attack_vm {
+	pid_t pid;
+	unsigned long addr; /* the target's stack: 8 bytes written back */
+};
+
+static int attack_vm_writev(void *arg)
+{
+	const struct attack_vm *v = arg;
+	uint64_t word = 0;
+	struct iovec local = { &word, sizeof(word) };
+	struct iovec remote = { (void *)v->addr, sizeof(word) };
+
+	/* Write back what is there: the target is not harmed when it works. */
+	if (process_vm_readv(v->pid, &local, 1, &remote, 1, 0) < 0 &&
+	    errno != EPERM)
+		return errno;
+	if (process_vm_writev(v->pid, &local, 1, &remote, 1, 0) !=
+	    (ssize_t)sizeof(word))
+		return errno;
+	return 0;
+}
+
+/* ---- the agent: registered by root, then pfuser1 --------------------------- */
+
+enum agent_op {
+	AGENT_QUESTION, /* the next question's id */
+	AGENT_ANSWER, /* answer id with verdict, once */
+	AGENT_LOAD, /* write the policy name to load itself */
+	AGENT_CHILD_LOAD, /* have a child of its own write it */
+};
+
+struct agent_cmd {
+	enum agent_op op;
+	uint64_t id;
+	uint8_t verdict;
+	char name[64];
+};
+
+struct agent_result {
+	int err; /* 0 or a positive errno */
+	uint64_t id;
+};
+
+struct agent {
+	pid_t pid;
+	int cmd, result;
+};
+
+static int load_as_self(const char *name)
+{
+	const int fd = pfsel_open_w("load");
+	int ret;
+
+	if (fd < 0)
+		return -fd;
+	ret = pfsel_load_fd(fd, name);
+	close(fd);
+	return -ret;
+}
+
+static void agent_main(pid_t parent, int cmd, int result)
+{
+	struct agent_result r = { 0 };
+	struct ask_question q = { 0 };
+	struct agent_cmd c;
+	struct ask_agent a;
+	pid_t child;
+	int ret;
+
+	ret = ask_agent_open(&a);
+	if (!ret)
+		ret = ask_agent_register(&a, PFSEL_UID1);
+	if (!ret)
+		ret = pfsel_become(PFSEL_UID1);
+	/* As pfsel-agent --user: no ptrace, no /proc/PID/mem by the user. */
+	prctl(PR_SET_DUMPABLE, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(0);
+	r.err = -ret;
+	if (write(result, &r, sizeof(r)) != sizeof(r) || ret)
+		_exit(1);
+	while (read(cmd, &c, sizeof(c)) == sizeof(c)) {
+		memset(&r, 0, sizeof(r));
+		switch (c.op) {
+		case AGENT_QUESTION:
+			r.err = -ask_agent_next(&a, &q, QUESTION_MS);
+			r.id = q.id;
+			break;
+		case AGENT_ANSWER:
+			r.err = -ask_agent_answer(&a, c.id, c.verdict,
+						  PFSEL_SCOPE_ONCE);
+			break;
+		case AGENT_LOAD:
+			r.err = load_as_self(c.name);
+			break;
+		case AGENT_CHILD_LOAD:
+			child = fork();
+			if (child == 0)
+				_exit(load_as_self(c.name));
+			r.err = pfsel_wait_status(child);
+			break;
+		}
+		if (write(result, &r, sizeof(r)) != sizeof(r))
+			_exit(1);
+	}
+	_exit(0);
+}
+
+/* 0 once the agent is registered and runs as pfuser1, or its errno. */
+static int agent_start(struct agent *ag)
+{
+	struct agent_result r = { .err = EIO };
+	int cmd[2], result[2];
+	const pid_t parent = getpid();
+
+	if (pipe2(cmd, O_CLOEXEC) || pipe2(result, O_CLOEXEC))
+		return errno;
+	ag->pid = fork();
+	if (ag->pid < 0)
+		return errno;
+	if (ag->pid == 0) {
+		close(cmd[1]);
+		close(result[0]);
+		agent_main(parent, cmd[0], result[1]);
+	}
+	close(cmd[0]);
+	close(result[1]);
+	ag->cmd = cmd[1];
+	ag->result = result[0];
+	if (read(ag->result, &r, sizeof(r)) != sizeof(r))
+		return EIO;
+	return r.err;
+}
+
+static struct agent_result agent_call(struct agent *ag,
+				      const struct agent_cmd *c)
+{
+	struct agent_result r = { .err = EIO };
+
+	if (write(ag->cmd, c, sizeof(*c)) != sizeof(*c) ||
+	    read(ag->result, &r, sizeof(r)) != sizeof(r))
+		r.err = EIO;
+	return r;
+}
+
+static void agent_kill(struct agent *ag)
+{
+	if (ag->pid <= 0)
+		return;
+	kill(ag->pid, SIGKILL);
+	pfsel_wait_status(ag->pid);
+	close(ag->cmd);
+	close(ag->result);
+	ag->pid = 0;
+}
+
+/* ---- the fixture ------------------------------------------------------------ */
+
+FIXTURE(trust)
+{
+	struct agent agent;
+	pid_t others[2]; /* pfsel-agent, the control process */
+};
+
+FIXTURE_SETUP(trust)
+{
+	memset(self, 0, sizeof(*self));
+	if (geteuid() != 0)
+		SKIP(return, "loading 1001's policy and registering need root");
+	pfsel_reset();
+	ASSERT_EQ(0, pfsel_load("trust_1001"));
+	ASSERT_EQ(DENIED, probe(PORT_DENIED, NULL));
+	ASSERT_EQ(ALLOWED, probe(6503, NULL)); /* the rest is allowed */
+}
+
+FIXTURE_TEARDOWN(trust)
+{
+	size_t i;
+
+	if (geteuid() != 0)
+		return;
+	agent_kill(&self->agent);
+	for (i = 0; i < 2; i++) {
+		if (self->others[i] > 0) {
+			kill(self->others[i], SIGKILL);
+			pfsel_wait_status(self->others[i]);
+		}
+	}
+	pfsel_reset();
+}
+
+/* Registering: the user cannot, for itself or anyone. */
+TEST_F(trust, user_cannot_register)
+{
+	long long elapsed;
+
+	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, attack_register,
+				      (void *)(uintptr_t)PFSEL_UID1));
+	EXPECT_STILL_DENIED();
+	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, attack_register,
+				      (void *)(uintptr_t)0));
+	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, attack_register,
+				      (void *)(uintptr_t)PFSEL_UID2));
+	EXPECT_STILL_DENIED();
+	EXPECT_EQ(0, agents());
+	/* No agent: the asked connect gets the unanswered verdict at once. */
+	EXPECT_EQ(DENIED, probe(PORT_ASKED, &elapsed));
+	EXPECT_GT(PROMPT_MS, elapsed);
+}
+
+/* Replacing the agent root registered: refused; it is still asked. */
+TEST_F(trust, user_cannot_replace_agent)
+{
+	struct agent_cmd c = { .op = AGENT_QUESTION };
+	struct agent_result r;
+	pid_t asker;
+
+	ASSERT_EQ(0, agent_start(&self->agent));
+	EXPECT_EQ(1, agents());
+	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, attack_register,
+				      (void *)(uintptr_t)PFSEL_UID1));
+	EXPECT_STILL_DENIED();
+	EXPECT_EQ(1, agents());
+
+	/* The agent root registered (now pfuser1) is asked, and answers. */
+	asker = probe_start(PORT_ASKED);
+	ASSERT_LT(0, asker);
+	r = agent_call(&self->agent, &c);
+	ASSERT_EQ(0, r.err);
+	c.op = AGENT_ANSWER;
+	c.id = r.id;
+	c.verdict = PFSEL_ANSWER_ALLOW;
+	EXPECT_EQ(0, agent_call(&self->agent, &c).err);
+	EXPECT_EQ(ALLOWED, pfsel_wait_status(asker));
+	EXPECT_STILL_DENIED();
+}
+
+/* Answering its own question from its own socket: refused. */
+TEST_F(trust, user_cannot_answer)
+{
+	struct agent_cmd c = { .op = AGENT_QUESTION };
+	struct agent_result r;
+	long long t0;
+	pid_t asker;
+
+	ASSERT_EQ(0, agent_start(&self->agent));
+	asker = probe_start(PORT_ASKED);
+	ASSERT_LT(0, asker);
+	r = agent_call(&self->agent, &c);
+	ASSERT_EQ(0, r.err);
+	/* Given the very id, which it would otherwise have to guess. */
+	t0 = pfsel_now_ms();
+	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, attack_answer, &r.id));
+	/* Still waiting for the agent, whose answer decides. */
+	EXPECT_EQ(0, waitpid(asker, NULL, WNOHANG));
+	c.op = AGENT_ANSWER;
+	c.id = r.id;
+	c.verdict = PFSEL_ANSWER_DENY;
+	EXPECT_EQ(0, agent_call(&self->agent, &c).err);
+	EXPECT_EQ(DENIED, pfsel_wait_status(asker));
+	EXPECT_GT(TIMEOUT_MS, pfsel_now_ms() - t0);
+	EXPECT_STILL_DENIED();
+}
+
+/* The agent died: the user cannot take its place. */
+TEST_F(trust, user_cannot_register_after_agent_died)
+{
+	long long elapsed;
+
+	ASSERT_EQ(0, agent_start(&self->agent));
+	agent_kill(&self->agent);
+	EXPECT_EQ(0, agents());
+	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, attack_register,
+				      (void *)(uintptr_t)PFSEL_UID1));
+	EXPECT_EQ(0, agents());
+	EXPECT_EQ(DENIED, probe(PORT_ASKED, &elapsed));
+	EXPECT_GT(PROMPT_MS, elapsed);
+	EXPECT_STILL_DENIED();
+}
+
+/* Unloading the policy, forgetting the agent's answers: refused. */
+TEST_F(trust, user_cannot_unload_or_forget)
+{
+	struct attack_write unload = { "unload", "1001" };
+	struct attack_write forget = { "forget", "1001" };
+	char line[512];
+
+	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, attack_write, &unload));
+	EXPECT_TRUE(pfsel_policy_line("1001", line, sizeof(line)));
+	EXPECT_STILL_DENIED();
+	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, attack_write, &forget));
+	EXPECT_STILL_DENIED();
+}
+
+/* Loading a looser policy for itself: refused. */
+TEST_F(trust, user_cannot_load_looser)
+{
+	EXPECT_EQ(EPERM,
+		  pfsel_run_as(PFSEL_UID1, attack_load, "trust_loose_1001"));
+	EXPECT_STILL_DENIED();
+}
+
+/*
+ * The agent channel: the agent process, registered by root and now
+ * pfuser1, loads 1001's policy; no other process of 1001 does, not even
+ * a child of the agent.
+ */
+TEST_F(trust, only_the_agent_process_loads)
+{
+	struct agent_cmd c = { .op = AGENT_CHILD_LOAD,
+			       .name = "trust_loose_1001" };
+
+	ASSERT_EQ(0, agent_start(&self->agent));
+	EXPECT_EQ(EPERM, agent_call(&self->agent, &c).err);
+	EXPECT_EQ(EPERM,
+		  pfsel_run_as(PFSEL_UID1, attack_load, "trust_loose_1001"));
+	EXPECT_STILL_DENIED();
+	c.op = AGENT_LOAD;
+	EXPECT_EQ(0, agent_call(&self->agent, &c).err);
+	EXPECT_EQ(ALLOWED, probe(PORT_DENIED, NULL));
+	snprintf(c.name, sizeof(c.name), "trust_1001");
+	EXPECT_EQ(0, agent_call(&self->agent, &c).err);
+	EXPECT_STILL_DENIED();
+}
+
+/* Start pfsel-agent --user 1001 as root; true once it runs as 1001. */
+static bool real_agent_start(pid_t *pid)
+{
+	char *argv[] = { AGENT, "--user=1001", "--auto=deny",
+			 "--pfwc=/usr/bin/pfwc", NULL };
+	const long long deadline = pfsel_now_ms() + START_MS;
+	char path[64], status[2048];
+
+	*pid = fork();
+	if (*pid < 0)
+		return false;
+	if (*pid == 0) {
+		int fd = open("/dev/null", O_RDWR);
+
+		if (fd < 0 || dup2(fd, STDIN_FILENO) < 0)
+			_exit(125);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)*pid);
+	do {
+		if (pfsel_read_file(path, status, sizeof(status)) > 0 &&
+		    strstr(status, "\nUid:\t1001\t1001\t1001\t1001\n") &&
+		    agents() == 1)
+			return true;
+		usleep(20 * 1000);
+	} while (pfsel_now_ms() < deadline);
+	return false;
+}
+
+/*
+ * The agent's memory: pfuser1's programs can neither ptrace pfsel-agent
+ * --user 1001, nor open its /proc/PID/mem for writing, nor write into it
+ * with process_vm_writev(); an ordinary process of pfuser1 they can (the
+ * control: what makes the refusals mean something).  The agent still
+ * answers afterwards.
+ */
+TEST_F(trust, agent_memory_is_protected)
+{
+	char *sleeper[] = { "/bin/sleep", "60", NULL };
+	struct attack_vm vm;
+	long long elapsed;
+	pid_t agent, control;
+
+	ASSERT_EQ(0, access(AGENT, X_OK));
+	ASSERT_TRUE(real_agent_start(&self->others[0]));
+	agent = self->others[0];
+	/* The control: a program of pfuser1, as any other. */
+	control = fork();
+	ASSERT_LE(0, control);
+	if (control == 0) {
+		if (pfsel_become(PFSEL_UID1))
+			_exit(126);
+		execv(sleeper[0], sleeper);
+		_exit(127);
+	}
+	self->others[1] = control;
+	usleep(200 * 1000); /* exec'd */
+
+	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, attack_ptrace,
+				      (void *)(intptr_t)agent));
+	EXPECT_EQ(0, pfsel_run_as(PFSEL_UID1, attack_ptrace,
+				  (void *)(intptr_t)control));
+	EXPECT_STILL_DENIED();
+
+	EXPECT_EQ(EACCES, pfsel_run_as(PFSEL_UID1, attack_mem,
+				       (void *)(intptr_t)agent));
+	EXPECT_EQ(0, pfsel_run_as(PFSEL_UID1, attack_mem,
+				  (void *)(intptr_t)control));
+	EXPECT_STILL_DENIED();
+
+	vm.pid = agent;
+	vm.addr = stack_of(agent);
+	ASSERT_NE(0UL, vm.addr);
+	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, attack_vm_writev, &vm));
+	vm.pid = control;
+	vm.addr = stack_of(control);
+	ASSERT_NE(0UL, vm.addr);
+	/* ENOSYS: a kernel without CROSS_MEMORY_ATTACH, which Debian has. */
+	EXPECT_EQ(0, pfsel_run_as(PFSEL_UID1, attack_vm_writev, &vm))
+	TH_LOG("process_vm_writev() against an ordinary process must work "
+	       "(ENOSYS=%d: the test kernel lacks CONFIG_CROSS_MEMORY_ATTACH)",
+	       ENOSYS);
+	EXPECT_STILL_DENIED();
+
+	/* The agent is alive, registered, and answers (deny, at once). */
+	EXPECT_EQ(0, waitpid(agent, NULL, WNOHANG));
+	EXPECT_EQ(1, agents());
+	EXPECT_EQ(DENIED, probe(PORT_ASKED, &elapsed));
+	EXPECT_GT(PROMPT_MS, elapsed);
+}
+
+TEST_HARNESS_MAIN
