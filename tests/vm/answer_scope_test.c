@@ -1,0 +1,544 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pfsel VM tests - what an answer covers (issue 13, "Answers bind to what
+ * the person saw"; docs/kernel-interface.md, "Ask").
+ *
+ * Two applications, copies of netprobe at two paths ("legit" and "evil"),
+ * and two addresses, under pfuser1's policies/scope_1001.pfw: `default
+ * ask;` and no rule naming an application, an address or a port, so that
+ * every connect of every application falls in one class of each.  The
+ * kernel must still keep an answer, and merge a question in flight, only
+ * for the same application, operation, protocol and exact endpoint:
+ *
+ *   - an `allow session` answer for legit -> 127.0.0.1:7501 does not let
+ *     evil -> 127.0.0.99:7502 through without a question, nor legit to
+ *     another port or address, nor evil to the same endpoint;
+ *   - evil connecting while legit's question is pending gets a question
+ *     of its own (it is not merged into legit's);
+ *   - pfuser2 answering 1,100 session questions does not evict pfuser1's
+ *     kept answer;
+ *   - pfuser1 cannot read ask_stats (which shows when a question is
+ *     pending).
+ *
+ * The agent is the test process itself (root), registered for the uid
+ * with PFSEL_ATTR_UID.  A kernel from before root-only registration
+ * refuses that attribute (EINVAL); the test then registers the old way,
+ * with its real uid set to the user's around each call, so that the
+ * attacks are shown on that kernel too.
+ *
+ * Nobody listens on the asked ports: an allowed connect fails with
+ * ECONNREFUSED, a denied one with EACCES.  Needs root: as anyone else
+ * every test is skipped.
+ */
+
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+
+#include "pfsel_test_util.h"
+#include "ask_agent.h"
+#include "pfsel_policy.h"
+
+#include "kselftest_harness.h"
+
+#define SCOPE_DIR "/tmp/pfsel-scope"
+#define LEGIT SCOPE_DIR "/legit"
+#define EVIL SCOPE_DIR "/evil"
+
+#define ALLOWED ECONNREFUSED
+#define DENIED EACCES
+
+/* How long a question is given to reach the agent. */
+#define QUESTION_MS 3000
+/* How long to watch for a question that must not come. */
+#define QUIET_MS 500
+
+/* The flood: pfuser2 asks about 127.0.0.1:8000-9099, one class each. */
+#define FLOOD_PORT 8000
+#define N_FLOOD 1100
+#define FLOOD_THREADS 16
+
+/* ---- the agent: this process, registered for a uid ---------------------- */
+
+struct agent {
+	struct ask_agent a;
+	uid_t uid;
+	bool open;
+	bool old_abi; /* registered as the uid itself: a kernel before 13 */
+};
+
+/*
+ * Under the old interface the kernel takes the agent's uid from the
+ * sender's real uid: be the user for the call, and root again after.
+ */
+static void agent_enter(const struct agent *ag)
+{
+	if (ag->old_abi && setresuid(ag->uid, 0, 0))
+		_exit(121);
+}
+
+static void agent_leave(const struct agent *ag)
+{
+	if (ag->old_abi && setresuid(0, 0, 0))
+		_exit(121);
+}
+
+/* Open a socket and register it for @uid: 0 or a positive errno. */
+static int agent_start(struct agent *ag, uid_t uid)
+{
+	const uint32_t u = uid;
+	const struct ask_attr attr = { PFSEL_ATTR_UID, sizeof(u), &u };
+	int ret;
+
+	memset(ag, 0, sizeof(*ag));
+	ag->uid = uid;
+	ret = ask_agent_open(&ag->a);
+	if (ret)
+		return -ret;
+	ag->open = true;
+	ret = ask_agent_request(&ag->a, PFSEL_CMD_REGISTER, 0, &attr, 1);
+	if (ret == -EINVAL) {
+		/* A kernel that knows no PFSEL_ATTR_UID in REGISTER. */
+		ag->old_abi = true;
+		agent_enter(ag);
+		ret = ask_agent_request(&ag->a, PFSEL_CMD_REGISTER, 0, NULL, 0);
+		agent_leave(ag);
+		if (!ret)
+			fprintf(stderr,
+				"# agent for %u registered the old way (the kernel refuses PFSEL_ATTR_UID)\n",
+				uid);
+	}
+	return -ret;
+}
+
+static void agent_stop(struct agent *ag)
+{
+	if (ag->open)
+		ask_agent_close(&ag->a);
+	ag->open = false;
+}
+
+static int agent_answer(struct agent *ag, uint64_t id, uint8_t verdict,
+			uint8_t scope)
+{
+	int ret;
+
+	agent_enter(ag);
+	ret = ask_agent_answer(&ag->a, id, verdict, scope);
+	agent_leave(ag);
+	return -ret;
+}
+
+/* The next question, within @ms: true when one came. */
+static bool agent_question(struct agent *ag, struct ask_question *q, int ms)
+{
+	return ask_agent_next(&ag->a, q, ms) == 0;
+}
+
+/* ---- the asking side ---------------------------------------------------- */
+
+struct asker {
+	pid_t pid;
+	long long start_ms;
+};
+
+/* Run @exe (a netprobe) as @uid: connect to @addr:@port, in the background. */
+static struct asker ask_start(uid_t uid, const char *exe, const char *addr,
+			      unsigned short port)
+{
+	const pid_t parent = getpid();
+	struct asker as = { .start_ms = pfsel_now_ms() };
+	char port_text[8];
+	char *argv[] = { (char *)exe, "connect", "inet", (char *)addr,
+			 port_text, NULL };
+
+	snprintf(port_text, sizeof(port_text), "%u", port);
+	as.pid = fork();
+	if (as.pid == 0) {
+		if (pfsel_become(uid))
+			_exit(126);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(0);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	return as;
+}
+
+static int ask_wait(const struct asker *as, long long *elapsed_ms)
+{
+	const int status = pfsel_wait_status(as->pid);
+
+	if (elapsed_ms)
+		*elapsed_ms = pfsel_now_ms() - as->start_ms;
+	return status;
+}
+
+/* Whether the asker has finished (without reaping it). */
+static bool ask_done(const struct asker *as)
+{
+	siginfo_t info = { 0 };
+
+	return waitid(P_PID, (id_t)as->pid, &info,
+		      WEXITED | WNOHANG | WNOWAIT) == 0 &&
+	       info.si_pid == as->pid;
+}
+
+/*
+ * Wait for the question of @exe -> @addr:@port while its asker runs: true
+ * when it came.  A question that is not it fails the test's expectations
+ * in the caller, through @other.
+ */
+static bool question_for(struct agent *ag, const struct asker *as,
+			 const char *exe, unsigned short port,
+			 struct ask_question *q, int *other)
+{
+	const long long deadline = pfsel_now_ms() + QUESTION_MS;
+
+	while (pfsel_now_ms() < deadline) {
+		if (agent_question(ag, q, 100)) {
+			if (strcmp(q->exe, exe) == 0 && q->rport == port)
+				return true;
+			(*other)++;
+			continue;
+		}
+		/* Finished without a question: a kept answer decided. */
+		if (as && ask_done(as))
+			return agent_question(ag, q, 0) &&
+			       strcmp(q->exe, exe) == 0 && q->rport == port;
+	}
+	return false;
+}
+
+/*
+ * One request that must be asked: @exe -> @addr:@port as pfuser1.  The
+ * agent denies it once.  True when it was asked (and then denied); when
+ * it was not, @result holds what the request got without a question.
+ */
+static bool must_be_asked(struct __test_metadata *_metadata, struct agent *ag,
+			  const char *exe, const char *addr,
+			  unsigned short port, int *result)
+{
+	struct ask_question q;
+	struct asker as = ask_start(PFSEL_UID1, exe, addr, port);
+	int other = 0;
+	bool asked = question_for(ag, &as, exe, port, &q, &other);
+
+	EXPECT_EQ(0, other);
+	if (asked)
+		EXPECT_EQ(0, agent_answer(ag, q.id, PFSEL_ANSWER_DENY,
+					  PFSEL_SCOPE_ONCE));
+	*result = ask_wait(&as, NULL);
+	return asked;
+}
+
+static const char *err_name(int err)
+{
+	return err == ALLOWED ? "allowed (ECONNREFUSED)" :
+	       err == DENIED  ? "denied (EACCES)" :
+				strerror(err);
+}
+
+/* ---- the fixture --------------------------------------------------------- */
+
+FIXTURE(scope)
+{
+	struct agent agent[2];
+};
+
+FIXTURE_SETUP(scope)
+{
+	memset(self, 0, sizeof(*self));
+	if (geteuid() != 0)
+		SKIP(return, "loading 1001's and 1002's policies needs root");
+	pfsel_reset();
+	pfsel_write_str("forget", "1001");
+	pfsel_write_str("forget", "1002");
+	ASSERT_EQ(0, system("mkdir -p " SCOPE_DIR " && cp " PFSEL_NETPROBE " " LEGIT
+			    " && cp " PFSEL_NETPROBE " " EVIL " && chmod 755 " LEGIT
+			    " " EVIL));
+	ASSERT_EQ(0, pfsel_load("scope_1001"));
+}
+
+FIXTURE_TEARDOWN(scope)
+{
+	agent_stop(&self->agent[0]);
+	agent_stop(&self->agent[1]);
+	if (geteuid() == 0) {
+		pfsel_write_str("forget", "1001");
+		pfsel_write_str("forget", "1002");
+		pfsel_reset();
+	}
+}
+
+/*
+ * The person allowed legit -> 127.0.0.1:7501 for the session: that, and
+ * nothing else, goes through without a question.
+ */
+TEST_F_TIMEOUT(scope, session_answer_covers_what_was_asked_only, 120)
+{
+	static const struct {
+		const char *exe, *addr;
+		unsigned short port;
+		const char *what;
+	} others[] = {
+		{ EVIL, "127.0.0.99", 7502, "evil -> 127.0.0.99:7502" },
+		{ EVIL, "127.0.0.1", 7501, "evil -> the same 127.0.0.1:7501" },
+		{ LEGIT, "127.0.0.1", 7502, "legit -> another port" },
+		{ LEGIT, "127.0.0.99", 7501, "legit -> another address" },
+	};
+	struct agent *ag = &self->agent[0];
+	struct ask_question q;
+	struct asker as;
+	long long elapsed;
+	unsigned int i;
+	int other = 0, result;
+
+	ASSERT_EQ(0, agent_start(ag, PFSEL_UID1));
+	as = ask_start(PFSEL_UID1, LEGIT, "127.0.0.1", 7501);
+	ASSERT_TRUE(question_for(ag, &as, LEGIT, 7501, &q, &other));
+	EXPECT_EQ(0, agent_answer(ag, q.id, PFSEL_ANSWER_ALLOW,
+				  PFSEL_SCOPE_SESSION));
+	EXPECT_EQ(ALLOWED, ask_wait(&as, NULL));
+
+	for (i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
+		const bool asked = must_be_asked(_metadata, ag, others[i].exe,
+						 others[i].addr,
+						 others[i].port, &result);
+
+		EXPECT_TRUE(asked)
+		{
+			TH_LOG("%s was not asked about: %s on legit's kept answer",
+			       others[i].what, err_name(result));
+		}
+		if (asked)
+			EXPECT_EQ(DENIED, result);
+	}
+
+	/* The kept answer itself still holds: no question, allowed. */
+	as = ask_start(PFSEL_UID1, LEGIT, "127.0.0.1", 7501);
+	EXPECT_EQ(ALLOWED, ask_wait(&as, &elapsed));
+	EXPECT_FALSE(agent_question(ag, &q, QUIET_MS))
+	{
+		TH_LOG("asked again about %s -> port %u", q.exe, q.rport);
+	}
+	EXPECT_EQ(0, other);
+}
+
+/*
+ * While legit's question waits for the person, evil's request (to the
+ * same endpoint, or to another) and legit's to another port each get a
+ * question of their own; answering legit's releases legit alone.  A
+ * second legit request to the same endpoint still joins legit's.
+ */
+TEST_F_TIMEOUT(scope, pending_question_takes_in_no_other_request, 120)
+{
+	static const struct {
+		const char *exe, *addr;
+		unsigned short port;
+		const char *what;
+	} others[] = {
+		{ EVIL, "127.0.0.1", 7511, "evil -> legit's 127.0.0.1:7511" },
+		{ EVIL, "127.0.0.99", 7512, "evil -> 127.0.0.99:7512" },
+		{ LEGIT, "127.0.0.1", 7512, "legit -> another port" },
+	};
+	enum { N = sizeof(others) / sizeof(others[0]) };
+	struct agent *ag = &self->agent[0];
+	struct ask_question q, theirs;
+	struct asker legit, twin, as[N];
+	unsigned int i;
+	int other = 0, result;
+	bool asked[N];
+
+	ASSERT_EQ(0, agent_start(ag, PFSEL_UID1));
+	legit = ask_start(PFSEL_UID1, LEGIT, "127.0.0.1", 7511);
+	ASSERT_TRUE(question_for(ag, &legit, LEGIT, 7511, &q, &other));
+
+	/* Each of the others, while legit's question is pending. */
+	for (i = 0; i < N; i++) {
+		as[i] = ask_start(PFSEL_UID1, others[i].exe, others[i].addr,
+				  others[i].port);
+		asked[i] = question_for(ag, &as[i], others[i].exe,
+					others[i].port, &theirs, &other);
+		if (asked[i])
+			EXPECT_EQ(0, agent_answer(ag, theirs.id,
+						  PFSEL_ANSWER_DENY,
+						  PFSEL_SCOPE_ONCE));
+	}
+	/* The same request from another process of legit: merged. */
+	twin = ask_start(PFSEL_UID1, LEGIT, "127.0.0.1", 7511);
+	usleep(QUIET_MS * 1000);
+
+	EXPECT_EQ(0, agent_answer(ag, q.id, PFSEL_ANSWER_ALLOW,
+				  PFSEL_SCOPE_ONCE));
+	EXPECT_EQ(ALLOWED, ask_wait(&legit, NULL));
+	for (i = 0; i < N; i++) {
+		result = ask_wait(&as[i], NULL);
+		EXPECT_TRUE(asked[i])
+		{
+			TH_LOG("%s was merged into legit's question: %s on the answer legit got",
+			       others[i].what, err_name(result));
+		}
+		EXPECT_EQ(DENIED, result)
+		{
+			TH_LOG("%s", others[i].what);
+		}
+	}
+	/* The twin was merged (or asked again; then it is denied here). */
+	if (agent_question(ag, &theirs, 0))
+		agent_answer(ag, theirs.id, PFSEL_ANSWER_DENY,
+			     PFSEL_SCOPE_ONCE);
+	result = ask_wait(&twin, NULL);
+	TH_LOG("a second legit request to the same endpoint: %s",
+	       err_name(result));
+	EXPECT_EQ(0, other);
+}
+
+/* ---- one user's answers and another's ----------------------------------- */
+
+struct flood {
+	int next; /* the next port index to take (atomic) */
+	int allowed, denied, other;
+};
+
+static void *flood_thread(void *arg)
+{
+	struct flood *f = arg;
+	int i, err;
+
+	while ((i = __atomic_fetch_add(&f->next, 1, __ATOMIC_RELAXED)) <
+	       N_FLOOD) {
+		const struct pfsel_probe p = {
+			.op = PFSEL_PROBE_CONNECT,
+			.family = AF_INET,
+			.type = SOCK_STREAM,
+			.addr = "127.0.0.1",
+			.port = (unsigned short)(FLOOD_PORT + i),
+		};
+
+		err = pfsel_probe_run(&p);
+		__atomic_fetch_add(err == ALLOWED ? &f->allowed :
+				   err == DENIED  ? &f->denied :
+						    &f->other,
+				   1, __ATOMIC_RELAXED);
+	}
+	return NULL;
+}
+
+/* pfuser2's flood: a process of FLOOD_THREADS threads; exits 0. */
+static int flood_main(struct flood *f)
+{
+	pthread_t tids[FLOOD_THREADS];
+	int i;
+
+	for (i = 0; i < FLOOD_THREADS; i++)
+		if (pthread_create(&tids[i], NULL, flood_thread, f))
+			return 2;
+	for (i = 0; i < FLOOD_THREADS; i++)
+		pthread_join(tids[i], NULL);
+	return 0;
+}
+
+/*
+ * pfuser1 allowed legit -> 127.0.0.1:7521 for the session; then pfuser2
+ * has 1,100 different questions answered for the session.  pfuser1's
+ * answer is still there: no question.
+ */
+TEST_F_TIMEOUT(scope, another_users_answers_do_not_evict_ours, 300)
+{
+	struct agent *ag1 = &self->agent[0], *ag2 = &self->agent[1];
+	const pid_t parent = getpid();
+	struct ask_question q;
+	struct flood *f;
+	struct asker as;
+	long long t0;
+	int other = 0, answered = 0, status = 0, result;
+	bool asked;
+	pid_t pid;
+
+	ASSERT_EQ(0, pfsel_load("scope_flood_1002"));
+	ASSERT_EQ(0, agent_start(ag1, PFSEL_UID1));
+	ASSERT_EQ(0, agent_start(ag2, PFSEL_UID2));
+
+	as = ask_start(PFSEL_UID1, LEGIT, "127.0.0.1", 7521);
+	ASSERT_TRUE(question_for(ag1, &as, LEGIT, 7521, &q, &other));
+	EXPECT_EQ(0, agent_answer(ag1, q.id, PFSEL_ANSWER_ALLOW,
+				  PFSEL_SCOPE_SESSION));
+	EXPECT_EQ(ALLOWED, ask_wait(&as, NULL));
+
+	/* pfuser2's flood, each question allowed for the session. */
+	f = mmap(NULL, sizeof(*f), PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, f);
+	memset(f, 0, sizeof(*f));
+	t0 = pfsel_now_ms();
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (pfsel_become(PFSEL_UID2))
+			_exit(126);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(0);
+		_exit(flood_main(f));
+	}
+	while (waitpid(pid, &status, WNOHANG) == 0) {
+		if (!agent_question(ag2, &q, 200))
+			continue;
+		if (q.uid != PFSEL_UID2) {
+			other++;
+			continue;
+		}
+		if (agent_answer(ag2, q.id, PFSEL_ANSWER_ALLOW,
+				 PFSEL_SCOPE_SESSION) == 0)
+			answered++;
+	}
+	TH_LOG("pfuser2: %d session answers in %lld ms (%d allowed, %d denied, %d other)",
+	       answered, pfsel_now_ms() - t0, f->allowed, f->denied,
+	       f->other);
+	EXPECT_EQ(0, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	EXPECT_EQ(N_FLOOD, f->allowed);
+	EXPECT_LE(N_FLOOD, answered);
+	munmap(f, sizeof(*f));
+
+	/* pfuser1's kept answer: no question, allowed. */
+	as = ask_start(PFSEL_UID1, LEGIT, "127.0.0.1", 7521);
+	asked = question_for(ag1, &as, LEGIT, 7521, &q, &other);
+	if (asked)
+		agent_answer(ag1, q.id, PFSEL_ANSWER_DENY, PFSEL_SCOPE_ONCE);
+	result = ask_wait(&as, NULL);
+	EXPECT_FALSE(asked)
+	{
+		TH_LOG("pfuser1's kept answer is gone: asked again after pfuser2's flood");
+	}
+	EXPECT_EQ(ALLOWED, result);
+	EXPECT_EQ(0, other);
+}
+
+/* Who else has a question pending is none of pfuser1's business. */
+static int read_ask_stats(void *arg)
+{
+	char buf[512];
+	ssize_t len = pfsel_read_file(PFSEL_SECURITYFS "/ask_stats", buf,
+				      sizeof(buf));
+
+	return len < 0 ? (int)-len : 0;
+}
+
+TEST_F(scope, ask_stats_is_not_for_users)
+{
+	const int err = pfsel_run_as(PFSEL_UID1, read_ask_stats, NULL);
+
+	EXPECT_TRUE(err == EPERM || err == EACCES)
+	{
+		TH_LOG("pfuser1 reading ask_stats: %s",
+		       err ? strerror(err) : "read it");
+	}
+	/* Root still reads it. */
+	EXPECT_EQ(0, read_ask_stats(NULL));
+}
+
+TEST_HARNESS_MAIN
