@@ -11,6 +11,17 @@
  * same file when looked up from the root of the init process, that is, as
  * the administrator who wrote the policy sees the system.  Otherwise the
  * application is unnamed, and only rules for "*" match it.
+ *
+ * A script is worse: the kernel runs the interpreter and hands it the
+ * script's *name*, which the interpreter opens later.  Whoever controls a
+ * symbolic link on the way, or a mount namespace, can make that name
+ * another file by then, and the other script would run as the one the
+ * kernel named.  So the script identity is given only when the name holds
+ * no symbolic link and names the very file executed (else the process is
+ * the interpreter run by hand: no script), and until the interpreter has
+ * opened that file, an open of another file by the script's path fails.
+ * A handler that passes the file itself (binfmt_misc's "O" and "C" flags)
+ * leaves nothing to race.
  */
 
 #include <linux/binfmts.h>
@@ -166,6 +177,27 @@ static int name_file(const struct file *const file, char **const name)
 	return 0;
 }
 
+/*
+ * Tells whether @name, as the interpreter will look it up (from the
+ * current directory and root), crosses no symbolic link and is the file
+ * executed.
+ */
+static bool names_file_plainly(const char *const name,
+			       const struct pfsel_app *const named)
+{
+	const struct inode *inode;
+	struct path path;
+	bool same;
+
+	if (kern_path(name, LOOKUP_NO_SYMLINKS | LOOKUP_NO_MAGICLINKS, &path))
+		return false;
+	inode = d_backing_inode(path.dentry);
+	same = inode && inode->i_ino == named->ino &&
+	       inode->i_sb->s_dev == named->dev;
+	path_put(&path);
+	return same;
+}
+
 static struct pfsel_app *app_alloc(void)
 {
 	static atomic64_t last_id = ATOMIC64_INIT(0);
@@ -175,6 +207,8 @@ static struct pfsel_app *app_alloc(void)
 	if (app) {
 		kref_init(&app->usage);
 		app->id = atomic64_inc_return(&last_id);
+		/* No script: nothing for an interpreter to open. */
+		app->script_opened = true;
 	}
 	return app;
 }
@@ -207,6 +241,8 @@ static int hook_bprm_creds_for_exec(struct linux_binprm *const bprm)
 		return -ENOMEM;
 	}
 	app->exe = exe;
+	app->ino = file_inode(bprm->file)->i_ino;
+	app->dev = file_inode(bprm->file)->i_sb->s_dev;
 	set_cred_app(bprm->cred, app);
 	return 0;
 }
@@ -214,7 +250,10 @@ static int hook_bprm_creds_for_exec(struct linux_binprm *const bprm)
 /*
  * The file the new program runs from.  A handler that ran the named file
  * through an interpreter ("#!", binfmt_misc) changed bprm->interp: then
- * the interpreter is the executable and the named file the script.
+ * the interpreter is the executable and the named file the script.  With
+ * binfmt_misc's credential flag ("C") @file is the named file, whose
+ * credentials the process gets, but what runs is still the interpreter,
+ * bprm->file.
  */
 static int hook_bprm_creds_from_file(struct linux_binprm *const bprm,
 				     const struct file *const file)
@@ -222,20 +261,22 @@ static int hook_bprm_creds_from_file(struct linux_binprm *const bprm,
 	struct pfsel_app *const first = pfsel_cred(bprm->cred)->app;
 	struct pfsel_app *app;
 	char *exe, *script = NULL;
+	bool has_script = true;
 	int err;
 
 	if (bprm->interp == bprm->filename || !first)
 		return 0;
 
-	err = name_file(file, &exe);
+	err = name_file(bprm->file, &exe);
 	if (err)
 		return err;
-	if (first->exe && exe && !strcmp(first->exe, exe)) {
-		/* binfmt_misc's credential mode runs the named file itself. */
-		kfree(exe);
-		return 0;
-	}
-	if (first->exe) {
+	/*
+	 * The interpreter is handed the name (not the file, as with
+	 * have_execfd): it must lead to the file executed, and nowhere else.
+	 */
+	if (!bprm->have_execfd && !names_file_plainly(bprm->filename, first))
+		has_script = false;
+	if (first->exe && has_script) {
 		script = kstrdup(first->exe, GFP_KERNEL_ACCOUNT);
 		if (!script) {
 			kfree(exe);
@@ -250,14 +291,50 @@ static int hook_bprm_creds_from_file(struct linux_binprm *const bprm,
 	}
 	app->exe = exe;
 	app->script = script;
-	app->has_script = true;
+	app->has_script = has_script;
+	app->ino = first->ino;
+	app->dev = first->dev;
+	/* A handler that passes the file leaves no name to open. */
+	app->script_opened = !script || bprm->have_execfd;
 	set_cred_app(bprm->cred, app);
 	return 0;
+}
+
+/*
+ * The interpreter opens its script by name.  The first open that finds
+ * the file executed settles it; an open before that of another file at
+ * the script's path means the name was made to lead elsewhere since exec
+ * (a mount over it in the process's own mount namespace): refused, or the
+ * other file would run as the script.
+ */
+static int hook_file_open(struct file *const file)
+{
+	struct pfsel_app *const app = pfsel_cred(current_cred())->app;
+	const struct inode *const inode = file_inode(file);
+	char *buf, *path;
+	bool refused;
+
+	if (likely(!app || READ_ONCE(app->script_opened)))
+		return 0;
+	if (!S_ISREG(inode->i_mode))
+		return 0;
+	if (inode->i_ino == app->ino && inode->i_sb->s_dev == app->dev) {
+		WRITE_ONCE(app->script_opened, true);
+		return 0;
+	}
+	buf = __getname();
+	if (!buf)
+		return -ENOMEM;
+	path = d_absolute_path(&file->f_path, buf, PATH_MAX);
+	refused = !IS_ERR(path) && !strcmp(path, app->script);
+	__putname(buf);
+	return refused ? -EACCES : 0;
 }
 
 static struct security_hook_list pfsel_app_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(bprm_creds_for_exec, hook_bprm_creds_for_exec),
 	LSM_HOOK_INIT(bprm_creds_from_file, hook_bprm_creds_from_file),
+	LSM_HOOK_INIT(file_open, hook_file_open),
 };
 
 __init void pfsel_add_app_hooks(void)

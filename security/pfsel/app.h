@@ -24,6 +24,12 @@
  * @script: path of the script, or NULL if there is none or it cannot be
  *          named.
  * @has_script: the kernel ran a script through an interpreter.
+ * @ino: inode number of the file named in execve() (the script, for a
+ *       script), to recognise it when the interpreter opens it.
+ * @dev: its device.
+ * @script_opened: the interpreter opened @script and found that very file
+ *                 (app.c); until then an open of another file by that
+ *                 name fails.
  * @classes: per policy slot, the application class last computed, with
  *           the generation of the policy it was computed for in the upper
  *           32 bits.
@@ -38,6 +44,9 @@ struct pfsel_app {
 	const char *exe;
 	const char *script;
 	bool has_script;
+	unsigned long ino;
+	dev_t dev;
+	bool script_opened;
 	atomic64_t classes[PFSEL_SLOT_COUNT];
 };
 

@@ -8,15 +8,27 @@
  * an agent that goes away, a full queue or a timeout all give the policy's
  * unanswered verdict, never a hang.
  *
- * Identical questions in flight (same uid, and same generation,
- * application class, operation, protocol and endpoint classes of the
- * policy that asked: the AVC key) are merged: the agent sees one, every
- * waiter gets its answer.  An answer for the process or the session is
- * kept here, so that the same question is not asked again; "always" is
- * kept like "session", and made permanent by the agent in the user's
- * policy.  A policy load forgets the answers it makes stale (a user's,
- * or everyone's for the system policy), since the classes they were given
- * for mean nothing in a new policy.
+ * A question, and an answer kept for it, stand for what the person was
+ * shown: the same uid, the same application (executable and script, by
+ * name; an unnamed one only for the execution it came from), operation,
+ * protocol, and the exact address and port, under the same policy.  The
+ * policy's classes are coarser (with "default ask;" every unnamed
+ * application, address and port share one), so matching by the AVC key
+ * alone would let one application ride on another's answer.  Identical
+ * questions in flight are merged: the agent sees one, every waiter gets
+ * its answer.  An answer for the process or the session is kept here, so
+ * that the same question is not asked again; "always" is kept like
+ * "session", and made permanent by the agent in the user's policy.  Each
+ * user keeps at most PFSEL_ASK_MAX_ANSWERS_PER_UID answers, the oldest of
+ * that user's making room, so no user evicts another's.  A policy load
+ * forgets the answers it makes stale (a user's, or everyone's for the
+ * system policy).
+ *
+ * Only the root side makes an agent (netlink.c): a process with
+ * CAP_MAC_ADMIN registers a socket for a uid, and may then drop to that
+ * uid.  The socket answers, and the registering process may load the
+ * user's policy (the agent channel, policy.c); the user's other programs
+ * can do neither.
  *
  * One spinlock guards the agents, their pending questions and the kept
  * answers' writers; kept answers are looked up under RCU, from any
@@ -30,6 +42,7 @@
 #include <linux/jhash.h>
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/pid.h>
 #include <linux/rculist.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -47,11 +60,30 @@
 #include "policy.h"
 
 /**
+ * struct pfsel_topic - What a question is about, as the person saw it
+ *
+ * @key: the AVC key of the policy that asked (its generation and classes).
+ * @app: the application (a reference), or NULL for a task that never
+ *       executed anything.
+ * @family: the request's address family.
+ * @port: its port.
+ * @addr: its address.
+ */
+struct pfsel_topic {
+	struct pfsel_avc_key key;
+	struct pfsel_app *app;
+	u8 family;
+	u16 port;
+	u8 addr[16];
+};
+
+/**
  * struct pfsel_agent - A registered agent
  *
  * @link: in pfsel_agents.
  * @uid: the user it answers for.
  * @portid: its netlink socket.
+ * @process: the process that registered it (its thread group).
  * @pending: its questions waiting for an answer.
  * @n_pending: how many.
  */
@@ -59,6 +91,7 @@ struct pfsel_agent {
 	struct list_head link;
 	kuid_t uid;
 	u32 portid;
+	struct pid *process;
 	struct list_head pending;
 	unsigned int n_pending;
 };
@@ -70,7 +103,7 @@ struct pfsel_agent {
  * @link: in the agent's pending list, while pending.
  * @id: unique since boot.
  * @uid: whose question.
- * @key: what it is about (the AVC key of the policy that asked).
+ * @topic: what it is about.
  * @tgid: the process that first asked, for a process-scoped answer.
  * @start_time: that process's start time, so that a reused tgid does not
  *              inherit the answer.
@@ -89,7 +122,7 @@ struct pfsel_question {
 	struct list_head link;
 	u64 id;
 	kuid_t uid;
-	struct pfsel_avc_key key;
+	struct pfsel_topic topic;
 	pid_t tgid;
 	u64 start_time;
 	u32 portid;
@@ -110,7 +143,7 @@ struct pfsel_question {
  * @uid: whose answer.
  * @tgid: the process it holds for, or 0 for the whole session.
  * @start_time: that process's start time.
- * @key: the question it answers.
+ * @topic: the question it answers.
  * @verdict: the answer.
  */
 struct pfsel_answer {
@@ -120,7 +153,7 @@ struct pfsel_answer {
 	kuid_t uid;
 	pid_t tgid;
 	u64 start_time;
-	struct pfsel_avc_key key;
+	struct pfsel_topic topic;
 	u32 verdict;
 };
 
@@ -130,8 +163,51 @@ static DEFINE_SPINLOCK(pfsel_ask_lock);
 static LIST_HEAD(pfsel_agents);
 static u64 pfsel_next_question_id;
 static struct hlist_head pfsel_answers[1 << PFSEL_ANSWER_BITS];
+/* Every kept answer, oldest first; guarded by pfsel_ask_lock. */
 static LIST_HEAD(pfsel_answer_order);
 static unsigned int pfsel_answer_count;
+
+static void topic_init(struct pfsel_topic *const topic,
+		       const struct pfsel_subject *const subject,
+		       const struct pfsel_request *const request,
+		       const struct pfsel_avc_key *const key)
+{
+	topic->key = *key;
+	topic->app = pfsel_app_get(subject->app);
+	topic->family = request->family;
+	topic->port = request->port;
+	memcpy(topic->addr, request->addr, sizeof(topic->addr));
+}
+
+/*
+ * The same application: the same execution, or two named alike.  An
+ * unnamed application is only ever itself: the person was shown "?".
+ */
+static bool same_app(const struct pfsel_app *const a,
+		     const struct pfsel_app *const b)
+{
+	if (a == b)
+		return a;
+	if (!a || !b || !a->exe || !b->exe || strcmp(a->exe, b->exe) ||
+	    a->has_script != b->has_script)
+		return false;
+	if (!a->has_script)
+		return true;
+	return a->script && b->script && !strcmp(a->script, b->script);
+}
+
+/* Whether a question about @topic is the one about @app and @request. */
+static bool same_topic(const struct pfsel_topic *const topic,
+		       const struct pfsel_app *const app,
+		       const struct pfsel_request *const request,
+		       const struct pfsel_avc_key *const key)
+{
+	return !memcmp(&topic->key, key, sizeof(*key)) &&
+	       topic->family == request->family &&
+	       topic->port == request->port &&
+	       !memcmp(topic->addr, request->addr, sizeof(topic->addr)) &&
+	       same_app(topic->app, app);
+}
 
 /* Counters of the ask_stats file. */
 static atomic64_t stat_questions, stat_merged, stat_answered, stat_unanswered,
@@ -143,6 +219,7 @@ static void question_release(struct kref *const usage)
 		container_of(usage, struct pfsel_question, usage);
 
 	kfree_skb(q->msg);
+	pfsel_app_put(q->topic.app);
 	kfree(q);
 }
 
@@ -162,6 +239,17 @@ static struct pfsel_agent *find_agent(const kuid_t uid)
 	return NULL;
 }
 
+static struct pfsel_agent *find_agent_socket(const u32 portid)
+{
+	struct pfsel_agent *agent;
+
+	lockdep_assert_held(&pfsel_ask_lock);
+	list_for_each_entry(agent, &pfsel_agents, link)
+		if (agent->portid == portid)
+			return agent;
+	return NULL;
+}
+
 /*
  * Takes @q off its agent's pending list; the caller then wakes its waiters
  * and drops the list's reference.
@@ -175,11 +263,22 @@ static void unlink_question(struct pfsel_agent *const agent,
 	agent->n_pending--;
 }
 
+/* The AVC key is enough to spread answers: the rest is compared. */
 static u32 answer_hash(const kuid_t uid, const struct pfsel_avc_key *const key)
 {
 	return jhash2((const u32 *)key, sizeof(*key) / sizeof(u32),
 		      __kuid_val(uid)) >>
 	       (32 - PFSEL_ANSWER_BITS);
+}
+
+/* Readers may still compare the application's names until now. */
+static void answer_free_rcu(struct rcu_head *const head)
+{
+	struct pfsel_answer *const answer =
+		container_of(head, struct pfsel_answer, rcu);
+
+	pfsel_app_put(answer->topic.app);
+	kfree(answer);
 }
 
 static void drop_answer(struct pfsel_answer *const answer)
@@ -188,7 +287,7 @@ static void drop_answer(struct pfsel_answer *const answer)
 	hlist_del_rcu(&answer->node);
 	list_del(&answer->order);
 	pfsel_answer_count--;
-	kfree_rcu(answer, rcu);
+	call_rcu(&answer->rcu, answer_free_rcu);
 }
 
 /*
@@ -212,7 +311,8 @@ static void fill_answer(struct pfsel_answer *const answer,
 			const struct pfsel_question *const q, const u32 scope)
 {
 	answer->uid = q->uid;
-	answer->key = q->key;
+	answer->topic = q->topic;
+	answer->topic.app = pfsel_app_get(q->topic.app);
 	answer->verdict = q->verdict;
 	if (scope == PFSEL_SCOPE_PROCESS) {
 		answer->tgid = q->tgid;
@@ -220,27 +320,57 @@ static void fill_answer(struct pfsel_answer *const answer,
 	}
 }
 
+static bool same_answer(const struct pfsel_answer *const a,
+			const struct pfsel_answer *const b)
+{
+	const struct pfsel_topic *const t = &b->topic;
+
+	return uid_eq(a->uid, b->uid) && a->tgid == b->tgid &&
+	       a->start_time == b->start_time &&
+	       !memcmp(&a->topic.key, &t->key, sizeof(t->key)) &&
+	       a->topic.family == t->family && a->topic.port == t->port &&
+	       !memcmp(a->topic.addr, t->addr, sizeof(t->addr)) &&
+	       same_app(a->topic.app, t->app);
+}
+
+/*
+ * Makes room for one more answer of @uid: past its share, its own oldest
+ * answer goes, never another user's.
+ */
+static void make_room(const kuid_t uid)
+{
+	struct pfsel_answer *answer, *oldest = NULL;
+	unsigned int count = 0;
+
+	lockdep_assert_held(&pfsel_ask_lock);
+	list_for_each_entry(answer, &pfsel_answer_order, order) {
+		if (!uid_eq(answer->uid, uid))
+			continue;
+		if (!oldest)
+			oldest = answer;
+		count++;
+	}
+	if (count >= PFSEL_ASK_MAX_ANSWERS_PER_UID)
+		drop_answer(oldest);
+}
+
 /* Keeps @answer, unless an answer to the same question already is. */
 static void keep_answer(struct pfsel_answer *const answer)
 {
 	struct hlist_head *const head =
-		&pfsel_answers[answer_hash(answer->uid, &answer->key)];
+		&pfsel_answers[answer_hash(answer->uid, &answer->topic.key)];
 	struct pfsel_answer *kept;
 
 	lockdep_assert_held(&pfsel_ask_lock);
 	hlist_for_each_entry(kept, head, node) {
-		if (uid_eq(kept->uid, answer->uid) &&
-		    kept->tgid == answer->tgid &&
-		    kept->start_time == answer->start_time &&
-		    !memcmp(&kept->key, &answer->key, sizeof(answer->key))) {
+		if (same_answer(kept, answer)) {
 			kept->verdict = answer->verdict;
+			pfsel_app_put(answer->topic.app);
 			kfree(answer);
 			return;
 		}
 	}
-	if (pfsel_answer_count >= PFSEL_ASK_MAX_ANSWERS)
-		drop_answer(list_first_entry(&pfsel_answer_order,
-					     struct pfsel_answer, order));
+	make_room(answer->uid);
 	hlist_add_head_rcu(&answer->node, head);
 	list_add_tail(&answer->order, &pfsel_answer_order);
 	pfsel_answer_count++;
@@ -250,7 +380,8 @@ static void keep_answer(struct pfsel_answer *const answer)
  * pfsel_ask_cached - Find an answer kept for this question
  *
  * @subject: who asks; a task's own process answers count only for it.
- * @key: the question.
+ * @request: what it asks.
+ * @key: the AVC key of the policy that asks.
  * @verdict: set to the kept answer.
  *
  * Any context.
@@ -258,6 +389,7 @@ static void keep_answer(struct pfsel_answer *const answer)
  * Return: true if an answer was kept.
  */
 bool pfsel_ask_cached(const struct pfsel_subject *const subject,
+		      const struct pfsel_request *const request,
 		      const struct pfsel_avc_key *const key, u32 *const verdict)
 {
 	const struct task_struct *const leader = current->group_leader;
@@ -269,7 +401,7 @@ bool pfsel_ask_cached(const struct pfsel_subject *const subject,
 				 &pfsel_answers[answer_hash(subject->uid, key)],
 				 node) {
 		if (!uid_eq(answer->uid, subject->uid) ||
-		    memcmp(&answer->key, key, sizeof(*key)))
+		    !same_topic(&answer->topic, subject->app, request, key))
 			continue;
 		if (answer->tgid &&
 		    (!subject->task || answer->tgid != leader->pid ||
@@ -336,7 +468,7 @@ struct pfsel_question *pfsel_ask_prepare(const struct pfsel_subject *subject,
 	INIT_LIST_HEAD(&fresh->link);
 	init_waitqueue_head(&fresh->wait);
 	fresh->uid = subject->uid;
-	fresh->key = *key;
+	topic_init(&fresh->topic, subject, request, key);
 	fresh->tgid = current->group_leader->pid;
 	fresh->start_time = current->group_leader->start_time;
 
@@ -349,7 +481,7 @@ struct pfsel_question *pfsel_ask_prepare(const struct pfsel_subject *subject,
 		return NULL;
 	}
 	list_for_each_entry(q, &agent->pending, link) {
-		if (!memcmp(&q->key, key, sizeof(*key))) {
+		if (same_topic(&q->topic, subject->app, request, key)) {
 			q->waiters++;
 			kref_get(&q->usage);
 			spin_unlock(&pfsel_ask_lock);
@@ -459,17 +591,19 @@ int pfsel_ask_wait(struct pfsel_question *const q, const u32 timeout_ms,
 /**
  * pfsel_ask_answer - An agent's answer
  *
- * @uid: real uid of the answering task.
- * @portid: its netlink socket.
+ * @portid: the netlink socket it came from.
  * @id: the question.
  * @verdict: PFSEL_ANSWER_ALLOW or PFSEL_ANSWER_DENY.
  * @scope: enum pfsel_scope.
  *
- * Return: 0; -EPERM if the socket is not the registered agent of @uid;
- * -ENOENT if it has no such question pending.
+ * The socket speaks for the uid it was registered for, whoever holds it
+ * now: the registering process usually dropped to that uid since.
+ *
+ * Return: 0; -EPERM if the socket is no registered agent; -ENOENT if it
+ * has no such question pending.
  */
-int pfsel_ask_answer(const kuid_t uid, const u32 portid, const u64 id,
-		     const u32 verdict, const u32 scope)
+int pfsel_ask_answer(const u32 portid, const u64 id, const u32 verdict,
+		     const u32 scope)
 {
 	struct pfsel_question *q, *found = NULL;
 	struct pfsel_answer *answer = NULL;
@@ -483,8 +617,8 @@ int pfsel_ask_answer(const kuid_t uid, const u32 portid, const u64 id,
 	}
 
 	spin_lock(&pfsel_ask_lock);
-	agent = find_agent(uid);
-	if (!agent || agent->portid != portid) {
+	agent = find_agent_socket(portid);
+	if (!agent) {
 		spin_unlock(&pfsel_ask_lock);
 		kfree(answer);
 		return -EPERM;
@@ -534,31 +668,36 @@ static void retire_agent(struct pfsel_agent *const agent)
 		wake_up_all(&q->wait);
 		question_put(q);
 	}
+	put_pid(agent->process);
 	kfree(agent);
 }
 
 /**
  * pfsel_ask_register - Make a netlink socket the agent of a uid
  *
- * @uid: the real uid of the registering task: an agent answers for its
- *       own user only.
+ * @uid: the user it answers for.
  * @portid: its socket.
+ * @process: the registering process; it may load @uid's policy.
  *
+ * The caller checked that the sender may (netlink.c: the root side only).
  * A newer registration replaces an older one; the older one's questions
  * get the unanswered verdict, and the answers it gave for the session are
- * forgotten.
+ * forgotten.  A socket is the agent of one uid at most: registering it
+ * for another moves it.
  *
  * Return: 0 or -ENOMEM.
  */
-int pfsel_ask_register(const kuid_t uid, const u32 portid)
+int pfsel_ask_register(const kuid_t uid, const u32 portid,
+		       struct pid *const process)
 {
-	struct pfsel_agent *agent, *old;
+	struct pfsel_agent *agent, *old, *moved;
 
-	agent = kzalloc(sizeof(*agent), GFP_KERNEL);
+	agent = kzalloc(sizeof(*agent), GFP_KERNEL_ACCOUNT);
 	if (!agent)
 		return -ENOMEM;
 	agent->uid = uid;
 	agent->portid = portid;
+	agent->process = get_pid(process);
 	INIT_LIST_HEAD(&agent->pending);
 
 	spin_lock(&pfsel_ask_lock);
@@ -568,40 +707,69 @@ int pfsel_ask_register(const kuid_t uid, const u32 portid)
 		list_del(&old->link);
 		drop_answers(uid, true);
 	}
+	moved = find_agent_socket(portid);
+	if (moved) {
+		list_del(&moved->link);
+		drop_answers(moved->uid, true);
+	}
 	list_add(&agent->link, &pfsel_agents);
 	spin_unlock(&pfsel_ask_lock);
 
 	if (old)
 		retire_agent(old);
+	if (moved)
+		retire_agent(moved);
 	return 0;
 }
 
 /**
- * pfsel_ask_unregister - Stop being the agent of a uid
+ * pfsel_ask_unregister - Stop being an agent
  *
- * @uid: the real uid of the task.
- * @portid: its socket.
+ * @portid: the agent's socket.
  *
  * The user's session answers are forgotten with the agent.
  *
- * Return: 0, or -ENOENT if that socket is not the agent of @uid.
+ * Return: 0, or -ENOENT if that socket is no agent.
  */
-int pfsel_ask_unregister(const kuid_t uid, const u32 portid)
+int pfsel_ask_unregister(const u32 portid)
 {
 	struct pfsel_agent *agent;
 
 	spin_lock(&pfsel_ask_lock);
-	agent = find_agent(uid);
-	if (!agent || agent->portid != portid) {
+	agent = find_agent_socket(portid);
+	if (!agent) {
 		spin_unlock(&pfsel_ask_lock);
 		return -ENOENT;
 	}
 	list_del(&agent->link);
-	drop_answers(uid, true);
+	drop_answers(agent->uid, true);
 	spin_unlock(&pfsel_ask_lock);
 
 	retire_agent(agent);
 	return 0;
+}
+
+/**
+ * pfsel_ask_is_agent_process - Tell whether the current process is an agent
+ *
+ * @uid: the user.
+ *
+ * The process that registered @uid's agent is the agent channel: it may
+ * load @uid's policy (the person answered "always" at its prompt).
+ *
+ * Return: true if the current task belongs to that process.
+ */
+bool pfsel_ask_is_agent_process(const kuid_t uid)
+{
+	struct pfsel_agent *agent;
+	bool is = false;
+
+	spin_lock(&pfsel_ask_lock);
+	agent = find_agent(uid);
+	if (agent && agent->process == task_tgid(current))
+		is = true;
+	spin_unlock(&pfsel_ask_lock);
+	return is;
 }
 
 /**
@@ -613,15 +781,10 @@ int pfsel_ask_unregister(const kuid_t uid, const u32 portid)
  */
 void pfsel_ask_socket_gone(const u32 portid)
 {
-	struct pfsel_agent *agent, *found = NULL;
+	struct pfsel_agent *found;
 
 	spin_lock(&pfsel_ask_lock);
-	list_for_each_entry(agent, &pfsel_agents, link) {
-		if (agent->portid == portid) {
-			found = agent;
-			break;
-		}
-	}
+	found = find_agent_socket(portid);
 	if (found) {
 		list_del(&found->link);
 		drop_answers(found->uid, true);

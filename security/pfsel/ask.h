@@ -15,14 +15,15 @@
 #include "policydb.h"
 
 struct pfsel_policy;
+struct pid;
 struct pfsel_question;
 struct pfsel_subject;
 struct sk_buff;
 
 /* Questions a uid may have waiting for its agent at once. */
 #define PFSEL_ASK_MAX_PENDING 64
-/* Process and session answers the kernel keeps, over all users. */
-#define PFSEL_ASK_MAX_ANSWERS 1024
+/* Process and session answers the kernel keeps for one uid. */
+#define PFSEL_ASK_MAX_ANSWERS_PER_UID 256
 
 /**
  * struct pfsel_ask_info - What a question tells the agent
@@ -58,6 +59,7 @@ struct pfsel_ask_info {
 };
 
 bool pfsel_ask_cached(const struct pfsel_subject *subject,
+		      const struct pfsel_request *request,
 		      const struct pfsel_avc_key *key, u32 *verdict);
 struct pfsel_question *pfsel_ask_prepare(const struct pfsel_subject *subject,
 					 const struct pfsel_request *request,
@@ -70,9 +72,10 @@ void pfsel_ask_flush(kuid_t uid);
 void pfsel_ask_forget(kuid_t uid);
 void pfsel_ask_show_stats(struct seq_file *m);
 
-int pfsel_ask_register(kuid_t uid, u32 portid);
-int pfsel_ask_unregister(kuid_t uid, u32 portid);
-int pfsel_ask_answer(kuid_t uid, u32 portid, u64 id, u32 verdict, u32 scope);
+int pfsel_ask_register(kuid_t uid, u32 portid, struct pid *process);
+int pfsel_ask_unregister(u32 portid);
+int pfsel_ask_answer(u32 portid, u64 id, u32 verdict, u32 scope);
+bool pfsel_ask_is_agent_process(kuid_t uid);
 void pfsel_ask_socket_gone(u32 portid);
 
 struct sk_buff *pfsel_netlink_ask_msg(const struct pfsel_ask_info *info,

@@ -231,10 +231,32 @@ static void local_end(const struct sock *sk, int family, u8 proto,
 	*lport = has_ports(proto) ? READ_ONCE(inet_sk(sk)->inet_num) : 0;
 }
 
+/*
+ * A connect or send to the unspecified address reaches the local host:
+ * ip_route_output_key_hash_rcu() routes IPv4 0.0.0.0 to 127.0.0.1 over
+ * the loopback device, and IPv6 (__ip6_datagram_connect(),
+ * tcp_v6_connect(), udpv6_sendmsg(), rawv6_sendmsg()) reads :: as ::1, and
+ * ::ffff:0.0.0.0 as IPv4's 0.0.0.0.  The request is the address reached,
+ * so that "to loopback" means every way there (LANGUAGE.md, section 8).
+ */
+static void reached_addr(u8 addr[16])
+{
+	static const u8 unspecified[16];
+
+	if (pfsel_addr_is_inet(addr)) {
+		if (!memcmp(addr + sizeof(v4mapped_prefix), unspecified, 4))
+			set_v4(addr, htonl(INADDR_LOOPBACK));
+	} else if (!memcmp(addr, unspecified, 16)) {
+		addr[15] = 1;
+	}
+}
+
 /* Request fields common to every addressed operation; 0 once filled. */
 static int finish(const struct sock *sk, int family, u8 op, u8 proto,
 		  struct pfsel_request *req)
 {
+	if (op == PFSEL_OP_CONNECT)
+		reached_addr(req->addr);
 	req->op = op;
 	req->proto = proto;
 	req->family = family_of(req->addr);
@@ -504,8 +526,8 @@ parse_connect(const struct sock *sk, int family, enum pfsel_kind kind,
  * @addrlen: its length
  * @req: receives the connect request: the remote address and port
  *
- * The address is the one given: connecting to 0.0.0.0 or :: reaches the
- * local host, but the request carries 0.0.0.0 or ::, as written.
+ * Connecting to 0.0.0.0, :: or ::ffff:0.0.0.0 reaches the local host:
+ * the request carries the loopback address it reaches.
  *
  * Return: 0 for a request; PFSEL_NOT_REQUEST for a socket that is not
  * inet, or for AF_UNSPEC, which dissolves an association; or the errno
@@ -689,6 +711,120 @@ int pfsel_classify_sendmsg(const struct sock *sk, const struct msghdr *msg,
 	if (err)
 		return err;
 	return finish(sk, family, PFSEL_OP_CONNECT, proto_of(kind), req);
+}
+
+/**
+ * pfsel_classify_hdrincl_len - How much of a raw send is its own IP header
+ * @sk: the socket
+ *
+ * A raw socket with IP_HDRINCL (every IPPROTO_RAW socket has it) or
+ * IPV6_HDRINCL sends the header the process wrote: raw_send_hdrinc() and
+ * rawv6_send_hdrinc() route by the address given, but the packet goes to
+ * the destination in that header.  The hook reads this many bytes of the
+ * message and hands them to pfsel_classify_hdrincl().
+ *
+ * Return: the size of the IPv4 or IPv6 header, or 0 when the socket does
+ * not send its own header.
+ */
+size_t pfsel_classify_hdrincl_len(const struct sock *sk)
+{
+	int family = READ_ONCE(sk->sk_family);
+
+	if ((family != AF_INET && family != AF_INET6) ||
+	    sk->sk_type != SOCK_RAW || !inet_test_bit(HDRINCL, sk))
+		return 0;
+	return family == AF_INET ? sizeof(struct iphdr) :
+				   sizeof(struct ipv6hdr);
+}
+
+/**
+ * pfsel_classify_hdrincl - The request of a header-included raw send
+ * @sk: the socket
+ * @hdr: the first pfsel_classify_hdrincl_len() bytes of the message
+ * @len: how many of them the message has
+ * @req: receives the connect request: the header's destination
+ *
+ * Return: 0 for a request; -EINVAL when the message is shorter than the
+ * header, which names no destination to decide (fails closed).
+ */
+int pfsel_classify_hdrincl(const struct sock *sk, const u8 *hdr, size_t len,
+			   struct pfsel_request *req)
+{
+	int family = READ_ONCE(sk->sk_family);
+
+	memset(req, 0, sizeof(*req));
+	if (family == AF_INET) {
+		const struct iphdr *iph = (const struct iphdr *)hdr;
+
+		if (len < sizeof(*iph))
+			return -EINVAL;
+		set_v4(req->addr, iph->daddr);
+	} else {
+		const struct ipv6hdr *ip6h = (const struct ipv6hdr *)hdr;
+
+		if (len < sizeof(*ip6h))
+			return -EINVAL;
+		memcpy(req->addr, &ip6h->daddr, sizeof(req->addr));
+	}
+	return finish(sk, family, PFSEL_OP_CONNECT, PFSEL_PROTO_RAW, req);
+}
+
+/**
+ * pfsel_classify_route_option - Whether a socket option routes packets
+ * @level: the option's level
+ * @optname: the option
+ *
+ * An IPv6 routing header (IPV6_RTHDR, its RFC 2292 form, and the RFC 2292
+ * IPV6_PKTOPTIONS that may carry one) sends the packet to its first hop
+ * first, and a type 4 (segment routing) header needs no privilege; IPv4
+ * options (IP_OPTIONS) may hold a loose or strict source route.  Either
+ * sends a packet somewhere other than the address a connect or send
+ * names (LANGUAGE.md, section 8).
+ *
+ * Return: true for an option that may set a source route.
+ */
+bool pfsel_classify_route_option(int level, int optname)
+{
+	if (level == SOL_IP)
+		return optname == IP_OPTIONS;
+	if (level == SOL_IPV6)
+		return optname == IPV6_RTHDR || optname == IPV6_2292RTHDR ||
+		       optname == IPV6_2292PKTOPTIONS;
+	return false;
+}
+
+/**
+ * pfsel_classify_route_cmsg - Whether a send's control messages route it
+ * @msg: the message, as the socket_sendmsg hook sees it
+ *
+ * The per-message forms of pfsel_classify_route_option(): IPV6_RTHDR and
+ * IPV6_2292RTHDR, and IP_RETOPTS (IPv4 options).  ____sys_sendmsg() copies
+ * the control messages into the kernel before the hook; should a caller
+ * ever pass them in user memory, they cannot be read here, and count as
+ * routing (fails closed).
+ *
+ * Return: true when a control message may set a source route.
+ */
+bool pfsel_classify_route_cmsg(const struct msghdr *msg)
+{
+	struct msghdr m = *msg;
+	struct cmsghdr *cmsg;
+
+	if (!msg->msg_controllen)
+		return false;
+	if (msg->msg_control_is_user)
+		return true;
+	for_each_cmsghdr(cmsg, &m) {
+		if (!CMSG_OK(&m, cmsg))
+			break;
+		if ((cmsg->cmsg_level == SOL_IPV6 &&
+		     (cmsg->cmsg_type == IPV6_RTHDR ||
+		      cmsg->cmsg_type == IPV6_2292RTHDR)) ||
+		    (cmsg->cmsg_level == SOL_IP &&
+		     cmsg->cmsg_type == IP_RETOPTS))
+			return true;
+	}
+	return false;
 }
 
 /**

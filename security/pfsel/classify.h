@@ -82,6 +82,11 @@ bool pfsel_classify_send_connects(const struct sock *sk,
 				  unsigned int msg_flags);
 int pfsel_classify_sendmsg(const struct sock *sk, const struct msghdr *msg,
 			   struct pfsel_request *req);
+size_t pfsel_classify_hdrincl_len(const struct sock *sk);
+int pfsel_classify_hdrincl(const struct sock *sk, const u8 *hdr, size_t len,
+			   struct pfsel_request *req);
+bool pfsel_classify_route_option(int level, int optname);
+bool pfsel_classify_route_cmsg(const struct msghdr *msg);
 int pfsel_classify_listen(const struct sock *sk, struct pfsel_request *req);
 int pfsel_classify_conn_request(const struct sock *listener,
 				const struct sk_buff *skb,

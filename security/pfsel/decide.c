@@ -241,7 +241,8 @@ int pfsel_decide_fully(const struct pfsel_subject *const subject,
 		timeout_ms = pfsel_policydb_ask_timeout_ms(decider->policy->db);
 		answer = no_answer;
 		asked = PFSEL_ASKED_UNANSWERED;
-		if (pfsel_ask_cached(subject, &decider->key, &answer)) {
+		if (pfsel_ask_cached(subject, request, &decider->key,
+				     &answer)) {
 			asked = PFSEL_ASKED_KEPT;
 		} else if (subject->task && pfsel_policy_get(decider->policy)) {
 			question = pfsel_ask_prepare(subject, request,

@@ -5,7 +5,10 @@
  * Every way a process reaches the network meets one of these hooks:
  * socket() meets socket_create, bind() socket_bind, connect() (including
  * io_uring's) socket_connect, listen() socket_listen, and a send that names
- * its destination (an unconnected sendto(), TCP Fast Open) socket_sendmsg.
+ * its destination (an unconnected sendto(), TCP Fast Open), a raw send of
+ * a header the process wrote, socket_sendmsg.  A source route (an IPv6
+ * routing header, IPv4 source-route options) would send packets past the
+ * address decided: socket_setsockopt and socket_sendmsg refuse it.
  * An inbound connection request meets inet_conn_request, in softirq
  * context, where nothing may wait: that is where "accept" is decided, per
  * peer, for the process that created the listening socket; socket_accept
@@ -20,6 +23,8 @@
 #include <linux/lsm_hooks.h>
 #include <linux/net.h>
 #include <linux/socket.h>
+#include <linux/uio.h>
+#include <net/ipv6.h>
 #include <net/request_sock.h>
 #include <net/sock.h>
 
@@ -169,6 +174,36 @@ static int hook_socket_accept(struct socket *const sock,
 	return 0;
 }
 
+/* Source routes: no rule allows them (LANGUAGE.md, section 8). */
+static int route_refused(void)
+{
+	if (!pfsel_enforcing() || !pfsel_policy_restrains(current_uid()))
+		return 0;
+	return -EACCES;
+}
+
+/*
+ * A raw socket that sends its own IP header: the packet goes where that
+ * header says, whatever address the send names.  The header is read from
+ * the message here, before the protocol copies it.
+ */
+static int decide_hdrincl(struct socket *const sock, struct msghdr *const msg)
+{
+	const size_t len = pfsel_classify_hdrincl_len(sock->sk);
+	struct pfsel_request request;
+	struct iov_iter iter;
+	u8 hdr[sizeof(struct ipv6hdr)];
+	size_t got;
+
+	if (!len)
+		return 0;
+	iter = msg->msg_iter;
+	got = copy_from_iter(hdr, len, &iter);
+	return decide_classified(pfsel_classify_hdrincl(sock->sk, hdr, got,
+							&request),
+				 &request);
+}
+
 static int hook_socket_sendmsg(struct socket *const sock,
 			       struct msghdr *const msg, const int size)
 {
@@ -177,10 +212,12 @@ static int hook_socket_sendmsg(struct socket *const sock,
 	u64 start;
 
 	/*
-	 * Only a send that names its destination reaches a peer that
-	 * connect() did not already check.
+	 * Only a send that names its destination, routes itself, or writes
+	 * its own IP header reaches a peer that connect() did not already
+	 * check.
 	 */
-	if (!msg->msg_name || !msg->msg_namelen)
+	if ((!msg->msg_name || !msg->msg_namelen) && !msg->msg_controllen &&
+	    sock->type != SOCK_RAW)
 		return 0;
 	/* With no policy loaded, only count: pfsel is inert. */
 	if (!pfsel_policy_any()) {
@@ -188,10 +225,35 @@ static int hook_socket_sendmsg(struct socket *const sock,
 		return 0;
 	}
 	start = pfsel_hook_enter();
-	err = decide_classified(pfsel_classify_sendmsg(sock->sk, msg, &request),
-				&request);
+	if (msg->msg_controllen && pfsel_classify_route_cmsg(msg))
+		err = route_refused();
+	if (!err && msg->msg_name && msg->msg_namelen)
+		err = decide_classified(pfsel_classify_sendmsg(sock->sk, msg,
+							       &request),
+					&request);
+	if (!err && sock->type == SOCK_RAW)
+		err = decide_hdrincl(sock, msg);
 	pfsel_hook_exit(PFSEL_HOOK_SOCKET_SENDMSG, start);
 	return err;
+}
+
+/*
+ * An option that sets a source route, on any socket, by a process a
+ * policy restrains.  Checked when it is set, since every later packet of
+ * the socket (a connected TCP socket's too) follows it.
+ */
+static int hook_socket_setsockopt(struct socket *const sock, const int level,
+				  const int optname)
+{
+	int family;
+
+	if (!pfsel_policy_any() ||
+	    !pfsel_classify_route_option(level, optname) || !sock->sk)
+		return 0;
+	family = READ_ONCE(sock->sk->sk_family);
+	if (family != AF_INET && family != AF_INET6)
+		return 0;
+	return route_refused();
 }
 
 static int hook_inet_conn_request(const struct sock *const sk,
@@ -229,6 +291,7 @@ static struct security_hook_list pfsel_net_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(socket_listen, hook_socket_listen),
 	LSM_HOOK_INIT(socket_accept, hook_socket_accept),
 	LSM_HOOK_INIT(socket_sendmsg, hook_socket_sendmsg),
+	LSM_HOOK_INIT(socket_setsockopt, hook_socket_setsockopt),
 	LSM_HOOK_INIT(inet_conn_request, hook_inet_conn_request),
 };
 

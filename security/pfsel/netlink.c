@@ -4,18 +4,27 @@
  *
  * The wire format is uapi/linux/pfsel.h's; the state behind it (agents,
  * questions, kept answers) is ask.c's.  The family lives in the initial
- * network namespace only.  Commands run in the sending task's context, so
- * the sender's real uid is current's: an agent registers for, and answers
- * for, its own user only; the netlink core checks the attributes against
- * the policy below before any handler sees them.
+ * network namespace only.  Commands run in the sending task's context.
+ * The netlink core checks the attributes against the policy below before
+ * any handler sees them.
+ *
+ * The adversary is a program of the very user whose agent this is, so a
+ * user cannot make an agent: registering needs CAP_MAC_ADMIN in the
+ * initial user namespace, of the sender and of whoever opened the socket,
+ * and names the uid.  The root side (pam_pfsel, a system unit, sudo)
+ * registers, and the agent then drops to the user and goes on answering
+ * on that socket: answers are taken from the registered socket, not from
+ * a uid.
  */
 
+#include <linux/capability.h>
 #include <linux/cred.h>
 #include <linux/init.h>
 #include <linux/netlink.h>
 #include <linux/notifier.h>
 #include <linux/skbuff.h>
 #include <linux/string.h>
+#include <linux/user_namespace.h>
 #include <net/genetlink.h>
 #include <net/net_namespace.h>
 #include <net/netlink.h>
@@ -27,6 +36,7 @@
 
 static const struct nla_policy pfsel_genl_policy[PFSEL_ATTR_MAX + 1] = {
 	[PFSEL_ATTR_ID] = { .type = NLA_U64 },
+	[PFSEL_ATTR_UID] = { .type = NLA_U32 },
 	[PFSEL_ATTR_VERDICT] = NLA_POLICY_MAX(NLA_U8, PFSEL_ANSWER_DENY),
 	[PFSEL_ATTR_SCOPE] = NLA_POLICY_MAX(NLA_U8, PFSEL_SCOPE_ALWAYS),
 };
@@ -34,13 +44,23 @@ static const struct nla_policy pfsel_genl_policy[PFSEL_ATTR_MAX + 1] = {
 static int pfsel_genl_register(struct sk_buff *const skb,
 			       struct genl_info *const info)
 {
-	return pfsel_ask_register(current_uid(), info->snd_portid);
+	kuid_t uid;
+
+	if (GENL_REQ_ATTR_CHECK(info, PFSEL_ATTR_UID))
+		return -EINVAL;
+	if (!netlink_ns_capable(skb, &init_user_ns, CAP_MAC_ADMIN))
+		return -EPERM;
+	uid = make_kuid(&init_user_ns,
+			nla_get_u32(info->attrs[PFSEL_ATTR_UID]));
+	if (!uid_valid(uid))
+		return -EINVAL;
+	return pfsel_ask_register(uid, info->snd_portid, task_tgid(current));
 }
 
 static int pfsel_genl_unregister(struct sk_buff *const skb,
 				 struct genl_info *const info)
 {
-	return pfsel_ask_unregister(current_uid(), info->snd_portid);
+	return pfsel_ask_unregister(info->snd_portid);
 }
 
 static int pfsel_genl_answer(struct sk_buff *const skb,
@@ -50,7 +70,7 @@ static int pfsel_genl_answer(struct sk_buff *const skb,
 	    GENL_REQ_ATTR_CHECK(info, PFSEL_ATTR_VERDICT) ||
 	    GENL_REQ_ATTR_CHECK(info, PFSEL_ATTR_SCOPE))
 		return -EINVAL;
-	return pfsel_ask_answer(current_uid(), info->snd_portid,
+	return pfsel_ask_answer(info->snd_portid,
 				nla_get_u64(info->attrs[PFSEL_ATTR_ID]),
 				nla_get_u8(info->attrs[PFSEL_ATTR_VERDICT]),
 				nla_get_u8(info->attrs[PFSEL_ATTR_SCOPE]));

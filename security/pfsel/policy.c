@@ -87,6 +87,31 @@ struct pfsel_policy *pfsel_policy_user(const kuid_t uid)
 }
 
 /**
+ * pfsel_policy_restrains - Tell whether a policy in force restrains a user
+ *
+ * @uid: the user, as a kuid.
+ *
+ * For what no rule can allow yet (source routes): refused for a process
+ * that an enforcing system policy or an enforcing policy of its own user
+ * restrains.  Takes rcu_read_lock() itself.
+ *
+ * Return: true if such a policy is loaded.
+ */
+bool pfsel_policy_restrains(const kuid_t uid)
+{
+	const struct pfsel_policy *system, *user;
+	bool restrains;
+
+	rcu_read_lock();
+	system = pfsel_policy_system();
+	user = pfsel_policy_user(uid);
+	restrains = (system && !system->permissive) ||
+		    (user && !user->permissive);
+	rcu_read_unlock();
+	return restrains;
+}
+
+/**
  * pfsel_policy_may_admin - Tell whether credentials may administer pfsel
  *
  * @cred: credentials of whoever opened the control file.
@@ -103,12 +128,27 @@ bool pfsel_policy_may_admin(const struct cred *const cred)
 				CAP_OPT_NONE) == 0;
 }
 
-static bool may_manage(const struct cred *const opener,
-		       const enum pfsel_policy_slot slot, const kuid_t uid)
+/**
+ * pfsel_policy_may_load - Tell whether a policy may be loaded for a target
+ *
+ * @opener: credentials of whoever opened the load file.
+ * @slot: the system policy or a user's.
+ * @uid: the user, for PFSEL_SLOT_USER.
+ *
+ * The adversary is a program running as the user whose policy restrains
+ * it, so the user's own uid is no right: the root side loads (pam_pfsel,
+ * the administrator), and so does the user's agent process, which the root
+ * side registered and at whose prompt the person answers.
+ *
+ * Return: true if allowed.
+ */
+bool pfsel_policy_may_load(const struct cred *const opener,
+			   const enum pfsel_policy_slot slot, const kuid_t uid)
 {
-	if (slot == PFSEL_SLOT_USER && uid_eq(opener->uid, uid))
+	if (pfsel_policy_may_admin(opener))
 		return true;
-	return pfsel_policy_may_admin(opener);
+	return slot == PFSEL_SLOT_USER && uid_eq(opener->uid, uid) &&
+	       uid_eq(current_uid(), uid) && pfsel_ask_is_agent_process(uid);
 }
 
 static void policy_free(struct pfsel_policy *const policy)
@@ -201,25 +241,26 @@ static struct pfsel_policy *publish(struct pfsel_policy *const policy)
  * pfsel_policy_load - Validate a compiled policy and put it in force
  *
  * @opener: credentials of whoever opened the load file.
- * @blob: the policy as pfwc wrote it.
+ * @blob: the policy as pfwc wrote it, from kvmalloc(); consumed.
  * @len: its size in bytes.
  *
  * The target (the system or a uid) is named by the policy's own header.
- * The policy is validated first, so a malformed blob gives its parse error
- * whoever writes it; then the opener's right to the target is checked.
+ * The caller checked the opener's right to the target the header it read
+ * names; it is checked again here, on the validated copy, which no one
+ * can change any more.
  *
  * Return: 0 on success; -EPERM if @opener may not load for that target;
- * an error of pfsel_policydb_load() for a malformed blob; -ENOMEM.  On any
- * error the policies in force are unchanged.
+ * an error of pfsel_policydb_adopt() for a malformed blob; -ENOMEM.  On
+ * any error the policies in force are unchanged.
  */
-int pfsel_policy_load(const struct cred *const opener, const void *const blob,
+int pfsel_policy_load(const struct cred *const opener, void *const blob,
 		      const size_t len)
 {
 	struct pfsel_policy *policy, *old;
 	struct pfsel_policydb *db;
 	int err;
 
-	err = pfsel_policydb_load(blob, len, &db);
+	err = pfsel_policydb_adopt(blob, len, &db);
 	if (err)
 		return err;
 
@@ -231,7 +272,7 @@ int pfsel_policy_load(const struct cred *const opener, const void *const blob,
 	policy->db = db;
 	refcount_set(&policy->usage, 1);
 	policy->size = len;
-	policy->checksum = pfsel_policydb_checksum(blob, len);
+	policy->checksum = pfsel_policydb_checksum(db->blob, len);
 	policy->permissive = db->flags & PFSEL_POLICY_F_PERMISSIVE;
 	if (db->flags & PFSEL_POLICY_F_SYSTEM) {
 		policy->slot = PFSEL_SLOT_SYSTEM;
@@ -245,7 +286,7 @@ int pfsel_policy_load(const struct cred *const opener, const void *const blob,
 		}
 	}
 
-	if (!may_manage(opener, policy->slot, policy->uid)) {
+	if (!pfsel_policy_may_load(opener, policy->slot, policy->uid)) {
 		err = -EPERM;
 		goto err_free;
 	}
@@ -288,6 +329,9 @@ err_free:
  * @slot: the system policy or a user's.
  * @uid: the user, for PFSEL_SLOT_USER.
  *
+ * Only the root side unloads, a user's policy as well: a program of the
+ * user must not be able to take away what restrains it.
+ *
  * Return: 0 on success, -EPERM if @opener may not, -ENOENT if no such
  * policy is loaded.
  */
@@ -296,7 +340,7 @@ int pfsel_policy_unload(const struct cred *const opener,
 {
 	struct pfsel_policy *old;
 
-	if (!may_manage(opener, slot, uid))
+	if (!pfsel_policy_may_admin(opener))
 		return -EPERM;
 
 	mutex_lock(&pfsel_policy_mutex);

@@ -78,14 +78,16 @@ static inline bool pfsel_policy_any(void)
 struct pfsel_policy *pfsel_policy_system(void);
 struct pfsel_policy *pfsel_policy_user(kuid_t uid);
 
-int pfsel_policy_load(const struct cred *opener, const void *blob,
-		      size_t len);
+bool pfsel_policy_may_load(const struct cred *opener,
+			   enum pfsel_policy_slot slot, kuid_t uid);
+int pfsel_policy_load(const struct cred *opener, void *blob, size_t len);
 int pfsel_policy_unload(const struct cred *opener,
 			enum pfsel_policy_slot slot, kuid_t uid);
 void pfsel_policy_show(struct seq_file *m);
 void pfsel_policy_counts(bool *system, unsigned long *users,
 			 u32 *generation);
 bool pfsel_policy_may_admin(const struct cred *cred);
+bool pfsel_policy_restrains(kuid_t uid);
 bool pfsel_policy_get(struct pfsel_policy *policy);
 void pfsel_policy_put(struct pfsel_policy *policy);
 

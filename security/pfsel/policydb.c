@@ -595,6 +595,53 @@ void pfsel_policydb_free(struct pfsel_policydb *db)
 }
 
 /**
+ * pfsel_policydb_adopt - validate a binary policy in place and build its database
+ * @blob: the policy as written by pfwc, in memory from kvmalloc() that
+ *        nobody else can write; the database owns it from now on, on
+ *        success and on error alike
+ * @len: size of @blob in bytes
+ * @out: receives the new database on success
+ *
+ * The securityfs loader copies a blob from user space once, into memory
+ * charged to the writer, and hands that copy here: a 64 MiB policy costs
+ * 64 MiB, not twice that.
+ *
+ * Return: as pfsel_policydb_load(); on error @blob is freed.
+ */
+int pfsel_policydb_adopt(void *blob, size_t len, struct pfsel_policydb **out)
+{
+	struct pfsel_policydb *db;
+	int err;
+
+	if (len < sizeof(struct pfsel_policy_header)) {
+		kvfree(blob);
+		return -EINVAL;
+	}
+	if (len > PFSEL_POLICY_MAX_SIZE) {
+		kvfree(blob);
+		return -E2BIG;
+	}
+	db = kzalloc(sizeof(*db), GFP_KERNEL_ACCOUNT);
+	if (!db) {
+		kvfree(blob);
+		return -ENOMEM;
+	}
+	db->blob = blob;
+	db->size = len;
+	err = check_header(db->blob, len);
+	if (!err)
+		err = load_sections(db, db->blob, len);
+	if (err) {
+		pfsel_policydb_free(db);
+		return err;
+	}
+	db->flags = le32_to_cpu(((struct pfsel_policy_header *)db->blob)->flags);
+	db->uid = le32_to_cpu(((struct pfsel_policy_header *)db->blob)->uid);
+	*out = db;
+	return 0;
+}
+
+/**
  * pfsel_policydb_load - validate a binary policy and build its database
  * @blob: the policy as written by pfwc; not used after the call returns
  * @len: size of @blob in bytes
@@ -611,35 +658,17 @@ void pfsel_policydb_free(struct pfsel_policydb *db)
 int pfsel_policydb_load(const void *blob, size_t len,
 			struct pfsel_policydb **out)
 {
-	struct pfsel_policydb *db;
-	int err;
+	void *copy;
 
 	if (len < sizeof(struct pfsel_policy_header))
 		return -EINVAL;
 	if (len > PFSEL_POLICY_MAX_SIZE)
 		return -E2BIG;
-	db = kzalloc(sizeof(*db), GFP_KERNEL_ACCOUNT);
-	if (!db)
+	copy = kvmalloc(len, GFP_KERNEL_ACCOUNT);
+	if (!copy)
 		return -ENOMEM;
-	db->blob = kvmalloc(len, GFP_KERNEL_ACCOUNT);
-	if (!db->blob) {
-		kfree(db);
-		return -ENOMEM;
-	}
-	memcpy(db->blob, blob, len);
-	db->size = len;
-	/* Only the copy is read, so the caller's buffer may change. */
-	err = check_header(db->blob, len);
-	if (!err)
-		err = load_sections(db, db->blob, len);
-	if (err) {
-		pfsel_policydb_free(db);
-		return err;
-	}
-	db->flags = le32_to_cpu(((struct pfsel_policy_header *)db->blob)->flags);
-	db->uid = le32_to_cpu(((struct pfsel_policy_header *)db->blob)->uid);
-	*out = db;
-	return 0;
+	memcpy(copy, blob, len);
+	return pfsel_policydb_adopt(copy, len, out);
 }
 
 /*

@@ -130,6 +130,7 @@ struct pfsel_decision {
 
 int pfsel_policydb_load(const void *blob, size_t len,
 			struct pfsel_policydb **out);
+int pfsel_policydb_adopt(void *blob, size_t len, struct pfsel_policydb **out);
 void pfsel_policydb_free(struct pfsel_policydb *db);
 
 u32 pfsel_policydb_checksum(const void *blob, size_t len);

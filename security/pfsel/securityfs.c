@@ -24,13 +24,16 @@
 #include <linux/init.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
+#include <linux/mutex.h>
 #include <linux/security.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/uidgid.h>
 #include <linux/user_namespace.h>
 #include <uapi/linux/pfsel.h>
+#include <uapi/linux/pfsel_policy.h>
 
 #include "ask.h"
 #include "avc.h"
@@ -74,7 +77,24 @@ static int ask_stats_show(struct seq_file *const m, void *const v)
 	pfsel_ask_show_stats(m);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(ask_stats);
+
+/*
+ * Pending questions tell a program when another's question is on the
+ * person's screen: the administrator's to read, no one else's.
+ */
+static int ask_stats_open(struct inode *const inode, struct file *const file)
+{
+	if (!pfsel_policy_may_admin(file->f_cred))
+		return -EPERM;
+	return single_open(file, ask_stats_show, inode->i_private);
+}
+
+static const struct file_operations ask_stats_fops = {
+	.open = ask_stats_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
 
 static int policies_show(struct seq_file *const m, void *const v)
 {
@@ -184,6 +204,39 @@ static const struct file_operations hook_timing_fops = {
 	.llseek = generic_file_llseek,
 };
 
+/* One load at a time: at most one policy's copy in memory from writers. */
+static DEFINE_MUTEX(pfsel_load_mutex);
+
+/*
+ * Reads the header a load names its target in, and checks the opener's
+ * right to that target before anything larger is copied: a user who may
+ * not load makes the kernel allocate nothing.  The copy that counts is
+ * checked again once it can no longer change (pfsel_policy_load()).
+ */
+static int check_load_header(const struct file *const file,
+			     const char __user *const ubuf, const size_t count)
+{
+	struct pfsel_policy_header hdr;
+	enum pfsel_policy_slot slot = PFSEL_SLOT_USER;
+	kuid_t uid;
+
+	if (count < sizeof(hdr))
+		return -EINVAL;
+	if (copy_from_user(&hdr, ubuf, sizeof(hdr)))
+		return -EFAULT;
+	if (le32_to_cpu(hdr.magic) != PFSEL_POLICY_MAGIC ||
+	    le32_to_cpu(hdr.total_size) != count)
+		return -EINVAL;
+	uid = make_kuid(&init_user_ns, le32_to_cpu(hdr.uid));
+	if (le32_to_cpu(hdr.flags) & PFSEL_POLICY_F_SYSTEM) {
+		slot = PFSEL_SLOT_SYSTEM;
+		uid = GLOBAL_ROOT_UID;
+	}
+	if (!uid_valid(uid))
+		return -EINVAL;
+	return pfsel_policy_may_load(file->f_cred, slot, uid) ? 0 : -EPERM;
+}
+
 static ssize_t load_write(struct file *const file,
 			  const char __user *const ubuf, const size_t count,
 			  loff_t *const ppos)
@@ -196,12 +249,23 @@ static ssize_t load_write(struct file *const file,
 		return -EINVAL;
 	if (count > PFSEL_POLICY_MAX_SIZE)
 		return -E2BIG;
+	err = check_load_header(file, ubuf, count);
+	if (err)
+		return err;
 
-	blob = vmemdup_user(ubuf, count);
-	if (IS_ERR(blob))
-		return PTR_ERR(blob);
-	err = pfsel_policy_load(file->f_cred, blob, count);
-	kvfree(blob);
+	if (mutex_lock_killable(&pfsel_load_mutex))
+		return -EINTR;
+	/* Charged to the writer; the policy database keeps this one copy. */
+	blob = kvmalloc(count, GFP_KERNEL_ACCOUNT);
+	if (!blob) {
+		err = -ENOMEM;
+	} else if (copy_from_user(blob, ubuf, count)) {
+		kvfree(blob);
+		err = -EFAULT;
+	} else {
+		err = pfsel_policy_load(file->f_cred, blob, count);
+	}
+	mutex_unlock(&pfsel_load_mutex);
 	return err ?: count;
 }
 
@@ -262,8 +326,8 @@ static ssize_t forget_write(struct file *const file,
 		err = parse_uid(buf, &uid);
 	if (err)
 		return err;
-	if (!uid_eq(uid, file->f_cred->uid) &&
-	    !pfsel_policy_may_admin(file->f_cred))
+	/* A user's program must not wipe the answers that restrain it. */
+	if (!pfsel_policy_may_admin(file->f_cred))
 		return -EPERM;
 	pfsel_ask_forget(uid);
 	return count;
@@ -283,7 +347,10 @@ static int __init pfsel_securityfs_init(void)
 	} files[] = {
 		{ "status", 0444, &status_fops },
 		{ "enforce", 0644, &enforce_fops },
-		/* Anyone may try: the opener's rights are checked per write. */
+		/*
+		 * Anyone may try, and gets EPERM: the opener's rights are
+		 * checked per write (the agent channel loads as its user).
+		 */
 		{ "load", 0666, &load_fops },
 		{ "unload", 0666, &unload_fops },
 		{ "forget", 0666, &forget_fops },

@@ -37,9 +37,14 @@ enum pfsel_mode {
  * PFSEL_GENL_VERSION), in the initial network namespace: how the kernel
  * asks a user's agent about a request that a policy rule says to "ask".
  *
- * An agent sends PFSEL_CMD_REGISTER from its socket: from then on that
- * socket is the agent of the sender's real uid (one per uid; a newer
- * registration of the same uid replaces the older).  The kernel sends it
+ * The root side makes an agent: a process with CAP_MAC_ADMIN in the
+ * initial user namespace (that opened the socket too) sends
+ * PFSEL_CMD_REGISTER with PFSEL_ATTR_UID; from then on that socket is the
+ * agent of that uid (one per uid; a newer registration of the same uid
+ * replaces the older), whoever holds it, and the registering process may
+ * load that uid's policy.  The process may drop to the uid: the user's
+ * other programs can neither register, nor answer, nor load.  Without
+ * PFSEL_ATTR_UID: EINVAL; without the capability: EPERM.  The kernel sends it
  * PFSEL_CMD_ASK, unicast, for every question of that uid, and the agent
  * replies with PFSEL_CMD_ANSWER.  Only the registered socket can answer its
  * uid's questions; an answer to an unknown or expired id fails with ENOENT,
@@ -53,8 +58,8 @@ enum pfsel_mode {
  * enum pfsel_cmd - Commands of the pfsel generic netlink family
  *
  * @PFSEL_CMD_UNSPEC: unused.
- * @PFSEL_CMD_REGISTER: agent to kernel: make the sending socket the agent
- *                      of the sender's real uid.  No attributes.
+ * @PFSEL_CMD_REGISTER: root side to kernel: make the sending socket the
+ *                      agent of uid UID.  Attributes: UID.
  * @PFSEL_CMD_UNREGISTER: agent to kernel: stop being the agent.
  * @PFSEL_CMD_ASK: kernel to agent: a question.  Attributes: ID, PID, TGID,
  *                 UID, EXE, SCRIPT (when there is one), COMM, OP, FAMILY,
@@ -82,7 +87,8 @@ enum pfsel_cmd {
  * @PFSEL_ATTR_ID: u64, the question's id, unique since boot.
  * @PFSEL_ATTR_PID: u32, thread id of the asking task (initial pid ns).
  * @PFSEL_ATTR_TGID: u32, its process id.
- * @PFSEL_ATTR_UID: u32, its real uid.
+ * @PFSEL_ATTR_UID: u32, its real uid (in ASK); the agent's user (in
+ *                  REGISTER).
  * @PFSEL_ATTR_EXE: string, the application's executable ("?" if unnamed).
  * @PFSEL_ATTR_SCRIPT: string, the application's script, when it has one.
  * @PFSEL_ATTR_COMM: string, the task's comm.
