@@ -226,29 +226,17 @@ static int load_blob(struct ctx *const c, const void *const blob,
 	return 0;
 }
 
-/* The cached policy, loaded if it is there: 0, -ENOENT, or an error. */
-static int load_cached(struct ctx *const c, const int cache_fd)
-{
-	void *blob = NULL;
-	size_t len = 0;
-	int ret;
-
-	ret = pfsel_pam_read_at(cache_fd, c->blob_name, PFSEL_POLICY_MAX_SIZE,
-				&blob, &len);
-	if (ret)
-		return ret;
-	ret = load_blob(c, blob, len, "the compiled policy kept");
-	free(blob);
-	return ret;
-}
-
 /*
- * Keep the previous policy: what is loaded for the user stays; when
- * nothing is, the policy last compiled from their ~/.pfw, if any.
+ * Keep the previous policy: what is loaded for the user stays (only the
+ * root side and the user's agent can have loaded it); when nothing is,
+ * the policy they last confirmed, if any.  Return: 0, or -ENOENT when
+ * nothing was loaded and nothing is confirmed.
  */
-static void keep_previous(struct ctx *const c, const int cache_fd)
+static int keep_previous(struct ctx *const c, const int conf_fd)
 {
 	uint32_t checksum;
+	void *blob = NULL;
+	size_t len = 0;
 	int ret;
 
 	if (loaded_checksum(c, &checksum) == 1) {
@@ -256,13 +244,36 @@ static void keep_previous(struct ctx *const c, const int cache_fd)
 			c->pamh, LOG_NOTICE,
 			"uid %u: keeping the policy loaded (checksum 0x%08x)",
 			(unsigned int)c->user.uid, checksum);
-		return;
+		return 0;
 	}
-	ret = cache_fd >= 0 ? load_cached(c, cache_fd) : -ENOENT;
+	ret = conf_fd >= 0 ? pfsel_pam_read_confirmed(conf_fd, c->user.uid,
+						      &blob, &len) :
+			     -ENOENT;
+	if (ret == 0) {
+		ret = load_blob(c, blob, len, "the policy last confirmed");
+		free(blob);
+		return ret;
+	}
 	if (ret == -ENOENT)
 		pam_syslog(c->pamh, LOG_NOTICE,
 			   "uid %u: no previous policy to keep; none is loaded",
 			   (unsigned int)c->user.uid);
+	else
+		pam_syslog(c->pamh, LOG_ERR,
+			   "uid %u: the policy last confirmed: %s",
+			   (unsigned int)c->user.uid, strerror(-ret));
+	return -ENOENT;
+}
+
+/* Whether the user has confirmed a policy. */
+static bool have_confirmed(struct ctx *const c, const int conf_fd)
+{
+	char name[32];
+	struct stat st;
+
+	snprintf(name, sizeof(name), "%u.pfsel", (unsigned int)c->user.uid);
+	return conf_fd >= 0 &&
+	       fstatat(conf_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
 }
 
 static void unload_user(struct ctx *const c, const char *const why)
@@ -280,15 +291,22 @@ static void unload_user(struct ctx *const c, const char *const why)
 			   (unsigned int)c->user.uid, pfsel_last_error());
 }
 
-/* ~/.pfw did not compile or load: what on_error= says. */
-static int failed(struct ctx *const c, const int cache_fd)
+/*
+ * ~/.pfw did not compile or load: what on_error= says.  on_error=none
+ * unloads only a policy nobody confirmed: a program of the user's that
+ * breaks ~/.pfw does not thereby turn the confirmed policy off.
+ */
+static int failed(struct ctx *const c, const int conf_fd)
 {
 	switch (c->opts.on_error) {
 	case PFSEL_PAM_ON_ERROR_KEEP:
-		keep_previous(c, cache_fd);
+		keep_previous(c, conf_fd);
 		return PAM_SUCCESS;
 	case PFSEL_PAM_ON_ERROR_NONE:
-		unload_user(c, "on_error=none");
+		if (have_confirmed(c, conf_fd))
+			keep_previous(c, conf_fd);
+		else
+			unload_user(c, "on_error=none");
 		return PAM_SUCCESS;
 	case PFSEL_PAM_ON_ERROR_DENY:
 		pam_syslog(c->pamh, LOG_ERR,
@@ -299,9 +317,10 @@ static int failed(struct ctx *const c, const int cache_fd)
 	return PAM_SESSION_ERR;
 }
 
-/* Compile ~/.pfw, keep the result with its stamp, load it. */
-static int compile_and_load(struct ctx *const c, const int cache_fd,
-			    const struct pfsel_pam_stamp *const source)
+/* Compile ~/.pfw, keep the result with its stamp: 0 and @blob, or -errno. */
+static int compile_to_cache(struct ctx *const c, const int cache_fd,
+			    const struct pfsel_pam_stamp *const source,
+			    void **const out, size_t *const out_len)
 {
 	char diag[512], stamp[128];
 	void *blob = NULL;
@@ -340,9 +359,144 @@ static int compile_and_load(struct ctx *const c, const int cache_fd,
 	}
 	DEBUG(c, "uid %u: compiled %s/%s (%zu bytes)",
 	      (unsigned int)c->user.uid, c->user.home, PFSEL_PAM_SOURCE, len);
-	ret = load_blob(c, blob, len, "the policy compiled from ~/.pfw");
-	free(blob);
+	*out = blob;
+	*out_len = len;
+	return 0;
+}
+
+/* The compiled policy kept: 0 and @blob, or -errno. */
+static int read_cached(struct ctx *const c, const int cache_fd,
+		       void **const blob, size_t *const len)
+{
+	int ret = pfsel_pam_read_at(cache_fd, c->blob_name,
+				    PFSEL_POLICY_MAX_SIZE, blob, len);
+
+	if (!ret && pfsel_pam_blob_check(*blob, *len, c->user.uid, NULL)) {
+		pam_syslog(c->pamh, LOG_ERR,
+			   "uid %u: the compiled policy kept is not theirs",
+			   (unsigned int)c->user.uid);
+		free(*blob);
+		*blob = NULL;
+		return -EBADMSG;
+	}
 	return ret;
+}
+
+/* The run folder, for the notes of what waits for confirmation. */
+static int open_run_dir(struct ctx *const c)
+{
+	const int fd = pfsel_pam_open_dir(c->opts.run_dir, 0755);
+
+	if (fd < 0)
+		pam_syslog(c->pamh, LOG_ERR, "%s: %s (it must be root's)",
+			   c->opts.run_dir, strerror(-fd));
+	return fd;
+}
+
+/* Tell the person, once per policy, that ~/.pfw waits for them. */
+static void tell_once(struct ctx *const c, const uint32_t checksum,
+		      const enum pfsel_pam_judgement why)
+{
+	const int run_fd = open_run_dir(c);
+	int ret;
+
+	if (run_fd < 0)
+		return;
+	ret = pfsel_pam_pending_set(run_fd, c->user.uid, checksum);
+	close(run_fd);
+	if (ret < 0) {
+		pam_syslog(c->pamh, LOG_ERR, "%s/%u.pending: %s",
+			   c->opts.run_dir, (unsigned int)c->user.uid,
+			   strerror(-ret));
+		return;
+	}
+	if (ret == 0)
+		return;
+	pam_info(c->pamh,
+		 "pfsel: your ~/.pfw %s the firewall policy you last "
+		 "confirmed, so that one stays in force.\n"
+		 "pfsel: to put ~/.pfw in force, confirm it: pfsel load "
+		 "(it asks for your password); 'pfsel status' shows the "
+		 "difference.",
+		 why == PFSEL_PAM_LOOSER ? "allows more than" :
+					   "cannot be compared with");
+}
+
+static void pending_clear(struct ctx *const c)
+{
+	const int run_fd = open_run_dir(c);
+
+	if (run_fd < 0)
+		return;
+	pfsel_pam_pending_clear(run_fd, c->user.uid);
+	close(run_fd);
+}
+
+/*
+ * Load the policy compiled from ~/.pfw if it is no looser than the one
+ * the person last confirmed (or nothing is confirmed yet); else keep the
+ * confirmed one in force and tell them once.  0, or -errno (on_error=).
+ */
+static int judge_and_load(struct ctx *const c, const int conf_fd,
+			  const void *const blob, const size_t len)
+{
+	enum pfsel_pam_judgement judgement;
+	void *confirmed = NULL;
+	size_t confirmed_len = 0;
+	uint32_t loaded = 0, checksum = 0;
+	bool have_loaded;
+	int ret;
+
+	ret = pfsel_pam_read_confirmed(conf_fd, c->user.uid, &confirmed,
+				       &confirmed_len);
+	if (ret && ret != -ENOENT)
+		pam_syslog(c->pamh, LOG_ERR,
+			   "uid %u: the policy last confirmed: %s",
+			   (unsigned int)c->user.uid, strerror(-ret));
+	if (ret == -EBADMSG) {
+		/* Unreadable as a policy: nothing to compare with, keep. */
+		judgement = PFSEL_PAM_UNCOMPARABLE;
+	} else {
+		have_loaded = loaded_checksum(c, &loaded) == 1;
+		judgement = pfsel_pam_judge(confirmed, confirmed_len, blob, len,
+					    c->user.uid, have_loaded, loaded);
+	}
+	pfsel_pam_blob_check(blob, len, c->user.uid, &checksum);
+	DEBUG(c, "uid %u: ~/.pfw (checksum 0x%08x): %s",
+	      (unsigned int)c->user.uid, checksum,
+	      pfsel_pam_judgement_name(judgement));
+
+	if (!pfsel_pam_judgement_loads(judgement)) {
+		pam_syslog(c->pamh, LOG_NOTICE,
+			   "uid %u: ~/.pfw (checksum 0x%08x) is %s",
+			   (unsigned int)c->user.uid, checksum,
+			   pfsel_pam_judgement_name(judgement));
+		free(confirmed);
+		if (keep_previous(c, conf_fd) && ret == -EBADMSG)
+			return -EBADMSG;
+		tell_once(c, checksum, judgement);
+		return 0;
+	}
+	free(confirmed);
+	ret = load_blob(c, blob, len, "the policy compiled from ~/.pfw");
+	if (ret)
+		return ret;
+	if (judgement == PFSEL_PAM_FIRST || judgement == PFSEL_PAM_IN_FORCE) {
+		/* The person has just authenticated: this is what they use. */
+		ret = pfsel_pam_write_confirmed(conf_fd, c->user.uid, blob,
+						len);
+		if (ret)
+			pam_syslog(c->pamh, LOG_ERR,
+				   "uid %u: recording the confirmed policy: %s",
+				   (unsigned int)c->user.uid, strerror(-ret));
+		else
+			pam_syslog(
+				c->pamh, LOG_INFO,
+				"uid %u: policy 0x%08x recorded as confirmed",
+				(unsigned int)c->user.uid, checksum);
+	}
+	pending_clear(c);
+	return 0;
 }
 
 /* Bring the user's policy up to date: a PAM status. */
@@ -350,11 +504,11 @@ static int update_policy(struct ctx *const c)
 {
 	struct pfsel_pam_stamp source, cached;
 	enum pfsel_pam_staleness stale;
-	void *text = NULL;
+	void *text = NULL, *blob = NULL;
 	size_t len = 0;
 	struct stat st;
 	bool have_blob, have_stamp = false;
-	int cache_fd, ret;
+	int cache_fd, conf_fd, ret;
 
 	cache_fd = pfsel_pam_open_dir(c->opts.cache_dir, 0700);
 	if (cache_fd < 0) {
@@ -362,18 +516,31 @@ static int update_policy(struct ctx *const c)
 			   c->opts.cache_dir, strerror(-cache_fd));
 		return failed(c, -1);
 	}
+	conf_fd = pfsel_pam_open_confirmed(cache_fd);
+	if (conf_fd < 0) {
+		pam_syslog(c->pamh, LOG_ERR,
+			   "%s/%s: %s (it must be root's, 0700)",
+			   c->opts.cache_dir, PFSEL_PAM_CONFIRMED,
+			   strerror(-conf_fd));
+		close(cache_fd);
+		return failed(c, -1);
+	}
 
 	ret = pfsel_pam_source_stat(&c->user, c->opts.timeout, &source);
 	if (ret == -ENOENT) {
-		if (c->opts.missing == PFSEL_PAM_MISSING_KEEP) {
-			DEBUG(c, "uid %u: no ~/.pfw (missing=keep)",
+		if (c->opts.missing == PFSEL_PAM_MISSING_KEEP ||
+		    have_confirmed(c, conf_fd)) {
+			/* A deleted ~/.pfw does not unload what was confirmed. */
+			DEBUG(c,
+			      "uid %u: no ~/.pfw: keeping the previous policy",
 			      (unsigned int)c->user.uid);
-			keep_previous(c, cache_fd);
+			keep_previous(c, conf_fd);
 		} else {
 			unlinkat(cache_fd, c->stamp_name, 0);
 			unlinkat(cache_fd, c->blob_name, 0);
 			unload_user(c, "no ~/.pfw");
 		}
+		close(conf_fd);
 		close(cache_fd);
 		return PAM_SUCCESS;
 	}
@@ -383,7 +550,8 @@ static int update_policy(struct ctx *const c)
 			   PFSEL_PAM_SOURCE,
 			   ret == -EPERM ? "could not become the user" :
 					   strerror(-ret));
-		ret = failed(c, cache_fd);
+		ret = failed(c, conf_fd);
+		close(conf_fd);
 		close(cache_fd);
 		return ret;
 	}
@@ -401,10 +569,14 @@ static int update_policy(struct ctx *const c)
 	      pfsel_pam_staleness_reason(stale));
 
 	if (stale == PFSEL_PAM_FRESH)
-		ret = load_cached(c, cache_fd);
+		ret = read_cached(c, cache_fd, &blob, &len);
 	else
-		ret = compile_and_load(c, cache_fd, &source);
-	ret = ret ? failed(c, cache_fd) : PAM_SUCCESS;
+		ret = compile_to_cache(c, cache_fd, &source, &blob, &len);
+	if (!ret)
+		ret = judge_and_load(c, conf_fd, blob, len);
+	free(blob);
+	ret = ret ? failed(c, conf_fd) : PAM_SUCCESS;
+	close(conf_fd);
 	close(cache_fd);
 	return ret;
 }

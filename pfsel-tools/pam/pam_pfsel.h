@@ -23,6 +23,8 @@
 #endif
 #define PFSEL_PAM_CACHE_DIR "/var/lib/pfsel"
 #define PFSEL_PAM_RUN_DIR "/run/pfsel"
+/* The policies people confirmed: a folder of the cache folder, root's. */
+#define PFSEL_PAM_CONFIRMED "confirmed"
 /* Seconds pfwc (and the stat of ~/.pfw) may take as the user. */
 #define PFSEL_PAM_TIMEOUT 30
 #define PFSEL_PAM_TIMEOUT_MAX 3600
@@ -277,5 +279,73 @@ int pfsel_pam_source_stat(const struct pfsel_pam_user *user,
 int pfsel_pam_compile(const struct pfsel_pam_user *user, const char *pfwc,
 		      unsigned int timeout, void **blob, size_t *len,
 		      char *diag, size_t diaglen);
+
+/* ---- The confirmed policy (confirm.c) ---------------------------------- */
+
+/*
+ * Open (creating it, 0700) the folder "confirmed" of the cache folder:
+ * a directory descriptor, or -ENOTDIR, -EPERM (not root's alone), or the
+ * error of mkdirat()/openat().
+ */
+int pfsel_pam_open_confirmed(int cache_fd);
+
+/*
+ * The policy uid last confirmed (UID.pfsel): 0 and a malloc()ed @blob;
+ * -ENOENT when there is none; -EBADMSG when it is not a policy for @uid.
+ */
+int pfsel_pam_read_confirmed(int conf_fd, uid_t uid, void **blob,
+			     size_t *len);
+
+/* Record @blob as the policy @uid confirmed (atomically): 0 or -errno. */
+int pfsel_pam_write_confirmed(int conf_fd, uid_t uid, const void *blob,
+			      size_t len);
+
+/* Forget what @uid confirmed (pfsel unload as root): 0 or -errno. */
+int pfsel_pam_forget_confirmed(int conf_fd, uid_t uid);
+
+/* What may happen to a policy compiled from ~/.pfw (the candidate). */
+enum pfsel_pam_judgement {
+	PFSEL_PAM_FIRST, /* nothing confirmed: load it, it is confirmed */
+	PFSEL_PAM_CONFIRMED_SAME, /* the confirmed policy, byte for byte */
+	PFSEL_PAM_IN_FORCE, /* loaded already by a trusted path: confirm */
+	PFSEL_PAM_NO_LOOSER, /* load it; the confirmed one stays on record */
+	PFSEL_PAM_LOOSER, /* keep the confirmed one in force */
+	PFSEL_PAM_UNCOMPARABLE, /* as looser: cannot prove it is not */
+};
+
+/**
+ * pfsel_pam_judge - Whether a candidate policy may be loaded unconfirmed
+ * @confirmed: @confirmed_len: the confirmed policy, or NULL for none.
+ * @candidate: @candidate_len: the policy compiled from ~/.pfw (checked to
+ *             be a policy for @uid).
+ * @uid: the user.
+ * @have_loaded: a policy is loaded for @uid, with @loaded_checksum.
+ *
+ * "No looser" is pfsel_compare(): exact.  Whatever cannot be compared
+ * (an invalid confirmed policy, out of memory) waits for confirmation.
+ */
+enum pfsel_pam_judgement
+pfsel_pam_judge(const void *confirmed, size_t confirmed_len,
+		const void *candidate, size_t candidate_len, uid_t uid,
+		bool have_loaded, uint32_t loaded_checksum);
+
+const char *pfsel_pam_judgement_name(enum pfsel_pam_judgement value);
+
+/* Whether the candidate is loaded (and not kept waiting). */
+bool pfsel_pam_judgement_loads(enum pfsel_pam_judgement value);
+
+/*
+ * Note in the run folder (UID.pending, 0644: "looser 0xCHECKSUM") that a
+ * policy waits for confirmation: 1 when the note is new (tell the
+ * person), 0 when it said so already, or a negative errno.
+ */
+int pfsel_pam_pending_set(int run_fd, uid_t uid, uint32_t checksum);
+
+/* Remove the note: 0 (also when there was none) or a negative errno. */
+int pfsel_pam_pending_clear(int run_fd, uid_t uid);
+
+/* Read the note (any user may): 0 and its checksum, -ENOENT, -EBADMSG. */
+int pfsel_pam_pending_read(const char *run_dir, uid_t uid,
+			   uint32_t *checksum);
 
 #endif /* PFSEL_PAM_PFSEL_H */

@@ -11,10 +11,13 @@
 #ifndef PFSELCMD_CMD_H
 #define PFSELCMD_CMD_H
 
+#include <pwd.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <time.h>
+
+#include "pam_pfsel.h"
 
 /* Exit codes, documented in pfsel(8). */
 enum {
@@ -54,6 +57,7 @@ int pfselcmd_stats(struct pfselcmd_ctx *ctx, int argc, char **argv);
 int pfselcmd_log(struct pfselcmd_ctx *ctx, int argc, char **argv);
 int pfselcmd_audit2pfw(struct pfselcmd_ctx *ctx, int argc, char **argv);
 int pfselcmd_compare(struct pfselcmd_ctx *ctx, int argc, char **argv);
+int pfselcmd_confirm(struct pfselcmd_ctx *ctx, int argc, char **argv);
 
 /* A whole compiled policy, malloc()ed: 0 or a negative errno (compare.c). */
 int pfselcmd_read_policy(const char *path, void **blob, size_t *len);
@@ -86,6 +90,54 @@ bool pfselcmd_parse_ulong(const char *text, unsigned long max,
 
 /* Reset getopt for a new parse (the tests run many commands). */
 void pfselcmd_getopt_reset(void);
+
+/* ---- Users and their confirmed policies (confirm.c) ------------------- */
+
+/* A user to compile ~/.pfw for, as pam_pfsel does (pam/runas.c). */
+struct pfselcmd_user {
+	struct pfsel_pam_user user;
+	struct passwd pw;
+	char *pwbuf;
+	gid_t *groups;
+};
+
+/* Look up @uid and their groups: 0 or a negative errno; free it always. */
+int pfselcmd_user_init(struct pfselcmd_user *u, uint32_t uid);
+void pfselcmd_user_free(struct pfselcmd_user *u);
+
+/* A user name or uid: 0 and *@uid, or -ESRCH. */
+int pfselcmd_parse_user(const char *text, uint32_t *uid);
+
+/*
+ * Whose policy the caller means: their real uid; as root, the uid behind
+ * pkexec (PKEXEC_UID) or sudo (SUDO_UID).  0, or -ENOENT for plain root.
+ */
+int pfselcmd_caller(uint32_t *uid);
+
+/* Root through pkexec for a user: only that user's "confirm" is allowed. */
+bool pfselcmd_under_pkexec(void);
+
+/* The pfwc beside this pfsel, else PFSEL_PAM_PFWC. */
+const char *pfselcmd_pfwc(void);
+
+/*
+ * Compile the user's ~/.pfw as the user: 0 and a malloc()ed policy for
+ * their uid, or a negative errno (said on ctx->err).
+ */
+int pfselcmd_compile_user(struct pfselcmd_ctx *ctx,
+			  const struct pfselcmd_user *u, void **blob,
+			  size_t *len);
+
+/* Whether the securityfs folder is the kernel's (not a test's). */
+bool pfselcmd_real_securityfs(void);
+
+/*
+ * As root, against the kernel's securityfs only: record @blob as the
+ * policy @uid confirmed (NULL: forget it) and clear the note that one
+ * waits.  0, or a negative errno (said on ctx->err).
+ */
+int pfselcmd_record_confirmed(struct pfselcmd_ctx *ctx, uint32_t uid,
+			      const void *blob, size_t len);
 
 /* ---- JSON output (json.c) --------------------------------------------- */
 

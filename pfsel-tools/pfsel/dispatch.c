@@ -25,6 +25,8 @@ static const struct pfselcmd_command commands[] = {
 	  "print the global mode, or set it: 1 enforcing, 0 permissive" },
 	{ "load", pfselcmd_load,
 	  "load a policy, and record it as the one the person confirmed" },
+	{ "confirm", pfselcmd_confirm,
+	  "put your ~/.pfw in force (as root: asks for your password)" },
 	{ "compare", pfselcmd_compare,
 	  "whether one compiled policy is no looser than another" },
 	{ "unload", pfselcmd_unload,
@@ -82,6 +84,14 @@ int pfselcmd_main(int argc, char **argv, FILE *out, FILE *err)
 		fprintf(out, "pfsel %s (ABI %d)\n", PFSEL_TOOLS_VERSION,
 			PFSEL_ABI_VERSION);
 		return PFSELCMD_EXIT_OK;
+	}
+	/*
+	 * pkexec ran us as root after the person's own password: they may
+	 * confirm their own policy, and do nothing else as root.
+	 */
+	if (pfselcmd_under_pkexec() && strcmp(name, "confirm")) {
+		fprintf(err, "pfsel: through pkexec, only 'pfsel confirm'\n");
+		return PFSELCMD_EXIT_USAGE;
 	}
 	for (i = 0; i < NCOMMANDS; i++) {
 		if (strcmp(name, commands[i].name))

@@ -2,6 +2,7 @@
 /*
  * pfsel load, pfsel unload, pfsel list: the policies in the kernel.
  */
+#include <endian.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -46,12 +47,15 @@ static void load_help(FILE *out)
 	fputs("Usage: pfsel load FILE\n"
 	      "Load a compiled policy, as pfwc wrote it.  Whose it is (the "
 	      "system's or a\nuid's) is in the policy's header: compile it "
-	      "with 'pfwc --system' or\n'pfwc --uid UID'.  A user may load "
-	      "their own policy; root any.  The\npolicy in force stays until "
-	      "the new one is validated whole.\n\n"
+	      "with 'pfwc --system' or\n'pfwc --uid UID'.  Only root "
+	      "(CAP_MAC_ADMIN) loads policies; a user's\npolicy that root "
+	      "loads is recorded as the one that user confirmed\n(pam_pfsel "
+	      "then loads their ~/.pfw at login only if it is no looser).\n"
+	      "To put your own ~/.pfw in force: pfsel confirm.  The policy "
+	      "in force\nstays until the new one is validated whole.\n\n"
 	      "  -h, --help   show this help and exit\n\n"
 	      "Exit status: 0, 1 the file could not be read or the kernel "
-	      "refused it\n(EPERM not yours, EINVAL malformed, EBADMSG "
+	      "refused it\n(EPERM not root, EINVAL malformed, EBADMSG "
 	      "checksum, EPROTONOSUPPORT\nformat version, E2BIG), 2 wrong "
 	      "usage, 3 pfsel is not available.\n",
 	      out);
@@ -59,6 +63,8 @@ static void load_help(FILE *out)
 
 int pfselcmd_load(struct pfselcmd_ctx *ctx, int argc, char **argv)
 {
+	void *blob = NULL;
+	size_t len = 0;
 	bool done;
 	int ret;
 
@@ -66,7 +72,9 @@ int pfselcmd_load(struct pfselcmd_ctx *ctx, int argc, char **argv)
 	if (done)
 		return ret;
 	if (optind == argc)
-		return pfselcmd_usage(ctx, "which policy? pfsel load FILE");
+		return pfselcmd_usage(ctx, "which policy? pfsel load FILE (to "
+					   "put your ~/.pfw in force: pfsel "
+					   "confirm)");
 	if (argc - optind > 1)
 		return pfselcmd_usage(ctx, "unexpected argument '%s'",
 				      argv[optind + 1]);
@@ -76,22 +84,48 @@ int pfselcmd_load(struct pfselcmd_ctx *ctx, int argc, char **argv)
 				     strerror(errno));
 	if (!pfselcmd_available(ctx, false))
 		return PFSELCMD_EXIT_UNAVAILABLE;
-	ret = pfsel_load_file(argv[optind]);
+	ret = pfselcmd_read_policy(argv[optind], &blob, &len);
+	if (ret)
+		return pfselcmd_fail(ctx, PFSELCMD_EXIT_FAILED, "%s: %s",
+				     argv[optind], strerror(-ret));
+	ret = len ? pfsel_load_buffer(blob, len) : -EINVAL;
 	if (ret) {
+		free(blob);
+		if (!len)
+			return pfselcmd_fail(ctx, PFSELCMD_EXIT_FAILED,
+					     "%s: empty file", argv[optind]);
 		ret = pfselcmd_lib_fail(ctx, ret);
 		if (ret == PFSELCMD_EXIT_FAILED)
 			fprintf(ctx->err, "pfsel load: %s not loaded\n",
 				argv[optind]);
+		if (geteuid() != 0 &&
+		    !pfsel_pam_blob_check(blob, len, getuid(), NULL))
+			fputs("pfsel load: only root loads policies now; to "
+			      "put your ~/.pfw in force,\nrun 'pfsel "
+			      "confirm' (it asks for your password)\n",
+			      ctx->err);
+		return ret;
 	}
+	/* Root loaded a user's policy: that is the one confirmed for them. */
+	if (geteuid() == 0 && len >= sizeof(struct pfsel_policy_header)) {
+		struct pfsel_policy_header hdr;
+
+		memcpy(&hdr, blob, sizeof(hdr));
+		if (!(le32toh(hdr.flags) & PFSEL_POLICY_F_SYSTEM) &&
+		    pfselcmd_record_confirmed(ctx, le32toh(hdr.uid), blob, len))
+			ret = PFSELCMD_EXIT_FAILED;
+	}
+	free(blob);
 	return ret;
 }
 
 static void unload_help(FILE *out)
 {
 	fputs("Usage: pfsel unload [system|UID]\n"
-	      "Unload the system policy (needs CAP_MAC_ADMIN) or the policy "
-	      "of a uid\n(default: your real uid; another's needs "
-	      "CAP_MAC_ADMIN).\n\n"
+	      "Unload the system policy or the policy of a uid (default: "
+	      "your real uid);\nboth need CAP_MAC_ADMIN.  Root unloading a "
+	      "user's policy also forgets the\npolicy that user confirmed: "
+	      "their next login loads ~/.pfw as a first one.\n\n"
 	      "  -h, --help   show this help and exit\n\n"
 	      "Exit status: 0, 1 the kernel refused (ENOENT none loaded, "
 	      "EPERM), 2 wrong\nusage, 3 pfsel is not available.\n",
@@ -123,6 +157,10 @@ int pfselcmd_unload(struct pfselcmd_ctx *ctx, int argc, char **argv)
 	if (!pfselcmd_available(ctx, false))
 		return PFSELCMD_EXIT_UNAVAILABLE;
 	ret = system ? pfsel_unload_system() : pfsel_unload_uid(uid);
+	/* Root unloads: the next login starts afresh, nothing confirmed. */
+	if (!system && (ret == 0 || ret == -ENOENT) && geteuid() == 0 &&
+	    pfselcmd_record_confirmed(ctx, uid, NULL, 0))
+		return PFSELCMD_EXIT_FAILED;
 	if (ret == -ENOENT && pfselcmd_available(ctx, true)) {
 		if (system)
 			return pfselcmd_fail(ctx, PFSELCMD_EXIT_FAILED,

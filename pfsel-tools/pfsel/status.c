@@ -4,6 +4,9 @@
  * for SELinux.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <getopt.h>
 #include <string.h>
 
@@ -13,26 +16,175 @@
 
 static const struct option status_options[] = {
 	{ "json", no_argument, NULL, 'j' },
+	{ "user", required_argument, NULL, 'u' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
 static void status_help(FILE *out)
 {
-	fputs("Usage: pfsel status [--json]\n"
+	fputs("Usage: pfsel status [--json] [--user USER]\n"
 	      "Show whether pfsel is active, the global mode, the kernel's "
 	      "interface\nversion, the loaded policies and the registered "
-	      "agents.\n\n"
-	      "      --json   one JSON object\n"
-	      "  -h, --help   show this help and exit\n\n"
+	      "agents.  Then, for you\n(not root) or USER: the policy in "
+	      "force, whether ~/.pfw compiles to it or\ndiffers, and whether "
+	      "~/.pfw is looser than the policy last confirmed, so\nthat it "
+	      "waits for 'pfsel confirm' (as root: the looser cells, as "
+	      "rules).\n\n"
+	      "      --json        one JSON object (without the user's part)\n"
+	      "      --user USER   the user's part for USER (another's: root "
+	      "only)\n"
+	      "  -h, --help        show this help and exit\n\n"
 	      "Exit status: 0, 1 a file could not be read, 2 wrong usage, "
 	      "3 pfsel is\nnot available (then the status says "
 	      "\"disabled\").\n",
 	      out);
 }
 
+/* The policy loaded for @uid: 1 and its checksum, 0 none, <0 error. */
+static int in_force(uint32_t uid, uint32_t *checksum)
+{
+	struct pfsel_policy_info *list = NULL;
+	size_t count = 0, i;
+	int ret = pfsel_policies(&list, &count);
+
+	if (ret)
+		return ret;
+	for (i = 0; i < count; i++) {
+		if (!list[i].system && list[i].uid == uid) {
+			*checksum = list[i].checksum;
+			ret = 1;
+		}
+	}
+	free(list);
+	return ret;
+}
+
+/* As root: ~/.pfw against the policy @uid confirmed, with the cells. */
+static void against_confirmed(struct pfselcmd_ctx *ctx, uint32_t uid,
+			      const void *blob, size_t len)
+{
+	void *confirmed = NULL;
+	size_t confirmed_len = 0;
+	uint32_t sum = 0;
+	int cache_fd, conf_fd, ret;
+
+	cache_fd = pfsel_pam_open_dir(PFSEL_PAM_CACHE_DIR, 0700);
+	conf_fd = cache_fd >= 0 ? pfsel_pam_open_confirmed(cache_fd) : cache_fd;
+	if (cache_fd >= 0)
+		close(cache_fd);
+	ret = conf_fd >= 0 ? pfsel_pam_read_confirmed(conf_fd, uid, &confirmed,
+						      &confirmed_len) :
+			     conf_fd;
+	if (conf_fd >= 0)
+		close(conf_fd);
+	if (ret) {
+		fprintf(ctx->out, "%-24s%s\n", "Confirmed policy:",
+			ret == -ENOENT ? "none (the next login confirms "
+					 "~/.pfw)" :
+					 strerror(-ret));
+		return;
+	}
+	pfsel_pam_blob_check(confirmed, confirmed_len, uid, &sum);
+	fprintf(ctx->out, "%-24s0x%08x\n", "Confirmed policy:", sum);
+	if (!blob) {
+		free(confirmed);
+		return;
+	}
+	ret = pfsel_compare(confirmed, confirmed_len, blob, len, NULL, 0);
+	if (ret == 0) {
+		fprintf(ctx->out, "%-24s%s\n",
+			"~/.pfw:", "no looser than the confirmed policy");
+	} else if (ret == 1) {
+		fprintf(ctx->out, "%-24s%s\n", "~/.pfw:",
+			"LOOSER than the confirmed policy: it waits for "
+			"'pfsel confirm'; it allows, for example:");
+		pfsel_compare(confirmed, confirmed_len, blob, len, ctx->out, 5);
+	} else {
+		fprintf(ctx->out, "%-24s%s\n", "~/.pfw:",
+			"cannot be compared with the confirmed policy");
+	}
+	free(confirmed);
+}
+
+/* The user's part: what is in force for them, and their ~/.pfw. */
+static void user_status(struct pfselcmd_ctx *ctx, uint32_t uid)
+{
+	struct pfselcmd_user u;
+	void *blob = NULL;
+	size_t len = 0;
+	uint32_t loaded = 0, compiled = 0, pending = 0;
+	struct pfsel_pam_stamp stamp;
+	int have, ret;
+	FILE *quiet;
+
+	ret = pfselcmd_user_init(&u, uid);
+	fprintf(ctx->out, "%-24s%s (uid %u)\n",
+		"User:", ret ? "?" : u.user.name, uid);
+	have = in_force(uid, &loaded);
+	if (have > 0)
+		fprintf(ctx->out, "%-24s0x%08x\n", "Policy in force:", loaded);
+	else
+		fprintf(ctx->out, "%-24s%s\n", "Policy in force:",
+			have == 0 ? "none" : pfsel_last_error());
+	if (ret) {
+		fprintf(ctx->out, "%-24s%s\n", "~/.pfw:", strerror(-ret));
+		pfselcmd_user_free(&u);
+		return;
+	}
+	/* Not root: the compile runs as the caller, with their group. */
+	if (geteuid() != 0)
+		u.user.gid = getgid();
+	ret = pfsel_pam_source_stat(&u.user, PFSEL_PAM_TIMEOUT, &stamp);
+	/* The compile's own messages are not the status's. */
+	quiet = fopen("/dev/null", "w");
+	if (!ret && quiet) {
+		struct pfselcmd_ctx silent = *ctx;
+
+		silent.err = quiet;
+		ret = pfselcmd_compile_user(&silent, &u, &blob, &len);
+	} else if (!ret) {
+		ret = pfselcmd_compile_user(ctx, &u, &blob, &len);
+	}
+	if (quiet)
+		fclose(quiet);
+	if (ret == -ENOENT) {
+		fprintf(ctx->out, "%-24s%s\n", "~/.pfw:", "none");
+	} else if (ret) {
+		fprintf(ctx->out, "%-24s%s\n", "~/.pfw:",
+			ret == -EBADMSG ? "does not compile (pfwc ~/.pfw "
+					  "says why)" :
+					  strerror(-ret));
+	} else {
+		pfsel_pam_blob_check(blob, len, uid, &compiled);
+		fprintf(ctx->out, "%-24s0x%08x, %s\n", "~/.pfw:", compiled,
+			have > 0 && loaded == compiled ?
+				"the policy in force" :
+				"DIFFERS from the policy in force");
+	}
+	if (geteuid() == 0) {
+		against_confirmed(ctx, uid, blob, len);
+	} else if (!ret && !(have > 0 && loaded == compiled) &&
+		   pfsel_pam_pending_read(PFSEL_PAM_RUN_DIR, uid, &pending) ==
+			   0 &&
+		   pending == compiled) {
+		fprintf(ctx->out, "%-24s%s\n", "Not in force:",
+			"~/.pfw is looser than the policy you last confirmed; "
+			"it waits for 'pfsel confirm'");
+	} else if (!ret && !(have > 0 && loaded == compiled)) {
+		fprintf(ctx->out, "%-24s%s\n", "Not in force:",
+			"your next login loads ~/.pfw if it is no looser than "
+			"the policy you last confirmed ('pfsel confirm' loads "
+			"it now)");
+	}
+	free(blob);
+	pfselcmd_user_free(&u);
+}
+
 int pfselcmd_status(struct pfselcmd_ctx *ctx, int argc, char **argv)
 {
+	const char *user = NULL;
+	uint32_t uid = 0;
 	struct pfselcmd_ask_stats ask;
 	struct pfsel_status st;
 	bool json = false, have_ask;
@@ -46,6 +198,9 @@ int pfselcmd_status(struct pfselcmd_ctx *ctx, int argc, char **argv)
 		case 'j':
 			json = true;
 			break;
+		case 'u':
+			user = optarg;
+			break;
 		case 'h':
 			status_help(ctx->out);
 			return PFSELCMD_EXIT_OK;
@@ -57,6 +212,10 @@ int pfselcmd_status(struct pfselcmd_ctx *ctx, int argc, char **argv)
 	if (optind < argc)
 		return pfselcmd_usage(ctx, "unexpected argument '%s'",
 				      argv[optind]);
+	if (user && pfselcmd_parse_user(user, &uid))
+		return pfselcmd_usage(ctx, "no such user: '%s'", user);
+	if (user && geteuid() != 0 && uid != getuid())
+		return pfselcmd_usage(ctx, "another user's status is for root");
 
 	if (!pfselcmd_available(ctx, true)) {
 		if (json)
@@ -103,6 +262,9 @@ int pfselcmd_status(struct pfselcmd_ctx *ctx, int argc, char **argv)
 	if (agents >= 0)
 		fprintf(ctx->out, "%-24s%lld\n",
 			"Agents registered:", (long long)agents);
+	/* The caller's own part, against the kernel (not a test's folder). */
+	if (user || (geteuid() != 0 && pfselcmd_real_securityfs()))
+		user_status(ctx, user ? uid : (uint32_t)getuid());
 	return PFSELCMD_EXIT_OK;
 }
 

@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfsel confirm: the person puts their ~/.pfw in force, as root.
+ *
+ * A program running as the user can write ~/.pfw; it cannot type the
+ * person's password.  So a ~/.pfw that allows more than the policy the
+ * person last confirmed takes effect only through here: root (sudo, or
+ * pkexec with polkit's action org.pfsel.load, which asks for the person's
+ * own password) compiles ~/.pfw as the user -- exactly as pam_pfsel does
+ * (pam/runas.c) -- shows how it differs from the confirmed policy, loads
+ * it and records it as confirmed (pam/confirm.c).  Run as the user, the
+ * command starts itself again through pkexec.
+ *
+ * Under pkexec, the person is identified by PKEXEC_UID, which pkexec sets
+ * and a caller cannot: they confirm their own policy and nothing else.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <grp.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <pfsel/pfsel.h>
+
+#include "cmd.h"
+#include "pam_pfsel.h"
+
+#ifndef PFSEL_PKEXEC
+#define PFSEL_PKEXEC "/usr/bin/pkexec"
+#endif
+
+/* Looser cells shown before confirming. */
+#define SHOW_CELLS 10
+
+static void confirm_help(FILE *out)
+{
+	fputs("Usage: pfsel confirm [--user USER] [--yes]\n"
+	      "Put ~/.pfw in force and record it as the policy the person "
+	      "confirmed.\nAt login, pam_pfsel loads ~/.pfw only when it is "
+	      "no looser than the\npolicy last confirmed; a looser one waits "
+	      "for this command.  It compiles\n~/.pfw as the user, shows "
+	      "where it allows more than the confirmed policy,\nloads it and "
+	      "records it as confirmed.  It runs as root: run as a user, it\n"
+	      "starts itself again through pkexec, which asks for your "
+	      "password (or use\n'sudo pfsel confirm').\n\n"
+	      "      --user USER  whose ~/.pfw (root only; default: the user "
+	      "who ran\n                   sudo or pkexec)\n"
+	      "  -h, --help       show this help and exit\n\n"
+	      "Exit status: 0 loaded and confirmed, 1 it failed (does not "
+	      "compile, the\nkernel refused it, not root and no pkexec), 2 "
+	      "wrong usage, 3 pfsel is not\navailable.\n",
+	      out);
+}
+
+/* The uid behind sudo or pkexec, from its variable: true and *uid. */
+static bool caller_uid(const char *name, uint32_t *uid)
+{
+	const char *value = getenv(name);
+
+	return value && pfselcmd_parse_uid(value, uid) && *uid != 0;
+}
+
+int pfselcmd_caller(uint32_t *uid)
+{
+	/* pkexec's first: it is set by pkexec itself, after the password. */
+	if (geteuid() != 0) {
+		*uid = (uint32_t)getuid();
+		return 0;
+	}
+	if (caller_uid("PKEXEC_UID", uid) || caller_uid("SUDO_UID", uid))
+		return 0;
+	return -ENOENT;
+}
+
+bool pfselcmd_under_pkexec(void)
+{
+	uint32_t uid;
+
+	return geteuid() == 0 && caller_uid("PKEXEC_UID", &uid);
+}
+
+int pfselcmd_user_init(struct pfselcmd_user *u, uint32_t uid)
+{
+	struct passwd *found = NULL;
+	long bufsize = sysconf(_SC_GETPW_R_SIZE_MAX);
+	int n = 64, ret;
+
+	memset(u, 0, sizeof(*u));
+	if (bufsize < 16384)
+		bufsize = 16384;
+	u->pwbuf = malloc((size_t)bufsize);
+	if (!u->pwbuf)
+		return -ENOMEM;
+	ret = getpwuid_r((uid_t)uid, &u->pw, u->pwbuf, (size_t)bufsize, &found);
+	if (!found)
+		return ret ? -ret : -ESRCH;
+	if (!u->pw.pw_dir || u->pw.pw_dir[0] != '/')
+		return -ENOENT;
+	for (;;) {
+		int have = n;
+
+		u->groups = malloc(sizeof(gid_t) * (size_t)n);
+		if (!u->groups)
+			return -ENOMEM;
+		if (getgrouplist(u->pw.pw_name, u->pw.pw_gid, u->groups,
+				 &have) >= 0) {
+			n = have;
+			break;
+		}
+		free(u->groups);
+		u->groups = NULL;
+		if (have <= n || have > 65536)
+			return -E2BIG;
+		n = have;
+	}
+	u->user = (struct pfsel_pam_user){
+		.uid = u->pw.pw_uid,
+		.gid = u->pw.pw_gid,
+		.groups = u->groups,
+		.ngroups = n,
+		.home = u->pw.pw_dir,
+		.name = u->pw.pw_name,
+	};
+	return 0;
+}
+
+void pfselcmd_user_free(struct pfselcmd_user *u)
+{
+	free(u->groups);
+	free(u->pwbuf);
+}
+
+int pfselcmd_parse_user(const char *text, uint32_t *uid)
+{
+	struct passwd pw, *found = NULL;
+	char buf[16384];
+
+	if (pfselcmd_parse_uid(text, uid))
+		return 0;
+	if (getpwnam_r(text, &pw, buf, sizeof(buf), &found) || !found)
+		return -ESRCH;
+	*uid = (uint32_t)pw.pw_uid;
+	return 0;
+}
+
+const char *pfselcmd_pfwc(void)
+{
+	static char path[PATH_MAX + 8];
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *slash;
+
+	/* The pfwc installed beside this pfsel (build/bin, /usr/bin). */
+	if (n > 0) {
+		self[n] = '\0';
+		slash = strrchr(self, '/');
+		if (slash) {
+			*slash = '\0';
+			snprintf(path, sizeof(path), "%s/pfwc", self);
+			if (!access(path, X_OK))
+				return path;
+		}
+	}
+	return PFSEL_PAM_PFWC;
+}
+
+int pfselcmd_compile_user(struct pfselcmd_ctx *ctx,
+			  const struct pfselcmd_user *u, void **blob,
+			  size_t *len)
+{
+	char diag[512] = "";
+	int ret;
+
+	ret = pfsel_pam_compile(&u->user, pfselcmd_pfwc(), PFSEL_PAM_TIMEOUT,
+				blob, len, diag, sizeof(diag));
+	if (ret == -EBADMSG)
+		return pfselcmd_fail(ctx, -EBADMSG,
+				     "%s/%s does not compile: %s", u->user.home,
+				     PFSEL_PAM_SOURCE,
+				     diag[0] ? diag : "pfwc failed");
+	if (ret)
+		return pfselcmd_fail(ctx, ret, "compiling %s/%s as %s: %s%s%s",
+				     u->user.home, PFSEL_PAM_SOURCE,
+				     u->user.name, strerror(-ret),
+				     diag[0] ? ": " : "", diag);
+	if (pfsel_pam_blob_check(*blob, *len, u->user.uid, NULL)) {
+		free(*blob);
+		return pfselcmd_fail(ctx, -EBADMSG,
+				     "pfwc did not write a policy for uid %u",
+				     (unsigned int)u->user.uid);
+	}
+	return 0;
+}
+
+bool pfselcmd_real_securityfs(void)
+{
+	return !strcmp(pfsel_securityfs(), PFSEL_SECURITYFS_DEFAULT);
+}
+
+int pfselcmd_record_confirmed(struct pfselcmd_ctx *ctx, uint32_t uid,
+			      const void *blob, size_t len)
+{
+	int cache_fd, conf_fd, run_fd, ret;
+
+	/* Only for the kernel's policies: not for a test's folder. */
+	if (!pfselcmd_real_securityfs())
+		return 0;
+	cache_fd = pfsel_pam_open_dir(PFSEL_PAM_CACHE_DIR, 0700);
+	if (cache_fd < 0)
+		return pfselcmd_fail(ctx, cache_fd, "%s: %s",
+				     PFSEL_PAM_CACHE_DIR, strerror(-cache_fd));
+	conf_fd = pfsel_pam_open_confirmed(cache_fd);
+	close(cache_fd);
+	if (conf_fd < 0)
+		return pfselcmd_fail(ctx, conf_fd, "%s/%s: %s",
+				     PFSEL_PAM_CACHE_DIR, PFSEL_PAM_CONFIRMED,
+				     strerror(-conf_fd));
+	ret = blob ? pfsel_pam_write_confirmed(conf_fd, uid, blob, len) :
+		     pfsel_pam_forget_confirmed(conf_fd, uid);
+	close(conf_fd);
+	if (ret)
+		return pfselcmd_fail(ctx, ret, "%s/%s/%u.pfsel: %s",
+				     PFSEL_PAM_CACHE_DIR, PFSEL_PAM_CONFIRMED,
+				     uid, strerror(-ret));
+	run_fd = pfsel_pam_open_dir(PFSEL_PAM_RUN_DIR, 0755);
+	if (run_fd >= 0) {
+		pfsel_pam_pending_clear(run_fd, uid);
+		close(run_fd);
+	}
+	return 0;
+}
+
+/* Not root: start again through pkexec, which asks for the password. */
+static int through_pkexec(struct pfselcmd_ctx *ctx)
+{
+	char self[PATH_MAX];
+	ssize_t n;
+
+	if (access(PFSEL_PKEXEC, X_OK))
+		return pfselcmd_fail(
+			ctx, PFSELCMD_EXIT_FAILED,
+			"only root puts a policy in force; confirm yours with "
+			"'sudo pfsel confirm' (%s is not installed: with it, "
+			"'pfsel confirm' asks for your password)",
+			PFSEL_PKEXEC);
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return pfselcmd_fail(ctx, PFSELCMD_EXIT_FAILED,
+				     "readlink(/proc/self/exe): %m");
+	self[n] = '\0';
+	fflush(ctx->out);
+	fflush(ctx->err);
+	execl(PFSEL_PKEXEC, "pkexec", self, "confirm", (char *)NULL);
+	return pfselcmd_fail(ctx, PFSELCMD_EXIT_FAILED,
+			     "execl(%s): %m; confirm with 'sudo pfsel confirm'",
+			     PFSEL_PKEXEC);
+}
+
+int pfselcmd_confirm(struct pfselcmd_ctx *ctx, int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "user", required_argument, NULL, 'u' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct pfselcmd_user u;
+	const char *user = NULL;
+	void *blob = NULL, *confirmed = NULL;
+	size_t len = 0, confirmed_len = 0;
+	uint32_t uid = 0, checksum = 0;
+	int opt, ret, lock = -1, run_fd, cache_fd, conf_fd;
+
+	while ((opt = getopt_long(argc, argv, "+h", options, NULL)) != -1) {
+		switch (opt) {
+		case 'u':
+			user = optarg;
+			break;
+		case 'h':
+			confirm_help(ctx->out);
+			return PFSELCMD_EXIT_OK;
+		default:
+			return pfselcmd_usage(ctx, "unknown option '%s'",
+					      argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return pfselcmd_usage(ctx, "unexpected argument '%s'",
+				      argv[optind]);
+	if (geteuid() != 0) {
+		if (user)
+			return pfselcmd_usage(ctx, "--user is for root");
+		return through_pkexec(ctx);
+	}
+	if (user) {
+		if (pfselcmd_parse_user(user, &uid))
+			return pfselcmd_usage(ctx, "no such user: '%s'", user);
+		if (pfselcmd_under_pkexec()) {
+			uint32_t own;
+
+			pfselcmd_caller(&own);
+			if (own != uid)
+				return pfselcmd_fail(ctx, PFSELCMD_EXIT_FAILED,
+						     "through pkexec, you "
+						     "confirm your own policy "
+						     "only");
+		}
+	} else if (pfselcmd_caller(&uid)) {
+		return pfselcmd_usage(ctx, "whose policy? As root: pfsel "
+					   "confirm --user USER");
+	}
+	if (uid == 0)
+		return pfselcmd_usage(ctx, "root has no user policy");
+	if (!pfselcmd_available(ctx, false))
+		return PFSELCMD_EXIT_UNAVAILABLE;
+	ret = pfselcmd_user_init(&u, uid);
+	if (ret) {
+		pfselcmd_user_free(&u);
+		return pfselcmd_fail(ctx, PFSELCMD_EXIT_FAILED, "uid %u: %s",
+				     uid, strerror(-ret));
+	}
+
+	/* One at a time with pam_pfsel: its lock on the session counter. */
+	run_fd = pfsel_pam_open_dir(PFSEL_PAM_RUN_DIR, 0755);
+	if (run_fd >= 0) {
+		lock = pfsel_pam_counter_open(run_fd, uid);
+		close(run_fd);
+	}
+
+	ret = pfselcmd_compile_user(ctx, &u, &blob, &len);
+	if (ret) {
+		ret = PFSELCMD_EXIT_FAILED;
+		goto out;
+	}
+	pfsel_pam_blob_check(blob, len, uid, &checksum);
+
+	/* What the person confirms: where it allows more. */
+	cache_fd = pfsel_pam_open_dir(PFSEL_PAM_CACHE_DIR, 0700);
+	conf_fd = cache_fd >= 0 ? pfsel_pam_open_confirmed(cache_fd) : -1;
+	if (cache_fd >= 0)
+		close(cache_fd);
+	if (conf_fd >= 0 && pfsel_pam_read_confirmed(conf_fd, uid, &confirmed,
+						     &confirmed_len) == 0) {
+		ret = pfsel_compare(confirmed, confirmed_len, blob, len, NULL,
+				    0);
+		if (ret == 1) {
+			fprintf(ctx->out,
+				"%s/%s allows more than the policy confirmed "
+				"before, for example:\n",
+				u.user.home, PFSEL_PAM_SOURCE);
+			pfsel_compare(confirmed, confirmed_len, blob, len,
+				      ctx->out, SHOW_CELLS);
+		} else if (ret == 0) {
+			fprintf(ctx->out,
+				"%s/%s is no looser than the policy confirmed "
+				"before.\n",
+				u.user.home, PFSEL_PAM_SOURCE);
+		}
+	}
+	if (conf_fd >= 0)
+		close(conf_fd);
+	free(confirmed);
+
+	ret = pfsel_load_buffer(blob, len);
+	if (ret) {
+		ret = pfselcmd_lib_fail(ctx, ret);
+		fprintf(ctx->err, "pfsel confirm: %s/%s not loaded\n",
+			u.user.home, PFSEL_PAM_SOURCE);
+		goto out;
+	}
+	ret = pfselcmd_record_confirmed(ctx, uid, blob, len) ?
+		      PFSELCMD_EXIT_FAILED :
+		      PFSELCMD_EXIT_OK;
+	if (!ret)
+		fprintf(ctx->out,
+			"uid %u: %s/%s (checksum 0x%08x) loaded and confirmed\n",
+			uid, u.user.home, PFSEL_PAM_SOURCE, checksum);
+out:
+	if (lock >= 0)
+		close(lock);
+	free(blob);
+	pfselcmd_user_free(&u);
+	return ret;
+}
