@@ -47,8 +47,8 @@
  * With -a, an ask part follows, ROUNDS rounds again: ASK (a small user
  * policy for UID that asks about every TCP connect to loopback port
  * ASK_PORT and allows TCP_PORT) is loaded, and an auto-answering agent,
- * pfsel-agent --auto allow (from PATH; /usr/bin in the VM), runs as UID
- * with its log on /dev/null.  Three measurements, in rotated order, each
+ * pfsel-agent --user UID --auto allow (from PATH; /usr/bin in the VM),
+ * started as root, runs as UID with its log on /dev/null.  Three measurements, in rotated order, each
  * in a child of UID that runs ASK_ITERATIONS sequential connect+accept to
  * 127.0.0.1 (one process, one question at a time: nothing to merge):
  *
@@ -893,14 +893,17 @@ static void start_agent(const enum ask_config c)
 	if (agent_pid < 0)
 		die("fork");
 	if (agent_pid == 0) {
-		if (setgroups(0, NULL) ||
-		    setresgid(bench_uid, bench_uid, bench_uid) ||
-		    setresuid(bench_uid, bench_uid, bench_uid))
-			die("become uid %u", (unsigned int)bench_uid);
-		/* --pfw: only 'always' answers would write to it. */
-		execlp("pfsel-agent", "pfsel-agent", "--auto", "allow",
-		       "--scope", ask_scopes[c], "--log", "/dev/null", "--pfw",
-		       "/tmp/pfsel-bench-agent.pfw", (char *)NULL);
+		char user[16];
+
+		/*
+		 * Started as root, as only root may register an agent: it
+		 * registers for bench_uid and then runs as bench_uid.  --pfw:
+		 * only 'always' answers would write to it.
+		 */
+		snprintf(user, sizeof(user), "%u", (unsigned int)bench_uid);
+		execlp("pfsel-agent", "pfsel-agent", "--user", user, "--auto",
+		       "allow", "--scope", ask_scopes[c], "--log", "/dev/null",
+		       "--pfw", "/tmp/pfsel-bench-agent.pfw", (char *)NULL);
 		die("exec pfsel-agent");
 	}
 	agent_config = (int)c;
