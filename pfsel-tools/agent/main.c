@@ -16,6 +16,7 @@
  * answering on its socket and load the user's policy.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <grp.h>
 #include <limits.h>
@@ -27,10 +28,12 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "agent.h"
+#include "pam_pfsel.h" /* where pam_pfsel keeps the confirmed policies */
 #include "pfw.h"
 
 /* Exit statuses (pfsel-agent(1)). */
@@ -140,6 +143,52 @@ static int lookup_user(const char *arg, struct agent_user *u)
 		fprintf(stderr, "pfsel-agent: %s\n", strerror(ENOMEM));
 		return -1;
 	}
+	return 0;
+}
+
+/*
+ * The policy @uid last confirmed, as pam_pfsel and "pfsel confirm" keep
+ * it (root's alone), into @c: 0, 0 with no blob when there is none, or -1
+ * with a message printed.  Read as root, before the drop.
+ */
+static int read_confirmed(uid_t uid, struct pfw_confirmed *c)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s/%u.pfsel", PFSEL_PAM_CACHE_DIR,
+		 PFSEL_PAM_CONFIRMED, (unsigned int)uid);
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && (errno == ENOENT || errno == ENOTDIR))
+		return 0;
+	if (fd < 0 || fstat(fd, &st)) {
+		fprintf(stderr, "pfsel-agent: open(%s): %s\n", path,
+			strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_uid != 0 || (st.st_mode & 022) ||
+	    st.st_size <= 0 || (uintmax_t)st.st_size > PFSEL_POLICY_MAX_SIZE) {
+		fprintf(stderr,
+			"pfsel-agent: %s: not a policy only root can change\n",
+			path);
+		close(fd);
+		return -1;
+	}
+	c->blob = malloc((size_t)st.st_size);
+	n = c->blob ? read(fd, c->blob, (size_t)st.st_size) : -1;
+	close(fd);
+	if (n != st.st_size) {
+		fprintf(stderr, "pfsel-agent: read(%s): %s\n", path,
+			n < 0 ? strerror(errno) : "short read");
+		free(c->blob);
+		c->blob = NULL;
+		return -1;
+	}
+	c->len = (size_t)st.st_size;
 	return 0;
 }
 
@@ -328,6 +377,7 @@ int main(int argc, char **argv)
 	const char *rules_path = NULL, *log_path = NULL, *pfw_path = NULL;
 	const char *out_path = NULL, *user_arg = NULL;
 	struct agent_user user = { 0 };
+	struct pfw_confirmed confirmed = { 0 };
 	char *rules_real = NULL;
 	uid_t agent_uid;
 	int auto_verdict = -1, auto_scope = PFSEL_SCOPE_ONCE;
@@ -450,6 +500,11 @@ int main(int argc, char **argv)
 	}
 	a.pfw.pfw = pfw_path;
 	a.pfw.out = out_path;
+	a.pfw.confirmed = &confirmed;
+	if (user_arg && read_confirmed(user.uid, &confirmed)) {
+		status = EXIT_FILE;
+		goto out;
+	}
 
 	a.log = stderr;
 	if (rules_path && user_arg) {
@@ -528,6 +583,12 @@ int main(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (user_arg && !confirmed.blob)
+		agent_log(
+			a.log,
+			"no policy of uid %u was confirmed (%s/%s): 'always' loads %s as it is",
+			(unsigned int)agent_uid, PFSEL_PAM_CACHE_DIR,
+			PFSEL_PAM_CONFIRMED, a.pfw.pfw);
 	agent_log(a.log,
 		  "registered as the agent of uid %u%s%s (sources:%s%s%s)",
 		  (unsigned int)agent_uid, user_arg ? ", running as " : "",
@@ -575,6 +636,7 @@ out:
 	free(default_pfw);
 	free(default_out);
 	free(rules_real);
+	free(confirmed.blob);
 	free(user.name);
 	free(user.dir);
 	return status;

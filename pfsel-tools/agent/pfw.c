@@ -8,6 +8,13 @@
  * ~/.pfw itself, so that the rule locations the kernel reports name
  * ~/.pfw and not the temporary file, and the result is loaded.
  *
+ * The user's programs can write ~/.pfw too.  So the text as the agent
+ * read it, before the new rule, must be no looser than the policy the
+ * person last confirmed (pfsel_compare(), exact), and what is loaded must
+ * be what the agent compiled from that text with the rule; the agent
+ * process loads it itself, the one process of the user the kernel lets
+ * load the user's policy.
+ *
  * The rules go in a section of their own at the top of the file: the
  * first matching rule decides, and the question was asked by a later rule
  * (or the default), so the new rule must come before it.  Since every rule
@@ -18,6 +25,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <spawn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -268,9 +276,10 @@ static int read_all(const char *path, char **text, char *err, size_t errlen)
 		 * the user has loaded.
 		 */
 		if (open_errno == ENOENT)
-			snprintf(err, errlen,
-				 "open(%s): %s: the answer holds for the session only",
-				 path, strerror(open_errno));
+			snprintf(
+				err, errlen,
+				"open(%s): %s: the answer holds for the session only",
+				path, strerror(open_errno));
 		else
 			snprintf(err, errlen, "open(%s): %s", path,
 				 strerror(open_errno));
@@ -293,11 +302,178 @@ static int read_all(const char *path, char **text, char *err, size_t errlen)
 	return 0;
 }
 
+/* Reads the compiled policy @path whole: 0, or a negative errno and @err. */
+static int read_blob(const char *path, void **blob, size_t *len, char *err,
+		     size_t errlen)
+{
+	FILE *f = fopen(path, "re");
+	struct stat st;
+	int rc;
+
+	*blob = NULL;
+	*len = 0;
+	if (!f || fstat(fileno(f), &st)) {
+		rc = -errno;
+		snprintf(err, errlen, "open(%s): %s", path, strerror(errno));
+		if (f)
+			fclose(f);
+		return rc;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    (uintmax_t)st.st_size > PFSEL_POLICY_MAX_SIZE) {
+		snprintf(err, errlen, "%s: not a compiled policy", path);
+		fclose(f);
+		return -EINVAL;
+	}
+	*blob = malloc((size_t)st.st_size);
+	if (!*blob ||
+	    fread(*blob, 1, (size_t)st.st_size, f) != (size_t)st.st_size) {
+		snprintf(err, errlen, "read(%s): %s", path,
+			 *blob ? "short read" : strerror(ENOMEM));
+		free(*blob);
+		*blob = NULL;
+		fclose(f);
+		return -EIO;
+	}
+	fclose(f);
+	*len = (size_t)st.st_size;
+	return 0;
+}
+
+/*
+ * Compiles @text, as a temporary file beside @c->pfw (relative includes
+ * resolve the same), into @blob.  0, or a negative errno and @err.
+ */
+static int compile_text(const struct pfw_config *c, const char *text,
+			void **blob, size_t *len, char *err, size_t errlen)
+{
+	char tmp[PATH_MAX], tmp_out[PATH_MAX];
+	size_t n = strlen(text);
+	int fd, rc;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.pfsel-agent.XXXXXX", c->pfw) >=
+		    (int)sizeof(tmp) ||
+	    snprintf(tmp_out, sizeof(tmp_out), "%s.check", tmp) >=
+		    (int)sizeof(tmp_out)) {
+		snprintf(err, errlen, "%s: %s", c->pfw, strerror(ENAMETOOLONG));
+		return -ENAMETOOLONG;
+	}
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "mkostemp(%s): %s", tmp, strerror(errno));
+		return rc;
+	}
+	memcpy(tmp_out + strlen(tmp) - 6, tmp + strlen(tmp) - 6, 6);
+	if (fchmod(fd, 0600) || write(fd, text, n) != (ssize_t)n) {
+		rc = -errno;
+		snprintf(err, errlen, "write(%s): %s", tmp, strerror(errno));
+		close(fd);
+		unlink(tmp);
+		return rc;
+	}
+	close(fd);
+	rc = run_pfwc(c->pfwc, tmp_out, tmp, err, errlen);
+	unlink(tmp);
+	if (!rc)
+		rc = read_blob(tmp_out, blob, len, err, errlen);
+	unlink(tmp_out);
+	return rc;
+}
+
+/*
+ * Is @text, the source before the new rule, no looser than the policy the
+ * person last confirmed?  0 when it is (or none is known), -EPERM with
+ * the looser rules in @err when it is not, another negative errno when it
+ * cannot be told.
+ */
+static int judge_source(const struct pfw_config *c, const char *text, char *err,
+			size_t errlen)
+{
+	char *report = NULL;
+	size_t report_len = 0, len;
+	FILE *mem;
+	void *blob;
+	int rc;
+
+	if (!c->confirmed || !c->confirmed->blob)
+		return 0;
+	rc = compile_text(c, text, &blob, &len, err, errlen);
+	if (rc)
+		return rc;
+	mem = open_memstream(&report, &report_len);
+	if (!mem) {
+		free(blob);
+		snprintf(err, errlen, "open_memstream: %s", strerror(errno));
+		return -ENOMEM;
+	}
+	rc = pfsel_compare(c->confirmed->blob, c->confirmed->len, blob, len,
+			   mem, 5);
+	fclose(mem);
+	free(blob);
+	if (rc == 1) {
+		snprintf(
+			err, errlen,
+			"%s holds rules looser than the policy last confirmed, which the agent does not load (the answer holds for the session; to put %s in force, confirm it as root: pfsel confirm):\n%s",
+			c->pfw, c->pfw, report ? report : "");
+		rc = -EPERM;
+	} else if (rc < 0) {
+		snprintf(err, errlen,
+			 "comparing %s with the confirmed policy: %s", c->pfw,
+			 pfsel_last_error());
+	}
+	free(report);
+	return rc;
+}
+
+/*
+ * Loads @c->out, which must be what @want (the agent's own text, compiled)
+ * is, class by class: 0, or a negative errno and @err.  On success the
+ * loaded policy becomes @c->confirmed's.
+ */
+static int load_checked(const struct pfw_config *c, const void *want,
+			size_t want_len, char *err, size_t errlen)
+{
+	void *blob;
+	size_t len;
+	int rc;
+
+	rc = read_blob(c->out, &blob, &len, err, errlen);
+	if (rc)
+		return rc;
+	if (pfsel_compare(want, want_len, blob, len, NULL, 0) != 0 ||
+	    pfsel_compare(blob, len, want, want_len, NULL, 0) != 0) {
+		snprintf(
+			err, errlen,
+			"%s (or %s) changed while the agent compiled it: not loaded, the answer holds for the session",
+			c->pfw, c->out);
+		free(blob);
+		return -EAGAIN;
+	}
+	/* By this process: the kernel's agent channel for the user. */
+	rc = pfsel_load_buffer(blob, len);
+	if (rc) {
+		snprintf(err, errlen, "%s", pfsel_last_error());
+		free(blob);
+		return rc;
+	}
+	if (c->confirmed) {
+		free(c->confirmed->blob);
+		c->confirmed->blob = blob;
+		c->confirmed->len = len;
+	} else {
+		free(blob);
+	}
+	return 0;
+}
+
 int pfw_add_rule(const struct pfw_config *c, const char *line, char *err,
 		 size_t errlen)
 {
 	char tmp[PATH_MAX], tmp_out[PATH_MAX];
 	char *text = NULL, *updated = NULL;
+	void *want = NULL;
+	size_t want_len = 0;
 	struct stat st;
 	mode_t mode = 0600;
 	size_t len;
@@ -313,6 +489,14 @@ int pfw_add_rule(const struct pfw_config *c, const char *line, char *err,
 	rc = read_all(c->pfw, &text, err, errlen);
 	if (rc)
 		return rc;
+	/* The rest of the source must be what the person confirmed. */
+	if (c->load) {
+		rc = judge_source(c, text ? text : "", err, errlen);
+		if (rc) {
+			free(text);
+			return rc;
+		}
+	}
 	if (!stat(c->pfw, &st))
 		mode = st.st_mode & 07777;
 	updated = pfw_insert(text ? text : "", line);
@@ -347,6 +531,8 @@ int pfw_add_rule(const struct pfw_config *c, const char *line, char *err,
 
 	/* Is the new text a policy?  Only then does it replace the old. */
 	rc = run_pfwc(c->pfwc, tmp_out, tmp, err, errlen);
+	if (!rc && c->load)
+		rc = read_blob(tmp_out, &want, &want_len, err, errlen);
 	unlink(tmp_out);
 	if (rc)
 		goto out_unlink;
@@ -360,11 +546,8 @@ int pfw_add_rule(const struct pfw_config *c, const char *line, char *err,
 	rc = run_pfwc(c->pfwc, c->out, c->pfw, err, errlen);
 	if (rc)
 		goto out;
-	if (c->load) {
-		rc = pfsel_load_file(c->out);
-		if (rc)
-			snprintf(err, errlen, "%s", pfsel_last_error());
-	}
+	if (c->load)
+		rc = load_checked(c, want, want_len, err, errlen);
 	goto out;
 
 out_unlink:
@@ -372,6 +555,7 @@ out_unlink:
 		close(fd);
 	unlink(tmp);
 out:
+	free(want);
 	free(updated);
 	return rc;
 }

@@ -15,17 +15,31 @@
 #define PFW_SECTION_END "# END pfsel-agent"
 
 /**
+ * struct pfw_confirmed - The policy the person last confirmed
+ * @blob: the compiled policy (malloc()ed), NULL when none is known.
+ * @len: its size.
+ */
+struct pfw_confirmed {
+	void *blob;
+	size_t len;
+};
+
+/**
  * struct pfw_config - Where the policy is and how to compile it
  * @pfw: the source, e.g. ~/.pfw.
  * @out: the compiled policy pfwc writes and the agent loads.
  * @pfwc: the compiler: a path, or a name looked up in $PATH.
  * @load: load @out after compiling it (false in tests).
+ * @confirmed: NULL, or the policy the person last confirmed, which the
+ *             rest of @pfw must be no looser than for an "always" rule to
+ *             be loaded with it; replaced by what is loaded.
  */
 struct pfw_config {
 	const char *pfw;
 	const char *out;
 	const char *pfwc;
 	bool load;
+	struct pfw_confirmed *confirmed;
 };
 
 /*
@@ -57,6 +71,15 @@ char *pfw_default_output(const char *pfw);
  * and, if @c->load, loads that.  On failure the source is as it was and
  * @err holds the reason (pfwc's own messages, or the syscall and errno).
  * Returns 0 or a negative errno (-EINVAL: pfwc rejected the policy).
+ *
+ * The user's programs can write @c->pfw as well as the user can, so with
+ * @c->load: when @c->confirmed holds a policy, the source as it was
+ * before @line must be no looser than it (pfsel_compare(): exact), else
+ * nothing is written or loaded (-EPERM, the looser rules in @err); and
+ * what is loaded must be, class by class, what the agent compiled from
+ * its own text with @line (-EAGAIN when the source changed meanwhile).
+ * It is loaded by this process, the agent the kernel lets load the
+ * user's policy, from memory.
  */
 int pfw_add_rule(const struct pfw_config *c, const char *line, char *err,
 		 size_t errlen);

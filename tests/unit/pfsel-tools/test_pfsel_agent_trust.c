@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for what keeps pfsel-agent's answers out of the user's
+ * reach: a rule file only root can change (source_rules.c,
+ * source_rules_trusted_path()), and "always" loading ~/.pfw only when the
+ * rest of it is no looser than the policy the person last confirmed, and
+ * only what the agent compiled (pfw.c, with the real pfwc and a stand-in
+ * securityfs folder).  The ownership checks need root: skipped otherwise.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "pfw.h"
+
+static char dir[64];
+static char path[512];
+
+static int setup(void **state)
+{
+	(void)state;
+	strcpy(dir, "/tmp/pfsel-agent-trust.XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	pfsel_set_securityfs(NULL);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd);
+}
+
+static const char *in(const char *name)
+{
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return path;
+}
+
+static void put(const char *name, const char *text, mode_t mode)
+{
+	FILE *f = fopen(in(name), "w");
+
+	assert_non_null(f);
+	assert_int_equal(fputs(text, f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(chmod(in(name), mode), 0);
+}
+
+/* The whole of @name, or NULL when it is missing (static buffer). */
+static const char *get(const char *name)
+{
+	static char buf[65536];
+	FILE *f = fopen(in(name), "r");
+	size_t n;
+
+	if (!f)
+		return NULL;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static void test_rules_owner(void **state)
+{
+	char err[1024], *real;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	put("agent.rules", "allow once * * * * *\n", 0644);
+	assert_int_equal(chmod(dir, 0755), 0);
+	real = source_rules_trusted_path(in("agent.rules"), err, sizeof(err));
+	assert_non_null(real);
+	assert_string_equal(real, in("agent.rules"));
+	free(real);
+
+	/* Writable by others, or the user's: refused, naming the file. */
+	assert_int_equal(chmod(in("agent.rules"), 0666), 0);
+	assert_null(
+		source_rules_trusted_path(in("agent.rules"), err, sizeof(err)));
+	assert_non_null(strstr(err, "agent.rules: refused"));
+	assert_int_equal(chmod(in("agent.rules"), 0644), 0);
+	assert_int_equal(chown(in("agent.rules"), 1001, 1001), 0);
+	assert_null(
+		source_rules_trusted_path(in("agent.rules"), err, sizeof(err)));
+	assert_non_null(strstr(err, "owner uid 1001"));
+	assert_int_equal(chown(in("agent.rules"), 0, 0), 0);
+
+	/* A folder others may write (not sticky): they could swap it. */
+	assert_int_equal(chmod(dir, 0777), 0);
+	assert_null(
+		source_rules_trusted_path(in("agent.rules"), err, sizeof(err)));
+	assert_non_null(strstr(err, "its folder"));
+	/* Sticky, as /tmp: root's entries stay root's. */
+	assert_int_equal(chmod(dir, 01777), 0);
+	real = source_rules_trusted_path(in("agent.rules"), err, sizeof(err));
+	assert_non_null(real);
+	free(real);
+	assert_int_equal(chmod(dir, 0700), 0);
+
+	/* Through a link: the file it names is judged, and its path kept. */
+	{
+		char target[512];
+
+		snprintf(target, sizeof(target), "%s", in("agent.rules"));
+		assert_int_equal(symlink(target, in("link")), 0);
+		real = source_rules_trusted_path(in("link"), err, sizeof(err));
+		assert_non_null(real);
+		assert_string_equal(real, target);
+		free(real);
+	}
+	assert_null(source_rules_trusted_path(in("missing"), err, sizeof(err)));
+	assert_non_null(strstr(err, "realpath("));
+}
+
+static const char *real_pfwc(void)
+{
+	static char pfwc[512];
+	const char *root = getenv("ROOT");
+
+	snprintf(pfwc, sizeof(pfwc), "%s/build/bin/pfwc", root ? root : "..");
+	return access(pfwc, X_OK) ? NULL : pfwc;
+}
+
+/* Compiles @text with the real pfwc into @c (the confirmed policy). */
+static void confirm(const char *pfwc, const char *text, struct pfw_confirmed *c)
+{
+	char cmd[2048];
+	FILE *f;
+	long len;
+
+	put("confirmed.pfw", text, 0644);
+	snprintf(cmd, sizeof(cmd), "'%s' -o '%s/confirmed.pfsel' '%s'", pfwc,
+		 dir, in("confirmed.pfw"));
+	assert_int_equal(system(cmd), 0);
+	f = fopen(in("confirmed.pfsel"), "r");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	free(c->blob);
+	c->blob = malloc((size_t)len);
+	assert_non_null(c->blob);
+	assert_int_equal(fread(c->blob, 1, (size_t)len, f), (size_t)len);
+	c->len = (size_t)len;
+	fclose(f);
+}
+
+static const char confirmed_pfw[] = "policy user;\n"
+				    "default deny;\n"
+				    "allow /usr/bin/curl connect tcp;\n";
+
+static void test_always_no_looser(void **state)
+{
+	const char *pfwc = real_pfwc();
+	struct pfw_confirmed confirmed = { 0 };
+	struct pfw_config c = { .load = true, .confirmed = &confirmed };
+	char err[4096], sfs[128], *before;
+	const char *loaded;
+
+	(void)state;
+	if (!pfwc)
+		skip();
+	snprintf(sfs, sizeof(sfs), "%s/sfs", dir);
+	assert_int_equal(mkdir(sfs, 0755), 0);
+	assert_int_equal(pfsel_set_securityfs(sfs), 0);
+	put("sfs/load", "", 0644);
+	confirm(pfwc, confirmed_pfw, &confirmed);
+	c.pfwc = pfwc;
+	c.pfw = strdup(in(".pfw"));
+	c.out = strdup(in(".pfw.pfsel"));
+
+	/* The user's programs let everything out: looser, refused. */
+	put(".pfw", "policy user;\ndefault allow;\n", 0644);
+	before = strdup(get(".pfw"));
+	assert_int_equal(pfw_add_rule(&c, "allow /usr/bin/wget connect tcp;",
+				      err, sizeof(err)),
+			 -EPERM);
+	assert_non_null(strstr(err, "looser than the policy last confirmed"));
+	assert_string_equal(get(".pfw"), before);
+	assert_string_equal(get("sfs/load"), "");
+	free(before);
+
+	/* As confirmed, and tighter: the rule is added and loaded. */
+	put(".pfw",
+	    "policy user;\ndefault deny;\n"
+	    "allow /usr/bin/curl connect tcp to 192.0.2.1;\n",
+	    0644);
+	assert_int_equal(pfw_add_rule(&c, "allow /usr/bin/wget connect tcp;",
+				      err, sizeof(err)),
+			 0);
+	assert_non_null(
+		strstr(get(".pfw"), "allow /usr/bin/wget connect tcp;"));
+	loaded = get("sfs/load");
+	assert_true(strlen(loaded) > 0 || confirmed.len > 0);
+	/* What was loaded is now the reference: the new rule is in it. */
+	{
+		struct stat st;
+
+		assert_int_equal(stat(in("sfs/load"), &st), 0);
+		assert_int_equal((size_t)st.st_size, confirmed.len);
+	}
+	/* Another answer on top: the source is what was loaded, plus one. */
+	assert_int_equal(pfw_add_rule(&c, "deny /usr/bin/nc connect tcp;", err,
+				      sizeof(err)),
+			 0);
+
+	/* No confirmed policy known: loaded as before. */
+	free(confirmed.blob);
+	confirmed.blob = NULL;
+	put(".pfw", "policy user;\ndefault allow;\n", 0644);
+	assert_int_equal(pfw_add_rule(&c, "deny /usr/bin/nc connect tcp;", err,
+				      sizeof(err)),
+			 0);
+	free(confirmed.blob);
+	free((char *)c.pfw);
+	free((char *)c.out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_rules_owner, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_always_no_looser, setup,
+						teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
