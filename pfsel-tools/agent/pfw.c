@@ -341,9 +341,34 @@ static int read_blob(const char *path, void **blob, size_t *len, char *err,
 }
 
 /*
- * Compiles @text, as a temporary file beside @c->pfw (relative includes
- * resolve the same), into @blob.  0, or a negative errno and @err.
+ * Creates a temporary file beside @c->pfw (relative includes resolve the
+ * same, and a rename is atomic), @tmp, and names @tmp_out, where pfwc is
+ * to write its policy.  The file's descriptor, or a negative errno and
+ * @err.
  */
+static int make_temp(const struct pfw_config *c, char tmp[PATH_MAX],
+		     char tmp_out[PATH_MAX], char *err, size_t errlen)
+{
+	int fd;
+
+	if (snprintf(tmp, PATH_MAX, "%s.pfsel-agent.XXXXXX", c->pfw) >=
+		    PATH_MAX ||
+	    snprintf(tmp_out, PATH_MAX, "%s.check", tmp) >= PATH_MAX) {
+		snprintf(err, errlen, "%s: %s", c->pfw, strerror(ENAMETOOLONG));
+		return -ENAMETOOLONG;
+	}
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		fd = -errno;
+		snprintf(err, errlen, "mkostemp(%s): %s", tmp, strerror(errno));
+		return fd;
+	}
+	/* tmp_out follows the name mkostemp chose (its last six bytes). */
+	memcpy(tmp_out + strlen(tmp) - 6, tmp + strlen(tmp) - 6, 6);
+	return fd;
+}
+
+/* Compiles @text, as a temporary file, into @blob: 0, or -errno and @err. */
 static int compile_text(const struct pfw_config *c, const char *text,
 			void **blob, size_t *len, char *err, size_t errlen)
 {
@@ -351,20 +376,9 @@ static int compile_text(const struct pfw_config *c, const char *text,
 	size_t n = strlen(text);
 	int fd, rc;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.pfsel-agent.XXXXXX", c->pfw) >=
-		    (int)sizeof(tmp) ||
-	    snprintf(tmp_out, sizeof(tmp_out), "%s.check", tmp) >=
-		    (int)sizeof(tmp_out)) {
-		snprintf(err, errlen, "%s: %s", c->pfw, strerror(ENAMETOOLONG));
-		return -ENAMETOOLONG;
-	}
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "mkostemp(%s): %s", tmp, strerror(errno));
-		return rc;
-	}
-	memcpy(tmp_out + strlen(tmp) - 6, tmp + strlen(tmp) - 6, 6);
+	fd = make_temp(c, tmp, tmp_out, err, errlen);
+	if (fd < 0)
+		return fd;
 	if (fchmod(fd, 0600) || write(fd, text, n) != (ssize_t)n) {
 		rc = -errno;
 		snprintf(err, errlen, "write(%s): %s", tmp, strerror(errno));
@@ -479,13 +493,6 @@ int pfw_add_rule(const struct pfw_config *c, const char *line, char *err,
 	size_t len;
 	int fd = -1, rc;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.pfsel-agent.XXXXXX", c->pfw) >=
-		    (int)sizeof(tmp) ||
-	    snprintf(tmp_out, sizeof(tmp_out), "%s.check", tmp) >=
-		    (int)sizeof(tmp_out)) {
-		snprintf(err, errlen, "%s: %s", c->pfw, strerror(ENAMETOOLONG));
-		return -ENAMETOOLONG;
-	}
 	rc = read_all(c->pfw, &text, err, errlen);
 	if (rc)
 		return rc;
@@ -506,14 +513,11 @@ int pfw_add_rule(const struct pfw_config *c, const char *line, char *err,
 		return -ENOMEM;
 	}
 
-	fd = mkostemp(tmp, O_CLOEXEC);
+	fd = make_temp(c, tmp, tmp_out, err, errlen);
 	if (fd < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "mkostemp(%s): %s", tmp, strerror(errno));
+		rc = fd;
 		goto out;
 	}
-	/* tmp_out follows the name mkostemp chose (its last six bytes). */
-	memcpy(tmp_out + strlen(tmp) - 6, tmp + strlen(tmp) - 6, 6);
 	len = strlen(updated);
 	if (fchmod(fd, mode) || write(fd, updated, len) != (ssize_t)len ||
 	    fsync(fd)) {
