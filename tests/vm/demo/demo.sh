@@ -70,8 +70,8 @@ if command -v pfwc >/dev/null 2>&1 && [ -f desktop.pfw ]; then
 	say "audit2pfw turns it into a rule that would allow it:"
 	run pfsel audit2pfw --uid 1001
 
-	say "With pfuser1's agent running (here answering 'allow' for the session by itself), the same call is asked and allowed:"
-	$runas 1001 pfsel-agent --auto allow --scope session \
+	say "Only root starts an agent: pfuser1's own programs must not answer for pfuser1. Started by root for pfuser1, it registers and then runs as pfuser1 (here answering 'allow' for the session by itself); the same call is asked and allowed:"
+	pfsel-agent --user 1001 --auto allow --scope session \
 		--log /tmp/agent.log &
 	agent=$!
 	sleep 1
