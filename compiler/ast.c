@@ -293,6 +293,57 @@ void *pfw_push(void **array, size_t *count, size_t elem_size)
 	return element;
 }
 
+/* A path byte that a bare path word may hold and a reader sees as is. */
+static bool plain_path_byte(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || (c && strchr("/._-+@~%:", c));
+}
+
+/*
+ * @path as the language writes it: bare when plain, else quoted with the
+ * lexer's escapes (LANGUAGE.md, "Exact paths"); bytes outside printable
+ * ASCII as \xNN.  A quoted text is always an exact path (or the DIR of
+ * a glob that follows it).
+ */
+static void put_path_word(char *buf, size_t size, const char *path)
+{
+	size_t len = 0;
+	bool plain = path[0] == '/';
+	char esc[5];
+
+	for (const char *p = path; *p && plain; p++)
+		plain = plain_path_byte((unsigned char)*p);
+	if (plain) {
+		snprintf(buf, size, "%s", path);
+		return;
+	}
+#define PUT(str)                                                           \
+	do {                                                               \
+		len += (size_t)snprintf(buf + (len < size ? len : size),   \
+					len < size ? size - len : 0, "%s", \
+					(str));                            \
+	} while (0)
+	PUT("\"");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			snprintf(esc, sizeof(esc), "\\%c", *p);
+		else if (*p == '\n' || *p == '\t' || *p == '\r' || *p == 0x1b)
+			snprintf(esc, sizeof(esc), "\\%c",
+				 *p == '\n' ? 'n' :
+				 *p == '\t' ? 't' :
+				 *p == '\r' ? 'r' :
+					      'e');
+		else if (*p < 0x20 || *p >= 0x7f)
+			snprintf(esc, sizeof(esc), "\\x%02x", *p);
+		else
+			snprintf(esc, sizeof(esc), "%c", *p);
+		PUT(esc);
+	}
+	PUT("\"");
+#undef PUT
+}
+
 char *pfw_path_format(const struct pfw_path_pattern *pattern, char *buf,
 		      size_t size)
 {
@@ -301,12 +352,22 @@ char *pfw_path_format(const struct pfw_path_pattern *pattern, char *buf,
 		[PFW_PATH_CHILD] = "/*",
 		[PFW_PATH_TREE] = "/**",
 	};
+	size_t used;
 
-	if (pattern->kind == PFW_PATH_ANY)
+	if (!size)
+		return buf;
+	if (pattern->kind == PFW_PATH_ANY) {
 		snprintf(buf, size, "*");
-	else
-		snprintf(buf, size, "%s%s", pattern->path,
-			 suffix[pattern->kind]);
+		return buf;
+	}
+	if (pattern->kind != PFW_PATH_EXACT && !pattern->path[0]) {
+		/* The root directory: "/" + "*", "/" + "**". */
+		snprintf(buf, size, "%s", suffix[pattern->kind]);
+		return buf;
+	}
+	put_path_word(buf, size, pattern->path);
+	used = strlen(buf);
+	snprintf(buf + used, size - used, "%s", suffix[pattern->kind]);
 	return buf;
 }
 

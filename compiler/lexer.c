@@ -8,7 +8,8 @@
  *   letter, _   a name or keyword; a hex-only word followed by ':' is an
  *               IPv6 address ("fe80::1")
  *   '/'         a path, up to white space or one of ; , # " =
- *   '"'         a quoted string (a path with odd characters)
+ *   '"'         a quoted string: an exact path, or an include's file name;
+ *               escapes \" \\ \n \t \r \e and \xNN (not \x00)
  *   '#'         a comment to the end of the line
  * An address may be followed directly by "/len".
  */
@@ -333,6 +334,63 @@ static void lex_path(struct pfw_lexer *lexer, struct pfw_token *token)
 	take_text(lexer, token, n, PFW_TOK_PATH, "path");
 }
 
+static int hex_value(int c)
+{
+	return is_digit(c)	    ? c - '0' :
+	       c >= 'a' && c <= 'f' ? c - 'a' + 10 :
+	       c >= 'A' && c <= 'F' ? c - 'A' + 10 :
+				      -1;
+}
+
+/*
+ * The byte an escape in a string stands for, the cursor just past its
+ * backslash: \" \\ \n \t \r \e, or \xNN with two hexadecimal digits.
+ * These are the escapes libpfsel's pfsel_escape() writes, so that what
+ * the agent and audit2pfw quote reads back as the very same bytes.  On a
+ * bad escape, reports it and returns the backslash (read on as itself).
+ */
+static int lex_escape(struct pfw_lexer *lexer)
+{
+	struct pfw_loc at = { lexer->file, lexer->line, lexer->col - 1 };
+	int c = peek_at(lexer, 0), hi, lo;
+
+	switch (c) {
+	case '"':
+	case '\\':
+		advance(lexer);
+		return c;
+	case 'n':
+		advance(lexer);
+		return '\n';
+	case 't':
+		advance(lexer);
+		return '\t';
+	case 'r':
+		advance(lexer);
+		return '\r';
+	case 'e':
+		advance(lexer);
+		return 0x1b;
+	case 'x':
+		hi = hex_value(peek_at(lexer, 1));
+		lo = hi < 0 ? -1 : hex_value(peek_at(lexer, 2));
+		if (lo < 0) {
+			pfw_error(
+				lexer->diag, &at,
+				"'\\x' takes two hexadecimal digits, as in '\\x1b'");
+			return '\\';
+		}
+		advance(lexer);
+		advance(lexer);
+		advance(lexer);
+		return hi << 4 | lo;
+	}
+	pfw_error(
+		lexer->diag, &at,
+		"unknown escape in a string; the escapes are \\\" \\\\ \\n \\t \\r \\e \\xNN");
+	return '\\';
+}
+
 static void lex_string(struct pfw_lexer *lexer, struct pfw_token *token)
 {
 	char *text = pfw_xrealloc(NULL, TOKEN_MAX + 1);
@@ -352,24 +410,18 @@ static void lex_string(struct pfw_lexer *lexer, struct pfw_token *token)
 		advance(lexer);
 		if (c == '"')
 			break;
-		if (c == '\\') {
-			c = peek_at(lexer, 0);
-			if (c != '"' && c != '\\') {
-				struct pfw_loc at = { lexer->file, lexer->line,
-						      lexer->col - 1 };
-
-				pfw_error(
-					lexer->diag, &at,
-					"only \\\" and \\\\ may be escaped in a string");
-				c = '\\';
-			} else {
-				advance(lexer);
-			}
-		}
+		if (c == '\\')
+			c = lex_escape(lexer);
 		if (c == '\0') {
 			pfw_error(lexer->diag, &token->loc,
 				  "string contains a NUL byte");
 			free(text);
+			while (peek_at(lexer, 0) >= 0 &&
+			       peek_at(lexer, 0) != '\n' &&
+			       peek_at(lexer, 0) != '"')
+				advance(lexer);
+			if (peek_at(lexer, 0) == '"')
+				advance(lexer);
 			return;
 		}
 		if (n == TOKEN_MAX) {

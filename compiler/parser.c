@@ -106,21 +106,30 @@ fail : {
 }
 }
 
-const char *pfw_parse_path_pattern(const char *text,
-				   struct pfw_path_pattern *pattern)
+/*
+ * A path, normalised into @pattern (repeated '/' are one, no trailing
+ * '/'): with @literal, every byte is itself and the pattern is EXACT;
+ * without, a last component "*" or "**" makes it CHILD or TREE.
+ */
+static const char *parse_path(const char *text, bool literal,
+			      struct pfw_path_pattern *pattern)
 {
 	size_t len = strlen(text), out = 0;
 	char *path;
 
 	memset(pattern, 0, sizeof(*pattern));
-	if (strcmp(text, "*") == 0) {
+	if (!literal && strcmp(text, "*") == 0) {
 		pattern->kind = PFW_PATH_ANY;
 		return NULL;
 	}
 	if (text[0] != '/')
-		return "an application pattern is '*' or an absolute path";
+		return literal ?
+			       "an exact path is absolute: it starts with '/'" :
+			       "an application pattern is '*' or an absolute path";
 	if (text[len - 1] == '/')
-		return "a path names a file, not a directory; write 'DIR/*' or 'DIR/**' for the files in it";
+		return literal ?
+			       "an exact path names a file, not a directory; write '\"DIR\"/*' or '\"DIR\"/**' for the files in it" :
+			       "a path names a file, not a directory; write 'DIR/*' or 'DIR/**' for the files in it";
 	path = pfw_xrealloc(NULL, len + 1);
 	pattern->kind = PFW_PATH_EXACT;
 	for (const char *comp = text; *comp;) {
@@ -136,7 +145,7 @@ const char *pfw_parse_path_pattern(const char *text,
 			free(path);
 			return "a path may not contain '.' or '..' components";
 		}
-		if (memchr(comp, '*', comp_len)) {
+		if (!literal && memchr(comp, '*', comp_len)) {
 			bool last = *end == '\0';
 
 			if (!last || (comp_len != 1 && comp_len != 2) ||
@@ -156,6 +165,18 @@ const char *pfw_parse_path_pattern(const char *text,
 	path[out] = '\0';
 	pattern->path = path;
 	return NULL;
+}
+
+const char *pfw_parse_path_pattern(const char *text,
+				   struct pfw_path_pattern *pattern)
+{
+	return parse_path(text, false, pattern);
+}
+
+const char *pfw_parse_exact_path(const char *text,
+				 struct pfw_path_pattern *pattern)
+{
+	return parse_path(text, true, pattern);
 }
 
 /* ---- Tokens ---- */
@@ -285,6 +306,54 @@ static struct pfw_ref *add_ref(struct pfw_ref **refs, size_t *n,
 
 /* ---- Lists ---- */
 
+/*
+ * A quoted path: exact, every byte itself (the quoted "/tmp/dir/" + "*" is
+ * the file named '*').  Directly followed by a PATH token "/" + "*" or
+ * "/" + "**" (no blank between), it is the directory of a glob, as in
+ * "/opt/My App" + "/" + "*".
+ */
+static bool parse_quoted_pattern(struct parser *p,
+				 struct pfw_path_pattern *pattern)
+{
+	struct pfw_loc loc = p->token.loc;
+	char *dir = pfw_xstrdup(p->token.text);
+	const char *problem;
+
+	next(p);
+	if (p->token.kind == PFW_TOK_PATH && p->token.adjacent) {
+		enum pfw_path_kind kind =
+			strcmp(p->token.text, "/*") == 0  ? PFW_PATH_CHILD :
+			strcmp(p->token.text, "/**") == 0 ? PFW_PATH_TREE :
+							    PFW_PATH_ANY;
+
+		if (kind == PFW_PATH_ANY) {
+			pfw_error(
+				p->diag, &p->token.loc,
+				"only '/*' or '/**' may follow a quoted directory directly");
+			free(dir);
+			return false;
+		}
+		next(p);
+		if (strcmp(dir, "/") == 0) { /* the root is stored as "" */
+			free(dir);
+			*pattern = (struct pfw_path_pattern){ kind,
+							      pfw_xstrdup("") };
+			return true;
+		}
+		problem = pfw_parse_exact_path(dir, pattern);
+		if (!problem)
+			pattern->kind = kind;
+	} else {
+		problem = pfw_parse_exact_path(dir, pattern);
+	}
+	free(dir);
+	if (problem) {
+		pfw_error(p->diag, &loc, "%s", problem);
+		return false;
+	}
+	return true;
+}
+
 static bool parse_pattern(struct parser *p, struct pfw_path_pattern *pattern)
 {
 	const char *problem;
@@ -293,7 +362,9 @@ static bool parse_pattern(struct parser *p, struct pfw_path_pattern *pattern)
 		pattern->kind = PFW_PATH_ANY;
 		return true;
 	}
-	if (p->token.kind != PFW_TOK_PATH && p->token.kind != PFW_TOK_STRING) {
+	if (p->token.kind == PFW_TOK_STRING)
+		return parse_quoted_pattern(p, pattern);
+	if (p->token.kind != PFW_TOK_PATH) {
 		expected(p, "'*' or an absolute path");
 		return false;
 	}

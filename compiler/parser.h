@@ -61,4 +61,12 @@ char *pfw_read_source(const char *path, size_t *len);
 const char *pfw_parse_path_pattern(const char *text,
 				   struct pfw_path_pattern *pattern);
 
+/*
+ * The same for the text of a quoted path: always PFW_PATH_EXACT, every
+ * byte itself ('*' too); repeated '/' are one; it must be absolute, and
+ * may not end in '/' or hold '.' or '..' components.
+ */
+const char *pfw_parse_exact_path(const char *text,
+				 struct pfw_path_pattern *pattern);
+
 #endif /* PFWC_PARSER_H */

@@ -166,6 +166,21 @@ static void test_formatting(void **state)
 			    "/usr/bin/python3 script /home/**");
 	free(app.exe.path);
 	free(app.script.path);
+
+	/* Paths that are not plain words: as the language quotes them. */
+	app.exe =
+		(struct pfw_path_pattern){ PFW_PATH_EXACT, strdup("/tmp/g/*") };
+	app.script = (struct pfw_path_pattern){ PFW_PATH_CHILD,
+						strdup("/My \"A\"\\\x1b\n") };
+	assert_string_equal(
+		pfw_app_format(&app, buf, sizeof(buf)),
+		"\"/tmp/g/*\" script \"/My \\\"A\\\"\\\\\\e\\n\"/*");
+	free(app.exe.path);
+	free(app.script.path);
+	app.is_script = false;
+	app.exe = (struct pfw_path_pattern){ PFW_PATH_TREE, strdup("") };
+	assert_string_equal(pfw_app_format(&app, buf, sizeof(buf)), "/**");
+	free(app.exe.path);
 }
 
 int main(void)

@@ -208,6 +208,48 @@ static void test_nul_byte_in_source(void **state)
 	lex_end(&l);
 }
 
+/* The escapes of a string are those pfsel_escape() writes. */
+static void test_string_escapes(void **state)
+{
+	struct lexed l;
+
+	(void)state;
+	lex_start(&l, "\"/tmp/x\\e[2K\\n\\t\\r\\\\\\\"\\x41\\xfF\" \"/a\"/*");
+	assert_int_equal(lex_next(&l), PFW_TOK_STRING);
+	assert_string_equal(l.token.text, "/tmp/x\x1b[2K\n\t\r\\\"A\xff");
+	assert_int_equal(lex_next(&l), PFW_TOK_STRING);
+	assert_string_equal(l.token.text, "/a");
+	/* A glob suffix directly after a quoted directory. */
+	assert_int_equal(lex_next(&l), PFW_TOK_PATH);
+	assert_true(l.token.adjacent);
+	assert_string_equal(l.token.text, "/*");
+	assert_int_equal(lex_next(&l), PFW_TOK_EOF);
+	lex_end(&l);
+}
+
+static void test_bad_string_escapes(void **state)
+{
+	struct lexed l;
+
+	(void)state;
+	lex_start(&l, "\"/a\\q\" \"/b\\x4\" \"/c\\x00d\" \"/d\\xg1\" ;");
+	assert_int_equal(lex_next(&l), PFW_TOK_STRING);
+	assert_int_equal(lex_next(&l), PFW_TOK_STRING);
+	assert_int_equal(lex_next(&l), PFW_TOK_ERROR);
+	assert_int_equal(lex_next(&l), PFW_TOK_STRING);
+	/* The NUL skipped to the end of its string: nothing else is wrong. */
+	assert_int_equal(lex_next(&l), PFW_TOK_SEMICOLON);
+	assert_int_equal(lex_next(&l), PFW_TOK_EOF);
+	fflush(l.out);
+	assert_non_null(strstr(l.messages, "t.pfw:1:4: error: unknown escape"));
+	assert_non_null(strstr(l.messages, "t.pfw:1:11: error: '\\x' takes two "
+					   "hexadecimal digits"));
+	assert_non_null(
+		strstr(l.messages, "t.pfw:1:16: error: string contains a NUL"));
+	assert_non_null(strstr(l.messages, "t.pfw:1:29: error: '\\x' takes"));
+	lex_end(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -219,6 +261,8 @@ int main(void)
 		cmocka_unit_test(test_paths_strings_comments),
 		cmocka_unit_test(test_bad_bytes_are_errors),
 		cmocka_unit_test(test_nul_byte_in_source),
+		cmocka_unit_test(test_string_escapes),
+		cmocka_unit_test(test_bad_string_escapes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

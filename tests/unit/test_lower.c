@@ -131,6 +131,35 @@ static void test_app_keys(void **state)
 	pfw_policy_free(p);
 }
 
+/*
+ * An exact path holding glob characters is stored as a plain string: the
+ * kernel's reader matches it literally, and its siblings stay others.
+ */
+static void test_exact_glob_names(void **state)
+{
+	struct pfw_policy *p = new_policy();
+	struct pfw_path_pattern none = { PFW_PATH_ANY, NULL };
+	struct pfsel_policydb *db;
+
+	(void)state;
+	add_app_rule(p, PFW_VERDICT_ALLOW, pat(PFW_PATH_EXACT, "/tmp/g/*"),
+		     false, none); /* 0 */
+	add_app_rule(p, PFW_VERDICT_ALLOW, pat(PFW_PATH_EXACT, "/tmp/h/**"),
+		     false, none); /* 1 */
+	add_app_rule(p, PFW_VERDICT_DENY, pat(PFW_PATH_CHILD, "/tmp/h"), false,
+		     none); /* 2 */
+	db = compile(p);
+	assert_int_equal(rule_of(db, "/tmp/g/*", NULL), 0);
+	assert_int_equal(rule_of(db, "/tmp/g/y", NULL), PFSEL_NONE);
+	assert_int_equal(rule_of(db, "/tmp/g/**", NULL), PFSEL_NONE);
+	assert_int_equal(rule_of(db, "/tmp/h/**", NULL), 1);
+	assert_int_equal(rule_of(db, "/tmp/h/*", NULL), 2);
+	assert_int_equal(rule_of(db, "/tmp/h/x", NULL), 2);
+	assert_int_equal(rule_of(db, "/tmp/h/x/y", NULL), PFSEL_NONE);
+	pfsel_policydb_free(db);
+	pfw_policy_free(p);
+}
+
 static void test_empty_policy(void **state)
 {
 	struct pfw_policy *p = new_policy();
@@ -234,6 +263,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_app_keys),
+		cmocka_unit_test(test_exact_glob_names),
 		cmocka_unit_test(test_empty_policy),
 		cmocka_unit_test(test_shared_global_group),
 		cmocka_unit_test(test_random_equivalence),

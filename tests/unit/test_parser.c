@@ -291,6 +291,76 @@ static void test_path_patterns(void **state)
 	assert_non_null(pfw_parse_path_pattern("a", &p));
 }
 
+/* A quoted path is exact: every byte itself, '*' too. */
+static void test_exact_paths(void **state)
+{
+	struct pfw_path_pattern p;
+	struct compiled c;
+	const struct pfw_app *a;
+
+	(void)state;
+	assert_null(pfw_parse_exact_path("//tmp//globdir/*", &p));
+	assert_int_equal(p.kind, PFW_PATH_EXACT);
+	assert_string_equal(p.path, "/tmp/globdir/*");
+	free(p.path);
+	assert_null(pfw_parse_exact_path("/a/**", &p));
+	assert_int_equal(p.kind, PFW_PATH_EXACT);
+	assert_string_equal(p.path, "/a/**");
+	free(p.path);
+	assert_non_null(pfw_parse_exact_path("*", &p));
+	assert_non_null(pfw_parse_exact_path("/a/", &p));
+	assert_non_null(pfw_parse_exact_path("/a/../b", &p));
+
+	compile_text(&c,
+		     "allow \"/tmp/globdir/*\", \"/opt/My App\"/*, \"/x\"/**,\n"
+		     "      \"/tmp/x\\e[2K\" script \"/s/**\", /usr/bin/*;\n"
+		     "deny \"/\"/*;\n",
+		     NULL, false);
+	assert_int_equal(c.errors, 0);
+	assert_int_equal(c.warnings, 0);
+	assert_int_equal(c.policy->rules[0].n_apps, 5);
+	a = c.policy->rules[0].apps;
+	assert_int_equal(a[0].exe.kind, PFW_PATH_EXACT);
+	assert_string_equal(a[0].exe.path, "/tmp/globdir/*");
+	assert_int_equal(a[1].exe.kind, PFW_PATH_CHILD);
+	assert_string_equal(a[1].exe.path, "/opt/My App");
+	assert_int_equal(a[2].exe.kind, PFW_PATH_TREE);
+	assert_string_equal(a[2].exe.path, "/x");
+	assert_int_equal(a[3].exe.kind, PFW_PATH_EXACT);
+	assert_string_equal(a[3].exe.path, "/tmp/x\x1b[2K");
+	assert_true(a[3].is_script);
+	assert_int_equal(a[3].script.kind, PFW_PATH_EXACT);
+	assert_string_equal(a[3].script.path, "/s/**");
+	assert_int_equal(a[4].exe.kind, PFW_PATH_CHILD);
+	a = c.policy->rules[1].apps;
+	assert_int_equal(a[0].exe.kind, PFW_PATH_CHILD);
+	assert_string_equal(a[0].exe.path, "");
+	compiled_free(&c);
+}
+
+static void test_bad_exact_paths(void **state)
+{
+	struct compiled c;
+
+	(void)state;
+	compile_text(&c,
+		     "allow \"tmp/a\";\n"
+		     "allow \"/tmp/a/\";\n"
+		     "allow \"/opt/x\"/bin;\n"
+		     "allow \"/opt/x\" /*;\n"
+		     "allow \"/a\\q\";\n",
+		     NULL, false);
+	assert_true(said(&c, "test.pfw:1:7: error: an exact path is absolute"));
+	assert_true(said(&c, "test.pfw:2:7: error: an exact path names a file, "
+			     "not a directory; write '\"DIR\"/*'"));
+	assert_true(said(&c, "test.pfw:3:15: error: only '/*' or '/**' may "
+			     "follow a quoted directory directly"));
+	/* With a blank between, '/' + '*' is another word. */
+	assert_true(said(&c, "test.pfw:4:16: error: expected an operation"));
+	assert_true(said(&c, "test.pfw:5:10: error: unknown escape"));
+	compiled_free(&c);
+}
+
 /* Write @text to @dir/@name. */
 static void write_file(const char *dir, const char *name, const char *text)
 {
@@ -428,6 +498,8 @@ int main(void)
 		cmocka_unit_test(test_explicit_contradictions),
 		cmocka_unit_test(test_syntax_errors_recover),
 		cmocka_unit_test(test_path_patterns),
+		cmocka_unit_test(test_exact_paths),
+		cmocka_unit_test(test_bad_exact_paths),
 		cmocka_unit_test(test_includes),
 		cmocka_unit_test(test_include_depth_limit),
 		cmocka_unit_test(test_includes_can_be_disabled),
