@@ -85,10 +85,15 @@ struct cmp {
 	struct reps exes, scripts;
 	struct app_pair *pairs;
 	size_t n_pairs;
+	/* The cells of the old (0) and the new (1) application. */
+	const struct pfsel_policy_cell **cells[2];
+	/* Where decisions can change, for the request kind at hand. */
 	u8 (*addrs)[16];
 	u32 n_addrs;
+	size_t addrs_cap;
 	u16 *ports;
 	u32 n_ports;
+	size_t ports_cap;
 	FILE *report;
 	unsigned int max, found;
 };
@@ -276,51 +281,190 @@ static int app_pairs(struct cmp *c)
 	return 0;
 }
 
-/* The union of both policies' address class bounds, sorted. */
-static int addr_bounds(struct cmp *c)
+/* ---- Where a decision can change --------------------------------------- */
+
+static int grow(void **v, size_t *cap, size_t need, size_t size)
 {
-	u32 i = 0, j = 0, n = 0;
+	size_t n = *cap ? *cap : 64;
+	void *bigger;
 
-	c->addrs = malloc(((size_t)c->old->n_addrs + c->new->n_addrs) * 16);
-	if (!c->addrs)
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	bigger = realloc(*v, n * size);
+	if (!bigger)
 		return -ENOMEM;
-	while (i < c->old->n_addrs || j < c->new->n_addrs) {
-		const u8 *a = i < c->old->n_addrs ? c->old->addrs[i].start :
-						    NULL;
-		const u8 *b = j < c->new->n_addrs ? c->new->addrs[j].start :
-						    NULL;
-		int d = !a ? 1 : !b ? -1 : memcmp(a, b, 16);
-
-		memcpy(c->addrs[n++], d <= 0 ? a : b, 16);
-		i += d <= 0;
-		j += d >= 0;
-	}
-	c->n_addrs = n;
+	*v = bigger;
+	*cap = n;
 	return 0;
 }
 
-/* The union of both policies' port class bounds, sorted. */
-static int port_bounds(struct cmp *c)
+/*
+ * The cells of @app's groups for the request kind @key (at most one per
+ * group), as the kernel's group_rule() finds them: into c->cells[@side].
+ */
+static u32 app_cells(struct cmp *c, int side, const struct pfsel_policydb *db,
+		     u32 app, u32 key)
 {
-	u32 i = 0, j = 0, n = 0;
+	const __le32 *group = db->grouplist + le32_to_cpu(db->apps[app].first);
+	u32 n = le32_to_cpu(db->apps[app].count), i, found = 0;
 
-	c->ports = malloc(((size_t)c->old->n_ports + c->new->n_ports) *
-			  sizeof(*c->ports));
-	if (!c->ports)
-		return -ENOMEM;
-	while (i < c->old->n_ports || j < c->new->n_ports) {
-		u32 a = i < c->old->n_ports ?
-				le16_to_cpu(c->old->ports[i].start) :
-				0x10000;
-		u32 b = j < c->new->n_ports ?
-				le16_to_cpu(c->new->ports[j].start) :
-				0x10000;
+	for (i = 0; i < n; i++) {
+		const struct pfsel_policy_range *g =
+			&db->groups[le32_to_cpu(group[i])];
+		const struct pfsel_policy_cell *cell =
+			db->cells + le32_to_cpu(g->first);
+		u32 lo = 0, hi = le32_to_cpu(g->count);
 
-		c->ports[n++] = (u16)(a <= b ? a : b);
-		i += a <= b;
-		j += b <= a;
+		while (lo < hi) {
+			u32 mid = lo + (hi - lo) / 2;
+			u32 k = cell[mid].op * PFSEL_PROTO_COUNT +
+				cell[mid].proto;
+
+			if (k == key) {
+				c->cells[side][found++] = &cell[mid];
+				break;
+			}
+			if (k < key)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
 	}
-	c->n_ports = n;
+	return found;
+}
+
+/* The row the slab of @cell holding @addr_class gives, or PFSEL_NONE. */
+static u32 slab_row(const struct pfsel_policydb *db,
+		    const struct pfsel_policy_cell *cell, u32 addr_class)
+{
+	const struct pfsel_policy_slab *slab;
+	u32 lo = 0, hi = le32_to_cpu(cell->slab_count);
+
+	if (!hi)
+		return PFSEL_NONE;
+	slab = db->slabs + le32_to_cpu(cell->slab_first);
+	while (hi - lo > 1) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (le32_to_cpu(slab[mid].start) <= addr_class)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return le32_to_cpu(slab[lo].row);
+}
+
+static int addr_cmp(const void *a, const void *b)
+{
+	return memcmp(a, b, 16);
+}
+
+static int port_cmp(const void *a, const void *b)
+{
+	u32 x = *(const u16 *)a, y = *(const u16 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The addresses where a decision for @key can change: where a slab of one
+ * of the cells begins (a class bound of its policy), and "::".  Within an
+ * interval between two of them every cell of both policies picks the same
+ * slab, so both decisions are the same for all its addresses.
+ */
+static int addr_breaks(struct cmp *c, u32 n_old, u32 n_new)
+{
+	const struct pfsel_policydb *dbs[2] = { c->old, c->new };
+	u32 counts[2] = { n_old, n_new };
+	size_t n = 0, i, j;
+	int side;
+
+	for (side = 0; side < 2; side++) {
+		const struct pfsel_policydb *db = dbs[side];
+
+		for (i = 0; i < counts[side]; i++) {
+			const struct pfsel_policy_cell *cell =
+				c->cells[side][i];
+			const struct pfsel_policy_slab *slab =
+				db->slabs + le32_to_cpu(cell->slab_first);
+			u32 len = le32_to_cpu(cell->slab_count);
+
+			if (grow((void **)&c->addrs, &c->addrs_cap, n + len + 1,
+				 16))
+				return -ENOMEM;
+			for (j = 0; j < len; j++)
+				memcpy(c->addrs[n++],
+				       db->addrs[le32_to_cpu(slab[j].start)]
+					       .start,
+				       16);
+		}
+	}
+	if (grow((void **)&c->addrs, &c->addrs_cap, n + 1, 16))
+		return -ENOMEM;
+	memset(c->addrs[n++], 0, 16);
+	qsort(c->addrs, n, 16, addr_cmp);
+	for (i = 0, j = 0; i < n; i++)
+		if (!j || memcmp(c->addrs[i], c->addrs[j - 1], 16))
+			memcpy(c->addrs[j++], c->addrs[i], 16);
+	c->n_addrs = (u32)j;
+	return 0;
+}
+
+/* The first port of each run of @row, appended to c->ports. */
+static int row_breaks(struct cmp *c, const struct pfsel_policydb *db, u32 row,
+		      size_t *n)
+{
+	const struct pfsel_policy_run *run;
+	u32 len, i;
+
+	if (row == PFSEL_NONE)
+		return 0;
+	run = db->runs + le32_to_cpu(db->rows[row].first);
+	len = le32_to_cpu(db->rows[row].count);
+	if (grow((void **)&c->ports, &c->ports_cap, *n + len, sizeof(u16)))
+		return -ENOMEM;
+	for (i = 0; i < len; i++)
+		c->ports[(*n)++] =
+			le16_to_cpu(db->ports[le32_to_cpu(run[i].start)].start);
+	return 0;
+}
+
+/*
+ * The ports where a decision for @key at address @addr can change: where
+ * a run of a row that the cells give this address begins, and 0.
+ */
+static int port_breaks(struct cmp *c, u32 n_old, u32 n_new, const u8 *addr)
+{
+	const struct pfsel_policydb *dbs[2] = { c->old, c->new };
+	u32 counts[2] = { n_old, n_new };
+	size_t n = 0, i, j;
+	int side;
+
+	for (side = 0; side < 2; side++) {
+		const struct pfsel_policydb *db = dbs[side];
+		u32 addr_class = pfsel_policydb_classify_addr(db, addr);
+
+		for (i = 0; i < counts[side]; i++) {
+			const struct pfsel_policy_cell *cell =
+				c->cells[side][i];
+
+			if (row_breaks(c, db, le32_to_cpu(cell->wild_row),
+				       &n) ||
+			    row_breaks(c, db, slab_row(db, cell, addr_class),
+				       &n))
+				return -ENOMEM;
+		}
+	}
+	if (grow((void **)&c->ports, &c->ports_cap, n + 1, sizeof(u16)))
+		return -ENOMEM;
+	c->ports[n++] = 0;
+	qsort(c->ports, n, sizeof(u16), port_cmp);
+	for (i = 0, j = 0; i < n; i++)
+		if (!j || c->ports[i] != c->ports[j - 1])
+			c->ports[j++] = c->ports[i];
+	c->n_ports = (u32)j;
 	return 0;
 }
 
@@ -416,13 +560,22 @@ static void num_addr(u128 v, u8 a[16])
 
 static const u8 v4_prefix[12] = { [10] = 0xff, [11] = 0xff };
 
-static void put_prefix(FILE *f, u128 lo, int len)
+static bool is_v4(u128 v)
+{
+	u8 a[16];
+
+	num_addr(v, a);
+	return !memcmp(a, v4_prefix, 12);
+}
+
+/* @lo/@len, IPv4 if it is one (and not @v6). */
+static void put_prefix_as(FILE *f, u128 lo, int len, bool v6)
 {
 	char text[INET6_ADDRSTRLEN];
 	u8 a[16];
 
 	num_addr(lo, a);
-	if (!memcmp(a, v4_prefix, 12) && len >= 96) {
+	if (!v6 && !memcmp(a, v4_prefix, 12) && len >= 96) {
 		inet_ntop(AF_INET, a + 12, text, sizeof(text));
 		len -= 96;
 		if (len == 32)
@@ -438,48 +591,58 @@ static void put_prefix(FILE *f, u128 lo, int len)
 		fprintf(f, "%s/%d", text, len);
 }
 
-/* [lo, hi] as prefixes, if a few do; else "LO - HI" in a comment. */
+static void put_prefix(FILE *f, u128 lo, int len)
+{
+	put_prefix_as(f, lo, len, false);
+}
+
+/* The largest prefix (its length) that starts at @p and ends by @hi. */
+static int block_at(u128 p, u128 hi)
+{
+	int k = 0;
+
+	while (k < 127) {
+		const u128 mask = ((u128)1 << (k + 1)) - 1;
+
+		if ((p & mask) || p + mask > hi || p + mask < p)
+			break;
+		k++;
+	}
+	return 128 - k;
+}
+
+/* [lo, hi] as prefixes, if a few do; else "LO (to HI)". */
 static void put_addrs(FILE *f, u128 lo, u128 hi)
 {
-	u128 p = lo;
-	int count = 0, pass;
+	int count = 0, pass, len;
+	u128 p, end;
 
 	if (lo == 0 && hi == ~(u128)0) {
 		fputs("any", f);
 		return;
 	}
 	for (pass = 0; pass < 2; pass++) {
-		p = lo;
-		for (;;) {
-			int len = 128;
-
-			/* The largest aligned block at p inside [p, hi]. */
-			while (len > 0) {
-				u128 size = (u128)1 << (128 - (len - 1));
-				u128 mask = size - 1;
-
-				if ((p & mask) || p + mask > hi || p + mask < p)
-					break;
-				len--;
-			}
+		for (p = lo, count = 0;; p = end + 1) {
+			len = block_at(p, hi);
+			end = p + (((u128)1 << (128 - len)) - 1);
 			if (pass) {
-				fputs(count++ ? ", " : "", f);
+				fputs(count ? ", " : "", f);
 				put_prefix(f, p, len);
-			} else {
-				count++;
 			}
-			if (len == 0 || p + ((u128)1 << (128 - len)) - 1 >= hi)
+			count++;
+			if (end >= hi)
 				break;
-			p += (u128)1 << (128 - len);
 		}
 		if (!pass && count > 4) {
-			put_prefix(f, lo, 128);
+			/* A range: both ends in one notation. */
+			const bool v6 = is_v4(lo) != is_v4(hi);
+
+			put_prefix_as(f, lo, 128, v6);
 			fputs(" (to ", f);
-			put_prefix(f, hi, 128);
+			put_prefix_as(f, hi, 128, v6);
 			fputs(")", f);
 			return;
 		}
-		count = 0;
 	}
 }
 
@@ -599,7 +762,7 @@ static int cell(struct cmp *c, const struct app_pair *pair, u32 op, u32 proto,
 static int enumerate(struct cmp *c)
 {
 	size_t i;
-	u32 op, proto, ai, pi;
+	u32 op, proto, ai, pi, n_old, n_new;
 	int ret;
 
 	for (i = 0; i < c->n_pairs; i++) {
@@ -607,6 +770,7 @@ static int enumerate(struct cmp *c)
 
 		for (op = 0; op < PFSEL_OP_COUNT; op++) {
 			for (proto = 0; proto < PFSEL_PROTO_COUNT; proto++) {
+				const u32 key = op * PFSEL_PROTO_COUNT + proto;
 				bool ports = proto == PFSEL_PROTO_TCP ||
 					     proto == PFSEL_PROTO_UDP;
 
@@ -621,10 +785,21 @@ static int enumerate(struct cmp *c)
 				}
 				if (proto == PFSEL_PROTO_PACKET)
 					continue;
+				n_old = app_cells(c, 0, c->old, pair->old_app,
+						  key);
+				n_new = app_cells(c, 1, c->new, pair->new_app,
+						  key);
+				if (addr_breaks(c, n_old, n_new))
+					return -ENOMEM;
 				for (ai = 0; ai < c->n_addrs; ai++) {
-					for (pi = 0;
-					     pi < (ports ? c->n_ports : 1);
-					     pi++) {
+					if (!ports) {
+						c->ports[0] = 0;
+						c->n_ports = 1;
+					} else if (port_breaks(c, n_old, n_new,
+							       c->addrs[ai])) {
+						return -ENOMEM;
+					}
+					for (pi = 0; pi < c->n_ports; pi++) {
 						ret = cell(c, pair, op, proto,
 							   0, ai, pi);
 						if (ret)
@@ -677,10 +852,13 @@ PFSEL_EXPORT int pfsel_compare(const void *old_blob, size_t old_len,
 				 new->n_script_paths, true);
 	if (!err)
 		err = app_pairs(&c);
-	if (!err)
-		err = addr_bounds(&c);
-	if (!err)
-		err = port_bounds(&c);
+	if (!err) {
+		c.cells[0] = calloc(old->n_groups + 1, sizeof(*c.cells[0]));
+		c.cells[1] = calloc(new->n_groups + 1, sizeof(*c.cells[1]));
+		if (!c.cells[0] || !c.cells[1] ||
+		    grow((void **)&c.ports, &c.ports_cap, 1, sizeof(u16)))
+			err = -ENOMEM;
+	}
 	if (err == -ENOMEM)
 		pfsel_fail(err, "compare: out of memory");
 	if (!err) {
@@ -696,6 +874,8 @@ out:
 	reps_free(&c.exes);
 	reps_free(&c.scripts);
 	free(c.pairs);
+	free(c.cells[0]);
+	free(c.cells[1]);
 	free(c.addrs);
 	free(c.ports);
 	pfsel_policydb_free(old);
