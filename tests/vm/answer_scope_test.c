@@ -21,7 +21,7 @@
  *     pending).
  *
  * The agent is the test process itself (root), registered for the uid
- * with PFSEL_ATTR_UID.  A kernel from before root-only registration
+ * with ask_agent_register() (PFSEL_ATTR_UID).  A kernel from before root-only registration
  * refuses that attribute (EINVAL); the test then registers the old way,
  * with its real uid set to the user's around each call, so that the
  * attacks are shown on that kernel too.
@@ -88,8 +88,6 @@ static void agent_leave(const struct agent *ag)
 /* Open a socket and register it for @uid: 0 or a positive errno. */
 static int agent_start(struct agent *ag, uid_t uid)
 {
-	const uint32_t u = uid;
-	const struct ask_attr attr = { PFSEL_ATTR_UID, sizeof(u), &u };
 	int ret;
 
 	memset(ag, 0, sizeof(*ag));
@@ -98,7 +96,7 @@ static int agent_start(struct agent *ag, uid_t uid)
 	if (ret)
 		return -ret;
 	ag->open = true;
-	ret = ask_agent_request(&ag->a, PFSEL_CMD_REGISTER, 0, &attr, 1);
+	ret = ask_agent_register(&ag->a, uid);
 	if (ret == -EINVAL) {
 		/* A kernel that knows no PFSEL_ATTR_UID in REGISTER. */
 		ag->old_abi = true;
