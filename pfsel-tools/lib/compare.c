@@ -368,6 +368,20 @@ static int port_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Sort @n elements of @size bytes and keep one of each: how many are left. */
+static u32 sort_unique(void *v, size_t n, size_t size,
+		       int (*cmp)(const void *, const void *))
+{
+	char *p = v;
+	size_t i, j;
+
+	qsort(v, n, size, cmp);
+	for (i = 0, j = 0; i < n; i++)
+		if (!j || cmp(p + i * size, p + (j - 1) * size))
+			memmove(p + j++ * size, p + i * size, size);
+	return (u32)j;
+}
+
 /*
  * The addresses where a decision for @key can change: where a slab of one
  * of the cells begins (a class bound of its policy), and "::".  Within an
@@ -404,11 +418,7 @@ static int addr_breaks(struct cmp *c, u32 n_old, u32 n_new)
 	if (grow((void **)&c->addrs, &c->addrs_cap, n + 1, 16))
 		return -ENOMEM;
 	memset(c->addrs[n++], 0, 16);
-	qsort(c->addrs, n, 16, addr_cmp);
-	for (i = 0, j = 0; i < n; i++)
-		if (!j || memcmp(c->addrs[i], c->addrs[j - 1], 16))
-			memcpy(c->addrs[j++], c->addrs[i], 16);
-	c->n_addrs = (u32)j;
+	c->n_addrs = sort_unique(c->addrs, n, 16, addr_cmp);
 	return 0;
 }
 
@@ -439,7 +449,7 @@ static int port_breaks(struct cmp *c, u32 n_old, u32 n_new, const u8 *addr)
 {
 	const struct pfsel_policydb *dbs[2] = { c->old, c->new };
 	u32 counts[2] = { n_old, n_new };
-	size_t n = 0, i, j;
+	size_t n = 0, i;
 	int side;
 
 	for (side = 0; side < 2; side++) {
@@ -460,11 +470,7 @@ static int port_breaks(struct cmp *c, u32 n_old, u32 n_new, const u8 *addr)
 	if (grow((void **)&c->ports, &c->ports_cap, n + 1, sizeof(u16)))
 		return -ENOMEM;
 	c->ports[n++] = 0;
-	qsort(c->ports, n, sizeof(u16), port_cmp);
-	for (i = 0, j = 0; i < n; i++)
-		if (!j || c->ports[i] != c->ports[j - 1])
-			c->ports[j++] = c->ports[i];
-	c->n_ports = (u32)j;
+	c->n_ports = sort_unique(c->ports, n, sizeof(u16), port_cmp);
 	return 0;
 }
 

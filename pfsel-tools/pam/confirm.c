@@ -32,27 +32,8 @@
 
 int pfsel_pam_open_confirmed(const int cache_fd)
 {
-	struct stat st;
-	int fd, err;
-
-	if (mkdirat(cache_fd, PFSEL_PAM_CONFIRMED, 0700) && errno != EEXIST)
-		return -errno;
-	fd = openat(cache_fd, PFSEL_PAM_CONFIRMED,
-		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ELOOP ? -ENOTDIR : -errno;
-	if (fstat(fd, &st)) {
-		err = -errno;
-		close(fd);
-		return err;
-	}
 	/* Root's alone: the policies a person confirmed are theirs to see. */
-	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
-	    (st.st_mode & 077)) {
-		close(fd);
-		return -EPERM;
-	}
-	return fd;
+	return pfsel_pam_open_dir_at(cache_fd, PFSEL_PAM_CONFIRMED, 0700, 077);
 }
 
 int pfsel_pam_read_confirmed(const int conf_fd, const uid_t uid,

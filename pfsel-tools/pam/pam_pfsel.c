@@ -17,9 +17,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <limits.h>
-#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,10 +44,8 @@ static const char counted_no = 0;
 struct ctx {
 	pam_handle_t *pamh;
 	struct pfsel_pam_options opts;
+	struct pfsel_pam_account acct;
 	struct pfsel_pam_user user;
-	struct passwd pw;
-	char *pwbuf;
-	gid_t *groups;
 	char blob_name[32];
 	char stamp_name[32];
 };
@@ -70,10 +66,8 @@ static int ctx_init(struct ctx *const c, pam_handle_t *const pamh,
 		    const int argc, const char **const argv)
 {
 	const char *name = NULL;
-	struct passwd *found = NULL;
 	char err[PATH_MAX + 64];
-	long bufsize;
-	int ngroups, ret;
+	int ret;
 
 	memset(c, 0, sizeof(*c));
 	c->pamh = pamh;
@@ -95,76 +89,40 @@ static int ctx_init(struct ctx *const c, pam_handle_t *const pamh,
 			   pam_strerror(pamh, ret));
 		return PAM_USER_UNKNOWN;
 	}
-	bufsize = sysconf(_SC_GETPW_R_SIZE_MAX);
-	if (bufsize < 16384)
-		bufsize = 16384;
-	for (;;) {
-		c->pwbuf = malloc((size_t)bufsize);
-		if (!c->pwbuf)
-			return PAM_BUF_ERR;
-		ret = getpwnam_r(name, &c->pw, c->pwbuf, (size_t)bufsize,
-				 &found);
-		if (ret != ERANGE || bufsize > (1L << 20))
-			break;
-		free(c->pwbuf);
-		c->pwbuf = NULL;
-		bufsize *= 2;
-	}
-	if (!found) {
+	ret = pfsel_pam_account_lookup(&c->acct, name, 0);
+	if (ret == -ENOMEM)
+		return PAM_BUF_ERR;
+	if (ret && !c->acct.pw.pw_name) {
 		pam_syslog(pamh, LOG_ERR, "no such user: %s%s%s", name,
-			   ret ? ": " : "", ret ? strerror(ret) : "");
+			   ret != -ESRCH ? ": " : "",
+			   ret != -ESRCH ? strerror(-ret) : "");
 		return PAM_USER_UNKNOWN;
 	}
-	if (c->pw.pw_uid == 0) {
+	if (c->acct.pw.pw_uid == 0) {
 		DEBUG(c, "root has no user policy; nothing to do");
 		return PAM_IGNORE;
 	}
-	if (!c->pw.pw_dir || c->pw.pw_dir[0] != '/') {
+	if (ret) {
+		pam_syslog(pamh, LOG_ERR, "user %s: cannot list their groups",
+			   name);
+		return PAM_SESSION_ERR;
+	}
+	if (!c->acct.pw.pw_dir || c->acct.pw.pw_dir[0] != '/') {
 		pam_syslog(pamh, LOG_ERR, "user %s: no absolute home folder",
 			   name);
 		return PAM_SESSION_ERR;
 	}
-
-	ngroups = 32;
-	for (;;) {
-		int n = ngroups;
-
-		c->groups = malloc(sizeof(gid_t) * (size_t)n);
-		if (!c->groups)
-			return PAM_BUF_ERR;
-		if (getgrouplist(c->pw.pw_name, c->pw.pw_gid, c->groups, &n) >=
-		    0) {
-			ngroups = n;
-			break;
-		}
-		free(c->groups);
-		c->groups = NULL;
-		if (n <= ngroups || n > 65536) {
-			pam_syslog(pamh, LOG_ERR,
-				   "user %s: cannot list their groups", name);
-			return PAM_SESSION_ERR;
-		}
-		ngroups = n;
-	}
-	c->user = (struct pfsel_pam_user){
-		.uid = c->pw.pw_uid,
-		.gid = c->pw.pw_gid,
-		.groups = c->groups,
-		.ngroups = ngroups,
-		.home = c->pw.pw_dir,
-		.name = c->pw.pw_name,
-	};
+	c->user = c->acct.user;
 	snprintf(c->blob_name, sizeof(c->blob_name), "%u.pfsel",
-		 (unsigned int)c->pw.pw_uid);
+		 (unsigned int)c->user.uid);
 	snprintf(c->stamp_name, sizeof(c->stamp_name), "%u.stamp",
-		 (unsigned int)c->pw.pw_uid);
+		 (unsigned int)c->user.uid);
 	return PAM_SUCCESS;
 }
 
 static void ctx_free(struct ctx *const c)
 {
-	free(c->groups);
-	free(c->pwbuf);
+	pfsel_pam_account_free(&c->acct);
 }
 
 /*

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <pwd.h>
 #include <stdint.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -165,6 +166,14 @@ const char *pfsel_pam_staleness_reason(enum pfsel_pam_staleness value);
  */
 int pfsel_pam_open_dir(const char *path, mode_t mode);
 
+/*
+ * The same relative to the folder @at (or AT_FDCWD), the folder's mode
+ * having none of the bits @forbidden (pfsel_pam_open_dir(): S_IWGRP |
+ * S_IWOTH).
+ */
+int pfsel_pam_open_dir_at(int at, const char *path, mode_t mode,
+			  mode_t forbidden);
+
 /* Write @len bytes to @name in @dirfd: a temporary file, fsync, rename. */
 int pfsel_pam_write_atomic(int dirfd, const char *name, const void *data,
 			   size_t len);
@@ -240,6 +249,30 @@ struct pfsel_pam_user {
 };
 
 /**
+ * struct pfsel_pam_account - A user looked up (account.c)
+ * @user: whom to become; its strings and groups point into this.
+ * @pw: the passwd entry.
+ * @pwbuf: @pw's strings.
+ * @groups: the supplementary groups (getgrouplist()).
+ */
+struct pfsel_pam_account {
+	struct pfsel_pam_user user;
+	struct passwd pw;
+	char *pwbuf;
+	gid_t *groups;
+};
+
+/*
+ * Look a user up by @name (or, when it is NULL, by @uid), with their
+ * groups: 0; -ESRCH no such user; -E2BIG too many groups; -ENOMEM; or
+ * the error of getpwnam_r()/getpwuid_r().  Free it with
+ * pfsel_pam_account_free() in every case.
+ */
+int pfsel_pam_account_lookup(struct pfsel_pam_account *a, const char *name,
+			     uid_t uid);
+void pfsel_pam_account_free(struct pfsel_pam_account *a);
+
+/**
  * pfsel_pam_source_stat - stat() ~/.pfw as the user, in a child process
  * @user: whom to become.
  * @timeout: seconds.
@@ -293,8 +326,7 @@ int pfsel_pam_open_confirmed(int cache_fd);
  * The policy uid last confirmed (UID.pfsel): 0 and a malloc()ed @blob;
  * -ENOENT when there is none; -EBADMSG when it is not a policy for @uid.
  */
-int pfsel_pam_read_confirmed(int conf_fd, uid_t uid, void **blob,
-			     size_t *len);
+int pfsel_pam_read_confirmed(int conf_fd, uid_t uid, void **blob, size_t *len);
 
 /* Record @blob as the policy @uid confirmed (atomically): 0 or -errno. */
 int pfsel_pam_write_confirmed(int conf_fd, uid_t uid, const void *blob,
@@ -345,7 +377,6 @@ int pfsel_pam_pending_set(int run_fd, uid_t uid, uint32_t checksum);
 int pfsel_pam_pending_clear(int run_fd, uid_t uid);
 
 /* Read the note (any user may): 0 and its checksum, -ENOENT, -EBADMSG. */
-int pfsel_pam_pending_read(const char *run_dir, uid_t uid,
-			   uint32_t *checksum);
+int pfsel_pam_pending_read(const char *run_dir, uid_t uid, uint32_t *checksum);
 
 #endif /* PFSEL_PAM_PFSEL_H */

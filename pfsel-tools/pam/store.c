@@ -22,14 +22,15 @@
 
 #include "pam_pfsel.h"
 
-int pfsel_pam_open_dir(const char *const path, const mode_t mode)
+int pfsel_pam_open_dir_at(const int at, const char *const path,
+			  const mode_t mode, const mode_t forbidden)
 {
 	struct stat st;
 	int fd, err;
 
-	if (mkdir(path, mode) && errno != EEXIST)
+	if (mkdirat(at, path, mode) && errno != EEXIST)
 		return -errno;
-	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	fd = openat(at, path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ELOOP ? -ENOTDIR : -errno;
 	if (fstat(fd, &st)) {
@@ -41,11 +42,16 @@ int pfsel_pam_open_dir(const char *const path, const mode_t mode)
 		close(fd);
 		return -ENOTDIR;
 	}
-	if (st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH))) {
+	if (st.st_uid != geteuid() || (st.st_mode & forbidden)) {
 		close(fd);
 		return -EPERM;
 	}
 	return fd;
+}
+
+int pfsel_pam_open_dir(const char *const path, const mode_t mode)
+{
+	return pfsel_pam_open_dir_at(AT_FDCWD, path, mode, S_IWGRP | S_IWOTH);
 }
 
 static int write_all(const int fd, const void *const data, const size_t len)

@@ -11,7 +11,6 @@
 #ifndef PFSELCMD_CMD_H
 #define PFSELCMD_CMD_H
 
-#include <pwd.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -93,18 +92,6 @@ void pfselcmd_getopt_reset(void);
 
 /* ---- Users and their confirmed policies (confirm.c) ------------------- */
 
-/* A user to compile ~/.pfw for, as pam_pfsel does (pam/runas.c). */
-struct pfselcmd_user {
-	struct pfsel_pam_user user;
-	struct passwd pw;
-	char *pwbuf;
-	gid_t *groups;
-};
-
-/* Look up @uid and their groups: 0 or a negative errno; free it always. */
-int pfselcmd_user_init(struct pfselcmd_user *u, uint32_t uid);
-void pfselcmd_user_free(struct pfselcmd_user *u);
-
 /* A user name or uid: 0 and *@uid, or -ESRCH. */
 int pfselcmd_parse_user(const char *text, uint32_t *uid);
 
@@ -125,8 +112,11 @@ const char *pfselcmd_pfwc(void);
  * their uid, or a negative errno (said on ctx->err).
  */
 int pfselcmd_compile_user(struct pfselcmd_ctx *ctx,
-			  const struct pfselcmd_user *u, void **blob,
+			  const struct pfsel_pam_account *u, void **blob,
 			  size_t *len);
+
+/* The folder of confirmed policies (root's): a descriptor or -errno. */
+int pfselcmd_open_confirmed(void);
 
 /* Whether the securityfs folder is the kernel's (not a test's). */
 bool pfselcmd_real_securityfs(void);

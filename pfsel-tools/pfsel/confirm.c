@@ -16,7 +16,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <grp.h>
 #include <limits.h>
 #include <pwd.h>
 #include <stdlib.h>
@@ -83,57 +82,6 @@ bool pfselcmd_under_pkexec(void)
 	return geteuid() == 0 && caller_uid("PKEXEC_UID", &uid);
 }
 
-int pfselcmd_user_init(struct pfselcmd_user *u, uint32_t uid)
-{
-	struct passwd *found = NULL;
-	long bufsize = sysconf(_SC_GETPW_R_SIZE_MAX);
-	int n = 64, ret;
-
-	memset(u, 0, sizeof(*u));
-	if (bufsize < 16384)
-		bufsize = 16384;
-	u->pwbuf = malloc((size_t)bufsize);
-	if (!u->pwbuf)
-		return -ENOMEM;
-	ret = getpwuid_r((uid_t)uid, &u->pw, u->pwbuf, (size_t)bufsize, &found);
-	if (!found)
-		return ret ? -ret : -ESRCH;
-	if (!u->pw.pw_dir || u->pw.pw_dir[0] != '/')
-		return -ENOENT;
-	for (;;) {
-		int have = n;
-
-		u->groups = malloc(sizeof(gid_t) * (size_t)n);
-		if (!u->groups)
-			return -ENOMEM;
-		if (getgrouplist(u->pw.pw_name, u->pw.pw_gid, u->groups,
-				 &have) >= 0) {
-			n = have;
-			break;
-		}
-		free(u->groups);
-		u->groups = NULL;
-		if (have <= n || have > 65536)
-			return -E2BIG;
-		n = have;
-	}
-	u->user = (struct pfsel_pam_user){
-		.uid = u->pw.pw_uid,
-		.gid = u->pw.pw_gid,
-		.groups = u->groups,
-		.ngroups = n,
-		.home = u->pw.pw_dir,
-		.name = u->pw.pw_name,
-	};
-	return 0;
-}
-
-void pfselcmd_user_free(struct pfselcmd_user *u)
-{
-	free(u->groups);
-	free(u->pwbuf);
-}
-
 int pfselcmd_parse_user(const char *text, uint32_t *uid)
 {
 	struct passwd pw, *found = NULL;
@@ -169,7 +117,7 @@ const char *pfselcmd_pfwc(void)
 }
 
 int pfselcmd_compile_user(struct pfselcmd_ctx *ctx,
-			  const struct pfselcmd_user *u, void **blob,
+			  const struct pfsel_pam_account *u, void **blob,
 			  size_t *len)
 {
 	char diag[512] = "";
@@ -201,20 +149,26 @@ bool pfselcmd_real_securityfs(void)
 	return !strcmp(pfsel_securityfs(), PFSEL_SECURITYFS_DEFAULT);
 }
 
+int pfselcmd_open_confirmed(void)
+{
+	int cache_fd = pfsel_pam_open_dir(PFSEL_PAM_CACHE_DIR, 0700), fd;
+
+	if (cache_fd < 0)
+		return cache_fd;
+	fd = pfsel_pam_open_confirmed(cache_fd);
+	close(cache_fd);
+	return fd;
+}
+
 int pfselcmd_record_confirmed(struct pfselcmd_ctx *ctx, uint32_t uid,
 			      const void *blob, size_t len)
 {
-	int cache_fd, conf_fd, run_fd, ret;
+	int conf_fd, run_fd, ret;
 
 	/* Only for the kernel's policies: not for a test's folder. */
 	if (!pfselcmd_real_securityfs())
 		return 0;
-	cache_fd = pfsel_pam_open_dir(PFSEL_PAM_CACHE_DIR, 0700);
-	if (cache_fd < 0)
-		return pfselcmd_fail(ctx, cache_fd, "%s: %s",
-				     PFSEL_PAM_CACHE_DIR, strerror(-cache_fd));
-	conf_fd = pfsel_pam_open_confirmed(cache_fd);
-	close(cache_fd);
+	conf_fd = pfselcmd_open_confirmed();
 	if (conf_fd < 0)
 		return pfselcmd_fail(ctx, conf_fd, "%s/%s: %s",
 				     PFSEL_PAM_CACHE_DIR, PFSEL_PAM_CONFIRMED,
@@ -267,12 +221,12 @@ int pfselcmd_confirm(struct pfselcmd_ctx *ctx, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct pfselcmd_user u;
+	struct pfsel_pam_account u;
 	const char *user = NULL;
 	void *blob = NULL, *confirmed = NULL;
 	size_t len = 0, confirmed_len = 0;
 	uint32_t uid = 0, checksum = 0;
-	int opt, ret, lock = -1, run_fd, cache_fd, conf_fd;
+	int opt, ret, lock = -1, run_fd, conf_fd;
 
 	while ((opt = getopt_long(argc, argv, "+h", options, NULL)) != -1) {
 		switch (opt) {
@@ -316,9 +270,9 @@ int pfselcmd_confirm(struct pfselcmd_ctx *ctx, int argc, char **argv)
 		return pfselcmd_usage(ctx, "root has no user policy");
 	if (!pfselcmd_available(ctx, false))
 		return PFSELCMD_EXIT_UNAVAILABLE;
-	ret = pfselcmd_user_init(&u, uid);
+	ret = pfsel_pam_account_lookup(&u, NULL, (uid_t)uid);
 	if (ret) {
-		pfselcmd_user_free(&u);
+		pfsel_pam_account_free(&u);
 		return pfselcmd_fail(ctx, PFSELCMD_EXIT_FAILED, "uid %u: %s",
 				     uid, strerror(-ret));
 	}
@@ -338,10 +292,7 @@ int pfselcmd_confirm(struct pfselcmd_ctx *ctx, int argc, char **argv)
 	pfsel_pam_blob_check(blob, len, uid, &checksum);
 
 	/* What the person confirms: where it allows more. */
-	cache_fd = pfsel_pam_open_dir(PFSEL_PAM_CACHE_DIR, 0700);
-	conf_fd = cache_fd >= 0 ? pfsel_pam_open_confirmed(cache_fd) : -1;
-	if (cache_fd >= 0)
-		close(cache_fd);
+	conf_fd = pfselcmd_open_confirmed();
 	if (conf_fd >= 0 && pfsel_pam_read_confirmed(conf_fd, uid, &confirmed,
 						     &confirmed_len) == 0) {
 		ret = pfsel_compare(confirmed, confirmed_len, blob, len, NULL,
@@ -382,6 +333,6 @@ out:
 	if (lock >= 0)
 		close(lock);
 	free(blob);
-	pfselcmd_user_free(&u);
+	pfsel_pam_account_free(&u);
 	return ret;
 }

@@ -67,12 +67,9 @@ static void against_confirmed(struct pfselcmd_ctx *ctx, uint32_t uid,
 	void *confirmed = NULL;
 	size_t confirmed_len = 0;
 	uint32_t sum = 0;
-	int cache_fd, conf_fd, ret;
+	int conf_fd, ret;
 
-	cache_fd = pfsel_pam_open_dir(PFSEL_PAM_CACHE_DIR, 0700);
-	conf_fd = cache_fd >= 0 ? pfsel_pam_open_confirmed(cache_fd) : cache_fd;
-	if (cache_fd >= 0)
-		close(cache_fd);
+	conf_fd = pfselcmd_open_confirmed();
 	ret = conf_fd >= 0 ? pfsel_pam_read_confirmed(conf_fd, uid, &confirmed,
 						      &confirmed_len) :
 			     conf_fd;
@@ -110,7 +107,7 @@ static void against_confirmed(struct pfselcmd_ctx *ctx, uint32_t uid,
 /* The user's part: what is in force for them, and their ~/.pfw. */
 static void user_status(struct pfselcmd_ctx *ctx, uint32_t uid)
 {
-	struct pfselcmd_user u;
+	struct pfsel_pam_account u;
 	void *blob = NULL;
 	size_t len = 0;
 	uint32_t loaded = 0, compiled = 0, pending = 0;
@@ -118,7 +115,7 @@ static void user_status(struct pfselcmd_ctx *ctx, uint32_t uid)
 	int have, ret;
 	FILE *quiet;
 
-	ret = pfselcmd_user_init(&u, uid);
+	ret = pfsel_pam_account_lookup(&u, NULL, (uid_t)uid);
 	fprintf(ctx->out, "%-24s%s (uid %u)\n",
 		"User:", ret ? "?" : u.user.name, uid);
 	have = in_force(uid, &loaded);
@@ -129,7 +126,7 @@ static void user_status(struct pfselcmd_ctx *ctx, uint32_t uid)
 			have == 0 ? "none" : pfsel_last_error());
 	if (ret) {
 		fprintf(ctx->out, "%-24s%s\n", "~/.pfw:", strerror(-ret));
-		pfselcmd_user_free(&u);
+		pfsel_pam_account_free(&u);
 		return;
 	}
 	/* Not root: the compile runs as the caller, with their group. */
@@ -178,7 +175,7 @@ static void user_status(struct pfselcmd_ctx *ctx, uint32_t uid)
 			"it now)");
 	}
 	free(blob);
-	pfselcmd_user_free(&u);
+	pfsel_pam_account_free(&u);
 }
 
 int pfselcmd_status(struct pfselcmd_ctx *ctx, int argc, char **argv)

@@ -16,8 +16,6 @@
 #include <cmocka.h>
 
 #include <errno.h>
-#include <libgen.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,68 +23,11 @@
 
 #include <pfsel/pfsel.h>
 
-struct blob {
-	char *data;
-	size_t len;
-};
+#include "pfwc_compile.h"
 
-static char pfwc[PATH_MAX];
-
-static int find_pfwc(void **state)
-{
-	const char *build = getenv("BUILD");
-	char self[PATH_MAX];
-	ssize_t n;
-
-	(void)state;
-	if (build && *build) {
-		snprintf(pfwc, sizeof(pfwc), "%s/bin/pfwc", build);
-		return 0;
-	}
-	/* build/tests/pfsel-tools/test_compare -> build/bin/pfwc */
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n <= 0)
-		return -1;
-	self[n] = '\0';
-	snprintf(pfwc, sizeof(pfwc), "%s/../../bin/pfwc", dirname(self));
-	return 0;
-}
-
-/* Compile @text (a .pfw) for uid 1001 with pfwc. */
 static struct blob compile(const char *text)
 {
-	char src[] = "/tmp/pfsel-compare-XXXXXX";
-	char cmd[PATH_MAX + 128];
-	struct blob b = { NULL, 0 };
-	size_t cap = 0, got;
-	FILE *f, *p;
-	int fd;
-
-	fd = mkstemp(src);
-	assert_true(fd >= 0);
-	f = fdopen(fd, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	snprintf(cmd, sizeof(cmd), "'%s' --uid 1001 -o - %s", pfwc, src);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	for (;;) {
-		if (b.len == cap) {
-			cap = cap ? 2 * cap : 65536;
-			b.data = realloc(b.data, cap);
-			assert_non_null(b.data);
-		}
-		got = fread(b.data + b.len, 1, cap - b.len, p);
-		if (!got)
-			break;
-		b.len += got;
-	}
-	if (pclose(p) != 0)
-		fail_msg("pfwc failed on:\n%s", text);
-	unlink(src);
-	assert_true(b.len > 0);
-	return b;
+	return compile_for(text, 1001);
 }
 
 /* pfsel_compare(old, new), and what it reported. */

@@ -14,8 +14,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,33 +22,9 @@
 
 #include "pam_pfsel.h"
 
-struct blob {
-	char *data;
-	size_t len;
-};
+#include "pfwc_compile.h"
 
-static char pfwc[PATH_MAX];
 static char dir[64];
-
-static int setup(void **state)
-{
-	const char *build = getenv("BUILD");
-	char self[PATH_MAX];
-	ssize_t n;
-
-	(void)state;
-	if (build && *build) {
-		snprintf(pfwc, sizeof(pfwc), "%s/bin/pfwc", build);
-	} else {
-		n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-		if (n <= 0)
-			return -1;
-		self[n] = '\0';
-		snprintf(pfwc, sizeof(pfwc), "%s/../../bin/pfwc",
-			 dirname(self));
-	}
-	return 0;
-}
 
 static int dir_setup(void **state)
 {
@@ -70,28 +44,7 @@ static int dir_teardown(void **state)
 
 static struct blob compile(const char *text)
 {
-	char src[] = "/tmp/pam-confirm-src-XXXXXX";
-	char cmd[PATH_MAX + 128];
-	struct blob b = { NULL, 0 };
-	size_t cap = 1 << 20;
-	FILE *f, *p;
-	int fd = mkstemp(src);
-
-	assert_true(fd >= 0);
-	f = fdopen(fd, "w");
-	fputs(text, f);
-	fclose(f);
-	snprintf(cmd, sizeof(cmd), "'%s' --uid %u -o - %s", pfwc,
-		 (unsigned int)getuid(), src);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	b.data = malloc(cap);
-	assert_non_null(b.data);
-	b.len = fread(b.data, 1, cap, p);
-	assert_int_equal(0, pclose(p));
-	unlink(src);
-	assert_true(b.len > 0);
-	return b;
+	return compile_for(text, (unsigned int)getuid());
 }
 
 static uint32_t checksum(const struct blob *b)
@@ -228,5 +181,5 @@ int main(void)
 						dir_teardown),
 	};
 
-	return cmocka_run_group_tests(tests, setup, NULL);
+	return cmocka_run_group_tests(tests, find_pfwc, NULL);
 }

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pam_pfsel - the account a policy is compiled for: the user's passwd
+ * entry and groups, as the runas.c child needs them.  Shared by the PAM
+ * module (by name) and the pfsel command (pfsel confirm, pfsel status: by
+ * uid).
+ */
+#include <errno.h>
+#include <grp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pam_pfsel.h"
+
+int pfsel_pam_account_lookup(struct pfsel_pam_account *const a,
+			     const char *const name, const uid_t uid)
+{
+	struct passwd *found = NULL;
+	long bufsize = sysconf(_SC_GETPW_R_SIZE_MAX);
+	int ngroups = 32, ret;
+
+	memset(a, 0, sizeof(*a));
+	if (bufsize < 16384)
+		bufsize = 16384;
+	for (;;) {
+		a->pwbuf = malloc((size_t)bufsize);
+		if (!a->pwbuf)
+			return -ENOMEM;
+		ret = name ? getpwnam_r(name, &a->pw, a->pwbuf, (size_t)bufsize,
+					&found) :
+			     getpwuid_r(uid, &a->pw, a->pwbuf, (size_t)bufsize,
+					&found);
+		if (ret != ERANGE || bufsize > (1L << 20))
+			break;
+		free(a->pwbuf);
+		a->pwbuf = NULL;
+		bufsize *= 2;
+	}
+	if (!found)
+		return ret ? -ret : -ESRCH;
+	for (;;) {
+		int n = ngroups;
+
+		a->groups = malloc(sizeof(gid_t) * (size_t)n);
+		if (!a->groups)
+			return -ENOMEM;
+		if (getgrouplist(a->pw.pw_name, a->pw.pw_gid, a->groups, &n) >=
+		    0) {
+			ngroups = n;
+			break;
+		}
+		free(a->groups);
+		a->groups = NULL;
+		if (n <= ngroups || n > 65536)
+			return -E2BIG;
+		ngroups = n;
+	}
+	a->user = (struct pfsel_pam_user){
+		.uid = a->pw.pw_uid,
+		.gid = a->pw.pw_gid,
+		.groups = a->groups,
+		.ngroups = ngroups,
+		.home = a->pw.pw_dir,
+		.name = a->pw.pw_name,
+	};
+	return 0;
+}
+
+void pfsel_pam_account_free(struct pfsel_pam_account *const a)
+{
+	free(a->groups);
+	free(a->pwbuf);
+	a->groups = NULL;
+	a->pwbuf = NULL;
+}
