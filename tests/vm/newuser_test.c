@@ -15,8 +15,13 @@
  *   6. pfsel audit2pfw suggests the rule that allows it, and says where it
  *      belongs: before the rule that denied it;
  *   7. pfuser1 puts the suggested rule into ~/.pfw there;
- *   8. logs in again: pam_pfsel sees ~/.pfw changed, compiles and loads
- *      it (a new checksum and generation);
+ *   8. logs in again: pam_pfsel sees ~/.pfw changed and compiles it, but
+ *      it allows more than the policy the first login confirmed: the
+ *      confirmed policy stays in force, the login says how to confirm,
+ *      and `pfsel status` (as pfuser1) says ~/.pfw waits for it;
+ *      pfuser1 confirms (as root: `pfsel confirm`, which sudo or pkexec
+ *      runs after their password): ~/.pfw is loaded (a new checksum and
+ *      generation), and the next login keeps it;
  *   9. the same call now succeeds, and only it (another application is
  *      still denied the port);
  *  10. every login's close_session (the logout) works: the session count
@@ -64,16 +69,17 @@ static int write_pfw(void *arg)
 /* A login and logout of pfuser1: pamtester's exit status, its output. */
 static int login(char *out, size_t size)
 {
-	return pfsel_sh(out, size,
-		  "pamtester -v pfsel-test pfuser1 open_session close_session");
+	return pfsel_sh(
+		out, size,
+		"pamtester -v pfsel-test pfuser1 open_session close_session");
 }
 
 /* pfuser1's netprobe connects to 127.0.0.1:@port: its errno, its pid. */
 static int netprobe(unsigned short port, pid_t *pid)
 {
 	char port_text[8];
-	char *argv[] = { PFSEL_NETPROBE, "connect", "inet", "127.0.0.1",
-			 port_text, NULL };
+	char *argv[] = { PFSEL_NETPROBE, "connect", "inet",
+			 "127.0.0.1",	 port_text, NULL };
 
 	snprintf(port_text, sizeof(port_text), "%u", port);
 	return pfsel_exec_as(PFSEL_UID1, argv, pid);
@@ -239,8 +245,9 @@ TEST_F_TIMEOUT(newuser, first_day, 120)
 				     AUDIT_WAIT_MS))
 	TH_LOG("no 1430 record of netprobe's pid %d", pid);
 	TH_LOG("audit: %s", record);
-	ASSERT_EQ(0, pfsel_sh(out, sizeof(out), "pfsel log --uid 1001 --since @%lld",
-			(long long)start));
+	ASSERT_EQ(0, pfsel_sh(out, sizeof(out),
+			      "pfsel log --uid 1001 --since @%lld",
+			      (long long)start));
 	TH_LOG("pfsel log:\n%s", out);
 	snprintf(needle, sizeof(needle),
 		 " deny  uid=1001 " PFSEL_NETPROBE
@@ -254,11 +261,12 @@ TEST_F_TIMEOUT(newuser, first_day, 120)
 
 	/* 6. audit2pfw suggests the allow, and says where it belongs. */
 	ASSERT_EQ(0, pfsel_sh(rules, sizeof(rules),
-			"pfsel audit2pfw --uid 1001 --since @%lld",
-			(long long)start));
+			      "pfsel audit2pfw --uid 1001 --since @%lld",
+			      (long long)start));
 	TH_LOG("pfsel audit2pfw:\n%s", rules);
 	snprintf(needle, sizeof(needle),
-		 "\nallow " PFSEL_NETPROBE " connect tcp to 127.0.0.1 port %d;\n",
+		 "\nallow " PFSEL_NETPROBE
+		 " connect tcp to 127.0.0.1 port %d;\n",
 		 PORT_DENIED);
 	EXPECT_NE(NULL, strstr(rules, needle));
 	/* That one rule only: nothing else of 1001's was denied. */
@@ -266,7 +274,8 @@ TEST_F_TIMEOUT(newuser, first_day, 120)
 	p = strstr(rules, "#   denied by rule ");
 	ASSERT_NE(NULL, p);
 	p += strlen("#   denied by rule ");
-	ASSERT_NE(NULL, strstr(p, " of the user policy: put these rules before it"));
+	ASSERT_NE(NULL,
+		  strstr(p, " of the user policy: put these rules before it"));
 	/* FILE:LINE:COLUMN: the line is between the last two colons. */
 	colon = strstr(p, " of the user policy");
 	while (colon > p && colon[-1] != ':')
@@ -286,11 +295,29 @@ TEST_F_TIMEOUT(newuser, first_day, 120)
 	EXPECT_EQ(0, pfsel_run_as(PFSEL_UID1, write_pfw, updated));
 	free(updated);
 
-	/* 8. Logs in again: ~/.pfw changed, so it is compiled and loaded. */
+	/*
+	 * 8. Logs in again: ~/.pfw changed and allows more than what the
+	 * first login confirmed, so it waits for pfuser1 to confirm it.
+	 */
 	ASSERT_EQ(0, login(out, sizeof(out)))
 	TH_LOG("pamtester:\n%s", out);
 	EXPECT_NE(NULL, strstr(out, "session has successfully been closed"))
 	TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "pfsel confirm")) TH_LOG("%s", out);
+	ASSERT_TRUE(pfsel_policy_line("1001", line, sizeof(line)));
+	EXPECT_EQ(sum1, pfsel_field_num(line, "checksum"));
+	EXPECT_EQ(EACCES, netprobe(PORT_DENIED, NULL));
+	EXPECT_EQ(0, pfsel_sh(out, sizeof(out),
+			      PFSEL_TESTS_DIR "/runas 1001 pfsel status"));
+	TH_LOG("pfsel status:\n%s", out);
+	EXPECT_NE(NULL, strstr(out, "waits for 'pfsel confirm'"));
+
+	/* pfuser1 confirms it (sudo pfsel confirm, or pkexec). */
+	ASSERT_EQ(0, pfsel_sh(out, sizeof(out), "pfsel confirm --user pfuser1"))
+	TH_LOG("pfsel confirm:\n%s", out);
+	TH_LOG("pfsel confirm:\n%s", out);
+	EXPECT_NE(NULL, strstr(out, "allows more than the policy confirmed"));
+	EXPECT_NE(NULL, strstr(out, "loaded and confirmed"));
 	ASSERT_TRUE(pfsel_policy_line("1001", line, sizeof(line)));
 	TH_LOG("policies: %s", line);
 	sum2 = pfsel_field_num(line, "checksum");
@@ -298,15 +325,23 @@ TEST_F_TIMEOUT(newuser, first_day, 120)
 	EXPECT_NE(sum1, sum2);
 	EXPECT_LT(gen1, gen2);
 
+	/* And logs in again: the confirmed ~/.pfw stays, silently. */
+	ASSERT_EQ(0, login(out, sizeof(out)))
+	TH_LOG("pamtester:\n%s", out);
+	EXPECT_EQ(NULL, strstr(out, "pfsel confirm")) TH_LOG("%s", out);
+	ASSERT_TRUE(pfsel_policy_line("1001", line, sizeof(line)));
+	EXPECT_EQ(sum2, pfsel_field_num(line, "checksum"));
+	EXPECT_EQ(gen2, pfsel_field_num(line, "generation"));
+
 	/* 9. The same call now succeeds; only netprobe's. */
 	EXPECT_EQ(0, netprobe(PORT_DENIED, &pid));
 	EXPECT_EQ(0, netprobe(PORT_OPEN, NULL));
 	EXPECT_EQ(EACCES, pfsel_run_as(PFSEL_UID1, plain_connect,
 				       (void *)(uintptr_t)PORT_DENIED));
 	EXPECT_EQ(0, pfsel_sh(out, sizeof(out),
-			"pfsel check --uid 1001 --exe " PFSEL_NETPROBE
-			" connect tcp 127.0.0.1 %d",
-			PORT_DENIED));
+			      "pfsel check --uid 1001 --exe " PFSEL_NETPROBE
+			      " connect tcp 127.0.0.1 %d",
+			      PORT_DENIED));
 	TH_LOG("pfsel check:\n%s", out);
 	EXPECT_NE(NULL, strstr(out, "verdict  allow\n"));
 	EXPECT_NE(NULL, strstr(out, ".pfw:4:")); /* the rule put in */

@@ -14,8 +14,12 @@
  * with missing=none and keep; a ~/.pfw that is a symlink to, or includes,
  * a file the user may not read is not compiled and nothing of the file
  * reaches the kept policy; the per-uid session counter, and the forget
- * at the last close only.  Needs root: as anyone else every test is
- * skipped.
+ * at the last close only.  The confirmed policy (issue 12): the first
+ * login records what it loads as confirmed; a tighter ~/.pfw loads at
+ * login; a looser one does not -- the confirmed policy stays in force,
+ * the person is told once, `pfsel status` says so -- until root confirms
+ * it (`pfsel confirm --user`); a ~/.pfw deleted or broken does not unload
+ * what was confirmed.  Needs root: as anyone else every test is skipped.
  */
 
 #define _GNU_SOURCE
@@ -34,6 +38,8 @@
 #define PFW1 HOME1 "/.pfw"
 #define COUNTER1 RUN_DIR "/1001.sessions"
 #define BLOB1 CACHE_DIR "/1001.pfsel"
+#define CONFIRMED1 CACHE_DIR "/confirmed/1001.pfsel"
+#define PENDING1 RUN_DIR "/1001.pending"
 #define SYSLOG "/var/log/pam_test.log"
 
 #define PORT_A 5601 /* denied by GOOD_A */
@@ -42,6 +48,11 @@
 
 #define GOOD_A "default allow;\ndeny * connect to loopback port 5601;\n"
 #define GOOD_B "default allow;\ndeny * connect to loopback port 5602;\n"
+/* GOOD_A and more: no looser than GOOD_A. */
+#define TIGHTER_A                                 \
+	"default allow;\n"                        \
+	"deny * connect to loopback port 5601;\n" \
+	"deny * connect to loopback port 5602;\n"
 #define BROKEN "default allow;\nthis is not a rule;\n"
 /* What no one but pfuser2 (or root) may read. */
 #define MARKER "SECRET-MARKER-4242"
@@ -219,8 +230,8 @@ FIXTURE_SETUP(pam)
 	ASSERT_EQ(0, access("/etc/pam.d/pfsel-test", R_OK))
 	TH_LOG("no /etc/pam.d/pfsel-test in the image (tests/vm/mkinitramfs)");
 	/* A syslog, to see pam_pfsel's messages (and its forget). */
-	if (system("pidof syslogd >/dev/null 2>&1"))
-		system("syslogd -O " SYSLOG " >/dev/null 2>&1");
+	if (system("pidof syslogd >/dev/null"))
+		system("syslogd -O " SYSLOG " >/dev/null");
 	pfsel_reset();
 	system("rm -rf " CACHE_DIR " " RUN_DIR " " HOME1 " " HOME2
 	       " /etc/pfsel-secret.pfw");
@@ -297,7 +308,10 @@ TEST_F(pam, good_policy)
 	EXPECT_EQ(gen, generation("1001"));
 }
 
-/* A stale compiled policy is compiled again: newer, or put back older. */
+/*
+ * A stale compiled policy is compiled again: newer, or put back older.
+ * (Each version no looser than the first, which the first login confirmed.)
+ */
 TEST_F(pam, stale_policy)
 {
 	long long a, b, c;
@@ -305,11 +319,11 @@ TEST_F(pam, stale_policy)
 	ASSERT_EQ(0, put_file(PFW1, GOOD_A, 0644, PFSEL_UID1, 0));
 	SESSION_OK("pfsel-test");
 	ASSERT_TRUE(loaded("1001", &a));
-	ASSERT_EQ(0, put_file(PFW1, GOOD_B, 0644, PFSEL_UID1, 0));
+	ASSERT_EQ(0, put_file(PFW1, TIGHTER_A, 0644, PFSEL_UID1, 0));
 	SESSION_OK("pfsel-test");
 	ASSERT_TRUE(loaded("1001", &b));
 	EXPECT_NE(a, b);
-	EXPECT_EQ(0, connect_as_1001(PORT_A));
+	EXPECT_EQ(EACCES, connect_as_1001(PORT_A));
 	EXPECT_EQ(EACCES, connect_as_1001(PORT_B));
 
 	/* The old file restored from a backup: its mtime is long ago. */
@@ -336,7 +350,7 @@ TEST_F(pam, broken_keep)
 	EXPECT_EQ(EACCES, connect_as_1001(PORT_A));
 	EXPECT_EQ(1, log_count("does not compile")) log_tail(_metadata);
 
-	/* Nothing loaded: the policy last compiled comes back. */
+	/* Nothing loaded: the policy last confirmed comes back. */
 	ASSERT_EQ(0, pfsel_unload("1001"));
 	SESSION_OK("pfsel-test-keep");
 	ASSERT_TRUE(loaded("1001", &b));
@@ -344,16 +358,28 @@ TEST_F(pam, broken_keep)
 	EXPECT_EQ(EACCES, connect_as_1001(PORT_A));
 }
 
-/* on_error=none: the user's policy is unloaded. */
+/*
+ * on_error=none: a policy nobody confirmed is unloaded; a confirmed one
+ * stays -- a program that breaks ~/.pfw does not turn the firewall off.
+ */
 TEST_F(pam, broken_none)
 {
-	ASSERT_EQ(0, put_file(PFW1, GOOD_A, 0644, PFSEL_UID1, 0));
-	SESSION_OK("pfsel-test-none");
-	ASSERT_TRUE(loaded("1001", NULL));
+	long long a, b;
+
 	ASSERT_EQ(0, put_file(PFW1, BROKEN, 0644, PFSEL_UID1, 0));
+	ASSERT_EQ(0, pfsel_load("enforce_1001"));
 	SESSION_OK("pfsel-test-none");
 	EXPECT_FALSE(loaded("1001", NULL));
 	EXPECT_EQ(0, connect_as_1001(PORT_A));
+
+	ASSERT_EQ(0, put_file(PFW1, GOOD_A, 0644, PFSEL_UID1, 0));
+	SESSION_OK("pfsel-test-none");
+	ASSERT_TRUE(loaded("1001", &a));
+	ASSERT_EQ(0, put_file(PFW1, BROKEN, 0644, PFSEL_UID1, 0));
+	SESSION_OK("pfsel-test-none");
+	ASSERT_TRUE(loaded("1001", &b));
+	EXPECT_EQ(a, b);
+	EXPECT_EQ(EACCES, connect_as_1001(PORT_A));
 }
 
 /* on_error=deny: the session is refused, and not counted. */
@@ -373,9 +399,15 @@ TEST_F(pam, broken_deny)
 	EXPECT_EQ(0, counter());
 }
 
-/* No ~/.pfw: nothing loaded (default), or the previous kept. */
+/*
+ * No ~/.pfw: nothing loaded (default) when nothing was confirmed; the
+ * previous policy kept with missing=keep, and also whenever a policy was
+ * confirmed: deleting ~/.pfw does not unload it.
+ */
 TEST_F(pam, missing)
 {
+	SESSION_OK("pfsel-test");
+	EXPECT_FALSE(loaded("1001", NULL));
 	ASSERT_EQ(0, put_file(PFW1, GOOD_A, 0644, PFSEL_UID1, 0));
 	SESSION_OK("pfsel-test");
 	ASSERT_TRUE(loaded("1001", NULL));
@@ -384,13 +416,161 @@ TEST_F(pam, missing)
 	EXPECT_TRUE(loaded("1001", NULL));
 	EXPECT_EQ(EACCES, connect_as_1001(PORT_A));
 	SESSION_OK("pfsel-test");
-	EXPECT_FALSE(loaded("1001", NULL));
-	EXPECT_EQ(0, connect_as_1001(PORT_A));
-	EXPECT_NE(0, access(BLOB1, F_OK));
+	EXPECT_TRUE(loaded("1001", NULL));
+	EXPECT_EQ(EACCES, connect_as_1001(PORT_A));
+	/* Unloaded by root, nothing in force: the confirmed one again. */
+	ASSERT_EQ(0, pfsel_unload("1001"));
+	SESSION_OK("pfsel-test");
+	EXPECT_TRUE(loaded("1001", NULL));
+	EXPECT_EQ(EACCES, connect_as_1001(PORT_A));
 	/* No home folder at all: the same. */
 	ASSERT_EQ(0, rmdir(HOME1));
 	SESSION_OK("pfsel-test");
+	EXPECT_TRUE(loaded("1001", NULL));
+	/* Root forgets what was confirmed (pfsel unload): then nothing. */
+	ASSERT_EQ(0, system("pfsel unload 1001"));
+	EXPECT_NE(0, access(CONFIRMED1, F_OK));
+	SESSION_OK("pfsel-test");
 	EXPECT_FALSE(loaded("1001", NULL));
+}
+
+/* The first login records what it loads as confirmed: root's, 0600. */
+TEST_F(pam, first_login_confirms)
+{
+	struct stat st;
+	long long sum;
+	int fd;
+	char header[32];
+
+	ASSERT_EQ(0, put_file(PFW1, GOOD_A, 0644, PFSEL_UID1, 0));
+	SESSION_OK("pfsel-test");
+	ASSERT_TRUE(loaded("1001", &sum));
+	ASSERT_EQ(0, lstat(CACHE_DIR "/confirmed", &st));
+	EXPECT_TRUE(S_ISDIR(st.st_mode));
+	EXPECT_EQ(0u, st.st_uid);
+	EXPECT_EQ(0700u, st.st_mode & 07777);
+	ASSERT_EQ(0, lstat(CONFIRMED1, &st));
+	EXPECT_EQ(0u, st.st_uid);
+	EXPECT_EQ(0600u, st.st_mode & 07777);
+	fd = open(CONFIRMED1, O_RDONLY);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(32, read(fd, header, 32));
+	close(fd);
+	EXPECT_EQ(sum, (long long)*(uint32_t *)(header + 12));
+	EXPECT_NE(0, access(PENDING1, F_OK));
+}
+
+/* A tighter ~/.pfw loads at login, silently; the confirmed one stays. */
+TEST_F(pam, tighter_loads)
+{
+	const int logged = log_count("no looser than the confirmed policy");
+	long long a, b;
+
+	ASSERT_EQ(0, put_file(PFW1, GOOD_A, 0644, PFSEL_UID1, 0));
+	SESSION_OK("pfsel-test");
+	ASSERT_TRUE(loaded("1001", &a));
+	ASSERT_EQ(0, put_file(PFW1, TIGHTER_A, 0644, PFSEL_UID1, 0));
+	SESSION_OK("pfsel-test");
+	ASSERT_TRUE(loaded("1001", &b));
+	EXPECT_NE(a, b);
+	EXPECT_EQ(EACCES, connect_as_1001(PORT_B));
+	EXPECT_EQ(NULL, strstr(self->out, "pfsel confirm"))
+	TH_LOG("%s", self->out);
+	EXPECT_NE(0, access(PENDING1, F_OK));
+	if (logged >= 0) {
+		usleep(300 * 1000); /* syslogd writes it down */
+		EXPECT_EQ(logged + 1,
+			  log_count("no looser than the confirmed policy"))
+		log_tail(_metadata);
+	}
+}
+
+/* `pfsel status` as pfuser1: its output in @out; its exit status. */
+static int status_as_1001(char *out, size_t size)
+{
+	return pfsel_sh(out, size, PFSEL_TESTS_DIR "/runas 1001 pfsel status");
+}
+
+/*
+ * A looser ~/.pfw: the confirmed policy stays in force, the person is
+ * told once, status says so; root confirms it, then it is in force and
+ * stays at the next login.
+ */
+TEST_F(pam, looser_waits_for_confirmation)
+{
+	char status[4096];
+	long long a, b, c;
+
+	ASSERT_EQ(0, put_file(PFW1, GOOD_A, 0644, PFSEL_UID1, 0));
+	SESSION_OK("pfsel-test");
+	ASSERT_TRUE(loaded("1001", &a));
+
+	/* GOOD_B allows what GOOD_A denies (PORT_A): looser. */
+	ASSERT_EQ(0, put_file(PFW1, GOOD_B, 0644, PFSEL_UID1, 0));
+	SESSION_OK("pfsel-test");
+	ASSERT_TRUE(loaded("1001", &b));
+	EXPECT_EQ(a, b);
+	EXPECT_EQ(EACCES, connect_as_1001(PORT_A));
+	EXPECT_EQ(0, connect_as_1001(PORT_B));
+	EXPECT_NE(NULL, strstr(self->out, "pfsel confirm"))
+	TH_LOG("pamtester:\n%s", self->out);
+	EXPECT_EQ(0, access(PENDING1, R_OK));
+	EXPECT_EQ(0, status_as_1001(status, sizeof(status)));
+	EXPECT_NE(NULL, strstr(status, "DIFFERS from the policy in force"))
+	TH_LOG("%s", status);
+	EXPECT_NE(NULL, strstr(status, "waits for 'pfsel confirm'"))
+	TH_LOG("%s", status);
+
+	/* Told once: the next login says nothing more. */
+	SESSION_OK("pfsel-test");
+	EXPECT_EQ(NULL, strstr(self->out, "pfsel confirm"))
+	TH_LOG("pamtester:\n%s", self->out);
+	ASSERT_TRUE(loaded("1001", &b));
+	EXPECT_EQ(a, b);
+
+	/* As root, status shows the looser cells as rules. */
+	EXPECT_EQ(0, pfsel_sh(status, sizeof(status),
+			      "pfsel status --user pfuser1"));
+	EXPECT_NE(NULL, strstr(status, "LOOSER")) TH_LOG("%s", status);
+	EXPECT_NE(NULL, strstr(status, "port 5601")) TH_LOG("%s", status);
+
+	/* The person confirms (as root: sudo or pkexec). */
+	EXPECT_EQ(0, pfsel_sh(status, sizeof(status),
+			      "pfsel confirm --user pfuser1"))
+	TH_LOG("%s", status);
+	ASSERT_TRUE(loaded("1001", &c));
+	EXPECT_NE(a, c);
+	EXPECT_EQ(0, connect_as_1001(PORT_A));
+	EXPECT_EQ(EACCES, connect_as_1001(PORT_B));
+	EXPECT_NE(0, access(PENDING1, F_OK));
+	EXPECT_EQ(0, status_as_1001(status, sizeof(status)));
+	EXPECT_NE(NULL, strstr(status, "the policy in force"))
+	TH_LOG("%s", status);
+
+	/* The next login keeps it. */
+	SESSION_OK("pfsel-test");
+	ASSERT_TRUE(loaded("1001", &b));
+	EXPECT_EQ(c, b);
+}
+
+/* pfsel confirm as the user, without pkexec: says how, changes nothing. */
+TEST_F(pam, confirm_needs_root)
+{
+	char out[2048];
+	long long a, b;
+
+	ASSERT_EQ(0, put_file(PFW1, GOOD_A, 0644, PFSEL_UID1, 0));
+	SESSION_OK("pfsel-test");
+	ASSERT_TRUE(loaded("1001", &a));
+	ASSERT_EQ(0, put_file(PFW1, GOOD_B, 0644, PFSEL_UID1, 0));
+	if (access("/usr/bin/pkexec", X_OK) == 0)
+		SKIP(return,
+			   "pkexec in the image: it would ask for a password");
+	EXPECT_EQ(1, pfsel_sh(out, sizeof(out),
+			      PFSEL_TESTS_DIR "/runas 1001 pfsel confirm"));
+	EXPECT_NE(NULL, strstr(out, "sudo pfsel confirm")) TH_LOG("%s", out);
+	ASSERT_TRUE(loaded("1001", &b));
+	EXPECT_EQ(a, b);
 }
 
 /*

@@ -5,7 +5,11 @@
  * stats, and the chain an auditor follows: a user policy denies a call,
  * `pfsel log` shows it, `pfsel audit2pfw` turns the audit log into rules,
  * pfwc compiles them appended to the policy, `pfsel load` loads it, and
- * the same call succeeds.
+ * the same call succeeds.  Since issue 12 only root loads and unloads a
+ * user's policy: a user's own `pfsel load` and `pfsel unload` fail with
+ * EPERM, and the load says how to confirm; root's load records the policy
+ * as the one the user confirmed, root's unload forgets it; `pfsel
+ * compare` tells a tighter policy from a looser one.
  *
  * The requests are made by netprobe as pfuser1 (1001).  auditd runs in the
  * VM (tests/vm/mkinitramfs starts it).  Needs root: as anyone else every
@@ -20,6 +24,7 @@
 #define AUDIT_WAIT_MS 10000
 #define PORT_CHAIN 5611
 #define PORT_CHECK 5612
+#define CONFIRMED1 "/var/lib/pfsel/confirmed/1001.pfsel"
 
 /* Write @text to @path. */
 static bool put(const char *path, const char *text)
@@ -148,11 +153,26 @@ TEST_F(pfselcmd, load_list_unload)
 	EXPECT_EQ(0, pfsel_sh(out, sizeof(out), "pfsel status"));
 	EXPECT_NE(NULL, strstr(out, "User policies:          1"));
 
-	/* A user unloads their own policy: the default is one's own uid. */
-	EXPECT_EQ(0, pfsel_sh(out, sizeof(out), PFSEL_TESTS_DIR "/runas 1001 pfsel unload"))
+	/* Root's load is what 1001 confirmed. */
+	EXPECT_EQ(0, access(CONFIRMED1, F_OK));
+
+	/* A user may not unload their own policy (the default is one's own uid) ... */
+	EXPECT_EQ(1, pfsel_sh(out, sizeof(out), PFSEL_TESTS_DIR "/runas 1001 pfsel unload"))
 	{
 		TH_LOG("%s", out);
 	}
+	EXPECT_NE(NULL, strstr(out, strerror(EPERM)));
+	EXPECT_EQ(0, pfsel_sh(out, sizeof(out), "pfsel list"));
+	EXPECT_NE(NULL, strstr(out, "\n1001 "));
+	/* ... nor load it: the message says how to confirm it. */
+	EXPECT_EQ(1, pfsel_sh(out, sizeof(out), PFSEL_TESTS_DIR "/runas 1001 pfsel load %s/base.pfsel",
+			self->dir));
+	TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, strerror(EPERM)));
+	EXPECT_NE(NULL, strstr(out, "pfsel confirm"));
+	/* Root unloads it, and forgets what 1001 confirmed. */
+	EXPECT_EQ(0, pfsel_sh(out, sizeof(out), "pfsel unload 1001"));
+	EXPECT_NE(0, access(CONFIRMED1, F_OK));
 	EXPECT_EQ(1, pfsel_sh(out, sizeof(out), "pfsel unload 1001"));
 	EXPECT_NE(NULL, strstr(out, "ENOENT"));
 	/* ... and may not load another's. */
@@ -265,6 +285,43 @@ TEST_F(pfselcmd, denial_to_rule_to_allowed)
 	EXPECT_NE(NULL, strstr(out, "by rule new.pfw:"));
 	/* Only that: another port stays denied. */
 	EXPECT_EQ(EACCES, probe("127.0.0.1", PORT_CHECK, &pid));
+}
+
+/* pfsel compare: tighter is no looser (0), looser is 1 with the cells. */
+TEST_F(pfselcmd, compare)
+{
+	char out[4096];
+
+	ASSERT_EQ(0, pfsel_sh(out, sizeof(out),
+			      "cd %s && printf '%%s' 'allow * connect tcp to "
+			      "127.0.0.1 port 5611;' >rule.pfw && cat base.pfw "
+			      "rule.pfw >looser.pfw && pfwc -o looser.pfsel "
+			      "looser.pfw",
+			      self->dir))
+	{
+		TH_LOG("pfwc: %s", out);
+	}
+	EXPECT_EQ(0, pfsel_sh(out, sizeof(out),
+			      "cd %s && pfsel compare looser.pfsel base.pfsel",
+			      self->dir))
+	{
+		TH_LOG("%s", out);
+	}
+	EXPECT_NE(NULL, strstr(out, "no looser"));
+	EXPECT_EQ(1, pfsel_sh(out, sizeof(out),
+			      "cd %s && pfsel compare base.pfsel looser.pfsel",
+			      self->dir));
+	TH_LOG("%s", out);
+	EXPECT_NE(NULL,
+		  strstr(out, " connect tcp to 127.0.0.1 port 5611;"));
+	EXPECT_EQ(1, pfsel_sh(out, sizeof(out),
+			      "cd %s && pfsel compare --quiet base.pfsel "
+			      "looser.pfsel",
+			      self->dir));
+	EXPECT_STREQ("", out);
+	EXPECT_EQ(2, pfsel_sh(out, sizeof(out),
+			      "cd %s && pfsel compare base.pfsel base.pfw",
+			      self->dir));
 }
 
 TEST_HARNESS_MAIN
