@@ -89,9 +89,15 @@ int pfselcmd_main(int argc, char **argv, FILE *out, FILE *err)
 	 * pkexec ran us as root after the person's own password: they may
 	 * confirm their own policy, and do nothing else as root.
 	 */
-	if (pfselcmd_under_pkexec() && strcmp(name, "confirm")) {
-		fprintf(err, "pfsel: through pkexec, only 'pfsel confirm'\n");
-		return PFSELCMD_EXIT_USAGE;
+	if (pfselcmd_under_pkexec()) {
+		if (strcmp(name, "confirm")) {
+			fprintf(err,
+				"pfsel: through pkexec, only 'pfsel confirm'\n");
+			return PFSELCMD_EXIT_USAGE;
+		}
+		/* And on the kernel's folder, whatever the caller's setting. */
+		if (pfsel_set_securityfs(PFSEL_SECURITYFS_DEFAULT))
+			return PFSELCMD_EXIT_FAILED;
 	}
 	for (i = 0; i < NCOMMANDS; i++) {
 		if (strcmp(name, commands[i].name))
