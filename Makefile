@@ -15,6 +15,8 @@
 #   make deb-kernel build/deb/kernel/linux-image-*.deb for Debian 12 (hours)
 #   make deb-kernel-vm  build/deb/kernel-vm/linux-image-*.deb, a small kernel
 #                   for Debian 12 under QEMU (minutes; tests/packaging/debian12)
+#                   (CONFIG_ONLY=1: either kernel package's configuration
+#                   only, seconds)
 #
 # Everything generated goes under build/.
 
