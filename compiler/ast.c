@@ -303,7 +303,8 @@ static bool plain_path_byte(unsigned char c)
 /*
  * @path as the language writes it: bare when plain, else quoted with the
  * lexer's escapes (LANGUAGE.md, "Exact paths"); bytes outside printable
- * ASCII as \xNN.  A quoted text is always an exact path (or the DIR of
+ * ASCII, and '*', as \xNN (a quoted word never looks like a glob).  A
+ * quoted text is always an exact path (or the DIR of
  * a glob that follows it).
  */
 static void put_path_word(char *buf, size_t size, const char *path)
@@ -334,7 +335,7 @@ static void put_path_word(char *buf, size_t size, const char *path)
 				 *p == '\t' ? 't' :
 				 *p == '\r' ? 'r' :
 					      'e');
-		else if (*p < 0x20 || *p >= 0x7f)
+		else if (*p < 0x20 || *p >= 0x7f || *p == '*')
 			snprintf(esc, sizeof(esc), "\\x%02x", *p);
 		else
 			snprintf(esc, sizeof(esc), "%c", *p);

@@ -29,6 +29,7 @@ enum pfw_warning {
 	PFW_W_UNUSED, /* a defined name nobody uses */
 	PFW_W_OVERRIDE, /* a user rule the system policy overrides */
 	PFW_W_AUDIT, /* log/quiet on a rule where it has no effect */
+	PFW_W_EXACT, /* a quoted path ending in '*' or '**': that file only */
 	PFW_W_COUNT
 };
 

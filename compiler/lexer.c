@@ -410,8 +410,10 @@ static void lex_string(struct pfw_lexer *lexer, struct pfw_token *token)
 		advance(lexer);
 		if (c == '"')
 			break;
-		if (c == '\\')
+		if (c == '\\') {
 			c = lex_escape(lexer);
+			token->raw_from = n + 1;
+		}
 		if (c == '\0') {
 			pfw_error(lexer->diag, &token->loc,
 				  "string contains a NUL byte");

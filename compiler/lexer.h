@@ -87,6 +87,8 @@ struct pfw_token {
 	uint64_t number; /* NUMBER */
 	struct pfw_cidr cidr; /* ADDRESS */
 	bool is_ipv4; /* ADDRESS written as IPv4 */
+	/* STRING: the bytes of .text from here on were written unescaped. */
+	size_t raw_from;
 };
 
 struct pfw_lexer {

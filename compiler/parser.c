@@ -317,6 +317,7 @@ static bool parse_quoted_pattern(struct parser *p,
 {
 	struct pfw_loc loc = p->token.loc;
 	char *dir = pfw_xstrdup(p->token.text);
+	size_t len = strlen(dir), raw_from = p->token.raw_from;
 	const char *problem;
 
 	next(p);
@@ -344,7 +345,20 @@ static bool parse_quoted_pattern(struct parser *p,
 		if (!problem)
 			pattern->kind = kind;
 	} else {
+		const char *last = strrchr(dir, '/');
+		size_t stars = last ? strlen(last + 1) : 0;
+
 		problem = pfw_parse_exact_path(dir, pattern);
+		/*
+		 * Before quoted paths were exact, a last "*" or "**" in one
+		 * was a glob.  Written as "\x2a", it plainly means the file.
+		 */
+		if (!problem && (stars == 1 || stars == 2) &&
+		    strspn(last + 1, "*") == stars && len - stars >= raw_from)
+			pfw_warn(
+				p->diag, PFW_W_EXACT, &loc,
+				"a quoted path is exact: this names the file '%s' itself (write '\\x2a' for '*' to say so); for the files in the directory write '\"DIR\"%s'",
+				last + 1, last);
 	}
 	free(dir);
 	if (problem) {

@@ -174,7 +174,7 @@ static void test_formatting(void **state)
 						strdup("/My \"A\"\\\x1b\n") };
 	assert_string_equal(
 		pfw_app_format(&app, buf, sizeof(buf)),
-		"\"/tmp/g/*\" script \"/My \\\"A\\\"\\\\\\e\\n\"/*");
+		"\"/tmp/g/\\x2a\" script \"/My \\\"A\\\"\\\\\\e\\n\"/*");
 	free(app.exe.path);
 	free(app.script.path);
 	app.is_script = false;

@@ -311,13 +311,17 @@ static void test_exact_paths(void **state)
 	assert_non_null(pfw_parse_exact_path("/a/", &p));
 	assert_non_null(pfw_parse_exact_path("/a/../b", &p));
 
-	compile_text(&c,
-		     "allow \"/tmp/globdir/*\", \"/opt/My App\"/*, \"/x\"/**,\n"
-		     "      \"/tmp/x\\e[2K\" script \"/s/**\", /usr/bin/*;\n"
-		     "deny \"/\"/*;\n",
-		     NULL, false);
+	compile_text(
+		&c,
+		"allow \"/tmp/globdir/\\x2a\", \"/opt/My App\"/*, \"/x\"/**,\n"
+		"      \"/tmp/x\\e[2K\" script \"/s/**\", /usr/bin/*;\n"
+		"deny \"/\"/*;\n",
+		NULL, false);
 	assert_int_equal(c.errors, 0);
-	assert_int_equal(c.warnings, 0);
+	/* A last '*' or '**' written as such was a glob once: -Wexact. */
+	assert_int_equal(c.warnings, 1);
+	assert_true(said(&c, "test.pfw:2:28: warning: a quoted path is exact: "
+			     "this names the file '**' itself"));
 	assert_int_equal(c.policy->rules[0].n_apps, 5);
 	a = c.policy->rules[0].apps;
 	assert_int_equal(a[0].exe.kind, PFW_PATH_EXACT);
