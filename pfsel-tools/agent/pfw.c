@@ -38,42 +38,11 @@
 
 extern char **environ;
 
-/* Writes @path as a .pfw word: quoted when it holds anything odd. */
-static int put_path(char *buf, size_t size, const char *path)
-{
-	const char *p;
-	size_t len = 0;
-	bool quote = false;
-
-	for (p = path; *p; p++)
-		if (*p <= ' ' || *p == 0x7f || strchr(";,#\"=\\", *p))
-			quote = true;
-	if (!quote)
-		return snprintf(buf, size, "%s", path);
-#define PUT(c)                          \
-	do {                            \
-		if (len + 1 < size)     \
-			buf[len] = (c); \
-		len++;                  \
-	} while (0)
-	PUT('"');
-	for (p = path; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			PUT('\\');
-		PUT(*p);
-	}
-	PUT('"');
-#undef PUT
-	if (size)
-		buf[len < size ? len : size - 1] = '\0';
-	return (int)len;
-}
-
 int pfw_rule_for(const struct pfsel_question *q, unsigned int verdict,
 		 char *buf, size_t size)
 {
-	char exe[2 * PFSEL_QUESTION_PATH_MAX + 2],
-		script[2 * PFSEL_QUESTION_PATH_MAX + 2];
+	char exe[PFSEL_ESCAPE_SIZE(PFSEL_QUESTION_PATH_MAX)],
+		script[PFSEL_ESCAPE_SIZE(PFSEL_QUESTION_PATH_MAX)];
 	char addr[PFSEL_ADDR_STRLEN];
 	char where[PFSEL_ADDR_STRLEN + 32] = "";
 	bool has_port = q->proto == PFSEL_PROTO_TCP ||
@@ -85,10 +54,18 @@ int pfw_rule_for(const struct pfsel_question *q, unsigned int verdict,
 	if (verdict > PFSEL_ANSWER_DENY || q->op >= PFSEL_OP_COUNT ||
 	    q->proto >= PFSEL_PROTO_COUNT)
 		return -EINVAL;
-	put_path(exe, sizeof(exe), q->exe);
+	/*
+	 * The exact-path form whenever a path is not plain: a quoted path
+	 * is that file only, so an executable named "*" (or "**", or with
+	 * any byte the language would read otherwise) gets a rule that lets
+	 * out that file and no sibling.
+	 */
+	if (pfsel_escape(q->exe, exe, sizeof(exe), PFSEL_ESCAPE_QUOTE) < 0)
+		return -EINVAL;
 	script[0] = '\0';
-	if (q->script[0])
-		put_path(script, sizeof(script), q->script);
+	if (q->script[0] && pfsel_escape(q->script, script, sizeof(script),
+					 PFSEL_ESCAPE_QUOTE) < 0)
+		return -EINVAL;
 
 	if (q->op == PFSEL_OP_CREATE) {
 		if (q->proto != PFSEL_PROTO_PACKET)

@@ -10,6 +10,10 @@
  * either), or when a signal interrupts the wait: the kernel applies the
  * policy's unanswered verdict.  The descriptor is read with poll() and
  * read(), not stdio, so that the wait can end at the question's deadline.
+ *
+ * Everything in the question that its asker chose (executable, script,
+ * comm, rule file) is shown as pfsel_question_format() escapes it: a name
+ * holding terminal escape sequences cannot erase or rewrite the question.
  */
 #include <errno.h>
 #include <poll.h>
@@ -75,8 +79,12 @@ static int terminal_decide(struct agent_source *const src,
 			   const long long deadline_ms,
 			   struct agent_decision *const d)
 {
+	/* Three escaped paths (exe, script, rule file) and the rest. */
+	enum {
+		TEXT_SIZE = 3 * PFSEL_ESCAPE_SIZE(PFSEL_QUESTION_PATH_MAX) + 512
+	};
 	struct terminal *t = src->priv;
-	char text[2 * PFSEL_QUESTION_PATH_MAX + 512], line[512];
+	char *text, line[512];
 	struct pollfd pfd = { .fd = t->in, .events = POLLIN };
 	long long left;
 	ssize_t n;
@@ -84,8 +92,12 @@ static int terminal_decide(struct agent_source *const src,
 
 	if (t->eof)
 		return 0;
-	pfsel_question_format(q, text, sizeof(text));
+	text = malloc(TEXT_SIZE);
+	if (!text)
+		return -ENOMEM;
+	pfsel_question_format(q, text, TEXT_SIZE);
 	fprintf(t->out, "\npfsel: %s\n", text);
+	free(text);
 	fprintf(t->out,
 		"answer within %llds: allow|deny [once|process|session|always] (default once): ",
 		(deadline_ms - agent_now_ms() + 999) / 1000);

@@ -5,6 +5,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -165,6 +166,123 @@ PFSEL_EXPORT int pfsel_parse_addr(const char *const text, uint8_t addr[16])
 	return -EINVAL;
 }
 
+/*
+ * Length of the UTF-8 sequence at @s that may be shown as it is: a valid,
+ * shortest-form sequence of 2 to 4 bytes for a code point that is neither
+ * a C1 control (U+0080-U+009F: U+009B is a CSI to some terminals) nor a
+ * character that changes how the text around it is shown (bidirectional
+ * overrides and isolates, zero-width and line/paragraph separators,
+ * U+FEFF).  0 for anything else.
+ */
+static size_t utf8_shown(const unsigned char *s)
+{
+	uint32_t c;
+	size_t n, i;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		n = 2;
+		c = s[0] & 0x1f;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		n = 3;
+		c = s[0] & 0x0f;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		n = 4;
+		c = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && c < 0x800) || (n == 4 && c < 0x10000) || c > 0x10ffff ||
+	    (c >= 0xd800 && c <= 0xdfff))
+		return 0; /* overlong, surrogate, out of range */
+	if (c <= 0x9f || c == 0x061c || (c >= 0x200b && c <= 0x200f) ||
+	    (c >= 0x2028 && c <= 0x202e) || (c >= 0x2060 && c <= 0x2069) ||
+	    c == 0xfeff)
+		return 0;
+	return n;
+}
+
+/* A byte of a plain path word: written bare in a .pfw file and a prompt. */
+static bool plain_byte(const unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || (c && strchr("/._-+@~%:", c));
+}
+
+PFSEL_EXPORT int pfsel_escape(const char *const text, char *const buf,
+			      const size_t size, const unsigned int flags)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	const bool quote_flag = flags & PFSEL_ESCAPE_QUOTE;
+	const bool controls = flags & PFSEL_ESCAPE_CONTROLS;
+	bool quote = false, cut = false;
+	size_t len = 0, out = 0, i, n;
+	char esc[8];
+
+	if ((flags & ~(PFSEL_ESCAPE_QUOTE | PFSEL_ESCAPE_CONTROLS)) ||
+	    (quote_flag && controls) || !text || (size && !buf))
+		return -EINVAL;
+	if (quote_flag) {
+		quote = !s[0];
+		for (i = 0; s[i] && !quote; i++)
+			quote = !plain_byte(s[i]);
+	}
+	/* Appends @n bytes whole or not at all, and then nothing more. */
+#define PUT(p, n)                                    \
+	do {                                         \
+		if (!cut && out + (n) < size) {      \
+			memcpy(buf + out, (p), (n)); \
+			out += (n);                  \
+		} else {                             \
+			cut = true;                  \
+		}                                    \
+		len += (n);                          \
+		if (len > INT_MAX)                   \
+			return -EOVERFLOW;           \
+	} while (0)
+	if (quote)
+		PUT("\"", 1);
+	while (*s) {
+		n = *s >= 0x80 ? utf8_shown(s) : 0;
+		if (n) {
+			PUT(s, n);
+			s += n;
+			continue;
+		}
+		if (*s == '\\' && !controls)
+			PUT("\\\\", 2);
+		else if (*s == '"' && quote)
+			PUT("\\\"", 2);
+		else if (*s == '*' && quote)
+			PUT("\\x2a", 4); /* no quoted word looks like a glob */
+		else if (*s == 0x1b)
+			PUT("\\e", 2);
+		else if (*s == '\n')
+			PUT("\\n", 2);
+		else if (*s == '\t')
+			PUT("\\t", 2);
+		else if (*s == '\r')
+			PUT("\\r", 2);
+		else if (*s < 0x20 || *s >= 0x7f) {
+			snprintf(esc, sizeof(esc), "\\x%02x", *s);
+			PUT(esc, 4);
+		} else {
+			PUT(s, 1);
+		}
+		s++;
+	}
+	if (quote)
+		PUT("\"", 1);
+#undef PUT
+	if (size)
+		buf[out] = '\0';
+	return (int)len;
+}
+
 /* snprintf() into a buffer, remembering whether anything was cut. */
 struct out {
 	char *buf;
@@ -192,6 +310,23 @@ __attribute__((format(printf, 2, 3))) static void put(struct out *const o,
 	o->len += (size_t)n;
 }
 
+/* @prefix, then @text as pfsel_escape(PFSEL_ESCAPE_QUOTE) writes it. */
+static void put_escaped(struct out *const o, const char *const prefix,
+			const char *const text)
+{
+	char esc[PFSEL_ESCAPE_SIZE(PFSEL_QUESTION_PATH_MAX)];
+
+	put(o, "%s", prefix);
+	if (!strcmp(text, "?")) { /* unnamed, not a name */
+		put(o, "?");
+		return;
+	}
+	if (pfsel_escape(text, esc, sizeof(esc), PFSEL_ESCAPE_QUOTE) >=
+	    (int)sizeof(esc))
+		o->cut = true; /* cannot happen for a question's strings */
+	put(o, "%s", esc);
+}
+
 static void put_endpoint(struct out *const o, const uint8_t addr[16],
 			 const uint16_t port, const bool has_port)
 {
@@ -217,11 +352,12 @@ PFSEL_EXPORT int pfsel_question_format(const struct pfsel_question *const q,
 	if (!size)
 		return -ENOSPC;
 	buf[0] = '\0';
-	put(&o, "%s", q->exe[0] ? q->exe : "?");
+	put_escaped(&o, "", q->exe[0] ? q->exe : "?");
 	if (q->script[0])
-		put(&o, " script %s", q->script);
-	put(&o, " (%s, pid %u) %s %s", q->comm[0] ? q->comm : "?", q->tgid,
-	    pfsel_op_name(q->op), pfsel_proto_name(q->proto));
+		put_escaped(&o, " script ", q->script);
+	put_escaped(&o, " (", q->comm[0] ? q->comm : "?");
+	put(&o, ", pid %u) %s %s", q->tgid, pfsel_op_name(q->op),
+	    pfsel_proto_name(q->proto));
 	switch (q->op) {
 	case PFSEL_OP_CREATE:
 		if (q->family != PFSEL_FAMILY_PACKET)
@@ -242,10 +378,10 @@ PFSEL_EXPORT int pfsel_question_format(const struct pfsel_question *const q,
 		break;
 	}
 	put(&o, ", %s policy", pfsel_policy_name(q->policy));
-	if (q->rule_line)
-		put(&o, " rule %s:%u:%u", q->rule_file[0] ? q->rule_file : "?",
-		    q->rule_line, q->rule_col);
-	else
+	if (q->rule_line) {
+		put_escaped(&o, " rule ", q->rule_file[0] ? q->rule_file : "?");
+		put(&o, ":%u:%u", q->rule_line, q->rule_col);
+	} else
 		put(&o, " default");
 	put(&o, ", timeout %u.%us", q->timeout_ms / 1000,
 	    q->timeout_ms % 1000 / 100);

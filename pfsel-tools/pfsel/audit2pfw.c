@@ -240,48 +240,29 @@ static int on_record(const struct pfselcmd_record *rec, void *arg)
 }
 
 /*
- * A path as the language writes it: bare when it is a plain path word,
- * else in double quotes with \" and \\ (section 5).  False for a path the
- * language cannot hold (a newline in it).
+ * A path as the language writes it (pfsel_escape() with
+ * PFSEL_ESCAPE_QUOTE): bare when it is a plain path word, else as an exact
+ * path in double quotes with its odd bytes escaped (LANGUAGE.md, section
+ * 5), so that a file named "*" gets a rule for that file only.  In a
+ * comment (@flags 0) escaped the same way, without quotes: a control
+ * character would end the comment or act on the reader's terminal.
  */
-static bool write_path(FILE *out, const char *path)
+static void write_text(FILE *out, const char *text, unsigned int flags)
 {
-	const char *p;
-	bool plain = path[0] == '/';
+	char buf[PFSEL_ESCAPE_SIZE(4400)];
 
-	for (p = path; *p; p++) {
-		if (*p == '\n')
-			return false;
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		      (*p >= '0' && *p <= '9') || strchr("/._-+@~%:", *p)))
-			plain = false;
-	}
-	if (plain) {
-		fputs(path, out);
-		return true;
-	}
-	fputc('"', out);
-	for (p = path; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fputc('\\', out);
-		fputc(*p, out);
-	}
-	fputc('"', out);
-	return true;
+	pfsel_escape(text, buf, sizeof(buf), flags);
+	fputs(buf, out);
 }
 
-/* Text in a comment: a control character would end it, so '?' for it. */
+static void write_path(FILE *out, const char *path)
+{
+	write_text(out, path, PFSEL_ESCAPE_QUOTE);
+}
+
 static void comment_text(FILE *out, const char *text)
 {
-	for (; *text; text++)
-		fputc((unsigned char)*text < 0x20 || *text == 0x7f ? '?' :
-								     *text,
-		      out);
-}
-
-static bool printable(const char *path)
-{
-	return !strchr(path, '\n');
+	write_text(out, text, 0);
 }
 
 static int cmp_port(const void *a, const void *b)
@@ -299,12 +280,12 @@ static void print_group(FILE *out, const struct a2p_group *g)
 
 	fputs("# ", out);
 	if (g->app[0])
-		comment_text(out, g->app);
+		write_path(out, g->app);
 	else
 		fputs("an unnamed application", out);
 	if (g->script[0]) {
 		fputs(" script ", out);
-		comment_text(out, g->script);
+		write_path(out, g->script);
 	}
 	if (g->nuids) {
 		fprintf(out, " (uid%s ", g->nuids > 1 ? "s" : "");
@@ -331,12 +312,6 @@ static void print_group(FILE *out, const struct a2p_group *g)
 		      "through a private\n#   mount) is matched by '*' "
 		      "only\n",
 		      out);
-	if (!printable(g->app) || !printable(g->script)) {
-		fputs("#   its path holds a newline, which a .pfw file cannot "
-		      "name: no rules\n\n",
-		      out);
-		return;
-	}
 	for (i = 0; i < g->nrules; i++) {
 		r = &g->rules[i];
 		fputs("allow ", out);

@@ -2,10 +2,15 @@
 /*
  * pfsel log: pfsel's decisions from the audit log, one line each: time,
  * verdict, uid, application, operation, addresses and the deciding rule.
+ * The application, script and rule file come from whoever named the file
+ * (the kernel hex-encodes them in the record, auditlog.c decodes them):
+ * they are printed as pfsel_escape() writes them, never raw.
  */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <pfsel/pfsel.h>
 
 #include "cmd.h"
 
@@ -58,6 +63,32 @@ static void endpoint(char *buf, size_t size, const char *addr, int port,
 		snprintf(buf, size, "%s:%d", addr, port);
 }
 
+/* @text as pfsel_escape() writes it, with @flags. */
+static void put_escaped(FILE *out, const char *text, unsigned int flags)
+{
+	char buf[PFSEL_ESCAPE_SIZE(sizeof(((struct pfselcmd_record *)0)->rule))];
+
+	pfsel_escape(text, buf, sizeof(buf), flags);
+	fputs(buf, out);
+}
+
+/* The rule: FILE:LINE:COL, FILE escaped (the rest is digits). */
+static void put_rule(FILE *out, const char *rule)
+{
+	const char *col = strrchr(rule, ':'), *line = col;
+	char file[sizeof(((struct pfselcmd_record *)0)->rule)];
+
+	while (line && line > rule && *--line != ':')
+		;
+	if (!line || line == rule) {
+		put_escaped(out, rule, PFSEL_ESCAPE_QUOTE);
+		return;
+	}
+	snprintf(file, sizeof(file), "%.*s", (int)(line - rule), rule);
+	put_escaped(out, file, PFSEL_ESCAPE_QUOTE);
+	put_escaped(out, line, 0);
+}
+
 static void print_text(FILE *out, const struct pfselcmd_record *rec)
 {
 	char when[32], a[80], b[80];
@@ -69,9 +100,15 @@ static void print_text(FILE *out, const struct pfselcmd_record *rec)
 	fprintf(out, "%s %-5s", when, rec->verdict);
 	if (rec->has_uid)
 		fprintf(out, " uid=%u", rec->uid);
-	fprintf(out, " %s", rec->app[0] ? rec->app : "(unnamed)");
-	if (rec->script[0])
-		fprintf(out, " script %s", rec->script);
+	fputc(' ', out);
+	if (rec->app[0])
+		put_escaped(out, rec->app, PFSEL_ESCAPE_QUOTE);
+	else
+		fputs("(unnamed)", out);
+	if (rec->script[0]) {
+		fputs(" script ", out);
+		put_escaped(out, rec->script, PFSEL_ESCAPE_QUOTE);
+	}
 	fprintf(out, " %s %s", rec->op, rec->proto);
 	if (!strcmp(rec->op, "create")) {
 		if (strcmp(rec->family, "packet"))
@@ -92,8 +129,11 @@ static void print_text(FILE *out, const struct pfselcmd_record *rec)
 		}
 		fprintf(out, " to %s", b);
 	}
-	fprintf(out, " %s %s", rec->policy,
-		rec->rule_default ? "default" : rec->rule);
+	fprintf(out, " %s ", rec->policy);
+	if (rec->rule_default)
+		fputs("default", out);
+	else
+		put_rule(out, rec->rule);
 	if (rec->asked[0])
 		fprintf(out, " asked=%s", rec->asked);
 	if (rec->permissive)

@@ -338,6 +338,55 @@ int pfsel_format_addr(const uint8_t addr[16], char *buf, size_t size);
  */
 int pfsel_parse_addr(const char *text, uint8_t addr[16]);
 
+/* pfsel_escape() flags. */
+#define PFSEL_ESCAPE_QUOTE 0x1u
+#define PFSEL_ESCAPE_CONTROLS 0x2u
+
+/* Enough for pfsel_escape() of @len bytes, with quotes and NUL. */
+#define PFSEL_ESCAPE_SIZE(len) (4 * (size_t)(len) + 3)
+
+/**
+ * pfsel_escape - Text from the kernel or a log, made safe to print
+ * @text: a NUL-terminated string: a path, a comm, a rule file, any bytes.
+ * @buf: where to write.
+ * @size: size of @buf; PFSEL_ESCAPE_SIZE(strlen(@text)) is always enough.
+ * @flags: 0, PFSEL_ESCAPE_QUOTE or PFSEL_ESCAPE_CONTROLS.
+ *
+ * Executable names, scripts, comms and file names are chosen by whoever
+ * made them, which may be the very program a policy restrains: written
+ * raw, an escape sequence in a name can rewrite what a terminal shows
+ * (erase the line, move the cursor, show another application's name).
+ * pfsel_escape() writes @text so that every byte of it is visible and
+ * none acts on a terminal, in C style:
+ *
+ *   \\  a backslash     \e  ESC (0x1b)     \n \t \r  newline, tab, CR
+ *   \xNN any other control byte, DEL, a byte that is not part of valid
+ *        UTF-8, and each byte of a C1 control (U+0080-U+009F) or of a
+ *        character that changes how text is shown (bidirectional
+ *        overrides and isolates, zero-width characters, U+2028, U+2029,
+ *        U+FEFF).
+ *
+ * Other printable ASCII and valid UTF-8 are written as they are.  With
+ * %PFSEL_ESCAPE_QUOTE the result is also a word of the policy language
+ * (policy/LANGUAGE.md, "Exact paths"): a non-empty text made only of
+ * letters, digits and "/._-+@~%:" is written bare, anything else in
+ * double quotes with '"' written \" and '*' written \x2a (so that no
+ * quoted name looks like a glob) -- for an absolute path, the
+ * exact-path form, which pfwc reads back as this very path (a bare path
+ * holds no glob character); and a reader sees that it was quoted.
+ * %PFSEL_ESCAPE_CONTROLS escapes only control bytes, DEL, invalid UTF-8
+ * and the characters above, leaving backslashes as they are: for a line
+ * whose parts were already escaped, as a last guard before a terminal.
+ *
+ * Like snprintf(), @buf is always NUL-terminated (if @size > 0) and the
+ * return value is the length of the whole escaped text; when it is
+ * @size or more, @buf holds as much as fitted, never half an escape.
+ *
+ * Return: the escaped length without NUL, or -EINVAL (unknown or
+ * conflicting @flags, NULL @text), -EOVERFLOW (longer than INT_MAX).
+ */
+int pfsel_escape(const char *text, char *buf, size_t size, unsigned int flags);
+
 /* ---------------------------------------------------------------------- */
 /* The agent: generic netlink                                              */
 /* ---------------------------------------------------------------------- */
@@ -411,7 +460,10 @@ struct pfsel_question {
  * "create" has no address; "bind" and "listen" say "on", "accept" "from";
  * an IPv6 endpoint is written [ADDR]:PORT; icmp, raw and packet have no
  * port.  The script, if any, follows the executable ("/usr/bin/python3
- * script /home/a/x.py").
+ * script /home/a/x.py").  The executable, script, comm and rule file are
+ * written as pfsel_escape() with %PFSEL_ESCAPE_QUOTE writes them: bare
+ * when plain, else quoted with every control byte escaped, so that no
+ * name can make the line say something else.
  *
  * Return: the length written (without NUL), or -ENOSPC when @buf is too
  * small (it then holds the line cut short).

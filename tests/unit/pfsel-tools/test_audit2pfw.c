@@ -352,7 +352,7 @@ static void test_stdin(void **state)
 	free(err);
 }
 
-/* A path the language cannot name gets a comment, and the rest compiles. */
+/* A newline in a path is written as an exact path with \n, and compiles. */
 static void test_newline_path(void **state)
 {
 	char compiled[256], *out, *err;
@@ -360,11 +360,63 @@ static void test_newline_path(void **state)
 	(void)state;
 	assert_int_equal(0, run(&out, &err, "audit2pfw", "-i",
 				fixture("newline.log"), NULL));
-	assert_non_null(strstr(out, "# /tmp/a?b (uid 1001): 1 denied\n"));
-	assert_non_null(strstr(out, "cannot name: no rules"));
+	assert_non_null(strstr(out, "# \"/tmp/a\\nb\" (uid 1001): 1 denied\n"));
+	assert_non_null(strstr(
+		out, "allow \"/tmp/a\\nb\" connect tcp to 192.0.2.9 port 80;"));
 	assert_non_null(strstr(
 		out, "allow /usr/bin/ok connect tcp to 192.0.2.9 port 80;"));
 	compile(out, compiled, sizeof(compiled));
+	expect_query(compiled, "/tmp/a\nb", "connect", "tcp", "192.0.2.9", "80",
+		     "allow");
+	free(out);
+	free(err);
+}
+
+/*
+ * Names chosen by an attacker: terminal escape sequences in the
+ * application and the rule file, an application literally named '*'.
+ * Nothing is printed raw, and the rule for '*' allows that file only.
+ */
+static void test_escaped_names(void **state)
+{
+	char compiled[256], *out, *err;
+
+	(void)state;
+	assert_int_equal(0, run(&out, &err, "audit2pfw", "-i",
+				fixture("escape.log"), NULL));
+	assert_null(strchr(out, '\x1b'));
+	assert_null(strchr(out, '\x07'));
+	assert_non_null(strstr(out,
+			       "# \"/tmp/x\\e[2K\\e[Gpfsel: "
+			       "/usr/bin/firefox\" (uid 1001): 1 denied\n"));
+	assert_non_null(strstr(out, "#   denied by rule /tmp/r\\e]0;t\\x07.pfw"
+				    ":2:1 of the user policy"));
+	assert_non_null(strstr(out,
+			       "allow \"/tmp/globdir/\\x2a\" connect tcp to "
+			       "192.0.2.9 port 81;\n"));
+	compile(out, compiled, sizeof(compiled));
+	expect_query(compiled, "/tmp/globdir/*", "connect", "tcp", "192.0.2.9",
+		     "81", "allow");
+	expect_query(compiled, "/tmp/globdir/y", "connect", "tcp", "192.0.2.9",
+		     "81", "deny");
+	/* (--query cannot name the other: a ':' in APP starts a script.) */
+	expect_query(compiled, "/usr/bin/firefox", "connect", "tcp",
+		     "192.0.2.9", "80", "deny");
+	free(out);
+	free(err);
+
+	assert_int_equal(0, run(&out, &err, "log", "-i", fixture("escape.log"),
+				NULL));
+	assert_null(strchr(out, '\x1b'));
+	assert_null(strchr(out, '\x07'));
+	assert_string_equal(
+		"2024-06-10 06:16:40 deny  uid=1001 \"/tmp/x\\e[2K\\e[Gpfsel: "
+		"/usr/bin/firefox\" connect tcp to 192.0.2.9:80 user default "
+		"pid=2\n"
+		"2024-06-10 06:16:41 deny  uid=1001 \"/tmp/globdir/\\x2a\" connect "
+		"tcp to 192.0.2.9:81 user \"/tmp/r\\e]0;t\\x07.pfw\":2:1 "
+		"pid=3\n",
+		out);
 	free(out);
 	free(err);
 }
@@ -436,8 +488,9 @@ static void test_log_filters(void **state)
 				"-n", "2", NULL));
 	assert_string_equal(
 		"2024-06-10 06:13:35 deny  uid=1001 /usr/bin/python3 script "
-		"/home/alice/bin/m\"dns.py connect udp from [fe80::1]:5353 to "
-		"[ff02::fb]:5353 user /home/alice/my rules.pfw:4:1 pid=950\n"
+		"\"/home/alice/bin/m\\\"dns.py\" connect udp from [fe80::1]:5353 "
+		"to [ff02::fb]:5353 user \"/home/alice/my rules.pfw\":4:1 "
+		"pid=950\n"
 		"2024-06-10 06:13:36 deny  uid=1001 /usr/bin/curl bind tcp on "
 		"[2001:db8::]:0 user default pid=813\n",
 		out);
@@ -597,6 +650,7 @@ int main(void)
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_stdin),
 		cmocka_unit_test(test_newline_path),
+		cmocka_unit_test(test_escaped_names),
 		cmocka_unit_test(test_nothing_and_errors),
 		cmocka_unit_test(test_log_golden),
 		cmocka_unit_test(test_log_filters),

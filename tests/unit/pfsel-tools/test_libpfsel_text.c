@@ -173,6 +173,105 @@ static void test_format_too_small(void **state)
 	free(q);
 }
 
+/* pfsel_escape(@in, flags) must write @want, and return its length. */
+static void expect_escape(const char *in, unsigned int flags, const char *want)
+{
+	char buf[256];
+
+	assert_int_equal(pfsel_escape(in, buf, sizeof(buf), flags),
+			 (int)strlen(want));
+	assert_string_equal(buf, want);
+}
+
+static void test_escape(void **state)
+{
+	char buf[16];
+
+	(void)state;
+	/* The attack of issue 13: what a terminal would act on is shown. */
+	expect_escape("/tmp/x\x1b[2K\x1b[Gpfsel: /usr/bin/firefox", 0,
+		      "/tmp/x\\e[2K\\e[Gpfsel: /usr/bin/firefox");
+	expect_escape("a\\b\n\t\r\x07\x7f\"", 0, "a\\\\b\\n\\t\\r\\x07\\x7f\"");
+	/* Valid UTF-8 stays; invalid, overlong, surrogates and C1 do not. */
+	expect_escape("/home/z\xc3\xbc"
+		      "rich/\xe2\x82\xac",
+		      0,
+		      "/home/z\xc3\xbc"
+		      "rich/\xe2\x82\xac");
+	expect_escape("\xff\xc3(\xc0\xaf\xed\xa0\x80", 0,
+		      "\\xff\\xc3(\\xc0\\xaf\\xed\\xa0\\x80");
+	expect_escape("x\xc2\x9b"
+		      "2J",
+		      0, "x\\xc2\\x9b2J"); /* C1 CSI */
+	/* Bidirectional override, zero width space, line separator. */
+	expect_escape("a\xe2\x80\xae"
+		      "b\xe2\x80\x8b\xe2\x80\xa8",
+		      0,
+		      "a\\xe2\\x80\\xae"
+		      "b\\xe2\\x80\\x8b\\xe2\\x80\\xa8");
+	expect_escape("\xf0\x9f\x99\x82", 0, "\xf0\x9f\x99\x82");
+	expect_escape("\xf4\x90\x80\x80", 0, "\\xf4\\x90\\x80\\x80");
+
+	/* QUOTE: plain words bare, everything else the exact-path form. */
+	expect_escape("/usr/bin/curl", PFSEL_ESCAPE_QUOTE, "/usr/bin/curl");
+	expect_escape("/opt/a-b_c.d+e@f~g%h:i", PFSEL_ESCAPE_QUOTE,
+		      "/opt/a-b_c.d+e@f~g%h:i");
+	expect_escape("/tmp/globdir/*", PFSEL_ESCAPE_QUOTE,
+		      "\"/tmp/globdir/\\x2a\"");
+	expect_escape("/tmp/a?[b]", PFSEL_ESCAPE_QUOTE, "\"/tmp/a?[b]\"");
+	expect_escape("/a b/\"q\"\\", PFSEL_ESCAPE_QUOTE,
+		      "\"/a b/\\\"q\\\"\\\\\"");
+	expect_escape("/tmp/x\x1b[2K", PFSEL_ESCAPE_QUOTE, "\"/tmp/x\\e[2K\"");
+	expect_escape("", PFSEL_ESCAPE_QUOTE, "\"\"");
+	expect_escape("curl", PFSEL_ESCAPE_QUOTE, "curl");
+
+	/* CONTROLS: backslashes and quotes left, control bytes not. */
+	expect_escape("a \\e \"b\"\x1b[m\n", PFSEL_ESCAPE_CONTROLS,
+		      "a \\e \"b\"\\e[m\\n");
+
+	/* Like snprintf(): the whole length, whole escapes only, NUL. */
+	memset(buf, 'z', sizeof(buf));
+	assert_int_equal(pfsel_escape("\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b", buf,
+				      7, 0),
+			 16);
+	assert_string_equal(buf, "\\e\\e\\e");
+	assert_int_equal(pfsel_escape("\x01", buf, 4, 0), 4);
+	assert_string_equal(buf, "");
+	assert_int_equal(pfsel_escape("abc", NULL, 0, 0), 3);
+	assert_int_equal(pfsel_escape("abc", buf, sizeof(buf), 0x80), -EINVAL);
+	assert_int_equal(pfsel_escape("abc", buf, sizeof(buf),
+				      PFSEL_ESCAPE_QUOTE |
+					      PFSEL_ESCAPE_CONTROLS),
+			 -EINVAL);
+	assert_int_equal(pfsel_escape(NULL, buf, sizeof(buf), 0), -EINVAL);
+}
+
+/* Nothing a question's asker chose reaches the line raw. */
+static void test_format_escapes(void **state)
+{
+	struct pfsel_question *q = question();
+	char buf[1024];
+
+	(void)state;
+	strcpy(q->exe, "/tmp/x\x1b[2K\x1b[Gpfsel: /usr/bin/firefox");
+	strcpy(q->script, "/tmp/s\ncript");
+	strcpy(q->comm, "Web Content");
+	strcpy(q->rule_file, "/tmp/r\x1b]0;t\x07");
+	assert_true(pfsel_question_format(q, buf, sizeof(buf)) > 0);
+	assert_string_equal(
+		buf,
+		"\"/tmp/x\\e[2K\\e[Gpfsel: /usr/bin/firefox\" script "
+		"\"/tmp/s\\ncript\" (\"Web Content\", pid 812) connect tcp "
+		"to 192.0.2.1:80, user policy rule \"/tmp/r\\e]0;t\\x07\""
+		":3:1, timeout 30.0s");
+	/* An unnamed application is "?", not a name. */
+	strcpy(q->exe, "?");
+	q->script[0] = '\0';
+	pfsel_question_format(q, buf, sizeof(buf));
+	assert_true(!strncmp(buf, "? (", 3));
+	free(q);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -181,6 +280,8 @@ int main(void)
 		cmocka_unit_test(test_format_connect),
 		cmocka_unit_test(test_format_other_ops),
 		cmocka_unit_test(test_format_too_small),
+		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_format_escapes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

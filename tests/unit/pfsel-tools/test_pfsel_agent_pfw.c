@@ -149,6 +149,21 @@ static void test_rule_for(void **state)
 	assert_string_equal(
 		buf, "allow /usr/bin/python3 bind tcp on 0.0.0.0 port 8080;");
 
+	/* Not plain: the exact-path form, which is that file only. */
+	strcpy(q->exe, "/tmp/globdir/*");
+	pfw_rule_for(q, PFSEL_ANSWER_ALLOW, buf, sizeof(buf));
+	assert_string_equal(
+		buf,
+		"allow \"/tmp/globdir/\\x2a\" bind tcp on 0.0.0.0 port 8080;");
+	strcpy(q->exe, "/tmp/g/**");
+	strcpy(q->script, "/tmp/a?[b] c\x1b[2K\n");
+	pfw_rule_for(q, PFSEL_ANSWER_DENY, buf, sizeof(buf));
+	assert_string_equal(
+		buf,
+		"deny \"/tmp/g/\\x2a\\x2a\" script \"/tmp/a?[b] c\\e[2K\\n\" "
+		"bind tcp on 0.0.0.0 port 8080;");
+	q->script[0] = '\0';
+
 	strcpy(q->exe, "?");
 	assert_int_equal(pfw_rule_for(q, PFSEL_ANSWER_ALLOW, buf, sizeof(buf)),
 			 -EINVAL);
@@ -332,6 +347,50 @@ static void test_add_rule_real_pfwc(void **state)
 	free(q);
 }
 
+/*
+ * "always" for a file literally named '*': the rule pfwc compiles lets
+ * that file out, and not a sibling nobody was asked about (issue 13).
+ */
+static void test_add_rule_glob_name(void **state)
+{
+	struct pfw_config c = { .load = false };
+	struct pfsel_question *q = question();
+	char err[2048], rule[512], cmd[1024];
+	FILE *p;
+
+	(void)state;
+	c.pfwc = real_pfwc();
+	if (!c.pfwc) {
+		free(q);
+		skip();
+	}
+	put(".pfw", "default deny;\nask * connect tcp;\n", 0600);
+	c.pfw = strdup(path_in(".pfw"));
+	c.out = strdup(path_in(".pfw.pfsel"));
+	strcpy(q->exe, "/tmp/globdir/*");
+	assert_true(pfw_rule_for(q, PFSEL_ANSWER_ALLOW, rule, sizeof(rule)) >
+		    0);
+	if (pfw_add_rule(&c, rule, err, sizeof(err)))
+		fail_msg("pfw_add_rule: %s", err);
+	snprintf(cmd, sizeof(cmd),
+		 "'%s' --query '%s' '/tmp/globdir/*' connect tcp 192.0.2.1 80; "
+		 "'%s' --query '%s' /tmp/globdir/y connect tcp 192.0.2.1 80; "
+		 "'%s' --query '%s' /tmp/globdir/** connect tcp 192.0.2.1 80",
+		 c.pfwc, c.out, c.pfwc, c.out, c.pfwc, c.out);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	assert_non_null(fgets(err, sizeof(err), p));
+	assert_true(!strncmp(err, "allow ", 6));
+	assert_non_null(fgets(err, sizeof(err), p));
+	assert_true(!strncmp(err, "ask ", 4));
+	assert_non_null(fgets(err, sizeof(err), p));
+	assert_true(!strncmp(err, "ask ", 4));
+	pclose(p);
+	free((char *)c.pfw);
+	free((char *)c.out);
+	free(q);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -342,6 +401,8 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_add_rule_fake_rejects,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_add_rule_glob_name, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_add_rule_real_pfwc, setup,
 						teardown),
 	};
