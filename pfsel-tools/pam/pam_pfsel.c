@@ -373,7 +373,7 @@ static void tell_once(struct ctx *const c, const uint32_t checksum,
 	pam_info(c->pamh,
 		 "pfsel: your ~/.pfw %s the firewall policy you last "
 		 "confirmed, so that one stays in force.\n"
-		 "pfsel: to put ~/.pfw in force, confirm it: pfsel load "
+		 "pfsel: to put ~/.pfw in force, confirm it: pfsel confirm "
 		 "(it asks for your password); 'pfsel status' shows the "
 		 "difference.",
 		 why == PFSEL_PAM_LOOSER ? "allows more than" :
