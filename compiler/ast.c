@@ -300,6 +300,23 @@ static bool plain_path_byte(unsigned char c)
 	       (c >= '0' && c <= '9') || (c && strchr("/._-+@~%:", c));
 }
 
+const char *pfw_escape_byte(unsigned char c, char buf[5])
+{
+	if (c == '"' || c == '\\')
+		snprintf(buf, 5, "\\%c", c);
+	else if (c == '\n' || c == '\t' || c == '\r' || c == 0x1b)
+		snprintf(buf, 5, "\\%c",
+			 c == '\n' ? 'n' :
+			 c == '\t' ? 't' :
+			 c == '\r' ? 'r' :
+				     'e');
+	else if (c < 0x20 || c >= 0x7f)
+		snprintf(buf, 5, "\\x%02x", c);
+	else
+		snprintf(buf, 5, "%c", c);
+	return buf;
+}
+
 /*
  * @path as the language writes it: bare when plain, else quoted with the
  * lexer's escapes (LANGUAGE.md, "Exact paths"); bytes outside printable
@@ -326,21 +343,8 @@ static void put_path_word(char *buf, size_t size, const char *path)
 					(str));                            \
 	} while (0)
 	PUT("\"");
-	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			snprintf(esc, sizeof(esc), "\\%c", *p);
-		else if (*p == '\n' || *p == '\t' || *p == '\r' || *p == 0x1b)
-			snprintf(esc, sizeof(esc), "\\%c",
-				 *p == '\n' ? 'n' :
-				 *p == '\t' ? 't' :
-				 *p == '\r' ? 'r' :
-					      'e');
-		else if (*p < 0x20 || *p >= 0x7f || *p == '*')
-			snprintf(esc, sizeof(esc), "\\x%02x", *p);
-		else
-			snprintf(esc, sizeof(esc), "%c", *p);
-		PUT(esc);
-	}
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+		PUT(*p == '*' ? "\\x2a" : pfw_escape_byte(*p, esc));
 	PUT("\"");
 #undef PUT
 }

@@ -422,6 +422,13 @@ bool pfw_rule_matches(const struct pfw_rule *rule, const char *exe,
 		      uint16_t port);
 
 /*
+ * One byte as a quoted .pfw string writes it (LANGUAGE.md, "Exact paths"):
+ * \" \\ \n \t \r \e, \xNN for other control bytes and bytes >= 0x7f,
+ * any other byte as itself.  Returns @buf.
+ */
+const char *pfw_escape_byte(unsigned char c, char buf[5]);
+
+/*
  * Text forms as the language writes them, for messages and --dump: a
  * pattern ("*", "/usr/bin/ssh", "/opt" + slash-star...), an application
  * ("PATTERN" or "PATTERN script PATTERN") and a prefix (IPv4 for mapped

@@ -12,10 +12,20 @@
 #include "backend.h"
 #include "policydb.h"
 
+/* @len bytes of @s, escaped: a blob's strings may hold any byte. */
+static void print_escaped(FILE *out, const char *s, u32 len)
+{
+	char esc[5];
+
+	for (u32 i = 0; i < len; i++)
+		fputs(pfw_escape_byte((unsigned char)s[i], esc), out);
+}
+
 static void print_str(FILE *out, const struct pfsel_policydb *db, u32 idx)
 {
-	fprintf(out, "\"%.*s\"", (int)db->strings[idx].len,
-		db->strings[idx].s);
+	fputc('"', out);
+	print_escaped(out, db->strings[idx].s, db->strings[idx].len);
+	fputc('"', out);
 }
 
 static void print_rule(FILE *out, const struct pfsel_policydb *db, u32 rule)
@@ -27,9 +37,10 @@ static void print_rule(FILE *out, const struct pfsel_policydb *db, u32 rule)
 		fprintf(out, "-");
 		return;
 	}
-	fprintf(out, "#%u %s (%.*s:%u)", rule,
-		pfw_verdict_name(db->rules[rule].verdict), (int)file.len,
-		file.s, line);
+	fprintf(out, "#%u %s (", rule,
+		pfw_verdict_name(db->rules[rule].verdict));
+	print_escaped(out, file.s, file.len);
+	fprintf(out, ":%u)", line);
 }
 
 static void print_addr(FILE *out, const u8 addr[16])

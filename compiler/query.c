@@ -173,7 +173,7 @@ int pfw_query(const char *const argv[6], FILE *out, FILE *err)
 	struct pfsel_policydb *db;
 	struct pfsel_decision res;
 	struct pfsel_string file;
-	char *exe, *script;
+	char *exe, *script, esc[5];
 	uint8_t addr[16];
 	uint16_t port;
 	uint32_t line, col;
@@ -216,10 +216,16 @@ int pfw_query(const char *const argv[6], FILE *out, FILE *err)
 	pfw_policydb_request(db, exe, script, op, proto, family, addr, port,
 			     &res);
 	fprintf(out, "%s", pfw_verdict_name(res.verdict));
-	if (!pfsel_policydb_rule_source(db, res.rule, &file, &line, &col))
-		fprintf(out, " %.*s:%u:%u", (int)file.len, file.s, line, col);
-	else
+	if (!pfsel_policydb_rule_source(db, res.rule, &file, &line, &col)) {
+		/* The blob's file name may hold any byte. */
+		fputc(' ', out);
+		for (u32 i = 0; i < file.len; i++)
+			fputs(pfw_escape_byte((unsigned char)file.s[i], esc),
+			      out);
+		fprintf(out, ":%u:%u", line, col);
+	} else {
 		fprintf(out, " default");
+	}
 	if (res.audit & PFSEL_AUDIT_LOG_ALLOWED)
 		fprintf(out, " log-allowed");
 	if (res.audit & PFSEL_AUDIT_QUIET_DENIAL)
