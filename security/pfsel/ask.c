@@ -851,3 +851,100 @@ void pfsel_ask_show_stats(struct seq_file *const m)
 		   atomic64_read(&stat_kept_hits),
 		   atomic64_read(&stat_interrupted), agents, pending, kept);
 }
+
+#ifdef CONFIG_SECURITY_PFSEL_KUNIT_TEST
+
+#include <kunit/test.h>
+
+static struct pfsel_app *test_app(struct kunit *const test,
+				  const char *const exe,
+				  const char *const script)
+{
+	struct pfsel_app *app = kunit_kzalloc(test, sizeof(*app), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, app);
+	kref_init(&app->usage);
+	/* The test holds a reference for good: release never runs. */
+	kref_get(&app->usage);
+	app->exe = exe;
+	app->script = script;
+	app->has_script = script != NULL;
+	return app;
+}
+
+static void test_ask_same_app(struct kunit *const test)
+{
+	struct pfsel_app *const legit = test_app(test, "/add/legit", NULL);
+	struct pfsel_app *const legit2 = test_app(test, "/add/legit", NULL);
+	struct pfsel_app *const evil = test_app(test, "/add/evil", NULL);
+	struct pfsel_app *const unnamed = test_app(test, NULL, NULL);
+	struct pfsel_app *const unnamed2 = test_app(test, NULL, NULL);
+	struct pfsel_app *const sh_a = test_app(test, "/bin/sh", "/a.sh");
+	struct pfsel_app *const sh_b = test_app(test, "/bin/sh", "/b.sh");
+	struct pfsel_app *const sh_a2 = test_app(test, "/bin/sh", "/a.sh");
+	struct pfsel_app *const sh = test_app(test, "/bin/sh", NULL);
+
+	KUNIT_EXPECT_TRUE(test, same_app(legit, legit));
+	KUNIT_EXPECT_TRUE(test, same_app(legit, legit2));
+	KUNIT_EXPECT_FALSE(test, same_app(legit, evil));
+	/* An unnamed application is only the execution it came from. */
+	KUNIT_EXPECT_TRUE(test, same_app(unnamed, unnamed));
+	KUNIT_EXPECT_FALSE(test, same_app(unnamed, unnamed2));
+	KUNIT_EXPECT_FALSE(test, same_app(unnamed, legit));
+	KUNIT_EXPECT_FALSE(test, same_app(NULL, NULL));
+	KUNIT_EXPECT_FALSE(test, same_app(NULL, legit));
+	/* The script is part of the application. */
+	KUNIT_EXPECT_TRUE(test, same_app(sh_a, sh_a2));
+	KUNIT_EXPECT_FALSE(test, same_app(sh_a, sh_b));
+	KUNIT_EXPECT_FALSE(test, same_app(sh_a, sh));
+}
+
+static void test_ask_same_topic(struct kunit *const test)
+{
+	struct pfsel_app *const legit = test_app(test, "/add/legit", NULL);
+	struct pfsel_app *const evil = test_app(test, "/add/evil", NULL);
+	const struct pfsel_avc_key key = { .generation = 7, .op = 2 };
+	struct pfsel_request request = {
+		.op = 2,
+		.family = PFSEL_FAMILY_INET,
+		.port = 7501,
+		.addr = { [10] = 0xff, [11] = 0xff, 127, 0, 0, 1 },
+	};
+	const struct pfsel_subject subject = { .app = legit };
+	struct pfsel_request other = request;
+	struct pfsel_avc_key other_key = key;
+	struct pfsel_topic topic;
+
+	topic_init(&topic, &subject, &request, &key);
+	KUNIT_EXPECT_TRUE(test, same_topic(&topic, legit, &request, &key));
+	/* Same classes, another application: a question of its own. */
+	KUNIT_EXPECT_FALSE(test, same_topic(&topic, evil, &request, &key));
+	/* Same classes, another address or port. */
+	other.addr[15] = 99;
+	KUNIT_EXPECT_FALSE(test, same_topic(&topic, legit, &other, &key));
+	other = request;
+	other.port = 7502;
+	KUNIT_EXPECT_FALSE(test, same_topic(&topic, legit, &other, &key));
+	/* Another policy generation. */
+	other_key.generation = 8;
+	KUNIT_EXPECT_FALSE(test, same_topic(&topic, legit, &request,
+					    &other_key));
+	pfsel_app_put(topic.app);
+}
+
+static struct kunit_case test_cases[] = {
+	/* clang-format off */
+	KUNIT_CASE(test_ask_same_app),
+	KUNIT_CASE(test_ask_same_topic),
+	{}
+	/* clang-format on */
+};
+
+static struct kunit_suite test_suite = {
+	.name = "pfsel_ask",
+	.test_cases = test_cases,
+};
+
+kunit_test_suite(test_suite);
+
+#endif /* CONFIG_SECURITY_PFSEL_KUNIT_TEST */
