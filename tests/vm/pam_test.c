@@ -496,7 +496,7 @@ static int status_as_1001(char *out, size_t size)
  * told once, status says so; root confirms it, then it is in force and
  * stays at the next login.
  */
-TEST_F(pam, looser_waits_for_confirmation)
+TEST_F_TIMEOUT(pam, looser_waits_for_confirmation, 300)
 {
 	char status[4096];
 	long long a, b, c;
