@@ -210,7 +210,8 @@ static DEFINE_MUTEX(pfsel_load_mutex);
 /*
  * Reads the header a load names its target in, and checks the opener's
  * right to that target before anything larger is copied: a user who may
- * not load makes the kernel allocate nothing.  The copy that counts is
+ * not load makes the kernel allocate nothing.  An administrator's
+ * malformed blob gets the policy reader's own error.  The copy that counts is
  * checked again once it can no longer change (pfsel_policy_load()).
  */
 static int check_load_header(const struct file *const file,
@@ -224,16 +225,17 @@ static int check_load_header(const struct file *const file,
 		return -EINVAL;
 	if (copy_from_user(&hdr, ubuf, sizeof(hdr)))
 		return -EFAULT;
-	if (le32_to_cpu(hdr.magic) != PFSEL_POLICY_MAGIC ||
-	    le32_to_cpu(hdr.total_size) != count)
-		return -EINVAL;
+	/*
+	 * Whatever else is wrong with the header, the policy reader says,
+	 * once the writer is known to have the right.
+	 */
 	uid = make_kuid(&init_user_ns, le32_to_cpu(hdr.uid));
 	if (le32_to_cpu(hdr.flags) & PFSEL_POLICY_F_SYSTEM) {
 		slot = PFSEL_SLOT_SYSTEM;
 		uid = GLOBAL_ROOT_UID;
 	}
 	if (!uid_valid(uid))
-		return -EINVAL;
+		return pfsel_policy_may_admin(file->f_cred) ? 0 : -EPERM;
 	return pfsel_policy_may_load(file->f_cred, slot, uid) ? 0 : -EPERM;
 }
 

@@ -85,20 +85,30 @@ FIXTURE_TEARDOWN_PARENT(load)
 }
 
 /* A user loads, replaces and unloads their own policy. */
-TEST_F(load, user_loads_and_unloads_own_policy)
+/*
+ * The programs a user's policy restrains run as that user: the user's own
+ * uid is no right to load or unload it (docs/THREAT-MODEL.md).  The root
+ * side does.
+ */
+TEST_F(load, user_cannot_load_or_unload_own_policy)
 {
 	char line[512];
 	long long first, second;
 
-	if (!pfsel_can_run_as(PFSEL_UID1))
-		SKIP(return, "runs as root or as 1001");
-	ASSERT_EQ(0, pfsel_run_as(PFSEL_UID1, load_fn, "enforce_1001"));
+	if (!self->root)
+		SKIP(return, "needs root to load beside 1001's attempts");
+	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, load_fn, "enforce_1001"));
+	EXPECT_FALSE(uid_loaded("1001"));
+	ASSERT_EQ(0, pfsel_load("enforce_1001"));
 	ASSERT_TRUE(pfsel_policy_line("1001", line, sizeof(line)));
 	first = pfsel_field_num(line, "generation");
 	EXPECT_LE(1, first);
 
-	/* A load replacing a policy bumps its generation. */
-	ASSERT_EQ(0, pfsel_run_as(PFSEL_UID1, load_fn, "reload_a"));
+	/* A user's load replacing it is refused; root's bumps the generation. */
+	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, load_fn, "reload_a"));
+	ASSERT_TRUE(pfsel_policy_line("1001", line, sizeof(line)));
+	EXPECT_EQ(first, pfsel_field_num(line, "generation"));
+	ASSERT_EQ(0, pfsel_load("reload_a"));
 	ASSERT_TRUE(pfsel_policy_line("1001", line, sizeof(line)));
 	second = pfsel_field_num(line, "generation");
 	EXPECT_LT(first, second)
@@ -106,10 +116,12 @@ TEST_F(load, user_loads_and_unloads_own_policy)
 		TH_LOG("%s", line);
 	}
 
-	EXPECT_EQ(0, pfsel_run_as(PFSEL_UID1, unload_fn, "1001"));
+	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, unload_fn, "1001"));
+	EXPECT_TRUE(uid_loaded("1001"));
+	EXPECT_EQ(0, pfsel_unload("1001"));
 	EXPECT_FALSE(uid_loaded("1001"));
 	/* Unloading what is not loaded. */
-	EXPECT_EQ(ENOENT, pfsel_run_as(PFSEL_UID1, unload_fn, "1001"));
+	EXPECT_EQ(-ENOENT, pfsel_unload("1001"));
 }
 
 /* A user may neither load nor unload another user's policy. */
@@ -294,15 +306,16 @@ TEST_F(load, opener_credentials_decide)
 	ASSERT_EQ(0, pfsel_run_as(PFSEL_UID1, open_and_send_fn, &sockets[1]));
 	fd = recv_fd(sockets[0]);
 	ASSERT_LE(0, fd);
+	/* 1001's descriptor lends root nothing, not even 1001's own policy. */
 	EXPECT_EQ(-EPERM, pfsel_load_fd(fd, "enforce_1002"));
 	EXPECT_EQ(-EPERM, pfsel_load_fd(fd, "system_floor"));
-	EXPECT_EQ(0, pfsel_load_fd(fd, "enforce_1001"));
+	EXPECT_EQ(-EPERM, pfsel_load_fd(fd, "enforce_1001"));
 	close(fd);
 	close(sockets[0]);
 	close(sockets[1]);
 	EXPECT_FALSE(uid_loaded("1002"));
 	EXPECT_FALSE(uid_loaded("system"));
-	EXPECT_TRUE(uid_loaded("1001"));
+	EXPECT_FALSE(uid_loaded("1001"));
 }
 
 static uint32_t le32_at(const void *blob, size_t offset)
@@ -484,12 +497,15 @@ static void *stress_reload(void *arg)
 	return NULL;
 }
 
-/* As 1001: 16 connecting threads and one that reloads 1001's policy. */
+/*
+ * As 1001: 16 connecting threads, while root (the test) reloads 1001's
+ * policy.
+ */
 static int stress_fn(void *arg)
 {
 	struct stress *stress = arg;
 	struct stress_thread threads[STRESS_THREADS];
-	pthread_t ids[STRESS_THREADS], reloader;
+	pthread_t ids[STRESS_THREADS];
 	int i;
 
 	for (i = 0; i < STRESS_THREADS; i++) {
@@ -498,8 +514,6 @@ static int stress_fn(void *arg)
 		if (pthread_create(&ids[i], NULL, stress_connect, &threads[i]))
 			return 125;
 	}
-	if (pthread_create(&reloader, NULL, stress_reload, stress))
-		return 125;
 	for (i = 0; i < STRESS_MAX_SECONDS * 10; i++) {
 		usleep(100 * 1000);
 		if (i >= STRESS_SECONDS * 10 &&
@@ -509,7 +523,6 @@ static int stress_fn(void *arg)
 	atomic_store(&stress->stop, 1);
 	for (i = 0; i < STRESS_THREADS; i++)
 		pthread_join(ids[i], NULL);
-	pthread_join(reloader, NULL);
 	return 0;
 }
 
@@ -540,7 +553,7 @@ TEST_F_TIMEOUT(load, reload_while_connecting, STRESS_MAX_SECONDS + 60)
 {
 	struct stress *stress;
 	struct drain drain = {};
-	pthread_t drainer;
+	pthread_t drainer, reloader;
 	int peers[4], i, status;
 
 	if (!self->root)
@@ -567,7 +580,10 @@ TEST_F_TIMEOUT(load, reload_while_connecting, STRESS_MAX_SECONDS + 60)
 	drain.fds[0] = peers[0];
 	drain.fds[1] = peers[1];
 	ASSERT_EQ(0, pthread_create(&drainer, NULL, drain_listeners, &drain));
+	ASSERT_EQ(0, pthread_create(&reloader, NULL, stress_reload, stress));
 	status = pfsel_run_as(PFSEL_UID1, stress_fn, stress);
+	atomic_store(&stress->stop, 1);
+	pthread_join(reloader, NULL);
 	atomic_store(&drain.stop, 1);
 	pthread_join(drainer, NULL);
 	EXPECT_EQ(0, status);
