@@ -265,7 +265,9 @@ static int drop_to(const struct agent_user *u)
 static void make_permanent(struct agent *a, const struct pfsel_question *q,
 			   const struct agent_decision *d)
 {
-	char rule[3 * PFSEL_QUESTION_PATH_MAX], err[4096];
+	/* The executable and the script, each escaped, and the rest. */
+	char rule[2 * PFSEL_ESCAPE_SIZE(PFSEL_QUESTION_PATH_MAX) + 512];
+	char exe[PFSEL_ESCAPE_SIZE(PFSEL_QUESTION_PATH_MAX)], err[4096];
 	int rc;
 
 	if (q->policy == 0 && d->verdict == PFSEL_ANSWER_ALLOW) {
@@ -277,8 +279,9 @@ static void make_permanent(struct agent *a, const struct pfsel_question *q,
 	}
 	rc = pfw_rule_for(q, d->verdict, rule, sizeof(rule));
 	if (rc < 0) {
+		pfsel_escape(q->exe, exe, sizeof(exe), 0);
 		agent_log(a->log, "question %llu: no rule can name %s (%s)",
-			  (unsigned long long)q->id, q->exe,
+			  (unsigned long long)q->id, exe,
 			  rc == -EINVAL ? "an unnamed application" :
 					  strerror(-rc));
 		return;
