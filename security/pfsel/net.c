@@ -214,10 +214,11 @@ static int hook_socket_sendmsg(struct socket *const sock,
 	/*
 	 * Only a send that names its destination, routes itself, or writes
 	 * its own IP header reaches a peer that connect() did not already
-	 * check.
+	 * check.  (Unix sockets pass descriptors in control messages, and
+	 * route nothing.)
 	 */
-	if ((!msg->msg_name || !msg->msg_namelen) && !msg->msg_controllen &&
-	    sock->type != SOCK_RAW)
+	if ((!msg->msg_name || !msg->msg_namelen) && sock->type != SOCK_RAW &&
+	    (!msg->msg_controllen || sock->ops->family == PF_UNIX))
 		return 0;
 	/* With no policy loaded, only count: pfsel is inert. */
 	if (!pfsel_policy_any()) {
