@@ -213,6 +213,10 @@ struct pfw_ref {
  * @index:     position of the rule in pfw_policy.rules (0-based)
  * @verdict:   what the rule decides when it is the first to match
  * @audit:     set of enum pfw_audit
+ * @protect:   the rule says "protect": every application it names is
+ *	       protected (LANGUAGE.md), whatever it decides.  Unlike
+ *	       @audit this is about the application, not the request, so
+ *	       it holds even for a rule that never decides anything
  * @ops:       set of enum pfw_op, never empty
  * @protos:    set of enum pfw_proto, never empty
  * @families:  set of enum pfw_family, never empty; consulted for every
@@ -246,12 +250,14 @@ struct pfw_ref {
  *	       or -1; set by sema for its warning
  * @addr_loc, @port_loc: where the address and port clauses were written
  *	       (line 0: not written), for diagnostics about those lists
+ * @protect_loc: where "protect" was written (line 0: not written)
  */
 struct pfw_rule {
 	struct pfw_loc loc;
 	uint32_t index;
 	enum pfw_verdict verdict;
 	uint32_t audit;
+	bool protect;
 	uint32_t ops;
 	uint32_t protos;
 	uint32_t families;
@@ -276,6 +282,7 @@ struct pfw_rule {
 	long shadowed_by;
 	struct pfw_loc addr_loc;
 	struct pfw_loc port_loc;
+	struct pfw_loc protect_loc;
 };
 
 /*

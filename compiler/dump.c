@@ -129,13 +129,16 @@ static void dump_classes(FILE *out, const struct pfsel_policydb *db)
 
 static void dump_decisions(FILE *out, const struct pfsel_policydb *db)
 {
-	fprintf(out, "\napplication classes: %u\n", db->n_apps);
+	fprintf(out, "\napplication classes: %u, %u protected\n", db->n_apps,
+		db->n_protected);
 	for (u32 i = 0; i < db->n_apps; i++) {
 		const __le32 *g = db->grouplist + le32_to_cpu(db->apps[i].first);
 
 		fprintf(out, "  app %u: groups", i);
 		for (u32 j = 0; j < le32_to_cpu(db->apps[i].count); j++)
 			fprintf(out, " %u", le32_to_cpu(g[j]));
+		if (pfsel_policydb_app_protected(db, i))
+			fprintf(out, "; protected");
 		fprintf(out, "\n");
 	}
 	fprintf(out, "\ngroups: %u\n", db->n_groups);

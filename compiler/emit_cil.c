@@ -484,6 +484,14 @@ static void write_types(FILE *out, const struct pfw_lowered *low,
 		if (low->flags & PFSEL_POLICY_F_PERMISSIVE)
 			fprintf(out, "(typepermissive %s)\n", name);
 	}
+	/* Classes and protected list are both increasing. */
+	for (size_t i = 0; i < low->n_protected; i++) {
+		pfw_sepol_app_type(name, sizeof(name), low->protected[i]);
+		fprintf(out,
+			"; %s is protected ('protect'): pfsel runs its processes in\n"
+			"; secure-execution mode, not dumpable; nothing here says so.\n",
+			name);
+	}
 
 	fputs("\n; Targets of create: the socket's family.\n"
 	      "(typeattribute pfsel_target)\n"
@@ -738,6 +746,16 @@ int pfw_sepol_compile(const char *cil, size_t len, struct sepol_policydb **out,
 	return 0;
 }
 
+void pfw_sepol_note_unexported(const struct pfw_lowered *lowered,
+			       struct pfw_diag *diag)
+{
+	if (lowered->n_protected)
+		pfw_notice(
+			diag,
+			"the SELinux export has no counterpart for 'protect': pfsel protects %zu of its %zu application types, which the export names only in comments",
+			lowered->n_protected, lowered->n_apps);
+}
+
 int pfw_emit_cil(FILE *out, const struct pfw_policy *policy,
 		 const struct pfw_lowered *lowered, struct pfw_diag *diag)
 {
@@ -745,6 +763,7 @@ int pfw_emit_cil(FILE *out, const struct pfw_policy *policy,
 	struct sepol_policydb *compiled;
 	int rc = -1;
 
+	pfw_sepol_note_unexported(lowered, diag);
 	if (pfw_sepol_export(policy, lowered, &export, diag))
 		return -1;
 	if (pfw_sepol_compile(export.cil, export.cil_len, &compiled, diag))

@@ -48,6 +48,10 @@ static void put_path(struct writer *w, const struct low_path *p)
 	put32(w, 0);
 }
 
+/* A new section needs its size and its writer below. */
+_Static_assert(PFSEL_SEC_LAST == PFSEL_SEC_PROTECTED,
+	       "section_sizes() and write_section() know every section");
+
 /* Entry counts and byte sizes of the sections, in section order. */
 static void section_sizes(const struct pfw_lowered *low,
 			  size_t count[PFSEL_SEC_COUNT],
@@ -80,6 +84,7 @@ static void section_sizes(const struct pfw_lowered *low,
 	SEC(PFSEL_SEC_EXE_PATHS, low->n_exe_paths, low->n_exe_paths * 24);
 	SEC(PFSEL_SEC_SCRIPT_PATHS, low->n_script_paths,
 	    low->n_script_paths * 24);
+	SEC(PFSEL_SEC_PROTECTED, low->n_protected, low->n_protected * 4);
 #undef SEC
 }
 
@@ -185,6 +190,10 @@ static void write_section(struct writer *w, const struct pfw_lowered *low,
 	case PFSEL_SEC_SCRIPT_PATHS:
 		for (i = 0; i < low->n_script_paths; i++)
 			put_path(w, &low->script_paths[i]);
+		break;
+	case PFSEL_SEC_PROTECTED:
+		for (i = 0; i < low->n_protected; i++)
+			put32(w, low->protected[i]);
 		break;
 	}
 }

@@ -113,6 +113,14 @@ int pfw_sepol_compile(const char *cil, size_t len, struct sepol_policydb **out,
 		      struct pfw_diag *diag);
 
 /*
+ * Tell the person exporting @lowered what the export leaves out: today the
+ * protected application classes ("protect"), which have no counterpart in
+ * it (a notice, not a warning: the policy is fine, the export is partial).
+ */
+void pfw_sepol_note_unexported(const struct pfw_lowered *lowered,
+			       struct pfw_diag *diag);
+
+/*
  * pfwc --emit=cil: write the CIL export of @policy to @out, after checking
  * that libsepol compiles it.  Returns 0 or -1 (reported to @diag).
  */

@@ -41,6 +41,7 @@ int pfw_emit_sepolicy(FILE *out, const struct pfw_policy *policy,
 	struct sepol_policydb *compiled;
 	int rc;
 
+	pfw_sepol_note_unexported(lowered, diag);
 	if (pfw_sepol_export(policy, lowered, &export, diag))
 		return -1;
 	rc = pfw_sepol_compile(export.cil, export.cil_len, &compiled, diag);

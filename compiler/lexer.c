@@ -46,6 +46,7 @@ const char *const pfw_keyword_names[PFW_KW_COUNT] = {
 	[PFW_KW_PORT] = "port",
 	[PFW_KW_LOG] = "log",
 	[PFW_KW_QUIET] = "quiet",
+	[PFW_KW_PROTECT] = "protect",
 	[PFW_KW_ANY] = "any",
 	[PFW_KW_CREATE] = "create",
 	[PFW_KW_BIND] = "bind",

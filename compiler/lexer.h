@@ -58,6 +58,7 @@ enum pfw_keyword {
 	PFW_KW_PORT,
 	PFW_KW_LOG,
 	PFW_KW_QUIET,
+	PFW_KW_PROTECT,
 	PFW_KW_ANY,
 	PFW_KW_CREATE,
 	PFW_KW_BIND,

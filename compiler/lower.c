@@ -13,6 +13,8 @@
  *     file whose deepest DIR/ ** dir is D, or none -- each with the set of
  *     patterns it matches; an application class is a distinct list of the
  *     rules that (exe key, script key) match, "*" rules aside.
+ *     A class is protected when one of its rules (or a "*" rule) says
+ *     "protect".
  *  3. Groups: a list of rules (the "*" rules form one shared group); for
  *     each (operation, protocol) a cell holding a row for the rules that
  *     match every address, and slabs of address classes, each with a row:
@@ -731,6 +733,38 @@ static int build_apps(struct lower *l)
 	return 0;
 }
 
+/*
+ * The protected application classes.  A class is the list of every rule
+ * that names its applications, not merely of the rules that decide for
+ * them, so two applications whose protection differs never share one:
+ * in "allow A, B; allow A protect;" the second rule decides nothing, yet
+ * A's list holds it and B's does not.  Protection is then a property of
+ * the list, and of the "*" rules, which every application has.
+ */
+static int build_protected(struct lower *l)
+{
+	const struct pfw_policy *pol = l->pol;
+	struct pfw_lowered *low = l->low;
+	bool every = false;
+
+	for (size_t i = 0; i < l->global.n; i++)
+		every |= pol->rules[l->global.v[i]].protect;
+	low->protected = calloc(l->apps.n_items + 1, sizeof(*low->protected));
+	if (!low->protected)
+		return -ENOMEM;
+	for (uint32_t a = 0; a < l->apps.n_items; a++) {
+		uint32_t len;
+		const uint32_t *rules = seq_get(&l->apps, a, &len);
+		bool protect = every;
+
+		for (uint32_t i = 0; i < len && !protect; i++)
+			protect = pol->rules[rules[i]].protect;
+		if (protect)
+			low->protected[low->n_protected++] = a;
+	}
+	return 0;
+}
+
 static int build_path_table(struct lower *l, const struct dim *d,
 			    struct low_path **out, size_t *n_out)
 {
@@ -1170,6 +1204,7 @@ void pfw_lowered_free(struct pfw_lowered *low)
 	free(low->exes);
 	free(low->exe_paths);
 	free(low->script_paths);
+	free(low->protected);
 	free(low);
 }
 
@@ -1200,6 +1235,8 @@ int pfw_lower(const struct pfw_policy *policy, struct pfw_lowered **out)
 		err = collect_patterns(&l);
 	if (!err)
 		err = build_apps(&l);
+	if (!err)
+		err = build_protected(&l);
 	if (!err)
 		err = build_path_table(&l, &l.exe, &l.low->exe_paths,
 				       &l.low->n_exe_paths);

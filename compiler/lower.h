@@ -111,6 +111,8 @@ struct pfw_lowered {
 	size_t n_exe_paths;
 	struct low_path *script_paths;
 	size_t n_script_paths;
+	uint32_t *protected; /* protected app classes, increasing */
+	size_t n_protected;
 };
 
 /*

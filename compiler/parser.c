@@ -19,7 +19,7 @@
  *   clause    := op ("," op)* | proto ("," proto)*
  *              | "family" family ("," family)*
  *              | ("to" | "from" | "on") address-list
- *              | "port" port-list | "log" | "quiet"
+ *              | "port" port-list | "log" | "quiet" | "protect"
  *   address   := "any" | ADDRESS | NAME
  *   port      := "any" | NUMBER ["-" NUMBER] | NAME
  */
@@ -875,12 +875,22 @@ static bool parse_rule_clause(struct parser *p, struct pfw_rule *rule,
 	case PFW_KW_LOG:
 	case PFW_KW_QUIET:
 		return parse_audit_flag(p, &rule->audit);
+	case PFW_KW_PROTECT:
+		/* A flag like log and quiet, so it says so the way they do. */
+		if (rule->protect)
+			pfw_error(p->diag, &p->token.loc,
+				  "'protect' is given twice");
+		else
+			rule->protect_loc = p->token.loc;
+		rule->protect = true;
+		next(p);
+		return true;
 	default:
 		if (missing_semicolon(p, "the rule"))
 			return false;
 		expected(
 			p,
-			"an operation, a protocol, 'family', 'to', 'from', 'on', 'port', 'log', 'quiet' or ';'");
+			"an operation, a protocol, 'family', 'to', 'from', 'on', 'port', 'log', 'quiet', 'protect' or ';'");
 		return false;
 	}
 }

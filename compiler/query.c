@@ -230,6 +230,11 @@ int pfw_query(const char *const argv[6], FILE *out, FILE *err)
 		fprintf(out, " log-allowed");
 	if (res.audit & PFSEL_AUDIT_QUIET_DENIAL)
 		fprintf(out, " quiet-denial");
+	/* Of the application, whatever the request: last, so that readers
+	 * of the verdict and the rule are not disturbed. */
+	if (pfsel_policydb_app_protected(
+		    db, pfsel_policydb_classify_app(db, exe, script)))
+		fprintf(out, " protected");
 	fprintf(out, "\n");
 	free(exe);
 	pfsel_policydb_free(db);

@@ -9,7 +9,7 @@
  *   3. rules: names expanded, sets normalised (sorted, disjoint; members
  *      inside other members dropped with a warning);
  *   4. warnings: rules that can never match, audit flags without effect,
- *      names never used.
+ *      'protect' for every program, names never used.
  *
  * The shadow analysis is the simple, exact-per-pair one: a rule can never
  * match if one earlier rule contains it in every dimension.  (A rule covered
@@ -898,6 +898,11 @@ static void find_shadowed_rules(struct sema *s)
 				"this rule can never match: an earlier rule matches every request it does");
 			pfw_note(s->diag, &policy->rules[i].loc,
 				 "the earlier rule is here");
+			/* Protection is of the application, not the request. */
+			if (rule->protect)
+				pfw_note(
+					s->diag, &rule->protect_loc,
+					"its 'protect' still applies: the applications it names are protected");
 			break;
 		}
 	}
@@ -920,6 +925,45 @@ static void check_audit_flags(struct sema *s, const struct pfw_rule *rule)
 		pfw_warn(
 			s->diag, PFW_W_AUDIT, &rule->loc,
 			"'quiet' has no effect on an allow rule: it silences denials, and this rule denies nothing");
+}
+
+/*
+ * A pattern every executable matches: "*", or "/" followed by two stars
+ * (every path is below the root).
+ */
+static bool matches_every_program(const struct pfw_app *app)
+{
+	return !app->is_script &&
+	       (app->exe.kind == PFW_PATH_ANY ||
+		(app->exe.kind == PFW_PATH_TREE && !app->exe.path[0]));
+}
+
+/*
+ * Protecting every program puts each one in secure-execution mode (the
+ * loader ignores LD_LIBRARY_PATH and the like) and makes each one
+ * undebuggable by the user: almost certainly not what was meant.
+ */
+static void check_protect(struct sema *s, const struct pfw_rule *rule)
+{
+	char text[16];
+
+	if (!rule->protect)
+		return;
+	for (size_t i = 0; i < rule->n_apps; i++) {
+		const struct pfw_app *app = &rule->apps[i];
+
+		if (!matches_every_program(app))
+			continue;
+		pfw_warn(
+			s->diag, PFW_W_PROTECT, &rule->protect_loc,
+			"'protect' on a rule for '%s' protects every program: each runs in secure-execution mode and none can be debugged by its user",
+			pfw_app_format(app, text, sizeof(text)));
+		/* Through a name, the pattern is written elsewhere. */
+		if (app->loc.file != rule->loc.file ||
+		    app->loc.line != rule->loc.line)
+			pfw_note(s->diag, &app->loc, "'%s' is here", text);
+		return;
+	}
 }
 
 static void check_unused(struct sema *s)
@@ -952,6 +996,7 @@ bool pfw_sema(struct pfw_policy *policy, const struct pfw_sema_options *options,
 		policy->rules[i].index = (uint32_t)i;
 		resolve_rule(&s, &policy->rules[i]);
 		check_audit_flags(&s, &policy->rules[i]);
+		check_protect(&s, &policy->rules[i]);
 	}
 	if (diag->errors == errors_before)
 		find_shadowed_rules(&s);

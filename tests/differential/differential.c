@@ -9,6 +9,10 @@
  *  3. The reference interpreter (reference.c): first match over the rules,
  *     no classes at all.
  *
+ * The reference and pfsel also agree on whether the application of each
+ * request is protected ("protect"); the SELinux export has no counterpart
+ * for that, so libsepol has no opinion on it.
+ *
  * For each of PFSEL_DIFF_POLICIES random policies (seed PFSEL_DIFF_SEED + i)
  * it asks PFSEL_DIFF_QUERIES random requests.  It prints what disagrees with
  * the seed that reproduces it, and ends with "N passed, M failed" counting
@@ -52,6 +56,7 @@ struct opinion {
 	enum pfw_verdict verdict;
 	uint32_t audit; /* only the flags that take effect with @verdict */
 	long rule; /* -1: default; -2: this opinion does not know */
+	int protected; /* 0 or 1; -1: this opinion does not know */
 };
 
 static unsigned int bit_index(uint32_t bit)
@@ -100,6 +105,7 @@ static int ask_pfsel(const struct subject *s, const struct ref_request *request,
 	out->verdict = (enum pfw_verdict)decision.verdict;
 	out->audit = pfw_sepol_effective_audit(out->verdict, decision.audit);
 	out->rule = decision.rule == PFSEL_NONE ? -1 : (long)decision.rule;
+	out->protected = pfsel_policydb_app_protected(s->db, app);
 	return 0;
 }
 
@@ -165,6 +171,7 @@ static int ask_sepol(const struct subject *s, const struct ref_request *request,
 	if (out->verdict != PFW_VERDICT_ALLOW && !(avd.auditdeny & op_perm))
 		out->audit |= PFW_AUDIT_QUIET_DENIAL;
 	out->rule = -2;
+	out->protected = -1;
 	return 0;
 }
 
@@ -233,13 +240,17 @@ static void print_opinion(const char *who, const struct opinion *o)
 		fputs(" (default)", stderr);
 	else if (o->rule >= 0)
 		fprintf(stderr, " (rule %ld)", o->rule);
+	if (o->protected == 1)
+		fputs(" protected", stderr);
 	fputc('\n', stderr);
 }
 
 static bool same(const struct opinion *a, const struct opinion *b)
 {
 	return a->verdict == b->verdict && a->audit == b->audit &&
-	       (a->rule == b->rule || a->rule == -2 || b->rule == -2);
+	       (a->rule == b->rule || a->rule == -2 || b->rule == -2) &&
+	       (a->protected == b->protected || a->protected == -1 ||
+		b->protected == -1);
 }
 
 int main(void)
@@ -250,6 +261,7 @@ int main(void)
 		env_number("PFSEL_DIFF_QUERIES", DEFAULT_QUERIES);
 	unsigned long base_seed = env_number("PFSEL_DIFF_SEED", DEFAULT_SEED);
 	unsigned long passed = 0, failed = 0, reports = 0, by_rule = 0;
+	unsigned long by_protect = 0;
 	struct pfw_diag diag;
 	clock_t start = clock();
 
@@ -283,7 +295,11 @@ int main(void)
 			ref.audit = pfw_sepol_effective_audit(decision.verdict,
 							      decision.audit);
 			ref.rule = decision.rule;
+			ref.protected = ref_protected(s.policy,
+						      request.request.exe,
+						      request.request.script);
 			by_rule += decision.rule >= 0;
+			by_protect += ref.protected;
 
 			ok = !ask_pfsel(&s, &request.request, &pfsel) &&
 			     !ask_sepol(&s, &request.request, &sepol) &&
@@ -312,9 +328,10 @@ int main(void)
 	}
 	pfw_diag_fini(&diag);
 
-	printf("differential: %lu policies x %lu requests from seed %lu, %lu%% decided by a rule, %.1f s CPU\n",
+	printf("differential: %lu policies x %lu requests from seed %lu, %lu%% decided by a rule, %lu%% of protected applications, %.1f s CPU\n",
 	       n_policies, n_queries, base_seed,
 	       passed + failed ? by_rule * 100 / (passed + failed) : 0,
+	       passed + failed ? by_protect * 100 / (passed + failed) : 0,
 	       (double)(clock() - start) / CLOCKS_PER_SEC);
 	printf("%lu passed, %lu failed\n", passed, failed);
 	return failed ? 1 : 0;

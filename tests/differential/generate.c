@@ -352,6 +352,15 @@ static int random_rule(struct gen_rng *rng, struct pfw_policy *policy,
 
 	if (random_apps(rng, rule))
 		return -1;
+	/*
+	 * Now and then "protect", seldom on a rule for every program (it
+	 * protects them all, and then there is nothing left to tell apart).
+	 */
+	for (size_t i = 0; i < rule->n_apps; i++)
+		if (rule->apps[i].exe.kind == PFW_PATH_ANY &&
+		    !rule->apps[i].is_script)
+			rule->protect = true;
+	rule->protect = chance(rng, rule->protect ? 3 : 20);
 
 	/* Create requests have neither address nor port (ast.h invariants). */
 	rule->any_addr = (rule->ops & PFW_OP_CREATE) || chance(rng, 35);
@@ -625,6 +634,8 @@ void gen_print_policy(FILE *out, const struct pfw_policy *policy)
 
 		fprintf(out, "%zu: %s", i, verdict_names[rule->verdict]);
 		print_audit(out, rule->audit);
+		if (rule->protect)
+			fputs(" protect", out);
 		fputs(" app ", out);
 		for (size_t j = 0; j < rule->n_apps; j++) {
 			fputs(j ? "," : "", out);

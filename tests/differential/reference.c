@@ -130,3 +130,18 @@ void ref_decide(const struct pfw_policy *policy,
 	decision->audit = policy->settings.default_audit;
 	decision->rule = -1;
 }
+
+bool ref_protected(const struct pfw_policy *policy, const char *exe,
+		   const char *script)
+{
+	for (size_t i = 0; i < policy->n_rules; i++) {
+		const struct pfw_rule *rule = &policy->rules[i];
+
+		if (!rule->protect)
+			continue;
+		for (size_t j = 0; j < rule->n_apps; j++)
+			if (app_matches(&rule->apps[j], exe, script))
+				return true;
+	}
+	return false;
+}

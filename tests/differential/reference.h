@@ -10,6 +10,7 @@
 #ifndef PFSEL_TESTS_REFERENCE_H
 #define PFSEL_TESTS_REFERENCE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "ast.h"
@@ -50,5 +51,12 @@ struct ref_decision {
 void ref_decide(const struct pfw_policy *policy,
 		const struct ref_request *request,
 		struct ref_decision *decision);
+
+/*
+ * Whether @policy protects the application (@exe, @script or NULL): some
+ * rule that says "protect" names it, whatever that rule decides.
+ */
+bool ref_protected(const struct pfw_policy *policy, const char *exe,
+		   const char *script);
 
 #endif /* PFSEL_TESTS_REFERENCE_H */

@@ -37,6 +37,9 @@ static void ask(const struct pfsel_policydb *db, const uint8_t *data,
 							     paths[q[2] % n_paths]);
 		if (app >= db->n_apps)
 			abort();
+		/* Any class, even one out of range, has an answer. */
+		pfsel_policydb_app_protected(db, app);
+		pfsel_policydb_app_protected(db, q[1] | q[2] << 8);
 		pfw_policydb_request(db, paths[q[0] % n_paths], NULL,
 				     q[3] % PFSEL_OP_COUNT,
 				     q[4] % PFSEL_PROTO_COUNT, q[5] & 1, q + 8,

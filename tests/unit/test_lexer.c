@@ -46,7 +46,7 @@ static void test_punctuation_and_keywords(void **state)
 	struct lexed l;
 
 	(void)state;
-	lex_start(&l, "allow ; , = - * tcp firefox http-alt");
+	lex_start(&l, "allow ; , = - * tcp firefox http-alt protect");
 	assert_int_equal(lex_next(&l), PFW_TOK_WORD);
 	assert_int_equal(l.token.keyword, PFW_KW_ALLOW);
 	assert_int_equal(lex_next(&l), PFW_TOK_SEMICOLON);
@@ -61,6 +61,8 @@ static void test_punctuation_and_keywords(void **state)
 	assert_string_equal(l.token.text, "firefox");
 	assert_int_equal(lex_next(&l), PFW_TOK_WORD);
 	assert_string_equal(l.token.text, "http-alt");
+	assert_int_equal(lex_next(&l), PFW_TOK_WORD);
+	assert_int_equal(l.token.keyword, PFW_KW_PROTECT);
 	assert_int_equal(lex_next(&l), PFW_TOK_EOF);
 	assert_int_equal(l.diag.errors, 0);
 	lex_end(&l);

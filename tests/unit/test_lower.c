@@ -79,6 +79,13 @@ static uint32_t rule_of(const struct pfsel_policydb *db, const char *exe,
 	return d.rule;
 }
 
+static bool protected_app(const struct pfsel_policydb *db, const char *exe,
+			  const char *script)
+{
+	return pfsel_policydb_app_protected(
+		db, pfsel_policydb_classify_app(db, exe, script));
+}
+
 static struct pfsel_policydb *compile(struct pfw_policy *p)
 {
 	struct pfsel_policydb *db;
@@ -174,6 +181,7 @@ static void test_empty_policy(void **state)
 	assert_int_equal(low->n_exes, 1);
 	assert_int_equal(low->n_apps, 1);
 	assert_int_equal(low->n_groups, 0);
+	assert_int_equal(low->n_protected, 0);
 	pfw_lowered_free(low);
 	db = compile(p);
 	assert_int_equal(rule_of(db, "/bin/sh", NULL), PFSEL_NONE);
@@ -204,6 +212,79 @@ static void test_shared_global_group(void **state)
 	assert_int_equal(low->n_groups, 51);
 	assert_int_equal(low->n_grouplist, 51 + 50);
 	pfw_lowered_free(low);
+	pfw_policy_free(p);
+}
+
+/* Let the last rule name @exe too, as "allow A, B;" would. */
+static void add_exact_app(struct pfw_policy *p, const char *exe)
+{
+	struct pfw_rule *r = &p->rules[p->n_rules - 1];
+
+	r->apps = realloc(r->apps, (r->n_apps + 1) * sizeof(*r->apps));
+	r->apps[r->n_apps++] =
+		(struct pfw_app){ .exe = pat(PFW_PATH_EXACT, exe) };
+}
+
+/*
+ * Protection splits classes that decide alike: the second rule below
+ * decides nothing (the first matches everything it does), yet it makes a
+ * protected and b not, so a and b must not share a class.
+ */
+static void test_protected_classes(void **state)
+{
+	struct pfw_policy *p = new_policy();
+	struct pfw_path_pattern none = { PFW_PATH_ANY, NULL };
+	struct pfsel_policydb *db;
+	struct pfw_lowered *low;
+	uint32_t first, last;
+
+	(void)state;
+	add_app_rule(p, PFW_VERDICT_ALLOW, pat(PFW_PATH_EXACT, "/usr/bin/a"),
+		     false, none); /* 0: allow a, b */
+	add_exact_app(p, "/usr/bin/b");
+	add_app_rule(p, PFW_VERDICT_ALLOW, pat(PFW_PATH_EXACT, "/usr/bin/a"),
+		     false, none); /* 1: allow a protect */
+	p->rules[1].protect = true;
+	add_app_rule(p, PFW_VERDICT_DENY, pat(PFW_PATH_EXACT, "/usr/bin/py"),
+		     true, pat(PFW_PATH_TREE, "/home")); /* 2 */
+	p->rules[2].protect = true;
+	db = compile(p);
+	assert_int_equal(rule_of(db, "/usr/bin/a", NULL), 0);
+	assert_int_equal(rule_of(db, "/usr/bin/b", NULL), 0);
+	assert_int_not_equal(
+		pfsel_policydb_classify_app(db, "/usr/bin/a", NULL),
+		pfsel_policydb_classify_app(db, "/usr/bin/b", NULL));
+	assert_true(protected_app(db, "/usr/bin/a", NULL));
+	assert_true(protected_app(db, "/usr/bin/a", "/home/u/x.py"));
+	assert_false(protected_app(db, "/usr/bin/b", NULL));
+	assert_false(protected_app(db, "/usr/bin/c", NULL));
+	/* A script rule protects the pair only, whatever it decides. */
+	assert_true(protected_app(db, "/usr/bin/py", "/home/u/x.py"));
+	assert_false(protected_app(db, "/usr/bin/py", "/tmp/x.py"));
+	assert_false(protected_app(db, "/usr/bin/py", NULL));
+	pfsel_policydb_free(db);
+
+	/* The lowered list: sorted, one entry per protected class. */
+	assert_int_equal(pfw_lower(p, &low), 0);
+	assert_int_equal(low->n_protected, 2);
+	first = low->protected[0];
+	last = low->protected[1];
+	assert_true(first < last);
+	assert_true(last < low->n_apps);
+	pfw_lowered_free(low);
+
+	/* A "*" rule with protect protects every class, the unnamed too. */
+	add_app_rule(p, PFW_VERDICT_DENY, pat(PFW_PATH_ANY, NULL), false,
+		     none); /* 3 */
+	p->rules[3].protect = true;
+	assert_int_equal(pfw_lower(p, &low), 0);
+	assert_int_equal(low->n_protected, low->n_apps);
+	pfw_lowered_free(low);
+	db = compile(p);
+	assert_true(protected_app(db, "/usr/bin/b", NULL));
+	assert_true(protected_app(db, "/bin/sh", NULL));
+	assert_true(protected_app(db, "sh", NULL));
+	pfsel_policydb_free(db);
 	pfw_policy_free(p);
 }
 
@@ -244,7 +325,9 @@ static void test_random_equivalence(void **state)
 			if ((got.rule == PFSEL_NONE ? -1L : (long)got.rule) !=
 				    want.rule ||
 			    got.verdict != (uint32_t)want.verdict ||
-			    got.audit != want.audit) {
+			    got.audit != want.audit ||
+			    protected_app(db, r->exe, r->script) !=
+				    ref_protected(p, r->exe, r->script)) {
 				gen_print_policy(stderr, p);
 				gen_print_request(stderr, r);
 				fail_msg("seed %lu: rule %ld wanted, %d got",
@@ -266,6 +349,7 @@ int main(void)
 		cmocka_unit_test(test_exact_glob_names),
 		cmocka_unit_test(test_empty_policy),
 		cmocka_unit_test(test_shared_global_group),
+		cmocka_unit_test(test_protected_classes),
 		cmocka_unit_test(test_random_equivalence),
 	};
 

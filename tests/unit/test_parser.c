@@ -182,6 +182,55 @@ static void test_rule_with_every_clause(void **state)
 	compiled_free(&c);
 }
 
+/*
+ * "protect" is a flag among the clauses, anywhere among them, once; it
+ * changes none of the sets the rule decides for.
+ */
+static void test_protect_flag(void **state)
+{
+	struct compiled c;
+	const struct pfw_rule *rule;
+
+	(void)state;
+	compile_text(&c,
+		     "apps browsers = /usr/bin/firefox, /usr/lib/chromium/*;\n"
+		     "allow /usr/lib/firefox/firefox connect tcp port 80, 443 "
+		     "protect;\n"
+		     "allow browsers protect connect log;\n"
+		     "deny /usr/bin/nc;\n",
+		     NULL, false);
+	assert_int_equal(c.errors, 0);
+	assert_int_equal(c.policy->n_rules, 3);
+	rule = &c.policy->rules[0];
+	assert_true(rule->protect);
+	assert_int_equal(rule->protect_loc.line, 2);
+	assert_int_equal(rule->protect_loc.col, 57);
+	assert_int_equal(rule->ops, PFW_OP_CONNECT);
+	assert_int_equal(rule->protos, PFW_PROTO_TCP);
+	assert_int_equal(rule->audit, 0);
+	rule = &c.policy->rules[1];
+	assert_true(rule->protect);
+	assert_int_equal(rule->n_apps, 2);
+	assert_int_equal(rule->ops, PFW_OP_CONNECT);
+	assert_int_equal(rule->audit, PFW_AUDIT_LOG_ALLOWED);
+	assert_false(c.policy->rules[2].protect);
+	assert_int_equal(c.policy->rules[2].protect_loc.line, 0);
+	compiled_free(&c);
+
+	compile_text(&c,
+		     "allow /a protect connect protect;\n"
+		     "default deny protect;\n"
+		     "apps protect = /b;\n",
+		     NULL, false);
+	assert_int_equal(c.errors, 3);
+	assert_true(said(&c, "test.pfw:1:26: error: 'protect' is given twice\n"
+			     "allow /a protect connect protect;\n"
+			     "                         ^\n"));
+	assert_true(said(&c, "test.pfw:2:14: error: expected"));
+	assert_true(said(&c, "test.pfw:3:6: error:"));
+	compiled_free(&c);
+}
+
 static void test_implicit_lists_are_narrowed(void **state)
 {
 	struct compiled c;
@@ -498,6 +547,7 @@ int main(void)
 		cmocka_unit_test(test_mode),
 		cmocka_unit_test(test_mode_errors),
 		cmocka_unit_test(test_rule_with_every_clause),
+		cmocka_unit_test(test_protect_flag),
 		cmocka_unit_test(test_implicit_lists_are_narrowed),
 		cmocka_unit_test(test_explicit_contradictions),
 		cmocka_unit_test(test_syntax_errors_recover),

@@ -67,10 +67,12 @@ static void add_rule(struct pfw_policy *p, enum pfw_verdict v, uint32_t ops,
 }
 
 /*
- * #0 allow /usr/bin/curl connect tcp 10.0.0.0/8 port 80-443
+ * #0 allow /usr/bin/curl connect tcp 10.0.0.0/8 port 80-443 protect
  * #1 deny  * connect tcp 10.1.0.0/16
- * #2 ask   /usr/bin/(**) connect tcp,udp any port 53
+ * #2 ask   /usr/bin/(**) connect tcp,udp any port 53 protect
  * #3 allow * create tcp
+ *
+ * Protected: the classes of curl and of the tree; the unnamed class not.
  */
 static struct pfw_policy *small_policy(void)
 {
@@ -94,6 +96,8 @@ static struct pfw_policy *small_policy(void)
 		 NULL, 0, 53, 53);
 	add_rule(p, PFW_VERDICT_ALLOW, PFW_OP_CREATE, PFW_PROTO_TCP,
 		 app_of(PFW_PATH_ANY, NULL), NULL, 0, -1, -1);
+	p->rules[0].protect = true;
+	p->rules[2].protect = true;
 	return p;
 }
 
@@ -343,6 +347,47 @@ static void test_classify_apps(void **state)
 	pfsel_policydb_free(db);
 }
 
+static void test_protected_lookup(void **state)
+{
+	struct blob *b = *state;
+	struct pfsel_policydb *db;
+	uint32_t curl, tree, other;
+
+	assert_int_equal(pfsel_policydb_load(b->buf, b->len, &db), 0);
+	curl = pfsel_policydb_classify_app(db, "/usr/bin/curl", NULL);
+	tree = pfsel_policydb_classify_app(db, "/usr/bin/wget", NULL);
+	other = pfsel_policydb_classify_app(db, "/bin/sh", NULL);
+	assert_int_equal(db->n_apps, 3);
+	assert_int_equal(db->n_protected, 2);
+	assert_true(pfsel_policydb_app_protected(db, curl));
+	assert_true(pfsel_policydb_app_protected(db, tree));
+	assert_false(pfsel_policydb_app_protected(db, other));
+	/* Not a class at all: not protected. */
+	assert_false(pfsel_policydb_app_protected(db, db->n_apps));
+	assert_false(pfsel_policydb_app_protected(db, PFSEL_NONE));
+	pfsel_policydb_free(db);
+}
+
+/* Nothing protected: an empty section, and no class is. */
+static void test_nothing_protected(void **state)
+{
+	struct pfw_policy *p = small_policy();
+	struct pfsel_policydb *db;
+	struct blob b;
+
+	(void)state;
+	p->rules[0].protect = false;
+	p->rules[2].protect = false;
+	assert_int_equal(pfw_compile_pfsel(p, &b.buf, &b.len), 0);
+	assert_int_equal(sec_count(b.buf, PFSEL_SEC_PROTECTED), 0);
+	assert_int_equal(pfsel_policydb_load(b.buf, b.len, &db), 0);
+	for (uint32_t app = 0; app < db->n_apps; app++)
+		assert_false(pfsel_policydb_app_protected(db, app));
+	pfsel_policydb_free(db);
+	free(b.buf);
+	pfw_policy_free(p);
+}
+
 /* What flipping bit 4 of byte @i of the small policy's blob gives. */
 static int expected_flip_error(size_t i)
 {
@@ -367,7 +412,9 @@ static void test_header_errors(void **state)
 			 -E2BIG);
 	assert_null(db);
 	EXPECT_MUTATION(b, -EINVAL, c[0] ^= 1);
-	EXPECT_MUTATION(b, -EPROTONOSUPPORT, set32(c + 4, 2));
+	/* Version 1 had no PROTECTED section: refused, not misread. */
+	EXPECT_MUTATION(b, -EPROTONOSUPPORT, set32(c + 4, 1));
+	EXPECT_MUTATION(b, -EPROTONOSUPPORT, set32(c + 4, 3));
 	EXPECT_MUTATION(b, -EPROTONOSUPPORT, set32(c + 4, 0));
 	EXPECT_MUTATION(b, -EINVAL, set32(c + 8, b->len + 8));
 	EXPECT_MUTATION(b, -EINVAL, set32(c + 16, 4)); /* an unknown flag */
@@ -601,6 +648,29 @@ static void test_content_errors(void **state)
 	EXPECT_MUTATION(b, -EINVAL,
 			memcpy(sec_at(c, PFSEL_SEC_EXE_PATHS, 1, 24, 0),
 			       sec_at(c, PFSEL_SEC_EXE_PATHS, 0, 24, 0), 4));
+
+	/* Protected: each an app class, strictly increasing. */
+	assert_int_equal(sec_count(b->buf, PFSEL_SEC_PROTECTED), 2);
+	EXPECT_MUTATION(b, -EINVAL,
+			set32(sec_at(c, PFSEL_SEC_PROTECTED, 1, 4, 0),
+			      sec_count(c, PFSEL_SEC_APPS)));
+	EXPECT_MUTATION(b, -EINVAL,
+			set32(sec_at(c, PFSEL_SEC_PROTECTED, 0, 4, 0),
+			      PFSEL_NONE));
+	EXPECT_MUTATION(b, -EINVAL,
+			memcpy(sec_at(c, PFSEL_SEC_PROTECTED, 1, 4, 0),
+			       sec_at(c, PFSEL_SEC_PROTECTED, 0, 4, 0), 4));
+	EXPECT_MUTATION(b, -EINVAL, {
+		uint8_t *first = sec_at(c, PFSEL_SEC_PROTECTED, 0, 4, 0);
+		uint32_t lo = get32(first);
+
+		set32(first, get32(first + 4));
+		set32(first + 4, lo);
+	});
+	/* The last class is a class. */
+	EXPECT_MUTATION(b, 0,
+			set32(sec_at(c, PFSEL_SEC_PROTECTED, 1, 4, 0),
+			      sec_count(c, PFSEL_SEC_APPS) - 1));
 }
 
 /* Random single-byte corruptions of valid random policies: no crash. */
@@ -647,6 +717,9 @@ int main(void)
 						setup_blob, teardown_blob),
 		cmocka_unit_test_setup_teardown(test_classify_apps, setup_blob,
 						teardown_blob),
+		cmocka_unit_test_setup_teardown(test_protected_lookup,
+						setup_blob, teardown_blob),
+		cmocka_unit_test(test_nothing_protected),
 		cmocka_unit_test_setup_teardown(test_header_errors, setup_blob,
 						teardown_blob),
 		cmocka_unit_test_setup_teardown(test_section_table_errors,

@@ -197,6 +197,69 @@ static void test_audit_flags_without_effect(void **state)
 	compiled_free(&c);
 }
 
+/* -Wprotect: a rule for every program protects every program. */
+static void test_protect_for_every_program(void **state)
+{
+	struct compiled c;
+
+	(void)state;
+	compile_text(&c,
+		     "apps all = /usr/bin/ssh, *;\n"
+		     "allow * connect tcp port 443 protect;\n"
+		     "deny /** protect;\n"
+		     "allow all protect;\n"
+		     "allow * script /home/u/x.py protect;\n"
+		     "allow /usr/bin/firefox, /usr/lib/** protect;\n",
+		     "-Wno-overlap -Wno-shadow", false);
+	assert_int_equal(c.errors, 0);
+	assert_int_equal(c.warnings, 3);
+	assert_true(said(
+		&c,
+		"test.pfw:2:30: warning: 'protect' on a rule for '*' protects every program: each runs in secure-execution mode and none can be debugged by its user [-Wprotect]"));
+	assert_true(said(
+		&c, "test.pfw:3:10: warning: 'protect' on a rule for '/**'"));
+	/* Through a name: the note says where the '*' is. */
+	assert_true(said(
+		&c, "test.pfw:4:11: warning: 'protect' on a rule for '*'"));
+	assert_true(said(&c, "test.pfw:1:26: note: '*' is here"));
+	/* Scripts of any interpreter, or some programs: no warning. */
+	assert_false(said(&c, "test.pfw:5:"));
+	assert_false(said(&c, "test.pfw:6:"));
+	compiled_free(&c);
+
+	compile_text(&c, "allow * protect;\n", "-Wno-protect", false);
+	assert_int_equal(c.warnings, 0);
+	assert_true(c.policy->rules[0].protect);
+	compiled_free(&c);
+	compile_text(&c, "allow * protect;\n", "-Werror", false);
+	assert_int_equal(c.errors, 1);
+	assert_true(said(&c, "[-Werror=protect]"));
+	compiled_free(&c);
+}
+
+/* A rule that never decides still protects: the shadow warning says so. */
+static void test_shadowed_protect_rule(void **state)
+{
+	struct compiled c;
+
+	(void)state;
+	compile_text(&c,
+		     "allow /usr/bin/a, /usr/bin/b;\n"
+		     "allow /usr/bin/a protect;\n"
+		     "deny /usr/bin/b connect;\n",
+		     NULL, false);
+	assert_int_equal(c.warnings, 2);
+	assert_true(
+		said(&c, "test.pfw:2:1: warning: this rule can never match"));
+	assert_true(said(
+		&c,
+		"test.pfw:2:18: note: its 'protect' still applies: the applications it names are protected"));
+	assert_true(
+		said(&c, "test.pfw:3:1: warning: this rule can never match"));
+	assert_false(said(&c, "test.pfw:3:1: note: its 'protect'"));
+	compiled_free(&c);
+}
+
 static void test_kind_and_uid_options(void **state)
 {
 	struct compiled c;
@@ -305,6 +368,8 @@ int main(void)
 		cmocka_unit_test(test_script_forms_and_shadowing),
 		cmocka_unit_test(test_werror_and_disabling),
 		cmocka_unit_test(test_audit_flags_without_effect),
+		cmocka_unit_test(test_protect_for_every_program),
+		cmocka_unit_test(test_shadowed_protect_rule),
 		cmocka_unit_test(test_kind_and_uid_options),
 		cmocka_unit_test(test_against_system_policy),
 		cmocka_unit_test(test_self_reference_through_a_duplicate),
