@@ -34,6 +34,12 @@
  * shorter timeout is looser (the agent has less time to say no).  Audit
  * flags do not change what is allowed and are not compared.
  *
+ * Protection ("protect": the process runs in secure-execution mode and is
+ * not dumpable) is of the application, not of a request, and holds in
+ * permissive mode too: the new policy is looser when some pair of classes
+ * has the old class protected and the new one not.  Adding protection is
+ * tighter.
+ *
  * A few requests enumerated here cannot happen (a create is asked only at
  * its family's address; an icmp or raw request only with port 0, a packet
  * one only at create): they are left out.  Any request the enumeration
@@ -729,6 +735,50 @@ static void report(struct cmp *c, const struct app_pair *pair, u32 op,
 	fputc('\n', f);
 }
 
+/* ---- Protection -------------------------------------------------------- */
+
+/* Report an application the new policy leaves unprotected. */
+static void report_unprotected(struct cmp *c, const struct app_pair *pair)
+{
+	FILE *f = c->report;
+	const struct rep *script = &c->scripts.v[pair->script];
+
+	if (!f)
+		return;
+	fputs("no longer protects ", f);
+	put_rep(f, &c->exes.v[pair->exe]);
+	if (script->kind != REP_NONE) {
+		fputs(" script ", f);
+		put_rep(f, script);
+	}
+	fputs(";  # now not protected; confirmed: protected\n", f);
+}
+
+/*
+ * 0 when the new policy protects every application the old one does, 1
+ * to stop (found enough).  The pairs are every pair of classes an
+ * application can fall in, so this is exact.
+ */
+static int protection(struct cmp *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n_pairs; i++) {
+		const struct app_pair *pair = &c->pairs[i];
+
+		if (!pfsel_policydb_app_protected(c->old, pair->old_app) ||
+		    pfsel_policydb_app_protected(c->new, pair->new_app))
+			continue;
+		if (c->found++ < c->max)
+			report_unprotected(c, pair);
+		else if (c->report && c->max)
+			fputs("...\n", c->report);
+		if (c->found > c->max)
+			return 1;
+	}
+	return 0;
+}
+
 /* ---- The enumeration --------------------------------------------------- */
 
 /* 0 no looser so far, 1 stop (found enough), or a negative errno. */
@@ -847,9 +897,6 @@ PFSEL_EXPORT int pfsel_compare(const void *old_blob, size_t old_len,
 		goto out;
 	c.old = old;
 	c.new = new;
-	/* Permissive lets everything through: nothing is looser than it. */
-	if (old->flags & PFSEL_POLICY_F_PERMISSIVE)
-		goto out;
 	err = reps_build(&c.exes, old, old->exe_paths, old->n_exe_paths, new,
 			 new->exe_paths, new->n_exe_paths, false);
 	if (!err)
@@ -867,15 +914,21 @@ PFSEL_EXPORT int pfsel_compare(const void *old_blob, size_t old_len,
 	}
 	if (err == -ENOMEM)
 		pfsel_fail(err, "compare: out of memory");
-	if (!err) {
+	if (!err)
+		err = protection(&c);
+	/*
+	 * Permissive lets every request through: no decision is looser than
+	 * its.  (Protection holds in permissive mode, so it was compared.)
+	 */
+	if (!err && !(old->flags & PFSEL_POLICY_F_PERMISSIVE)) {
 		if (report && max && (new->flags &PFSEL_POLICY_F_PERMISSIVE))
 			fputs("# mode permissive (the confirmed policy "
 			      "enforces)\n",
 			      report);
 		err = enumerate(&c);
-		if (err >= 0)
-			err = c.found ? 1 : 0;
 	}
+	if (err >= 0)
+		err = c.found ? 1 : 0;
 out:
 	reps_free(&c.exes);
 	reps_free(&c.scripts);

@@ -117,8 +117,9 @@ int pfsel_load_file(const char *path);
  * @old_blob: @old_len: the policy in force, or the one last confirmed.
  * @new_blob: @new_len: the candidate.
  * @report: where the looser cells go, one a line, each written as the
- *          rule that would allow it (with the two decisions in a comment);
- *          NULL for none.
+ *          rule that would allow it (with the two decisions in a comment),
+ *          and the applications no longer protected ("no longer protects
+ *          APP;"); NULL for none.
  * @max: report at most this many (then "..."); 0 stops at the first.
  *
  * Exact, not a heuristic: every request the kernel can ask (application,
@@ -126,8 +127,11 @@ int pfsel_load_file(const char *path);
  * by class, with the kernel's own reader; @new is no looser when no
  * decision of it is less strict (allow < ask unanswered-allow < ask
  * unanswered-deny < deny; a permissive policy allows everything; of two
- * asks that end in allow, the shorter timeout is looser).  The uids in
- * the headers are not compared.
+ * asks that end in allow, the shorter timeout is looser).  @new is also
+ * looser when it leaves unprotected an application that @old protects
+ * (the rule flag "protect"; compared even when @old is permissive, since
+ * protection holds in permissive mode).  The uids in the headers are not
+ * compared.
  *
  * Return: 0 no looser, 1 looser, or a negative errno: -EINVAL, -EBADMSG,
  * -EPROTONOSUPPORT, -E2BIG (a blob is not a valid policy; the message

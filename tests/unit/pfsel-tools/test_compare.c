@@ -237,6 +237,63 @@ static void test_create_family(void **state)
 		  "default deny;\nallow * create tcp;\n", "family inet6");
 }
 
+/*
+ * "protect" is of the application: a policy that takes it away is looser
+ * even when every decision stays the same, and adding it is tighter.
+ */
+static void test_protect_removed(void **state)
+{
+	(void)state;
+	is_looser(BASE "allow /usr/bin/firefox connect tcp port 443 protect;\n",
+		  BASE "allow /usr/bin/firefox connect tcp port 443;\n",
+		  "no longer protects /usr/bin/firefox;");
+	/*
+	 * Through a glob: the files no rule names are no longer protected
+	 * (the report names the first kind it meets, a file directly in it).
+	 */
+	is_looser(BASE "allow /opt/app/** connect tcp protect;\n",
+		  BASE "allow /opt/app/bin/run connect tcp protect;\n"
+		       "allow /opt/app/** connect tcp;\n",
+		  "no longer protects /opt/app/*;");
+	/*
+	 * The protecting rule decided nothing (the first rule decides all
+	 * its requests): dropping it changes no decision, only protection.
+	 */
+	is_looser(BASE "allow /usr/bin/a, /usr/bin/b;\n"
+		       "allow /usr/bin/a protect;\n",
+		  BASE "allow /usr/bin/a, /usr/bin/b;\n",
+		  "no longer protects /usr/bin/a;");
+	/* A script's protection, the interpreter's unchanged. */
+	is_looser(
+		BASE "allow /usr/bin/python3 script /home/u/sync.py "
+		     "connect tcp port 443 protect;\n",
+		BASE "allow /usr/bin/python3 script /home/u/sync.py "
+		     "connect tcp port 443;\n",
+		"no longer protects /usr/bin/python3 script /home/u/sync.py;");
+	/* Permissive mode does not lift protection, so it is compared. */
+	is_looser("mode permissive;\n" BASE "allow /usr/bin/ssh protect;\n",
+		  "mode permissive;\n" BASE "allow /usr/bin/ssh;\n",
+		  "no longer protects /usr/bin/ssh;");
+}
+
+static void test_protect_added(void **state)
+{
+	(void)state;
+	no_looser(BASE "allow /usr/bin/firefox connect tcp port 443;\n", BASE
+		  "allow /usr/bin/firefox connect tcp port 443 protect;\n");
+	/* More protected than before, by a wider rule. */
+	no_looser(BASE "allow /usr/bin/ssh connect tcp protect;\n",
+		  BASE "deny /usr/bin/* connect udp protect;\n"
+		       "allow /usr/bin/ssh connect tcp;\n");
+	/* Unchanged: the same protection, written otherwise. */
+	no_looser(BASE "allow /usr/bin/firefox connect tcp port 443 protect;\n",
+		  BASE "allow /usr/bin/firefox connect tcp port 443;\n"
+		       "deny /usr/bin/firefox protect;\n");
+	no_looser(BASE "allow /usr/bin/firefox connect tcp port 443 protect;\n",
+		  BASE
+		  "allow /usr/bin/firefox connect tcp port 443 protect;\n");
+}
+
 static void test_bad_blob(void **state)
 {
 	struct blob good = compile("default deny;\n");
@@ -266,6 +323,8 @@ int main(void)
 		cmocka_unit_test(test_default_changed),
 		cmocka_unit_test(test_permissive),
 		cmocka_unit_test(test_create_family),
+		cmocka_unit_test(test_protect_removed),
+		cmocka_unit_test(test_protect_added),
 		cmocka_unit_test(test_bad_blob),
 	};
 
