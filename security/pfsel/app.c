@@ -40,6 +40,7 @@
 #include "common.h"
 #include "cred.h"
 #include "policydb.h"
+#include "protect.h"
 #include "setup.h"
 
 /*
@@ -251,12 +252,11 @@ static int hook_bprm_creds_for_exec(struct linux_binprm *const bprm)
  * The file the new program runs from.  A handler that ran the named file
  * through an interpreter ("#!", binfmt_misc) changed bprm->interp: then
  * the interpreter is the executable and the named file the script.  With
- * binfmt_misc's credential flag ("C") @file is the named file, whose
- * credentials the process gets, but what runs is still the interpreter,
+ * binfmt_misc's credential flag ("C") the file that the credentials come
+ * from is the named file, but what runs is still the interpreter,
  * bprm->file.
  */
-static int hook_bprm_creds_from_file(struct linux_binprm *const bprm,
-				     const struct file *const file)
+static int identify_script(struct linux_binprm *const bprm)
 {
 	struct pfsel_app *const first = pfsel_cred(bprm->cred)->app;
 	struct pfsel_app *app;
@@ -298,6 +298,20 @@ static int hook_bprm_creds_from_file(struct linux_binprm *const bprm,
 	app->script_opened = !script || bprm->have_execfd;
 	set_cred_app(bprm->cred, app);
 	return 0;
+}
+
+/*
+ * The identity is final once the handler found what runs: only then can
+ * a policy say whether the application is protected.
+ */
+static int hook_bprm_creds_from_file(struct linux_binprm *const bprm,
+				     const struct file *const file)
+{
+	int err = identify_script(bprm);
+
+	if (err)
+		return err;
+	return pfsel_protect_exec(bprm);
 }
 
 /*

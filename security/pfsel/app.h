@@ -30,6 +30,9 @@
  * @script_opened: the interpreter opened @script and found that very file
  *                 (app.c); until then an open of another file by that
  *                 name fails.
+ * @protected: a policy in force at exec marked the application "protect"
+ *             (app.c): the process was made non-dumpable and ran in
+ *             secure-execution mode.
  * @classes: per policy slot, the application class last computed, with
  *           the generation of the policy it was computed for in the upper
  *           32 bits.
@@ -47,6 +50,7 @@ struct pfsel_app {
 	unsigned long ino;
 	dev_t dev;
 	bool script_opened;
+	bool protected;
 	atomic64_t classes[PFSEL_SLOT_COUNT];
 };
 

@@ -33,6 +33,7 @@ static_assert(sizeof(struct pfsel_policy_run) == 8);
 static_assert(sizeof(struct pfsel_policy_range) == 8);
 static_assert(sizeof(struct pfsel_policy_slab) == 8);
 static_assert(sizeof(struct pfsel_policy_cell) == 16);
+static_assert(sizeof(struct pfsel_policy_protected) == 4);
 static_assert(sizeof(struct pfsel_policy_pair) == 8);
 static_assert(sizeof(struct pfsel_policy_exe) == 16);
 static_assert(sizeof(struct pfsel_policy_path) == 24);
@@ -487,6 +488,20 @@ static int load_script_paths(struct pfsel_policydb *db, const struct section *se
 	return 0;
 }
 
+static int load_protected(struct pfsel_policydb *db, const struct section *sec)
+{
+	const struct pfsel_policy_protected *prot = sec->p;
+	u32 i;
+
+	for (i = 0; i < sec->count; i++)
+		if (le32_to_cpu(prot[i].app) >= db->n_apps ||
+		    (i && le32_to_cpu(prot[i].app) <= le32_to_cpu(prot[i - 1].app)))
+			return -EINVAL;
+	db->protected = prot;
+	db->n_protected = sec->count;
+	return 0;
+}
+
 /**
  * struct section_type - how to load one section
  * @entry_size: size of one entry, or 0 for variable-size entries
@@ -515,6 +530,7 @@ static const struct section_type section_types[PFSEL_SEC_COUNT] = {
 	{ sizeof(struct pfsel_policy_exe), load_exes },
 	{ sizeof(struct pfsel_policy_path), load_exe_paths },
 	{ sizeof(struct pfsel_policy_path), load_script_paths },
+	{ sizeof(struct pfsel_policy_protected), load_protected },
 };
 
 static int check_header(const u8 *blob, size_t len)
@@ -779,6 +795,32 @@ u32 pfsel_policydb_classify_app(const struct pfsel_policydb *db,
 			hi = mid;
 	}
 	return le32_to_cpu(e->app);
+}
+
+/**
+ * pfsel_policydb_app_protected - whether a rule marks an application protected
+ * @db: the policy
+ * @app_class: an application class of @db
+ *
+ * Return: true when @app_class is in the PROTECTED section.
+ */
+bool pfsel_policydb_app_protected(const struct pfsel_policydb *db,
+				  u32 app_class)
+{
+	u32 lo = 0, hi = db->n_protected;
+
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+		u32 c = le32_to_cpu(db->protected[mid].app);
+
+		if (c == app_class)
+			return true;
+		if (c < app_class)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
 }
 
 /**

@@ -68,6 +68,8 @@ struct pfsel_string {
  * @n_exe_paths: number of executable path entries
  * @script_paths: @n_script_paths path entries for scripts, sorted
  * @n_script_paths: number of script path entries
+ * @protected: @n_protected protected application classes, increasing
+ * @n_protected: number of protected application classes
  *
  * Immutable once loaded: lookups need no locking.
  */
@@ -114,6 +116,8 @@ struct pfsel_policydb {
 	u32 n_exe_paths;
 	const struct pfsel_policy_path *script_paths;
 	u32 n_script_paths;
+	const struct pfsel_policy_protected *protected;
+	u32 n_protected;
 };
 
 /**
@@ -154,6 +158,8 @@ static inline u64 pfsel_policydb_addr_word(const u8 *bytes)
 	return be64_to_cpu(word);
 }
 
+bool pfsel_policydb_app_protected(const struct pfsel_policydb *db,
+				  u32 app_class);
 u32 pfsel_policydb_classify_addr(const struct pfsel_policydb *db,
 				 const u8 addr[16]);
 u32 pfsel_policydb_classify_port(const struct pfsel_policydb *db, u16 port);

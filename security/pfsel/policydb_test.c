@@ -19,10 +19,10 @@
 #define TEST_BLOB_MAX 1024
 
 /*
- * The policy: rule 0 "allow /usr/bin/curl connect tcp any port 443",
- * default deny.  Port classes 0-442, 443, 444-65535; address classes ::,
+ * The policy: rule 0 "allow /usr/bin/curl connect tcp any port 443
+ * protect", default deny.  Port classes 0-442, 443, 444-65535; address classes ::,
  * ::ffff:0:0, ::1:0:0:0; exe classes: curl (0), other (1); application
- * classes: none (0), curl (1).
+ * classes: none (0), curl (1), protected.
  */
 struct test_blob {
 	u8 buf[TEST_BLOB_MAX];
@@ -155,6 +155,8 @@ static void build_blob(struct test_blob *b)
 	put32((u8 *)&w[5], 0);
 	add_section(b, PFSEL_SEC_EXE_PATHS, 1, w, 24);
 	add_section(b, PFSEL_SEC_SCRIPT_PATHS, 0, w, 0);
+	put32((u8 *)&w[0], 1);
+	add_section(b, PFSEL_SEC_PROTECTED, 1, w, 4);
 	b->len = ALIGN(b->len, PFSEL_POLICY_ALIGN);
 	seal(b);
 }
@@ -185,6 +187,8 @@ static void policydb_test_valid(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, app, 1);
 	KUNIT_EXPECT_EQ(test, pfsel_policydb_classify_app(db, "/bin/sh", NULL),
 			0);
+	KUNIT_EXPECT_TRUE(test, pfsel_policydb_app_protected(db, app));
+	KUNIT_EXPECT_FALSE(test, pfsel_policydb_app_protected(db, 0));
 	KUNIT_EXPECT_EQ(test, pfsel_policydb_classify_port(db, 442), 0);
 	KUNIT_EXPECT_EQ(test, pfsel_policydb_classify_port(db, 443), 1);
 	KUNIT_EXPECT_EQ(test, pfsel_policydb_classify_port(db, 65535), 2);
@@ -245,7 +249,7 @@ static void policydb_test_malformed(struct kunit *test)
 	b->buf[0] ^= 1;
 	seal(b);
 	expect_refused(test, b, -EINVAL);
-	put32(b->buf + 4, 2);
+	put32(b->buf + 4, PFSEL_POLICY_VERSION + 1);
 	seal(b);
 	expect_refused(test, b, -EPROTONOSUPPORT);
 	b->buf[b->len - 1] ^= 1;
@@ -282,6 +286,10 @@ static void policydb_test_malformed(struct kunit *test)
 	expect_refused(test, b, -EINVAL);
 	/* The settings: an ask that nobody answers cannot ask again. */
 	put32(sec(b, PFSEL_SEC_SETTINGS, 8), PFSEL_VERDICT_ASK);
+	seal(b);
+	expect_refused(test, b, -EINVAL);
+	/* Protecting an application class that does not exist. */
+	put32(sec(b, PFSEL_SEC_PROTECTED, 0), 2);
 	seal(b);
 	expect_refused(test, b, -EINVAL);
 }

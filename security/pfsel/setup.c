@@ -15,6 +15,7 @@
 #include "common.h"
 #include "cred.h"
 #include "net.h"
+#include "protect.h"
 #include "setup.h"
 
 /*
@@ -38,6 +39,7 @@ static int __init pfsel_init(void)
 	pfsel_avc_init();
 	pfsel_add_cred_hooks();
 	pfsel_add_app_hooks();
+	pfsel_add_protect_hooks();
 	pfsel_add_net_hooks();
 	pfsel_initialized = true;
 	pr_info("Up and running.\n");

@@ -15,7 +15,7 @@
 
 /* "PFSL" read as a little-endian 32-bit number. */
 #define PFSEL_POLICY_MAGIC 0x4c534650u
-#define PFSEL_POLICY_VERSION 1u
+#define PFSEL_POLICY_VERSION 2u
 /* Largest blob a reader accepts, in bytes. */
 #define PFSEL_POLICY_MAX_SIZE (64u << 20)
 /* Every section starts at a multiple of this, padding is zero. */
@@ -93,10 +93,11 @@ enum pfsel_section_id {
 	PFSEL_SEC_EXES = 14,
 	PFSEL_SEC_EXE_PATHS = 15,
 	PFSEL_SEC_SCRIPT_PATHS = 16,
+	PFSEL_SEC_PROTECTED = 17,
 };
 
 #define PFSEL_SEC_FIRST PFSEL_SEC_SETTINGS
-#define PFSEL_SEC_LAST PFSEL_SEC_SCRIPT_PATHS
+#define PFSEL_SEC_LAST PFSEL_SEC_PROTECTED
 #define PFSEL_SEC_COUNT (PFSEL_SEC_LAST - PFSEL_SEC_FIRST + 1)
 
 /**
@@ -286,6 +287,16 @@ struct pfsel_policy_path {
 	__le32 child;
 	__le32 tree;
 	__le32 reserved;
+};
+
+/**
+ * struct pfsel_policy_protected - PFSEL_SEC_PROTECTED entry (4 bytes)
+ * @app: an application class that a rule marks "protect": its processes
+ *	 run in secure-execution mode, cannot be traced, read or written by
+ *	 the user's other programs, and dump no core.  Strictly increasing.
+ */
+struct pfsel_policy_protected {
+	__le32 app;
 };
 
 #endif /* _UAPI_LINUX_PFSEL_POLICY_H */
