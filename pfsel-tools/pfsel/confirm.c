@@ -9,18 +9,21 @@
  * own password) compiles ~/.pfw as the user -- exactly as pam_pfsel does
  * (pam/runas.c) -- shows how it differs from the confirmed policy, loads
  * it and records it as confirmed (pam/confirm.c).  Run as the user, the
- * command starts itself again through pkexec.
+ * command runs itself again through pkexec and waits for it.
  *
  * Under pkexec, the person is identified by PKEXEC_UID, which pkexec sets
  * and a caller cannot: they confirm their own policy and nothing else.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <pfsel/pfsel.h>
@@ -30,6 +33,9 @@
 
 #ifndef PFSEL_PKEXEC
 #define PFSEL_PKEXEC "/usr/bin/pkexec"
+#endif
+#ifndef PFSEL_PKTTYAGENT
+#define PFSEL_PKTTYAGENT "/usr/bin/pkttyagent"
 #endif
 
 /* Looser cells shown before confirming. */
@@ -50,8 +56,10 @@ static void confirm_help(FILE *out)
 	      "who ran\n                   sudo or pkexec)\n"
 	      "  -h, --help       show this help and exit\n\n"
 	      "Exit status: 0 loaded and confirmed, 1 it failed (does not "
-	      "compile, the\nkernel refused it, not root and no pkexec), 2 "
-	      "wrong usage, 3 pfsel is not\navailable.\n",
+	      "compile, the\nkernel refused it, not root and no pkexec, "
+	      "polkit did not authorize it:\na wrong password, no agent or "
+	      "terminal to ask on), 2 wrong usage, 3 pfsel\nis not "
+	      "available.\n",
 	      out);
 }
 
@@ -188,10 +196,63 @@ int pfselcmd_record_confirmed(struct pfselcmd_ctx *ctx, uint32_t uid,
 	return 0;
 }
 
-/* Not root: start again through pkexec, which asks for the password. */
+/*
+ * The terminal's agent: pkttyagent, run as the user and registered for this
+ * process, which is the subject pkexec asks polkit about (its parent), as a
+ * fallback, so that an agent the session has (a desktop's dialog) comes
+ * first.  Not pkexec's own text agent: before polkit 124 (Debian 12 has
+ * 122) it registers as root, and polkit refuses the right password from it
+ * ("No session for cookie").  Its pid once it is registered (it closes
+ * --notify-fd then), or -1: no terminal, no pkttyagent, or it failed.
+ */
+static pid_t start_tty_agent(void)
+{
+	char pid_arg[24], fd_arg[24], c;
+	int notify[2], fd, status;
+	pid_t pid;
+
+	if (access(PFSEL_PKTTYAGENT, X_OK))
+		return -1;
+	fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	if (pipe2(notify, O_CLOEXEC))
+		return -1;
+	snprintf(pid_arg, sizeof(pid_arg), "%d", (int)getpid());
+	snprintf(fd_arg, sizeof(fd_arg), "%d", notify[1]);
+	pid = fork();
+	if (pid == 0) {
+		fcntl(notify[1], F_SETFD, 0);
+		execl(PFSEL_PKTTYAGENT, "pkttyagent", "--process", pid_arg,
+		      "--fallback", "--notify-fd", fd_arg, (char *)NULL);
+		_exit(127);
+	}
+	close(notify[1]);
+	if (pid > 0) {
+		while (read(notify[0], &c, 1) < 0 && errno == EINTR)
+			;
+	}
+	close(notify[0]);
+	if (pid > 0 && waitpid(pid, &status, WNOHANG) == pid)
+		return -1;
+	return pid > 0 ? pid : -1;
+}
+
+/*
+ * Not root: run ourselves again through pkexec, which asks for the
+ * password (through the session's agent, or the terminal's: above), and
+ * wait for it.  pkexec's own refusals (126: the person dismissed the
+ * question; 127: not authorized -- a wrong password, or no agent and no
+ * terminal to ask on) become ours: a message that nothing changed, and
+ * exit status 1.  pfsel's statuses under pkexec (0 to 3) pass through.
+ */
 static int through_pkexec(struct pfselcmd_ctx *ctx)
 {
+	struct sigaction ignore = { .sa_handler = SIG_IGN }, old_int, old_quit;
 	char self[PATH_MAX];
+	pid_t pid, agent;
+	int status;
 	ssize_t n;
 
 	if (access(PFSEL_PKEXEC, X_OK))
@@ -208,10 +269,61 @@ static int through_pkexec(struct pfselcmd_ctx *ctx)
 	self[n] = '\0';
 	fflush(ctx->out);
 	fflush(ctx->err);
-	execl(PFSEL_PKEXEC, "pkexec", self, "confirm", (char *)NULL);
+	agent = start_tty_agent();
+	/* A ^C at the password prompt ends pkexec; we say what it meant. */
+	sigemptyset(&ignore.sa_mask);
+	sigaction(SIGINT, &ignore, &old_int);
+	sigaction(SIGQUIT, &ignore, &old_quit);
+	pid = fork();
+	if (pid == 0) {
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGQUIT, &old_quit, NULL);
+		/* Without a terminal, pkexec's own agent has none either. */
+		if (agent > 0 ||
+		    open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC) < 0)
+			execl(PFSEL_PKEXEC, "pkexec",
+			      "--disable-internal-agent", self, "confirm",
+			      (char *)NULL);
+		else
+			execl(PFSEL_PKEXEC, "pkexec", self, "confirm",
+			      (char *)NULL);
+		fprintf(ctx->err, "pfsel confirm: execl(%s): %m\n",
+			PFSEL_PKEXEC);
+		_exit(127);
+	}
+	status = -1;
+	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (agent > 0) {
+		kill(agent, SIGTERM);
+		while (waitpid(agent, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGQUIT, &old_quit, NULL);
+	if (pid < 0)
+		return pfselcmd_fail(ctx, PFSELCMD_EXIT_FAILED, "fork: %m");
+	if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status) <= 3)
+		return WEXITSTATUS(status);
+	if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 126)
+		return pfselcmd_fail(ctx, PFSELCMD_EXIT_FAILED,
+				     "not confirmed: the authentication was "
+				     "dismissed; nothing changed");
+	if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		return pfselcmd_fail(
+			ctx, PFSELCMD_EXIT_FAILED,
+			"not confirmed: polkit did not authorize it (a wrong "
+			"password, or no authentication agent and no terminal "
+			"to ask on: run it in a terminal, or 'sudo pfsel "
+			"confirm'); nothing changed");
+	if (status != -1 && WIFSIGNALED(status))
+		return pfselcmd_fail(ctx, PFSELCMD_EXIT_FAILED,
+				     "not confirmed: %s ended by signal %d",
+				     PFSEL_PKEXEC, WTERMSIG(status));
 	return pfselcmd_fail(ctx, PFSELCMD_EXIT_FAILED,
-			     "execl(%s): %m; confirm with 'sudo pfsel confirm'",
-			     PFSEL_PKEXEC);
+			     "not confirmed: %s exited with status %d",
+			     PFSEL_PKEXEC,
+			     status == -1 ? -1 : WEXITSTATUS(status));
 }
 
 int pfselcmd_confirm(struct pfselcmd_ctx *ctx, int argc, char **argv)
