@@ -28,10 +28,36 @@
  */
 int pfw_emit_pfsel(const struct pfw_lowered *low, uint8_t **buf, size_t *len);
 
+struct pfsel_policydb;
+struct pfsel_decision;
+
 /*
- * Lower, serialise, and load the result back with the kernel's reader as a
- * self-check: what --emit=pfsel writes.  Returns 0 and a malloc'd buffer,
- * or a negative errno (-EPROTO if the reader rejects what was written).
+ * struct pfw_serialized - a lowered policy as the kernel will see it
+ * @blob: the binary policy, malloc'd
+ * @len:  its size
+ * @db:   @blob loaded by the kernel's own reader (security/pfsel/policydb.c):
+ *        what --emit=pfsel writes has passed it, and the SELinux export
+ *        takes its decisions and classification from it
+ */
+struct pfw_serialized {
+	uint8_t *blob;
+	size_t len;
+	struct pfsel_policydb *db;
+};
+
+/*
+ * Serialise @low once and load the result with the kernel's reader.
+ * Returns 0, or -ENOMEM, -E2BIG (as pfw_emit_pfsel()), or -EPROTO if the
+ * reader rejects what was written; on failure *@out holds nothing.
+ */
+int pfw_serialize(const struct pfw_lowered *low, struct pfw_serialized *out);
+
+/* Free what pfw_serialize() made; a zeroed one is a no-op. */
+void pfw_serialized_free(struct pfw_serialized *s);
+
+/*
+ * Lower and serialise in one call (for tests): a malloc'd binary policy
+ * that the kernel's reader accepts, or a negative errno as above.
  */
 int pfw_compile_pfsel(const struct pfw_policy *policy, uint8_t **buf,
 		      size_t *len);
@@ -48,9 +74,6 @@ int pfw_query(const char *const argv[6], FILE *out, FILE *err);
 
 /* pfwc --dump POLICY: print a compiled policy readably.  PFW_EXIT_*. */
 int pfw_dump(const char *path, FILE *out, FILE *err);
-
-struct pfsel_policydb;
-struct pfsel_decision;
 
 /*
  * Decide one request the way the kernel does: classify the application

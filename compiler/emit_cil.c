@@ -6,8 +6,10 @@
  *
  *  1. Flatten.  For every address class x port class, the column of
  *     decisions over (application class, protocol, addressed operation) is
- *     computed with pfsel's evaluator on the serialised policy;
- *     equal columns share one endpoint type.  Create has no endpoint: its
+ *     computed with pfsel's evaluator on the serialised policy (the one
+ *     pfwc wrote, loaded by the kernel's reader: pfw_serialize());
+ *     equal columns share one endpoint type.  Requests are classified by
+ *     the reader's own functions too, never by a second copy here.  Create has no endpoint: its
  *     target is the socket family.
  *  2. Write CIL: the fixed vocabulary (user, role, classes and their
  *     permissions), the types, then per (domain, target, class) one allow,
@@ -219,29 +221,16 @@ static uint32_t intern_column(struct flat_table *t, const uint8_t *column)
 	return t->n_endpoints - 1;
 }
 
-static uint32_t classify_port(const struct pfw_lowered *low, uint16_t port)
+/*
+ * The address class a create of @family (enum pfsel_family) is classified
+ * by: the kernel's own choice of address, classified by the kernel's code.
+ */
+static uint32_t family_class(const struct pfsel_policydb *db, uint32_t family)
 {
-	uint32_t found = 0;
+	uint8_t addr[16];
 
-	/* Class starts are sorted and the first is 0. */
-	while (found + 1 < low->n_ports && low->ports[found + 1] <= port)
-		found++;
-	return found;
-}
-
-static uint32_t classify_family(const struct pfw_lowered *low,
-				enum pfw_family family)
-{
-	/* The address a create of this family is classified by (FORMAT.md). */
-	uint8_t addr[16] = { 0 };
-	uint32_t found = 0;
-
-	if (family == PFW_FAMILY_INET)
-		addr[10] = addr[11] = 0xff;
-	while (found + 1 < low->n_addrs &&
-	       memcmp(low->addrs[found + 1], addr, 16) <= 0)
-		found++;
-	return found;
+	pfsel_policydb_family_addr(family, addr);
+	return pfsel_policydb_classify_addr(db, addr);
 }
 
 static int decide_packed(const struct pfsel_policydb *db, uint32_t app,
@@ -302,7 +291,7 @@ static int flatten(const struct pfw_lowered *low,
 		   struct pfw_sepol_export *out, struct pfw_diag *diag)
 {
 	uint32_t n_apps = (uint32_t)low->n_apps;
-	uint32_t zero_port = classify_port(low, 0);
+	uint32_t zero_port = pfsel_policydb_classify_port(db, 0);
 	uint64_t cells = (uint64_t)n_apps * low->n_addrs * low->n_ports *
 			 N_PROTOS * N_OPS;
 	uint8_t *column;
@@ -346,8 +335,8 @@ static int flatten(const struct pfw_lowered *low,
 
 	for (uint32_t app = 0; app < n_apps; app++) {
 		for (unsigned int f = 0; f < 2; f++) {
-			uint32_t addr = classify_family(
-				low, (enum pfw_family)(1u << f));
+			/* f is enum pfsel_family: inet, inet6. */
+			uint32_t addr = family_class(db, f);
 
 			for (unsigned int p = 0; p < N_PROTOS; p++) {
 				if (decide_packed(db, app, PFW_OP_CREATE,
@@ -625,46 +614,15 @@ static void write_rules(FILE *out, const struct flat_table *t)
 	}
 }
 
-/* Serialise @low and load it with the kernel's reader, for its decisions. */
-static struct pfsel_policydb *load_evaluator(const struct pfw_lowered *low,
-					     struct pfw_diag *diag)
-{
-	struct pfsel_policydb *db = NULL;
-	uint8_t *blob;
-	size_t len;
-	int rc;
-
-	rc = pfw_emit_pfsel(low, &blob, &len);
-	if (rc) {
-		pfw_error(diag, NULL,
-			  "cannot serialise the policy for export: %s",
-			  strerror(-rc));
-		return NULL;
-	}
-	rc = pfsel_policydb_load(blob, len, &db);
-	free(blob);
-	if (rc) {
-		pfw_error(
-			diag, NULL,
-			"internal error: pfsel's reader rejects the compiled policy: %s",
-			strerror(-rc));
-		return NULL;
-	}
-	return db;
-}
-
 int pfw_sepol_export(const struct pfw_policy *policy,
 		     const struct pfw_lowered *lowered,
+		     const struct pfsel_policydb *db,
 		     struct pfw_sepol_export *out, struct pfw_diag *diag)
 {
 	struct flat_table table = { 0 };
-	struct pfsel_policydb *db;
 	FILE *cil;
 
 	memset(out, 0, sizeof(*out));
-	db = load_evaluator(lowered, diag);
-	if (!db)
-		return -1;
 	if (flatten(lowered, db, &table, out, diag))
 		goto fail;
 
@@ -685,12 +643,10 @@ int pfw_sepol_export(const struct pfw_policy *policy,
 		goto fail;
 	}
 	free_flat_table(&table);
-	pfsel_policydb_free(db);
 	return 0;
 
 fail:
 	free_flat_table(&table);
-	pfsel_policydb_free(db);
 	pfw_sepol_export_free(out);
 	return -1;
 }
@@ -757,14 +713,15 @@ void pfw_sepol_note_unexported(const struct pfw_lowered *lowered,
 }
 
 int pfw_emit_cil(FILE *out, const struct pfw_policy *policy,
-		 const struct pfw_lowered *lowered, struct pfw_diag *diag)
+		 const struct pfw_lowered *lowered,
+		 const struct pfsel_policydb *db, struct pfw_diag *diag)
 {
 	struct pfw_sepol_export export;
 	struct sepol_policydb *compiled;
 	int rc = -1;
 
 	pfw_sepol_note_unexported(lowered, diag);
-	if (pfw_sepol_export(policy, lowered, &export, diag))
+	if (pfw_sepol_export(policy, lowered, db, &export, diag))
 		return -1;
 	if (pfw_sepol_compile(export.cil, export.cil_len, &compiled, diag))
 		goto out;

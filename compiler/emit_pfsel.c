@@ -247,25 +247,45 @@ int pfw_emit_pfsel(const struct pfw_lowered *low, uint8_t **buf, size_t *len)
 	return 0;
 }
 
+int pfw_serialize(const struct pfw_lowered *low, struct pfw_serialized *out)
+{
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	err = pfw_emit_pfsel(low, &out->blob, &out->len);
+	if (err)
+		return err;
+	/* The kernel's own reader must accept what we wrote. */
+	if (pfsel_policydb_load(out->blob, out->len, &out->db)) {
+		pfw_serialized_free(out);
+		return -EPROTO;
+	}
+	return 0;
+}
+
+void pfw_serialized_free(struct pfw_serialized *s)
+{
+	free(s->blob);
+	pfsel_policydb_free(s->db);
+	memset(s, 0, sizeof(*s));
+}
+
 int pfw_compile_pfsel(const struct pfw_policy *policy, uint8_t **buf,
 		      size_t *len)
 {
+	struct pfw_serialized s;
 	struct pfw_lowered *low;
-	struct pfsel_policydb *db;
 	int err = pfw_lower(policy, &low);
 
 	if (err)
 		return err;
-	err = pfw_emit_pfsel(low, buf, len);
+	err = pfw_serialize(low, &s);
 	pfw_lowered_free(low);
 	if (err)
 		return err;
-	/* The kernel's own reader must accept what we wrote. */
-	if (pfsel_policydb_load(*buf, *len, &db)) {
-		free(*buf);
-		*buf = NULL;
-		return -EPROTO;
-	}
-	pfsel_policydb_free(db);
+	*buf = s.blob;
+	*len = s.len;
+	s.blob = NULL;
+	pfw_serialized_free(&s);
 	return 0;
 }

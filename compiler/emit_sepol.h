@@ -44,6 +44,7 @@
 #include "diag.h"
 
 struct pfw_lowered;
+struct pfsel_policydb;
 struct sepol_policydb;
 
 /* The SELinux user and role of every context in the export. */
@@ -93,13 +94,16 @@ void pfw_sepol_app_type(char *buf, size_t size, uint32_t app_class);
 void pfw_sepol_endpoint_type(char *buf, size_t size, uint32_t endpoint);
 
 /*
- * Build the CIL export of @policy as lowered into @lowered.  The decisions
- * are pfsel's evaluator's on @lowered serialised, so the export says what
- * the kernel would.  Returns 0, or -1 with an error reported to @diag (out
- * of memory, too large, or an internal error).
+ * Build the CIL export of @policy as lowered into @lowered and serialised
+ * into @db (pfw_serialize(): the same policy, loaded by the kernel's
+ * reader).  Decisions and the classification of requests are the reader's
+ * own, so the export says what the kernel would; @lowered gives the class
+ * bounds for comments.  Returns 0, or -1 with an error reported to @diag
+ * (out of memory, too large, or an internal error).
  */
 int pfw_sepol_export(const struct pfw_policy *policy,
 		     const struct pfw_lowered *lowered,
+		     const struct pfsel_policydb *db,
 		     struct pfw_sepol_export *out, struct pfw_diag *diag);
 void pfw_sepol_export_free(struct pfw_sepol_export *export);
 
@@ -125,7 +129,8 @@ void pfw_sepol_note_unexported(const struct pfw_lowered *lowered,
  * that libsepol compiles it.  Returns 0 or -1 (reported to @diag).
  */
 int pfw_emit_cil(FILE *out, const struct pfw_policy *policy,
-		 const struct pfw_lowered *lowered, struct pfw_diag *diag);
+		 const struct pfw_lowered *lowered,
+		 const struct pfsel_policydb *db, struct pfw_diag *diag);
 
 /*
  * pfwc --emit=sepolicy: write the export as a binary SELinux policy (the
@@ -133,6 +138,7 @@ int pfw_emit_cil(FILE *out, const struct pfw_policy *policy,
  * (emit_sepolicy.c)
  */
 int pfw_emit_sepolicy(FILE *out, const struct pfw_policy *policy,
-		      const struct pfw_lowered *lowered, struct pfw_diag *diag);
+		      const struct pfw_lowered *lowered,
+		      const struct pfsel_policydb *db, struct pfw_diag *diag);
 
 #endif /* PFWC_EMIT_SEPOL_H */

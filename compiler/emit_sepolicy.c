@@ -35,14 +35,15 @@ static int write_policydb(FILE *out, struct sepol_policydb *compiled,
 }
 
 int pfw_emit_sepolicy(FILE *out, const struct pfw_policy *policy,
-		      const struct pfw_lowered *lowered, struct pfw_diag *diag)
+		      const struct pfw_lowered *lowered,
+		      const struct pfsel_policydb *db, struct pfw_diag *diag)
 {
 	struct pfw_sepol_export export;
 	struct sepol_policydb *compiled;
 	int rc;
 
 	pfw_sepol_note_unexported(lowered, diag);
-	if (pfw_sepol_export(policy, lowered, &export, diag))
+	if (pfw_sepol_export(policy, lowered, db, &export, diag))
 		return -1;
 	rc = pfw_sepol_compile(export.cil, export.cil_len, &compiled, diag);
 	pfw_sepol_export_free(&export);

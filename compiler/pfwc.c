@@ -3,7 +3,11 @@
  * pfwc - the driver: options, then each phase in a straight line
  *
  *	read services -> parse -> sema [-> parse+sema system, compare]
- *	-> lower -> emit to a temporary file -> rename over the output
+ *	-> lower -> serialise (and load back with the kernel's reader)
+ *	-> emit to a temporary file -> rename over the output
+ *
+ * Each happens once: every --emit starts from the one lowered and
+ * serialised policy.
  *
  * Nothing is written unless every phase succeeded, so a failed compile
  * leaves an older compiled policy in place.
@@ -280,38 +284,67 @@ static int write_all(FILE *out, const uint8_t *buf, size_t len)
 	return fwrite(buf, 1, len, out) == len ? 0 : -1;
 }
 
-/* Emit @kind into @out; returns an exit status. */
+/*
+ * Why @lowered could not be serialised, as the emitter of @kind says it;
+ * returns the exit status.
+ */
+static int serialize_failed(enum emit_kind kind, int err,
+			    const struct pfw_lowered *lowered,
+			    struct pfw_diag *diag)
+{
+	if (kind == EMIT_PFSEL) {
+		pfw_error(diag, NULL, "cannot build the binary policy: %s",
+			  err == -E2BIG ? "it is too large for the format" :
+					  strerror(-err));
+		return err == -E2BIG ? EXIT_COMPILE_ERRORS : EXIT_IO;
+	}
+	/* The SELinux export notes what it leaves out before anything. */
+	pfw_sepol_note_unexported(lowered, diag);
+	if (err == -EPROTO)
+		pfw_error(
+			diag, NULL,
+			"internal error: pfsel's reader rejects the compiled policy");
+	else
+		pfw_error(diag, NULL,
+			  "cannot serialise the policy for export: %s",
+			  strerror(-err));
+	return EXIT_COMPILE_ERRORS;
+}
+
+/*
+ * Emit @kind into @out; returns an exit status.  The policy is serialised
+ * here, once, whatever the kind: the binary policy is written as is, and
+ * the SELinux exports ask the kernel's reader, loaded with it, for their
+ * decisions.
+ */
 static int emit(FILE *out, enum emit_kind kind, const struct pfw_policy *policy,
 		const struct pfw_lowered *lowered, struct pfw_diag *diag)
 {
-	uint8_t *blob;
-	size_t len;
-	int err;
+	struct pfw_serialized compiled;
+	int status = EXIT_IO, err;
 
+	err = pfw_serialize(lowered, &compiled);
+	if (err)
+		return serialize_failed(kind, err, lowered, diag);
 	switch (kind) {
 	case EMIT_PFSEL:
-		err = pfw_compile_pfsel(policy, &blob, &len);
-		if (err) {
-			pfw_error(diag, NULL,
-				  "cannot build the binary policy: %s",
-				  err == -E2BIG ?
-					  "it is too large for the format" :
-					  strerror(-err));
-			return err == -E2BIG ? EXIT_COMPILE_ERRORS : EXIT_IO;
-		}
-		err = write_all(out, blob, len) ? EXIT_IO : EXIT_OK;
-		free(blob);
-		return err;
+		status = write_all(out, compiled.blob, compiled.len) ? EXIT_IO :
+								       EXIT_OK;
+		break;
 	case EMIT_CIL:
-		return pfw_emit_cil(out, policy, lowered, diag) ?
-			       EXIT_COMPILE_ERRORS :
-			       EXIT_OK;
+		status = pfw_emit_cil(out, policy, lowered, compiled.db, diag) ?
+				 EXIT_COMPILE_ERRORS :
+				 EXIT_OK;
+		break;
 	case EMIT_SEPOLICY:
-		return pfw_emit_sepolicy(out, policy, lowered, diag) ?
-			       EXIT_COMPILE_ERRORS :
-			       EXIT_OK;
+		status = pfw_emit_sepolicy(out, policy, lowered, compiled.db,
+					   diag) ?
+				 EXIT_COMPILE_ERRORS :
+				 EXIT_OK;
+		break;
 	}
-	return EXIT_IO;
+	pfw_serialized_free(&compiled);
+	return status;
 }
 
 /*

@@ -47,7 +47,7 @@
 struct subject {
 	struct pfw_policy *policy;
 	struct pfw_lowered *lowered;
-	struct pfsel_policydb *db;
+	struct pfw_serialized compiled; /* its .db: pfsel's evaluator */
 	struct pfw_sepol_export export;
 };
 
@@ -97,15 +97,15 @@ static int ask_pfsel(const struct subject *s, const struct ref_request *request,
 	struct pfsel_decision decision;
 	uint32_t app, addr, port;
 
-	classify(s->db, request, &app, &addr, &port);
-	if (pfsel_policydb_decide(s->db, app, bit_index(request->op),
+	classify(s->compiled.db, request, &app, &addr, &port);
+	if (pfsel_policydb_decide(s->compiled.db, app, bit_index(request->op),
 				  bit_index(request->proto), addr, port,
 				  &decision))
 		return -1;
 	out->verdict = (enum pfw_verdict)decision.verdict;
 	out->audit = pfw_sepol_effective_audit(out->verdict, decision.audit);
 	out->rule = decision.rule == PFSEL_NONE ? -1 : (long)decision.rule;
-	out->protected = pfsel_policydb_app_protected(s->db, app);
+	out->protected = pfsel_policydb_app_protected(s->compiled.db, app);
 	return 0;
 }
 
@@ -135,7 +135,7 @@ static int ask_sepol(const struct subject *s, const struct ref_request *request,
 	struct sepol_av_decision avd;
 	uint32_t app, addr, port;
 
-	classify(s->db, request, &app, &addr, &port);
+	classify(s->compiled.db, request, &app, &addr, &port);
 	pfw_sepol_app_type(domain, sizeof(domain), app);
 	if (request->op == PFW_OP_CREATE)
 		target = pfw_sepol_family_type(request->family);
@@ -202,7 +202,7 @@ static int load_sepol(const struct subject *s, struct pfw_diag *diag)
 static void free_subject(struct subject *s)
 {
 	pfw_sepol_export_free(&s->export);
-	pfsel_policydb_free(s->db);
+	pfw_serialized_free(&s->compiled);
 	pfw_lowered_free(s->lowered);
 	pfw_policy_free(s->policy);
 }
@@ -210,21 +210,15 @@ static void free_subject(struct subject *s)
 static int build_subject(struct subject *s, struct gen_rng *rng,
 			 struct pfw_diag *diag)
 {
-	uint8_t *blob;
-	size_t len;
-	int rc;
-
 	memset(s, 0, sizeof(*s));
 	s->policy = gen_policy(rng, MAX_RULES);
 	if (!s->policy || pfw_lower(s->policy, &s->lowered))
 		return -1;
-	if (pfw_emit_pfsel(s->lowered, &blob, &len))
+	/* Serialised once: the evaluator and the export read the same. */
+	if (pfw_serialize(s->lowered, &s->compiled))
 		return -1;
-	rc = pfsel_policydb_load(blob, len, &s->db);
-	free(blob);
-	if (rc)
-		return -1;
-	if (pfw_sepol_export(s->policy, s->lowered, &s->export, diag))
+	if (pfw_sepol_export(s->policy, s->lowered, s->compiled.db, &s->export,
+			     diag))
 		return -1;
 	return load_sepol(s, diag);
 }

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 #include <sepol/policydb.h>
 
+#include "backend.h"
 #include "diag.h"
 #include "emit_sepol.h"
 #include "lower.h"
@@ -38,6 +39,7 @@ static const char policy_text[] =
 struct fixture {
 	struct pfw_policy *policy;
 	struct pfw_lowered *lowered;
+	struct pfw_serialized compiled;
 	struct pfw_diag diag;
 	char path[64];
 };
@@ -57,13 +59,15 @@ static int setup(void **state)
 				     sizeof(policy_text) - 1, &parse, &f->diag);
 	if (!f->policy || f->diag.errors ||
 	    !pfw_sema(f->policy, &sema, &f->diag) ||
-	    pfw_lower(f->policy, &f->lowered))
+	    pfw_lower(f->policy, &f->lowered) ||
+	    pfw_serialize(f->lowered, &f->compiled))
 		return -1;
 
 	strcpy(f->path, "/tmp/pfsel-test-sepol-XXXXXX");
 	fd = mkstemp(f->path);
 	out = fd < 0 ? NULL : fdopen(fd, "w");
-	if (!out || pfw_emit_sepolicy(out, f->policy, f->lowered, &f->diag) ||
+	if (!out || pfw_emit_sepolicy(out, f->policy, f->lowered, f->compiled.db,
+				       &f->diag) ||
 	    fclose(out))
 		return -1;
 	*state = f;
@@ -75,6 +79,7 @@ static int teardown(void **state)
 	struct fixture *f = *state;
 
 	unlink(f->path);
+	pfw_serialized_free(&f->compiled);
 	pfw_lowered_free(f->lowered);
 	pfw_policy_free(f->policy);
 	pfw_diag_fini(&f->diag);
@@ -129,7 +134,9 @@ static void test_cil_compiles(void **state)
 	struct sepol_policydb *compiled;
 
 	assert_int_equal(
-		pfw_sepol_export(f->policy, f->lowered, &export, &f->diag), 0);
+		pfw_sepol_export(f->policy, f->lowered, f->compiled.db, &export,
+				 &f->diag),
+		0);
 	assert_non_null(strstr(
 		export.cil,
 		"(class pfsel_tcp (create bind connect listen accept ask_create ask_bind ask_connect ask_listen ask_accept))"));
