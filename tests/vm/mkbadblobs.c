@@ -61,7 +61,7 @@ enum {
 static const char *const sec_names[NSEC] = {
 	"settings", "strings", "rules",	    "ports",	    "addrs",	 "runs",
 	"rows",	    "slabs",   "cells",	    "groups",	    "grouplist", "apps",
-	"pairs",    "exes",    "exe_paths", "script_paths",
+	"pairs",    "exes",    "exe_paths", "script_paths", "protected",
 };
 
 struct blob {
@@ -1097,6 +1097,20 @@ static void paths(unsigned int id, uint32_t n_classes)
 	equalled(id, n - 2, n - 1, 24, 0, 24, "duplicate");
 }
 
+static void protected_apps(void)
+{
+	const unsigned int P = PFSEL_SEC_PROTECTED;
+	const uint32_t n = sec_count(P), n_apps = sec_count(PFSEL_SEC_APPS);
+
+	if (n < 2)
+		die("the base needs two protected application classes");
+	set_field(P, 0, 4, 0, n_apps, 0, "app-out-of-range");
+	set_field(P, n - 1, 4, 0, 0xffffffff, 0, "app-ones");
+	/* Strictly increasing. */
+	swapped(P, 0, 1, 4, 0, 4, "unsorted");
+	equalled(P, 0, 1, 4, 0, 4, "duplicate");
+}
+
 static void padding(void)
 {
 	bool found = false;
@@ -1185,6 +1199,7 @@ int main(int argc, char **argv)
 	paths(PFSEL_SEC_EXE_PATHS, sec_count(PFSEL_SEC_EXES));
 	paths(PFSEL_SEC_SCRIPT_PATHS,
 	      get32(field(base.p, PFSEL_SEC_SETTINGS, 0, 32, 16)));
+	protected_apps();
 	padding();
 
 	if (fclose(manifest))

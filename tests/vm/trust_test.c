@@ -42,6 +42,7 @@
 
 #include "pfsel_test_util.h"
 #include "ask_agent.h"
+#include "process_attacks.h"
 
 #include "kselftest_harness.h"
 
@@ -180,70 +181,6 @@ static int attack_load(void *arg)
 	ret = pfsel_load_fd(fd, arg);
 	close(fd);
 	return -ret;
-}
-
-static int attack_ptrace(void *arg)
-{
-	const pid_t pid = (pid_t)(intptr_t)arg;
-
-	if (ptrace(PTRACE_ATTACH, pid, NULL, NULL))
-		return errno;
-	waitpid(pid, NULL, __WALL);
-	ptrace(PTRACE_DETACH, pid, NULL, NULL);
-	return 0;
-}
-
-static int attack_mem(void *arg)
-{
-	char path[64];
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/mem", (int)(intptr_t)arg);
-	fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return errno;
-	close(fd);
-	return 0;
-}
-
-/* The lowest address of @pid's stack, from /proc/PID/maps (as root). */
-static unsigned long stack_of(pid_t pid)
-{
-	char path[64], line[512];
-	unsigned long start = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (strstr(line, "[stack]"))
-			start = strtoul(line, NULL, 16);
-	fclose(f);
-	return start;
-}
-
-struct attack_vm {
-	pid_t pid;
-	unsigned long addr; /* the target's stack: 8 bytes written back */
-};
-
-static int attack_vm_writev(void *arg)
-{
-	const struct attack_vm *v = arg;
-	uint64_t word = 0;
-	struct iovec local = { &word, sizeof(word) };
-	struct iovec remote = { (void *)v->addr, sizeof(word) };
-
-	/* Write back what is there: the target is not harmed when it works. */
-	if (process_vm_readv(v->pid, &local, 1, &remote, 1, 0) < 0 &&
-	    errno != EPERM)
-		return errno;
-	if (process_vm_writev(v->pid, &local, 1, &remote, 1, 0) !=
-	    (ssize_t)sizeof(word))
-		return errno;
-	return 0;
 }
 
 /* ---- the agent: registered by root, then pfuser1 --------------------------- */

@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pfsel VM tests - protected applications (issue 12; policy/LANGUAGE.md,
+ * "Protected applications").
+ *
+ * Root loads policies/protect_1001.pfw for pfuser1: its rule for
+ * /usr/lib/pfsel/tests/protectee says "protect"; protectee-plain is the
+ * same program under a name no rule protects, the control.  A program of
+ * pfuser1 -- a child of this test that became uid 1001 -- plays malware
+ * that wants to borrow protectee's rules by running its own code in it:
+ *
+ *   - start it with LD_PRELOAD: the library does not load (the process
+ *     runs in secure-execution mode);
+ *   - attach with ptrace, open /proc/PID/mem for writing, write with
+ *     process_vm_writev(), take a descriptor with pidfd_getfd(): refused;
+ *   - start it traced (PTRACE_TRACEME), under a seccomp filter, or
+ *     sharing its filesystem context: the execve() fails with EPERM.
+ *
+ * Each attack works against protectee-plain, and against protectee when
+ * no policy protects it.  Root may still debug a protected application.
+ *
+ * Needs root: as anyone else every test is skipped.
+ */
+
+#define _GNU_SOURCE
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <signal.h>
+#include <stddef.h>
+#include <sys/prctl.h>
+
+#include "pfsel_test_util.h"
+#include "process_attacks.h"
+
+#include "kselftest_harness.h"
+
+#define PROTECTED PFSEL_TESTS_DIR "/protectee"
+#define PLAIN PFSEL_TESTS_DIR "/protectee-plain"
+#define PRELOAD PFSEL_TESTS_DIR "/preload.so"
+
+/* What protectee reports about itself. */
+struct report {
+	int secure, dumpable, preloaded;
+};
+
+struct start {
+	const char *path;
+	bool preload; /* with LD_PRELOAD=preload.so */
+	int out; /* its standard output */
+};
+
+static int exec_protectee(void *arg)
+{
+	const struct start *s = arg;
+	char *argv[] = { (char *)s->path, "wait", NULL };
+
+	if (dup2(s->out, STDOUT_FILENO) < 0)
+		return 125;
+	if (s->preload && setenv("LD_PRELOAD", PRELOAD, 1))
+		return 125;
+	execv(argv[0], argv);
+	return 127;
+}
+
+/*
+ * Start @path as pfuser1 (waiting, so that it can be attacked), its line
+ * read into @r: its pid, or -1.
+ */
+static pid_t protectee_start(const char *path, bool preload, struct report *r)
+{
+	struct start s = { path, preload, -1 };
+	char line[128];
+	int pipefd[2];
+	FILE *f;
+	pid_t pid;
+
+	if (pipe2(pipefd, O_CLOEXEC))
+		return -1;
+	s.out = pipefd[1];
+	pid = fork();
+	if (pid == 0) {
+		if (pfsel_become(PFSEL_UID1))
+			_exit(126);
+		_exit(exec_protectee(&s));
+	}
+	close(pipefd[1]);
+	f = fdopen(pipefd[0], "r");
+	if (pid < 0 || !f || !fgets(line, sizeof(line), f) ||
+	    sscanf(line, "secure=%d dumpable=%d preloaded=%d", &r->secure,
+		   &r->dumpable, &r->preloaded) != 3) {
+		if (pid > 0) {
+			kill(pid, SIGKILL);
+			pfsel_wait_status(pid);
+		}
+		pid = -1;
+	}
+	if (f)
+		fclose(f);
+	else
+		close(pipefd[0]);
+	return pid;
+}
+
+static void protectee_stop(pid_t pid)
+{
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		pfsel_wait_status(pid);
+	}
+}
+
+/* How an execve() of @path ended for a child set up by @how. */
+enum how { TRACED, SECCOMP, SHARED_FS };
+
+static int exec_plainly(void *arg)
+{
+	char *argv[] = { arg, NULL };
+	int fd = open("/dev/null", O_WRONLY);
+
+	if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
+		return 125;
+	execv(argv[0], argv);
+	return errno;
+}
+
+/* Under an allow-all seccomp filter, as a sandbox or malware sets one. */
+static int exec_under_seccomp(void *arg)
+{
+	struct sock_filter allow = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	struct sock_fprog prog = { 1, &allow };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+		return 124;
+	return exec_plainly(arg);
+}
+
+static int exec_in_clone(void *arg)
+{
+	_exit(exec_plainly(arg));
+}
+
+/* In a child sharing this process's filesystem context (CLONE_FS). */
+static int exec_sharing_fs(void *arg)
+{
+	static char stack[64 * 1024] __attribute__((aligned(16)));
+	pid_t pid;
+
+	pid = clone(exec_in_clone, stack + sizeof(stack), CLONE_FS | SIGCHLD,
+		    arg);
+	if (pid < 0)
+		return 124;
+	return pfsel_wait_status(pid);
+}
+
+/*
+ * Traced from the start: a child of pfuser1 asks its parent (this
+ * process, as pfuser1 or root) to trace it.  0 when the execve() succeeded
+ * (the tracee stopped at it), else its errno.
+ */
+static int exec_traced(void *arg)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return 124;
+	if (pid == 0) {
+		if (pfsel_become(PFSEL_UID1) ||
+		    ptrace(PTRACE_TRACEME, 0, NULL, NULL))
+			_exit(124);
+		_exit(exec_plainly(arg));
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return 124;
+	if (WIFSTOPPED(status) && WSTOPSIG(status) == SIGTRAP) {
+		kill(pid, SIGKILL);
+		ptrace(PTRACE_DETACH, pid, NULL, NULL);
+		waitpid(pid, NULL, 0);
+		return 0;
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 124;
+}
+
+static int exec_as_user(enum how how, const char *path)
+{
+	static int (*const fns[])(void *) = {
+		[TRACED] = exec_traced,
+		[SECCOMP] = exec_under_seccomp,
+		[SHARED_FS] = exec_sharing_fs,
+	};
+
+	return pfsel_run_as(PFSEL_UID1, fns[how], (void *)path);
+}
+
+FIXTURE(protect)
+{
+	pid_t pids[2];
+};
+
+FIXTURE_SETUP(protect)
+{
+	memset(self, 0, sizeof(*self));
+	if (geteuid() != 0)
+		SKIP(return, "loading 1001's policy needs root");
+	pfsel_reset();
+	ASSERT_EQ(0, pfsel_load("protect_1001"));
+}
+
+FIXTURE_TEARDOWN(protect)
+{
+	if (geteuid() != 0)
+		return;
+	protectee_stop(self->pids[0]);
+	protectee_stop(self->pids[1]);
+	pfsel_reset();
+}
+
+/*
+ * The protected application runs in secure-execution mode, not dumpable;
+ * LD_PRELOAD does not get into it.  The same program under another name
+ * is an ordinary process, and the library gets in.
+ */
+TEST_F(protect, runs_secure_and_ignores_preload)
+{
+	struct report r;
+
+	self->pids[0] = protectee_start(PROTECTED, true, &r);
+	ASSERT_LT(0, self->pids[0]);
+	EXPECT_EQ(1, r.secure);
+	EXPECT_EQ(0, r.dumpable);
+	EXPECT_EQ(0, r.preloaded);
+
+	self->pids[1] = protectee_start(PLAIN, true, &r);
+	ASSERT_LT(0, self->pids[1]);
+	EXPECT_EQ(0, r.secure);
+	EXPECT_EQ(1, r.dumpable);
+	EXPECT_EQ(1, r.preloaded);
+}
+
+/* The attacks on a running process: refused for the protected one. */
+TEST_F(protect, memory_and_descriptors_are_protected)
+{
+	struct attack_vm vm;
+	struct report r;
+	pid_t prot, plain;
+
+	prot = self->pids[0] = protectee_start(PROTECTED, false, &r);
+	plain = self->pids[1] = protectee_start(PLAIN, false, &r);
+	ASSERT_LT(0, prot);
+	ASSERT_LT(0, plain);
+
+	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, attack_ptrace,
+				      (void *)(intptr_t)prot));
+	EXPECT_EQ(0, pfsel_run_as(PFSEL_UID1, attack_ptrace,
+				  (void *)(intptr_t)plain));
+	EXPECT_EQ(EACCES, pfsel_run_as(PFSEL_UID1, attack_mem,
+				       (void *)(intptr_t)prot));
+	EXPECT_EQ(0, pfsel_run_as(PFSEL_UID1, attack_mem,
+				  (void *)(intptr_t)plain));
+	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, attack_getfd,
+				      (void *)(intptr_t)prot));
+	EXPECT_EQ(0, pfsel_run_as(PFSEL_UID1, attack_getfd,
+				  (void *)(intptr_t)plain));
+
+	vm.pid = plain;
+	vm.addr = stack_of(plain);
+	ASSERT_NE(0UL, vm.addr);
+	EXPECT_EQ(0, pfsel_run_as(PFSEL_UID1, attack_vm_writev, &vm));
+	vm.pid = prot;
+	vm.addr = stack_of(prot);
+	ASSERT_NE(0UL, vm.addr);
+	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, attack_vm_writev, &vm));
+}
+
+/*
+ * What a caller holds over a process across execve() -- a tracer, a
+ * seccomp filter (whose supervisor could hand the program a library of
+ * its choosing), a shared filesystem context -- makes the execve() of a
+ * protected application fail; the control starts.
+ */
+TEST_F(protect, exec_under_control_is_refused)
+{
+	EXPECT_EQ(EPERM, exec_as_user(TRACED, PROTECTED));
+	EXPECT_EQ(0, exec_as_user(TRACED, PLAIN));
+	EXPECT_EQ(EPERM, exec_as_user(SECCOMP, PROTECTED));
+	EXPECT_EQ(0, exec_as_user(SECCOMP, PLAIN));
+	EXPECT_EQ(EPERM, exec_as_user(SHARED_FS, PROTECTED));
+	EXPECT_EQ(0, exec_as_user(SHARED_FS, PLAIN));
+	/* Run plainly, it starts. */
+	EXPECT_EQ(0, pfsel_run_as(PFSEL_UID1, exec_plainly, PROTECTED));
+}
+
+/*
+ * Root attaches to a process of pfuser1 before it starts @path (a child
+ * stopped ahead of its execve()), as `sudo gdb -p PID` or `sudo strace -p
+ * PID` would: 0 when the execve() succeeded under root's eye, else its
+ * errno.  (A tracee that asked for its tracer with PTRACE_TRACEME records
+ * its own credentials as the tracer's: that is pfuser1 tracing, not root.)
+ */
+static int exec_attached_by_root(const char *path)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return 124;
+	if (pid == 0) {
+		if (pfsel_become(PFSEL_UID1) || raise(SIGSTOP))
+			_exit(124);
+		_exit(exec_plainly((void *)path));
+	}
+	if (waitpid(pid, &status, WUNTRACED) != pid || !WIFSTOPPED(status) ||
+	    ptrace(PTRACE_SEIZE, pid, NULL, (void *)PTRACE_O_TRACEEXEC) ||
+	    kill(pid, SIGCONT)) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		return 124;
+	}
+	while (waitpid(pid, &status, __WALL) == pid) {
+		if (!WIFSTOPPED(status))
+			return WIFEXITED(status) ? WEXITSTATUS(status) : 124;
+		if (status >> 8 == (SIGTRAP | PTRACE_EVENT_EXEC << 8)) {
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, __WALL);
+			return 0;
+		}
+		/* A signal (SIGCONT) or group stop: let it go on. */
+		ptrace(PTRACE_CONT, pid, NULL,
+		       (void *)(intptr_t)(WSTOPSIG(status) == SIGCONT ?
+						  SIGCONT : 0));
+	}
+	return 124;
+}
+
+/*
+ * The person may still debug it as root (CAP_SYS_PTRACE): attach to it
+ * running, and to the process about to start it.
+ */
+TEST_F(protect, root_may_debug)
+{
+	struct report r;
+
+	self->pids[0] = protectee_start(PROTECTED, false, &r);
+	ASSERT_LT(0, self->pids[0]);
+	EXPECT_EQ(0, attack_ptrace((void *)(intptr_t)self->pids[0]));
+	EXPECT_EQ(0, exec_attached_by_root(PROTECTED));
+	/* The same, with pfuser1 as the tracer: refused (above). */
+	EXPECT_EQ(EPERM, exec_as_user(TRACED, PROTECTED));
+}
+
+/*
+ * The protection is the policy's: with the policy unloaded, the same
+ * program is an ordinary process again at its next start.
+ */
+TEST_F(protect, protection_comes_from_the_policy)
+{
+	struct report r;
+
+	ASSERT_EQ(0, pfsel_unload("1001"));
+	self->pids[0] = protectee_start(PROTECTED, true, &r);
+	ASSERT_LT(0, self->pids[0]);
+	EXPECT_EQ(0, r.secure);
+	EXPECT_EQ(1, r.dumpable);
+	EXPECT_EQ(1, r.preloaded);
+	EXPECT_EQ(0, exec_as_user(TRACED, PROTECTED));
+}
+
+TEST_HARNESS_MAIN
