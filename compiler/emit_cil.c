@@ -27,6 +27,7 @@
 #include <sepol/policydb.h>
 
 #include "backend.h"
+#include "containers.h"
 #include "emit_sepol.h"
 #include "lower.h"
 
@@ -159,15 +160,6 @@ static size_t column_index(uint32_t app, unsigned int proto, unsigned int op)
 	return ((size_t)app * N_PROTOS + proto) * N_ADDRESSED_OPS + (op - 1);
 }
 
-static uint64_t hash_bytes(const uint8_t *p, size_t len)
-{
-	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ p[i]) * 0x100000001b3ull;
-	return h;
-}
-
 /*
  * The endpoint type of @column: an existing one if an equal column was seen,
  * else a new one.  Returns the endpoint, or UINT32_MAX when out of memory.
@@ -183,7 +175,7 @@ static uint32_t intern_column(struct flat_table *t, const uint8_t *column)
 		if (!slots)
 			return UINT32_MAX;
 		for (uint32_t e = 0; e < t->n_endpoints; e++) {
-			slot = hash_bytes(column_at(t, e), t->column_len) % n;
+			slot = pfw_hash_bytes(column_at(t, e), t->column_len) % n;
 			while (slots[slot])
 				slot = (slot + 1) % n;
 			slots[slot] = e + 1;
@@ -193,7 +185,7 @@ static uint32_t intern_column(struct flat_table *t, const uint8_t *column)
 		t->n_slots = n;
 	}
 
-	slot = hash_bytes(column, t->column_len) % t->n_slots;
+	slot = pfw_hash_bytes(column, t->column_len) % t->n_slots;
 	for (; t->slots[slot]; slot = (slot + 1) % t->n_slots) {
 		uint32_t e = t->slots[slot] - 1;
 

@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfwc - lowering, step 2: application classes
+ *
+ * Per dimension (executable, script) the "keys" a path can have -- an exact
+ * path, a file directly in a DIR/ * dir, a file whose deepest DIR/ ** dir
+ * is D, or none -- each with the set of patterns it matches; an application
+ * class is a distinct list of the rules that (exe key, script key) match,
+ * "*" rules aside.  A class is protected when one of its rules (or a "*"
+ * rule) says "protect".  Also the path tables (EXE_PATHS, SCRIPT_PATHS)
+ * that lead a path to its key.  docs/LOWERING.md, section 2.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lower_steps.h"
+
+static const uint32_t slot_flag[N_SLOTS] = { PFSEL_PATH_EXACT,
+					     PFSEL_PATH_CHILD,
+					     PFSEL_PATH_TREE };
+
+static int dim_add(struct dim *d, const struct pfw_path_pattern *pat,
+		   uint32_t *pid)
+{
+	uint32_t slot, e;
+
+	if (pat->kind == PFW_PATH_ANY) {
+		d->has_any = true;
+		*pid = PID_ANY;
+		return 0;
+	}
+	slot = pat->kind == PFW_PATH_EXACT ? SLOT_EXACT :
+	       pat->kind == PFW_PATH_CHILD ? SLOT_CHILD :
+					     SLOT_TREE;
+	e = strmap_get(&d->map, pat->path, strlen(pat->path));
+	if (e == PFSEL_NONE) {
+		struct pentry ent = { .path = pat->path };
+
+		if (PFW_PUSH(d->ents, d->n_ents, d->cap_ents, ent) ||
+		    strmap_put(&d->map, pat->path, strlen(pat->path),
+			       d->n_ents - 1))
+			return -ENOMEM;
+		e = d->n_ents - 1;
+	}
+	d->ents[e].flags |= slot_flag[slot];
+	*pid = e * N_SLOTS + slot;
+	return 0;
+}
+
+/* Pattern id of the (@slot) pattern of directory @s[0..len), or NONE. */
+static uint32_t dim_pid(const struct dim *d, const char *s, size_t len,
+			uint32_t slot)
+{
+	uint32_t e = strmap_get(&d->map, s, len);
+
+	if (e == PFSEL_NONE || !(d->ents[e].flags & slot_flag[slot]))
+		return PFSEL_NONE;
+	return e * N_SLOTS + slot;
+}
+
+/*
+ * Add the tree patterns of every directory D that a path starting with
+ * @s[0..len) followed by something lies below because of a '/' inside @s
+ * (D = @s[0..j) for each '/' at j < len).
+ */
+static int add_tree_chain(const struct dim *d, struct u32vec *out,
+			  const char *s, size_t len)
+{
+	for (size_t j = 0; j < len; j++) {
+		uint32_t pid;
+
+		if (s[j] != '/')
+			continue;
+		pid = dim_pid(d, s, j, SLOT_TREE);
+		if (pid != PFSEL_NONE && u32vec_push(out, pid))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * The patterns matched by a path of key (@e, @slot): for an exact path, the
+ * path; for a child key, "DIR/x" with x new; for a tree key, "D/x/y".  See
+ * docs/LOWERING.md for why these are all the keys there are.
+ */
+static int key_matches(const struct dim *d, uint32_t e, uint32_t slot,
+		       struct u32vec *out)
+{
+	const char *s = d->ents[e].path;
+	size_t len = strlen(s);
+	uint32_t pid;
+
+	if (slot == SLOT_EXACT) {
+		const char *slash = strrchr(s, '/');
+
+		if (u32vec_push(out, e * N_SLOTS + SLOT_EXACT))
+			return -ENOMEM;
+		if (slash && slash[1]) {
+			pid = dim_pid(d, s, slash - s, SLOT_CHILD);
+			if (pid != PFSEL_NONE && u32vec_push(out, pid))
+				return -ENOMEM;
+		}
+		/* Only the '/'s followed by something count. */
+		return add_tree_chain(d, out, s,
+				      slash && !slash[1] ? len - 1 : len);
+	}
+	if (slot == SLOT_CHILD && u32vec_push(out, e * N_SLOTS + SLOT_CHILD))
+		return -ENOMEM;
+	pid = dim_pid(d, s, len, SLOT_TREE);
+	if (pid != PFSEL_NONE && u32vec_push(out, pid))
+		return -ENOMEM;
+	return add_tree_chain(d, out, s, len);
+}
+
+static int dim_build_keys(struct dim *d)
+{
+	uint32_t k = 0;
+
+	for (size_t e = 0; e < d->n_ents; e++)
+		for (uint32_t slot = 0; slot < N_SLOTS; slot++)
+			d->ents[e].key[slot] =
+				d->ents[e].flags & slot_flag[slot] ? k++ :
+								     PFSEL_NONE;
+	d->other_key = k++;
+	d->n_keys = k;
+	d->key_pids = calloc(k, sizeof(*d->key_pids));
+	if (!d->key_pids)
+		return -ENOMEM;
+	for (size_t e = 0; e < d->n_ents; e++)
+		for (uint32_t slot = 0; slot < N_SLOTS; slot++) {
+			uint32_t key = d->ents[e].key[slot];
+
+			if (key != PFSEL_NONE &&
+			    key_matches(d, e, slot, &d->key_pids[key]))
+				return -ENOMEM;
+		}
+	for (k = 0; k < d->n_keys; k++)
+		if (d->has_any && u32vec_push(&d->key_pids[k], PID_ANY))
+			return -ENOMEM;
+	return 0;
+}
+
+void lower_dim_free(struct dim *d)
+{
+	for (uint32_t k = 0; k < d->n_keys; k++)
+		free(d->key_pids[k].v);
+	free(d->key_pids);
+	free(d->ents);
+	free(d->map.slots);
+}
+
+static int cmp_path(const void *a, const void *b)
+{
+	const struct pentry *x = a, *y = b;
+
+	return strcmp(x->path, y->path);
+}
+
+/* Name every pattern in its dimension, then sort the path entries. */
+static int name_patterns(struct lower *l)
+{
+	const struct pfw_policy *pol = l->pol;
+	uint32_t pid;
+
+	for (size_t r = 0; r < pol->n_rules; r++) {
+		const struct pfw_rule *rule = &pol->rules[r];
+
+		for (size_t a = 0; a < rule->n_apps; a++) {
+			const struct pfw_app *app = &rule->apps[a];
+
+			if (dim_add(&l->exe, &app->exe, &pid) ||
+			    (app->is_script &&
+			     dim_add(&l->script, &app->script, &pid)))
+				return -ENOMEM;
+		}
+	}
+	/* Sorted entries: the order of the path tables in the blob. */
+	for (struct dim *d = &l->exe; d; d = d == &l->exe ? &l->script : NULL) {
+		if (d->n_ents)
+			qsort(d->ents, d->n_ents, sizeof(*d->ents),
+			      cmp_path);
+		free(d->map.slots);
+		memset(&d->map, 0, sizeof(d->map));
+		for (size_t e = 0; e < d->n_ents; e++)
+			if (strmap_put(&d->map, d->ents[e].path,
+				       strlen(d->ents[e].path), e))
+				return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * File each rule under its patterns: the "*" rules, per exe pattern the
+ * rules of its plain patterns, and the (interpreter, script) pairs.
+ */
+int lower_patterns(struct lower *l)
+{
+	const struct pfw_policy *pol = l->pol;
+	int err = name_patterns(l);
+
+	if (err)
+		return err;
+	l->plain = calloc(l->exe.n_ents * N_SLOTS + 1, sizeof(*l->plain));
+	if (!l->plain)
+		return -ENOMEM;
+	for (size_t r = 0; r < pol->n_rules; r++) {
+		const struct pfw_rule *rule = &pol->rules[r];
+
+		for (size_t a = 0; a < rule->n_apps; a++) {
+			const struct pfw_app *app = &rule->apps[a];
+			struct pairent p = { 0, 0, r };
+
+			/* Already named: these cannot fail. */
+			dim_add(&l->exe, &app->exe, &p.exe_pid);
+			if (app->is_script) {
+				dim_add(&l->script, &app->script,
+					&p.script_pid);
+				err = PFW_PUSH(l->pairs, l->n_pairs, l->cap_pairs,
+					   p);
+			} else {
+				err = u32vec_push(p.exe_pid == PID_ANY ?
+						       &l->global :
+						       &l->plain[p.exe_pid],
+					       r);
+			}
+			if (err)
+				return err;
+		}
+	}
+	u32vec_sort_unique(&l->global);
+	return 0;
+}
+
+static bool has_pid(const struct u32vec *pids, uint32_t pid)
+{
+	for (size_t i = 0; i < pids->n; i++)
+		if (pids->v[i] == pid)
+			return true;
+	return false;
+}
+
+/* App class of the rule list in l->tmp (sorted, unique). */
+static long intern_app(struct lower *l)
+{
+	return seqtab_intern(&l->apps, l->tmp.v, l->tmp.n);
+}
+
+int lower_apps(struct lower *l)
+{
+	struct pfw_lowered *low = l->low;
+	const struct dim *ex = &l->exe, *sc = &l->script;
+
+	if (dim_build_keys(&l->exe) || dim_build_keys(&l->script))
+		return -ENOMEM;
+	low->exes = calloc(ex->n_keys, sizeof(*low->exes));
+	if (!low->exes)
+		return -ENOMEM;
+	low->n_exes = ex->n_keys;
+	for (uint32_t e = 0; e < ex->n_keys; e++) {
+		const struct u32vec *mp = &ex->key_pids[e];
+		size_t base_n;
+		long base;
+
+		/* Plain rules of the key: those of every pattern it matches. */
+		l->tmp.n = 0;
+		for (size_t i = 0; i < mp->n; i++) {
+			const struct u32vec *rules;
+
+			if (mp->v[i] == PID_ANY)
+				continue;
+			rules = &l->plain[mp->v[i]];
+			for (size_t j = 0; j < rules->n; j++)
+				if (u32vec_push(&l->tmp, rules->v[j]))
+					return -ENOMEM;
+		}
+		u32vec_sort_unique(&l->tmp);
+		base = intern_app(l);
+		if (base < 0)
+			return base;
+		low->exes[e].app = base;
+		low->exes[e].pair_first = low->n_pairs;
+		base_n = l->tmp.n;
+		l->base.n = 0;
+		for (size_t i = 0; i < base_n; i++)
+			if (u32vec_push(&l->base, l->tmp.v[i]))
+				return -ENOMEM;
+		/* The pairs whose interpreter pattern this key matches. */
+		l->tmp2.n = 0;
+		for (uint32_t i = 0; i < l->n_pairs; i++)
+			if (has_pid(mp, l->pairs[i].exe_pid) &&
+			    u32vec_push(&l->tmp2, i))
+				return -ENOMEM;
+		for (uint32_t s = 0; l->tmp2.n && s < sc->n_keys; s++) {
+			struct low_pair pair = { s, 0 };
+			long app;
+
+			/* Sorting below reorders tmp: rebuild the base part. */
+			l->tmp.n = 0;
+			for (size_t i = 0; i < base_n; i++)
+				if (u32vec_push(&l->tmp, l->base.v[i]))
+					return -ENOMEM;
+			for (size_t i = 0; i < l->tmp2.n; i++) {
+				const struct pairent *p =
+					&l->pairs[l->tmp2.v[i]];
+
+				if (has_pid(&sc->key_pids[s], p->script_pid) &&
+				    u32vec_push(&l->tmp, p->rule))
+					return -ENOMEM;
+			}
+			if (l->tmp.n == base_n)
+				continue;
+			u32vec_sort_unique(&l->tmp);
+			app = intern_app(l);
+			if (app < 0)
+				return app;
+			if (app == base)
+				continue;
+			pair.app = app;
+			if (PFW_PUSH(low->pairs, low->n_pairs, l->cap_pairs_out, pair))
+				return -ENOMEM;
+		}
+		low->exes[e].pair_count = low->n_pairs - low->exes[e].pair_first;
+	}
+	low->n_script_classes = sc->n_keys;
+	low->exe_other = ex->other_key;
+	low->script_other = sc->other_key;
+	return 0;
+}
+
+/*
+ * The protected application classes.  A class is the list of every rule
+ * that names its applications, not merely of the rules that decide for
+ * them, so two applications whose protection differs never share one:
+ * in "allow A, B; allow A protect;" the second rule decides nothing, yet
+ * A's list holds it and B's does not.  Protection is then a property of
+ * the list, and of the "*" rules, which every application has.
+ */
+int lower_protected(struct lower *l)
+{
+	const struct pfw_policy *pol = l->pol;
+	struct pfw_lowered *low = l->low;
+	bool every = false;
+
+	for (size_t i = 0; i < l->global.n; i++)
+		every |= pol->rules[l->global.v[i]].protect;
+	low->protected = calloc(l->apps.n_items + 1, sizeof(*low->protected));
+	if (!low->protected)
+		return -ENOMEM;
+	for (uint32_t a = 0; a < l->apps.n_items; a++) {
+		uint32_t len;
+		const uint32_t *rules = seqtab_get(&l->apps, a, &len);
+		bool protect = every;
+
+		for (uint32_t i = 0; i < len && !protect; i++)
+			protect = pol->rules[rules[i]].protect;
+		if (protect)
+			low->protected[low->n_protected++] = a;
+	}
+	return 0;
+}
+
+int lower_path_table(struct lower *l, const struct dim *d,
+			    struct low_path **out, size_t *n_out)
+{
+	*out = calloc(d->n_ents ? d->n_ents : 1, sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	for (size_t e = 0; e < d->n_ents; e++) {
+		struct low_path *p = &(*out)[e];
+		long str = lower_intern_string(l, d->ents[e].path);
+
+		if (str < 0)
+			return str;
+		p->str = str;
+		p->flags = d->ents[e].flags;
+		p->exact = d->ents[e].key[SLOT_EXACT];
+		p->child = d->ents[e].key[SLOT_CHILD];
+		p->tree = d->ents[e].key[SLOT_TREE];
+	}
+	*n_out = d->n_ents;
+	return 0;
+}
+
