@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,6 +165,66 @@ int pfsel_sfs_write(const char *const name, const void *const buf,
 	return err;
 }
 
+int pfsel_sfs_transact(const char *const name, const void *const request,
+		       const size_t len, char **const answer)
+{
+	char path[PATH_MAX];
+	size_t got = 0, cap = 4096;
+	char *buf;
+	ssize_t n;
+	int fd, err;
+
+	*answer = NULL;
+	err = sfs_path(name, path, sizeof(path));
+	if (err)
+		return err;
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return pfsel_fail(-errno, "open(%s): %s", path,
+				  strerror(errno));
+	/* One write: the kernel takes the request whole. */
+	do
+		n = write(fd, request, len);
+	while (n < 0 && errno == EINTR);
+	if (n < 0 || (size_t)n != len) {
+		err = n < 0 ? pfsel_fail(-errno, "write(%s): %s", path,
+					 strerror(errno)) :
+			      pfsel_fail(-EIO, "write(%s): wrote %zd of %zu bytes",
+					 path, n, len);
+		close(fd);
+		return err;
+	}
+	buf = malloc(cap);
+	if (!buf) {
+		close(fd);
+		return pfsel_fail(-ENOMEM, "malloc: %s", strerror(ENOMEM));
+	}
+	/* The answer is read from offset 0 of the same open file. */
+	while (got < cap - 1) {
+		n = pread(fd, buf + got, cap - 1 - got, (off_t)got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = pfsel_fail(-errno, "read(%s): %s", path,
+					 strerror(errno));
+			close(fd);
+			free(buf);
+			return err;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	buf[got] = '\0';
+	if (strlen(buf) != got) {
+		free(buf);
+		return pfsel_fail(-EBADMSG, "%s: a NUL byte in the text", path);
+	}
+	*answer = buf;
+	return 0;
+}
+
 PFSEL_EXPORT int pfsel_load_buffer(const void *const blob, const size_t size)
 {
 	int err;
@@ -255,12 +316,8 @@ PFSEL_EXPORT int pfsel_unload_uid(const uid_t uid)
 	return write_word("unload", word);
 }
 
-/*
- * Strict unsigned parse of a whole word: decimal digits only (or 0x and hex
- * digits when @base is 16), no sign, no blanks, no overflow of @max.
- */
-static bool parse_u64(const char *const s, const int base, const uint64_t max,
-		      uint64_t *const out)
+bool pfsel_parse_u64(const char *const s, const int base, const uint64_t max,
+		     uint64_t *const out)
 {
 	const char *digits = s;
 	unsigned long long v;
@@ -287,7 +344,7 @@ static bool parse_u32(const char *const s, uint32_t *const out)
 {
 	uint64_t v;
 
-	if (!parse_u64(s, 10, UINT32_MAX, &v))
+	if (!pfsel_parse_u64(s, 10, UINT32_MAX, &v))
 		return false;
 	*out = (uint32_t)v;
 	return true;
@@ -308,8 +365,7 @@ static size_t split(char *line, char **const words, const size_t max)
 	return n;
 }
 
-/* Next line of @*cursor (NUL-terminated in place), NULL at the end. */
-static char *next_line(char **const cursor)
+char *pfsel_next_line(char **const cursor)
 {
 	char *line = *cursor, *nl;
 
@@ -325,8 +381,8 @@ static char *next_line(char **const cursor)
 	return line;
 }
 
-static int malformed(const char *const name, const unsigned int lineno,
-		     const char *const why)
+int pfsel_malformed(const char *const name, const unsigned int lineno,
+		    const char *const why)
 {
 	return pfsel_fail(-EBADMSG, "%s/%s line %u: %s", pfsel_securityfs(),
 			  name, lineno, why);
@@ -354,18 +410,18 @@ static int parse_policy_line(char *const line, const unsigned int lineno,
 
 	n = split(line, words, 7);
 	if (n != 6)
-		return malformed("policies", lineno, "expected 6 fields");
+		return pfsel_malformed("policies", lineno, "expected 6 fields");
 	memset(p, 0, sizeof(*p));
 	if (!strcmp(words[0], "system")) {
 		p->system = true;
 	} else if (!parse_u32(words[0], &p->uid)) {
-		return malformed("policies", lineno,
+		return pfsel_malformed("policies", lineno,
 				 "expected 'system' or a uid");
 	}
 	for (i = 0; i < 5; i++) {
 		v = keyed(words[i + 1], keys[i]);
 		if (!v)
-			return malformed("policies", lineno,
+			return pfsel_malformed("policies", lineno,
 					 "fields out of order");
 		if (i == 4) {
 			if (!strcmp(v, "enforcing"))
@@ -373,12 +429,12 @@ static int parse_policy_line(char *const line, const unsigned int lineno,
 			else if (!strcmp(v, "permissive"))
 				p->permissive = true;
 			else
-				return malformed("policies", lineno,
+				return pfsel_malformed("policies", lineno,
 						 "bad mode");
 			continue;
 		}
-		if (!parse_u64(v, i == 3 ? 16 : 10, UINT32_MAX, &value))
-			return malformed("policies", lineno, "bad number");
+		if (!pfsel_parse_u64(v, i == 3 ? 16 : 10, UINT32_MAX, &value))
+			return pfsel_malformed("policies", lineno, "bad number");
 		switch (i) {
 		case 0:
 			p->generation = (uint32_t)value;
@@ -432,7 +488,7 @@ PFSEL_EXPORT int pfsel_policies(struct pfsel_policy_info **const out,
 		}
 	}
 	cursor = text;
-	while ((line = next_line(&cursor))) {
+	while ((line = pfsel_next_line(&cursor))) {
 		lineno++;
 		err = parse_policy_line(line, lineno, &list[n]);
 		if (err) {
@@ -467,19 +523,19 @@ PFSEL_EXPORT int pfsel_get_status(struct pfsel_status *const status)
 		return err;
 	cursor = text;
 	err = 0;
-	while (!err && (line = next_line(&cursor))) {
+	while (!err && (line = pfsel_next_line(&cursor))) {
 		lineno++;
 		value = strstr(line, ": ");
 		if (!value) {
-			err = malformed("status", lineno,
+			err = pfsel_malformed("status", lineno,
 					"expected 'key: value'");
 			break;
 		}
 		*value = '\0';
 		value += 2;
 		if (!strcmp(line, "version")) {
-			if (!parse_u64(value, 10, UINT_MAX, &v))
-				err = malformed("status", lineno,
+			if (!pfsel_parse_u64(value, 10, UINT_MAX, &v))
+				err = pfsel_malformed("status", lineno,
 						"bad version");
 			status->version = (unsigned int)v;
 			seen |= VERSION;
@@ -487,24 +543,24 @@ PFSEL_EXPORT int pfsel_get_status(struct pfsel_status *const status)
 			if (!strcmp(value, "enforcing"))
 				status->enforcing = true;
 			else if (strcmp(value, "permissive"))
-				err = malformed("status", lineno, "bad mode");
+				err = pfsel_malformed("status", lineno, "bad mode");
 			seen |= MODE;
 		} else if (!strcmp(line, "system")) {
 			if (!strcmp(value, "loaded"))
 				status->system_loaded = true;
 			else if (strcmp(value, "none"))
-				err = malformed("status", lineno,
+				err = pfsel_malformed("status", lineno,
 						"bad system state");
 			seen |= SYSTEM;
 		} else if (!strcmp(line, "users")) {
-			if (!parse_u64(value, 10, ULONG_MAX, &v))
-				err = malformed("status", lineno,
+			if (!pfsel_parse_u64(value, 10, ULONG_MAX, &v))
+				err = pfsel_malformed("status", lineno,
 						"bad user count");
 			status->users = (unsigned long)v;
 			seen |= USERS;
 		} else if (!strcmp(line, "generation")) {
-			if (!parse_u64(value, 10, UINT32_MAX, &v))
-				err = malformed("status", lineno,
+			if (!pfsel_parse_u64(value, 10, UINT32_MAX, &v))
+				err = pfsel_malformed("status", lineno,
 						"bad generation");
 			status->generation = (uint32_t)v;
 			seen |= GENERATION;
@@ -515,7 +571,7 @@ PFSEL_EXPORT int pfsel_get_status(struct pfsel_status *const status)
 	if (err)
 		return err;
 	if (seen != (VERSION | MODE | SYSTEM | USERS | GENERATION))
-		return malformed("status", lineno, "a line is missing");
+		return pfsel_malformed("status", lineno, "a line is missing");
 	pfsel_clear_error();
 	return 0;
 }
@@ -534,8 +590,8 @@ static int read_number(const char *const name, const uint64_t max,
 	len = strlen(text);
 	if (len && text[len - 1] == '\n')
 		text[len - 1] = '\0';
-	if (!parse_u64(text, 10, max, out))
-		err = malformed(name, 1, "expected a number");
+	if (!pfsel_parse_u64(text, 10, max, out))
+		err = pfsel_malformed(name, 1, "expected a number");
 	free(text);
 	if (!err)
 		pfsel_clear_error();
@@ -571,24 +627,24 @@ PFSEL_EXPORT int pfsel_get_avc_stats(struct pfsel_avc_stats *const stats)
 	if (err)
 		return err;
 	cursor = text;
-	line = next_line(&cursor);
+	line = pfsel_next_line(&cursor);
 	if (!line || strcmp(line, header)) {
-		err = malformed("avc/cache_stats", 1, "unexpected header");
+		err = pfsel_malformed("avc/cache_stats", 1, "unexpected header");
 		goto out;
 	}
-	line = next_line(&cursor);
+	line = pfsel_next_line(&cursor);
 	if (!line || split(line, words, 6) != 6) {
-		err = malformed("avc/cache_stats", 2, "expected 6 numbers");
+		err = pfsel_malformed("avc/cache_stats", 2, "expected 6 numbers");
 		goto out;
 	}
 	for (i = 0; i < 6; i++) {
-		if (!parse_u64(words[i], 10, UINT64_MAX, fields[i])) {
-			err = malformed("avc/cache_stats", 2, "bad number");
+		if (!pfsel_parse_u64(words[i], 10, UINT64_MAX, fields[i])) {
+			err = pfsel_malformed("avc/cache_stats", 2, "bad number");
 			goto out;
 		}
 	}
-	if (next_line(&cursor))
-		err = malformed("avc/cache_stats", 3, "unexpected line");
+	if (pfsel_next_line(&cursor))
+		err = pfsel_malformed("avc/cache_stats", 3, "unexpected line");
 out:
 	free(text);
 	if (!err)
@@ -643,20 +699,20 @@ PFSEL_EXPORT int pfsel_get_hook_stats(struct pfsel_hook_stat **const out,
 		}
 	}
 	cursor = text;
-	while ((line = next_line(&cursor))) {
+	while ((line = pfsel_next_line(&cursor))) {
 		lineno++;
 		if (split(line, words, 3) != 3) {
-			err = malformed("hooks", lineno, "expected 3 fields");
+			err = pfsel_malformed("hooks", lineno, "expected 3 fields");
 			break;
 		}
 		if (strlen(words[0]) >= PFSEL_HOOK_NAME_MAX) {
-			err = malformed("hooks", lineno, "name too long");
+			err = pfsel_malformed("hooks", lineno, "name too long");
 			break;
 		}
 		strcpy(list[n].name, words[0]);
-		if (!parse_u64(words[1], 10, UINT64_MAX, &list[n].calls) ||
-		    !parse_u64(words[2], 10, UINT64_MAX, &list[n].ns)) {
-			err = malformed("hooks", lineno, "bad number");
+		if (!pfsel_parse_u64(words[1], 10, UINT64_MAX, &list[n].calls) ||
+		    !pfsel_parse_u64(words[2], 10, UINT64_MAX, &list[n].ns)) {
+			err = pfsel_malformed("hooks", lineno, "bad number");
 			break;
 		}
 		n++;
@@ -674,4 +730,93 @@ PFSEL_EXPORT int pfsel_get_hook_stats(struct pfsel_hook_stat **const out,
 	*count = n;
 	pfsel_clear_error();
 	return 0;
+}
+
+PFSEL_EXPORT int pfsel_forget_uid(const uid_t uid)
+{
+	char word[16];
+
+	snprintf(word, sizeof(word), "%u", (unsigned int)uid);
+	return write_word("forget", word);
+}
+
+/* Where each counter of "ask_stats" goes, by its column's name. */
+static const struct {
+	const char *name;
+	size_t offset;
+} ask_fields[] = {
+#define ASK_FIELD(f) { #f, offsetof(struct pfsel_ask_stats, f) },
+	PFSEL_ASK_STATS_FIELDS(ASK_FIELD)
+#undef ASK_FIELD
+};
+
+_Static_assert(sizeof(ask_fields) / sizeof(ask_fields[0]) *
+			       sizeof(uint64_t) ==
+		       sizeof(struct pfsel_ask_stats),
+	       "PFSEL_ASK_STATS_FIELDS names every field of pfsel_ask_stats");
+
+#define ASK_FIELDS_COUNT (sizeof(ask_fields) / sizeof(ask_fields[0]))
+
+/* Parses the two lines of "ask_stats" into @stats (zeroed first). */
+static int parse_ask_stats(char *const text,
+			   struct pfsel_ask_stats *const stats)
+{
+	char *cursor = text, *header, *values, *hsave = NULL, *vsave = NULL;
+	char *name, *value;
+	uint64_t seen = 0, v;
+	size_t i;
+
+	_Static_assert(ASK_FIELDS_COUNT <= 64, "seen is a 64-bit mask");
+	memset(stats, 0, sizeof(*stats));
+	header = pfsel_next_line(&cursor);
+	values = pfsel_next_line(&cursor);
+	if (!header || !values)
+		return pfsel_malformed("ask_stats", header ? 2 : 1,
+				 "expected a line of names and one of values");
+	if (pfsel_next_line(&cursor))
+		return pfsel_malformed("ask_stats", 3, "unexpected line");
+	name = strtok_r(header, " \t", &hsave);
+	value = strtok_r(values, " \t", &vsave);
+	for (; name && value; name = strtok_r(NULL, " \t", &hsave),
+			      value = strtok_r(NULL, " \t", &vsave)) {
+		if (!pfsel_parse_u64(value, 10, UINT64_MAX, &v))
+			return pfsel_malformed("ask_stats", 2, "bad number");
+		for (i = 0; i < ASK_FIELDS_COUNT; i++)
+			if (!strcmp(name, ask_fields[i].name))
+				break;
+		if (i == ASK_FIELDS_COUNT)
+			continue; /* a newer kernel's counter */
+		if (seen & (UINT64_C(1) << i))
+			return pfsel_malformed("ask_stats", 1, "a counter twice");
+		seen |= UINT64_C(1) << i;
+		memcpy((char *)stats + ask_fields[i].offset, &v, sizeof(v));
+	}
+	if (name || value)
+		return pfsel_malformed("ask_stats", 2,
+				 "not as many values as names");
+	for (i = 0; i < ASK_FIELDS_COUNT; i++)
+		if (!(seen & (UINT64_C(1) << i)))
+			return pfsel_fail(-EBADMSG,
+					  "%s/ask_stats line 1: no '%s'",
+					  pfsel_securityfs(),
+					  ask_fields[i].name);
+	return 0;
+}
+
+PFSEL_EXPORT int pfsel_get_ask_stats(struct pfsel_ask_stats *const stats)
+{
+	char *text;
+	int err;
+
+	memset(stats, 0, sizeof(*stats));
+	err = pfsel_sfs_read("ask_stats", &text);
+	if (err)
+		return err;
+	err = parse_ask_stats(text, stats);
+	free(text);
+	if (err)
+		memset(stats, 0, sizeof(*stats));
+	else
+		pfsel_clear_error();
+	return err;
 }

@@ -45,6 +45,12 @@ static const char *const scope_names[] = {
 
 static const char *const policy_names[] = { "system", "user" };
 
+static const char *const verdict_names[] = {
+	[PFSEL_VERDICT_ALLOW] = "allow",
+	[PFSEL_VERDICT_DENY] = "deny",
+	[PFSEL_VERDICT_ASK] = "ask",
+};
+
 static const char *name_of(const char *const *names, const size_t n,
 			   const unsigned int v)
 {
@@ -94,6 +100,11 @@ PFSEL_EXPORT const char *pfsel_policy_name(const unsigned int policy)
 	return name_of(policy_names, ARRAY_SIZE(policy_names), policy);
 }
 
+PFSEL_EXPORT const char *pfsel_verdict_name(const unsigned int verdict)
+{
+	return name_of(verdict_names, ARRAY_SIZE(verdict_names), verdict);
+}
+
 PFSEL_EXPORT int pfsel_op_from_name(const char *const name)
 {
 	return value_of(op_names, ARRAY_SIZE(op_names), name);
@@ -102,6 +113,13 @@ PFSEL_EXPORT int pfsel_op_from_name(const char *const name)
 PFSEL_EXPORT int pfsel_proto_from_name(const char *const name)
 {
 	return value_of(proto_names, ARRAY_SIZE(proto_names), name);
+}
+
+PFSEL_EXPORT int pfsel_family_from_name(const char *const name)
+{
+	if (name && !strcmp(name, "packet"))
+		return PFSEL_FAMILY_PACKET;
+	return value_of(family_names, ARRAY_SIZE(family_names), name);
 }
 
 PFSEL_EXPORT int pfsel_answer_from_name(const char *const name)

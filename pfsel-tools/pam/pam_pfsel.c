@@ -591,31 +591,18 @@ PAM_PFSEL_EXPORT int pam_sm_open_session(pam_handle_t *pamh, int flags,
 /* Write the uid to "forget": the user's session answers end. */
 static void forget(struct ctx *const c)
 {
-	char path[PATH_MAX], text[16];
-	int fd, len;
-	ssize_t n;
+	int err = pfsel_forget_uid(c->user.uid);
 
-	snprintf(path, sizeof(path), "%s/forget", pfsel_securityfs());
-	len = snprintf(text, sizeof(text), "%u", (unsigned int)c->user.uid);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0) {
-		if (errno == ENOENT)
-			DEBUG(c, "%s: no such file (pfsel without forget)",
-			      path);
-		else
-			pam_syslog(c->pamh, LOG_ERR, "open(%s): %m", path);
-		return;
-	}
-	n = pwrite(fd, text, (size_t)len, 0);
-	if (n != len)
-		pam_syslog(c->pamh, LOG_ERR, "write(%s): %s", path,
-			   n < 0 ? strerror(errno) : "short write");
+	if (err == -ENOENT)
+		DEBUG(c, "%s/forget: no such file (pfsel without forget)",
+		      pfsel_securityfs());
+	else if (err)
+		pam_syslog(c->pamh, LOG_ERR, "%s", pfsel_last_error());
 	else
 		pam_syslog(
 			c->pamh, LOG_INFO,
 			"uid %u: last session closed; session answers forgotten",
 			(unsigned int)c->user.uid);
-	close(fd);
 }
 
 PAM_PFSEL_EXPORT int pam_sm_close_session(pam_handle_t *pamh, int flags,

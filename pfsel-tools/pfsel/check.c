@@ -6,7 +6,10 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <pfsel/pfsel.h>
 
 #include "cmd.h"
 
@@ -36,32 +39,123 @@ static void check_help(FILE *out)
 	      out);
 }
 
-static void json_policy(FILE *out, const char *name,
-			const struct pfselcmd_check_policy *pol)
+/* The deciding rule as the kernel writes it: "FILE:LINE:COL". */
+static void rule_text(const struct pfsel_check_decision *d, char *buf,
+		      size_t size)
 {
+	snprintf(buf, size, "%s:%u:%u", d->rule_file, (unsigned int)d->rule_line,
+		 (unsigned int)d->rule_col);
+}
+
+static void json_policy(FILE *out, const char *name,
+			const struct pfsel_check_decision *d)
+{
+	char rule[sizeof(d->rule_file) + 32];
+
 	fprintf(out, ",\"%s\":", name);
-	if (!pol->loaded) {
+	if (!d->loaded) {
 		fputs("null", out);
 		return;
 	}
 	fputs("{\"verdict\":", out);
-	pfselcmd_json_str(out, pol->verdict);
+	pfselcmd_json_str(out, pfsel_verdict_name(d->verdict));
 	fputs(",\"rule\":", out);
-	pfselcmd_json_str(out, strcmp(pol->rule, "default") ? pol->rule : NULL);
+	rule_text(d, rule, sizeof(rule));
+	pfselcmd_json_str(out, d->rule_line ? rule : NULL);
 	fputc('}', out);
 }
 
 static void text_policy(FILE *out, const char *name,
-			const struct pfselcmd_check_policy *pol)
+			const struct pfsel_check_decision *d)
 {
-	if (!pol->loaded)
+	char rule[sizeof(d->rule_file) + 32];
+
+	if (!d->loaded) {
 		fprintf(out, "%-8s none loaded\n", name);
-	else if (!strcmp(pol->rule, "default"))
+	} else if (!d->rule_line) {
 		fprintf(out, "%-8s %-6s by its default verdict\n", name,
-			pol->verdict);
-	else
-		fprintf(out, "%-8s %-6s by rule %s\n", name, pol->verdict,
-			pol->rule);
+			pfsel_verdict_name(d->verdict));
+	} else {
+		rule_text(d, rule, sizeof(rule));
+		fprintf(out, "%-8s %-6s by rule %s\n", name,
+			pfsel_verdict_name(d->verdict), rule);
+	}
+}
+
+/*
+ * The request of the command line, from OP PROTO and ADDR [PORT] or
+ * [FAMILY]: PFSELCMD_EXIT_OK, or the usage error (said on ctx->err).
+ */
+static int parse_request(struct pfselcmd_ctx *ctx, int nargs, char **args,
+			 struct pfsel_check_request *req)
+{
+	const bool create = !strcmp(args[0], "create");
+	const char *family = NULL;
+	unsigned long port;
+	int v;
+
+	if (create) {
+		if (nargs > 3)
+			return pfselcmd_usage(ctx, "unexpected argument '%s'",
+					      args[3]);
+		family = nargs == 3 ? args[2] : NULL;
+	} else {
+		if (nargs < 3)
+			return pfselcmd_usage(ctx, "%s needs an address",
+					      args[0]);
+		if (nargs > 4)
+			return pfselcmd_usage(ctx, "unexpected argument '%s'",
+					      args[4]);
+		if (nargs == 4) {
+			if (!pfselcmd_parse_ulong(args[3], 65535, &port))
+				return pfselcmd_usage(ctx, "'%s' is not a port",
+						      args[3]);
+			req->port = (uint16_t)port;
+		} else if (!strcmp(args[1], "tcp") || !strcmp(args[1], "udp")) {
+			return pfselcmd_usage(ctx, "%s %s needs a port", args[0],
+					      args[1]);
+		}
+	}
+	v = pfsel_op_from_name(args[0]);
+	if (v < 0)
+		return pfselcmd_usage(ctx,
+				      "'%s' is not an operation (create, bind, "
+				      "connect, listen, accept)",
+				      args[0]);
+	req->op = (unsigned int)v;
+	v = pfsel_proto_from_name(args[1]);
+	if (v < 0)
+		return pfselcmd_usage(ctx,
+				      "'%s' is not a protocol (tcp, udp, icmp, "
+				      "raw, packet)",
+				      args[1]);
+	req->proto = (unsigned int)v;
+	if ((req->exe && req->exe[0] != '/') ||
+	    (req->script && req->script[0] != '/'))
+		return pfselcmd_usage(ctx, "'%s' is not an absolute path",
+				      req->exe && req->exe[0] != '/' ?
+					      req->exe :
+					      req->script);
+	if (req->script && !req->exe)
+		return pfselcmd_usage(ctx, "a script needs its interpreter "
+					   "(--exe)");
+	if (create) {
+		v = family ? pfsel_family_from_name(family) : -EINVAL;
+		if (v == PFSEL_FAMILY_PACKET)
+			v = -EINVAL;
+		if (v < 0 && (family || req->proto != PFSEL_PROTO_PACKET))
+			return pfselcmd_usage(ctx,
+					      "'%s' is not a family (inet, "
+					      "inet6)",
+					      family ? family : "");
+		req->family = v < 0 ? PFSEL_FAMILY_PACKET : (unsigned int)v;
+	} else if (req->proto != PFSEL_PROTO_PACKET &&
+		   pfsel_parse_addr(args[2], req->addr)) {
+		return pfselcmd_usage(ctx,
+				      "'%s' is not an IPv4 or IPv6 address",
+				      args[2]);
+	}
+	return PFSELCMD_EXIT_OK;
 }
 
 int pfselcmd_check(struct pfselcmd_ctx *ctx, int argc, char **argv)
@@ -75,12 +169,11 @@ int pfselcmd_check(struct pfselcmd_ctx *ctx, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct pfselcmd_check_request req = { 0 };
-	struct pfselcmd_check_answer ans;
+	struct pfsel_check_request req = { 0 };
+	struct pfsel_check_answer *ans;
 	bool quiet = false, json = false;
-	char request[8192], msg[512];
-	unsigned long port;
-	int opt, nargs, ret;
+	char request[8192];
+	int opt, ret;
 
 	while ((opt = getopt_long(argc, argv, "+:qh", options, NULL)) != -1) {
 		switch (opt) {
@@ -113,69 +206,49 @@ int pfselcmd_check(struct pfselcmd_ctx *ctx, int argc, char **argv)
 					      argv[optind - 1]);
 		}
 	}
-	nargs = argc - optind;
-	if (nargs < 2)
+	if (argc - optind < 2)
 		return pfselcmd_usage(ctx, "which request? pfsel check OP "
 					   "PROTO ADDR [PORT]");
-	req.op = argv[optind];
-	req.proto = argv[optind + 1];
-	if (!strcmp(req.op, "create")) {
-		if (nargs > 3)
-			return pfselcmd_usage(ctx, "unexpected argument '%s'",
-					      argv[optind + 3]);
-		req.family = nargs == 3 ? argv[optind + 2] : NULL;
-	} else {
-		if (nargs < 3)
-			return pfselcmd_usage(ctx, "%s needs an address",
-					      req.op);
-		if (nargs > 4)
-			return pfselcmd_usage(ctx, "unexpected argument '%s'",
-					      argv[optind + 4]);
-		req.addr = argv[optind + 2];
-		if (nargs == 4) {
-			if (!pfselcmd_parse_ulong(argv[optind + 3], 65535,
-						  &port))
-				return pfselcmd_usage(ctx, "'%s' is not a port",
-						      argv[optind + 3]);
-			req.has_port = true;
-			req.port = (unsigned int)port;
-		} else if (!strcmp(req.proto, "tcp") ||
-			   !strcmp(req.proto, "udp")) {
-			return pfselcmd_usage(ctx, "%s %s needs a port", req.op,
-					      req.proto);
-		}
-	}
+	ret = parse_request(ctx, argc - optind, argv + optind, &req);
+	if (ret != PFSELCMD_EXIT_OK)
+		return ret;
 	/* Usage errors before the kernel is asked. */
-	if (pfselcmd_check_format(&req, request, sizeof(request), msg,
-				  sizeof(msg)) < 0)
-		return pfselcmd_usage(ctx, "%s", msg);
+	if (pfsel_check_request_format(&req, request, sizeof(request)) < 0)
+		return pfselcmd_usage(ctx, "%s", pfsel_last_error());
 	if (!pfselcmd_available(ctx, false))
 		return PFSELCMD_EXIT_UNAVAILABLE;
-	ret = pfselcmd_check_ask(&req, &ans, msg, sizeof(msg));
-	if (ret)
+	ans = malloc(sizeof(*ans));
+	if (!ans)
+		return pfselcmd_fail(ctx, PFSELCMD_EXIT_FAILED, "%s",
+				     strerror(ENOMEM));
+	ret = pfsel_check(&req, ans);
+	if (ret) {
+		free(ans);
 		return pfselcmd_fail(ctx,
 				     ret == -ENOENT ?
 					     PFSELCMD_EXIT_UNAVAILABLE :
 					     PFSELCMD_EXIT_FAILED,
-				     "%s", msg);
+				     "%s", pfsel_last_error());
+	}
 
 	if (quiet) {
-		if (!strcmp(ans.verdict, "deny"))
-			return PFSELCMD_EXIT_CHECK_DENY;
-		if (!strcmp(ans.verdict, "ask"))
-			return PFSELCMD_EXIT_CHECK_ASK;
-		return PFSELCMD_EXIT_OK;
-	}
-	if (json) {
+		ret = ans->verdict == PFSEL_VERDICT_DENY ?
+			      PFSELCMD_EXIT_CHECK_DENY :
+		      ans->verdict == PFSEL_VERDICT_ASK ?
+			      PFSELCMD_EXIT_CHECK_ASK :
+			      PFSELCMD_EXIT_OK;
+	} else if (json) {
 		fputs("{\"verdict\":", ctx->out);
-		pfselcmd_json_str(ctx->out, ans.verdict);
-		json_policy(ctx->out, "system", &ans.system);
-		json_policy(ctx->out, "user", &ans.user);
+		pfselcmd_json_str(ctx->out, pfsel_verdict_name(ans->verdict));
+		json_policy(ctx->out, "system", &ans->system);
+		json_policy(ctx->out, "user", &ans->user);
 		fputs("}\n", ctx->out);
 	} else {
-		fprintf(ctx->out, "%-8s %s\n", "verdict", ans.verdict);
-		text_policy(ctx->out, "system", &ans.system);
-		text_policy(ctx->out, "user", &ans.user);
+		fprintf(ctx->out, "%-8s %s\n", "verdict",
+			pfsel_verdict_name(ans->verdict));
+		text_policy(ctx->out, "system", &ans->system);
+		text_policy(ctx->out, "user", &ans->user);
 	}
-	return PFSELCMD_EXIT_OK;
+	free(ans);
+	return ret;
 }

@@ -25,6 +25,27 @@ static void stats_help(FILE *out)
 	      out);
 }
 
+/* The ask counters, named as the kernel names them, in its order. */
+static void ask_json(FILE *out, const struct pfsel_ask_stats *ask)
+{
+	const char *sep = "{";
+
+#define ASK_JSON(f)                                                  \
+	fprintf(out, "%s\"" #f "\":%llu", sep, (unsigned long long)ask->f); \
+	sep = ",";
+	PFSEL_ASK_STATS_FIELDS(ASK_JSON)
+#undef ASK_JSON
+	fputc('}', out);
+}
+
+static void ask_text(FILE *out, const struct pfsel_ask_stats *ask)
+{
+#define ASK_TEXT(f) \
+	fprintf(out, "  %-12s %llu\n", #f, (unsigned long long)ask->f);
+	PFSEL_ASK_STATS_FIELDS(ASK_TEXT)
+#undef ASK_TEXT
+}
+
 int pfselcmd_stats(struct pfselcmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct option options[] = {
@@ -33,12 +54,11 @@ int pfselcmd_stats(struct pfselcmd_ctx *ctx, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pfsel_hook_stat *hooks = NULL;
-	struct pfselcmd_ask_stats ask;
+	struct pfsel_ask_stats ask;
 	struct pfsel_avc_stats avc;
 	unsigned int threshold = 0;
 	bool json = false, have_threshold, have_ask;
 	size_t nhooks = 0, i;
-	char msg[512];
 	int opt, ret;
 
 	while ((opt = getopt_long(argc, argv, "+h", options, NULL)) != -1) {
@@ -67,7 +87,7 @@ int pfselcmd_stats(struct pfselcmd_ctx *ctx, int argc, char **argv)
 	if (ret)
 		return pfselcmd_lib_fail(ctx, ret);
 	/* Kernels before the ask upcall have no ask_stats. */
-	have_ask = pfselcmd_read_ask_stats(&ask, msg, sizeof(msg)) == 0;
+	have_ask = pfsel_get_ask_stats(&ask) == 0;
 
 	if (json) {
 		fprintf(ctx->out,
@@ -83,18 +103,10 @@ int pfselcmd_stats(struct pfselcmd_ctx *ctx, int argc, char **argv)
 		if (have_threshold)
 			fprintf(ctx->out, ",\"threshold\":%u", threshold);
 		fputs("},\"ask\":", ctx->out);
-		if (have_ask) {
-			fputc('{', ctx->out);
-			for (i = 0; i < ask.count; i++) {
-				fprintf(ctx->out, "%s", i ? "," : "");
-				pfselcmd_json_str(ctx->out, ask.names[i]);
-				fprintf(ctx->out, ":%llu",
-					(unsigned long long)ask.values[i]);
-			}
-			fputc('}', ctx->out);
-		} else {
+		if (have_ask)
+			ask_json(ctx->out, &ask);
+		else
 			fputs("null", ctx->out);
-		}
 		fputs(",\"hooks\":[", ctx->out);
 		for (i = 0; i < nhooks; i++) {
 			fprintf(ctx->out, "%s{\"name\":", i ? "," : "");
@@ -128,9 +140,7 @@ int pfselcmd_stats(struct pfselcmd_ctx *ctx, int argc, char **argv)
 		fprintf(ctx->out, "  %-12s %u\n", "threshold", threshold);
 	if (have_ask) {
 		fputs("Ask:\n", ctx->out);
-		for (i = 0; i < ask.count; i++)
-			fprintf(ctx->out, "  %-12s %llu\n", ask.names[i],
-				(unsigned long long)ask.values[i]);
+		ask_text(ctx->out, &ask);
 	}
 	fprintf(ctx->out, "Hooks:\n  %-20s %12s %16s %10s\n", "HOOK", "CALLS",
 		"TIME (ns)", "ns/CALL");

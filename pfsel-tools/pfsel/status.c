@@ -182,11 +182,9 @@ int pfselcmd_status(struct pfselcmd_ctx *ctx, int argc, char **argv)
 {
 	const char *user = NULL;
 	uint32_t uid = 0;
-	struct pfselcmd_ask_stats ask;
+	struct pfsel_ask_stats ask;
 	struct pfsel_status st;
 	bool json = false, have_ask;
-	int64_t agents = -1;
-	char msg[512];
 	int opt, err;
 
 	while ((opt = getopt_long(argc, argv, "h", status_options, NULL)) !=
@@ -226,9 +224,7 @@ int pfselcmd_status(struct pfselcmd_ctx *ctx, int argc, char **argv)
 	if (err)
 		return pfselcmd_lib_fail(ctx, err);
 	/* Kernels before the ask upcall have no ask_stats: no agents line. */
-	have_ask = pfselcmd_read_ask_stats(&ask, msg, sizeof(msg)) == 0;
-	if (have_ask)
-		agents = pfselcmd_ask_stat(&ask, "agents");
+	have_ask = pfsel_get_ask_stats(&ask) == 0;
 
 	if (json) {
 		fprintf(ctx->out,
@@ -238,9 +234,9 @@ int pfselcmd_status(struct pfselcmd_ctx *ctx, int argc, char **argv)
 			st.enforcing ? "enforcing" : "permissive", st.version,
 			st.system_loaded ? "true" : "false", st.users,
 			st.generation);
-		if (agents >= 0)
-			fprintf(ctx->out, ",\"agents\":%lld",
-				(long long)agents);
+		if (have_ask)
+			fprintf(ctx->out, ",\"agents\":%llu",
+				(unsigned long long)ask.agents);
 		fputs("}\n", ctx->out);
 		return PFSELCMD_EXIT_OK;
 	}
@@ -256,9 +252,9 @@ int pfselcmd_status(struct pfselcmd_ctx *ctx, int argc, char **argv)
 		"System policy:", st.system_loaded ? "loaded" : "none");
 	fprintf(ctx->out, "%-24s%lu\n", "User policies:", st.users);
 	fprintf(ctx->out, "%-24s%u\n", "Policy generation:", st.generation);
-	if (agents >= 0)
-		fprintf(ctx->out, "%-24s%lld\n",
-			"Agents registered:", (long long)agents);
+	if (have_ask)
+		fprintf(ctx->out, "%-24s%llu\n", "Agents registered:",
+			(unsigned long long)ask.agents);
 	/* The caller's own part, against the kernel (not a test's folder). */
 	if (user || (geteuid() != 0 && pfselcmd_real_securityfs()))
 		user_status(ctx, user ? uid : (uint32_t)getuid());

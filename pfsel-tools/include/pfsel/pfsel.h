@@ -7,8 +7,10 @@
  *
  *  - securityfs (docs/kernel-interface.md): load and unload compiled
  *    policies, read what is loaded, the status, the global mode, the AVC's
- *    statistics and threshold, the hooks' counters.  Each call opens,
- *    reads or writes, and closes the file it needs; nothing is cached.
+ *    statistics and threshold, the hooks' counters, the ask counters;
+ *    forget a user's session answers; ask what the policies would decide
+ *    (the "check" file).  Each call opens, reads or writes, and closes the
+ *    file it needs; nothing is cached.
  *
  *  - the agent side of the "pfsel" generic netlink family (<linux/pfsel.h>):
  *    register (as root) the agent of a uid, receive the kernel's
@@ -289,6 +291,198 @@ struct pfsel_hook_stat {
  */
 int pfsel_get_hook_stats(struct pfsel_hook_stat **out, size_t *count);
 
+/*
+ * PFSEL_ASK_STATS_FIELDS - The counters of "ask_stats", in the kernel's order
+ * @X: a macro taking one field name.
+ *
+ * Each name is a field of struct pfsel_ask_stats and a column of the file:
+ * for a program that prints them all, e.g.
+ *   #define SHOW(f) printf("%s %llu\n", #f, (unsigned long long)st.f);
+ *   PFSEL_ASK_STATS_FIELDS(SHOW)
+ */
+#define PFSEL_ASK_STATS_FIELDS(X)                                        \
+	X(questions) X(merged) X(answered) X(unanswered) X(no_agent)     \
+	X(overflow) X(kept_hits) X(interrupted) X(agents) X(pending)     \
+	X(kept)
+
+/**
+ * struct pfsel_ask_stats - "ask_stats": questions to agents since boot
+ * @questions: questions sent to an agent.
+ * @merged: asks merged into an identical question already in flight.
+ * @answered: questions the agent answered in time.
+ * @unanswered: questions that ended without an answer (time-out, the
+ *              agent went away, the caller was killed): the policy's
+ *              unanswered verdict.
+ * @no_agent: asks with no agent registered for the uid.
+ * @overflow: asks refused because the uid had too many pending.
+ * @kept_hits: asks decided by an answer kept for the process or session.
+ * @interrupted: waits ended by a fatal signal.
+ * @agents: agents registered now.
+ * @pending: questions waiting for an answer now.
+ * @kept: answers kept now (process and session scopes).
+ */
+struct pfsel_ask_stats {
+	uint64_t questions;
+	uint64_t merged;
+	uint64_t answered;
+	uint64_t unanswered;
+	uint64_t no_agent;
+	uint64_t overflow;
+	uint64_t kept_hits;
+	uint64_t interrupted;
+	uint64_t agents;
+	uint64_t pending;
+	uint64_t kept;
+};
+
+/**
+ * pfsel_get_ask_stats - Read "ask_stats" (needs CAP_MAC_ADMIN)
+ * @stats: filled in; all zero when the call fails.
+ *
+ * The file is a line of names and a line of values.  Every counter of
+ * PFSEL_ASK_STATS_FIELDS must be there, once; columns this library does
+ * not know (from a newer kernel) are skipped.
+ *
+ * Return: 0; -EBADMSG (names and values do not pair up, a value is not a
+ * number, a counter is missing or twice); -EPERM from open() without
+ * CAP_MAC_ADMIN; -ENOENT from a kernel without the ask upcall; or the
+ * error of open()/read().
+ */
+int pfsel_get_ask_stats(struct pfsel_ask_stats *stats);
+
+/**
+ * pfsel_forget_uid - Forget the answers a uid's agent gave for the session
+ * @uid: the user (at the end of the user's last session).
+ *
+ * Writes @uid to "forget": the kernel drops the session (and always)
+ * answers it keeps for @uid; answers for a process stay until it exits,
+ * and so do the agent and the policy.
+ * Needs CAP_MAC_ADMIN: a user's program must not wipe what restrains it.
+ *
+ * Return: 0, -EPERM, -EINVAL, or the error of open() (-ENOENT from a
+ * kernel without "forget").
+ */
+int pfsel_forget_uid(uid_t uid);
+
+/**
+ * struct pfsel_check_request - A request to ask the "check" file about
+ * @has_uid: @uid is set; false: the caller's real uid.
+ * @uid: whose policy decides (another uid than one's own needs
+ *       CAP_MAC_ADMIN).
+ * @exe: the application's executable, an absolute path; NULL for an
+ *       unnamed application.
+ * @script: the script @exe runs, an absolute path; NULL for none.
+ * @op: enum pfsel_op.
+ * @proto: enum pfsel_proto; PFSEL_PROTO_PACKET with PFSEL_OP_CREATE only.
+ * @family: PFSEL_OP_CREATE only: PFSEL_FAMILY_INET or PFSEL_FAMILY_INET6,
+ *          or, for a packet socket, PFSEL_FAMILY_PACKET (no family).
+ *          Ignored for the other operations: the address says it.
+ * @addr: every operation but create: the address, network order, IPv4 as
+ *        IPv4-mapped (pfsel_parse_addr()).
+ * @port: every operation but create: the port, host order (tcp and udp
+ *        only; the others have none and it is not sent).
+ *
+ * The same request a question of the agent describes (struct
+ * pfsel_question: @op, @proto, @raddr, @rport).
+ */
+struct pfsel_check_request {
+	bool has_uid;
+	uint32_t uid;
+	const char *exe;
+	const char *script;
+	unsigned int op;
+	unsigned int proto;
+	unsigned int family;
+	uint8_t addr[16];
+	uint16_t port;
+};
+
+/**
+ * struct pfsel_check_decision - What one policy decides, in a "check" answer
+ * @loaded: the policy is loaded; when false, every other field is 0.
+ * @verdict: enum pfsel_verdict (allow, deny, ask).
+ * @rule_file: source file of the deciding rule; "" when the policy's
+ *             default verdict decided.
+ * @rule_line: its line; 0 when the default decided.
+ * @rule_col: its column.
+ */
+struct pfsel_check_decision {
+	bool loaded;
+	unsigned int verdict;
+	char rule_file[PFSEL_POLICY_MAX_STRING];
+	uint32_t rule_line;
+	uint32_t rule_col;
+};
+
+/**
+ * struct pfsel_check_answer - The "check" file's answer
+ * @verdict: enum pfsel_verdict: what applies, the stricter of the two
+ *           (deny over ask over allow; allow when neither is loaded).
+ * @system: the system policy's decision.
+ * @user: the user policy's decision (of the request's uid).
+ *
+ * About 8 KiB: allocate it, or keep one around.
+ */
+struct pfsel_check_answer {
+	unsigned int verdict;
+	struct pfsel_check_decision system;
+	struct pfsel_check_decision user;
+};
+
+/**
+ * pfsel_check - What the policies in force would decide for a request
+ * @req: the request.
+ * @ans: filled in; all zero when the call fails.
+ *
+ * Like SELinux's security_compute_av(): writes @req to "check" and reads
+ * the answer on the same open file.  Nothing is cached, asked or audited.
+ *
+ * Return: 0; -EINVAL for a request pfsel_check_request_format() refuses,
+ * or that the kernel refuses; -EPERM (another uid without
+ * CAP_MAC_ADMIN); -EBADMSG (an answer not of the documented form);
+ * -ENOMEM; or the error of open()/write()/read() (-ENOENT from a kernel
+ * without "check").
+ */
+int pfsel_check(const struct pfsel_check_request *req,
+		struct pfsel_check_answer *ans);
+
+/*
+ * Text level, for tests and for programs that check a request before
+ * they ask.
+ */
+
+/**
+ * pfsel_check_request_format - A request as the "check" file reads it
+ * @req: the request.
+ * @buf: where to write: "KEY VALUE" lines (docs/kernel-interface.md).
+ * @size: size of @buf; 256 bytes and the lengths of @exe and @script
+ *        are enough.
+ *
+ * Checks what the kernel would refuse, with a message in
+ * pfsel_last_error(): an operation, protocol or family out of range, a
+ * relative path, a script without its executable, a packet socket but at
+ * create, a create of tcp, udp, icmp or raw without inet or inet6.
+ *
+ * Return: the length written (without NUL), -EINVAL, or -ENOSPC when @buf
+ * is too small.
+ */
+int pfsel_check_request_format(const struct pfsel_check_request *req,
+			       char *buf, size_t size);
+
+/**
+ * pfsel_check_answer_parse - Parse the "check" file's answer
+ * @text: what the kernel wrote: "verdict V", "system ...", "user ..."
+ *        lines, each policy's "none" or "VERDICT default" or
+ *        "VERDICT FILE:LINE:COL".
+ * @ans: filled in; all zero when the call fails.
+ *
+ * Lines this library does not know (from a newer kernel) are skipped.
+ *
+ * Return: 0, or -EBADMSG (a line missing or not of that form, a rule
+ * file longer than the field), with the line in the message.
+ */
+int pfsel_check_answer_parse(const char *text, struct pfsel_check_answer *ans);
+
 /* ---------------------------------------------------------------------- */
 /* Names and text                                                          */
 /* ---------------------------------------------------------------------- */
@@ -298,8 +492,9 @@ int pfsel_get_hook_stats(struct pfsel_hook_stat **out, size_t *count);
 
 /*
  * Names as the policy language writes them: "connect", "tcp", "inet",
- * "packet" (family 0xff), "allow", "session", "system"/"user".  A value
- * with no name gives "?".
+ * "packet" (family 0xff), "allow" (an agent's answer), "session",
+ * "system"/"user", and a policy's verdict "allow", "deny" or "ask" (enum
+ * pfsel_verdict).  A value with no name gives "?".
  */
 const char *pfsel_op_name(unsigned int op);
 const char *pfsel_proto_name(unsigned int proto);
@@ -307,6 +502,7 @@ const char *pfsel_family_name(unsigned int family);
 const char *pfsel_answer_name(unsigned int verdict);
 const char *pfsel_scope_name(unsigned int scope);
 const char *pfsel_policy_name(unsigned int policy);
+const char *pfsel_verdict_name(unsigned int verdict);
 
 /*
  * The reverse: the value for a name, or -EINVAL.  pfsel_answer_from_name
@@ -314,6 +510,7 @@ const char *pfsel_policy_name(unsigned int policy);
  */
 int pfsel_op_from_name(const char *name);
 int pfsel_proto_from_name(const char *name);
+int pfsel_family_from_name(const char *name);
 int pfsel_answer_from_name(const char *name);
 int pfsel_scope_from_name(const char *name);
 

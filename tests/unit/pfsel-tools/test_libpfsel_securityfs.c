@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unit tests for libpfsel's securityfs calls (pfsel-tools/lib/securityfs.c)
- * against fixture files in a temporary folder, set as the securityfs root.
+ * and lib/check.c against fixture files in a temporary folder, set as the
+ * securityfs root.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -74,6 +75,11 @@ static int setup(void **state)
 		 "lookups hits misses allocations reclaims frees\n"
 		 "100 90 10 10 2 1\n");
 	put_file("avc/cache_threshold", "512\n");
+	put_file("ask_stats",
+		 "questions merged answered unanswered no_agent overflow "
+		 "kept_hits interrupted agents pending kept\n"
+		 "4 1 2 1 0 0 3 0 2 0 18446744073709551615\n");
+	put_file("forget", "");
 	return pfsel_set_securityfs(root);
 }
 
@@ -356,6 +362,319 @@ static void test_load_unload(void **state)
 	assert_non_null(strstr(pfsel_last_error(), path));
 }
 
+static void test_ask_stats(void **state)
+{
+	struct pfsel_ask_stats s;
+
+	(void)state;
+	assert_int_equal(pfsel_get_ask_stats(&s), 0);
+	assert_string_equal(pfsel_last_error(), "");
+	assert_int_equal(s.questions, 4);
+	assert_int_equal(s.merged, 1);
+	assert_int_equal(s.answered, 2);
+	assert_int_equal(s.unanswered, 1);
+	assert_int_equal(s.kept_hits, 3);
+	assert_int_equal(s.agents, 2);
+	assert_true(s.kept == UINT64_MAX);
+
+	/* Columns of a newer kernel are skipped, in any order. */
+	put_file("ask_stats",
+		 "kept pending agents future interrupted kept_hits overflow "
+		 "no_agent unanswered answered merged questions\n"
+		 "11 10 9 99 8 7 6 5 4 3 2 1\n");
+	assert_int_equal(pfsel_get_ask_stats(&s), 0);
+	assert_int_equal(s.questions, 1);
+	assert_int_equal(s.agents, 9);
+	assert_int_equal(s.kept, 11);
+}
+
+/* Each malformed file: -EBADMSG, a message naming it, nothing filled in. */
+static void ask_stats_bad(const char *text, const char *why)
+{
+	static const struct pfsel_ask_stats zero;
+	struct pfsel_ask_stats s;
+
+	put_file("ask_stats", text);
+	memset(&s, 0x5a, sizeof(s));
+	assert_int_equal(pfsel_get_ask_stats(&s), -EBADMSG);
+	assert_memory_equal(&s, &zero, sizeof(s));
+	assert_non_null(strstr(pfsel_last_error(), "ask_stats line"));
+	assert_non_null(strstr(pfsel_last_error(), why));
+}
+
+static void test_ask_stats_malformed(void **state)
+{
+	static const char names[] = "questions merged answered unanswered "
+				    "no_agent overflow kept_hits interrupted "
+				    "agents pending kept\n";
+	char text[512];
+	struct pfsel_ask_stats s;
+
+	(void)state;
+	ask_stats_bad("", "line 1");
+	ask_stats_bad(names, "line 2");
+	snprintf(text, sizeof(text), "%s1 2 3\n", names);
+	ask_stats_bad(text, "as many values");
+	snprintf(text, sizeof(text), "%s1 2 3 4 5 6 7 8 9 10 11 12\n", names);
+	ask_stats_bad(text, "as many values");
+	snprintf(text, sizeof(text), "%s1 2 3 4 5 6 7 8 nine 10 11\n", names);
+	ask_stats_bad(text, "bad number");
+	snprintf(text, sizeof(text), "%s1 2 3 4 5 6 7 8 -9 10 11\n", names);
+	ask_stats_bad(text, "bad number");
+	snprintf(text, sizeof(text), "%s1 2 3 4 5 6 7 8 9 10 11\n12\n", names);
+	ask_stats_bad(text, "line 3");
+	ask_stats_bad("questions merged answered unanswered no_agent overflow "
+		      "kept_hits interrupted pending kept\n"
+		      "1 2 3 4 5 6 7 8 9 10\n",
+		      "no 'agents'");
+	ask_stats_bad("questions questions merged answered unanswered no_agent "
+		      "overflow kept_hits interrupted agents pending kept\n"
+		      "1 1 2 3 4 5 6 7 8 9 10 11\n",
+		      "twice");
+
+	/* Without CAP_MAC_ADMIN, or an older kernel: open()'s error. */
+	unlink(strcat(strcpy((char[128]){ 0 }, root), "/ask_stats"));
+	assert_int_equal(pfsel_get_ask_stats(&s), -ENOENT);
+	assert_non_null(strstr(pfsel_last_error(), "open("));
+	assert_non_null(strstr(pfsel_last_error(), "/ask_stats"));
+}
+
+static void test_forget(void **state)
+{
+	char path[128];
+
+	(void)state;
+	assert_int_equal(pfsel_forget_uid(1001), 0);
+	assert_string_equal(get_file("forget"), "1001");
+	assert_string_equal(pfsel_last_error(), "");
+	snprintf(path, sizeof(path), "%s/forget", root);
+	unlink(path);
+	assert_int_equal(pfsel_forget_uid(1001), -ENOENT);
+	assert_non_null(strstr(pfsel_last_error(), path));
+	if (geteuid() != 0) {
+		put_file("forget", "");
+		chmod(path, 0444);
+		assert_int_equal(pfsel_forget_uid(1001), -EACCES);
+		assert_non_null(strstr(pfsel_last_error(), "open("));
+	}
+}
+
+static void test_check_format(void **state)
+{
+	struct pfsel_check_request req = {
+		.has_uid = true,
+		.uid = 1001,
+		.exe = "/usr/bin/python3",
+		.script = "/home/a/x.py",
+		.op = PFSEL_OP_CONNECT,
+		.proto = PFSEL_PROTO_TCP,
+		.port = 443,
+	};
+	char buf[512];
+
+	(void)state;
+	assert_int_equal(pfsel_parse_addr("2001:db8::1", req.addr), 0);
+	assert_int_equal(97, pfsel_check_request_format(&req, buf,
+							 sizeof(buf)));
+	assert_string_equal("uid 1001\nexe /usr/bin/python3\n"
+			    "script /home/a/x.py\nop connect\nproto tcp\n"
+			    "addr 2001:db8::1\nport 443\n",
+			    buf);
+	/* Only tcp and udp have a port; IPv4 is written as IPv4. */
+	req = (struct pfsel_check_request){ .op = PFSEL_OP_BIND,
+					    .proto = PFSEL_PROTO_ICMP,
+					    .port = 7 };
+	assert_int_equal(pfsel_parse_addr("192.0.2.1", req.addr), 0);
+	assert_true(pfsel_check_request_format(&req, buf, sizeof(buf)) > 0);
+	assert_string_equal("op bind\nproto icmp\naddr 192.0.2.1\n", buf);
+
+	req = (struct pfsel_check_request){ .op = PFSEL_OP_CREATE,
+					    .proto = PFSEL_PROTO_UDP,
+					    .family = PFSEL_FAMILY_INET6 };
+	assert_true(pfsel_check_request_format(&req, buf, sizeof(buf)) > 0);
+	assert_string_equal("op create\nproto udp\nfamily inet6\n", buf);
+	req.proto = PFSEL_PROTO_PACKET;
+	req.family = PFSEL_FAMILY_PACKET;
+	assert_true(pfsel_check_request_format(&req, buf, sizeof(buf)) > 0);
+	assert_string_equal("op create\nproto packet\n", buf);
+	assert_string_equal(pfsel_last_error(), "");
+}
+
+/* Each request the kernel would refuse: -EINVAL, and @why says why. */
+static void check_bad(const struct pfsel_check_request *req, const char *why)
+{
+	char buf[512];
+
+	assert_int_equal(-EINVAL,
+			 pfsel_check_request_format(req, buf, sizeof(buf)));
+	assert_non_null(strstr(pfsel_last_error(), why));
+}
+
+static void test_check_format_invalid(void **state)
+{
+	struct pfsel_check_request req = { .op = PFSEL_OP_CREATE,
+					   .proto = PFSEL_PROTO_UDP,
+					   .family = PFSEL_FAMILY_PACKET };
+	char buf[512];
+
+	(void)state;
+	check_bad(&req, "needs the family inet or inet6");
+	req.family = 7;
+	check_bad(&req, "needs the family");
+	req = (struct pfsel_check_request){ .op = PFSEL_OP_CONNECT,
+					    .proto = PFSEL_PROTO_PACKET };
+	check_bad(&req, "packet sockets are decided at create only");
+	req.proto = PFSEL_PROTO_COUNT;
+	check_bad(&req, "not a protocol");
+	req.proto = PFSEL_PROTO_TCP;
+	req.op = PFSEL_OP_COUNT;
+	check_bad(&req, "not an operation");
+	req.op = PFSEL_OP_CONNECT;
+	req.exe = "curl";
+	check_bad(&req, "'curl' is not an absolute path");
+	req.exe = "/usr/bin/python3";
+	req.script = "x.py";
+	check_bad(&req, "'x.py' is not an absolute path");
+	/* A newline would be a line of its own in the request. */
+	req.script = "/x.py\nuid 0";
+	check_bad(&req, "is not an absolute path");
+	req.exe = NULL;
+	req.script = "/x.py";
+	check_bad(&req, "needs its interpreter");
+	/* Too small a buffer. */
+	req.script = NULL;
+	assert_int_equal(-ENOSPC, pfsel_check_request_format(&req, buf, 8));
+	assert_int_equal(-ENOSPC, pfsel_check_request_format(&req, NULL, 0));
+}
+
+static void test_check_parse(void **state)
+{
+	struct pfsel_check_answer *ans = malloc(sizeof(*ans));
+
+	(void)state;
+	assert_non_null(ans);
+	assert_int_equal(0, pfsel_check_answer_parse(
+				    "verdict deny\nsystem allow default\n"
+				    "user ask /home/a b/.pfw:x:3:1\n",
+				    ans));
+	assert_int_equal(ans->verdict, PFSEL_VERDICT_DENY);
+	assert_true(ans->system.loaded);
+	assert_int_equal(ans->system.verdict, PFSEL_VERDICT_ALLOW);
+	assert_string_equal(ans->system.rule_file, "");
+	assert_int_equal(ans->system.rule_line, 0);
+	assert_true(ans->user.loaded);
+	assert_int_equal(ans->user.verdict, PFSEL_VERDICT_ASK);
+	assert_string_equal(ans->user.rule_file, "/home/a b/.pfw:x");
+	assert_int_equal(ans->user.rule_line, 3);
+	assert_int_equal(ans->user.rule_col, 1);
+	/* Lines of a newer kernel are skipped. */
+	assert_int_equal(0, pfsel_check_answer_parse(
+				    "verdict allow\nsystem none\nuser none\n"
+				    "future yes\n",
+				    ans));
+	assert_int_equal(ans->verdict, PFSEL_VERDICT_ALLOW);
+	assert_false(ans->system.loaded);
+	assert_false(ans->user.loaded);
+	free(ans);
+}
+
+/* Each malformed answer: -EBADMSG, @why in the message, all zero. */
+static void answer_bad(const char *text, const char *why)
+{
+	struct pfsel_check_answer *ans = malloc(sizeof(*ans)),
+				  *zero = calloc(1, sizeof(*zero));
+
+	assert_non_null(ans);
+	assert_non_null(zero);
+	memset(ans, 0x5a, sizeof(*ans));
+	assert_int_equal(-EBADMSG, pfsel_check_answer_parse(text, ans));
+	assert_memory_equal(ans, zero, sizeof(*ans));
+	assert_non_null(strstr(pfsel_last_error(), "check line"));
+	assert_non_null(strstr(pfsel_last_error(), why));
+	free(ans);
+	free(zero);
+}
+
+static void test_check_parse_malformed(void **state)
+{
+	char *text;
+	size_t n = sizeof(((struct pfsel_check_decision *)0)->rule_file);
+
+	(void)state;
+	answer_bad("verdict allow\nsystem none\n", "no user line");
+	answer_bad("system none\nuser none\n", "no verdict line");
+	answer_bad("", "no verdict line");
+	answer_bad("verdict maybe\nsystem none\nuser none\n", "bad verdict");
+	answer_bad("verdict allow\nsystem allow\nuser none\n",
+		   "a verdict and a rule");
+	answer_bad("verdict allow\nsystem sure default\nuser none\n",
+		   "bad verdict");
+	answer_bad("verdict allow\nsystem allow /a.pfw:3\nuser none\n",
+		   "bad rule");
+	answer_bad("verdict allow\nsystem allow /a.pfw:0:1\nuser none\n",
+		   "bad rule");
+	answer_bad("verdict allow\nsystem allow :3:1\nuser none\n", "bad rule");
+	answer_bad("verdict allow\nsystem allow /a.pfw:3:-1\nuser none\n",
+		   "bad rule");
+	answer_bad("verdict allow\nsystem none\nsystem none\nuser none\n",
+		   "twice");
+	answer_bad("verdict allow\nsystem none\nuser\n", "key value");
+	/* A rule file longer than the field. */
+	text = malloc(n + 64);
+	assert_non_null(text);
+	strcpy(text, "verdict deny\nsystem none\nuser deny /");
+	memset(text + strlen(text), 'a', n);
+	strcpy(text + strlen(text) - 1, ":1:1\n");
+	answer_bad(text, "bad rule");
+	free(text);
+}
+
+static void test_check_file(void **state)
+{
+	static const char answer[] = "verdict deny\nsystem allow default\n"
+				     "user deny /home/a/.pfw:3:1\n";
+	struct pfsel_check_request req = { .op = PFSEL_OP_CREATE,
+					   .proto = PFSEL_PROTO_TCP,
+					   .family = PFSEL_FAMILY_INET };
+	struct pfsel_check_answer *ans = malloc(sizeof(*ans));
+	char text[512];
+
+	(void)state;
+	assert_non_null(ans);
+	/* No such file: open() and the file named. */
+	assert_int_equal(pfsel_check(&req, ans), -ENOENT);
+	assert_non_null(strstr(pfsel_last_error(), "open("));
+	assert_non_null(strstr(pfsel_last_error(), "/check)"));
+
+	/*
+	 * A plain file reads back what was written over it: the request
+	 * (lines the answer's parser skips), then the answer left behind.
+	 */
+	snprintf(text, sizeof(text), "op create\nproto tcp\nfamily inet\n%s",
+		 answer);
+	put_file("check", text);
+	assert_int_equal(pfsel_check(&req, ans), 0);
+	assert_string_equal(get_file("check"), text);
+	assert_int_equal(ans->verdict, PFSEL_VERDICT_DENY);
+	assert_int_equal(ans->system.verdict, PFSEL_VERDICT_ALLOW);
+	assert_int_equal(ans->user.rule_line, 3);
+
+	/* Only the request, no answer: malformed, nothing filled in. */
+	put_file("check", "");
+	assert_int_equal(pfsel_check(&req, ans), -EBADMSG);
+	assert_string_equal(get_file("check"),
+			    "op create\nproto tcp\nfamily inet\n");
+	assert_false(ans->system.loaded);
+	assert_int_equal(ans->verdict, 0);
+
+	/* A request the kernel would refuse is not written. */
+	put_file("check", "");
+	req.family = PFSEL_FAMILY_PACKET;
+	assert_int_equal(pfsel_check(&req, ans), -EINVAL);
+	assert_string_equal(get_file("check"), "");
+	free(ans);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -374,6 +693,14 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_hooks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_load_unload, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_ask_stats, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ask_stats_malformed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_forget, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check_format, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check_format_invalid, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check_parse, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check_parse_malformed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check_file, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

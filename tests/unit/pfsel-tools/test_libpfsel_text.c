@@ -28,11 +28,17 @@ static void test_names(void **state)
 	assert_string_equal(pfsel_scope_name(PFSEL_SCOPE_ALWAYS), "always");
 	assert_string_equal(pfsel_policy_name(0), "system");
 	assert_string_equal(pfsel_policy_name(1), "user");
+	assert_string_equal(pfsel_verdict_name(PFSEL_VERDICT_ASK), "ask");
+	assert_string_equal(pfsel_verdict_name(PFSEL_VERDICT_DENY), "deny");
+	assert_string_equal(pfsel_verdict_name(PFSEL_VERDICT_COUNT), "?");
 
 	assert_int_equal(pfsel_op_from_name("listen"), PFSEL_OP_LISTEN);
 	assert_int_equal(pfsel_op_from_name("Listen"), -EINVAL);
 	assert_int_equal(pfsel_proto_from_name("icmp"), PFSEL_PROTO_ICMP);
 	assert_int_equal(pfsel_proto_from_name(NULL), -EINVAL);
+	assert_int_equal(pfsel_family_from_name("inet6"), PFSEL_FAMILY_INET6);
+	assert_int_equal(pfsel_family_from_name("packet"), PFSEL_FAMILY_PACKET);
+	assert_int_equal(pfsel_family_from_name("ipx"), -EINVAL);
 	assert_int_equal(pfsel_answer_from_name("a"), PFSEL_ANSWER_ALLOW);
 	assert_int_equal(pfsel_answer_from_name("deny"), PFSEL_ANSWER_DENY);
 	assert_int_equal(pfsel_answer_from_name("ask"), -EINVAL);

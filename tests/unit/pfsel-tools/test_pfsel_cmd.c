@@ -371,95 +371,84 @@ static void test_stats(void **state)
 	free(err);
 }
 
-static void test_check_format(void **state)
+/*
+ * The check file: a plain file in the fixture reads back the request
+ * written over it (lines an answer's parser skips), then the answer.
+ */
+static void put_check_answer(const char *request, const char *answer)
 {
-	struct pfselcmd_check_request req = {
-		.has_uid = true,
-		.uid = 1001,
-		.exe = "/usr/bin/python3",
-		.script = "/home/a/x.py",
-		.op = "connect",
-		.proto = "tcp",
-		.addr = "2001:db8::1",
-		.has_port = true,
-		.port = 443,
-	};
-	char buf[512], msg[256];
+	char text[1024];
 
-	(void)state;
-	assert_int_equal(97, pfselcmd_check_format(&req, buf, sizeof(buf), msg,
-						   sizeof(msg)));
-	assert_string_equal("uid 1001\nexe /usr/bin/python3\n"
-			    "script /home/a/x.py\nop connect\nproto tcp\n"
-			    "addr 2001:db8::1\nport 443\n",
-			    buf);
-	req = (struct pfselcmd_check_request){ .op = "create",
-					       .proto = "udp",
-					       .family = "inet6" };
-	assert_true(pfselcmd_check_format(&req, buf, sizeof(buf), msg,
-					  sizeof(msg)) > 0);
-	assert_string_equal("op create\nproto udp\nfamily inet6\n", buf);
-	req.proto = "packet";
-	req.family = NULL;
-	assert_true(pfselcmd_check_format(&req, buf, sizeof(buf), msg,
-					  sizeof(msg)) > 0);
-	req.proto = "udp"; /* create udp needs its family */
-	assert_int_equal(-EINVAL, pfselcmd_check_format(&req, buf, sizeof(buf),
-							msg, sizeof(msg)));
-	req = (struct pfselcmd_check_request){ .op = "bind",
-					       .proto = "tcp",
-					       .addr = "10.0.0.300" };
-	assert_int_equal(-EINVAL, pfselcmd_check_format(&req, buf, sizeof(buf),
-							msg, sizeof(msg)));
-	assert_non_null(strstr(msg, "10.0.0.300"));
-	req.addr = "10.0.0.1";
-	req.exe = "curl";
-	assert_int_equal(-EINVAL, pfselcmd_check_format(&req, buf, sizeof(buf),
-							msg, sizeof(msg)));
-	req.exe = NULL;
-	req.op = "shutdown";
-	assert_int_equal(-EINVAL, pfselcmd_check_format(&req, buf, sizeof(buf),
-							msg, sizeof(msg)));
-	req.op = "connect";
-	req.proto = "packet";
-	assert_int_equal(-EINVAL, pfselcmd_check_format(&req, buf, sizeof(buf),
-							msg, sizeof(msg)));
-	/* Too small a buffer. */
-	req.proto = "tcp";
-	assert_int_equal(-ENOSPC,
-			 pfselcmd_check_format(&req, buf, 8, msg, sizeof(msg)));
+	snprintf(text, sizeof(text), "%s%s", request, answer);
+	put_file("check", text);
 }
 
-static void test_check_parse(void **state)
+static void test_check(void **state)
 {
-	struct pfselcmd_check_answer ans;
+	static const char request[] = "uid 1001\nexe /usr/bin/curl\n"
+				      "op connect\nproto tcp\n"
+				      "addr 2001:db8::1\nport 443\n";
+	char *out, *err;
 
 	(void)state;
-	assert_int_equal(
-		0, pfselcmd_check_parse("verdict deny\nsystem allow default\n"
-					"user deny /home/a/.pfw:3:1\n",
-					&ans));
-	assert_string_equal("deny", ans.verdict);
-	assert_true(ans.system.loaded);
-	assert_string_equal("allow", ans.system.verdict);
-	assert_string_equal("default", ans.system.rule);
-	assert_string_equal("/home/a/.pfw:3:1", ans.user.rule);
-	assert_int_equal(0, pfselcmd_check_parse("verdict allow\nsystem none\n"
-						 "user none\nfuture yes\n",
-						 &ans));
-	assert_false(ans.system.loaded);
-	assert_false(ans.user.loaded);
-	assert_int_equal(-EBADMSG,
-			 pfselcmd_check_parse("verdict allow\nsystem none\n",
-					      &ans));
-	assert_int_equal(-EBADMSG,
-			 pfselcmd_check_parse("verdict maybe\nsystem none\n"
-					      "user none\n",
-					      &ans));
-	assert_int_equal(-EBADMSG,
-			 pfselcmd_check_parse("verdict allow\nsystem allow\n"
-					      "user none\n",
-					      &ans));
+	put_check_answer(request, "verdict deny\nsystem allow default\n"
+				  "user deny /home/a/.pfw:3:1\n");
+	assert_int_equal(0, run(&out, &err, "check", "--uid=1001",
+				"--exe=/usr/bin/curl", "connect", "tcp",
+				"2001:db8::1", "443", NULL));
+	assert_string_equal("verdict  deny\n"
+			    "system   allow  by its default verdict\n"
+			    "user     deny   by rule /home/a/.pfw:3:1\n",
+			    out);
+	assert_string_equal("", err);
+	assert_memory_equal(get_file("check"), request, strlen(request));
+	free(out);
+	free(err);
+	assert_int_equal(0, run(&out, &err, "check", "--uid=1001",
+				"--exe=/usr/bin/curl", "--json", "connect",
+				"tcp", "2001:db8::1", "443", NULL));
+	assert_string_equal("{\"verdict\":\"deny\",\"system\":{\"verdict\":"
+			    "\"allow\",\"rule\":null},\"user\":{\"verdict\":"
+			    "\"deny\",\"rule\":\"/home/a/.pfw:3:1\"}}\n",
+			    out);
+	free(out);
+	free(err);
+	assert_int_equal(10, run(&out, &err, "check", "--uid=1001",
+				 "--exe=/usr/bin/curl", "-q", "connect", "tcp",
+				 "2001:db8::1", "443", NULL));
+	assert_string_equal("", out);
+	free(out);
+	free(err);
+
+	put_check_answer("op create\nproto packet\n",
+			 "verdict ask\nsystem none\nuser ask /p.pfw:1:2\n");
+	assert_int_equal(11, run(&out, &err, "check", "--quiet", "create",
+				 "packet", NULL));
+	free(out);
+	free(err);
+	assert_int_equal(0, run(&out, &err, "check", "create", "packet", NULL));
+	assert_string_equal("verdict  ask\nsystem   none loaded\n"
+			    "user     ask    by rule /p.pfw:1:2\n",
+			    out);
+	free(out);
+	free(err);
+	assert_int_equal(0, run(&out, &err, "check", "--json", "create",
+				"packet", NULL));
+	assert_string_equal("{\"verdict\":\"ask\",\"system\":null,\"user\":{"
+			    "\"verdict\":\"ask\",\"rule\":\"/p.pfw:1:2\"}}\n",
+			    out);
+	free(out);
+	free(err);
+
+	/* An answer the library cannot read: the file named, exit 1. */
+	put_file("check", "");
+	assert_int_equal(1, run(&out, &err, "check", "create", "udp", "inet",
+				NULL));
+	assert_non_null(strstr(err, "pfsel check: "));
+	assert_non_null(strstr(err, "/check line"));
+	free(out);
+	free(err);
+	unlink(strcat(strcpy((char[128]){ 0 }, root), "/check"));
 }
 
 static void test_check_usage(void **state)
@@ -494,6 +483,41 @@ static void test_check_usage(void **state)
 	free(err);
 	assert_int_equal(2, run(&out, &err, "check", "--exe", NULL));
 	assert_non_null(strstr(err, "needs an argument"));
+	free(out);
+	free(err);
+	assert_int_equal(2, run(&out, &err, "check", "bind", "tcp",
+				"10.0.0.300", "80", NULL));
+	assert_non_null(strstr(err, "'10.0.0.300' is not an IPv4 or IPv6"));
+	free(out);
+	free(err);
+	assert_int_equal(2, run(&out, &err, "check", "--exe=curl", "bind",
+				"tcp", "10.0.0.1", "80", NULL));
+	assert_non_null(strstr(err, "'curl' is not an absolute path"));
+	assert_non_null(strstr(err, "Try 'pfsel check --help'"));
+	free(out);
+	free(err);
+	assert_int_equal(2, run(&out, &err, "check", "shutdown", "tcp",
+				"10.0.0.1", "80", NULL));
+	assert_non_null(strstr(err, "'shutdown' is not an operation"));
+	free(out);
+	free(err);
+	assert_int_equal(2, run(&out, &err, "check", "connect", "sctp",
+				"10.0.0.1", NULL));
+	assert_non_null(strstr(err, "'sctp' is not a protocol"));
+	free(out);
+	free(err);
+	assert_int_equal(2, run(&out, &err, "check", "connect", "packet",
+				"10.0.0.1", NULL));
+	assert_non_null(strstr(err, "decided at create only"));
+	free(out);
+	free(err);
+	assert_int_equal(2, run(&out, &err, "check", "create", "udp", NULL));
+	assert_non_null(strstr(err, "'' is not a family (inet, inet6)"));
+	free(out);
+	free(err);
+	assert_int_equal(2, run(&out, &err, "check", "create", "udp", "ipx",
+				NULL));
+	assert_non_null(strstr(err, "'ipx' is not a family"));
 	free(out);
 	free(err);
 	assert_int_equal(0, run(&out, &err, "check", "--help", NULL));
@@ -571,8 +595,7 @@ int main(void)
 		cmocka_unit_test_setup(test_load_unload, reset),
 		cmocka_unit_test_setup(test_list, reset),
 		cmocka_unit_test_setup(test_stats, reset),
-		cmocka_unit_test(test_check_format),
-		cmocka_unit_test(test_check_parse),
+		cmocka_unit_test_setup(test_check, reset),
 		cmocka_unit_test_setup(test_check_usage, reset),
 		cmocka_unit_test(test_main),
 		cmocka_unit_test(test_json_str),
