@@ -570,30 +570,32 @@ static bool parse_audit_flag(struct parser *p, uint32_t *audit)
 }
 
 /*
- * Start a setting at its keyword.  A setting may be given once: @loc says
- * where it was (line 0: not yet).  Sets *@at to where this one starts, to
- * be stored once it parsed, and steps past the keyword.
+ * A setting: its keyword, a value that @value parses (into the settings),
+ * a semicolon.  A setting may be given once: @loc says where it was (line
+ * 0: not yet), and is set to where this one starts once its value parsed.
+ * @what names it in messages.
  */
-static bool set_once(struct parser *p, const struct pfw_loc *loc,
-		     const char *what, struct pfw_loc *at)
+static bool parse_setting(struct parser *p, struct pfw_loc *loc,
+			  const char *what, bool (*value)(struct parser *p))
 {
+	struct pfw_loc at = p->token.loc;
+
 	if (loc->line) {
 		pfw_error(p->diag, &p->token.loc, "%s is already set", what);
 		pfw_note(p->diag, loc, "it was set here");
 		return false;
 	}
-	*at = p->token.loc;
 	next(p);
-	return true;
+	if (!value(p))
+		return false;
+	*loc = at;
+	return expect_semicolon(p, what);
 }
 
-static bool parse_policy_kind(struct parser *p)
+static bool parse_policy_kind_value(struct parser *p)
 {
 	struct pfw_settings *settings = &p->policy->settings;
-	struct pfw_loc at;
 
-	if (!set_once(p, &settings->kind_loc, "the policy kind", &at))
-		return false;
 	if (accept_keyword(p, PFW_KW_SYSTEM)) {
 		settings->is_system = true;
 	} else if (accept_keyword(p, PFW_KW_USER)) {
@@ -614,33 +616,26 @@ static bool parse_policy_kind(struct parser *p)
 		expected(p, "'system' or 'user'");
 		return false;
 	}
-	settings->kind_loc = at;
-	return expect_semicolon(p, "the policy kind");
+	return true;
 }
 
-static bool parse_default(struct parser *p)
+static bool parse_default_value(struct parser *p)
 {
 	struct pfw_settings *settings = &p->policy->settings;
-	struct pfw_loc at;
 
-	if (!set_once(p, &settings->default_loc, "the default verdict", &at))
-		return false;
 	if (!parse_verdict(p, true, &settings->default_verdict))
 		return false;
 	while (parse_audit_flag(p, &settings->default_audit))
 		;
-	settings->default_loc = at;
-	return expect_semicolon(p, "the default verdict");
+	return true;
 }
 
-static bool parse_ask_timeout(struct parser *p)
+static bool parse_ask_timeout_value(struct parser *p)
 {
 	struct pfw_settings *settings = &p->policy->settings;
 	uint64_t ms;
-	struct pfw_loc loc, at;
+	struct pfw_loc loc;
 
-	if (!set_once(p, &settings->timeout_loc, "the ask timeout", &at))
-		return false;
 	loc = p->token.loc;
 	if (p->token.kind != PFW_TOK_NUMBER) {
 		expected(p, "a duration such as '30s' or '500ms'");
@@ -663,37 +658,26 @@ static bool parse_ask_timeout(struct parser *p)
 		return false;
 	}
 	settings->ask_timeout_ms = (uint32_t)ms;
-	settings->timeout_loc = at;
-	return expect_semicolon(p, "the ask timeout");
+	return true;
 }
 
-static bool parse_ask_unanswered(struct parser *p)
+static bool parse_ask_unanswered_value(struct parser *p)
 {
 	struct pfw_settings *settings = &p->policy->settings;
-	struct pfw_loc at;
 
-	if (!set_once(p, &settings->no_answer_loc, "the unanswered verdict",
-		      &at))
-		return false;
 	if (is_keyword(p, PFW_KW_ASK)) {
 		pfw_error(
 			p->diag, &p->token.loc,
 			"an unanswered question cannot be asked again; use 'allow' or 'deny'");
 		return false;
 	}
-	if (!parse_verdict(p, false, &settings->no_answer))
-		return false;
-	settings->no_answer_loc = at;
-	return expect_semicolon(p, "the unanswered verdict");
+	return parse_verdict(p, false, &settings->no_answer);
 }
 
-static bool parse_mode(struct parser *p)
+static bool parse_mode_value(struct parser *p)
 {
 	struct pfw_settings *settings = &p->policy->settings;
-	struct pfw_loc at;
 
-	if (!set_once(p, &settings->mode_loc, "the mode", &at))
-		return false;
 	if (accept_keyword(p, PFW_KW_PERMISSIVE)) {
 		settings->permissive = true;
 	} else if (accept_keyword(p, PFW_KW_ENFORCING)) {
@@ -702,8 +686,7 @@ static bool parse_mode(struct parser *p)
 		expected(p, "'permissive' or 'enforcing'");
 		return false;
 	}
-	settings->mode_loc = at;
-	return expect_semicolon(p, "the mode");
+	return true;
 }
 
 static bool parse_definition(struct parser *p)
@@ -968,6 +951,8 @@ static bool parse_include(struct parser *p)
 
 static bool parse_statement(struct parser *p)
 {
+	struct pfw_settings *settings = &p->policy->settings;
+
 	if (p->token.kind != PFW_TOK_WORD) {
 		expected(p, "a statement");
 		return false;
@@ -976,11 +961,14 @@ static bool parse_statement(struct parser *p)
 	case PFW_KW_INCLUDE:
 		return parse_include(p);
 	case PFW_KW_POLICY:
-		return parse_policy_kind(p);
+		return parse_setting(p, &settings->kind_loc, "the policy kind",
+				     parse_policy_kind_value);
 	case PFW_KW_DEFAULT:
-		return parse_default(p);
+		return parse_setting(p, &settings->default_loc,
+				     "the default verdict", parse_default_value);
 	case PFW_KW_MODE:
-		return parse_mode(p);
+		return parse_setting(p, &settings->mode_loc, "the mode",
+				     parse_mode_value);
 	case PFW_KW_APPS:
 	case PFW_KW_HOSTS:
 	case PFW_KW_PORTS:
@@ -994,10 +982,14 @@ static bool parse_statement(struct parser *p)
 		parse_verdict(p, true, &verdict);
 		/* "ask timeout" and "ask unanswered" are settings. */
 		if (verdict == PFW_VERDICT_ASK && is_keyword(p, PFW_KW_TIMEOUT))
-			return parse_ask_timeout(p);
+			return parse_setting(p, &settings->timeout_loc,
+					     "the ask timeout",
+					     parse_ask_timeout_value);
 		if (verdict == PFW_VERDICT_ASK &&
 		    is_keyword(p, PFW_KW_UNANSWERED))
-			return parse_ask_unanswered(p);
+			return parse_setting(p, &settings->no_answer_loc,
+					     "the unanswered verdict",
+					     parse_ask_unanswered_value);
 		return parse_rule(p, verdict, &loc);
 	}
 	default:

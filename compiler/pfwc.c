@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "against.h"
 #include "ast.h"
 #include "backend.h"
 #include "diag.h"
@@ -502,7 +503,7 @@ static int compile(const struct options *opts, struct pfw_diag *diag)
 			load_policy(opts->against, &system_opts, diag, &status);
 		if (!system)
 			goto out;
-		pfw_sema_against(policy, system, diag);
+		pfw_against_system(policy, system, diag);
 	}
 	if (diag->errors)
 		goto out_errors;

@@ -1,19 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * pfwc - semantic checks
+ * pfwc - semantic checks: name resolution, from the parsed AST to the
+ * resolved view
  *
  * In order:
  *   1. settings: reconcile the file with --system/--uid, fill in defaults;
  *   2. definitions: one per name, none named like a built-in, no cycles;
  *      each resolved (depth first) and normalised;
  *   3. rules: names expanded, sets normalised (sorted, disjoint; members
- *      inside other members dropped with a warning);
- *   4. warnings: rules that can never match, audit flags without effect,
- *      'protect' for every program, names never used.
- *
- * The shadow analysis is the simple, exact-per-pair one: a rule can never
- * match if one earlier rule contains it in every dimension.  (A rule covered
- * only by several earlier rules together is not reported.)
+ *      inside other members dropped with a warning), then the warnings
+ *      about each resolved rule (lint.c);
+ *   4. rules that can never match (lint.c), names never used.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -21,6 +18,7 @@
 #include <string.h>
 
 #include "lexer.h"
+#include "lint.h"
 #include "sema.h"
 
 struct sema {
@@ -33,7 +31,6 @@ struct sema {
 	unsigned char *state;
 	/* How many definitions are being resolved inside each other. */
 	unsigned int depth;
-	unsigned long long pairs_left;
 };
 
 /* Where expansion puts members: the arrays of a rule or a definition. */
@@ -626,346 +623,6 @@ static void resolve_rule(struct sema *s, struct pfw_rule *rule)
 	normalise_sets(s, &sets);
 }
 
-/* ---- Rule relations (exact on the resolved view) ---- */
-
-static bool addrs_contain(const struct pfw_rule *outer,
-			  const struct pfw_rule *inner)
-{
-	if (outer->any_addr)
-		return true;
-	if (inner->any_addr)
-		return false;
-	for (size_t i = 0; i < inner->n_addrs; i++) {
-		bool found = false;
-
-		for (size_t o = 0; o < outer->n_addrs && !found; o++)
-			found = outer->addrs[o].prefix_len <=
-					inner->addrs[i].prefix_len &&
-				pfw_cidr_contains(&outer->addrs[o],
-						  inner->addrs[i].addr);
-		if (!found)
-			return false;
-	}
-	return true;
-}
-
-static bool addrs_intersect(const struct pfw_rule *a, const struct pfw_rule *b)
-{
-	if (a->any_addr || b->any_addr)
-		return true;
-	for (size_t i = 0; i < a->n_addrs; i++)
-		for (size_t j = 0; j < b->n_addrs; j++)
-			if (pfw_cidr_contains(&a->addrs[i], b->addrs[j].addr) ||
-			    pfw_cidr_contains(&b->addrs[j], a->addrs[i].addr))
-				return true;
-	return false;
-}
-
-static bool ports_contain(const struct pfw_rule *outer,
-			  const struct pfw_rule *inner)
-{
-	if (outer->any_port)
-		return true;
-	if (inner->any_port)
-		return false;
-	for (size_t i = 0; i < inner->n_ports; i++) {
-		bool found = false;
-
-		for (size_t o = 0; o < outer->n_ports && !found; o++)
-			found = outer->ports[o].first <=
-					inner->ports[i].first &&
-				outer->ports[o].last >= inner->ports[i].last;
-		if (!found)
-			return false;
-	}
-	return true;
-}
-
-static bool ports_intersect(const struct pfw_rule *a, const struct pfw_rule *b)
-{
-	if (a->any_port || b->any_port)
-		return true;
-	for (size_t i = 0; i < a->n_ports; i++)
-		for (size_t j = 0; j < b->n_ports; j++)
-			if (a->ports[i].first <= b->ports[j].last &&
-			    b->ports[j].first <= a->ports[i].last)
-				return true;
-	return false;
-}
-
-static bool apps_contain(const struct pfw_rule *outer,
-			 const struct pfw_rule *inner)
-{
-	for (size_t i = 0; i < inner->n_apps; i++) {
-		bool found = false;
-
-		for (size_t o = 0; o < outer->n_apps && !found; o++)
-			found = pfw_app_contains(&outer->apps[o],
-						 &inner->apps[i]);
-		if (!found)
-			return false;
-	}
-	return true;
-}
-
-static bool apps_intersect(const struct pfw_rule *a, const struct pfw_rule *b)
-{
-	for (size_t i = 0; i < a->n_apps; i++)
-		for (size_t j = 0; j < b->n_apps; j++)
-			if (pfw_app_intersects(&a->apps[i], &b->apps[j]))
-				return true;
-	return false;
-}
-
-/*
- * What the pair analyses look at first: one interval per dimension that
- * holds all of a rule's addresses (and ports).  Comparing intervals rejects
- * most pairs in a few instructions; only the survivors walk the lists.
- */
-struct rule_box {
-	unsigned __int128 addr_first, addr_last;
-	uint32_t ops, protos;
-	uint16_t port_first, port_last;
-	uint8_t families;
-	bool any_addr, any_port;
-};
-
-static unsigned __int128 address_value(const uint8_t addr[16])
-{
-	unsigned __int128 value = 0;
-
-	for (int i = 0; i < 16; i++)
-		value = value << 8 | addr[i];
-	return value;
-}
-
-/*
- * Operations, protocols and families in 12 bits: a rule can only cover
- * another if its signature has every bit of the other's needs.  A dense
- * array of these keeps the quadratic scan in cache.
- */
-static uint16_t signature(const struct pfw_rule *rule)
-{
-	return (uint16_t)(rule->ops | rule->protos << 5 | rule->families << 10);
-}
-
-/* The bits an earlier rule must have to cover @rule (packet: no family). */
-static uint16_t needs(const struct pfw_rule *rule)
-{
-	uint16_t bits = (uint16_t)(rule->ops | rule->protos << 5);
-
-	if (rule->protos & ~PFW_PROTO_PACKET)
-		bits |= (uint16_t)(rule->families << 10);
-	return bits;
-}
-
-static struct rule_box *make_boxes(const struct pfw_policy *policy)
-{
-	struct rule_box *boxes =
-		pfw_xrealloc(NULL, policy->n_rules * sizeof(*boxes));
-
-	for (size_t i = 0; i < policy->n_rules; i++) {
-		const struct pfw_rule *rule = &policy->rules[i];
-		struct rule_box *box = &boxes[i];
-		uint8_t first[16], last[16];
-
-		box->addr_first = 0;
-		box->addr_last = ~(unsigned __int128)0;
-		box->port_first = 0;
-		box->port_last = 65535;
-		box->ops = rule->ops;
-		box->protos = rule->protos;
-		box->families = (uint8_t)rule->families;
-		box->any_addr = rule->any_addr;
-		box->any_port = rule->any_port;
-		if (!rule->any_addr) {
-			/* Sorted and disjoint: the ends bound them all. */
-			pfw_cidr_bounds(&rule->addrs[0], first, last);
-			box->addr_first = address_value(first);
-			pfw_cidr_bounds(&rule->addrs[rule->n_addrs - 1], first,
-					last);
-			box->addr_last = address_value(last);
-		}
-		if (!rule->any_port) {
-			box->port_first = rule->ports[0].first;
-			box->port_last = rule->ports[rule->n_ports - 1].last;
-		}
-	}
-	return boxes;
-}
-
-/* True if every request @inner matches, @outer matches too. */
-static bool rule_covers(const struct pfw_rule *outer,
-			const struct rule_box *outer_box,
-			const struct pfw_rule *inner,
-			const struct rule_box *inner_box)
-{
-	bool addressed = inner_box->ops & PFW_OP_ADDRESSED;
-	bool ported = addressed && (inner_box->protos & PFW_PROTO_PORTED);
-
-	/* Boxes only, so the common rejection never touches the rules. */
-	if ((inner_box->ops & ~outer_box->ops) ||
-	    (inner_box->protos & ~outer_box->protos))
-		return false;
-	/* Packet requests have no family; the others need theirs covered. */
-	if ((inner_box->protos & ~PFW_PROTO_PACKET) &&
-	    (inner_box->families & ~outer_box->families))
-		return false;
-	if (addressed && !outer_box->any_addr &&
-	    (inner_box->any_addr ||
-	     outer_box->addr_first > inner_box->addr_first ||
-	     outer_box->addr_last < inner_box->addr_last))
-		return false;
-	if (ported && !outer_box->any_port &&
-	    (inner_box->any_port ||
-	     outer_box->port_first > inner_box->port_first ||
-	     outer_box->port_last < inner_box->port_last))
-		return false;
-	if (addressed && !addrs_contain(outer, inner))
-		return false;
-	if (ported && !ports_contain(outer, inner))
-		return false;
-	return apps_contain(outer, inner);
-}
-
-/* True if some request matches both rules. */
-static bool rules_intersect(const struct pfw_rule *a,
-			    const struct rule_box *a_box,
-			    const struct pfw_rule *b,
-			    const struct rule_box *b_box)
-{
-	uint32_t ops = a->ops & b->ops, protos = a->protos & b->protos;
-
-	if (!ops || !protos)
-		return false;
-	if (!(protos & PFW_PROTO_PACKET) && !(a->families & b->families))
-		return false;
-	/*
-	 * Create requests carry no address or port (and a rule with create
-	 * has "any" there, see ast.h), so endpoints matter only for the rest.
-	 */
-	if (!(ops & PFW_OP_CREATE) &&
-	    (a_box->addr_first > b_box->addr_last ||
-	     b_box->addr_first > a_box->addr_last ||
-	     a_box->port_first > b_box->port_last ||
-	     b_box->port_first > a_box->port_last || !addrs_intersect(a, b) ||
-	     !ports_intersect(a, b)))
-		return false;
-	return apps_intersect(a, b);
-}
-
-/* Count one comparison against the budget; false once it is spent. */
-static bool spend_pair(unsigned long long *budget, struct pfw_diag *diag,
-		       const char *analysis)
-{
-	if (*budget == 0)
-		return false;
-	if (--*budget == 0)
-		pfw_notice(
-			diag,
-			"the policy is too large for a complete %s analysis; it checked the first %llu rule pairs",
-			analysis, PFW_SEMA_PAIR_BUDGET);
-	return *budget > 0;
-}
-
-static void find_shadowed_rules(struct sema *s)
-{
-	struct pfw_policy *policy = s->policy;
-	struct rule_box *boxes;
-	uint16_t *signatures;
-
-	/* Quadratic: not worth it when nobody will see the result. */
-	if (!s->diag->enabled[PFW_W_SHADOW])
-		return;
-	boxes = make_boxes(policy);
-	signatures = pfw_xrealloc(NULL, policy->n_rules * sizeof(*signatures));
-	for (size_t i = 0; i < policy->n_rules; i++)
-		signatures[i] = signature(&policy->rules[i]);
-	for (size_t j = 1; j < policy->n_rules; j++) {
-		struct pfw_rule *rule = &policy->rules[j];
-		uint16_t need = needs(rule);
-
-		for (size_t i = 0; i < j; i++) {
-			if (!spend_pair(&s->pairs_left, s->diag, "shadowing"))
-				goto out;
-			if ((need & ~signatures[i]) ||
-			    !rule_covers(&policy->rules[i], &boxes[i], rule,
-					 &boxes[j]))
-				continue;
-			rule->shadowed_by = (long)i;
-			pfw_warn(
-				s->diag, PFW_W_SHADOW, &rule->loc,
-				"this rule can never match: an earlier rule matches every request it does");
-			pfw_note(s->diag, &policy->rules[i].loc,
-				 "the earlier rule is here");
-			/* Protection is of the application, not the request. */
-			if (rule->protect)
-				pfw_note(
-					s->diag, &rule->protect_loc,
-					"its 'protect' still applies: the applications it names are protected");
-			break;
-		}
-	}
-out:
-	free(signatures);
-	free(boxes);
-}
-
-/* ---- Other warnings ---- */
-
-static void check_audit_flags(struct sema *s, const struct pfw_rule *rule)
-{
-	if (rule->verdict == PFW_VERDICT_DENY &&
-	    (rule->audit & PFW_AUDIT_LOG_ALLOWED))
-		pfw_warn(
-			s->diag, PFW_W_AUDIT, &rule->loc,
-			"'log' has no effect on a deny rule: it logs allowed requests, and this rule allows none");
-	if (rule->verdict == PFW_VERDICT_ALLOW &&
-	    (rule->audit & PFW_AUDIT_QUIET_DENIAL))
-		pfw_warn(
-			s->diag, PFW_W_AUDIT, &rule->loc,
-			"'quiet' has no effect on an allow rule: it silences denials, and this rule denies nothing");
-}
-
-/*
- * A pattern every executable matches: "*", or "/" followed by two stars
- * (every path is below the root).
- */
-static bool matches_every_program(const struct pfw_app *app)
-{
-	return !app->is_script &&
-	       (app->exe.kind == PFW_PATH_ANY ||
-		(app->exe.kind == PFW_PATH_TREE && !app->exe.path[0]));
-}
-
-/*
- * Protecting every program puts each one in secure-execution mode (the
- * loader ignores LD_LIBRARY_PATH and the like) and makes each one
- * undebuggable by the user: almost certainly not what was meant.
- */
-static void check_protect(struct sema *s, const struct pfw_rule *rule)
-{
-	char text[16];
-
-	if (!rule->protect)
-		return;
-	for (size_t i = 0; i < rule->n_apps; i++) {
-		const struct pfw_app *app = &rule->apps[i];
-
-		if (!matches_every_program(app))
-			continue;
-		pfw_warn(
-			s->diag, PFW_W_PROTECT, &rule->protect_loc,
-			"'protect' on a rule for '%s' protects every program: each runs in secure-execution mode and none can be debugged by its user",
-			pfw_app_format(app, text, sizeof(text)));
-		/* Through a name, the pattern is written elsewhere. */
-		if (app->loc.file != rule->loc.file ||
-		    app->loc.line != rule->loc.line)
-			pfw_note(s->diag, &app->loc, "'%s' is here", text);
-		return;
-	}
-}
-
 static void check_unused(struct sema *s)
 {
 	for (size_t i = 0; i < s->policy->n_defs; i++) {
@@ -984,7 +641,6 @@ bool pfw_sema(struct pfw_policy *policy, const struct pfw_sema_options *options,
 		.policy = policy,
 		.options = options,
 		.diag = diag,
-		.pairs_left = PFW_SEMA_PAIR_BUDGET,
 	};
 	unsigned int errors_before = diag->errors;
 
@@ -995,77 +651,12 @@ bool pfw_sema(struct pfw_policy *policy, const struct pfw_sema_options *options,
 	for (size_t i = 0; i < policy->n_rules; i++) {
 		policy->rules[i].index = (uint32_t)i;
 		resolve_rule(&s, &policy->rules[i]);
-		check_audit_flags(&s, &policy->rules[i]);
-		check_protect(&s, &policy->rules[i]);
+		pfw_lint_rule(&policy->rules[i], diag);
 	}
 	if (diag->errors == errors_before)
-		find_shadowed_rules(&s);
+		pfw_lint_shadowed(policy, diag);
 	check_unused(&s);
 	free(s.by_name);
 	free(s.state);
 	return diag->errors == errors_before;
-}
-
-static int strictness(enum pfw_verdict verdict)
-{
-	return verdict == PFW_VERDICT_DENY ? 2 :
-	       verdict == PFW_VERDICT_ASK  ? 1 :
-					     0;
-}
-
-static const char *verdict_name(enum pfw_verdict verdict)
-{
-	return verdict == PFW_VERDICT_DENY ? "deny" :
-	       verdict == PFW_VERDICT_ASK  ? "ask" :
-					     "allow";
-}
-
-void pfw_sema_against(const struct pfw_policy *user,
-		      const struct pfw_policy *system, struct pfw_diag *diag)
-{
-	unsigned long long budget = PFW_SEMA_PAIR_BUDGET;
-	struct rule_box *user_boxes, *system_boxes;
-
-	if (!diag->enabled[PFW_W_OVERRIDE])
-		return;
-	user_boxes = make_boxes(user);
-	system_boxes = make_boxes(system);
-	for (size_t u = 0; u < user->n_rules; u++) {
-		const struct pfw_rule *rule = &user->rules[u];
-		bool covered = false;
-
-		if (rule->verdict == PFW_VERDICT_DENY)
-			continue; /* nothing is stricter than deny */
-		for (size_t i = 0; i < system->n_rules && !covered; i++) {
-			const struct pfw_rule *floor = &system->rules[i];
-
-			if (!spend_pair(&budget, diag, "override"))
-				goto out;
-			if (!rules_intersect(floor, &system_boxes[i], rule,
-					     &user_boxes[u]))
-				continue;
-			covered = rule_covers(floor, &system_boxes[i], rule,
-					      &user_boxes[u]);
-			if (strictness(floor->verdict) <=
-			    strictness(rule->verdict))
-				continue;
-			pfw_warn(
-				diag, PFW_W_OVERRIDE, &rule->loc,
-				"the system policy says '%s' for %s requests this rule would %s",
-				verdict_name(floor->verdict),
-				covered ? "all" : "some",
-				verdict_name(rule->verdict));
-			pfw_note(diag, &floor->loc, "the system rule is here");
-			covered = true; /* one report per rule is enough */
-		}
-		if (!covered && strictness(system->settings.default_verdict) >
-					strictness(rule->verdict))
-			pfw_warn(
-				diag, PFW_W_OVERRIDE, &rule->loc,
-				"the system policy's default '%s' applies to requests of this rule that no system rule matches",
-				verdict_name(system->settings.default_verdict));
-	}
-out:
-	free(user_boxes);
-	free(system_boxes);
 }

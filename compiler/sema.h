@@ -4,9 +4,9 @@
  *
  * pfw_sema() resolves names (definitions, built-in host names, services),
  * normalises every rule's sets to the invariants documented in ast.h, fills
- * in the settings' defaults, and warns about rules that can never match,
- * repeated or nested list members, unused names, and audit flags without
- * effect.  pfw_sema_against() compares a user policy with the system policy.
+ * in the settings' defaults, and warns about repeated or nested list
+ * members and unused names; then it runs the warnings about resolved rules
+ * (lint.h).  against.h compares a user policy with the system policy.
  */
 #ifndef PFWC_SEMA_H
 #define PFWC_SEMA_H
@@ -17,12 +17,6 @@
 #include "ast.h"
 #include "diag.h"
 #include "services.h"
-
-/*
- * Largest number of rule pairs the shadow and override analyses compare;
- * beyond it they stop with a note instead of taking minutes.
- */
-#define PFW_SEMA_PAIR_BUDGET 50000000ull
 
 /* Deepest chain of definitions that use definitions. */
 #define PFW_NAME_DEPTH_MAX 64
@@ -40,15 +34,6 @@ struct pfw_sema_options {
  */
 bool pfw_sema(struct pfw_policy *policy, const struct pfw_sema_options *options,
 	      struct pfw_diag *diag);
-
-/*
- * Warn (-Woverride) about each rule of the resolved user policy @user that
- * the resolved system policy @system overrides for some of its requests:
- * where the system policy decides something stricter (deny over ask over
- * allow), since the kernel applies the stricter of the two.
- */
-void pfw_sema_against(const struct pfw_policy *user,
-		      const struct pfw_policy *system, struct pfw_diag *diag);
 
 /*
  * Built-in host names ("loopback", "private", ...): the members of @name, or

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "against.h"
 #include "diag.h"
 #include "parser.h"
 #include "sema.h"
@@ -75,7 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					   rule->addrs[a].addr, 16) >= 0)
 					__builtin_trap();
 		}
-		pfw_sema_against(policy, policy, &diag);
+		pfw_against_system(policy, policy, &diag);
 	}
 	pfw_policy_free(policy);
 	pfw_services_free(services);

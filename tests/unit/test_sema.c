@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "against.h"
 #include "frontend_util.h"
 
 static void test_names_resolve_in_any_order(void **state)
@@ -289,7 +290,7 @@ static void test_against_system_policy(void **state)
 		     "allow * connect tcp;\n",
 		     NULL, false);
 	assert_int_equal(system.errors + user.errors, 0);
-	pfw_sema_against(user.policy, system.policy, &user.diag);
+	pfw_against_system(user.policy, system.policy, &user.diag);
 	fflush(user.out);
 	/* nginx is allowed by the earlier system rule: no report. */
 	assert_false(said(&user, "test.pfw:1:1: warning"));

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfwc - warnings about resolved rules: audit flags without effect,
+ * 'protect' for every program, and rules that can never match.
+ *
+ * The shadow analysis is the simple, exact-per-pair one: a rule can never
+ * match if one earlier rule contains it in every dimension.  (A rule covered
+ * only by several earlier rules together is not reported.)
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "lint.h"
+#include "rule_relations.h"
+
+static void check_audit_flags(const struct pfw_rule *rule,
+			      struct pfw_diag *diag)
+{
+	if (rule->verdict == PFW_VERDICT_DENY &&
+	    (rule->audit & PFW_AUDIT_LOG_ALLOWED))
+		pfw_warn(
+			diag, PFW_W_AUDIT, &rule->loc,
+			"'log' has no effect on a deny rule: it logs allowed requests, and this rule allows none");
+	if (rule->verdict == PFW_VERDICT_ALLOW &&
+	    (rule->audit & PFW_AUDIT_QUIET_DENIAL))
+		pfw_warn(
+			diag, PFW_W_AUDIT, &rule->loc,
+			"'quiet' has no effect on an allow rule: it silences denials, and this rule denies nothing");
+}
+
+/*
+ * A pattern every executable matches: "*", or "/" followed by two stars
+ * (every path is below the root).
+ */
+static bool matches_every_program(const struct pfw_app *app)
+{
+	return !app->is_script &&
+	       (app->exe.kind == PFW_PATH_ANY ||
+		(app->exe.kind == PFW_PATH_TREE && !app->exe.path[0]));
+}
+
+/*
+ * Protecting every program puts each one in secure-execution mode (the
+ * loader ignores LD_LIBRARY_PATH and the like) and makes each one
+ * undebuggable by the user: almost certainly not what was meant.
+ */
+static void check_protect(const struct pfw_rule *rule, struct pfw_diag *diag)
+{
+	char text[16];
+
+	if (!rule->protect)
+		return;
+	for (size_t i = 0; i < rule->n_apps; i++) {
+		const struct pfw_app *app = &rule->apps[i];
+
+		if (!matches_every_program(app))
+			continue;
+		pfw_warn(
+			diag, PFW_W_PROTECT, &rule->protect_loc,
+			"'protect' on a rule for '%s' protects every program: each runs in secure-execution mode and none can be debugged by its user",
+			pfw_app_format(app, text, sizeof(text)));
+		/* Through a name, the pattern is written elsewhere. */
+		if (app->loc.file != rule->loc.file ||
+		    app->loc.line != rule->loc.line)
+			pfw_note(diag, &app->loc, "'%s' is here", text);
+		return;
+	}
+}
+
+
+void pfw_lint_rule(const struct pfw_rule *rule, struct pfw_diag *diag)
+{
+	check_audit_flags(rule, diag);
+	check_protect(rule, diag);
+}
+
+/*
+ * Operations, protocols and families in 12 bits: a rule can only cover
+ * another if its signature has every bit of the other's needs.  A dense
+ * array of these keeps the quadratic scan in cache.
+ */
+static uint16_t signature(const struct pfw_rule *rule)
+{
+	return (uint16_t)(rule->ops | rule->protos << 5 | rule->families << 10);
+}
+
+/* The bits an earlier rule must have to cover @rule (packet: no family). */
+static uint16_t needs(const struct pfw_rule *rule)
+{
+	uint16_t bits = (uint16_t)(rule->ops | rule->protos << 5);
+
+	if (rule->protos & ~PFW_PROTO_PACKET)
+		bits |= (uint16_t)(rule->families << 10);
+	return bits;
+}
+
+void pfw_lint_shadowed(struct pfw_policy *policy, struct pfw_diag *diag)
+{
+	unsigned long long budget = PFW_PAIR_BUDGET;
+	struct rule_box *boxes;
+	uint16_t *signatures;
+
+	/* Quadratic: not worth it when nobody will see the result. */
+	if (!diag->enabled[PFW_W_SHADOW])
+		return;
+	boxes = pfw_rule_boxes(policy);
+	signatures = pfw_xrealloc(NULL, policy->n_rules * sizeof(*signatures));
+	for (size_t i = 0; i < policy->n_rules; i++)
+		signatures[i] = signature(&policy->rules[i]);
+	for (size_t j = 1; j < policy->n_rules; j++) {
+		struct pfw_rule *rule = &policy->rules[j];
+		uint16_t need = needs(rule);
+
+		for (size_t i = 0; i < j; i++) {
+			if (!pfw_spend_pair(&budget, diag, "shadowing"))
+				goto out;
+			if ((need & ~signatures[i]) ||
+			    !pfw_rule_covers(&policy->rules[i], &boxes[i], rule,
+					 &boxes[j]))
+				continue;
+			rule->shadowed_by = (long)i;
+			pfw_warn(
+				diag, PFW_W_SHADOW, &rule->loc,
+				"this rule can never match: an earlier rule matches every request it does");
+			pfw_note(diag, &policy->rules[i].loc,
+				 "the earlier rule is here");
+			/* Protection is of the application, not the request. */
+			if (rule->protect)
+				pfw_note(
+					diag, &rule->protect_loc,
+					"its 'protect' still applies: the applications it names are protected");
+			break;
+		}
+	}
+out:
+	free(signatures);
+	free(boxes);
+}
