@@ -398,9 +398,10 @@ static const char *keyed(const char *const word, const char *const key)
 	return word + len + 1;
 }
 
-static int parse_policy_line(char *const line, const unsigned int lineno,
-			     struct pfsel_policy_info *const p)
+static int policy_item(char *const line, const unsigned int lineno,
+		       void *const item)
 {
+	struct pfsel_policy_info *const p = item;
 	static const char *const keys[] = { "generation", "size", "rules",
 					    "checksum", "mode" };
 	char *words[8];
@@ -464,23 +465,30 @@ static size_t count_lines(const char *text)
 	return n;
 }
 
-PFSEL_EXPORT int pfsel_policies(struct pfsel_policy_info **const out,
-				size_t *const count)
+/* Parses one line of a list file into @item; 0 or pfsel_malformed(). */
+typedef int (*line_parser)(char *line, unsigned int lineno, void *item);
+
+/*
+ * Reads securityfs file @name, one item of @size bytes a line, into a
+ * malloc()ed array: all of it, or (on any error) nothing.
+ */
+static int read_list(const char *const name, const size_t size,
+		     const line_parser parse, void **const out,
+		     size_t *const count)
 {
-	struct pfsel_policy_info *list = NULL;
-	char *text, *cursor, *line;
+	char *list = NULL, *text, *cursor, *line;
 	unsigned int lineno = 0;
 	size_t n = 0, max;
 	int err;
 
 	*out = NULL;
 	*count = 0;
-	err = pfsel_sfs_read("policies", &text);
+	err = pfsel_sfs_read(name, &text);
 	if (err)
 		return err;
 	max = count_lines(text);
 	if (max) {
-		list = calloc(max, sizeof(*list));
+		list = calloc(max, size);
 		if (!list) {
 			free(text);
 			return pfsel_fail(-ENOMEM, "calloc: %s",
@@ -488,25 +496,31 @@ PFSEL_EXPORT int pfsel_policies(struct pfsel_policy_info **const out,
 		}
 	}
 	cursor = text;
-	while ((line = pfsel_next_line(&cursor))) {
+	while (!err && (line = pfsel_next_line(&cursor))) {
 		lineno++;
-		err = parse_policy_line(line, lineno, &list[n]);
-		if (err) {
-			free(list);
-			free(text);
-			return err;
-		}
+		err = parse(line, lineno, list + n * size);
 		n++;
 	}
 	free(text);
-	if (!n) {
+	if (err || !n) {
 		free(list);
-		list = NULL;
+		return err;
 	}
 	*out = list;
 	*count = n;
 	pfsel_clear_error();
 	return 0;
+}
+
+PFSEL_EXPORT int pfsel_policies(struct pfsel_policy_info **const out,
+				size_t *const count)
+{
+	void *list;
+	int err = read_list("policies", sizeof(**out), policy_item, &list,
+			    count);
+
+	*out = list;
+	return err;
 }
 
 PFSEL_EXPORT int pfsel_get_status(struct pfsel_status *const status)
@@ -675,61 +689,31 @@ PFSEL_EXPORT int pfsel_set_avc_threshold(const unsigned int threshold)
 	return write_word("avc/cache_threshold", word);
 }
 
+static int hook_item(char *const line, const unsigned int lineno,
+		     void *const item)
+{
+	struct pfsel_hook_stat *const h = item;
+	char *words[4];
+
+	if (split(line, words, 3) != 3)
+		return pfsel_malformed("hooks", lineno, "expected 3 fields");
+	if (strlen(words[0]) >= PFSEL_HOOK_NAME_MAX)
+		return pfsel_malformed("hooks", lineno, "name too long");
+	strcpy(h->name, words[0]);
+	if (!pfsel_parse_u64(words[1], 10, UINT64_MAX, &h->calls) ||
+	    !pfsel_parse_u64(words[2], 10, UINT64_MAX, &h->ns))
+		return pfsel_malformed("hooks", lineno, "bad number");
+	return 0;
+}
+
 PFSEL_EXPORT int pfsel_get_hook_stats(struct pfsel_hook_stat **const out,
 				      size_t *const count)
 {
-	struct pfsel_hook_stat *list = NULL;
-	char *text, *cursor, *line, *words[4];
-	unsigned int lineno = 0;
-	size_t n = 0, max;
-	int err = 0;
+	void *list;
+	int err = read_list("hooks", sizeof(**out), hook_item, &list, count);
 
-	*out = NULL;
-	*count = 0;
-	err = pfsel_sfs_read("hooks", &text);
-	if (err)
-		return err;
-	max = count_lines(text);
-	if (max) {
-		list = calloc(max, sizeof(*list));
-		if (!list) {
-			free(text);
-			return pfsel_fail(-ENOMEM, "calloc: %s",
-					  strerror(ENOMEM));
-		}
-	}
-	cursor = text;
-	while ((line = pfsel_next_line(&cursor))) {
-		lineno++;
-		if (split(line, words, 3) != 3) {
-			err = pfsel_malformed("hooks", lineno, "expected 3 fields");
-			break;
-		}
-		if (strlen(words[0]) >= PFSEL_HOOK_NAME_MAX) {
-			err = pfsel_malformed("hooks", lineno, "name too long");
-			break;
-		}
-		strcpy(list[n].name, words[0]);
-		if (!pfsel_parse_u64(words[1], 10, UINT64_MAX, &list[n].calls) ||
-		    !pfsel_parse_u64(words[2], 10, UINT64_MAX, &list[n].ns)) {
-			err = pfsel_malformed("hooks", lineno, "bad number");
-			break;
-		}
-		n++;
-	}
-	free(text);
-	if (err) {
-		free(list);
-		return err;
-	}
-	if (!n) {
-		free(list);
-		list = NULL;
-	}
 	*out = list;
-	*count = n;
-	pfsel_clear_error();
-	return 0;
+	return err;
 }
 
 PFSEL_EXPORT int pfsel_forget_uid(const uid_t uid)

@@ -402,11 +402,7 @@ static void audit2pfw_help(FILE *out)
 int pfselcmd_audit2pfw(struct pfselcmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct option options[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "uid", required_argument, NULL, 'u' },
-		{ "app", required_argument, NULL, 'a' },
-		{ "since", required_argument, NULL, 's' },
-		{ "verdict", required_argument, NULL, 'v' },
+		PFSELCMD_LOG_OPTIONS,
 		{ "permissive", no_argument, NULL, 'p' },
 		{ "policy", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
@@ -420,15 +416,6 @@ int pfselcmd_audit2pfw(struct pfselcmd_ctx *ctx, int argc, char **argv)
 
 	while ((opt = getopt_long(argc, argv, "+:i:ph", options, NULL)) != -1) {
 		switch (opt) {
-		case 'i':
-		case 'u':
-		case 'a':
-		case 's':
-		case 'v':
-			ret = pfselcmd_log_option(ctx, opt, optarg, &src);
-			if (ret)
-				return ret;
-			break;
 		case 'p':
 			st.permissive_only = true;
 			break;
@@ -442,17 +429,15 @@ int pfselcmd_audit2pfw(struct pfselcmd_ctx *ctx, int argc, char **argv)
 		case 'h':
 			audit2pfw_help(ctx->out);
 			return PFSELCMD_EXIT_OK;
-		case ':':
-			return pfselcmd_usage(ctx, "'%s' needs an argument",
-					      argv[optind - 1]);
 		default:
-			return pfselcmd_usage(ctx, "unknown option '%s'",
-					      argv[optind - 1]);
+			ret = pfselcmd_log_option(ctx, opt, argv, &src);
+			if (ret)
+				return ret;
+			break;
 		}
 	}
 	if (optind < argc)
-		return pfselcmd_usage(ctx, "unexpected argument '%s'",
-				      argv[optind]);
+		return pfselcmd_extra_argument(ctx, argv);
 
 	ret = pfselcmd_read_records(ctx, &src, on_record, &st, &bad);
 	if (st.error) {

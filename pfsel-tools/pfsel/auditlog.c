@@ -298,9 +298,11 @@ bool pfselcmd_parse_since(const char *text, time_t now, time_t *since)
 	return *since != (time_t)-1;
 }
 
-int pfselcmd_log_option(struct pfselcmd_ctx *ctx, int opt, const char *arg,
+int pfselcmd_log_option(struct pfselcmd_ctx *ctx, int opt, char **argv,
 			struct pfselcmd_log_source *src)
 {
+	const char *arg = optarg;
+
 	switch (opt) {
 	case 'i':
 		src->input = arg;
@@ -330,7 +332,7 @@ int pfselcmd_log_option(struct pfselcmd_ctx *ctx, int opt, const char *arg,
 				ctx, "'%s' is not deny, allow or all", arg);
 		return 0;
 	}
-	return -1;
+	return pfselcmd_bad_option(ctx, opt, argv);
 }
 
 static bool wanted(const struct pfselcmd_log_source *src,

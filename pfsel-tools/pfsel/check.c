@@ -198,12 +198,8 @@ int pfselcmd_check(struct pfselcmd_ctx *ctx, int argc, char **argv)
 		case 'h':
 			check_help(ctx->out);
 			return PFSELCMD_EXIT_OK;
-		case ':':
-			return pfselcmd_usage(ctx, "'%s' needs an argument",
-					      argv[optind - 1]);
 		default:
-			return pfselcmd_usage(ctx, "unknown option '%s'",
-					      argv[optind - 1]);
+			return pfselcmd_bad_option(ctx, opt, argv);
 		}
 	}
 	if (argc - optind < 2)

@@ -72,6 +72,15 @@ int pfselcmd_usage(struct pfselcmd_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /*
+ * The usage error for what getopt_long() returned: ':' an option without
+ * its argument, anything else an unknown option.  Returns 2.
+ */
+int pfselcmd_bad_option(struct pfselcmd_ctx *ctx, int opt, char **argv);
+
+/* The usage error for argv[optind], an argument too many.  Returns 2. */
+int pfselcmd_extra_argument(struct pfselcmd_ctx *ctx, char **argv);
+
+/*
  * Whether pfsel's securityfs folder exists; if not, says so on ctx->err
  * (with the errno of stat()) unless @quiet.
  */
@@ -210,9 +219,17 @@ bool pfselcmd_parse_since(const char *text, time_t now, time_t *since);
 
 /*
  * Shared options of log and audit2pfw: -i, --uid, --app, --since,
- * --verdict.
+ * --verdict (PFSELCMD_LOG_OPTIONS in their option tables), with optarg;
+ * any other @opt is a usage error (pfselcmd_bad_option()).  Returns 0, or
+ * the exit code of the usage error.
  */
-int pfselcmd_log_option(struct pfselcmd_ctx *ctx, int opt, const char *arg,
+#define PFSELCMD_LOG_OPTIONS                                \
+	{ "input", required_argument, NULL, 'i' },          \
+		{ "uid", required_argument, NULL, 'u' },    \
+		{ "app", required_argument, NULL, 'a' },    \
+		{ "since", required_argument, NULL, 's' },  \
+		{ "verdict", required_argument, NULL, 'v' }
+int pfselcmd_log_option(struct pfselcmd_ctx *ctx, int opt, char **argv,
 			struct pfselcmd_log_source *src);
 
 #endif /* PFSELCMD_CMD_H */

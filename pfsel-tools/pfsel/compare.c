@@ -107,8 +107,7 @@ int pfselcmd_compare(struct pfselcmd_ctx *ctx, int argc, char **argv)
 			compare_help(ctx->out);
 			return PFSELCMD_EXIT_OK;
 		default:
-			return pfselcmd_usage(ctx, "unknown option '%s'",
-					      argv[optind - 1]);
+			return pfselcmd_bad_option(ctx, opt, argv);
 		}
 	}
 	if (argc - optind != 2)

@@ -349,13 +349,11 @@ int pfselcmd_confirm(struct pfselcmd_ctx *ctx, int argc, char **argv)
 			confirm_help(ctx->out);
 			return PFSELCMD_EXIT_OK;
 		default:
-			return pfselcmd_usage(ctx, "unknown option '%s'",
-					      argv[optind - 1]);
+			return pfselcmd_bad_option(ctx, opt, argv);
 		}
 	}
 	if (optind < argc)
-		return pfselcmd_usage(ctx, "unexpected argument '%s'",
-				      argv[optind]);
+		return pfselcmd_extra_argument(ctx, argv);
 	if (geteuid() != 0) {
 		if (user)
 			return pfselcmd_usage(ctx, "--user is for root");

@@ -217,11 +217,7 @@ static int on_record(const struct pfselcmd_record *rec, void *arg)
 int pfselcmd_log(struct pfselcmd_ctx *ctx, int argc, char **argv)
 {
 	static const struct option options[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "uid", required_argument, NULL, 'u' },
-		{ "app", required_argument, NULL, 'a' },
-		{ "since", required_argument, NULL, 's' },
-		{ "verdict", required_argument, NULL, 'v' },
+		PFSELCMD_LOG_OPTIONS,
 		{ "last", required_argument, NULL, 'n' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
@@ -236,15 +232,6 @@ int pfselcmd_log(struct pfselcmd_ctx *ctx, int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "+:i:n:h", options, NULL)) !=
 	       -1) {
 		switch (opt) {
-		case 'i':
-		case 'u':
-		case 'a':
-		case 's':
-		case 'v':
-			ret = pfselcmd_log_option(ctx, opt, optarg, &src);
-			if (ret)
-				return ret;
-			break;
 		case 'n':
 			if (!pfselcmd_parse_ulong(optarg, 10000, &st.last) ||
 			    !st.last)
@@ -258,17 +245,15 @@ int pfselcmd_log(struct pfselcmd_ctx *ctx, int argc, char **argv)
 		case 'h':
 			log_help(ctx->out);
 			return PFSELCMD_EXIT_OK;
-		case ':':
-			return pfselcmd_usage(ctx, "'%s' needs an argument",
-					      argv[optind - 1]);
 		default:
-			return pfselcmd_usage(ctx, "unknown option '%s'",
-					      argv[optind - 1]);
+			ret = pfselcmd_log_option(ctx, opt, argv, &src);
+			if (ret)
+				return ret;
+			break;
 		}
 	}
 	if (optind < argc)
-		return pfselcmd_usage(ctx, "unexpected argument '%s'",
-				      argv[optind]);
+		return pfselcmd_extra_argument(ctx, argv);
 	if (st.last) {
 		st.ring = calloc(st.last, sizeof(*st.ring));
 		if (!st.ring)

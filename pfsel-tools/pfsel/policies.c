@@ -36,8 +36,7 @@ static int simple_options(struct pfselcmd_ctx *ctx, int argc, char **argv,
 			continue;
 		}
 		*done = true;
-		return pfselcmd_usage(ctx, "unknown option '%s'",
-				      argv[optind - 1]);
+		return pfselcmd_bad_option(ctx, opt, argv);
 	}
 	return PFSELCMD_EXIT_OK;
 }
@@ -200,8 +199,7 @@ int pfselcmd_list(struct pfselcmd_ctx *ctx, int argc, char **argv)
 	if (done)
 		return ret;
 	if (optind < argc)
-		return pfselcmd_usage(ctx, "unexpected argument '%s'",
-				      argv[optind]);
+		return pfselcmd_extra_argument(ctx, argv);
 	if (!pfselcmd_available(ctx, false))
 		return PFSELCMD_EXIT_UNAVAILABLE;
 	ret = pfsel_policies(&list, &count);

@@ -70,12 +70,10 @@ int pfselcmd_stats(struct pfselcmd_ctx *ctx, int argc, char **argv)
 			stats_help(ctx->out);
 			return PFSELCMD_EXIT_OK;
 		}
-		return pfselcmd_usage(ctx, "unknown option '%s'",
-				      argv[optind - 1]);
+		return pfselcmd_bad_option(ctx, opt, argv);
 	}
 	if (optind < argc)
-		return pfselcmd_usage(ctx, "unexpected argument '%s'",
-				      argv[optind]);
+		return pfselcmd_extra_argument(ctx, argv);
 	if (!pfselcmd_available(ctx, false))
 		return PFSELCMD_EXIT_UNAVAILABLE;
 

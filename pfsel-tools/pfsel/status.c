@@ -200,13 +200,11 @@ int pfselcmd_status(struct pfselcmd_ctx *ctx, int argc, char **argv)
 			status_help(ctx->out);
 			return PFSELCMD_EXIT_OK;
 		default:
-			return pfselcmd_usage(ctx, "unknown option '%s'",
-					      argv[optind - 1]);
+			return pfselcmd_bad_option(ctx, opt, argv);
 		}
 	}
 	if (optind < argc)
-		return pfselcmd_usage(ctx, "unexpected argument '%s'",
-				      argv[optind]);
+		return pfselcmd_extra_argument(ctx, argv);
 	if (user && pfselcmd_parse_user(user, &uid))
 		return pfselcmd_usage(ctx, "no such user: '%s'", user);
 	if (user && geteuid() != 0 && uid != getuid())
@@ -289,8 +287,7 @@ int pfselcmd_enforce(struct pfselcmd_ctx *ctx, int argc, char **argv)
 			enforce_help(ctx->out);
 			return PFSELCMD_EXIT_OK;
 		}
-		return pfselcmd_usage(ctx, "unknown option '%s'",
-				      argv[optind - 1]);
+		return pfselcmd_bad_option(ctx, opt, argv);
 	}
 	if (argc - optind > 1)
 		return pfselcmd_usage(ctx, "unexpected argument '%s'",

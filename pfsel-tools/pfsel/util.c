@@ -38,6 +38,19 @@ int pfselcmd_usage(struct pfselcmd_ctx *ctx, const char *fmt, ...)
 	return PFSELCMD_EXIT_USAGE;
 }
 
+int pfselcmd_bad_option(struct pfselcmd_ctx *ctx, int opt, char **argv)
+{
+	if (opt == ':')
+		return pfselcmd_usage(ctx, "'%s' needs an argument",
+				      argv[optind - 1]);
+	return pfselcmd_usage(ctx, "unknown option '%s'", argv[optind - 1]);
+}
+
+int pfselcmd_extra_argument(struct pfselcmd_ctx *ctx, char **argv)
+{
+	return pfselcmd_usage(ctx, "unexpected argument '%s'", argv[optind]);
+}
+
 bool pfselcmd_available(struct pfselcmd_ctx *ctx, bool quiet)
 {
 	struct stat st;
