@@ -21,57 +21,18 @@
 
 #include "agent.h"
 #include "pfw.h"
-
-static char dir[64];
+#include "tmpdir.h"
 
 static int setup(void **state)
 {
 	(void)state;
-	strcpy(dir, "/tmp/pfsel-agent-test.XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
+	return tmpdir_setup("/tmp/pfsel-agent-test.XXXXXX");
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd);
-}
-
-static char *path_in(const char *name)
-{
-	static char paths[4][256];
-	static int next;
-	char *p = paths[next++ % 4];
-
-	snprintf(p, 256, "%s/%s", dir, name);
-	return p;
-}
-
-static void put(const char *name, const char *text, mode_t mode)
-{
-	FILE *f = fopen(path_in(name), "w");
-
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	chmod(path_in(name), mode);
-}
-
-static char *get(const char *name)
-{
-	static char buf[8192];
-	FILE *f = fopen(path_in(name), "r");
-	size_t n;
-
-	if (!f)
-		return NULL;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
+	return tmpdir_teardown();
 }
 
 /* Files in the folder: no temporary file may be left behind. */
@@ -222,22 +183,22 @@ static void test_add_rule_fake_accepts(void **state)
 	/* A compiler that accepts anything and writes its -o file. */
 	put("pfwc-ok", "#!/bin/sh\necho compiled \"$3\" >\"$2\"\n", 0755);
 	put("my.pfw", "default ask;\n", 0640);
-	c.pfw = strdup(path_in("my.pfw"));
-	c.out = strdup(path_in("my.pfsel"));
-	c.pfwc = strdup(path_in("pfwc-ok"));
+	c.pfw = strdup(in("my.pfw"));
+	c.out = strdup(in("my.pfsel"));
+	c.pfwc = strdup(in("pfwc-ok"));
 	assert_int_equal(pfw_add_rule(&c, "allow /a;", err, sizeof(err)), 0);
 	assert_non_null(strstr(get("my.pfw"), "allow /a;"));
 	assert_non_null(strstr(get("my.pfw"), "default ask;"));
 	/* The real source was compiled last, not the temporary file. */
 	assert_non_null(strstr(get("my.pfsel"), "compiled "));
-	assert_non_null(strstr(get("my.pfsel"), path_in("my.pfw")));
+	assert_non_null(strstr(get("my.pfsel"), in("my.pfw")));
 	assert_int_equal(count_files(), 3);
 
 	/* The mode of the file is kept. */
 	{
 		struct stat st;
 
-		assert_int_equal(stat(path_in("my.pfw"), &st), 0);
+		assert_int_equal(stat(in("my.pfw"), &st), 0);
 		assert_int_equal(st.st_mode & 0777, 0640);
 	}
 
@@ -245,11 +206,11 @@ static void test_add_rule_fake_accepts(void **state)
 	 * A missing source file is refused, and not created: a policy of the
 	 * one rule would replace the user's.
 	 */
-	unlink(path_in("my.pfw"));
+	unlink(in("my.pfw"));
 	assert_int_equal(pfw_add_rule(&c, "deny /b;", err, sizeof(err)),
 			 -ENOENT);
 	assert_non_null(strstr(err, "session only"));
-	assert_int_equal(access(path_in("my.pfw"), F_OK), -1);
+	assert_int_equal(access(in("my.pfw"), F_OK), -1);
 	free((char *)c.pfw);
 	free((char *)c.out);
 	free((char *)c.pfwc);
@@ -266,9 +227,9 @@ static void test_add_rule_fake_rejects(void **state)
 	    0755);
 	put("my.pfw", "default ask;\n", 0600);
 	strcpy(before, get("my.pfw"));
-	c.pfw = strdup(path_in("my.pfw"));
-	c.out = strdup(path_in("my.pfsel"));
-	c.pfwc = strdup(path_in("pfwc-no"));
+	c.pfw = strdup(in("my.pfw"));
+	c.out = strdup(in("my.pfsel"));
+	c.pfwc = strdup(in("pfwc-no"));
 	assert_int_equal(pfw_add_rule(&c, "allow /a;", err, sizeof(err)),
 			 -EINVAL);
 	assert_non_null(strstr(err, "error: no"));
@@ -278,7 +239,7 @@ static void test_add_rule_fake_rejects(void **state)
 
 	/* A compiler that is not there. */
 	free((char *)c.pfwc);
-	c.pfwc = strdup(path_in("no-such-pfwc"));
+	c.pfwc = strdup(in("no-such-pfwc"));
 	assert_true(pfw_add_rule(&c, "allow /a;", err, sizeof(err)) < 0);
 	assert_non_null(strstr(err, "no-such-pfwc"));
 	assert_string_equal(get("my.pfw"), before);
@@ -311,8 +272,8 @@ static void test_add_rule_real_pfwc(void **state)
 		skip();
 	}
 	put(".pfw", "# mine\ndefault deny;\nask * connect tcp;\n", 0600);
-	c.pfw = strdup(path_in(".pfw"));
-	c.out = strdup(path_in(".pfw.pfsel"));
+	c.pfw = strdup(in(".pfw"));
+	c.out = strdup(in(".pfw.pfsel"));
 	assert_true(pfw_rule_for(q, PFSEL_ANSWER_ALLOW, rule, sizeof(rule)) >
 		    0);
 	if (pfw_add_rule(&c, rule, err, sizeof(err)))
@@ -383,8 +344,8 @@ static void test_add_rule_glob_name(void **state)
 		skip();
 	}
 	put(".pfw", "default deny;\nask * connect tcp;\n", 0600);
-	c.pfw = strdup(path_in(".pfw"));
-	c.out = strdup(path_in(".pfw.pfsel"));
+	c.pfw = strdup(in(".pfw"));
+	c.out = strdup(in(".pfw.pfsel"));
 	strcpy(q->exe, "/tmp/globdir/*");
 	assert_true(pfw_rule_for(q, PFSEL_ANSWER_ALLOW, rule, sizeof(rule)) >
 		    0);

@@ -22,56 +22,19 @@
 
 #include "agent.h"
 #include "pfw.h"
-
-static char dir[64];
-static char path[512];
+#include "tmpdir.h"
 
 static int setup(void **state)
 {
 	(void)state;
-	strcpy(dir, "/tmp/pfsel-agent-trust.XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
+	return tmpdir_setup("/tmp/pfsel-agent-trust.XXXXXX");
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
 	pfsel_set_securityfs(NULL);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd);
-}
-
-static const char *in(const char *name)
-{
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return path;
-}
-
-static void put(const char *name, const char *text, mode_t mode)
-{
-	FILE *f = fopen(in(name), "w");
-
-	assert_non_null(f);
-	assert_int_equal(fputs(text, f) >= 0, 1);
-	assert_int_equal(fclose(f), 0);
-	assert_int_equal(chmod(in(name), mode), 0);
-}
-
-/* The whole of @name, or NULL when it is missing (static buffer). */
-static const char *get(const char *name)
-{
-	static char buf[65536];
-	FILE *f = fopen(in(name), "r");
-	size_t n;
-
-	if (!f)
-		return NULL;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
+	return tmpdir_teardown();
 }
 
 static void test_rules_owner(void **state)
