@@ -25,6 +25,7 @@
 #include "decide.h"
 #include "policy.h"
 #include "recent.h"
+#include "reset.h"
 
 static bool pfsel_enforcing_mode __read_mostly = true;
 static DEFINE_SPINLOCK(pfsel_mode_lock);
@@ -52,7 +53,7 @@ void pfsel_set_enforcing(const bool enforcing)
 	old = pfsel_enforcing_mode;
 	WRITE_ONCE(pfsel_enforcing_mode, enforcing);
 	spin_unlock(&pfsel_mode_lock);
-	pfsel_recent_invalidate();
+	pfsel_reset_caches(&(struct pfsel_change){ .kind = PFSEL_CHANGE_MODE });
 	pfsel_audit_mode(enforcing, old);
 }
 

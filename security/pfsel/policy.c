@@ -30,10 +30,9 @@
 #include <linux/xarray.h>
 
 #include "ask.h"
-#include "avc.h"
 #include "common.h"
 #include "policy.h"
-#include "recent.h"
+#include "reset.h"
 
 DEFINE_STATIC_KEY_FALSE(pfsel_policy_loaded);
 
@@ -301,14 +300,12 @@ int pfsel_policy_load(const struct cred *const opener, void *const blob,
 	}
 	pfsel_generation = policy->generation;
 	static_branch_enable(&pfsel_policy_loaded);
-	/*
-	 * Cached decisions of the old policy can no longer match (they carry
-	 * its generation); flushing returns their memory at once.
-	 */
-	pfsel_avc_flush();
-	pfsel_ask_flush(policy->slot == PFSEL_SLOT_USER ? policy->uid :
-							    INVALID_UID);
-	pfsel_recent_invalidate();
+	/* Every cache of decisions forgets what the old policy decided. */
+	pfsel_reset_caches(&(struct pfsel_change){
+		.kind = PFSEL_CHANGE_POLICY,
+		.slot = policy->slot,
+		.uid = policy->uid,
+	});
 	mutex_unlock(&pfsel_policy_mutex);
 
 	audit_policy_change("load", policy->slot, policy->uid,
@@ -364,9 +361,11 @@ int pfsel_policy_unload(const struct cred *const opener,
 	 */
 	if (!rcu_access_pointer(pfsel_system_policy) && !pfsel_user_count)
 		static_branch_disable(&pfsel_policy_loaded);
-	pfsel_avc_flush();
-	pfsel_ask_flush(slot == PFSEL_SLOT_USER ? uid : INVALID_UID);
-	pfsel_recent_invalidate();
+	pfsel_reset_caches(&(struct pfsel_change){
+		.kind = PFSEL_CHANGE_POLICY,
+		.slot = slot,
+		.uid = uid,
+	});
 	mutex_unlock(&pfsel_policy_mutex);
 
 	audit_policy_change("unload", slot, uid, old->generation);
