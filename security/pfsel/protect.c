@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfsel LSM - Protected applications
+ *
+ * A rule may mark its applications "protect" (policy/LANGUAGE.md).  The
+ * rules allowed to firefox are worth nothing against malware of the same
+ * user that can make firefox run its code: attach with ptrace, write
+ * through /proc/PID/mem or process_vm_writev(), take a descriptor with
+ * pidfd_getfd(), or start firefox with LD_PRELOAD.  A setuid program has
+ * the same problem against its caller, and the kernel's answer for it is
+ * reused here: the process of a protected application is not dumpable
+ * (every one of those paths checks ptrace access, which a non-dumpable
+ * process grants only to CAP_SYS_PTRACE), and it runs in secure-execution
+ * mode (AT_SECURE: the loader ignores LD_PRELOAD and LD_LIBRARY_PATH).
+ *
+ * What a caller holds over the process across execve() is refused as a
+ * whole, because it would be used at once: a tracer (unless it may trace
+ * anything), a seccomp filter (its supervisor could answer the new
+ * program's open() of a library with a descriptor of its own choosing),
+ * a filesystem context shared with another process.  Such an execve()
+ * fails with EPERM, before the point of no return.
+ */
+
+#include <linux/binfmts.h>
+#include <linux/capability.h>
+#include <linux/lsm_hooks.h>
+#include <linux/personality.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/coredump.h>
+#include <linux/seccomp.h>
+#include <linux/security.h>
+#include <linux/user_namespace.h>
+
+#include "app.h"
+#include "common.h"
+#include "cred.h"
+#include "policy.h"
+#include "policydb.h"
+#include "protect.h"
+#include "setup.h"
+
+/* Whether @policy, if any, marks the class of @app protected. */
+static bool policy_protects(const struct pfsel_policy *const policy,
+			    struct pfsel_app *const app)
+{
+	return policy &&
+	       pfsel_policydb_app_protected(policy->db,
+					    pfsel_app_class(app, policy));
+}
+
+/* Whether the system policy or @uid's marks @app protected. */
+static bool is_protected(struct pfsel_app *const app, const kuid_t uid)
+{
+	bool protected;
+
+	if (!pfsel_policy_any())
+		return false;
+	rcu_read_lock();
+	protected = policy_protects(pfsel_policy_system(), app) ||
+		    policy_protects(pfsel_policy_user(uid), app);
+	rcu_read_unlock();
+	return protected;
+}
+
+/* Whether a seccomp filter, installed before this execve(), stays on. */
+static bool under_seccomp_filter(void)
+{
+#ifdef CONFIG_SECCOMP_FILTER
+	return READ_ONCE(current->seccomp.mode) == SECCOMP_MODE_FILTER;
+#else
+	return false;
+#endif
+}
+
+/**
+ * pfsel_protect_exec - Protect the process of a protected application
+ *
+ * @bprm: the execve() under way; its credentials carry the new
+ *        application identity.
+ *
+ * Called from the bprm_creds_from_file hook once the identity is final
+ * (app.c).  Marks the identity protected and asks for secure-execution
+ * mode; the process is made non-dumpable when the credentials are
+ * committed.
+ *
+ * Return: 0, or -EPERM when the caller holds something over the process
+ * that would survive the execve() (a tracer without CAP_SYS_PTRACE, a
+ * seccomp filter, a shared filesystem context).
+ */
+int pfsel_protect_exec(struct linux_binprm *const bprm)
+{
+	struct pfsel_app *const app = pfsel_cred(bprm->cred)->app;
+
+	if (!app || !is_protected(app, bprm->cred->uid))
+		return 0;
+	if (bprm->unsafe & LSM_UNSAFE_SHARE || under_seccomp_filter())
+		return -EPERM;
+	if (bprm->unsafe & LSM_UNSAFE_PTRACE &&
+	    !ptracer_capable(current, &init_user_ns))
+		return -EPERM;
+	app->protected = true;
+	bprm->secureexec = 1;
+	/* As for a setuid program: no inherited ADDR_NO_RANDOMIZE and such. */
+	bprm->per_clear |= PER_CLEAR_ON_SETID;
+	return 0;
+}
+
+/*
+ * The new mm's dumpability was just set from the credentials, to
+ * SUID_DUMP_USER for a process of the same uid; a protected process gets
+ * SUID_DUMP_DISABLE whatever fs.suid_dumpable says, before the new
+ * credentials are installed and while execve() still excludes tracers.
+ */
+static void hook_bprm_committing_creds(const struct linux_binprm *const bprm)
+{
+	const struct pfsel_app *const app = pfsel_cred(bprm->cred)->app;
+
+	if (app && app->protected)
+		set_dumpable(current->mm, SUID_DUMP_DISABLE);
+}
+
+static struct security_hook_list pfsel_protect_hooks[] __ro_after_init = {
+	LSM_HOOK_INIT(bprm_committing_creds, hook_bprm_committing_creds),
+};
+
+__init void pfsel_add_protect_hooks(void)
+{
+	security_add_hooks(pfsel_protect_hooks, ARRAY_SIZE(pfsel_protect_hooks),
+			   &pfsel_lsmid);
+}
