@@ -57,6 +57,7 @@
 #include "ask.h"
 #include "common.h"
 #include "decide.h"
+#include "cache_limits.h"
 #include "policy.h"
 
 /**
@@ -156,8 +157,6 @@ struct pfsel_answer {
 	struct pfsel_topic topic;
 	u32 verdict;
 };
-
-#define PFSEL_ANSWER_BITS 6
 
 static DEFINE_SPINLOCK(pfsel_ask_lock);
 static LIST_HEAD(pfsel_agents);

@@ -20,11 +20,6 @@ struct pfsel_question;
 struct pfsel_subject;
 struct sk_buff;
 
-/* Questions a uid may have waiting for its agent at once. */
-#define PFSEL_ASK_MAX_PENDING 64
-/* Process and session answers the kernel keeps for one uid. */
-#define PFSEL_ASK_MAX_ANSWERS_PER_UID 256
-
 /**
  * struct pfsel_ask_info - What a question tells the agent
  *

@@ -21,33 +21,10 @@
 
 #include "audit.h"
 #include "common.h"
-
-static const char *const pfsel_op_names[PFSEL_OP_COUNT] = {
-	[PFSEL_OP_CREATE] = "create", [PFSEL_OP_BIND] = "bind",
-	[PFSEL_OP_CONNECT] = "connect", [PFSEL_OP_LISTEN] = "listen",
-	[PFSEL_OP_ACCEPT] = "accept",
-};
-
-static const char *const pfsel_proto_names[PFSEL_PROTO_COUNT] = {
-	[PFSEL_PROTO_TCP] = "tcp",	 [PFSEL_PROTO_UDP] = "udp",
-	[PFSEL_PROTO_ICMP] = "icmp",	 [PFSEL_PROTO_RAW] = "raw",
-	[PFSEL_PROTO_PACKET] = "packet",
-};
-
-static const char *const pfsel_verdict_names[PFSEL_VERDICT_COUNT] = {
-	[PFSEL_VERDICT_ALLOW] = "allow",
-	[PFSEL_VERDICT_DENY] = "deny",
-	[PFSEL_VERDICT_ASK] = "ask",
-};
+#include "names.h"
 
 /* At most 500 records per 5 seconds, in bursts. */
 static DEFINE_RATELIMIT_STATE(pfsel_audit_ratelimit, 5 * HZ, 500);
-
-static const char *name_of(const char *const *const names, const u32 count,
-			   const u32 value)
-{
-	return value < count && names[value] ? names[value] : "?";
-}
 
 static void log_addr(struct audit_buffer *const ab, const char *const key,
 		     const u8 *const addr, const u16 port,
@@ -111,6 +88,7 @@ void pfsel_audit_decision(const struct pfsel_subject *const subject,
 			  const char *const asked)
 {
 	struct audit_buffer *ab;
+	const char *family;
 
 	if (!audit_enabled || !__ratelimit(&pfsel_audit_ratelimit))
 		return;
@@ -121,25 +99,27 @@ void pfsel_audit_decision(const struct pfsel_subject *const subject,
 		return;
 
 	audit_log_format(ab, "%s op=%s verdict=%s", PFSEL_NAME,
-			 name_of(pfsel_op_names, PFSEL_OP_COUNT, request->op),
-			 name_of(pfsel_verdict_names, PFSEL_VERDICT_COUNT,
-				 verdict));
+			 pfsel_name_of(pfsel_op_names, PFSEL_OP_COUNT,
+				       request->op),
+			 pfsel_name_of(pfsel_verdict_names, PFSEL_VERDICT_COUNT,
+				       verdict));
 	if (asked)
 		audit_log_format(ab, " asked=%s", asked);
 	audit_log_format(ab, " permissive=%d policy=%s", permissive,
-			 policy->slot == PFSEL_SLOT_SYSTEM ? "system" : "user");
+			 pfsel_slot_names[policy->slot]);
 	log_rule(ab, policy, decision->rule);
 
+	/* A packet socket has no family: it is named as its protocol. */
 	if (request->proto == PFSEL_PROTO_PACKET)
-		audit_log_format(ab, " family=packet");
+		family = pfsel_proto_names[PFSEL_PROTO_PACKET];
+	else if (request->family == PFSEL_FAMILY_INET6)
+		family = pfsel_family_names[PFSEL_FAMILY_INET6];
 	else
-		audit_log_format(ab, " family=%s",
-				 request->family == PFSEL_FAMILY_INET6 ?
-					 "inet6" :
-					 "inet");
+		family = pfsel_family_names[PFSEL_FAMILY_INET];
+	audit_log_format(ab, " family=%s", family);
 	audit_log_format(ab, " protocol=%s",
-			 name_of(pfsel_proto_names, PFSEL_PROTO_COUNT,
-				 request->proto));
+			 pfsel_name_of(pfsel_proto_names, PFSEL_PROTO_COUNT,
+				       request->proto));
 	if (request->op == PFSEL_OP_CREATE) {
 		audit_log_format(ab, " laddr=? lport=? raddr=? rport=?");
 	} else if (request->op == PFSEL_OP_BIND ||

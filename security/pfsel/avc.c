@@ -43,9 +43,7 @@
 
 #include "avc.h"
 #include "common.h"
-
-#define PFSEL_AVC_SLOT_BITS 9
-#define PFSEL_AVC_SLOTS BIT(PFSEL_AVC_SLOT_BITS)
+#include "cache_limits.h"
 
 /*
  * The key is hashed as 32-bit words and compared with memcmp(): both need

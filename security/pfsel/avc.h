@@ -14,6 +14,8 @@
 #include <linux/init.h>
 #include <linux/types.h>
 
+#include "cache_limits.h"
+
 struct dentry;
 
 /**
@@ -64,17 +66,6 @@ struct pfsel_avc_stats {
 	u64 reclaims;
 	u64 frees;
 };
-
-/* Bounds of the threshold, as the cache_threshold file accepts them. */
-#define PFSEL_AVC_THRESHOLD_DEFAULT 512
-#define PFSEL_AVC_THRESHOLD_MIN 1
-#define PFSEL_AVC_THRESHOLD_MAX 65536
-
-/*
- * How many nodes one over-threshold insert reclaims at most: the cache may
- * exceed its threshold by about this much while inserts race each other.
- */
-#define PFSEL_AVC_RECLAIM_BATCH 16
 
 bool pfsel_avc_lookup(const struct pfsel_avc_key *key,
 		      struct pfsel_avc_decision *out);

@@ -40,25 +40,8 @@
 #include "app.h"
 #include "check.h"
 #include "common.h"
+#include "names.h"
 #include "policy.h"
-
-static const char *const pfsel_check_ops[PFSEL_OP_COUNT] = {
-	[PFSEL_OP_CREATE] = "create", [PFSEL_OP_BIND] = "bind",
-	[PFSEL_OP_CONNECT] = "connect", [PFSEL_OP_LISTEN] = "listen",
-	[PFSEL_OP_ACCEPT] = "accept",
-};
-
-static const char *const pfsel_check_protos[PFSEL_PROTO_COUNT] = {
-	[PFSEL_PROTO_TCP] = "tcp",   [PFSEL_PROTO_UDP] = "udp",
-	[PFSEL_PROTO_ICMP] = "icmp", [PFSEL_PROTO_RAW] = "raw",
-	[PFSEL_PROTO_PACKET] = "packet",
-};
-
-static const char *const pfsel_check_verdicts[PFSEL_VERDICT_COUNT] = {
-	[PFSEL_VERDICT_ALLOW] = "allow",
-	[PFSEL_VERDICT_DENY] = "deny",
-	[PFSEL_VERDICT_ASK] = "ask",
-};
 
 /* A request of the check file, as parsed. */
 struct pfsel_check_query {
@@ -73,17 +56,6 @@ struct pfsel_check_query {
 	bool has_port;
 	u16 port;
 };
-
-static int lookup_name(const char *const *const names, const int count,
-		       const char *const value)
-{
-	int i;
-
-	for (i = 0; i < count; i++)
-		if (names[i] && !strcmp(names[i], value))
-			return i;
-	return -EINVAL;
-}
 
 static int parse_addr(const char *const text, u8 addr[16])
 {
@@ -122,22 +94,18 @@ static int parse_line(struct pfsel_check_query *const q, char *const line)
 		return *field ? 0 : -ENOMEM;
 	}
 	if (!strcmp(line, "op")) {
-		q->op = lookup_name(pfsel_check_ops, PFSEL_OP_COUNT, value);
+		q->op = pfsel_value_of(pfsel_op_names, PFSEL_OP_COUNT, value);
 		return q->op < 0 ? q->op : 0;
 	}
 	if (!strcmp(line, "proto")) {
-		q->proto = lookup_name(pfsel_check_protos, PFSEL_PROTO_COUNT,
-				       value);
+		q->proto = pfsel_value_of(pfsel_proto_names, PFSEL_PROTO_COUNT,
+					  value);
 		return q->proto < 0 ? q->proto : 0;
 	}
 	if (!strcmp(line, "family")) {
-		if (!strcmp(value, "inet"))
-			q->family = PFSEL_FAMILY_INET;
-		else if (!strcmp(value, "inet6"))
-			q->family = PFSEL_FAMILY_INET6;
-		else
-			return -EINVAL;
-		return 0;
+		q->family = pfsel_value_of(pfsel_family_names,
+					   PFSEL_FAMILY_COUNT, value);
+		return q->family < 0 ? q->family : 0;
 	}
 	if (!strcmp(line, "addr")) {
 		q->has_addr = true;
@@ -203,9 +171,9 @@ static int show_policy(char *const buf, const size_t size,
 	if (res.rule == PFSEL_NONE ||
 	    pfsel_policydb_rule_source(db, res.rule, &file, &line, &col))
 		return scnprintf(buf, size, "%s %s default\n", name,
-				 pfsel_check_verdicts[res.verdict]);
+				 pfsel_verdict_names[res.verdict]);
 	return scnprintf(buf, size, "%s %s %.*s:%u:%u\n", name,
-			 pfsel_check_verdicts[res.verdict], file.len, file.s,
+			 pfsel_verdict_names[res.verdict], file.len, file.s,
 			 line, col);
 }
 
@@ -240,10 +208,11 @@ static ssize_t answer(const struct pfsel_check_query *const q, char *const buf,
 	app->has_script = !!q->script;
 
 	rcu_read_lock();
-	a = show_policy(lines, size, "system", pfsel_policy_system(), app, q,
-			&sys);
+	a = show_policy(lines, size, pfsel_slot_names[PFSEL_SLOT_SYSTEM],
+			pfsel_policy_system(), app, q, &sys);
 	b = a < 0 ? a :
-		    show_policy(lines + a, size - a, "user",
+		    show_policy(lines + a, size - a,
+				pfsel_slot_names[PFSEL_SLOT_USER],
 				pfsel_policy_user(q->uid), app, q, &user);
 	rcu_read_unlock();
 	kfree(app);
@@ -253,7 +222,7 @@ static ssize_t answer(const struct pfsel_check_query *const q, char *const buf,
 		return b;
 	}
 	b = scnprintf(buf, size, "verdict %s\n%s",
-		      pfsel_check_verdicts[stricter(sys, user)], lines);
+		      pfsel_verdict_names[stricter(sys, user)], lines);
 	kfree(lines);
 	return b;
 }

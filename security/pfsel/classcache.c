@@ -24,10 +24,8 @@
 #include <linux/string.h>
 
 #include "classcache.h"
+#include "cache_limits.h"
 #include "policydb.h"
-
-#define PFSEL_CLASSCACHE_ADDR_BITS 7
-#define PFSEL_CLASSCACHE_PORT_BITS 7
 
 /**
  * struct pfsel_addr_class - An address and its class in one policy

@@ -42,7 +42,7 @@ struct sockaddr;
 #define PFSEL_NOT_REQUEST 1
 
 /* Family of a packet socket's create request: packet sockets have none. */
-#define PFSEL_FAMILY_NONE 0xff
+#define PFSEL_FAMILY_NONE PFSEL_FAMILY_PACKET
 
 /**
  * struct pfsel_request - What a hook asks the policy about

@@ -31,6 +31,8 @@
 
 #include "ask.h"
 #include "common.h"
+#include "cache_limits.h"
+#include "names.h"
 #include "policy.h"
 #include "reset.h"
 
@@ -41,7 +43,6 @@ static struct pfsel_policy __rcu *pfsel_system_policy;
 /* User policies by the value of their kuid; xarray lookups are RCU-safe. */
 static DEFINE_XARRAY(pfsel_user_policies);
 /* The same policies, hashed on the uid for the hooks; RCU lists. */
-#define PFSEL_USER_HASH_BITS 6
 static struct hlist_head pfsel_user_hash[1 << PFSEL_USER_HASH_BITS];
 /* Guarded by pfsel_policy_mutex. */
 static u32 pfsel_generation;
@@ -377,13 +378,14 @@ static void show_one(struct seq_file *const m,
 		     const struct pfsel_policy *const policy)
 {
 	if (policy->slot == PFSEL_SLOT_SYSTEM)
-		seq_puts(m, "system");
+		seq_puts(m, pfsel_slot_names[PFSEL_SLOT_SYSTEM]);
 	else
 		seq_printf(m, "%u", from_kuid(&init_user_ns, policy->uid));
 	seq_printf(m, " generation=%u size=%u rules=%u checksum=0x%08x mode=%s\n",
 		   policy->generation, policy->size, policy->db->n_rules,
 		   policy->checksum,
-		   policy->permissive ? "permissive" : "enforcing");
+		   pfsel_mode_names[policy->permissive ? PFSEL_MODE_PERMISSIVE :
+							 PFSEL_MODE_ENFORCING]);
 }
 
 /**

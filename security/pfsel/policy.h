@@ -14,20 +14,9 @@
 #include <linux/types.h>
 #include <linux/uidgid.h>
 
-#include "policydb.h"
+#include <uapi/linux/pfsel.h>
 
-/**
- * enum pfsel_policy_slot - Which of a request's two policies
- *
- * @PFSEL_SLOT_SYSTEM: the administrator's system policy.
- * @PFSEL_SLOT_USER: the policy of the process's real uid.
- * @PFSEL_SLOT_COUNT: number of slots.
- */
-enum pfsel_policy_slot {
-	PFSEL_SLOT_SYSTEM,
-	PFSEL_SLOT_USER,
-	PFSEL_SLOT_COUNT
-};
+#include "policydb.h"
 
 /**
  * struct pfsel_policy - A loaded policy

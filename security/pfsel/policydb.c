@@ -127,7 +127,8 @@ static int load_settings(struct pfsel_policydb *db, const struct section *sec)
 	    db->default_audit & ~PFSEL_AUDIT_MASK ||
 	    (db->no_answer != PFSEL_VERDICT_ALLOW &&
 	     db->no_answer != PFSEL_VERDICT_DENY) ||
-	    db->ask_timeout_ms < 1 || db->ask_timeout_ms > 600000 ||
+	    db->ask_timeout_ms < PFSEL_ASK_TIMEOUT_MIN_MS ||
+	    db->ask_timeout_ms > PFSEL_ASK_TIMEOUT_MAX_MS ||
 	    db->script_other >= db->n_script_classes)
 		return -EINVAL;
 	/* exe_other is checked with the exe classes. */
@@ -1029,7 +1030,7 @@ u32 pfsel_policydb_no_answer(const struct pfsel_policydb *db)
  * pfsel_policydb_ask_timeout_ms - how long an ask may wait
  * @db: the policy
  *
- * Return: milliseconds, 1..600000.
+ * Return: milliseconds, PFSEL_ASK_TIMEOUT_MIN_MS..PFSEL_ASK_TIMEOUT_MAX_MS.
  */
 u32 pfsel_policydb_ask_timeout_ms(const struct pfsel_policydb *db)
 {

@@ -19,10 +19,7 @@
 #include <linux/uidgid.h>
 
 #include "classify.h"
-
-#define PFSEL_RECENT_WAYS 4
-#define PFSEL_RECENT_TASK_SET_BITS 8
-#define PFSEL_RECENT_SOFTIRQ_SET_BITS 6
+#include "cache_limits.h"
 
 /**
  * struct pfsel_recent - A request that was allowed, as five words

@@ -40,6 +40,7 @@
 #include "check.h"
 #include "common.h"
 #include "decide.h"
+#include "names.h"
 #include "policy.h"
 #include "setup.h"
 #include "stats.h"
@@ -53,7 +54,8 @@ static int status_show(struct seq_file *const m, void *const v)
 	pfsel_policy_counts(&system, &users, &generation);
 	seq_printf(m, "version: %d\n", PFSEL_ABI_VERSION);
 	seq_printf(m, "mode: %s\n",
-		   pfsel_enforcing() ? "enforcing" : "permissive");
+		   pfsel_mode_names[pfsel_enforcing() ? PFSEL_MODE_ENFORCING :
+							PFSEL_MODE_PERMISSIVE]);
 	seq_printf(m, "system: %s\n", system ? "loaded" : "none");
 	seq_printf(m, "users: %lu\n", users);
 	seq_printf(m, "generation: %u\n", generation);
@@ -299,7 +301,7 @@ static ssize_t unload_write(struct file *const file,
 	err = read_word(ubuf, count, ppos, buf, sizeof(buf));
 	if (err)
 		return err;
-	if (strcmp(buf, "system")) {
+	if (strcmp(buf, pfsel_slot_names[PFSEL_SLOT_SYSTEM])) {
 		slot = PFSEL_SLOT_USER;
 		err = parse_uid(buf, &uid);
 		if (err)

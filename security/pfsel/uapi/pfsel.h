@@ -18,6 +18,9 @@
  */
 #define PFSEL_ABI_VERSION 1
 
+/* The enums below are made from the tables of pfsel_names.h. */
+#include "pfsel_names.h"
+
 /**
  * enum pfsel_mode - Enforcement mode
  *
@@ -28,8 +31,9 @@
  * The mode is printed by name on the "mode" line of the status file.
  */
 enum pfsel_mode {
-	PFSEL_MODE_PERMISSIVE = 0,
-	PFSEL_MODE_ENFORCING = 1,
+#define PFSEL_MODE(id, ...) id,
+#include "pfsel_names.h"
+#undef PFSEL_MODE
 };
 
 /*
@@ -93,13 +97,13 @@ enum pfsel_cmd {
  * @PFSEL_ATTR_SCRIPT: string, the application's script, when it has one.
  * @PFSEL_ATTR_COMM: string, the task's comm.
  * @PFSEL_ATTR_OP: u8, enum pfsel_op (uapi/linux/pfsel_policy.h).
- * @PFSEL_ATTR_FAMILY: u8, enum pfsel_family, or 0xff for packet sockets.
+ * @PFSEL_ATTR_FAMILY: u8, enum pfsel_family, or PFSEL_FAMILY_PACKET.
  * @PFSEL_ATTR_PROTO: u8, enum pfsel_proto.
  * @PFSEL_ATTR_LADDR: 16 bytes, local address (IPv4 as IPv4-mapped IPv6).
  * @PFSEL_ATTR_LPORT: u16, local port, host order.
  * @PFSEL_ATTR_RADDR: 16 bytes, remote address (the request's address).
  * @PFSEL_ATTR_RPORT: u16, the request's port, host order.
- * @PFSEL_ATTR_POLICY: u8, which policy asked: 0 system, 1 user.
+ * @PFSEL_ATTR_POLICY: u8, which policy asked: enum pfsel_policy_slot.
  * @PFSEL_ATTR_RULE_FILE: string, source file of the rule that asked.
  * @PFSEL_ATTR_RULE_LINE: u32, its line.
  * @PFSEL_ATTR_RULE_COL: u32, its column.
@@ -144,8 +148,9 @@ enum pfsel_attr {
  * @PFSEL_ANSWER_DENY: fail it with EACCES.
  */
 enum pfsel_answer_verdict {
-	PFSEL_ANSWER_ALLOW = 0,
-	PFSEL_ANSWER_DENY = 1,
+#define PFSEL_ANSWER(id, ...) id,
+#include "pfsel_names.h"
+#undef PFSEL_ANSWER
 };
 
 /**
@@ -164,10 +169,25 @@ enum pfsel_answer_verdict {
  * and endpoint class of the policy that asked.
  */
 enum pfsel_scope {
-	PFSEL_SCOPE_ONCE = 0,
-	PFSEL_SCOPE_PROCESS = 1,
-	PFSEL_SCOPE_SESSION = 2,
-	PFSEL_SCOPE_ALWAYS = 3,
+#define PFSEL_SCOPE(id, ...) id,
+#include "pfsel_names.h"
+#undef PFSEL_SCOPE
+};
+
+/**
+ * enum pfsel_policy_slot - Which of a request's two policies
+ *
+ * @PFSEL_SLOT_SYSTEM: the administrator's system policy.
+ * @PFSEL_SLOT_USER: the policy of the process's real uid.
+ * @PFSEL_SLOT_COUNT: number of slots.
+ *
+ * The value of PFSEL_ATTR_POLICY.
+ */
+enum pfsel_policy_slot {
+#define PFSEL_SLOT(id, ...) id,
+#include "pfsel_names.h"
+#undef PFSEL_SLOT
+	PFSEL_SLOT_COUNT
 };
 
 #endif /* _UAPI_LINUX_PFSEL_H */

@@ -13,6 +13,8 @@
 
 #include <linux/types.h>
 
+#include "pfsel_names.h"
+
 /* "PFSL" read as a little-endian 32-bit number. */
 #define PFSEL_POLICY_MAGIC 0x4c534650u
 #define PFSEL_POLICY_VERSION 2u
@@ -20,8 +22,6 @@
 #define PFSEL_POLICY_MAX_SIZE (64u << 20)
 /* Every section starts at a multiple of this, padding is zero. */
 #define PFSEL_POLICY_ALIGN 8u
-/* Longest string (a path) in the string table, in bytes. */
-#define PFSEL_POLICY_MAX_STRING 4096u
 /* "No such thing": no rule, no row. */
 #define PFSEL_NONE 0xffffffffu
 
@@ -31,11 +31,17 @@
 #define PFSEL_POLICY_F_PERMISSIVE 0x2u
 #define PFSEL_POLICY_F_MASK (PFSEL_POLICY_F_SYSTEM | PFSEL_POLICY_F_PERMISSIVE)
 
+/*
+ * The vocabulary of the format: its enums are made from the tables of
+ * pfsel_names.h, which give each value and name.  PFSEL_POLICY_MAX_STRING
+ * and the ask timeout's bounds are there too.
+ */
+
 /* Verdicts (same values as pfwc's enum pfw_verdict). */
 enum pfsel_verdict {
-	PFSEL_VERDICT_ALLOW = 0,
-	PFSEL_VERDICT_DENY = 1,
-	PFSEL_VERDICT_ASK = 2,
+#define PFSEL_VERDICT(id, ...) id,
+#include "pfsel_names.h"
+#undef PFSEL_VERDICT
 	PFSEL_VERDICT_COUNT
 };
 
@@ -46,21 +52,17 @@ enum pfsel_verdict {
 
 /* Operations (indexes, not bits). */
 enum pfsel_op {
-	PFSEL_OP_CREATE = 0,
-	PFSEL_OP_BIND = 1,
-	PFSEL_OP_CONNECT = 2, /* also sends that name a destination */
-	PFSEL_OP_LISTEN = 3,
-	PFSEL_OP_ACCEPT = 4,
+#define PFSEL_OP(id, ...) id,
+#include "pfsel_names.h"
+#undef PFSEL_OP
 	PFSEL_OP_COUNT
 };
 
 /* Protocols (indexes, not bits). */
 enum pfsel_proto {
-	PFSEL_PROTO_TCP = 0,
-	PFSEL_PROTO_UDP = 1,
-	PFSEL_PROTO_ICMP = 2,
-	PFSEL_PROTO_RAW = 3,
-	PFSEL_PROTO_PACKET = 4,
+#define PFSEL_PROTO(id, ...) id,
+#include "pfsel_names.h"
+#undef PFSEL_PROTO
 	PFSEL_PROTO_COUNT
 };
 
@@ -70,8 +72,9 @@ enum pfsel_proto {
  * INET -> ::ffff:0.0.0.0, INET6 -> ::.
  */
 enum pfsel_family {
-	PFSEL_FAMILY_INET = 0,
-	PFSEL_FAMILY_INET6 = 1,
+#define PFSEL_FAMILY(id, ...) id,
+#include "pfsel_names.h"
+#undef PFSEL_FAMILY
 	PFSEL_FAMILY_COUNT
 };
 
@@ -141,7 +144,7 @@ struct pfsel_policy_section {
  * @default_verdict: verdict when no rule matches
  * @default_audit: audit flags of the default decision
  * @no_answer: ALLOW or DENY: verdict when nobody answers an ask in time
- * @ask_timeout_ms: 1..600000
+ * @ask_timeout_ms: PFSEL_ASK_TIMEOUT_MIN_MS..PFSEL_ASK_TIMEOUT_MAX_MS
  * @n_script_classes: number of script classes
  * @exe_other: exe class of a path no exe pattern names
  * @script_other: script class of a script no script pattern names

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * pfsel LSM - Limits: the sizes of the kernel's own caches and tables
+ *
+ * One header, as Landlock's limits.h; not named limits.h, which the
+ * user-space builds of policydb.c (-I security/pfsel) would take for the C
+ * library's <limits.h>.  Bounds that user space sees
+ * too (the ask timeout, the questions and answers a uid may have, the AVC's
+ * threshold, the longest policy string) are in uapi/pfsel_names.h, which
+ * this header includes.
+ */
+
+#ifndef _SECURITY_PFSEL_CACHE_LIMITS_H
+#define _SECURITY_PFSEL_CACHE_LIMITS_H
+
+#include <linux/bits.h>
+
+#include "uapi/pfsel_names.h"
+
+/* Access vector cache (avc.c): 512 buckets, each with its own lock. */
+#define PFSEL_AVC_SLOT_BITS 9
+#define PFSEL_AVC_SLOTS BIT(PFSEL_AVC_SLOT_BITS)
+/*
+ * How many nodes one over-threshold insert reclaims at most: the cache may
+ * exceed its threshold by about this much while inserts race each other.
+ */
+#define PFSEL_AVC_RECLAIM_BATCH 16
+
+/*
+ * Recent allows (recent.h), per CPU: sets of PFSEL_RECENT_WAYS entries,
+ * 256 sets for process context and 64 for softirq (inbound connections).
+ */
+#define PFSEL_RECENT_WAYS 4
+#define PFSEL_RECENT_TASK_SET_BITS 8
+#define PFSEL_RECENT_SOFTIRQ_SET_BITS 6
+
+/*
+ * Address and port classes (classcache.c), per CPU and per context
+ * (process, softirq): 128 direct-mapped entries of each.
+ */
+#define PFSEL_CLASSCACHE_ADDR_BITS 7
+#define PFSEL_CLASSCACHE_PORT_BITS 7
+
+/* Buckets of the user policies' hash table (policy.c), by uid: 64. */
+#define PFSEL_USER_HASH_BITS 6
+
+/*
+ * Buckets of the kept answers' hash table (ask.c): 64.  How many answers
+ * and questions a uid may have is PFSEL_ASK_MAX_ANSWERS_PER_UID and
+ * PFSEL_ASK_MAX_PENDING.
+ */
+#define PFSEL_ANSWER_BITS 6
+
+#endif /* _SECURITY_PFSEL_CACHE_LIMITS_H */

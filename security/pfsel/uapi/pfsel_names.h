@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0-only WITH Linux-syscall-note */
+/*
+ * pfsel - the vocabulary and the limits that the kernel and user space share
+ *
+ * Every set of names pfsel reads or writes (operations, protocols, verdicts,
+ * families, an agent's answers and their scopes, the two policies, the
+ * modes) is one table here, as SELinux keeps its classes in one classmap:
+ * each entry gives an enumerator, its name (as the policy language, the
+ * audit record, the check file and the tools write it) and its value, once.
+ *
+ * The tables are read the way the LSM hooks are read from
+ * <linux/lsm_hook_defs.h>: define the entry macro, include this file, undefine
+ * it.  The enums of pfsel_policy.h (the binary format) and pfsel.h (the
+ * netlink family, securityfs) are made so; a table of names is made so:
+ *
+ *	static const char *const op_names[PFSEL_OP_COUNT] = {
+ *	#define PFSEL_OP(id, name, value) \
+ *		[PFSEL_CHECKED_INDEX(id, value)] = (name),
+ *	#include <linux/pfsel_names.h>
+ *	#undef PFSEL_OP
+ *	};
+ *
+ * Values are ABI (the policy format, the netlink attributes): an entry is
+ * never renumbered or reordered.  Each table is dense from 0 and in order
+ * of value, so the enums count them; PFSEL_CHECKED_INDEX() asserts it, entry
+ * by entry, wherever a table of names is made.
+ *
+ * The table part has no include guard: only the limits are guarded.  The
+ * kernel's own cache sizes are in security/pfsel/cache_limits.h.
+ */
+#ifndef _UAPI_LINUX_PFSEL_NAMES_H
+#define _UAPI_LINUX_PFSEL_NAMES_H
+
+/*
+ * PFSEL_ATTR_FAMILY, and the family of a check request, of a packet socket:
+ * it has no family.  Named as its protocol is, "packet".
+ */
+#define PFSEL_FAMILY_PACKET 0xff
+
+/*
+ * An entry's enumerator as an array index, checked against its value: for
+ * an entry out of order the index is void, and the table fails to build.
+ * Every table of names is indexed so.
+ */
+#define PFSEL_CHECKED_INDEX(id, value) \
+	__builtin_choose_expr((id) == (value), (id), (void)0)
+
+/* Longest string (a path) in a policy's string table, in bytes. */
+#define PFSEL_POLICY_MAX_STRING 4096u
+
+/* Bounds of a policy's ask timeout ("ask timeout ...;"), in milliseconds. */
+#define PFSEL_ASK_TIMEOUT_MIN_MS 1u
+#define PFSEL_ASK_TIMEOUT_MAX_MS 600000u
+
+/* Questions a uid may have waiting for its agent at once. */
+#define PFSEL_ASK_MAX_PENDING 64
+/* Process and session answers the kernel keeps for one uid. */
+#define PFSEL_ASK_MAX_ANSWERS_PER_UID 256
+
+/* The AVC's threshold (avc/cache_threshold): its default and bounds. */
+#define PFSEL_AVC_THRESHOLD_DEFAULT 512
+#define PFSEL_AVC_THRESHOLD_MIN 1
+#define PFSEL_AVC_THRESHOLD_MAX 65536
+
+#endif /* _UAPI_LINUX_PFSEL_NAMES_H */
+
+/* Operations: enum pfsel_op (indexes, not bits). */
+#ifdef PFSEL_OP
+PFSEL_OP(PFSEL_OP_CREATE, "create", 0)
+PFSEL_OP(PFSEL_OP_BIND, "bind", 1)
+PFSEL_OP(PFSEL_OP_CONNECT, "connect", 2) /* also sends naming a destination */
+PFSEL_OP(PFSEL_OP_LISTEN, "listen", 3)
+PFSEL_OP(PFSEL_OP_ACCEPT, "accept", 4)
+#endif
+
+/* Protocols: enum pfsel_proto (indexes, not bits). */
+#ifdef PFSEL_PROTO
+PFSEL_PROTO(PFSEL_PROTO_TCP, "tcp", 0)
+PFSEL_PROTO(PFSEL_PROTO_UDP, "udp", 1)
+PFSEL_PROTO(PFSEL_PROTO_ICMP, "icmp", 2)
+PFSEL_PROTO(PFSEL_PROTO_RAW, "raw", 3)
+PFSEL_PROTO(PFSEL_PROTO_PACKET, "packet", 4)
+#endif
+
+/* A policy's verdicts: enum pfsel_verdict. */
+#ifdef PFSEL_VERDICT
+PFSEL_VERDICT(PFSEL_VERDICT_ALLOW, "allow", 0)
+PFSEL_VERDICT(PFSEL_VERDICT_DENY, "deny", 1)
+PFSEL_VERDICT(PFSEL_VERDICT_ASK, "ask", 2)
+#endif
+
+/* Socket families: enum pfsel_family (and PFSEL_FAMILY_PACKET above). */
+#ifdef PFSEL_FAMILY
+PFSEL_FAMILY(PFSEL_FAMILY_INET, "inet", 0)
+PFSEL_FAMILY(PFSEL_FAMILY_INET6, "inet6", 1)
+#endif
+
+/* What an agent answers: enum pfsel_answer_verdict. */
+#ifdef PFSEL_ANSWER
+PFSEL_ANSWER(PFSEL_ANSWER_ALLOW, "allow", 0)
+PFSEL_ANSWER(PFSEL_ANSWER_DENY, "deny", 1)
+#endif
+
+/* How long an answer holds: enum pfsel_scope. */
+#ifdef PFSEL_SCOPE
+PFSEL_SCOPE(PFSEL_SCOPE_ONCE, "once", 0)
+PFSEL_SCOPE(PFSEL_SCOPE_PROCESS, "process", 1)
+PFSEL_SCOPE(PFSEL_SCOPE_SESSION, "session", 2)
+PFSEL_SCOPE(PFSEL_SCOPE_ALWAYS, "always", 3)
+#endif
+
+/* Which of a request's two policies: enum pfsel_policy_slot. */
+#ifdef PFSEL_SLOT
+PFSEL_SLOT(PFSEL_SLOT_SYSTEM, "system", 0)
+PFSEL_SLOT(PFSEL_SLOT_USER, "user", 1)
+#endif
+
+/* The enforcement mode, of pfsel or of one policy: enum pfsel_mode. */
+#ifdef PFSEL_MODE
+PFSEL_MODE(PFSEL_MODE_PERMISSIVE, "permissive", 0)
+PFSEL_MODE(PFSEL_MODE_ENFORCING, "enforcing", 1)
+#endif
