@@ -5,9 +5,11 @@
  * decisions, so a user rule is overridden where the system policy decides
  * something stricter: deny over ask over allow.
  */
+#include <assert.h>
 #include <stdlib.h>
 
 #include "against.h"
+#include "lexer.h"
 #include "rule_relations.h"
 
 static int strictness(enum pfw_verdict verdict)
@@ -17,11 +19,13 @@ static int strictness(enum pfw_verdict verdict)
 					     0;
 }
 
+static_assert(PFW_KW_DENY - PFW_KW_ALLOW == PFW_VERDICT_DENY &&
+		      PFW_KW_ASK - PFW_KW_ALLOW == PFW_VERDICT_ASK,
+	      "verdicts are named by their keywords");
+
 static const char *verdict_name(enum pfw_verdict verdict)
 {
-	return verdict == PFW_VERDICT_DENY ? "deny" :
-	       verdict == PFW_VERDICT_ASK  ? "ask" :
-					     "allow";
+	return pfw_keyword_names[PFW_KW_ALLOW + verdict];
 }
 
 void pfw_against_system(const struct pfw_policy *user,

@@ -48,6 +48,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pfsel_names.h"
+
 /*
  * struct pfw_loc - where something was written
  * @file: path of the source file as given on the command line or resolved
@@ -321,7 +323,7 @@ struct pfw_def {
  *	policy, allow for the system policy)
  * @default_audit:   audit flags of that default decision
  * @ask_timeout_ms:  how long the kernel holds an asked call (default 30000;
- *	1..600000)
+ *	PFSEL_ASK_TIMEOUT_MIN_MS..PFSEL_ASK_TIMEOUT_MAX_MS)
  * @no_answer:       verdict when no agent answers in time, or none is
  *	registered: ALLOW or DENY, never ASK (default: deny)
  * @is_system:       true: the system policy (pfwc --system, or "policy
@@ -352,7 +354,6 @@ struct pfw_settings {
 };
 
 #define PFW_ASK_TIMEOUT_DEFAULT_MS 30000u
-#define PFW_ASK_TIMEOUT_MAX_MS 600000u
 
 /*
  * struct pfw_policy - a whole policy: settings and ordered rules

@@ -10,6 +10,7 @@
 #include <linux/kernel.h>
 
 #include "backend.h"
+#include "pfsel.h"
 #include "policydb.h"
 
 /* @len bytes of @s, escaped: a blob's strings may hold any byte. */
@@ -167,6 +168,18 @@ static void dump_decisions(FILE *out, const struct pfsel_policydb *db)
 	}
 }
 
+static const char *const slot_names[PFSEL_SLOT_COUNT] = {
+#define PFSEL_SLOT(id, name, value) [PFSEL_CHECKED_INDEX(id, value)] = name,
+#include "pfsel_names.h"
+#undef PFSEL_SLOT
+};
+
+static const char *const mode_names[PFSEL_MODE_ENFORCING + 1] = {
+#define PFSEL_MODE(id, name, value) [PFSEL_CHECKED_INDEX(id, value)] = name,
+#include "pfsel_names.h"
+#undef PFSEL_MODE
+};
+
 int pfw_dump(const char *path, FILE *out, FILE *err)
 {
 	static const char *const audit_names[4] = { "", " log-allowed",
@@ -177,7 +190,9 @@ int pfw_dump(const char *path, FILE *out, FILE *err)
 	if (!db)
 		return PFW_EXIT_INPUT;
 	fprintf(out, "pfsel policy version %u, %zu bytes, %s", PFSEL_POLICY_VERSION,
-		db->size, db->flags & PFSEL_POLICY_F_SYSTEM ? "system" : "user");
+		db->size,
+		slot_names[db->flags & PFSEL_POLICY_F_SYSTEM ? PFSEL_SLOT_SYSTEM :
+							       PFSEL_SLOT_USER]);
 	if (!(db->flags & PFSEL_POLICY_F_SYSTEM))
 		fprintf(out, " uid %u", db->uid);
 	fprintf(out,
@@ -185,8 +200,9 @@ int pfw_dump(const char *path, FILE *out, FILE *err)
 		pfw_verdict_name(db->default_verdict),
 		audit_names[db->default_audit & 3], db->ask_timeout_ms,
 		pfw_verdict_name(db->no_answer),
-		db->flags & PFSEL_POLICY_F_PERMISSIVE ? "permissive" :
-							"enforcing");
+		mode_names[db->flags & PFSEL_POLICY_F_PERMISSIVE ?
+				   PFSEL_MODE_PERMISSIVE :
+				   PFSEL_MODE_ENFORCING]);
 	fprintf(out, "\nrules: %u\n", db->n_rules);
 	for (u32 i = 0; i < db->n_rules; i++) {
 		fprintf(out, "  ");

@@ -42,14 +42,27 @@
 #define N_ADDRESSED_OPS 4 /* bind, connect, listen, accept */
 #define N_OPS (N_ADDRESSED_OPS + 1)
 
+/* Indexed as enum pfw_proto's bit number, which is enum pfsel_proto. */
 static const char *const class_names[N_PROTOS] = {
-	"pfsel_tcp", "pfsel_udp", "pfsel_icmp", "pfsel_raw", "pfsel_packet",
+#define PFSEL_PROTO(id, name, value) \
+	[PFSEL_CHECKED_INDEX(id, value)] = "pfsel_" name,
+#include "pfsel_names.h"
+#undef PFSEL_PROTO
 };
 
-/* Indexed as enum pfw_op's bit number: create, bind, connect, ... */
+/* Indexed as enum pfw_op's bit number (enum pfsel_op): create, bind, ... */
 static const char *const perm_names[2][N_OPS] = {
-	{ "create", "bind", "connect", "listen", "accept" },
-	{ "ask_create", "ask_bind", "ask_connect", "ask_listen", "ask_accept" },
+	{
+#define PFSEL_OP(id, name, value) [PFSEL_CHECKED_INDEX(id, value)] = name,
+#include "pfsel_names.h"
+#undef PFSEL_OP
+	},
+	{
+#define PFSEL_OP(id, name, value) \
+	[PFSEL_CHECKED_INDEX(id, value)] = "ask_" name,
+#include "pfsel_names.h"
+#undef PFSEL_OP
+	},
 };
 
 static unsigned int bit_index(uint32_t bit)

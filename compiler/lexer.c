@@ -14,27 +14,53 @@
  * An address may be followed directly by "/len".
  */
 #include <arpa/inet.h>
+#include <assert.h>
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lexer.h"
+#include "pfsel_policy.h"
+#include "pfsel.h"
+
+/*
+ * The runs of keywords that are pfsel's vocabulary (verdicts, policies,
+ * modes, operations, protocols, families) are in the order of its tables
+ * (pfsel_names.h), which name them; the parser counts on it too.
+ */
+static_assert(PFW_KW_ASK - PFW_KW_ALLOW + 1 == PFSEL_VERDICT_COUNT,
+	      "verdict keywords");
+static_assert(PFW_KW_USER - PFW_KW_SYSTEM + 1 == PFSEL_SLOT_COUNT,
+	      "policy keywords");
+static_assert(PFW_KW_ENFORCING - PFW_KW_PERMISSIVE == PFSEL_MODE_ENFORCING,
+	      "mode keywords");
+static_assert(PFW_KW_ACCEPT - PFW_KW_CREATE + 1 == PFSEL_OP_COUNT,
+	      "operation keywords");
+static_assert(PFW_KW_PACKET - PFW_KW_TCP + 1 == PFSEL_PROTO_COUNT,
+	      "protocol keywords");
+static_assert(PFW_KW_INET6 - PFW_KW_INET + 1 == PFSEL_FAMILY_COUNT,
+	      "family keywords");
 
 const char *const pfw_keyword_names[PFW_KW_COUNT] = {
 	[PFW_KW_NONE] = "",
-	[PFW_KW_ALLOW] = "allow",
-	[PFW_KW_DENY] = "deny",
-	[PFW_KW_ASK] = "ask",
+#define PFSEL_VERDICT(id, name, value) \
+	[PFW_KW_ALLOW + PFSEL_CHECKED_INDEX(id, value)] = name,
+#include "pfsel_names.h"
+#undef PFSEL_VERDICT
 	[PFW_KW_INCLUDE] = "include",
 	[PFW_KW_POLICY] = "policy",
-	[PFW_KW_SYSTEM] = "system",
-	[PFW_KW_USER] = "user",
+#define PFSEL_SLOT(id, name, value) \
+	[PFW_KW_SYSTEM + PFSEL_CHECKED_INDEX(id, value)] = name,
+#include "pfsel_names.h"
+#undef PFSEL_SLOT
 	[PFW_KW_DEFAULT] = "default",
 	[PFW_KW_TIMEOUT] = "timeout",
 	[PFW_KW_UNANSWERED] = "unanswered",
 	[PFW_KW_MODE] = "mode",
-	[PFW_KW_PERMISSIVE] = "permissive",
-	[PFW_KW_ENFORCING] = "enforcing",
+#define PFSEL_MODE(id, name, value) \
+	[PFW_KW_PERMISSIVE + PFSEL_CHECKED_INDEX(id, value)] = name,
+#include "pfsel_names.h"
+#undef PFSEL_MODE
 	[PFW_KW_APPS] = "apps",
 	[PFW_KW_HOSTS] = "hosts",
 	[PFW_KW_PORTS] = "ports",
@@ -48,18 +74,18 @@ const char *const pfw_keyword_names[PFW_KW_COUNT] = {
 	[PFW_KW_QUIET] = "quiet",
 	[PFW_KW_PROTECT] = "protect",
 	[PFW_KW_ANY] = "any",
-	[PFW_KW_CREATE] = "create",
-	[PFW_KW_BIND] = "bind",
-	[PFW_KW_CONNECT] = "connect",
-	[PFW_KW_LISTEN] = "listen",
-	[PFW_KW_ACCEPT] = "accept",
-	[PFW_KW_TCP] = "tcp",
-	[PFW_KW_UDP] = "udp",
-	[PFW_KW_ICMP] = "icmp",
-	[PFW_KW_RAW] = "raw",
-	[PFW_KW_PACKET] = "packet",
-	[PFW_KW_INET] = "inet",
-	[PFW_KW_INET6] = "inet6",
+#define PFSEL_OP(id, name, value) \
+	[PFW_KW_CREATE + PFSEL_CHECKED_INDEX(id, value)] = name,
+#include "pfsel_names.h"
+#undef PFSEL_OP
+#define PFSEL_PROTO(id, name, value) \
+	[PFW_KW_TCP + PFSEL_CHECKED_INDEX(id, value)] = name,
+#include "pfsel_names.h"
+#undef PFSEL_PROTO
+#define PFSEL_FAMILY(id, name, value) \
+	[PFW_KW_INET + PFSEL_CHECKED_INDEX(id, value)] = name,
+#include "pfsel_names.h"
+#undef PFSEL_FAMILY
 };
 
 /* Longest word, path or string; longer input is an error, not a crash. */

@@ -651,10 +651,11 @@ static bool parse_ask_timeout_value(struct parser *p)
 		return false;
 	}
 	next(p);
-	if (ms == 0 || ms > PFW_ASK_TIMEOUT_MAX_MS) {
+	if (ms < PFSEL_ASK_TIMEOUT_MIN_MS || ms > PFSEL_ASK_TIMEOUT_MAX_MS) {
 		pfw_error(p->diag, &loc,
-			  "the ask timeout must be from 1ms to %us",
-			  PFW_ASK_TIMEOUT_MAX_MS / 1000);
+			  "the ask timeout must be from %ums to %us",
+			  PFSEL_ASK_TIMEOUT_MIN_MS,
+			  PFSEL_ASK_TIMEOUT_MAX_MS / 1000);
 		return false;
 	}
 	settings->ask_timeout_ms = (uint32_t)ms;

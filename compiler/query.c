@@ -100,13 +100,24 @@ int pfw_policydb_request(const struct pfsel_policydb *db, const char *exe,
 }
 
 static const char *const op_names[PFSEL_OP_COUNT] = {
-	"create", "bind", "connect", "listen", "accept"
+#define PFSEL_OP(id, name, value) [PFSEL_CHECKED_INDEX(id, value)] = name,
+#include "pfsel_names.h"
+#undef PFSEL_OP
 };
 static const char *const proto_names[PFSEL_PROTO_COUNT] = {
-	"tcp", "udp", "icmp", "raw", "packet"
+#define PFSEL_PROTO(id, name, value) [PFSEL_CHECKED_INDEX(id, value)] = name,
+#include "pfsel_names.h"
+#undef PFSEL_PROTO
 };
 static const char *const verdict_names[PFSEL_VERDICT_COUNT] = {
-	"allow", "deny", "ask"
+#define PFSEL_VERDICT(id, name, value) [PFSEL_CHECKED_INDEX(id, value)] = name,
+#include "pfsel_names.h"
+#undef PFSEL_VERDICT
+};
+static const char *const family_names[PFSEL_FAMILY_COUNT] = {
+#define PFSEL_FAMILY(id, name, value) [PFSEL_CHECKED_INDEX(id, value)] = name,
+#include "pfsel_names.h"
+#undef PFSEL_FAMILY
 };
 
 const char *pfw_op_name(uint32_t op)
@@ -170,6 +181,7 @@ int pfw_query(const char *const argv[6], FILE *out, FILE *err)
 	int op = lookup_name(op_names, PFSEL_OP_COUNT, argv[2]);
 	int proto = lookup_name(proto_names, PFSEL_PROTO_COUNT, argv[3]);
 	uint32_t family = PFSEL_FAMILY_INET6;
+	int named;
 	struct pfsel_policydb *db;
 	struct pfsel_decision res;
 	struct pfsel_string file;
@@ -184,10 +196,9 @@ int pfw_query(const char *const argv[6], FILE *out, FILE *err)
 			op < 0 ? argv[2] : argv[3]);
 		return PFW_EXIT_USAGE;
 	}
-	if (!strcmp(argv[4], "inet") && op == PFSEL_OP_CREATE) {
-		pfsel_policydb_family_addr(PFSEL_FAMILY_INET, addr);
-	} else if (!strcmp(argv[4], "inet6") && op == PFSEL_OP_CREATE) {
-		pfsel_policydb_family_addr(PFSEL_FAMILY_INET6, addr);
+	named = lookup_name(family_names, PFSEL_FAMILY_COUNT, argv[4]);
+	if (named >= 0 && op == PFSEL_OP_CREATE) {
+		pfsel_policydb_family_addr(named, addr);
 	} else if (!pfw_parse_addr(argv[4], addr)) {
 		fprintf(err, "pfwc: --query: '%s' is not an address\n",
 			argv[4]);
