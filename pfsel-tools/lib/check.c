@@ -165,9 +165,9 @@ static int parse_answer(char *const text, struct pfsel_check_answer *const ans)
 		*value++ = '\0';
 		if (!strcmp(line, "verdict"))
 			bit = VERDICT;
-		else if (!strcmp(line, "system"))
+		else if (!strcmp(line, pfsel_policy_name(PFSEL_SLOT_SYSTEM)))
 			bit = SYSTEM;
-		else if (!strcmp(line, "user"))
+		else if (!strcmp(line, pfsel_policy_name(PFSEL_SLOT_USER)))
 			bit = USER;
 		else
 			continue; /* a newer kernel's line */

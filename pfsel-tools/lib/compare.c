@@ -666,10 +666,15 @@ static void put_decision(FILE *f, const struct pfsel_policydb *db,
 
 	if (d->verdict == PFSEL_VERDICT_ASK)
 		fprintf(f, "ask (unanswered %s, %u ms)",
-			db->no_answer == PFSEL_VERDICT_ALLOW ? "allow" : "deny",
+			pfsel_verdict_name(db->no_answer == PFSEL_VERDICT_ALLOW ?
+						   PFSEL_VERDICT_ALLOW :
+						   PFSEL_VERDICT_DENY),
 			db->ask_timeout_ms);
 	else
-		fputs(d->verdict == PFSEL_VERDICT_ALLOW ? "allow" : "deny", f);
+		fputs(pfsel_verdict_name(d->verdict == PFSEL_VERDICT_ALLOW ?
+						 PFSEL_VERDICT_ALLOW :
+						 PFSEL_VERDICT_DENY),
+		      f);
 	if (db->flags & PFSEL_POLICY_F_PERMISSIVE)
 		fputs(" in permissive mode", f);
 	if (!pfsel_policydb_rule_source(db, d->rule, &file, &line, &col))
@@ -677,13 +682,6 @@ static void put_decision(FILE *f, const struct pfsel_policydb *db,
 	else
 		fputs(" by default", f);
 }
-
-static const char *const op_names[PFSEL_OP_COUNT] = { "create", "bind",
-						      "connect", "listen",
-						      "accept" };
-static const char *const proto_names[PFSEL_PROTO_COUNT] = { "tcp", "udp",
-							    "icmp", "raw",
-							    "packet" };
 
 /* Report a looser cell: "VERDICT APP OP PROTO ... ;  # was ..." */
 static void report(struct cmp *c, const struct app_pair *pair, u32 op,
@@ -700,18 +698,20 @@ static void report(struct cmp *c, const struct app_pair *pair, u32 op,
 	if (c->new->flags & PFSEL_POLICY_F_PERMISSIVE)
 		verdict = PFSEL_VERDICT_ALLOW;
 	fprintf(f, "%s ",
-		verdict == PFSEL_VERDICT_ASK  ? "ask" :
-		verdict == PFSEL_VERDICT_DENY ? "deny" :
-						"allow");
+		pfsel_verdict_name(verdict == PFSEL_VERDICT_ASK  ? PFSEL_VERDICT_ASK :
+				   verdict == PFSEL_VERDICT_DENY ? PFSEL_VERDICT_DENY :
+								   PFSEL_VERDICT_ALLOW));
 	put_rep(f, &c->exes.v[pair->exe]);
 	if (script->kind != REP_NONE) {
 		fputs(" script ", f);
 		put_rep(f, script);
 	}
-	fprintf(f, " %s %s", op_names[op], proto_names[proto]);
+	fprintf(f, " %s %s", pfsel_op_name(op), pfsel_proto_name(proto));
 	if (op == PFSEL_OP_CREATE) {
 		if (proto != PFSEL_PROTO_PACKET)
-			fprintf(f, " family %s", family ? "inet6" : "inet");
+			fprintf(f, " family %s",
+				pfsel_family_name(family ? PFSEL_FAMILY_INET6 :
+							   PFSEL_FAMILY_INET));
 	} else {
 		u128 lo = addr_num(c->addrs[ai]);
 		u128 hi = ai + 1 < c->n_addrs ? addr_num(c->addrs[ai + 1]) - 1 :

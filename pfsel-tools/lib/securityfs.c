@@ -28,6 +28,13 @@ static char *root_override;
 /* Largest securityfs text file we read: "hooks", "policies" for many uids. */
 #define SFS_TEXT_MAX (16u << 20)
 
+/* The modes, as the status and policies files name them. */
+static const char *const mode_names[] = {
+#define PFSEL_MODE(id, name, value) [PFSEL_CHECKED_INDEX(id, value)] = name,
+#include <linux/pfsel_names.h>
+#undef PFSEL_MODE
+};
+
 PFSEL_EXPORT int pfsel_set_securityfs(const char *const path)
 {
 	char *copy = NULL;
@@ -305,7 +312,7 @@ static int write_word(const char *const name, const char *const word)
 
 PFSEL_EXPORT int pfsel_unload_system(void)
 {
-	return write_word("unload", "system");
+	return write_word("unload", pfsel_policy_name(PFSEL_SLOT_SYSTEM));
 }
 
 PFSEL_EXPORT int pfsel_unload_uid(const uid_t uid)
@@ -413,7 +420,7 @@ static int policy_item(char *const line, const unsigned int lineno,
 	if (n != 6)
 		return pfsel_malformed("policies", lineno, "expected 6 fields");
 	memset(p, 0, sizeof(*p));
-	if (!strcmp(words[0], "system")) {
+	if (!strcmp(words[0], pfsel_policy_name(PFSEL_SLOT_SYSTEM))) {
 		p->system = true;
 	} else if (!parse_u32(words[0], &p->uid)) {
 		return pfsel_malformed("policies", lineno,
@@ -425,9 +432,9 @@ static int policy_item(char *const line, const unsigned int lineno,
 			return pfsel_malformed("policies", lineno,
 					 "fields out of order");
 		if (i == 4) {
-			if (!strcmp(v, "enforcing"))
+			if (!strcmp(v, mode_names[PFSEL_MODE_ENFORCING]))
 				p->permissive = false;
-			else if (!strcmp(v, "permissive"))
+			else if (!strcmp(v, mode_names[PFSEL_MODE_PERMISSIVE]))
 				p->permissive = true;
 			else
 				return pfsel_malformed("policies", lineno,
@@ -554,9 +561,9 @@ PFSEL_EXPORT int pfsel_get_status(struct pfsel_status *const status)
 			status->version = (unsigned int)v;
 			seen |= VERSION;
 		} else if (!strcmp(line, "mode")) {
-			if (!strcmp(value, "enforcing"))
+			if (!strcmp(value, mode_names[PFSEL_MODE_ENFORCING]))
 				status->enforcing = true;
-			else if (strcmp(value, "permissive"))
+			else if (strcmp(value, mode_names[PFSEL_MODE_PERMISSIVE]))
 				err = pfsel_malformed("status", lineno, "bad mode");
 			seen |= MODE;
 		} else if (!strcmp(line, "system")) {
@@ -680,11 +687,13 @@ PFSEL_EXPORT int pfsel_set_avc_threshold(const unsigned int threshold)
 {
 	char word[16];
 
-	if (threshold < 1 || threshold > 65536)
+	if (threshold < PFSEL_AVC_THRESHOLD_MIN ||
+	    threshold > PFSEL_AVC_THRESHOLD_MAX)
 		return pfsel_fail(
 			-EINVAL,
-			"pfsel_set_avc_threshold: %u is not in 1..65536",
-			threshold);
+			"pfsel_set_avc_threshold: %u is not in %d..%d",
+			threshold, PFSEL_AVC_THRESHOLD_MIN,
+			PFSEL_AVC_THRESHOLD_MAX);
 	snprintf(word, sizeof(word), "%u", threshold);
 	return write_word("avc/cache_threshold", word);
 }

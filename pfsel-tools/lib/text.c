@@ -14,41 +14,50 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/*
+ * The tables of <linux/pfsel_names.h>, each entry's value checked: the
+ * library spells no name itself.
+ */
 static const char *const op_names[] = {
-	[PFSEL_OP_CREATE] = "create",	[PFSEL_OP_BIND] = "bind",
-	[PFSEL_OP_CONNECT] = "connect", [PFSEL_OP_LISTEN] = "listen",
-	[PFSEL_OP_ACCEPT] = "accept",
+#define PFSEL_OP(id, name, value) [PFSEL_CHECKED_INDEX(id, value)] = name,
+#include <linux/pfsel_names.h>
+#undef PFSEL_OP
 };
 
 static const char *const proto_names[] = {
-	[PFSEL_PROTO_TCP] = "tcp",	 [PFSEL_PROTO_UDP] = "udp",
-	[PFSEL_PROTO_ICMP] = "icmp",	 [PFSEL_PROTO_RAW] = "raw",
-	[PFSEL_PROTO_PACKET] = "packet",
+#define PFSEL_PROTO(id, name, value) [PFSEL_CHECKED_INDEX(id, value)] = name,
+#include <linux/pfsel_names.h>
+#undef PFSEL_PROTO
 };
 
 static const char *const family_names[] = {
-	[PFSEL_FAMILY_INET] = "inet",
-	[PFSEL_FAMILY_INET6] = "inet6",
+#define PFSEL_FAMILY(id, name, value) [PFSEL_CHECKED_INDEX(id, value)] = name,
+#include <linux/pfsel_names.h>
+#undef PFSEL_FAMILY
 };
 
 static const char *const answer_names[] = {
-	[PFSEL_ANSWER_ALLOW] = "allow",
-	[PFSEL_ANSWER_DENY] = "deny",
+#define PFSEL_ANSWER(id, name, value) [PFSEL_CHECKED_INDEX(id, value)] = name,
+#include <linux/pfsel_names.h>
+#undef PFSEL_ANSWER
 };
 
 static const char *const scope_names[] = {
-	[PFSEL_SCOPE_ONCE] = "once",
-	[PFSEL_SCOPE_PROCESS] = "process",
-	[PFSEL_SCOPE_SESSION] = "session",
-	[PFSEL_SCOPE_ALWAYS] = "always",
+#define PFSEL_SCOPE(id, name, value) [PFSEL_CHECKED_INDEX(id, value)] = name,
+#include <linux/pfsel_names.h>
+#undef PFSEL_SCOPE
 };
 
-static const char *const policy_names[] = { "system", "user" };
+static const char *const policy_names[] = {
+#define PFSEL_SLOT(id, name, value) [PFSEL_CHECKED_INDEX(id, value)] = name,
+#include <linux/pfsel_names.h>
+#undef PFSEL_SLOT
+};
 
 static const char *const verdict_names[] = {
-	[PFSEL_VERDICT_ALLOW] = "allow",
-	[PFSEL_VERDICT_DENY] = "deny",
-	[PFSEL_VERDICT_ASK] = "ask",
+#define PFSEL_VERDICT(id, name, value) [PFSEL_CHECKED_INDEX(id, value)] = name,
+#include <linux/pfsel_names.h>
+#undef PFSEL_VERDICT
 };
 
 static const char *name_of(const char *const *names, const size_t n,
@@ -80,8 +89,9 @@ PFSEL_EXPORT const char *pfsel_proto_name(const unsigned int proto)
 
 PFSEL_EXPORT const char *pfsel_family_name(const unsigned int family)
 {
+	/* A packet socket has no family: it is named as its protocol. */
 	if (family == PFSEL_FAMILY_PACKET)
-		return "packet";
+		return proto_names[PFSEL_PROTO_PACKET];
 	return name_of(family_names, ARRAY_SIZE(family_names), family);
 }
 
@@ -117,7 +127,7 @@ PFSEL_EXPORT int pfsel_proto_from_name(const char *const name)
 
 PFSEL_EXPORT int pfsel_family_from_name(const char *const name)
 {
-	if (name && !strcmp(name, "packet"))
+	if (name && !strcmp(name, proto_names[PFSEL_PROTO_PACKET]))
 		return PFSEL_FAMILY_PACKET;
 	return value_of(family_names, ARRAY_SIZE(family_names), name);
 }

@@ -102,17 +102,21 @@ static struct a2p_group *find_group(struct a2p_state *st,
 
 static bool has_ports(const char *proto)
 {
-	return !strcmp(proto, "tcp") || !strcmp(proto, "udp");
+	const int p = pfsel_proto_from_name(proto);
+
+	return p == PFSEL_PROTO_TCP || p == PFSEL_PROTO_UDP;
 }
 
 /* The request's address and port, as section 1 of LANGUAGE.md has them. */
 static void request_of(const struct pfselcmd_record *rec, const char **addr,
 		       int *port)
 {
-	if (!strcmp(rec->op, "bind") || !strcmp(rec->op, "listen")) {
+	const int op = pfsel_op_from_name(rec->op);
+
+	if (op == PFSEL_OP_BIND || op == PFSEL_OP_LISTEN) {
 		*addr = rec->laddr;
 		*port = rec->lport;
-	} else if (!strcmp(rec->op, "accept")) {
+	} else if (op == PFSEL_OP_ACCEPT) {
 		*addr = rec->raddr;
 		*port = rec->lport;
 	} else {
@@ -124,7 +128,7 @@ static void request_of(const struct pfselcmd_record *rec, const char **addr,
 static int add_rule(struct a2p_group *group, const struct pfselcmd_record *rec)
 {
 	struct a2p_rule rule = { 0 }, *r;
-	const bool create = !strcmp(rec->op, "create");
+	const bool create = pfsel_op_from_name(rec->op) == PFSEL_OP_CREATE;
 	uint8_t bytes[16];
 	const char *addr = NULL;
 	unsigned int port;
@@ -134,7 +138,7 @@ static int add_rule(struct a2p_group *group, const struct pfselcmd_record *rec)
 	snprintf(rule.op, sizeof(rule.op), "%s", rec->op);
 	snprintf(rule.proto, sizeof(rule.proto), "%s", rec->proto);
 	if (create) {
-		if (strcmp(rec->proto, "packet"))
+		if (pfsel_proto_from_name(rec->proto) != PFSEL_PROTO_PACKET)
 			snprintf(rule.family, sizeof(rule.family), "%s",
 				 rec->family);
 	} else {
@@ -179,7 +183,7 @@ static int add_reason(struct a2p_group *group,
 
 	if (rec->asked[0])
 		snprintf(asked, sizeof(asked), " (asked: %s)", rec->asked);
-	if (!strcmp(rec->verdict, "allow"))
+	if (!strcmp(rec->verdict, pfsel_verdict_name(PFSEL_VERDICT_ALLOW)))
 		snprintf(text, sizeof(text),
 			 "allowed by the %s policy's %s%s%s", rec->policy,
 			 rec->rule_default ? "default verdict" : "rule ",
@@ -218,7 +222,7 @@ static int on_record(const struct pfselcmd_record *rec, void *arg)
 	if (!group)
 		return st->error = -ENOMEM;
 	st->records++;
-	if (!strcmp(rec->verdict, "allow"))
+	if (!strcmp(rec->verdict, pfsel_verdict_name(PFSEL_VERDICT_ALLOW)))
 		group->allowed++;
 	else
 		group->denied++;
@@ -277,6 +281,7 @@ static void print_group(FILE *out, const struct a2p_group *g)
 {
 	const struct a2p_rule *r;
 	size_t i, j;
+	int op;
 
 	fputs("# ", out);
 	if (g->app[0])
@@ -324,14 +329,15 @@ static void print_group(FILE *out, const struct a2p_group *g)
 			write_path(out, g->script);
 		}
 		fprintf(out, " %s %s", r->op, r->proto);
-		if (!strcmp(r->op, "create")) {
+		op = pfsel_op_from_name(r->op);
+		if (op == PFSEL_OP_CREATE) {
 			if (r->family[0])
 				fprintf(out, " family %s", r->family);
 		} else {
 			fprintf(out, " %s %s",
-				!strcmp(r->op, "connect") ? "to" :
-				!strcmp(r->op, "accept")  ? "from" :
-							    "on",
+				op == PFSEL_OP_CONNECT ? "to" :
+				op == PFSEL_OP_ACCEPT  ? "from" :
+							 "on",
 				r->addr);
 			if (r->nports) {
 				qsort(r->ports, r->nports, sizeof(*r->ports),

@@ -168,15 +168,34 @@ static bool decode_rule(const char *value, struct pfselcmd_record *rec)
 int pfselcmd_record_decode(const struct pfselcmd_field *fields, size_t count,
 			   struct pfselcmd_record *rec)
 {
-	static const char *const ops[] = { "create", "bind",   "connect",
-					   "listen", "accept", NULL };
-	static const char *const verdicts[] = { "allow", "deny", NULL };
-	static const char *const policies[] = { "system", "user", NULL };
-	static const char *const families[] = { "inet", "inet6", "packet",
-						NULL };
-	static const char *const protos[] = { "tcp", "udp",    "icmp",
-					      "raw", "packet", NULL };
+	/* The words a record may have, from the library's names. */
+	const char *const ops[] = {
+		pfsel_op_name(PFSEL_OP_CREATE), pfsel_op_name(PFSEL_OP_BIND),
+		pfsel_op_name(PFSEL_OP_CONNECT), pfsel_op_name(PFSEL_OP_LISTEN),
+		pfsel_op_name(PFSEL_OP_ACCEPT), NULL
+	};
+	const char *const verdicts[] = {
+		pfsel_verdict_name(PFSEL_VERDICT_ALLOW),
+		pfsel_verdict_name(PFSEL_VERDICT_DENY), NULL
+	};
+	const char *const policies[] = {
+		pfsel_policy_name(PFSEL_SLOT_SYSTEM),
+		pfsel_policy_name(PFSEL_SLOT_USER), NULL
+	};
+	const char *const families[] = {
+		pfsel_family_name(PFSEL_FAMILY_INET),
+		pfsel_family_name(PFSEL_FAMILY_INET6),
+		pfsel_family_name(PFSEL_FAMILY_PACKET), NULL
+	};
+	const char *const protos[] = {
+		pfsel_proto_name(PFSEL_PROTO_TCP),
+		pfsel_proto_name(PFSEL_PROTO_UDP),
+		pfsel_proto_name(PFSEL_PROTO_ICMP),
+		pfsel_proto_name(PFSEL_PROTO_RAW),
+		pfsel_proto_name(PFSEL_PROTO_PACKET), NULL
+	};
 	const char *v;
+	int op;
 	unsigned long n;
 
 	memset(rec, 0, sizeof(*rec));
@@ -210,11 +229,12 @@ int pfselcmd_record_decode(const struct pfselcmd_field *fields, size_t count,
 			     rec->raddr, sizeof(rec->raddr), &rec->rport))
 		return -EBADMSG;
 	/* What each operation carries (docs/kernel-interface.md). */
-	if (!strcmp(rec->op, "create") ? rec->has_laddr || rec->has_raddr :
-	    !strcmp(rec->op, "bind") || !strcmp(rec->op, "listen") ?
-					 !rec->has_laddr || rec->lport < 0 :
-	    !strcmp(rec->op, "accept") ? !rec->has_raddr || rec->lport < 0 :
-					 !rec->has_raddr || rec->rport < 0)
+	op = pfsel_op_from_name(rec->op);
+	if (op == PFSEL_OP_CREATE ? rec->has_laddr || rec->has_raddr :
+	    op == PFSEL_OP_BIND || op == PFSEL_OP_LISTEN ?
+					!rec->has_laddr || rec->lport < 0 :
+	    op == PFSEL_OP_ACCEPT ? !rec->has_raddr || rec->lport < 0 :
+				    !rec->has_raddr || rec->rport < 0)
 		return -EBADMSG;
 	v = field(fields, count, "app");
 	if (!v || pfselcmd_audit_string(v, rec->app, sizeof(rec->app)))
@@ -342,7 +362,9 @@ static bool wanted(const struct pfselcmd_log_source *src,
 		return false;
 	if (src->has_uid && (!rec->has_uid || rec->uid != src->uid))
 		return false;
-	if (!strcmp(rec->verdict, "allow") ? !src->want_allow : !src->want_deny)
+	if (!strcmp(rec->verdict, pfsel_verdict_name(PFSEL_VERDICT_ALLOW)) ?
+		    !src->want_allow :
+		    !src->want_deny)
 		return false;
 	if (src->app) {
 		char with_script[8200];

@@ -89,7 +89,7 @@ static void text_policy(FILE *out, const char *name,
 static int parse_request(struct pfselcmd_ctx *ctx, int nargs, char **args,
 			 struct pfsel_check_request *req)
 {
-	const bool create = !strcmp(args[0], "create");
+	const bool create = pfsel_op_from_name(args[0]) == PFSEL_OP_CREATE;
 	const char *family = NULL;
 	unsigned long port;
 	int v;
@@ -111,7 +111,8 @@ static int parse_request(struct pfselcmd_ctx *ctx, int nargs, char **args,
 				return pfselcmd_usage(ctx, "'%s' is not a port",
 						      args[3]);
 			req->port = (uint16_t)port;
-		} else if (!strcmp(args[1], "tcp") || !strcmp(args[1], "udp")) {
+		} else if (pfsel_proto_from_name(args[1]) == PFSEL_PROTO_TCP ||
+			   pfsel_proto_from_name(args[1]) == PFSEL_PROTO_UDP) {
 			return pfselcmd_usage(ctx, "%s %s needs a port", args[0],
 					      args[1]);
 		}

@@ -53,7 +53,8 @@ struct log_state {
 static void endpoint(char *buf, size_t size, const char *addr, int port,
 		     const char *proto)
 {
-	const bool ported = !strcmp(proto, "tcp") || !strcmp(proto, "udp");
+	const int p = pfsel_proto_from_name(proto);
+	const bool ported = p == PFSEL_PROTO_TCP || p == PFSEL_PROTO_UDP;
 
 	if (!ported || port < 0)
 		snprintf(buf, size, "%s", addr);
@@ -92,6 +93,7 @@ static void put_rule(FILE *out, const char *rule)
 static void print_text(FILE *out, const struct pfselcmd_record *rec)
 {
 	char when[32], a[80], b[80];
+	int op;
 	struct tm tm;
 	time_t sec = rec->sec;
 
@@ -110,13 +112,14 @@ static void print_text(FILE *out, const struct pfselcmd_record *rec)
 		put_escaped(out, rec->script, PFSEL_ESCAPE_QUOTE);
 	}
 	fprintf(out, " %s %s", rec->op, rec->proto);
-	if (!strcmp(rec->op, "create")) {
-		if (strcmp(rec->family, "packet"))
+	op = pfsel_op_from_name(rec->op);
+	if (op == PFSEL_OP_CREATE) {
+		if (pfsel_family_from_name(rec->family) != PFSEL_FAMILY_PACKET)
 			fprintf(out, " %s", rec->family);
-	} else if (!strcmp(rec->op, "bind") || !strcmp(rec->op, "listen")) {
+	} else if (op == PFSEL_OP_BIND || op == PFSEL_OP_LISTEN) {
 		endpoint(a, sizeof(a), rec->laddr, rec->lport, rec->proto);
 		fprintf(out, " on %s", a);
-	} else if (!strcmp(rec->op, "accept")) {
+	} else if (op == PFSEL_OP_ACCEPT) {
 		endpoint(a, sizeof(a), rec->laddr, rec->lport, rec->proto);
 		fprintf(out, " from %s to %s", rec->raddr, a);
 	} else {

@@ -487,10 +487,10 @@ int pfsel_check_answer_parse(const char *text, struct pfsel_check_answer *ans);
 /* Names and text                                                          */
 /* ---------------------------------------------------------------------- */
 
-/* PFSEL_ATTR_FAMILY of a packet socket. */
-#define PFSEL_FAMILY_PACKET 0xff
-
 /*
+ * PFSEL_FAMILY_PACKET, the family of a packet socket, and the names below
+ * come from <linux/pfsel_names.h>: its tables give every name once.
+ *
  * Names as the policy language writes them: "connect", "tcp", "inet",
  * "packet" (family 0xff), "allow" (an agent's answer), "session",
  * "system"/"user", and a policy's verdict "allow", "deny" or "ask" (enum
