@@ -3,9 +3,10 @@
  * libpfsel - pfsel's securityfs files (docs/kernel-interface.md).
  *
  * Each call opens the file it needs, reads or writes it whole, and closes
- * it.  Writes go in one write() at offset 0, as the kernel requires; reads
- * loop until end of file, as seq_file hands out a page at a time.  The
- * parsers are strict about the documented forms: a line that does not
+ * it (but pfsel_load_open(), whose caller loads through the descriptor
+ * later).  Writes go in one write() at offset 0, as the kernel requires;
+ * reads loop until end of file, as seq_file hands out a page at a time.
+ * The parsers are strict about the documented forms: a line that does not
  * parse is -EBADMSG with its number in the message, so that a kernel and
  * a library that disagree say so instead of guessing.
  */
@@ -232,19 +233,67 @@ int pfsel_sfs_transact(const char *const name, const void *const request,
 	return 0;
 }
 
+/* What the kernel would refuse of any blob, said before it is written. */
+static int check_blob(const char *const caller, const void *const blob,
+		      const size_t size)
+{
+	if (!blob || size == 0)
+		return pfsel_fail(-EINVAL, "%s: empty policy", caller);
+	if (size > PFSEL_POLICY_MAX_SIZE)
+		return pfsel_fail(-E2BIG, "%s: %zu bytes: %s", caller, size,
+				  strerror(E2BIG));
+	return 0;
+}
+
 PFSEL_EXPORT int pfsel_load_buffer(const void *const blob, const size_t size)
 {
-	int err;
+	int err = check_blob("pfsel_load_buffer", blob, size);
 
-	if (!blob || size == 0)
-		return pfsel_fail(-EINVAL, "pfsel_load_buffer: empty policy");
-	if (size > PFSEL_POLICY_MAX_SIZE)
-		return pfsel_fail(-E2BIG, "pfsel_load_buffer: %zu bytes: %s",
-				  size, strerror(E2BIG));
-	err = pfsel_sfs_write("load", blob, size);
+	if (!err)
+		err = pfsel_sfs_write("load", blob, size);
 	if (!err)
 		pfsel_clear_error();
 	return err;
+}
+
+PFSEL_EXPORT int pfsel_load_open(void)
+{
+	char path[PATH_MAX];
+	int fd, err;
+
+	err = sfs_path("load", path, sizeof(path));
+	if (err)
+		return err;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return pfsel_fail(-errno, "open(%s): %s", path,
+				  strerror(errno));
+	pfsel_clear_error();
+	return fd;
+}
+
+PFSEL_EXPORT int pfsel_load_buffer_fd(const int fd, const void *const blob,
+				      const size_t size)
+{
+	ssize_t n;
+	int err = check_blob("pfsel_load_buffer_fd", blob, size);
+
+	if (err)
+		return err;
+	/* At offset 0 whatever was written before: the descriptor is reused. */
+	do
+		n = pwrite(fd, blob, size, 0);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return pfsel_fail(-errno, "write(load, descriptor %d): %s", fd,
+				  strerror(errno));
+	if ((size_t)n != size)
+		return pfsel_fail(
+			-EIO,
+			"write(load, descriptor %d): wrote %zd of %zu bytes",
+			fd, n, size);
+	pfsel_clear_error();
+	return 0;
 }
 
 PFSEL_EXPORT int pfsel_load_file(const char *const path)
@@ -530,6 +579,27 @@ PFSEL_EXPORT int pfsel_policies(struct pfsel_policy_info **const out,
 	return err;
 }
 
+PFSEL_EXPORT int pfsel_get_policy_info(const bool system, const uid_t uid,
+				       struct pfsel_policy_info *const info)
+{
+	struct pfsel_policy_info *list;
+	size_t count, i;
+	int err = pfsel_policies(&list, &count);
+
+	memset(info, 0, sizeof(*info));
+	if (err)
+		return err;
+	for (i = 0; i < count; i++) {
+		if (list[i].system == system &&
+		    (system || list[i].uid == (uint32_t)uid)) {
+			*info = list[i];
+			break;
+		}
+	}
+	free(list);
+	return i < count;
+}
+
 PFSEL_EXPORT int pfsel_get_status(struct pfsel_status *const status)
 {
 	enum { VERSION = 1, MODE = 2, SYSTEM = 4, USERS = 8, GENERATION = 16 };
@@ -723,6 +793,19 @@ PFSEL_EXPORT int pfsel_get_hook_stats(struct pfsel_hook_stat **const out,
 
 	*out = list;
 	return err;
+}
+
+PFSEL_EXPORT int pfsel_get_hook_timing(void)
+{
+	uint64_t v;
+	int err = read_number("hook_timing", 1, &v);
+
+	return err ? err : (int)v;
+}
+
+PFSEL_EXPORT int pfsel_set_hook_timing(const bool on)
+{
+	return write_word("hook_timing", on ? "1" : "0");
 }
 
 PFSEL_EXPORT int pfsel_forget_uid(const uid_t uid)

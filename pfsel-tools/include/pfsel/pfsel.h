@@ -7,10 +7,11 @@
  *
  *  - securityfs (docs/kernel-interface.md): load and unload compiled
  *    policies, read what is loaded, the status, the global mode, the AVC's
- *    statistics and threshold, the hooks' counters, the ask counters;
- *    forget a user's session answers; ask what the policies would decide
- *    (the "check" file).  Each call opens, reads or writes, and closes the
- *    file it needs; nothing is cached.
+ *    statistics and threshold, the hooks' counters and timing, the ask
+ *    counters; forget a user's session answers; ask what the policies
+ *    would decide (the "check" file).  Each call opens, reads or writes,
+ *    and closes the file it needs (but pfsel_load_open(), which hands
+ *    "load" to its caller); nothing is cached.
  *
  *  - the agent side of the "pfsel" generic netlink family (<linux/pfsel.h>):
  *    register (as root) the agent of a uid, receive the kernel's
@@ -115,6 +116,37 @@ int pfsel_load_buffer(const void *blob, size_t size);
 int pfsel_load_file(const char *path);
 
 /**
+ * pfsel_load_open - Open "load" for writing, to load through later
+ *
+ * The kernel judges a load by the credentials of whoever opened "load",
+ * not of whoever writes to it (docs/kernel-interface.md, "Who may do
+ * what"): a descriptor the root side opened and passed on (fork(),
+ * SCM_RIGHTS) lets its holder load what root may, and one a user opened
+ * lends root nothing.  For a privileged helper that opens the file and
+ * hands it to the process that has the policy; a program that loads for
+ * itself calls pfsel_load_buffer() or pfsel_load_file().
+ *
+ * Return: a descriptor (O_WRONLY | O_CLOEXEC) for pfsel_load_buffer_fd(),
+ * to close() when done; or the error of open().
+ */
+int pfsel_load_open(void);
+
+/**
+ * pfsel_load_buffer_fd - Load a compiled policy through an open "load"
+ * @fd: a descriptor of "load" (pfsel_load_open()), opened by this process
+ *      or by the one that passed it here.
+ * @blob: the policy.
+ * @size: its size in bytes, not 0.
+ *
+ * As pfsel_load_buffer(), with the opener's credentials deciding: one
+ * pwrite() at offset 0, so that the descriptor may load again.
+ *
+ * Return: as pfsel_load_buffer(); -EBADF for a descriptor not open for
+ * writing.
+ */
+int pfsel_load_buffer_fd(int fd, const void *blob, size_t size);
+
+/**
  * pfsel_compare - Whether a compiled policy is no looser than another
  * @old_blob: @old_len: the policy in force, or the one last confirmed.
  * @new_blob: @new_len: the candidate.
@@ -186,6 +218,20 @@ struct pfsel_policy_info {
  * the error of open()/read().
  */
 int pfsel_policies(struct pfsel_policy_info **out, size_t *count);
+
+/**
+ * pfsel_get_policy_info - The "policies" line of one policy
+ * @system: the system policy; false: the policy of @uid.
+ * @uid: the user (ignored for the system policy).
+ * @info: filled in when the policy is loaded; all zero when not.
+ *
+ * Whether it is loaded, and which load it is (generation, checksum): what
+ * a program that loads a user's policy asks before and after.
+ *
+ * Return: 1 loaded, 0 not loaded, or a negative errno as pfsel_policies().
+ */
+int pfsel_get_policy_info(bool system, uid_t uid,
+			  struct pfsel_policy_info *info);
 
 /**
  * struct pfsel_status - The "status" file
@@ -290,6 +336,24 @@ struct pfsel_hook_stat {
  * Return: 0, -EBADMSG, -ENOMEM, or the error of open()/read().
  */
 int pfsel_get_hook_stats(struct pfsel_hook_stat **out, size_t *count);
+
+/**
+ * pfsel_get_hook_timing - Read "hook_timing"
+ *
+ * Return: 1 when the hooks are timed, 0 when they are not (the default),
+ * or a negative errno: -EBADMSG, or the error of open()/read().
+ */
+int pfsel_get_hook_timing(void);
+
+/**
+ * pfsel_set_hook_timing - Time the hooks, or stop (needs CAP_MAC_ADMIN)
+ * @on: true: every decided hook call reads the clock twice and adds its
+ *      time to the nanoseconds of "hooks" (for benchmarks: the reads cost
+ *      time themselves); false: calls are only counted.
+ *
+ * Return: 0, -EPERM, or the error of open() (-EACCES for non-root).
+ */
+int pfsel_set_hook_timing(bool on);
 
 /*
  * PFSEL_ASK_STATS_FIELDS - The counters of "ask_stats", in the kernel's order

@@ -80,6 +80,7 @@ static int setup(void **state)
 		 "kept_hits interrupted agents pending kept\n"
 		 "4 1 2 1 0 0 3 0 2 0 18446744073709551615\n");
 	put_file("forget", "");
+	put_file("hook_timing", "0\n");
 	return pfsel_set_securityfs(root);
 }
 
@@ -206,6 +207,43 @@ static void test_policies(void **state)
 	free(p);
 }
 
+static void test_policy_info(void **state)
+{
+	struct pfsel_policy_info info;
+
+	(void)state;
+	assert_int_equal(pfsel_get_policy_info(true, 0, &info), 1);
+	assert_true(info.system);
+	assert_int_equal(info.generation, 3);
+	assert_int_equal(info.checksum, 0x8f31c2a0);
+	/* The uid does not matter for the system policy. */
+	assert_int_equal(pfsel_get_policy_info(true, 1001, &info), 1);
+	assert_true(info.system);
+	assert_int_equal(pfsel_get_policy_info(false, 1001, &info), 1);
+	assert_false(info.system);
+	assert_int_equal(info.uid, 1001);
+	assert_int_equal(info.generation, 7);
+	assert_int_equal(info.size, 2048);
+	assert_int_equal(info.rules, 3);
+	assert_true(info.permissive);
+	assert_string_equal(pfsel_last_error(), "");
+
+	/* Not loaded: 0, and nothing left in @info. */
+	assert_int_equal(pfsel_get_policy_info(false, 1002, &info), 0);
+	assert_int_equal(info.uid, 0);
+	assert_int_equal(info.generation, 0);
+	/* uid 0 is a user's policy, not the system's. */
+	assert_int_equal(pfsel_get_policy_info(false, 0, &info), 0);
+	put_file("policies", "");
+	assert_int_equal(pfsel_get_policy_info(true, 0, &info), 0);
+
+	/* A malformed list is no answer either way. */
+	put_file("policies", "1001 generation=7\n");
+	assert_int_equal(pfsel_get_policy_info(false, 1001, &info), -EBADMSG);
+	assert_int_equal(info.uid, 0);
+	assert_non_null(strstr(pfsel_last_error(), "policies line 1"));
+}
+
 static void test_policies_malformed(void **state)
 {
 	static const char *const bad[] = {
@@ -319,6 +357,76 @@ static void test_hooks(void **state)
 		"hooks",
 		"a_very_long_hook_name_that_no_kernel_would_ever_use_at_all 1 1\n");
 	assert_int_equal(pfsel_get_hook_stats(&h, &n), -EBADMSG);
+}
+
+static void test_hook_timing(void **state)
+{
+	char path[128];
+
+	(void)state;
+	assert_int_equal(pfsel_get_hook_timing(), 0);
+	put_file("hook_timing", "1\n");
+	assert_int_equal(pfsel_get_hook_timing(), 1);
+	put_file("hook_timing", "2\n");
+	assert_int_equal(pfsel_get_hook_timing(), -EBADMSG);
+	assert_non_null(strstr(pfsel_last_error(), "hook_timing line 1"));
+	put_file("hook_timing", "on\n");
+	assert_int_equal(pfsel_get_hook_timing(), -EBADMSG);
+
+	put_file("hook_timing", "");
+	assert_int_equal(pfsel_set_hook_timing(true), 0);
+	assert_string_equal(get_file("hook_timing"), "1");
+	put_file("hook_timing", "");
+	assert_int_equal(pfsel_set_hook_timing(false), 0);
+	assert_string_equal(get_file("hook_timing"), "0");
+	assert_string_equal(pfsel_last_error(), "");
+
+	/* A kernel without the file: the error names open() and it. */
+	snprintf(path, sizeof(path), "%s/hook_timing", root);
+	unlink(path);
+	assert_int_equal(pfsel_get_hook_timing(), -ENOENT);
+	assert_int_equal(pfsel_set_hook_timing(true), -ENOENT);
+	assert_non_null(strstr(pfsel_last_error(), path));
+}
+
+static void test_load_fd(void **state)
+{
+	static const unsigned char blob[] = { 'P', 'F', 'S', 'L', 0, 1, 2, 3 };
+	static const unsigned char other[] = { 'X', 'Y' };
+	char path[128];
+	int fd, ro;
+
+	(void)state;
+	fd = pfsel_load_open();
+	assert_true(fd >= 0);
+	assert_string_equal(pfsel_last_error(), "");
+	assert_int_equal(pfsel_load_buffer_fd(fd, blob, sizeof(blob)), 0);
+	assert_memory_equal(get_file("load"), blob, sizeof(blob));
+	/* Again through the same descriptor: at offset 0 again. */
+	assert_int_equal(pfsel_load_buffer_fd(fd, other, sizeof(other)), 0);
+	assert_memory_equal(get_file("load"), "XYSL", 4);
+	/* What the kernel would refuse of any blob is refused here too. */
+	assert_int_equal(pfsel_load_buffer_fd(fd, blob, 0), -EINVAL);
+	assert_int_equal(pfsel_load_buffer_fd(fd, NULL, 8), -EINVAL);
+	assert_int_equal(pfsel_load_buffer_fd(
+				 fd, blob, (size_t)PFSEL_POLICY_MAX_SIZE + 1),
+			 -E2BIG);
+	assert_memory_equal(get_file("load"), "XYSL", 4);
+	assert_int_equal(close(fd), 0);
+
+	/* A descriptor not open for writing; one that is closed. */
+	snprintf(path, sizeof(path), "%s/load", root);
+	ro = open(path, O_RDONLY | O_CLOEXEC);
+	assert_true(ro >= 0);
+	assert_int_equal(pfsel_load_buffer_fd(ro, blob, sizeof(blob)), -EBADF);
+	assert_non_null(strstr(pfsel_last_error(), "write(load"));
+	close(ro);
+	assert_int_equal(pfsel_load_buffer_fd(ro, blob, sizeof(blob)), -EBADF);
+
+	/* A securityfs without the file: the error names open() and it. */
+	unlink(path);
+	assert_int_equal(pfsel_load_open(), -ENOENT);
+	assert_non_null(strstr(pfsel_last_error(), path));
 }
 
 static void test_load_unload(void **state)
@@ -686,11 +794,16 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_missing_file, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_policies, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_policy_info, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_policies_malformed, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_enforce, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_avc, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hooks, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hook_timing, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_load_fd, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_load_unload, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_ask_stats, setup, teardown),
