@@ -22,6 +22,7 @@ void pfw_diag_init(struct pfw_diag *diag, FILE *out)
 {
 	memset(diag, 0, sizeof(*diag));
 	diag->out = out;
+	diag->program = "pfwc";
 	for (int i = 0; i < PFW_W_COUNT; i++)
 		diag->enabled[i] = true;
 }
@@ -143,7 +144,7 @@ static void report(struct pfw_diag *diag, const struct pfw_loc *loc,
 		fprintf(diag->out, "%s:%u:%u: %s: ", loc->file, loc->line,
 			loc->col, kind);
 	else
-		fprintf(diag->out, "pfwc: %s: ", kind);
+		fprintf(diag->out, "%s: %s: ", diag->program, kind);
 	vfprintf(diag->out, fmt, args);
 	fprintf(diag->out, "%s\n", suffix);
 	if (loc && loc->file)
@@ -163,7 +164,8 @@ void pfw_error(struct pfw_diag *diag, const struct pfw_loc *loc,
 	report(diag, loc, "error", "", fmt, args);
 	va_end(args);
 	if (diag->errors == PFW_DIAG_MAX_ERRORS)
-		fprintf(diag->out, "pfwc: error: too many errors, stopping\n");
+		fprintf(diag->out, "%s: error: too many errors, stopping\n",
+			diag->program);
 }
 
 void pfw_warn(struct pfw_diag *diag, enum pfw_warning which,

@@ -49,6 +49,9 @@ struct pfw_diag_source {
 
 struct pfw_diag {
 	FILE *out;
+	/* Names a message without a place ("pfwc: error: ..."): "pfwc"
+	 * unless the program using the front end says otherwise. */
+	const char *program;
 	unsigned int errors;
 	unsigned int warnings;
 	bool werror;
@@ -81,7 +84,10 @@ bool pfw_diag_option(struct pfw_diag *diag, const char *option);
 /* The option names, indexed by enum pfw_warning ("shadow", ...). */
 extern const char *const pfw_warning_names[PFW_W_COUNT];
 
-/* Report an error at @loc (NULL: no location; the message is about pfwc). */
+/*
+ * Report an error at @loc (NULL: no location; the message is about the
+ * program's own work, and names it).
+ */
 void pfw_error(struct pfw_diag *diag, const struct pfw_loc *loc,
 	       const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -95,8 +101,8 @@ void pfw_note(struct pfw_diag *diag, const struct pfw_loc *loc, const char *fmt,
 	      ...) __attribute__((format(printf, 3, 4)));
 
 /*
- * Say something about pfwc's own work that is neither error nor warning
- * ("pfwc: note: ..."); it counts as nothing, so -Werror ignores it.
+ * Say something about the program's own work that is neither error nor
+ * warning ("pfwc: note: ..."); it counts as nothing, so -Werror ignores it.
  */
 void pfw_notice(struct pfw_diag *diag, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -34,15 +34,6 @@
 #ifndef PFWC_VERSION
 #define PFWC_VERSION "unknown"
 #endif
-/*
- * The named-service vocabulary is looked for, in order: in $PFWC_SERVICES;
- * beside the installed binary, in ../share/pfsel/services (so that both an
- * installed pfwc and build/bin/pfwc find theirs); in PFWC_SERVICES_PATH.
- */
-#ifndef PFWC_SERVICES_PATH
-#define PFWC_SERVICES_PATH "/usr/share/pfsel/services"
-#endif
-#define PFWC_SERVICES_RELATIVE "/../share/pfsel/services"
 
 /* Exit statuses; the man page and --help list them too. */
 enum pfwc_exit {
@@ -438,36 +429,14 @@ static struct pfw_policy *load_policy(const char *path,
 	return policy;
 }
 
-/* Where the vocabulary is when --services does not say: see above. */
-static const char *default_services_path(char *buf, size_t size)
-{
-	const char *env = getenv("PFWC_SERVICES");
-	ssize_t len;
-	char *slash;
-
-	if (env && *env)
-		return env;
-	len = readlink("/proc/self/exe", buf, size - 1);
-	if (len > 0 && (size_t)len < size - sizeof(PFWC_SERVICES_RELATIVE)) {
-		buf[len] = '\0';
-		slash = strrchr(buf, '/');
-		if (slash) {
-			strcpy(slash, PFWC_SERVICES_RELATIVE);
-			if (access(buf, F_OK) == 0)
-				return buf;
-		}
-	}
-	return PFWC_SERVICES_PATH;
-}
-
 static int compile(const struct options *opts, struct pfw_diag *diag)
 {
 	char default_path[PATH_MAX];
 	const char *services_path =
 		opts->services ?
 			opts->services :
-			default_services_path(default_path,
-					      sizeof(default_path));
+			pfw_services_default_path(default_path,
+						  sizeof(default_path));
 	struct pfw_sema_options sema_opts = {
 		.force_system = opts->system,
 		.force_uid = opts->has_uid,

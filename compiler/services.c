@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * pfwc - reading the named-service vocabulary
+ * pfwc - reading the named-service vocabulary, and where it is
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lexer.h"
 #include "parser.h"
@@ -222,4 +223,25 @@ size_t pfw_services_find(const struct pfw_services *services, const char *name,
 	       strcmp(services->entries[low + count].name, name) == 0)
 		count++;
 	return count;
+}
+
+const char *pfw_services_default_path(char *buf, size_t size)
+{
+	const char *env = getenv("PFWC_SERVICES");
+	ssize_t len;
+	char *slash;
+
+	if (env && *env)
+		return env;
+	len = readlink("/proc/self/exe", buf, size - 1);
+	if (len > 0 && (size_t)len < size - sizeof(PFWC_SERVICES_RELATIVE)) {
+		buf[len] = '\0';
+		slash = strrchr(buf, '/');
+		if (slash) {
+			strcpy(slash, PFWC_SERVICES_RELATIVE);
+			if (access(buf, F_OK) == 0)
+				return buf;
+		}
+	}
+	return PFWC_SERVICES_PATH;
 }

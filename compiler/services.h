@@ -15,6 +15,17 @@
 
 #include "diag.h"
 
+/*
+ * Where the vocabulary is when no --services says: $PFWC_SERVICES; beside
+ * the running binary, in ../share/pfsel/services (so that both an installed
+ * pfwc and build/bin/pfwc find theirs, and pfsel-agent beside them); else
+ * PFWC_SERVICES_PATH, which the Makefile sets.
+ */
+#ifndef PFWC_SERVICES_PATH
+#define PFWC_SERVICES_PATH "/usr/share/pfsel/services"
+#endif
+#define PFWC_SERVICES_RELATIVE "/../share/pfsel/services"
+
 struct pfw_service {
 	char *name; /* the name or one of its aliases */
 	uint16_t port;
@@ -39,6 +50,13 @@ struct pfw_services *pfw_services_parse(const char *name, const char *text,
 					size_t len, struct pfw_diag *diag);
 
 void pfw_services_free(struct pfw_services *services);
+
+/*
+ * The services file to read when none is named, as above: $PFWC_SERVICES,
+ * the one beside the binary if it exists (written into @buf), else
+ * PFWC_SERVICES_PATH.  The file need not exist.
+ */
+const char *pfw_services_default_path(char *buf, size_t size);
 
 /*
  * Look @name up.  Returns the number of entries with that name or alias and
