@@ -254,6 +254,18 @@ bool pfw_rule_matches(const struct pfw_rule *rule, const char *exe,
 	return false;
 }
 
+const struct pfw_rule *pfw_first_match(const struct pfw_policy *policy,
+				       const struct pfw_request *request)
+{
+	for (size_t i = 0; i < policy->n_rules; i++)
+		if (pfw_rule_matches(&policy->rules[i], request->exe,
+				     request->script, request->op,
+				     request->proto, request->family,
+				     request->addr, request->port))
+			return &policy->rules[i];
+	return NULL;
+}
+
 void *pfw_xrealloc(void *ptr, size_t size)
 {
 	void *grown = realloc(ptr, size ? size : 1);

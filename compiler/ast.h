@@ -219,6 +219,10 @@ struct pfw_ref {
  *	       protected (LANGUAGE.md), whatever it decides.  Unlike
  *	       @audit this is about the application, not the request, so
  *	       it holds even for a rule that never decides anything
+ * @scope:     in pfsel-agent's rule file (rule_file.h), how long the
+ *	       answer the rule gives holds: an enum pfsel_scope value
+ *	       (pfsel.h), PFSEL_SCOPE_ONCE unless its "scope" clause says;
+ *	       0 in a policy, which has no such clause
  * @ops:       set of enum pfw_op, never empty
  * @protos:    set of enum pfw_proto, never empty
  * @families:  set of enum pfw_family, never empty; consulted for every
@@ -260,6 +264,7 @@ struct pfw_rule {
 	enum pfw_verdict verdict;
 	uint32_t audit;
 	bool protect;
+	uint32_t scope;
 	uint32_t ops;
 	uint32_t protos;
 	uint32_t families;
@@ -428,6 +433,35 @@ bool pfw_rule_matches(const struct pfw_rule *rule, const char *exe,
 		      const char *script, enum pfw_op op, enum pfw_proto proto,
 		      enum pfw_family family, const uint8_t addr[16],
 		      uint16_t port);
+
+/*
+ * struct pfw_request - one request (LANGUAGE.md section 1)
+ * @exe:    the executable's path
+ * @script: the script's path, or NULL when the process runs none
+ * @op:     one bit of enum pfw_op
+ * @proto:  one bit of enum pfw_proto
+ * @family: one bit of enum pfw_family, the socket's; looked at for create
+ *	    only (the other operations take it from @addr)
+ * @addr:   16 bytes, network order, IPv4 mapped; ignored for create
+ * @port:   ignored for create
+ */
+struct pfw_request {
+	const char *exe;
+	const char *script;
+	enum pfw_op op;
+	enum pfw_proto proto;
+	enum pfw_family family;
+	uint8_t addr[16];
+	uint16_t port;
+};
+
+/*
+ * The rule that decides @request: the first of @policy's rules that
+ * matches it (pfw_rule_matches()), or NULL when none does and the default
+ * decides.
+ */
+const struct pfw_rule *pfw_first_match(const struct pfw_policy *policy,
+				       const struct pfw_request *request);
 
 /*
  * One byte as a quoted .pfw string writes it (LANGUAGE.md, "Exact paths"):

@@ -73,6 +73,7 @@ const char *const pfw_keyword_names[PFW_KW_COUNT] = {
 	[PFW_KW_LOG] = "log",
 	[PFW_KW_QUIET] = "quiet",
 	[PFW_KW_PROTECT] = "protect",
+	[PFW_KW_SCOPE] = "scope",
 	[PFW_KW_ANY] = "any",
 #define PFSEL_OP(id, name, value) \
 	[PFW_KW_CREATE + PFSEL_CHECKED_INDEX(id, value)] = name,

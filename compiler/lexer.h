@@ -59,6 +59,7 @@ enum pfw_keyword {
 	PFW_KW_LOG,
 	PFW_KW_QUIET,
 	PFW_KW_PROTECT,
+	PFW_KW_SCOPE, /* a rule file's (rule_file.h); an error in a policy */
 	PFW_KW_ANY,
 	PFW_KW_CREATE,
 	PFW_KW_BIND,

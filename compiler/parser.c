@@ -20,8 +20,14 @@
  *              | "family" family ("," family)*
  *              | ("to" | "from" | "on") address-list
  *              | "port" port-list | "log" | "quiet" | "protect"
+ *              | "scope" ("once" | "process" | "session" | "always")
  *   address   := "any" | ADDRESS | NAME
  *   port      := "any" | NUMBER ["-" NUMBER] | NAME
+ *
+ * pfsel-agent's rule file (pfw_parse_options.rule_file) is the same
+ * grammar with fewer statements: rules, "allow" or "deny" only, and
+ * definitions.  Its rules may say "scope" and may not say "log", "quiet"
+ * or "protect"; a policy's rules may not say "scope".
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,6 +39,14 @@
 
 #include "lexer.h"
 #include "parser.h"
+#include "pfsel.h"
+
+/* The scopes of an agent's answer, which a rule file's "scope" names. */
+static const char *const scope_names[] = {
+#define PFSEL_SCOPE(id, name, value) [PFSEL_CHECKED_INDEX(id, value)] = name,
+#include "pfsel_names.h"
+#undef PFSEL_SCOPE
+};
 
 /* The files being parsed, innermost last, to find include cycles. */
 struct include_frame {
@@ -209,6 +223,18 @@ static bool is_keyword(const struct parser *p, enum pfw_keyword keyword)
 static bool is_name(const struct parser *p)
 {
 	return p->token.kind == PFW_TOK_WORD && p->token.keyword == PFW_KW_NONE;
+}
+
+/*
+ * The word at the token is the policy language's and not a rule file's
+ * (@why says what a rule file is instead): an error there.
+ */
+static bool policy_only(struct parser *p, const char *why)
+{
+	pfw_error(p->diag, &p->token.loc,
+		  "'%s' is for a policy, not a rule file: %s", p->token.text,
+		  why);
+	return false;
 }
 
 /* "expected X, but found Y": the standard syntax error at the token. */
@@ -740,6 +766,7 @@ static bool parse_definition(struct parser *p)
 /* What one rule wrote explicitly, to narrow or check its implicit parts. */
 struct rule_clauses {
 	struct pfw_loc ops_loc, protos_loc, families_loc, addr_loc, port_loc;
+	struct pfw_loc scope_loc;
 };
 
 /*
@@ -810,6 +837,31 @@ static bool first_clause(struct parser *p, struct pfw_loc *loc,
 	return true;
 }
 
+/* "scope" and its value: how long a rule file's answer holds. */
+static bool parse_scope(struct parser *p, struct pfw_rule *rule,
+			struct rule_clauses *clauses)
+{
+	if (!p->options->rule_file) {
+		pfw_error(
+			p->diag, &p->token.loc,
+			"'scope' is for pfsel-agent's rule file, not a policy: it says how long the agent's answer holds");
+		return false;
+	}
+	if (!first_clause(p, &clauses->scope_loc, "a scope"))
+		return false;
+	next(p);
+	for (unsigned int i = 0;
+	     i < sizeof(scope_names) / sizeof(scope_names[0]); i++) {
+		if (is_name(p) && strcmp(p->token.text, scope_names[i]) == 0) {
+			rule->scope = i;
+			next(p);
+			return true;
+		}
+	}
+	expected(p, "a scope: 'once', 'process', 'session' or 'always'");
+	return false;
+}
+
 static bool parse_rule_clause(struct parser *p, struct pfw_rule *rule,
 			      struct rule_clauses *clauses)
 {
@@ -858,8 +910,16 @@ static bool parse_rule_clause(struct parser *p, struct pfw_rule *rule,
 				       &rule->n_port_refs);
 	case PFW_KW_LOG:
 	case PFW_KW_QUIET:
+		if (p->options->rule_file)
+			return policy_only(
+				p,
+				"a rule there is an answer, and the policy's rule that asked says what is audited");
 		return parse_audit_flag(p, &rule->audit);
 	case PFW_KW_PROTECT:
+		if (p->options->rule_file)
+			return policy_only(
+				p,
+				"a rule there is an answer, which protects no application");
 		/* A flag like log and quiet, so it says so the way they do. */
 		if (rule->protect)
 			pfw_error(p->diag, &p->token.loc,
@@ -869,12 +929,16 @@ static bool parse_rule_clause(struct parser *p, struct pfw_rule *rule,
 		rule->protect = true;
 		next(p);
 		return true;
+	case PFW_KW_SCOPE:
+		return parse_scope(p, rule, clauses);
 	default:
 		if (missing_semicolon(p, "the rule"))
 			return false;
 		expected(
 			p,
-			"an operation, a protocol, 'family', 'to', 'from', 'on', 'port', 'log', 'quiet', 'protect' or ';'");
+			p->options->rule_file ?
+				"an operation, a protocol, 'family', 'to', 'from', 'on', 'port', 'scope' or ';'" :
+				"an operation, a protocol, 'family', 'to', 'from', 'on', 'port', 'log', 'quiet', 'protect' or ';'");
 		return false;
 	}
 }
@@ -950,6 +1014,46 @@ static bool parse_include(struct parser *p)
 	return true;
 }
 
+/*
+ * What a rule file may not say at the start of a statement: include,
+ * settings, and "ask" (the file is the answer).  False, with an error, for
+ * those; true for the rest.
+ */
+static bool rule_file_statement(struct parser *p)
+{
+	struct pfw_loc at = p->token.loc;
+
+	switch (p->token.keyword) {
+	case PFW_KW_INCLUDE:
+		return policy_only(
+			p,
+			"the agent reads its rule file alone, as it checked it");
+	case PFW_KW_POLICY:
+	case PFW_KW_DEFAULT:
+	case PFW_KW_MODE:
+		return policy_only(
+			p,
+			"a rule file holds rules and definitions, no settings");
+	case PFW_KW_ASK:
+		/* "ask timeout" and "ask unanswered": settings too. */
+		next(p);
+		if (is_keyword(p, PFW_KW_TIMEOUT) ||
+		    is_keyword(p, PFW_KW_UNANSWERED)) {
+			pfw_error(
+				p->diag, &at,
+				"'ask %s' is for a policy, not a rule file: a rule file holds rules and definitions, no settings",
+				p->token.text);
+			return false;
+		}
+		pfw_error(
+			p->diag, &at,
+			"'ask' is for a policy, not a rule file: a rule file is the agent's answer, and its rules say 'allow' or 'deny'");
+		return false;
+	default:
+		return true;
+	}
+}
+
 static bool parse_statement(struct parser *p)
 {
 	struct pfw_settings *settings = &p->policy->settings;
@@ -958,6 +1062,8 @@ static bool parse_statement(struct parser *p)
 		expected(p, "a statement");
 		return false;
 	}
+	if (p->options->rule_file && !rule_file_statement(p))
+		return false;
 	switch (p->token.keyword) {
 	case PFW_KW_INCLUDE:
 		return parse_include(p);

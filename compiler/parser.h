@@ -28,6 +28,13 @@
 struct pfw_parse_options {
 	/* false: "include" is an error (the fuzzer must not open files). */
 	bool allow_includes;
+	/*
+	 * pfsel-agent's rule file (rule_file.h): its rules are answers, each
+	 * "allow" or "deny" with a "scope" clause or none (once); settings,
+	 * "ask", "include", "log", "quiet" and "protect" are errors.  In a
+	 * policy, "scope" is the error.
+	 */
+	bool rule_file;
 };
 
 /*

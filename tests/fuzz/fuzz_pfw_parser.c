@@ -6,7 +6,9 @@
  *
  * The input is also used as the services file when it starts with "#svc\n"
  * up to the first "\n#end\n", so the services reader is fuzzed too.
- * Includes are off: a fuzzer must not open files.
+ * Includes are off: a fuzzer must not open files.  Inputs whose size is 2
+ * or 3 modulo 4 are read as pfsel-agent's rule file (rule_file.h), and
+ * the resolved rules are asked who answers one request.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -22,7 +24,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const struct pfw_parse_options parse_opts = { 0 };
+	static const struct pfw_parse_options parse_opts[2] = {
+		{ 0 },
+		{ .rule_file = true },
+	};
+	static const struct pfw_request request = {
+		.exe = "/usr/bin/x",
+		.op = PFW_OP_CONNECT,
+		.proto = PFW_PROTO_TCP,
+		.addr = { [10] = 0xff, [11] = 0xff, [12] = 127, [15] = 1 },
+		.port = 80,
+	};
+	const struct pfw_rule *answer;
 	static FILE *sink;
 	const char *text = (const char *)data;
 	struct pfw_services *services = NULL;
@@ -50,7 +63,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sema_opts.services = services;
 	/* Odd sizes compile as the system policy, to reach both defaults. */
 	sema_opts.force_system = size & 1;
-	policy = pfw_parse_buffer("fuzz.pfw", text, size, &parse_opts, &diag);
+	policy = pfw_parse_buffer("fuzz.pfw", text, size,
+				  &parse_opts[(size >> 1) & 1], &diag);
 	if (policy && !diag.errors)
 		pfw_sema(policy, &sema_opts, &diag);
 	if (policy && !diag.errors) {
@@ -76,6 +90,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					   rule->addrs[a].addr, 16) >= 0)
 					__builtin_trap();
 		}
+		answer = pfw_first_match(policy, &request);
+		/* A scope is a rule file's, and one of the four. */
+		if (answer && (answer->scope > 3 ||
+			       (answer->scope && !((size >> 1) & 1))))
+			__builtin_trap();
 		pfw_against_system(policy, policy, &diag);
 	}
 	pfw_policy_free(policy);
