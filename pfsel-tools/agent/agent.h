@@ -52,11 +52,25 @@ struct agent_source *source_auto_new(unsigned int verdict, unsigned int scope);
 struct agent_source *source_terminal_new(int in, FILE *out);
 
 /*
- * source_rules.c: the rule file @path.  On a syntax error returns NULL with
- * "FILE:LINE: message" in @err (or the failing syscall and errno).
+ * source_rules.c: the rule file @path, its service names from the
+ * services file @services (NULL: none).  Its errors and warnings go to
+ * @messages as pfwc writes them ("FILE:LINE:COL: error: ...", the line, a
+ * caret).  On an error returns NULL with "FILE: not read: N errors" in
+ * @err (or the failing syscall and errno).
  */
-struct agent_source *source_rules_new(const char *path, char *err,
-				      size_t errlen);
+struct agent_source *source_rules_new(const char *path, const char *services,
+				      FILE *messages, char *err, size_t errlen);
+
+/*
+ * source_rules.c: the services file a rule file's service names come
+ * from, found as pfwc finds it ($PFWC_SERVICES, ../share/pfsel/services
+ * beside the agent, /usr/share/pfsel/services), malloc()ed; NULL with @err
+ * empty when there is none.  With @trusted (--user), only if it is a file
+ * only root can change, as source_rules_trusted_path() says of the rule
+ * file, else NULL with the reason in @err: what a service name means
+ * decides answers too.
+ */
+char *source_rules_services(bool trusted, char *err, size_t errlen);
 
 /*
  * source_rules.c: @path without symbolic links (malloc()ed) when it is a
@@ -70,8 +84,13 @@ char *source_rules_trusted_path(const char *path, char *err, size_t errlen);
 
 /* rules.c: the rule-file matcher, on its own for tests. */
 struct agent_rules;
-/* Parses @text (named @file in messages); NULL and @err on an error. */
+/*
+ * Parses @text (named @file in messages), with the services file
+ * @services (NULL: none); errors and warnings go to @messages.  NULL, and
+ * "FILE: not read: N errors" in @err, on an error.
+ */
 struct agent_rules *agent_rules_parse(const char *file, const char *text,
+				      const char *services, FILE *messages,
 				      char *err, size_t errlen);
 /* 1 and @d when a rule matches @q (its line in @line), 0 when none does. */
 int agent_rules_match(const struct agent_rules *rules,

@@ -69,8 +69,9 @@ static void usage(FILE *out)
 		"                       runs as, which must be root's.\n"
 		"\n"
 		"Decision sources, tried in this order; the first that decides answers:\n"
-		"  -r, --rules=FILE     answer by the first matching line of FILE (with\n"
-		"                       --user: a file only root can change)\n"
+		"  -r, --rules=FILE     answer by the first matching rule of FILE, .pfw\n"
+		"                       rules with a scope (with --user: a file only\n"
+		"                       root can change)\n"
 		"  -a, --auto=VERDICT   answer every question allow or deny\n"
 		"  -s, --scope=SCOPE    scope of the --auto answer: once (default),\n"
 		"                       process, session or always\n"
@@ -381,7 +382,7 @@ int main(int argc, char **argv)
 	const char *out_path = NULL, *user_arg = NULL;
 	struct agent_user user = { 0 };
 	struct pfw_confirmed confirmed = { 0 };
-	char *rules_real = NULL;
+	char *rules_real = NULL, *services = NULL;
 	uid_t agent_uid;
 	int auto_verdict = -1, auto_scope = PFSEL_SCOPE_ONCE;
 	bool interactive = false;
@@ -522,8 +523,16 @@ int main(int argc, char **argv)
 		rules_path = rules_real;
 	}
 	if (rules_path) {
-		a.sources[a.n_sources] =
-			source_rules_new(rules_path, err, sizeof(err));
+		/* The vocabulary of its service names: root's too. */
+		services = source_rules_services(user_arg != NULL, err,
+						 sizeof(err));
+		if (!services && err[0]) {
+			fprintf(stderr, "pfsel-agent: %s\n", err);
+			status = EXIT_FILE;
+			goto out;
+		}
+		a.sources[a.n_sources] = source_rules_new(
+			rules_path, services, stderr, err, sizeof(err));
 		if (!a.sources[a.n_sources]) {
 			fprintf(stderr, "pfsel-agent: %s\n", err);
 			status = EXIT_FILE;
@@ -639,6 +648,7 @@ out:
 	free(default_pfw);
 	free(default_out);
 	free(rules_real);
+	free(services);
 	free(confirmed.blob);
 	free(user.name);
 	free(user.dir);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * pfsel-agent - the "rules" decision source: a rule file (--rules), read
- * once at start; the syntax is in rules.c and pfsel-agent(1).
+ * once at start, with the services file its service names come from; the
+ * syntax is .pfw's (rules.c, pfsel-agent(1)).
  */
 #include <errno.h>
 #include <limits.h>
@@ -9,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "agent.h"
+#include "services.h"
 
 static int rules_decide(struct agent_source *const src,
 			const struct pfsel_question *const q,
@@ -98,7 +101,7 @@ char *source_rules_trusted_path(const char *const path, char *const err,
 	if (!S_ISREG(st.st_mode) || !root_only(&st, false)) {
 		snprintf(
 			err, errlen,
-			"%s: %s: a rule file decides this agent's answers, so only root may be able to change it (owner uid %u, mode %04o; want owner root and no group or other write: chown root: and chmod go-w)",
+			"%s: %s: it decides this agent's answers, so only root may be able to change it (owner uid %u, mode %04o; want owner root and no group or other write: chown root: and chmod go-w)",
 			path,
 			S_ISREG(st.st_mode) ? "refused" : "not a regular file",
 			(unsigned int)st.st_uid,
@@ -117,7 +120,7 @@ char *source_rules_trusted_path(const char *const path, char *const err,
 		if (!root_only(&st, true)) {
 			snprintf(
 				err, errlen,
-				"%s: refused: its folder %s may be changed by others than root (owner uid %u, mode %04o), who could replace the rule file",
+				"%s: refused: its folder %s may be changed by others than root (owner uid %u, mode %04o), who could replace the file",
 				path, real, (unsigned int)st.st_uid,
 				(unsigned int)(st.st_mode & 07777));
 			goto fail;
@@ -133,7 +136,28 @@ fail:
 	return NULL;
 }
 
-struct agent_source *source_rules_new(const char *const path, char *const err,
+char *source_rules_services(const bool trusted, char *const err,
+			    const size_t errlen)
+{
+	char buf[PATH_MAX];
+	const char *path = pfw_services_default_path(buf, sizeof(buf));
+	char *copy;
+
+	err[0] = '\0';
+	/* pfwc's way: a missing vocabulary leaves service names unknown. */
+	if (access(path, F_OK))
+		return NULL;
+	if (trusted)
+		return source_rules_trusted_path(path, err, errlen);
+	copy = strdup(path);
+	if (!copy)
+		snprintf(err, errlen, "strdup: %s", strerror(ENOMEM));
+	return copy;
+}
+
+struct agent_source *source_rules_new(const char *const path,
+				      const char *const services,
+				      FILE *const messages, char *const err,
 				      const size_t errlen)
 {
 	struct agent_source *src;
@@ -142,7 +166,7 @@ struct agent_source *source_rules_new(const char *const path, char *const err,
 
 	if (!text)
 		return NULL;
-	rules = agent_rules_parse(path, text, err, errlen);
+	rules = agent_rules_parse(path, text, services, messages, err, errlen);
 	free(text);
 	if (!rules)
 		return NULL;

@@ -2,7 +2,8 @@
 /*
  * Unit tests for what keeps pfsel-agent's answers out of the user's
  * reach: a rule file only root can change (source_rules.c,
- * source_rules_trusted_path()), and "always" loading ~/.pfw only when the
+ * source_rules_trusted_path()), and the services file its service names
+ * come from too (source_rules_services()), and "always" loading ~/.pfw only when the
  * rest of it is no looser than the policy the person last confirmed, and
  * only what the agent compiled (pfw.c, with the real pfwc and a stand-in
  * securityfs folder).  The ownership checks need root: skipped otherwise.
@@ -44,7 +45,7 @@ static void test_rules_owner(void **state)
 	(void)state;
 	if (geteuid() != 0)
 		skip();
-	put("agent.rules", "allow once * * * * *\n", 0644);
+	put("agent.rules", "allow * scope session;\n", 0644);
 	assert_int_equal(chmod(dir, 0755), 0);
 	real = source_rules_trusted_path(in("agent.rules"), err, sizeof(err));
 	assert_non_null(real);
@@ -88,6 +89,38 @@ static void test_rules_owner(void **state)
 	}
 	assert_null(source_rules_trusted_path(in("missing"), err, sizeof(err)));
 	assert_non_null(strstr(err, "realpath("));
+}
+
+/* The services file, found as pfwc finds it: root's too, with --user. */
+static void test_services_owner(void **state)
+{
+	char err[1024], *path;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	assert_int_equal(chmod(dir, 0755), 0);
+	put("services", "http 80/tcp\n", 0644);
+	assert_int_equal(setenv("PFWC_SERVICES", in("services"), 1), 0);
+	path = source_rules_services(true, err, sizeof(err));
+	assert_non_null(path);
+	assert_string_equal(path, in("services"));
+	free(path);
+
+	/* The user's: refused with --user, naming it; read without. */
+	assert_int_equal(chown(in("services"), 1001, 1001), 0);
+	assert_null(source_rules_services(true, err, sizeof(err)));
+	assert_non_null(strstr(err, "services: refused"));
+	path = source_rules_services(false, err, sizeof(err));
+	assert_non_null(path);
+	free(path);
+
+	/* None there: no service names, and no error. */
+	assert_int_equal(setenv("PFWC_SERVICES", in("missing"), 1), 0);
+	assert_null(source_rules_services(true, err, sizeof(err)));
+	assert_string_equal(err, "");
+	assert_int_equal(unsetenv("PFWC_SERVICES"), 0);
+	assert_int_equal(chmod(dir, 0700), 0);
 }
 
 static const char *real_pfwc(void)
@@ -197,6 +230,8 @@ static void test_always_no_looser(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_services_owner, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_rules_owner, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_always_no_looser, setup,
