@@ -90,16 +90,19 @@ static const char user_pfw[] =
 	"ask * connect tcp to loopback port 6410;\n";
 
 static const char agent_rules[] =
-	"# pfsel-agent --rules: VERDICT SCOPE APP OP PROTO ADDRESS PORT\n"
-	"allow once    *  connect tcp 127.0.0.1 6401\n"
-	"deny  once    *  connect tcp 127.0.0.1 6402\n"
-	"allow once    *  connect tcp 127.0.0.1 6403\n"
-	"allow process *  connect tcp 127.0.0.1 6404\n"
-	"allow session *  connect tcp 127.0.0.1 6405\n"
-	"allow always  " PFSEL_NETPROBE " connect tcp 127.0.0.0/8 6406\n"
-	"allow once    *  connect tcp 127.0.0.1 6407\n"
-	"deny  always  *  connect tcp ::1 6409\n"
-	"allow always  " PFSEL_NETPROBE ":" PROBE_SCRIPT " connect tcp 127.0.0.1 6410\n";
+	"# pfsel-agent --rules: .pfw rules, each an answer (once, unless its\n"
+	"# scope says otherwise)\n"
+	"allow * connect tcp to 127.0.0.1 port 6401;\n"
+	"deny  * connect tcp to 127.0.0.1 port 6402 scope once;\n"
+	"allow * connect tcp to 127.0.0.1 port 6403;\n"
+	"allow * connect tcp to 127.0.0.1 port 6404 scope process;\n"
+	"allow * connect tcp to 127.0.0.1 port 6405 scope session;\n"
+	"allow " PFSEL_NETPROBE " connect tcp to 127.0.0.0/8 port 6406\n"
+	"\tscope always;\n"
+	"allow * connect tcp to 127.0.0.1 port 6407;\n"
+	"deny  * connect tcp to ::1 port 6409 scope always;\n"
+	"allow " PFSEL_NETPROBE " script " PROBE_SCRIPT "\n"
+	"\tconnect tcp to 127.0.0.1 port 6410 scope always;\n";
 
 /* ---- ask_stats ---------------------------------------------------------- */
 
