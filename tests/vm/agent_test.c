@@ -104,34 +104,6 @@ static const char agent_rules[] =
 	"allow " PFSEL_NETPROBE " script " PROBE_SCRIPT "\n"
 	"\tconnect tcp to 127.0.0.1 port 6410 scope always;\n";
 
-/* ---- ask_stats ---------------------------------------------------------- */
-
-struct ask_stats {
-	long long questions, merged, answered, unanswered, no_agent, overflow,
-		kept_hits, interrupted, agents, pending, kept;
-};
-
-#define STATS_HEADER                                                 \
-	"questions merged answered unanswered no_agent overflow kept_hits " \
-	"interrupted agents pending kept\n"
-
-static bool read_stats(struct ask_stats *s)
-{
-	char buf[512];
-
-	if (pfsel_read_file(PFSEL_SECURITYFS "/ask_stats", buf, sizeof(buf)) <
-	    0)
-		return false;
-	if (strncmp(buf, STATS_HEADER, strlen(STATS_HEADER)))
-		return false;
-	return sscanf(buf + strlen(STATS_HEADER),
-		      "%lld %lld %lld %lld %lld %lld %lld %lld %lld %lld %lld",
-		      &s->questions, &s->merged, &s->answered, &s->unanswered,
-		      &s->no_agent, &s->overflow, &s->kept_hits,
-		      &s->interrupted, &s->agents, &s->pending,
-		      &s->kept) == 11;
-}
-
 /* ---- files -------------------------------------------------------------- */
 
 /* Write @text to @path, mode @mode, owned by @uid. */
@@ -153,11 +125,11 @@ static int put_file(const char *path, const char *text, mode_t mode, uid_t uid)
 
 static long long generation(void)
 {
-	char line[512];
+	struct pfsel_policy_info info;
 
-	if (!pfsel_policy_line("1001", line, sizeof(line)))
+	if (pfsel_get_policy_info(false, PFSEL_UID1, &info) != 1)
 		return -1;
-	return pfsel_field_num(line, "generation");
+	return info.generation;
 }
 
 /* ---- the agent's log ------------------------------------------------------ */
@@ -327,7 +299,7 @@ static bool agent_start(struct agent *ag, bool terminal, const char *extra)
 	snprintf(status_path, sizeof(status_path), "/proc/%d/status",
 		 (int)ag->pid);
 	do {
-		if (read_stats(&s) && s.agents == 1 &&
+		if (ask_stats_read(&s) && s.agents == 1 &&
 		    waitpid(ag->pid, NULL, WNOHANG) == 0 &&
 		    log_count1("registered as the agent of uid 1001") > 0 &&
 		    pfsel_read_file(status_path, status, sizeof(status)) > 0 &&
@@ -484,7 +456,7 @@ FIXTURE_SETUP(agent)
 		dump_file(_metadata, ERR1);
 		dump_file(_metadata, LOG1);
 	}
-	ASSERT_TRUE(read_stats(&self->start));
+	ASSERT_TRUE(ask_stats_read(&self->start));
 	EXPECT_EQ(1, self->start.agents);
 }
 
@@ -535,7 +507,7 @@ TEST_F_TIMEOUT(agent, rules_allow_and_deny, 60)
 	EXPECT_EQ(ECONNREFUSED, probe(PORT_REFUSED, NULL, NULL)) DUMP_ON_FAIL;
 	EXPECT_EQ(2, pfsel_drain(self->peer_allow));
 
-	ASSERT_TRUE(read_stats(&s));
+	ASSERT_TRUE(ask_stats_read(&s));
 	EXPECT_EQ(5, s.questions - self->start.questions);
 	EXPECT_EQ(5, s.answered - self->start.answered);
 	EXPECT_EQ(0, s.kept_hits - self->start.kept_hits);
@@ -555,7 +527,7 @@ TEST_F_TIMEOUT(agent, rules_allow_and_deny, 60)
 	/* SIGTERM: a clean stop, logged. */
 	EXPECT_EQ(0, agent_stop(&self->agent, SIGTERM));
 	EXPECT_EQ(1, log_count1("stopping after 5 questions")) DUMP_ON_FAIL;
-	ASSERT_TRUE(read_stats(&s));
+	ASSERT_TRUE(ask_stats_read(&s));
 	EXPECT_EQ(0, s.agents);
 }
 
@@ -571,10 +543,10 @@ TEST_F_TIMEOUT(agent, scopes_in_ask_stats, 60)
 	int questions, answers;
 
 	/* once: two processes, two questions, nothing kept. */
-	ASSERT_TRUE(read_stats(&a));
+	ASSERT_TRUE(ask_stats_read(&a));
 	EXPECT_EQ(0, probe(PORT_ALLOW, NULL, NULL)) DUMP_ON_FAIL;
 	EXPECT_EQ(0, probe(PORT_ALLOW, NULL, NULL)) DUMP_ON_FAIL;
-	ASSERT_TRUE(read_stats(&b));
+	ASSERT_TRUE(ask_stats_read(&b));
 	EXPECT_EQ(2, b.questions - a.questions);
 	EXPECT_EQ(0, b.kept_hits - a.kept_hits);
 	EXPECT_EQ(0, b.kept);
@@ -584,13 +556,13 @@ TEST_F_TIMEOUT(agent, scopes_in_ask_stats, 60)
 	EXPECT_EQ(0, pfsel_run_as(PFSEL_UID1, connect_twice,
 				  (void *)(uintptr_t)PORT_PROCESS))
 	DUMP_ON_FAIL;
-	ASSERT_TRUE(read_stats(&b));
+	ASSERT_TRUE(ask_stats_read(&b));
 	EXPECT_EQ(1, b.questions - a.questions);
 	EXPECT_EQ(1, b.kept_hits - a.kept_hits);
 	/* ... and another process is asked again. */
 	a = b;
 	EXPECT_EQ(ECONNREFUSED, probe(PORT_PROCESS, NULL, NULL)) DUMP_ON_FAIL;
-	ASSERT_TRUE(read_stats(&b));
+	ASSERT_TRUE(ask_stats_read(&b));
 	EXPECT_EQ(1, b.questions - a.questions);
 	EXPECT_EQ(0, b.kept_hits - a.kept_hits);
 
@@ -601,18 +573,18 @@ TEST_F_TIMEOUT(agent, scopes_in_ask_stats, 60)
 	 */
 	a = b;
 	EXPECT_EQ(ECONNREFUSED, probe(PORT_SESSION, NULL, NULL)) DUMP_ON_FAIL;
-	ASSERT_TRUE(read_stats(&b));
+	ASSERT_TRUE(ask_stats_read(&b));
 	EXPECT_EQ(1, b.questions - a.questions);
 	EXPECT_EQ(0, b.kept_hits - a.kept_hits);
 	a = b;
 	EXPECT_EQ(ECONNREFUSED, probe(PORT_SESSION, NULL, NULL)) DUMP_ON_FAIL;
-	ASSERT_TRUE(read_stats(&b));
+	ASSERT_TRUE(ask_stats_read(&b));
 	EXPECT_EQ(0, b.questions - a.questions);
 	EXPECT_EQ(1, b.kept_hits - a.kept_hits);
 	a = b;
 	EXPECT_EQ(0, pfsel_run_as(PFSEL_UID1, connect_twice,
 				  (void *)(uintptr_t)PORT_SESSION));
-	ASSERT_TRUE(read_stats(&b));
+	ASSERT_TRUE(ask_stats_read(&b));
 	EXPECT_EQ(1, b.questions - a.questions);
 	EXPECT_EQ(1, b.kept_hits - a.kept_hits);
 	EXPECT_LE(2, b.kept);
@@ -643,9 +615,9 @@ TEST_F_TIMEOUT(agent, always_becomes_a_rule_and_restart, 90)
 
 	gen0 = generation();
 	ASSERT_LT(0, gen0);
-	ASSERT_TRUE(read_stats(&a));
+	ASSERT_TRUE(ask_stats_read(&a));
 	EXPECT_EQ(0, probe(PORT_ALWAYS, NULL, NULL)) DUMP_ON_FAIL;
-	ASSERT_TRUE(read_stats(&b));
+	ASSERT_TRUE(ask_stats_read(&b));
 	EXPECT_EQ(1, b.questions - a.questions);
 
 	/* The agent adds the rule, compiles and loads. */
@@ -680,9 +652,9 @@ TEST_F_TIMEOUT(agent, always_becomes_a_rule_and_restart, 90)
 	EXPECT_NE(NULL, strstr(out, "by rule "));
 
 	/* The same request: allowed, no question. */
-	ASSERT_TRUE(read_stats(&a));
+	ASSERT_TRUE(ask_stats_read(&a));
 	EXPECT_EQ(0, probe(PORT_ALWAYS, NULL, NULL)) DUMP_ON_FAIL;
-	ASSERT_TRUE(read_stats(&b));
+	ASSERT_TRUE(ask_stats_read(&b));
 	EXPECT_EQ(0, b.questions - a.questions);
 
 	/*
@@ -696,7 +668,7 @@ TEST_F_TIMEOUT(agent, always_becomes_a_rule_and_restart, 90)
 				"close_session"))
 		TH_LOG("pamtester: %s", out);
 		EXPECT_EQ(gen1, generation());
-		ASSERT_TRUE(read_stats(&b));
+		ASSERT_TRUE(ask_stats_read(&b));
 		EXPECT_EQ(0, b.questions - a.questions);
 	} else {
 		TH_LOG("no pamtester in the image: no login after 'always'");
@@ -704,11 +676,11 @@ TEST_F_TIMEOUT(agent, always_becomes_a_rule_and_restart, 90)
 
 	/* The agent stops: the rule holds with no agent at all. */
 	EXPECT_EQ(0, agent_stop(&self->agent, SIGTERM));
-	ASSERT_TRUE(read_stats(&a));
+	ASSERT_TRUE(ask_stats_read(&a));
 	EXPECT_EQ(0, a.agents);
 	EXPECT_EQ(0, a.kept);
 	EXPECT_EQ(0, probe(PORT_ALWAYS, NULL, NULL)) DUMP_ON_FAIL;
-	ASSERT_TRUE(read_stats(&b));
+	ASSERT_TRUE(ask_stats_read(&b));
 	EXPECT_EQ(0, b.questions - a.questions);
 	EXPECT_EQ(0, b.no_agent - a.no_agent);
 	/* An ask port with no agent: denied at once. */
@@ -716,11 +688,11 @@ TEST_F_TIMEOUT(agent, always_becomes_a_rule_and_restart, 90)
 
 	/* Restarted: registers again, and answers. */
 	ASSERT_TRUE(agent_start(&self->agent, false, NULL)) DUMP_ON_FAIL;
-	ASSERT_TRUE(read_stats(&a));
+	ASSERT_TRUE(ask_stats_read(&a));
 	EXPECT_EQ(1, a.agents);
 	EXPECT_EQ(ECONNREFUSED, probe(PORT_AGAIN, NULL, NULL)) DUMP_ON_FAIL;
 	EXPECT_EQ(0, probe(PORT_ALWAYS, NULL, NULL)) DUMP_ON_FAIL;
-	ASSERT_TRUE(read_stats(&b));
+	ASSERT_TRUE(ask_stats_read(&b));
 	EXPECT_EQ(1, b.questions - a.questions);
 	EXPECT_EQ(1, b.answered - a.answered);
 	EXPECT_EQ(2, log_count1("registered as the agent of uid 1001"));
@@ -750,13 +722,13 @@ TEST_F_TIMEOUT(agent, killed_mid_question, 60)
 	/* An agent that also asks the terminal, whose input never comes. */
 	EXPECT_EQ(0, agent_stop(&self->agent, SIGTERM));
 	ASSERT_TRUE(agent_start(&self->agent, true, NULL)) DUMP_ON_FAIL;
-	ASSERT_TRUE(read_stats(&a));
+	ASSERT_TRUE(ask_stats_read(&a));
 
 	pid = probe_start(PORT_HELD);
 	ASSERT_LT(0, pid);
 	ASSERT_TRUE(log_wait(asked, 3000)) DUMP_ON_FAIL;
 	usleep(200 * 1000); /* the question goes on to the terminal */
-	ASSERT_TRUE(read_stats(&b));
+	ASSERT_TRUE(ask_stats_read(&b));
 	EXPECT_EQ(1, b.pending);
 	t0 = pfsel_now_ms();
 	EXPECT_EQ(128 + SIGKILL, agent_stop(&self->agent, SIGKILL));
@@ -765,7 +737,7 @@ TEST_F_TIMEOUT(agent, killed_mid_question, 60)
 	TH_LOG("agent killed: netprobe returned %lld ms later (timeout %d ms)",
 	       elapsed, TIMEOUT_MS);
 	EXPECT_GT(PROMPT_MS, elapsed);
-	ASSERT_TRUE(read_stats(&b));
+	ASSERT_TRUE(ask_stats_read(&b));
 	EXPECT_EQ(0, b.agents);
 	EXPECT_EQ(0, b.pending);
 	EXPECT_EQ(1, b.questions - a.questions);
@@ -807,13 +779,13 @@ TEST_F_TIMEOUT(agent, always_deny_and_script, 90)
 	int questions, answers;
 
 	ASSERT_LE(0, peer);
-	ASSERT_TRUE(read_stats(&a));
+	ASSERT_TRUE(ask_stats_read(&a));
 	EXPECT_EQ(EACCES, probe_at(NULL, "::1", PORT_DENY6)) DUMP_ON_FAIL;
 	ASSERT_TRUE(log_wait(added_deny, RULE_MS)) DUMP_ON_FAIL;
 	EXPECT_EQ(0, probe_at(PROBE_SCRIPT, "127.0.0.1", PORT_SCRIPT))
 	DUMP_ON_FAIL;
 	ASSERT_TRUE(log_wait(added_script, RULE_MS)) DUMP_ON_FAIL;
-	ASSERT_TRUE(read_stats(&b));
+	ASSERT_TRUE(ask_stats_read(&b));
 	EXPECT_EQ(2, b.questions - a.questions);
 
 	ASSERT_LT(0, pfsel_read_file(PFW1, pfw, sizeof(pfw)));
@@ -834,10 +806,10 @@ TEST_F_TIMEOUT(agent, always_deny_and_script, 90)
 
 	/* From now on, no question: with the agent, and without one. */
 	EXPECT_EQ(0, agent_stop(&self->agent, SIGTERM));
-	ASSERT_TRUE(read_stats(&a));
+	ASSERT_TRUE(ask_stats_read(&a));
 	EXPECT_EQ(EACCES, probe_at(NULL, "::1", PORT_DENY6));
 	EXPECT_EQ(0, probe_at(PROBE_SCRIPT, "127.0.0.1", PORT_SCRIPT));
-	ASSERT_TRUE(read_stats(&b));
+	ASSERT_TRUE(ask_stats_read(&b));
 	EXPECT_EQ(0, b.questions - a.questions);
 	EXPECT_EQ(0, b.no_agent - a.no_agent);
 	/*
@@ -846,7 +818,7 @@ TEST_F_TIMEOUT(agent, always_deny_and_script, 90)
 	 */
 	EXPECT_EQ(EACCES, probe_at(NULL, "127.0.0.1", PORT_DENY6));
 	EXPECT_EQ(EACCES, probe_at(NULL, "127.0.0.1", PORT_SCRIPT));
-	ASSERT_TRUE(read_stats(&b));
+	ASSERT_TRUE(ask_stats_read(&b));
 	EXPECT_EQ(2, b.no_agent - a.no_agent);
 
 	EXPECT_TRUE(log_tally(&questions, &answers)) DUMP_ON_FAIL;
@@ -903,7 +875,7 @@ TEST_F_TIMEOUT(agent, started_by_root_with_root_rules, 60)
 	EXPECT_NE(NULL, strstr(out, "no user 'nosuchuser'"));
 
 	/* None of them registered: the fixture's agent still answers. */
-	ASSERT_TRUE(read_stats(&s));
+	ASSERT_TRUE(ask_stats_read(&s));
 	EXPECT_EQ(1, s.agents);
 	EXPECT_EQ(0, probe(PORT_ALLOW, NULL, NULL)) DUMP_ON_FAIL;
 	EXPECT_EQ(EACCES, probe(PORT_DENY, NULL, NULL)) DUMP_ON_FAIL;

@@ -20,11 +20,12 @@
  *   - pfuser1 cannot read ask_stats (which shows when a question is
  *     pending).
  *
- * The agent is the test process itself (root), registered for the uid
- * with ask_agent_register() (PFSEL_ATTR_UID).  A kernel from before root-only registration
- * refuses that attribute (EINVAL); the test then registers the old way,
- * with its real uid set to the user's around each call, so that the
- * attacks are shown on that kernel too.
+ * The agent is the test process itself (root), a libpfsel agent
+ * registered for the uid with pfsel_agent_register_for()
+ * (PFSEL_ATTR_UID).  A kernel from before root-only registration refuses
+ * that attribute (EINVAL); the test then registers the old way, raw (no
+ * libpfsel call sends it), with its real uid set to the user's around
+ * each call, so that the attacks are shown on that kernel too.
  *
  * Nobody listens on the asked ports: an allowed connect fails with
  * ECONNREFUSED, a denied one with EACCES.  Needs root: as anyone else
@@ -38,8 +39,7 @@
 #include <sys/prctl.h>
 
 #include "pfsel_test_util.h"
-#include "ask_agent.h"
-#include "pfsel_policy.h"
+#include "raw_genl.h"
 
 #include "kselftest_harness.h"
 
@@ -63,9 +63,8 @@
 /* ---- the agent: this process, registered for a uid ---------------------- */
 
 struct agent {
-	struct ask_agent a;
+	struct pfsel_agent *a;
 	uid_t uid;
-	bool open;
 	bool old_abi; /* registered as the uid itself: a kernel before 13 */
 };
 
@@ -88,20 +87,24 @@ static void agent_leave(const struct agent *ag)
 /* Open a socket and register it for @uid: 0 or a positive errno. */
 static int agent_start(struct agent *ag, uid_t uid)
 {
-	int ret;
+	int ret, family;
 
 	memset(ag, 0, sizeof(*ag));
 	ag->uid = uid;
-	ret = ask_agent_open(&ag->a);
+	ret = pfsel_agent_open(&ag->a);
 	if (ret)
 		return -ret;
-	ag->open = true;
-	ret = ask_agent_register(&ag->a, uid);
+	ret = pfsel_agent_register_for(ag->a, uid);
 	if (ret == -EINVAL) {
 		/* A kernel that knows no PFSEL_ATTR_UID in REGISTER. */
 		ag->old_abi = true;
+		family = raw_genl_family();
+		if (family < 0)
+			return -family;
 		agent_enter(ag);
-		ret = ask_agent_request(&ag->a, PFSEL_CMD_REGISTER, 0, NULL, 0);
+		ret = raw_genl_request(pfsel_agent_fd(ag->a), family,
+				       PFSEL_CMD_REGISTER, 0, NULL, 0, NULL,
+				       NULL);
 		agent_leave(ag);
 		if (!ret)
 			fprintf(stderr,
@@ -113,9 +116,8 @@ static int agent_start(struct agent *ag, uid_t uid)
 
 static void agent_stop(struct agent *ag)
 {
-	if (ag->open)
-		ask_agent_close(&ag->a);
-	ag->open = false;
+	pfsel_agent_close(ag->a);
+	ag->a = NULL;
 }
 
 static int agent_answer(struct agent *ag, uint64_t id, uint8_t verdict,
@@ -124,15 +126,15 @@ static int agent_answer(struct agent *ag, uint64_t id, uint8_t verdict,
 	int ret;
 
 	agent_enter(ag);
-	ret = ask_agent_answer(&ag->a, id, verdict, scope);
+	ret = pfsel_agent_answer(ag->a, id, verdict, scope);
 	agent_leave(ag);
 	return -ret;
 }
 
 /* The next question, within @ms: true when one came. */
-static bool agent_question(struct agent *ag, struct ask_question *q, int ms)
+static bool agent_question(struct agent *ag, struct pfsel_question *q, int ms)
 {
-	return ask_agent_next(&ag->a, q, ms) == 0;
+	return pfsel_agent_receive(ag->a, q, ms) == 1;
 }
 
 /* ---- the asking side ---------------------------------------------------- */
@@ -192,7 +194,7 @@ static bool ask_done(const struct asker *as)
  */
 static bool question_for(struct agent *ag, const struct asker *as,
 			 const char *exe, unsigned short port,
-			 struct ask_question *q, int *other)
+			 struct pfsel_question *q, int *other)
 {
 	const long long deadline = pfsel_now_ms() + QUESTION_MS;
 
@@ -220,7 +222,7 @@ static bool must_be_asked(struct __test_metadata *_metadata, struct agent *ag,
 			  const char *exe, const char *addr,
 			  unsigned short port, int *result)
 {
-	struct ask_question q;
+	struct pfsel_question q;
 	struct asker as = ask_start(PFSEL_UID1, exe, addr, port);
 	int other = 0;
 	bool asked = question_for(ag, &as, exe, port, &q, &other);
@@ -253,8 +255,8 @@ FIXTURE_SETUP(scope)
 	if (geteuid() != 0)
 		SKIP(return, "loading 1001's and 1002's policies needs root");
 	pfsel_reset();
-	pfsel_write_str("forget", "1001");
-	pfsel_write_str("forget", "1002");
+	pfsel_forget_uid(PFSEL_UID1);
+	pfsel_forget_uid(PFSEL_UID2);
 	ASSERT_EQ(0, system("mkdir -p " SCOPE_DIR " && cp " PFSEL_NETPROBE " " LEGIT
 			    " && cp " PFSEL_NETPROBE " " EVIL " && chmod 755 " LEGIT
 			    " " EVIL));
@@ -266,8 +268,8 @@ FIXTURE_TEARDOWN(scope)
 	agent_stop(&self->agent[0]);
 	agent_stop(&self->agent[1]);
 	if (geteuid() == 0) {
-		pfsel_write_str("forget", "1001");
-		pfsel_write_str("forget", "1002");
+		pfsel_forget_uid(PFSEL_UID1);
+		pfsel_forget_uid(PFSEL_UID2);
 		pfsel_reset();
 	}
 }
@@ -289,7 +291,7 @@ TEST_F_TIMEOUT(scope, session_answer_covers_what_was_asked_only, 120)
 		{ LEGIT, "127.0.0.99", 7501, "legit -> another address" },
 	};
 	struct agent *ag = &self->agent[0];
-	struct ask_question q;
+	struct pfsel_question q;
 	struct asker as;
 	long long elapsed;
 	unsigned int i;
@@ -345,7 +347,7 @@ TEST_F_TIMEOUT(scope, pending_question_takes_in_no_other_request, 120)
 	};
 	enum { N = sizeof(others) / sizeof(others[0]) };
 	struct agent *ag = &self->agent[0];
-	struct ask_question q, theirs;
+	struct pfsel_question q, theirs;
 	struct asker legit, twin, as[N];
 	unsigned int i;
 	int other = 0, result;
@@ -449,7 +451,7 @@ TEST_F_TIMEOUT(scope, another_users_answers_do_not_evict_ours, 300)
 {
 	struct agent *ag1 = &self->agent[0], *ag2 = &self->agent[1];
 	const pid_t parent = getpid();
-	struct ask_question q;
+	struct pfsel_question q;
 	struct flood *f;
 	struct asker as;
 	long long t0;
@@ -519,11 +521,9 @@ TEST_F_TIMEOUT(scope, another_users_answers_do_not_evict_ours, 300)
 /* Who else has a question pending is none of pfuser1's business. */
 static int read_ask_stats(void *arg)
 {
-	char buf[512];
-	ssize_t len = pfsel_read_file(PFSEL_SECURITYFS "/ask_stats", buf,
-				      sizeof(buf));
+	struct pfsel_ask_stats stats;
 
-	return len < 0 ? (int)-len : 0;
+	return -pfsel_get_ask_stats(&stats);
 }
 
 TEST_F(scope, ask_stats_is_not_for_users)

@@ -310,14 +310,14 @@ TEST_F(audit, logged_allow_is_recorded)
  */
 TEST_F(audit, global_permissive_lets_denials_through)
 {
-	char record[4096], status[512];
 	const char *const switched[] = { "lsm=pfsel", "enforcing=0", NULL };
+	struct pfsel_status status;
+	char record[4096];
 	pid_t pid = 0;
 
-	ASSERT_EQ(0, pfsel_write_str("enforce", "0"));
-	ASSERT_LT(0, pfsel_read_file(PFSEL_SECURITYFS "/status", status,
-				     sizeof(status)));
-	EXPECT_NE(NULL, strstr(status, "mode: permissive"));
+	ASSERT_EQ(0, pfsel_set_enforce(false));
+	ASSERT_EQ(0, pfsel_get_status(&status));
+	EXPECT_FALSE(status.enforcing);
 	EXPECT_TRUE(pfsel_audit_find("MAC_STATUS", switched, record,
 				     sizeof(record), AUDIT_WAIT_MS));
 
@@ -328,7 +328,7 @@ TEST_F(audit, global_permissive_lets_denials_through)
 	EXPECT_NE(NULL, strstr(record, " verdict=deny "));
 	EXPECT_NE(NULL, strstr(record, " permissive=1 "));
 
-	ASSERT_EQ(0, pfsel_write_str("enforce", "1"));
+	ASSERT_EQ(0, pfsel_set_enforce(true));
 	EXPECT_EQ(EACCES, probe_as(PFSEL_UID1, PFSEL_NETPROBE, "connect",
 				   "127.0.0.1", PORT_DENIED, &pid));
 	ASSERT_TRUE(record_of(pid, NULL, record, sizeof(record)));
@@ -341,13 +341,13 @@ TEST_F(audit, global_permissive_lets_denials_through)
  */
 TEST_F(audit, policy_permissive_lets_its_denials_through)
 {
-	char record[4096], line[512], mode[32];
+	struct pfsel_policy_info info;
+	char record[4096];
 	pid_t pid = 0;
 
 	ASSERT_EQ(0, pfsel_load("permissive_1002"));
-	ASSERT_TRUE(pfsel_policy_line("1002", line, sizeof(line)));
-	ASSERT_TRUE(pfsel_field_str(line, "mode", mode, sizeof(mode)));
-	EXPECT_STREQ("permissive", mode);
+	ASSERT_EQ(1, pfsel_get_policy_info(false, PFSEL_UID2, &info));
+	EXPECT_TRUE(info.permissive);
 
 	EXPECT_EQ(0, probe_as(PFSEL_UID2, PFSEL_NETPROBE, "connect",
 			      "127.0.0.1", PORT_PERMISSIVE, &pid));
@@ -371,7 +371,7 @@ TEST_F(audit, load_and_unload_are_recorded)
 
 	EXPECT_TRUE(pfsel_audit_find("MAC_POLICY_LOAD", loaded, record,
 				     sizeof(record), AUDIT_WAIT_MS));
-	ASSERT_EQ(0, pfsel_unload("1001"));
+	ASSERT_EQ(0, pfsel_unload_uid(PFSEL_UID1));
 	EXPECT_TRUE(pfsel_audit_find("MAC_POLICY_LOAD", unloaded, record,
 				     sizeof(record), AUDIT_WAIT_MS));
 }

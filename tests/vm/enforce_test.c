@@ -362,7 +362,7 @@ TEST_F(enforce, system_policy_stricter_wins)
 		.addr = pfsel_loopback(variant->family),
 		.port = 5001,
 	};
-	char line[512];
+	struct pfsel_policy_info info;
 
 	/* Before: the user's policy alone. */
 	EXPECT_EQ(variant->uid == PFSEL_UID1 ? 0 : EACCES,
@@ -370,7 +370,7 @@ TEST_F(enforce, system_policy_stricter_wins)
 	EXPECT_EQ(0, pfsel_probe_as(0, &probe));
 
 	ASSERT_EQ(0, pfsel_load("system_floor"));
-	ASSERT_TRUE(pfsel_policy_line("system", line, sizeof(line)));
+	ASSERT_EQ(1, pfsel_get_policy_info(true, 0, &info));
 	EXPECT_EQ(EACCES, pfsel_probe_as(variant->uid, &probe));
 	EXPECT_EQ(EACCES, pfsel_probe_as(0, &probe));
 	probe.port = 5002;
@@ -379,7 +379,7 @@ TEST_F(enforce, system_policy_stricter_wins)
 	EXPECT_EQ(0, pfsel_probe_as(0, &probe));
 
 	/* Unloaded: the user's policy alone again. */
-	ASSERT_EQ(0, pfsel_unload("system"));
+	ASSERT_EQ(0, pfsel_unload_system());
 	probe.port = 5001;
 	EXPECT_EQ(variant->uid == PFSEL_UID1 ? 0 : EACCES,
 		  pfsel_probe_as(variant->uid, &probe));
@@ -396,9 +396,9 @@ TEST_F(enforce, no_policy_allows_everything)
 	};
 	enum mirror which;
 
-	ASSERT_EQ(0, pfsel_unload("1001"));
-	ASSERT_EQ(0, pfsel_unload("1002"));
-	EXPECT_EQ(-ENOENT, pfsel_unload("system"));
+	ASSERT_EQ(0, pfsel_unload_uid(PFSEL_UID1));
+	ASSERT_EQ(0, pfsel_unload_uid(PFSEL_UID2));
+	EXPECT_EQ(-ENOENT, pfsel_unload_system());
 
 	for (which = ALLOWED_1001; which <= ASKED; which++) {
 		probe.op = PFSEL_PROBE_CONNECT;

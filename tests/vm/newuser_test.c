@@ -197,10 +197,11 @@ FIXTURE_TEARDOWN(newuser)
 
 TEST_F_TIMEOUT(newuser, first_day, 120)
 {
-	char out[8192], rules[4096], line[512], needle[256], pid_field[32],
-		record[4096], pfw[4096], *updated;
+	char out[8192], rules[4096], needle[256], pid_field[32], record[4096],
+		pfw[4096], *updated;
 	const char *needles[] = { " pfsel ", pid_field, NULL };
 	const time_t start = time(NULL);
+	struct pfsel_policy_info info;
 	long long sum1, sum2, gen1, gen2;
 	const char *p, *colon;
 	struct stat st;
@@ -213,7 +214,7 @@ TEST_F_TIMEOUT(newuser, first_day, 120)
 	EXPECT_EQ((uid_t)PFSEL_UID1, st.st_uid);
 	ASSERT_LT(0, pfsel_read_file(PFW1, pfw, sizeof(pfw)));
 	EXPECT_EQ(NULL, strstr(pfw, "ask"));
-	EXPECT_FALSE(pfsel_policy_line("1001", line, sizeof(line)));
+	EXPECT_FALSE(pfsel_uid_loaded(PFSEL_UID1));
 	EXPECT_EQ(0, netprobe(PORT_DENIED, NULL));
 
 	/* 2. Logs in through PAM (and out: pamtester closes the session). */
@@ -226,10 +227,10 @@ TEST_F_TIMEOUT(newuser, first_day, 120)
 	EXPECT_EQ(0, sessions());
 
 	/* 3. The policy is loaded for 1001, and compiled from ~/.pfw. */
-	ASSERT_TRUE(pfsel_policy_line("1001", line, sizeof(line)));
-	TH_LOG("policies: %s", line);
-	sum1 = pfsel_field_num(line, "checksum");
-	gen1 = pfsel_field_num(line, "generation");
+	ASSERT_EQ(1, pfsel_get_policy_info(false, PFSEL_UID1, &info));
+	sum1 = info.checksum;
+	gen1 = info.generation;
+	TH_LOG("policies: generation %lld checksum 0x%08llx", gen1, sum1);
 	ASSERT_EQ(0, pfsel_sh(out, sizeof(out), "pfsel list"));
 	TH_LOG("pfsel list:\n%s", out);
 	EXPECT_NE(NULL, strstr(out, "\n1001 "));
@@ -304,8 +305,8 @@ TEST_F_TIMEOUT(newuser, first_day, 120)
 	EXPECT_NE(NULL, strstr(out, "session has successfully been closed"))
 	TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "pfsel confirm")) TH_LOG("%s", out);
-	ASSERT_TRUE(pfsel_policy_line("1001", line, sizeof(line)));
-	EXPECT_EQ(sum1, pfsel_field_num(line, "checksum"));
+	ASSERT_EQ(1, pfsel_get_policy_info(false, PFSEL_UID1, &info));
+	EXPECT_EQ(sum1, info.checksum);
 	EXPECT_EQ(EACCES, netprobe(PORT_DENIED, NULL));
 	EXPECT_EQ(0, pfsel_sh(out, sizeof(out),
 			      PFSEL_TESTS_DIR "/runas 1001 pfsel status"));
@@ -318,10 +319,10 @@ TEST_F_TIMEOUT(newuser, first_day, 120)
 	TH_LOG("pfsel confirm:\n%s", out);
 	EXPECT_NE(NULL, strstr(out, "allows more than the policy confirmed"));
 	EXPECT_NE(NULL, strstr(out, "loaded and confirmed"));
-	ASSERT_TRUE(pfsel_policy_line("1001", line, sizeof(line)));
-	TH_LOG("policies: %s", line);
-	sum2 = pfsel_field_num(line, "checksum");
-	gen2 = pfsel_field_num(line, "generation");
+	ASSERT_EQ(1, pfsel_get_policy_info(false, PFSEL_UID1, &info));
+	sum2 = info.checksum;
+	gen2 = info.generation;
+	TH_LOG("policies: generation %lld checksum 0x%08llx", gen2, sum2);
 	EXPECT_NE(sum1, sum2);
 	EXPECT_LT(gen1, gen2);
 
@@ -329,9 +330,9 @@ TEST_F_TIMEOUT(newuser, first_day, 120)
 	ASSERT_EQ(0, login(out, sizeof(out)))
 	TH_LOG("pamtester:\n%s", out);
 	EXPECT_EQ(NULL, strstr(out, "pfsel confirm")) TH_LOG("%s", out);
-	ASSERT_TRUE(pfsel_policy_line("1001", line, sizeof(line)));
-	EXPECT_EQ(sum2, pfsel_field_num(line, "checksum"));
-	EXPECT_EQ(gen2, pfsel_field_num(line, "generation"));
+	ASSERT_EQ(1, pfsel_get_policy_info(false, PFSEL_UID1, &info));
+	EXPECT_EQ(sum2, info.checksum);
+	EXPECT_EQ(gen2, info.generation);
 
 	/* 9. The same call now succeeds; only netprobe's. */
 	EXPECT_EQ(0, netprobe(PORT_DENIED, &pid));
@@ -348,7 +349,7 @@ TEST_F_TIMEOUT(newuser, first_day, 120)
 
 	/* 10. Logged out: no session counted, the policy stays loaded. */
 	EXPECT_EQ(0, sessions());
-	EXPECT_TRUE(pfsel_policy_line("1001", line, sizeof(line)));
+	EXPECT_TRUE(pfsel_uid_loaded(PFSEL_UID1));
 	EXPECT_EQ(2, pfsel_drain(self->peer_denied));
 }
 

@@ -146,24 +146,24 @@ static int log_count(const char *needle)
 	return n;
 }
 
-static bool loaded(const char *uid, long long *checksum)
+static bool loaded(uid_t uid, long long *checksum)
 {
-	char line[512];
+	struct pfsel_policy_info info;
 
-	if (!pfsel_policy_line(uid, line, sizeof(line)))
+	if (pfsel_get_policy_info(false, uid, &info) != 1)
 		return false;
 	if (checksum)
-		*checksum = pfsel_field_num(line, "checksum");
+		*checksum = info.checksum;
 	return true;
 }
 
-static long long generation(const char *uid)
+static long long generation(uid_t uid)
 {
-	char line[512];
+	struct pfsel_policy_info info;
 
-	if (!pfsel_policy_line(uid, line, sizeof(line)))
+	if (pfsel_get_policy_info(false, uid, &info) != 1)
 		return -1;
-	return pfsel_field_num(line, "generation");
+	return info.generation;
 }
 
 static long counter(void)
@@ -280,10 +280,10 @@ TEST_F(pam, good_policy)
 
 	ASSERT_EQ(0, put_file(PFW1, GOOD_A, 0644, PFSEL_UID1, 0));
 	SESSION_OK("pfsel-test");
-	ASSERT_TRUE(loaded("1001", &sum1));
+	ASSERT_TRUE(loaded(PFSEL_UID1, &sum1));
 	EXPECT_EQ(EACCES, connect_as_1001(PORT_A));
 	EXPECT_EQ(0, connect_as_1001(PORT_OPEN));
-	EXPECT_FALSE(loaded("1002", NULL));
+	EXPECT_FALSE(loaded(PFSEL_UID2, NULL));
 
 	/* The compiled policy: root's, 0600, for uid 1001. */
 	ASSERT_EQ(0, lstat(BLOB1, &st));
@@ -301,11 +301,11 @@ TEST_F(pam, good_policy)
 	EXPECT_EQ(0, counter());
 
 	/* Again, unchanged: not compiled, not even loaded again. */
-	gen = generation("1001");
+	gen = generation(PFSEL_UID1);
 	SESSION_OK("pfsel-test");
-	ASSERT_TRUE(loaded("1001", &sum2));
+	ASSERT_TRUE(loaded(PFSEL_UID1, &sum2));
 	EXPECT_EQ(sum1, sum2);
-	EXPECT_EQ(gen, generation("1001"));
+	EXPECT_EQ(gen, generation(PFSEL_UID1));
 }
 
 /*
@@ -318,10 +318,10 @@ TEST_F(pam, stale_policy)
 
 	ASSERT_EQ(0, put_file(PFW1, GOOD_A, 0644, PFSEL_UID1, 0));
 	SESSION_OK("pfsel-test");
-	ASSERT_TRUE(loaded("1001", &a));
+	ASSERT_TRUE(loaded(PFSEL_UID1, &a));
 	ASSERT_EQ(0, put_file(PFW1, TIGHTER_A, 0644, PFSEL_UID1, 0));
 	SESSION_OK("pfsel-test");
-	ASSERT_TRUE(loaded("1001", &b));
+	ASSERT_TRUE(loaded(PFSEL_UID1, &b));
 	EXPECT_NE(a, b);
 	EXPECT_EQ(EACCES, connect_as_1001(PORT_A));
 	EXPECT_EQ(EACCES, connect_as_1001(PORT_B));
@@ -329,7 +329,7 @@ TEST_F(pam, stale_policy)
 	/* The old file restored from a backup: its mtime is long ago. */
 	ASSERT_EQ(0, put_file(PFW1, GOOD_A, 0644, PFSEL_UID1, 1000000000));
 	SESSION_OK("pfsel-test");
-	ASSERT_TRUE(loaded("1001", &c));
+	ASSERT_TRUE(loaded(PFSEL_UID1, &c));
 	EXPECT_EQ(a, c);
 	EXPECT_EQ(EACCES, connect_as_1001(PORT_A));
 	EXPECT_EQ(0, connect_as_1001(PORT_B));
@@ -342,18 +342,18 @@ TEST_F(pam, broken_keep)
 
 	ASSERT_EQ(0, put_file(PFW1, GOOD_A, 0644, PFSEL_UID1, 0));
 	SESSION_OK("pfsel-test-keep");
-	ASSERT_TRUE(loaded("1001", &a));
+	ASSERT_TRUE(loaded(PFSEL_UID1, &a));
 	ASSERT_EQ(0, put_file(PFW1, BROKEN, 0644, PFSEL_UID1, 0));
 	SESSION_OK("pfsel-test-keep");
-	ASSERT_TRUE(loaded("1001", &b));
+	ASSERT_TRUE(loaded(PFSEL_UID1, &b));
 	EXPECT_EQ(a, b);
 	EXPECT_EQ(EACCES, connect_as_1001(PORT_A));
 	EXPECT_EQ(1, log_count("does not compile")) log_tail(_metadata);
 
 	/* Nothing loaded: the policy last confirmed comes back. */
-	ASSERT_EQ(0, pfsel_unload("1001"));
+	ASSERT_EQ(0, pfsel_unload_uid(PFSEL_UID1));
 	SESSION_OK("pfsel-test-keep");
-	ASSERT_TRUE(loaded("1001", &b));
+	ASSERT_TRUE(loaded(PFSEL_UID1, &b));
 	EXPECT_EQ(a, b);
 	EXPECT_EQ(EACCES, connect_as_1001(PORT_A));
 }
@@ -369,15 +369,15 @@ TEST_F(pam, broken_none)
 	ASSERT_EQ(0, put_file(PFW1, BROKEN, 0644, PFSEL_UID1, 0));
 	ASSERT_EQ(0, pfsel_load("enforce_1001"));
 	SESSION_OK("pfsel-test-none");
-	EXPECT_FALSE(loaded("1001", NULL));
+	EXPECT_FALSE(loaded(PFSEL_UID1, NULL));
 	EXPECT_EQ(0, connect_as_1001(PORT_A));
 
 	ASSERT_EQ(0, put_file(PFW1, GOOD_A, 0644, PFSEL_UID1, 0));
 	SESSION_OK("pfsel-test-none");
-	ASSERT_TRUE(loaded("1001", &a));
+	ASSERT_TRUE(loaded(PFSEL_UID1, &a));
 	ASSERT_EQ(0, put_file(PFW1, BROKEN, 0644, PFSEL_UID1, 0));
 	SESSION_OK("pfsel-test-none");
-	ASSERT_TRUE(loaded("1001", &b));
+	ASSERT_TRUE(loaded(PFSEL_UID1, &b));
 	EXPECT_EQ(a, b);
 	EXPECT_EQ(EACCES, connect_as_1001(PORT_A));
 }
@@ -390,12 +390,12 @@ TEST_F(pam, broken_deny)
 			       sizeof(self->out)));
 	EXPECT_NE(NULL, strstr(self->out, "open_session"))
 	TH_LOG("%s", self->out);
-	EXPECT_FALSE(loaded("1001", NULL));
+	EXPECT_FALSE(loaded(PFSEL_UID1, NULL));
 	EXPECT_TRUE(counter() <= 0);
 	/* Fixed: the session opens. */
 	ASSERT_EQ(0, put_file(PFW1, GOOD_A, 0644, PFSEL_UID1, 0));
 	SESSION_OK("pfsel-test-deny");
-	EXPECT_TRUE(loaded("1001", NULL));
+	EXPECT_TRUE(loaded(PFSEL_UID1, NULL));
 	EXPECT_EQ(0, counter());
 }
 
@@ -407,31 +407,31 @@ TEST_F(pam, broken_deny)
 TEST_F(pam, missing)
 {
 	SESSION_OK("pfsel-test");
-	EXPECT_FALSE(loaded("1001", NULL));
+	EXPECT_FALSE(loaded(PFSEL_UID1, NULL));
 	ASSERT_EQ(0, put_file(PFW1, GOOD_A, 0644, PFSEL_UID1, 0));
 	SESSION_OK("pfsel-test");
-	ASSERT_TRUE(loaded("1001", NULL));
+	ASSERT_TRUE(loaded(PFSEL_UID1, NULL));
 	ASSERT_EQ(0, unlink(PFW1));
 	SESSION_OK("pfsel-test-missing-keep");
-	EXPECT_TRUE(loaded("1001", NULL));
+	EXPECT_TRUE(loaded(PFSEL_UID1, NULL));
 	EXPECT_EQ(EACCES, connect_as_1001(PORT_A));
 	SESSION_OK("pfsel-test");
-	EXPECT_TRUE(loaded("1001", NULL));
+	EXPECT_TRUE(loaded(PFSEL_UID1, NULL));
 	EXPECT_EQ(EACCES, connect_as_1001(PORT_A));
 	/* Unloaded by root, nothing in force: the confirmed one again. */
-	ASSERT_EQ(0, pfsel_unload("1001"));
+	ASSERT_EQ(0, pfsel_unload_uid(PFSEL_UID1));
 	SESSION_OK("pfsel-test");
-	EXPECT_TRUE(loaded("1001", NULL));
+	EXPECT_TRUE(loaded(PFSEL_UID1, NULL));
 	EXPECT_EQ(EACCES, connect_as_1001(PORT_A));
 	/* No home folder at all: the same. */
 	ASSERT_EQ(0, rmdir(HOME1));
 	SESSION_OK("pfsel-test");
-	EXPECT_TRUE(loaded("1001", NULL));
+	EXPECT_TRUE(loaded(PFSEL_UID1, NULL));
 	/* Root forgets what was confirmed (pfsel unload): then nothing. */
 	ASSERT_EQ(0, system("pfsel unload 1001"));
 	EXPECT_NE(0, access(CONFIRMED1, F_OK));
 	SESSION_OK("pfsel-test");
-	EXPECT_FALSE(loaded("1001", NULL));
+	EXPECT_FALSE(loaded(PFSEL_UID1, NULL));
 }
 
 /* The first login records what it loads as confirmed: root's, 0600. */
@@ -444,7 +444,7 @@ TEST_F(pam, first_login_confirms)
 
 	ASSERT_EQ(0, put_file(PFW1, GOOD_A, 0644, PFSEL_UID1, 0));
 	SESSION_OK("pfsel-test");
-	ASSERT_TRUE(loaded("1001", &sum));
+	ASSERT_TRUE(loaded(PFSEL_UID1, &sum));
 	ASSERT_EQ(0, lstat(CACHE_DIR "/confirmed", &st));
 	EXPECT_TRUE(S_ISDIR(st.st_mode));
 	EXPECT_EQ(0u, st.st_uid);
@@ -468,10 +468,10 @@ TEST_F(pam, tighter_loads)
 
 	ASSERT_EQ(0, put_file(PFW1, GOOD_A, 0644, PFSEL_UID1, 0));
 	SESSION_OK("pfsel-test");
-	ASSERT_TRUE(loaded("1001", &a));
+	ASSERT_TRUE(loaded(PFSEL_UID1, &a));
 	ASSERT_EQ(0, put_file(PFW1, TIGHTER_A, 0644, PFSEL_UID1, 0));
 	SESSION_OK("pfsel-test");
-	ASSERT_TRUE(loaded("1001", &b));
+	ASSERT_TRUE(loaded(PFSEL_UID1, &b));
 	EXPECT_NE(a, b);
 	EXPECT_EQ(EACCES, connect_as_1001(PORT_B));
 	EXPECT_EQ(NULL, strstr(self->out, "pfsel confirm"))
@@ -503,12 +503,12 @@ TEST_F_TIMEOUT(pam, looser_waits_for_confirmation, 300)
 
 	ASSERT_EQ(0, put_file(PFW1, GOOD_A, 0644, PFSEL_UID1, 0));
 	SESSION_OK("pfsel-test");
-	ASSERT_TRUE(loaded("1001", &a));
+	ASSERT_TRUE(loaded(PFSEL_UID1, &a));
 
 	/* GOOD_B allows what GOOD_A denies (PORT_A): looser. */
 	ASSERT_EQ(0, put_file(PFW1, GOOD_B, 0644, PFSEL_UID1, 0));
 	SESSION_OK("pfsel-test");
-	ASSERT_TRUE(loaded("1001", &b));
+	ASSERT_TRUE(loaded(PFSEL_UID1, &b));
 	EXPECT_EQ(a, b);
 	EXPECT_EQ(EACCES, connect_as_1001(PORT_A));
 	EXPECT_EQ(0, connect_as_1001(PORT_B));
@@ -525,7 +525,7 @@ TEST_F_TIMEOUT(pam, looser_waits_for_confirmation, 300)
 	SESSION_OK("pfsel-test");
 	EXPECT_EQ(NULL, strstr(self->out, "pfsel confirm"))
 	TH_LOG("pamtester:\n%s", self->out);
-	ASSERT_TRUE(loaded("1001", &b));
+	ASSERT_TRUE(loaded(PFSEL_UID1, &b));
 	EXPECT_EQ(a, b);
 
 	/* As root, status shows the looser cells as rules. */
@@ -538,7 +538,7 @@ TEST_F_TIMEOUT(pam, looser_waits_for_confirmation, 300)
 	EXPECT_EQ(0, pfsel_sh(status, sizeof(status),
 			      "pfsel confirm --user pfuser1"))
 	TH_LOG("%s", status);
-	ASSERT_TRUE(loaded("1001", &c));
+	ASSERT_TRUE(loaded(PFSEL_UID1, &c));
 	EXPECT_NE(a, c);
 	EXPECT_EQ(0, connect_as_1001(PORT_A));
 	EXPECT_EQ(EACCES, connect_as_1001(PORT_B));
@@ -549,7 +549,7 @@ TEST_F_TIMEOUT(pam, looser_waits_for_confirmation, 300)
 
 	/* The next login keeps it. */
 	SESSION_OK("pfsel-test");
-	ASSERT_TRUE(loaded("1001", &b));
+	ASSERT_TRUE(loaded(PFSEL_UID1, &b));
 	EXPECT_EQ(c, b);
 }
 
@@ -561,7 +561,7 @@ TEST_F(pam, confirm_needs_root)
 
 	ASSERT_EQ(0, put_file(PFW1, GOOD_A, 0644, PFSEL_UID1, 0));
 	SESSION_OK("pfsel-test");
-	ASSERT_TRUE(loaded("1001", &a));
+	ASSERT_TRUE(loaded(PFSEL_UID1, &a));
 	ASSERT_EQ(0, put_file(PFW1, GOOD_B, 0644, PFSEL_UID1, 0));
 	if (access("/usr/bin/pkexec", X_OK) == 0)
 		SKIP(return,
@@ -569,7 +569,7 @@ TEST_F(pam, confirm_needs_root)
 	EXPECT_EQ(1, pfsel_sh(out, sizeof(out),
 			      PFSEL_TESTS_DIR "/runas 1001 pfsel confirm"));
 	EXPECT_NE(NULL, strstr(out, "sudo pfsel confirm")) TH_LOG("%s", out);
-	ASSERT_TRUE(loaded("1001", &b));
+	ASSERT_TRUE(loaded(PFSEL_UID1, &b));
 	EXPECT_EQ(a, b);
 }
 
@@ -594,7 +594,7 @@ TEST_F(pam, unreadable_source)
 
 	ASSERT_EQ(0, symlink(HOME2 "/secret.pfw", PFW1));
 	SESSION_OK("pfsel-test-none");
-	EXPECT_FALSE(loaded("1001", NULL));
+	EXPECT_FALSE(loaded(PFSEL_UID1, NULL));
 	EXPECT_FALSE(dir_holds(CACHE_DIR, MARKER));
 	EXPECT_NE(EACCES, connect_as_1001(5609)); /* refused: no peer */
 	EXPECT_NE(0, pamtester("pfsel-test-deny", "pfuser1", self->out,
@@ -604,7 +604,7 @@ TEST_F(pam, unreadable_source)
 	ASSERT_EQ(0, put_file(PFW1, "include \"/etc/pfsel-secret.pfw\";\n",
 			      0644, PFSEL_UID1, 0));
 	SESSION_OK("pfsel-test-none");
-	EXPECT_FALSE(loaded("1001", NULL));
+	EXPECT_FALSE(loaded(PFSEL_UID1, NULL));
 	EXPECT_FALSE(dir_holds(CACHE_DIR, MARKER));
 	EXPECT_NE(0, pamtester("pfsel-test-deny", "pfuser1", self->out,
 			       sizeof(self->out)));
@@ -612,8 +612,8 @@ TEST_F(pam, unreadable_source)
 	ASSERT_EQ(0, put_file(HOME2 "/.pfw", SECRET, 0600, PFSEL_UID2, 0));
 	ASSERT_EQ(0, pamtester("pfsel-test", "pfuser2", self->out,
 			       sizeof(self->out)));
-	EXPECT_TRUE(loaded("1002", NULL));
-	EXPECT_FALSE(loaded("1001", NULL));
+	EXPECT_TRUE(loaded(PFSEL_UID2, NULL));
+	EXPECT_FALSE(loaded(PFSEL_UID1, NULL));
 	EXPECT_TRUE(dir_holds(CACHE_DIR, MARKER));
 }
 
@@ -685,7 +685,7 @@ TEST_F(pam, two_sessions)
 	ASSERT_EQ(1, read(ready_b, &c, 1));
 	ASSERT_EQ('o', c);
 	EXPECT_EQ(2, counter());
-	EXPECT_TRUE(loaded("1001", NULL));
+	EXPECT_TRUE(loaded(PFSEL_UID1, NULL));
 
 	ASSERT_EQ(1, write(go_a, "c", 1));
 	ASSERT_EQ(0, pfsel_wait_status(a));
@@ -693,7 +693,7 @@ TEST_F(pam, two_sessions)
 	if (forgets >= 0)
 		EXPECT_EQ(forgets, log_count("last session closed"));
 	/* Between sessions and after, the policy stays loaded. */
-	EXPECT_TRUE(loaded("1001", NULL));
+	EXPECT_TRUE(loaded(PFSEL_UID1, NULL));
 
 	ASSERT_EQ(1, write(go_b, "c", 1));
 	ASSERT_EQ(0, pfsel_wait_status(b));
@@ -703,7 +703,7 @@ TEST_F(pam, two_sessions)
 		EXPECT_EQ(forgets + 1, log_count("last session closed"))
 		log_tail(_metadata);
 	}
-	EXPECT_TRUE(loaded("1001", NULL));
+	EXPECT_TRUE(loaded(PFSEL_UID1, NULL));
 	EXPECT_EQ(EACCES, connect_as_1001(PORT_A));
 	close(ready_a);
 	close(go_a);

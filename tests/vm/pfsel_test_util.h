@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * pfsel VM tests - shared helpers
+ * pfsel VM tests - shared helpers: running as a user, probes, audit
+ * records, shell commands.  pfsel itself -- its securityfs files and its
+ * netlink family -- the tests reach through libpfsel (<pfsel/pfsel.h>),
+ * as every pfsel program does; they write raw bytes only where they play
+ * an attacker or send what libpfsel never sends (pfsel_write_raw(),
+ * raw_genl.h), and say so where they do.
  */
 
 #ifndef PFSEL_TEST_UTIL_H
@@ -10,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <limits.h>
 #include <liburing.h>
 #include <linux/capability.h>
 #include <netinet/in.h>
@@ -28,32 +34,30 @@
 #include <time.h>
 #include <unistd.h>
 
-#define PFSEL_SECURITYFS "/sys/kernel/security/pfsel"
+#include <pfsel/pfsel.h>
 
 /*
- * Calls of one hook so far and the nanoseconds they were timed for, from
- * /sys/kernel/security/pfsel/hooks (lines "NAME CALLS NANOSECONDS"): false
- * when the file or the hook's line is missing.
+ * Calls of one hook so far and the nanoseconds they were timed for (the
+ * "hooks" file, pfsel_get_hook_stats()): false when the file or the
+ * hook's line is missing.
  */
 static inline bool pfsel_hook_read(const char *hook, int64_t *calls,
 				   int64_t *ns)
 {
-	char name[64];
-	unsigned long long c, n;
+	struct pfsel_hook_stat *hooks;
 	bool found = false;
-	FILE *file = fopen(PFSEL_SECURITYFS "/hooks", "re");
+	size_t n, i;
 
-	if (!file)
+	if (pfsel_get_hook_stats(&hooks, &n))
 		return false;
-	while (fscanf(file, "%63s %llu %llu", name, &c, &n) == 3) {
-		if (strcmp(name, hook) == 0) {
-			*calls = (int64_t)c;
-			*ns = (int64_t)n;
+	for (i = 0; i < n && !found; i++) {
+		if (strcmp(hooks[i].name, hook) == 0) {
+			*calls = (int64_t)hooks[i].calls;
+			*ns = (int64_t)hooks[i].ns;
 			found = true;
-			break;
 		}
 	}
-	fclose(file);
+	free(hooks);
 	return found;
 }
 
@@ -129,36 +133,36 @@ static inline ssize_t pfsel_read_file(const char *path, char *buf, size_t size)
 	return (ssize_t)done;
 }
 
-/* Write @len bytes to @fd in one write() at offset 0: 0 or -errno. */
-static inline int pfsel_write_once(int fd, const void *data, size_t len)
+/* The path of pfsel's securityfs file @name, for the raw writes below. */
+static inline const char *pfsel_raw_path(const char *name, char *buf,
+					 size_t size)
 {
-	ssize_t written = pwrite(fd, data, len, 0);
-
-	if (written < 0)
-		return -errno;
-	return (size_t)written == len ? 0 : -EIO;
+	snprintf(buf, size, "%s/%s", pfsel_securityfs(), name);
+	return buf;
 }
 
-/* Open a securityfs file of pfsel (e.g. "load") for writing: fd or -errno. */
-static inline int pfsel_open_w(const char *name)
+/*
+ * Write @str to pfsel's securityfs file @name as it is, in one write():
+ * 0 or -errno.  For what libpfsel never writes -- a malformed value, a
+ * value with a newline as a shell writes it -- when a test tries the
+ * kernel's parser with it; everything else goes through libpfsel.
+ */
+static inline int pfsel_write_raw(const char *name, const char *str)
 {
-	char path[256];
-	int fd;
+	char path[PATH_MAX];
+	const size_t len = strlen(str);
+	ssize_t written;
+	int fd, ret = 0;
 
-	snprintf(path, sizeof(path), "%s/%s", PFSEL_SECURITYFS, name);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	return fd < 0 ? -errno : fd;
-}
-
-/* Write a string to a securityfs file of pfsel: 0 or -errno. */
-static inline int pfsel_write_str(const char *name, const char *str)
-{
-	int fd = pfsel_open_w(name);
-	int ret;
-
+	fd = open(pfsel_raw_path(name, path, sizeof(path)),
+		  O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
-		return fd;
-	ret = pfsel_write_once(fd, str, strlen(str));
+		return -errno;
+	written = write(fd, str, len);
+	if (written < 0)
+		ret = -errno;
+	else if ((size_t)written != len)
+		ret = -EIO;
 	close(fd);
 	return ret;
 }
@@ -205,101 +209,55 @@ static inline ssize_t pfsel_policy_blob(const char *name, void **blob)
 	return len;
 }
 
-/* Load the compiled policy @name through an open "load" descriptor. */
-static inline int pfsel_load_fd(int fd, const char *name)
-{
-	void *blob = NULL;
-	ssize_t len = pfsel_policy_blob(name, &blob);
-	int ret;
-
-	if (len < 0)
-		return (int)len;
-	ret = pfsel_write_once(fd, blob, (size_t)len);
-	free(blob);
-	return ret;
-}
-
-/* Load the compiled policy @name in one write(): 0 or -errno. */
+/* Load the compiled test policy @name (pfsel_load_file()): 0 or -errno. */
 static inline int pfsel_load(const char *name)
 {
-	int fd = pfsel_open_w("load");
-	int ret;
+	char path[256];
 
-	if (fd < 0)
-		return fd;
-	ret = pfsel_load_fd(fd, name);
-	close(fd);
-	return ret;
-}
-
-/* Unload "system" or a decimal uid: 0 or -errno. */
-static inline int pfsel_unload(const char *target)
-{
-	return pfsel_write_str("unload", target);
+	return pfsel_load_file(pfsel_policy_path(name, path, sizeof(path)));
 }
 
 /* Back to the boot's state: no policy loaded, enforcing (needs root). */
 static inline void pfsel_reset(void)
 {
-	pfsel_unload("system");
-	pfsel_unload("1001");
-	pfsel_unload("1002");
-	pfsel_write_str("enforce", "1");
+	pfsel_unload_system();
+	pfsel_unload_uid(PFSEL_UID1);
+	pfsel_unload_uid(PFSEL_UID2);
+	pfsel_set_enforce(true);
+}
+
+/* Whether the policy of @uid is loaded (pfsel_get_policy_info()). */
+static inline bool pfsel_uid_loaded(uid_t uid)
+{
+	struct pfsel_policy_info info;
+
+	return pfsel_get_policy_info(false, uid, &info) == 1;
 }
 
 /*
- * The `policies` line of @target ("system" or a uid), without its newline,
- * into @line: true when there is one.
+ * ask_stats, as signed numbers: the tests subtract them and compare the
+ * differences with small constants.  The counters and their names are
+ * libpfsel's (PFSEL_ASK_STATS_FIELDS).
  */
-static inline bool pfsel_policy_line(const char *target, char *line,
-				     size_t size)
+struct ask_stats {
+#define ASK_STATS_FIELD(f) long long f;
+	PFSEL_ASK_STATS_FIELDS(ASK_STATS_FIELD)
+#undef ASK_STATS_FIELD
+};
+
+/*
+ * Read ask_stats (pfsel_get_ask_stats(), needs root): true when read;
+ * false, and all zero, when not.
+ */
+static inline bool ask_stats_read(struct ask_stats *s)
 {
-	char buf[4096];
-	const size_t len = strlen(target);
-	char *p = buf, *end;
+	struct pfsel_ask_stats st;
+	const int err = pfsel_get_ask_stats(&st);
 
-	if (pfsel_read_file(PFSEL_SECURITYFS "/policies", buf, sizeof(buf)) < 0)
-		return false;
-	while (*p) {
-		end = strchrnul(p, '\n');
-		if (strncmp(p, target, len) == 0 && p[len] == ' ') {
-			snprintf(line, size, "%.*s", (int)(end - p), p);
-			return true;
-		}
-		p = *end ? end + 1 : end;
-	}
-	return false;
-}
-
-/* The number after "KEY=" in @line (strtoull base 0), or -1. */
-static inline long long pfsel_field_num(const char *line, const char *key)
-{
-	char pattern[64];
-	const char *p;
-
-	snprintf(pattern, sizeof(pattern), " %s=", key);
-	p = strstr(line, pattern);
-	if (!p)
-		return -1;
-	return (long long)strtoull(p + strlen(pattern), NULL, 0);
-}
-
-/* The value after "KEY=" in @line, up to a blank, into @out. */
-static inline bool pfsel_field_str(const char *line, const char *key, char *out,
-				   size_t size)
-{
-	char pattern[64];
-	const char *p;
-	size_t len;
-
-	snprintf(pattern, sizeof(pattern), " %s=", key);
-	p = strstr(line, pattern);
-	if (!p)
-		return false;
-	p += strlen(pattern);
-	len = strcspn(p, " \n");
-	snprintf(out, size, "%.*s", (int)len, p);
-	return true;
+#define ASK_STATS_COPY(f) s->f = (long long)st.f;
+	PFSEL_ASK_STATS_FIELDS(ASK_STATS_COPY)
+#undef ASK_STATS_COPY
+	return err == 0;
 }
 
 /* Become @uid for good (real, effective and saved; gid too): 0 or -errno. */

@@ -360,7 +360,7 @@ TEST_F(protect, protection_comes_from_the_policy)
 {
 	struct report r;
 
-	ASSERT_EQ(0, pfsel_unload("1001"));
+	ASSERT_EQ(0, pfsel_unload_uid(PFSEL_UID1));
 	self->pids[0] = protectee_start(PROTECTED, true, &r);
 	ASSERT_LT(0, self->pids[0]);
 	EXPECT_EQ(0, r.secure);

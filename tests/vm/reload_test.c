@@ -24,9 +24,14 @@ static int load_fn(void *name)
 	return -pfsel_load(name);
 }
 
-static int unload_fn(void *target)
+static int unload_uid_fn(void *uid)
 {
-	return -pfsel_unload(target);
+	return -pfsel_unload_uid((uid_t)(uintptr_t)uid);
+}
+
+static int unload_system_fn(void *unused)
+{
+	return -pfsel_unload_system();
 }
 
 /* Root without CAP_MAC_ADMIN loads @name. */
@@ -37,29 +42,27 @@ static int load_without_cap_fn(void *name)
 	return -pfsel_load(name);
 }
 
-static int enforce_without_cap_fn(void *value)
+static int permissive_without_cap_fn(void *unused)
 {
 	if (pfsel_drop_mac_admin())
 		return 125;
-	return -pfsel_write_str("enforce", value);
+	return -pfsel_set_enforce(false);
 }
 
-/* A user opening `enforce` for writing. */
-static int open_enforce_fn(void *unused)
+/*
+ * A user switching the mode (to enforcing, as it is: even a write that
+ * got through would change nothing).
+ */
+static int enforce_fn(void *unused)
 {
-	const int fd = pfsel_open_w("enforce");
-
-	if (fd < 0)
-		return -fd;
-	close(fd);
-	return 0;
+	return -pfsel_set_enforce(true);
 }
 
-static bool uid_loaded(const char *target)
+static bool system_loaded(void)
 {
-	char line[512];
+	struct pfsel_policy_info info;
 
-	return pfsel_policy_line(target, line, sizeof(line));
+	return pfsel_get_policy_info(true, 0, &info) == 1;
 }
 
 FIXTURE(load)
@@ -73,7 +76,7 @@ FIXTURE_SETUP(load)
 	if (self->root)
 		pfsel_reset();
 	else
-		pfsel_unload("1001");
+		pfsel_unload_uid(PFSEL_UID1);
 }
 
 FIXTURE_TEARDOWN_PARENT(load)
@@ -81,7 +84,7 @@ FIXTURE_TEARDOWN_PARENT(load)
 	if (geteuid() == 0)
 		pfsel_reset();
 	else
-		pfsel_unload("1001");
+		pfsel_unload_uid(PFSEL_UID1);
 }
 
 /* A user loads, replaces and unloads their own policy. */
@@ -92,36 +95,37 @@ FIXTURE_TEARDOWN_PARENT(load)
  */
 TEST_F(load, user_cannot_load_or_unload_own_policy)
 {
-	char line[512];
+	struct pfsel_policy_info info;
 	long long first, second;
 
 	if (!self->root)
 		SKIP(return, "needs root to load beside 1001's attempts");
 	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, load_fn, "enforce_1001"));
-	EXPECT_FALSE(uid_loaded("1001"));
+	EXPECT_FALSE(pfsel_uid_loaded(PFSEL_UID1));
 	ASSERT_EQ(0, pfsel_load("enforce_1001"));
-	ASSERT_TRUE(pfsel_policy_line("1001", line, sizeof(line)));
-	first = pfsel_field_num(line, "generation");
+	ASSERT_EQ(1, pfsel_get_policy_info(false, PFSEL_UID1, &info));
+	first = info.generation;
 	EXPECT_LE(1, first);
 
 	/* A user's load replacing it is refused; root's bumps the generation. */
 	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, load_fn, "reload_a"));
-	ASSERT_TRUE(pfsel_policy_line("1001", line, sizeof(line)));
-	EXPECT_EQ(first, pfsel_field_num(line, "generation"));
+	ASSERT_EQ(1, pfsel_get_policy_info(false, PFSEL_UID1, &info));
+	EXPECT_EQ(first, info.generation);
 	ASSERT_EQ(0, pfsel_load("reload_a"));
-	ASSERT_TRUE(pfsel_policy_line("1001", line, sizeof(line)));
-	second = pfsel_field_num(line, "generation");
+	ASSERT_EQ(1, pfsel_get_policy_info(false, PFSEL_UID1, &info));
+	second = info.generation;
 	EXPECT_LT(first, second)
 	{
-		TH_LOG("%s", line);
+		TH_LOG("generation %lld, then %lld", first, second);
 	}
 
-	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, unload_fn, "1001"));
-	EXPECT_TRUE(uid_loaded("1001"));
-	EXPECT_EQ(0, pfsel_unload("1001"));
-	EXPECT_FALSE(uid_loaded("1001"));
+	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, unload_uid_fn,
+				      (void *)(uintptr_t)PFSEL_UID1));
+	EXPECT_TRUE(pfsel_uid_loaded(PFSEL_UID1));
+	EXPECT_EQ(0, pfsel_unload_uid(PFSEL_UID1));
+	EXPECT_FALSE(pfsel_uid_loaded(PFSEL_UID1));
 	/* Unloading what is not loaded. */
-	EXPECT_EQ(-ENOENT, pfsel_unload("1001"));
+	EXPECT_EQ(-ENOENT, pfsel_unload_uid(PFSEL_UID1));
 }
 
 /* A user may neither load nor unload another user's policy. */
@@ -130,14 +134,15 @@ TEST_F(load, user_cannot_touch_another_users_policy)
 	if (!self->root)
 		SKIP(return, "needs root to load 1002's policy");
 	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, load_fn, "enforce_1002"));
-	EXPECT_FALSE(uid_loaded("1002"));
+	EXPECT_FALSE(pfsel_uid_loaded(PFSEL_UID2));
 
 	ASSERT_EQ(0, pfsel_load("enforce_1002"));
-	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, unload_fn, "1002"));
+	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, unload_uid_fn,
+				      (void *)(uintptr_t)PFSEL_UID2));
 	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, load_fn, "enforce_1002"));
-	EXPECT_TRUE(uid_loaded("1002"));
+	EXPECT_TRUE(pfsel_uid_loaded(PFSEL_UID2));
 	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID2, load_fn, "enforce_1001"));
-	EXPECT_FALSE(uid_loaded("1001"));
+	EXPECT_FALSE(pfsel_uid_loaded(PFSEL_UID1));
 }
 
 /* The system policy needs CAP_MAC_ADMIN, to load and to unload. */
@@ -147,47 +152,42 @@ TEST_F(load, system_policy_needs_cap_mac_admin)
 		SKIP(return, "needs root");
 	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, load_fn, "system_floor"));
 	EXPECT_EQ(EPERM, pfsel_run_as(0, load_without_cap_fn, "system_floor"));
-	EXPECT_FALSE(uid_loaded("system"));
+	EXPECT_FALSE(system_loaded());
 
 	ASSERT_EQ(0, pfsel_load("system_floor"));
-	EXPECT_TRUE(uid_loaded("system"));
-	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, unload_fn, "system"));
-	EXPECT_TRUE(uid_loaded("system"));
+	EXPECT_TRUE(system_loaded());
+	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, unload_system_fn, NULL));
+	EXPECT_TRUE(system_loaded());
 
 	/* Root without CAP_MAC_ADMIN is not user 1001 either. */
 	EXPECT_EQ(EPERM, pfsel_run_as(0, load_without_cap_fn, "enforce_1001"));
-	EXPECT_FALSE(uid_loaded("1001"));
+	EXPECT_FALSE(pfsel_uid_loaded(PFSEL_UID1));
 
-	EXPECT_EQ(0, pfsel_unload("system"));
-	EXPECT_EQ(-ENOENT, pfsel_unload("system"));
+	EXPECT_EQ(0, pfsel_unload_system());
+	EXPECT_EQ(-ENOENT, pfsel_unload_system());
 }
 
 /* Switching the global mode needs CAP_MAC_ADMIN; bad values are refused. */
 TEST_F(load, enforce_needs_cap_mac_admin)
 {
-	char status[512];
+	struct pfsel_status status;
 
 	if (!self->root)
 		SKIP(return, "needs root");
-	/* The file's mode keeps users out. */
-	EXPECT_EQ(EACCES, pfsel_run_as(PFSEL_UID1, open_enforce_fn, NULL));
-	EXPECT_EQ(EPERM, pfsel_run_as(0, enforce_without_cap_fn, "0"));
-	EXPECT_EQ(-EINVAL, pfsel_write_str("enforce", "2"));
-	EXPECT_EQ(-EINVAL, pfsel_write_str("enforce", "on"));
-	ASSERT_LT(0, pfsel_read_file(PFSEL_SECURITYFS "/status", status,
-				     sizeof(status)));
-	EXPECT_NE(NULL, strstr(status, "mode: enforcing"))
-	{
-		TH_LOG("%s", status);
-	}
-	EXPECT_EQ(0, pfsel_write_str("enforce", "0\n"));
-	ASSERT_LT(0, pfsel_read_file(PFSEL_SECURITYFS "/status", status,
-				     sizeof(status)));
-	EXPECT_NE(NULL, strstr(status, "mode: permissive"));
-	EXPECT_EQ(0, pfsel_write_str("enforce", "1"));
-	ASSERT_LT(0, pfsel_read_file(PFSEL_SECURITYFS "/status", status,
-				     sizeof(status)));
-	EXPECT_NE(NULL, strstr(status, "mode: enforcing"));
+	/* The file's mode keeps users out: open() fails. */
+	EXPECT_EQ(EACCES, pfsel_run_as(PFSEL_UID1, enforce_fn, NULL));
+	EXPECT_EQ(EPERM, pfsel_run_as(0, permissive_without_cap_fn, NULL));
+	/* Raw: values libpfsel never writes, and "0" as a shell writes it. */
+	EXPECT_EQ(-EINVAL, pfsel_write_raw("enforce", "2"));
+	EXPECT_EQ(-EINVAL, pfsel_write_raw("enforce", "on"));
+	ASSERT_EQ(0, pfsel_get_status(&status));
+	EXPECT_TRUE(status.enforcing);
+	EXPECT_EQ(0, pfsel_write_raw("enforce", "0\n"));
+	ASSERT_EQ(0, pfsel_get_status(&status));
+	EXPECT_FALSE(status.enforcing);
+	EXPECT_EQ(0, pfsel_set_enforce(true));
+	ASSERT_EQ(0, pfsel_get_status(&status));
+	EXPECT_TRUE(status.enforcing);
 }
 
 /* Bad unload targets, loads not at offset 0. */
@@ -199,21 +199,23 @@ TEST_F(load, bad_writes)
 
 	if (!self->root)
 		SKIP(return, "needs root");
-	EXPECT_EQ(-ENOENT, pfsel_unload("1001"));
-	EXPECT_EQ(-ENOENT, pfsel_unload("system"));
-	EXPECT_EQ(-EINVAL, pfsel_unload("alice"));
-	EXPECT_EQ(-EINVAL, pfsel_unload("-1"));
-	EXPECT_EQ(-EINVAL, pfsel_unload(""));
+	EXPECT_EQ(-ENOENT, pfsel_unload_uid(PFSEL_UID1));
+	EXPECT_EQ(-ENOENT, pfsel_unload_system());
+	/* Raw: targets libpfsel, which takes a uid_t, cannot even write. */
+	EXPECT_EQ(-EINVAL, pfsel_write_raw("unload", "alice"));
+	EXPECT_EQ(-EINVAL, pfsel_write_raw("unload", "-1"));
+	EXPECT_EQ(-EINVAL, pfsel_write_raw("unload", ""));
 
 	len = pfsel_policy_blob("enforce_1001", &blob);
 	ASSERT_LT(0, len);
-	fd = pfsel_open_w("load");
+	fd = pfsel_load_open();
 	ASSERT_LE(0, fd);
+	/* Raw: libpfsel writes at offset 0 only. */
 	EXPECT_EQ(-1, pwrite(fd, blob, (size_t)len, 1));
 	EXPECT_EQ(EINVAL, errno);
 	close(fd);
 	free(blob);
-	EXPECT_FALSE(uid_loaded("1001"));
+	EXPECT_FALSE(pfsel_uid_loaded(PFSEL_UID1));
 }
 
 /* Send descriptor @fd over the socket @sock. */
@@ -266,17 +268,31 @@ static int recv_fd(int sock)
 	return fd;
 }
 
+/* Load the compiled test policy @name through @fd, a descriptor of load. */
+static int load_through(int fd, const char *name)
+{
+	void *blob = NULL;
+	const ssize_t len = pfsel_policy_blob(name, &blob);
+	int ret;
+
+	if (len < 0)
+		return (int)len;
+	ret = pfsel_load_buffer_fd(fd, blob, (size_t)len);
+	free(blob);
+	return ret;
+}
+
 static int load_through_fn(void *arg)
 {
 	const int fd = *(int *)arg;
 
-	return -pfsel_load_fd(fd, "enforce_1002");
+	return -load_through(fd, "enforce_1002");
 }
 
 static int open_and_send_fn(void *arg)
 {
 	const int sock = *(int *)arg;
-	const int fd = pfsel_open_w("load");
+	const int fd = pfsel_load_open();
 
 	if (fd < 0)
 		return -fd;
@@ -294,12 +310,12 @@ TEST_F(load, opener_credentials_decide)
 
 	if (!self->root)
 		SKIP(return, "needs root");
-	fd = pfsel_open_w("load");
+	fd = pfsel_load_open();
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(0, pfsel_run_as(PFSEL_UID1, load_through_fn, &fd));
 	close(fd);
-	EXPECT_TRUE(uid_loaded("1002"));
-	ASSERT_EQ(0, pfsel_unload("1002"));
+	EXPECT_TRUE(pfsel_uid_loaded(PFSEL_UID2));
+	ASSERT_EQ(0, pfsel_unload_uid(PFSEL_UID2));
 
 	ASSERT_EQ(0,
 		  socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sockets));
@@ -307,15 +323,15 @@ TEST_F(load, opener_credentials_decide)
 	fd = recv_fd(sockets[0]);
 	ASSERT_LE(0, fd);
 	/* 1001's descriptor lends root nothing, not even 1001's own policy. */
-	EXPECT_EQ(-EPERM, pfsel_load_fd(fd, "enforce_1002"));
-	EXPECT_EQ(-EPERM, pfsel_load_fd(fd, "system_floor"));
-	EXPECT_EQ(-EPERM, pfsel_load_fd(fd, "enforce_1001"));
+	EXPECT_EQ(-EPERM, load_through(fd, "enforce_1002"));
+	EXPECT_EQ(-EPERM, load_through(fd, "system_floor"));
+	EXPECT_EQ(-EPERM, load_through(fd, "enforce_1001"));
 	close(fd);
 	close(sockets[0]);
 	close(sockets[1]);
-	EXPECT_FALSE(uid_loaded("1002"));
-	EXPECT_FALSE(uid_loaded("system"));
-	EXPECT_FALSE(uid_loaded("1001"));
+	EXPECT_FALSE(pfsel_uid_loaded(PFSEL_UID2));
+	EXPECT_FALSE(system_loaded());
+	EXPECT_FALSE(pfsel_uid_loaded(PFSEL_UID1));
 }
 
 static uint32_t le32_at(const void *blob, size_t offset)
@@ -326,48 +342,58 @@ static uint32_t le32_at(const void *blob, size_t offset)
 }
 
 /*
- * The `policies` line of @target against the compiled policy @name: size,
- * number of rules and checksum from the blob's header and section table
- * (policy/FORMAT.md), the mode given.
+ * The `policies` line of @target ("system" or a uid) against the compiled
+ * policy @name: size, number of rules and checksum from the blob's header
+ * and section table (policy/FORMAT.md), the mode given.
  */
 static void check_policy_line(struct __test_metadata *const _metadata,
 			      const char *target, const char *name,
 			      const char *mode)
 {
-	char line[512], value[64], expected[64];
+	const bool is_system = strcmp(target, "system") == 0;
+	char text[4096], path[PATH_MAX], expected[64];
+	struct pfsel_policy_info info;
 	void *blob = NULL;
 	const ssize_t len = pfsel_policy_blob(name, &blob);
 	uint32_t i, nsections, rules = 0;
 
 	ASSERT_LT(32, len);
-	ASSERT_TRUE(pfsel_policy_line(target, line, sizeof(line)))
+	ASSERT_EQ(1, pfsel_get_policy_info(is_system,
+					   is_system ? 0 : (uid_t)atoi(target),
+					   &info))
 	{
-		TH_LOG("no line for %s", target);
+		TH_LOG("no line for %s: %s", target, pfsel_last_error());
 	}
-	TH_LOG("%s", line);
+	TH_LOG("%s generation=%u size=%u rules=%u checksum=0x%08x mode=%s",
+	       target, info.generation, info.size, info.rules, info.checksum,
+	       info.permissive ? "permissive" : "enforcing");
 	nsections = le32_at(blob, 24);
 	for (i = 0; i < nsections && 32 + 16 * (i + 1) <= (size_t)len; i++)
 		if (le32_at(blob, 32 + 16 * i) == 3 /* PFSEL_SEC_RULES */)
 			rules = le32_at(blob, 32 + 16 * i + 4);
-	EXPECT_LT(0, pfsel_field_num(line, "generation"));
-	EXPECT_EQ(len, pfsel_field_num(line, "size"));
-	EXPECT_EQ(rules, pfsel_field_num(line, "rules"));
-	EXPECT_EQ(le32_at(blob, 12), pfsel_field_num(line, "checksum"));
-	ASSERT_TRUE(pfsel_field_str(line, "checksum", value, sizeof(value)));
-	snprintf(expected, sizeof(expected), "0x%08x", le32_at(blob, 12));
-	EXPECT_STREQ(expected, value);
-	ASSERT_TRUE(pfsel_field_str(line, "mode", value, sizeof(value)));
-	EXPECT_STREQ(mode, value);
+	EXPECT_LT(0u, info.generation);
+	EXPECT_EQ(len, info.size);
+	EXPECT_EQ(rules, info.rules);
+	EXPECT_EQ(le32_at(blob, 12), info.checksum);
+	EXPECT_STREQ(mode, info.permissive ? "permissive" : "enforcing");
+	/* The checksum's form, as docs/kernel-interface.md gives it: raw. */
+	ASSERT_LT(0, pfsel_read_file(pfsel_raw_path("policies", path,
+						    sizeof(path)),
+				     text, sizeof(text)));
+	snprintf(expected, sizeof(expected), " checksum=0x%08x ",
+		 le32_at(blob, 12));
+	EXPECT_NE(NULL, strstr(text, expected))
+	{
+		TH_LOG("no '%s' in:\n%s", expected, text);
+	}
 	free(blob);
 }
 
 TEST_F(load, policies_lists_every_policy)
 {
-	char list[4096], status[512];
-	long long newest = 0, gen;
-	const char *line;
-	char entry[512];
-	int users = -1, generation = -1;
+	struct pfsel_policy_info *list, user1, sys;
+	struct pfsel_status status;
+	size_t n, i, at1001 = 0, at1002 = 0;
 
 	if (!self->root)
 		SKIP(return, "needs root");
@@ -379,30 +405,30 @@ TEST_F(load, policies_lists_every_policy)
 	check_policy_line(_metadata, "1002", "enforce_1002", "enforcing");
 
 	/* The system policy first, then users by uid. */
-	ASSERT_LT(0, pfsel_read_file(PFSEL_SECURITYFS "/policies", list,
-				     sizeof(list)));
-	EXPECT_EQ(0, strncmp(list, "system ", 7));
-	line = strstr(list, "\n1001 ");
-	ASSERT_NE(NULL, line);
-	EXPECT_NE(NULL, strstr(line, "\n1002 "));
+	ASSERT_EQ(0, pfsel_policies(&list, &n));
+	ASSERT_LE((size_t)3, n);
+	EXPECT_TRUE(list[0].system);
+	for (i = 1; i < n; i++) {
+		if (!list[i].system && list[i].uid == PFSEL_UID1)
+			at1001 = i;
+		if (!list[i].system && list[i].uid == PFSEL_UID2)
+			at1002 = i;
+	}
+	free(list);
+	ASSERT_LT((size_t)0, at1001);
+	EXPECT_LT(at1001, at1002);
 
 	/* The status file counts them and names the newest generation. */
-	ASSERT_LT(0, pfsel_read_file(PFSEL_SECURITYFS "/status", status,
-				     sizeof(status)));
-	ASSERT_NE(NULL, strstr(status, "users: "));
-	sscanf(strstr(status, "users: "), "users: %d", &users);
-	EXPECT_EQ(2, users);
-	EXPECT_NE(NULL, strstr(status, "system: loaded"));
-	ASSERT_NE(NULL, strstr(status, "generation: "));
-	sscanf(strstr(status, "generation: "), "generation: %d", &generation);
-	ASSERT_TRUE(pfsel_policy_line("1001", entry, sizeof(entry)));
-	newest = pfsel_field_num(entry, "generation");
-	ASSERT_TRUE(pfsel_policy_line("system", entry, sizeof(entry)));
-	gen = pfsel_field_num(entry, "generation");
-	EXPECT_LT(gen, newest);
-	EXPECT_EQ(newest, generation)
+	ASSERT_EQ(0, pfsel_get_status(&status));
+	EXPECT_EQ(2ul, status.users);
+	EXPECT_TRUE(status.system_loaded);
+	ASSERT_EQ(1, pfsel_get_policy_info(false, PFSEL_UID1, &user1));
+	ASSERT_EQ(1, pfsel_get_policy_info(true, 0, &sys));
+	EXPECT_LT(sys.generation, user1.generation);
+	EXPECT_EQ(user1.generation, status.generation)
 	{
-		TH_LOG("%s", status);
+		TH_LOG("status: generation %u; 1001's policy: %u",
+		       status.generation, user1.generation);
 	}
 
 	/* The per-policy mode. */
@@ -479,14 +505,9 @@ static void *stress_reload(void *arg)
 	unsigned long i;
 
 	for (i = 0; !atomic_load(&stress->stop); i++) {
-		const int fd = pfsel_open_w("load");
-		int ret = fd;
+		const int ret = pfsel_load_buffer(stress->blob[i & 1],
+						  (size_t)stress->len[i & 1]);
 
-		if (fd >= 0) {
-			ret = pfsel_write_once(fd, stress->blob[i & 1],
-					       (size_t)stress->len[i & 1]);
-			close(fd);
-		}
 		if (ret) {
 			stress->last_load_error = -ret;
 			atomic_fetch_add(&stress->load_errors, 1);
@@ -613,28 +634,6 @@ TEST_F_TIMEOUT(load, reload_while_connecting, STRESS_MAX_SECONDS + 60)
 
 /* ---- The AVC ---------------------------------------------------------- */
 
-struct avc_stats {
-	unsigned long long lookups, hits, misses, allocations, reclaims, frees;
-};
-
-static bool read_avc_stats(struct avc_stats *stats)
-{
-	char buf[512];
-	const char *line;
-
-	if (pfsel_read_file(PFSEL_SECURITYFS "/avc/cache_stats", buf,
-			    sizeof(buf)) <= 0)
-		return false;
-	if (strncmp(buf, "lookups hits misses allocations reclaims frees",
-		    46) != 0)
-		return false;
-	line = strchr(buf, '\n');
-	return line && sscanf(line + 1, "%llu %llu %llu %llu %llu %llu",
-			      &stats->lookups, &stats->hits, &stats->misses,
-			      &stats->allocations, &stats->reclaims,
-			      &stats->frees) == 6;
-}
-
 #define AVC_LOOPS 50
 
 /*
@@ -668,7 +667,7 @@ static int avc_loop_fn(void *net)
 
 TEST_F(load, avc_hits_grow_and_a_load_flushes)
 {
-	struct avc_stats before, after;
+	struct pfsel_avc_stats before, after;
 	int nets[] = { 1, 2, 3 };
 
 	if (!self->root)
@@ -677,12 +676,16 @@ TEST_F(load, avc_hits_grow_and_a_load_flushes)
 	/* Warm the cache. */
 	ASSERT_EQ(0, pfsel_run_as(PFSEL_UID1, avc_loop_fn, &nets[0]));
 
-	ASSERT_TRUE(read_avc_stats(&before));
+	ASSERT_EQ(0, pfsel_get_avc_stats(&before));
 	ASSERT_EQ(0, pfsel_run_as(PFSEL_UID1, avc_loop_fn, &nets[1]));
-	ASSERT_TRUE(read_avc_stats(&after));
+	ASSERT_EQ(0, pfsel_get_avc_stats(&after));
 	TH_LOG("before: lookups %llu hits %llu misses %llu; after: lookups %llu hits %llu misses %llu",
-	       before.lookups, before.hits, before.misses, after.lookups,
-	       after.hits, after.misses);
+	       (unsigned long long)before.lookups,
+	       (unsigned long long)before.hits,
+	       (unsigned long long)before.misses,
+	       (unsigned long long)after.lookups,
+	       (unsigned long long)after.hits,
+	       (unsigned long long)after.misses);
 	/*
 	 * Each loop creates a socket and connects it: at least the connect
 	 * (new address each time) is looked up.
@@ -694,11 +697,12 @@ TEST_F(load, avc_hits_grow_and_a_load_flushes)
 
 	/* A load (even of the same policy) makes the cached decisions stale. */
 	ASSERT_EQ(0, pfsel_load("enforce_1001"));
-	ASSERT_TRUE(read_avc_stats(&before));
+	ASSERT_EQ(0, pfsel_get_avc_stats(&before));
 	ASSERT_EQ(0, pfsel_run_as(PFSEL_UID1, avc_loop_fn, &nets[2]));
-	ASSERT_TRUE(read_avc_stats(&after));
-	TH_LOG("after the load: misses %llu -> %llu", before.misses,
-	       after.misses);
+	ASSERT_EQ(0, pfsel_get_avc_stats(&after));
+	TH_LOG("after the load: misses %llu -> %llu",
+	       (unsigned long long)before.misses,
+	       (unsigned long long)after.misses);
 	EXPECT_LT(before.misses, after.misses);
 }
 

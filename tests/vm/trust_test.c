@@ -27,9 +27,11 @@
  * process of 1001 (not even its own child), loads 1001's policy (the agent
  * channel, which pfsel-agent's "always" uses: agent_test).
  *
- * The agent here is ask_agent.h in a child that registers as root and
- * becomes pfuser1 (not dumpable, as pfsel-agent --user makes itself),
- * driven over pipes.
+ * The agent here is libpfsel's (pfsel_agent_open() and the rest) in a
+ * child that registers as root and becomes pfuser1 (not dumpable, as
+ * pfsel-agent --user makes itself), driven over pipes.  The attacker
+ * calls libpfsel too: what it sends is well formed, and the kernel
+ * refuses it for who sends it.
  *
  * Needs root: as anyone else every test is skipped.
  */
@@ -41,7 +43,6 @@
 #include <sys/uio.h>
 
 #include "pfsel_test_util.h"
-#include "ask_agent.h"
 #include "process_attacks.h"
 
 #include "kselftest_harness.h"
@@ -101,27 +102,20 @@ static int probe(unsigned short port, long long *elapsed)
 /* The connect the policy denies: still denied? */
 #define EXPECT_STILL_DENIED() EXPECT_EQ(DENIED, probe(PORT_DENIED, NULL))
 
-/* Field @i of ask_stats (0 questions, 2 answered, 8 agents), or -1. */
-static long long ask_stat(int i)
-{
-	char buf[512], *values;
-	long long v[9];
-
-	if (pfsel_read_file(PFSEL_SECURITYFS "/ask_stats", buf, sizeof(buf)) <
-	    0)
-		return -1;
-	values = strchr(buf, '\n');
-	if (!values ||
-	    sscanf(values + 1, "%lld %lld %lld %lld %lld %lld %lld %lld %lld",
-		   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7],
-		   &v[8]) != 9)
-		return -1;
-	return v[i];
-}
-
+/* Agents registered now, from ask_stats, or -1. */
 static long long agents(void)
 {
-	return ask_stat(8);
+	struct ask_stats s;
+
+	return ask_stats_read(&s) ? s.agents : -1;
+}
+
+/* Questions answered since boot, from ask_stats, or -1. */
+static long long answered(void)
+{
+	struct ask_stats s;
+
+	return ask_stats_read(&s) ? s.answered : -1;
 }
 
 /* ---- the attacker: a process of uid 1001 --------------------------------- */
@@ -132,55 +126,46 @@ static long long agents(void)
  */
 static int attack_register(void *arg)
 {
-	struct ask_agent a;
+	struct pfsel_agent *a;
 	int ret;
 
-	if (ask_agent_open(&a))
+	if (pfsel_agent_open(&a))
 		return 100;
-	ret = ask_agent_register(&a, (uint32_t)(uintptr_t)arg);
-	ask_agent_close(&a);
+	ret = pfsel_agent_register_for(a, (uid_t)(uintptr_t)arg);
+	pfsel_agent_close(a);
 	return -ret;
 }
 
 static int attack_answer(void *arg)
 {
-	struct ask_agent a;
+	struct pfsel_agent *a;
 	int ret, ret2;
 
-	if (ask_agent_open(&a))
+	if (pfsel_agent_open(&a))
 		return 100;
-	ret = ask_agent_answer(&a, *(const uint64_t *)arg, PFSEL_ANSWER_ALLOW,
-			       PFSEL_SCOPE_SESSION);
+	ret = pfsel_agent_answer(a, *(const uint64_t *)arg, PFSEL_ANSWER_ALLOW,
+				 PFSEL_SCOPE_SESSION);
 	/* Nor can it take the agent's place by unregistering it. */
-	ret2 = ask_agent_unregister(&a);
-	ask_agent_close(&a);
+	ret2 = pfsel_agent_unregister(a);
+	pfsel_agent_close(a);
 	if (ret2 != -ENOENT)
 		return 101;
 	return -ret;
 }
 
-struct attack_write {
-	const char *file; /* in securityfs */
-	const char *text;
-};
-
-static int attack_write(void *arg)
+static int attack_unload(void *unused)
 {
-	const struct attack_write *w = arg;
-
-	return -pfsel_write_str(w->file, w->text);
+	return -pfsel_unload_uid(PFSEL_UID1);
 }
 
-static int attack_load(void *arg)
+static int attack_forget(void *unused)
 {
-	const int fd = pfsel_open_w("load");
-	int ret;
+	return -pfsel_forget_uid(PFSEL_UID1);
+}
 
-	if (fd < 0)
-		return -fd;
-	ret = pfsel_load_fd(fd, arg);
-	close(fd);
-	return -ret;
+static int attack_load(void *name)
+{
+	return -pfsel_load(name);
 }
 
 /* ---- the agent: registered by root, then pfuser1 --------------------------- */
@@ -211,28 +196,21 @@ struct agent {
 
 static int load_as_self(const char *name)
 {
-	const int fd = pfsel_open_w("load");
-	int ret;
-
-	if (fd < 0)
-		return -fd;
-	ret = pfsel_load_fd(fd, name);
-	close(fd);
-	return -ret;
+	return -pfsel_load(name);
 }
 
 static void agent_main(pid_t parent, int cmd, int result)
 {
 	struct agent_result r = { 0 };
-	struct ask_question q = { 0 };
+	struct pfsel_question q = { 0 };
+	struct pfsel_agent *a;
 	struct agent_cmd c;
-	struct ask_agent a;
 	pid_t child;
 	int ret;
 
-	ret = ask_agent_open(&a);
+	ret = pfsel_agent_open(&a);
 	if (!ret)
-		ret = ask_agent_register(&a, PFSEL_UID1);
+		ret = pfsel_agent_register_for(a, PFSEL_UID1);
 	if (!ret)
 		ret = pfsel_become(PFSEL_UID1);
 	/* As pfsel-agent --user: no ptrace, no /proc/PID/mem by the user. */
@@ -247,12 +225,13 @@ static void agent_main(pid_t parent, int cmd, int result)
 		memset(&r, 0, sizeof(r));
 		switch (c.op) {
 		case AGENT_QUESTION:
-			r.err = -ask_agent_next(&a, &q, QUESTION_MS);
+			ret = pfsel_agent_receive(a, &q, QUESTION_MS);
+			r.err = ret == 1 ? 0 : ret == 0 ? ETIMEDOUT : -ret;
 			r.id = q.id;
 			break;
 		case AGENT_ANSWER:
-			r.err = -ask_agent_answer(&a, c.id, c.verdict,
-						  PFSEL_SCOPE_ONCE);
+			r.err = -pfsel_agent_answer(a, c.id, c.verdict,
+						    PFSEL_SCOPE_ONCE);
 			break;
 		case AGENT_LOAD:
 			r.err = load_as_self(c.name);
@@ -445,14 +424,10 @@ TEST_F(trust, user_cannot_register_after_agent_died)
 /* Unloading the policy, forgetting the agent's answers: refused. */
 TEST_F(trust, user_cannot_unload_or_forget)
 {
-	struct attack_write unload = { "unload", "1001" };
-	struct attack_write forget = { "forget", "1001" };
-	char line[512];
-
-	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, attack_write, &unload));
-	EXPECT_TRUE(pfsel_policy_line("1001", line, sizeof(line)));
+	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, attack_unload, NULL));
+	EXPECT_TRUE(pfsel_uid_loaded(PFSEL_UID1));
 	EXPECT_STILL_DENIED();
-	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, attack_write, &forget));
+	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, attack_forget, NULL));
 	EXPECT_STILL_DENIED();
 }
 
@@ -528,7 +503,7 @@ TEST_F(trust, agent_memory_is_protected)
 {
 	char *sleeper[] = { "/bin/sleep", "60", NULL };
 	struct attack_vm vm;
-	long long elapsed, answered;
+	long long elapsed, before;
 	pid_t agent, control;
 
 	ASSERT_EQ(0, access(AGENT, X_OK));
@@ -576,9 +551,9 @@ TEST_F(trust, agent_memory_is_protected)
 	/* The agent is alive, registered, and answers (deny, at once). */
 	EXPECT_EQ(0, waitpid(agent, NULL, WNOHANG));
 	EXPECT_EQ(1, agents());
-	answered = ask_stat(2);
+	before = answered();
 	EXPECT_EQ(DENIED, probe(PORT_ASKED, &elapsed));
-	EXPECT_EQ(answered + 1, ask_stat(2));
+	EXPECT_EQ(before + 1, answered());
 	EXPECT_GT(TIMEOUT_MS, elapsed);
 }
 
