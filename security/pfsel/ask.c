@@ -867,7 +867,7 @@ static struct pfsel_app *test_app(struct kunit *const test,
 	kref_get(&app->usage);
 	app->exe = exe;
 	app->script = script;
-	app->has_script = script != NULL;
+	app->has_script = !!script;
 	return app;
 }
 
