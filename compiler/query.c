@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * pfwc --query: load a compiled policy with the kernel's reader
- * (security/pfsel/policydb.c) and ask it what the kernel would ask.
+ * (security/pfsel/policydb.c) and ask its lookups (policydb_lookup.c) what
+ * the kernel would ask.
  */
 #include <arpa/inet.h>
 #include <errno.h>

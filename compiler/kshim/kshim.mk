@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Included by compiler/Makefile.  The user-space build of the kernel's
-# policy reader (security/pfsel/policydb.c) sees the kernel headers it uses
+# policy reader (security/pfsel/policydb.c, policydb_lookup.c) sees the kernel headers it uses
 # through compiler/kshim/include; so does every other object that includes
 # security/pfsel/policydb.h.  Those get POLICYDB_CPPFLAGS here.
 

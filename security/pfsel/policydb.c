@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * pfsel - policy database: validate a binary policy and answer lookups
+ * pfsel - policy database: read and validate a binary policy
  *
  * The blob comes from an unprivileged user, so pfsel_policydb_load() trusts
  * nothing in it.  It copies the blob once and validates the copy in one pass
  * over the sections, in the order of policy/FORMAT.md: every section refers
  * only to sections before it, so when an index is read, the table it points
- * into has already been checked and its size is known.  After that, lookups
- * read the copy directly, with no further checks than the ones on their own
- * arguments: every index stored in the blob is known to be in range, every
- * table known to be sorted.
+ * into has already been checked and its size is known.  What this file
+ * establishes (every index stored in the blob in range, every table sorted)
+ * is what the lookups of policydb_lookup.c rely on instead of checking.
  *
  * The same source builds in user space (pfwc --query, tests, fuzzers) through
  * compiler/kshim, so it uses only the kernel interfaces the shim provides.
@@ -74,18 +73,6 @@ u32 pfsel_policydb_checksum(const void *blob, size_t len)
 	crc = crc32c_update(crc, zero, sizeof(zero));
 	crc = crc32c_update(crc, p + at + 4, len - at - 4);
 	return ~crc;
-}
-
-/* Order of strings: bytewise, a proper prefix first. */
-static int str_cmp(const char *a, u32 alen, const char *b, u32 blen)
-{
-	int c = memcmp(a, b, min(alen, blen));
-
-	if (c)
-		return c;
-	if (alen != blen)
-		return alen < blen ? -1 : 1;
-	return 0;
 }
 
 static bool all_zero(const u8 *p, size_t len)
@@ -328,11 +315,6 @@ static int load_cells(struct pfsel_policydb *db, const struct section *sec)
 	return 0;
 }
 
-static u32 cell_key(const struct pfsel_policy_cell *cell)
-{
-	return cell->op * PFSEL_PROTO_COUNT + cell->proto;
-}
-
 static int load_groups(struct pfsel_policydb *db, const struct section *sec)
 {
 	const struct pfsel_policy_range *group = sec->p;
@@ -346,7 +328,8 @@ static int load_groups(struct pfsel_policydb *db, const struct section *sec)
 		u32 len = le32_to_cpu(group[i].count);
 
 		for (j = 1; j < len; j++)
-			if (cell_key(&cell[j]) <= cell_key(&cell[j - 1]))
+			if (pfsel_policydb_cell_key(&cell[j]) <=
+			    pfsel_policydb_cell_key(&cell[j - 1]))
 				return -EINVAL;
 	}
 	db->groups = group;
@@ -460,7 +443,7 @@ static int check_paths(const struct pfsel_policydb *db,
 				   n_classes))
 			return -EINVAL;
 		str = &db->strings[idx];
-		if (prev && str_cmp(prev->s, prev->len, str->s, str->len) >= 0)
+		if (prev && pfsel_policydb_str_cmp(prev->s, prev->len, str->s, str->len) >= 0)
 			return -EINVAL;
 		prev = str;
 	}
@@ -686,377 +669,4 @@ int pfsel_policydb_load(const void *blob, size_t len,
 		return -ENOMEM;
 	memcpy(copy, blob, len);
 	return pfsel_policydb_adopt(copy, len, out);
-}
-
-/*
- * Index of the entry of @paths (sorted, @n of them) whose string is the
- * first @len bytes of @s, or PFSEL_NONE.
- */
-static u32 path_find(const struct pfsel_policydb *db,
-		     const struct pfsel_policy_path *paths, u32 n,
-		     const char *s, u32 len)
-{
-	u32 lo = 0, hi = n;
-
-	while (lo < hi) {
-		u32 mid = lo + (hi - lo) / 2;
-		const struct pfsel_string *str =
-			&db->strings[le32_to_cpu(paths[mid].str)];
-		int c = str_cmp(str->s, str->len, s, len);
-
-		if (!c)
-			return mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return PFSEL_NONE;
-}
-
-/*
- * The class a path table gives @s (see FORMAT.md, "Classifying a path"):
- * the exact entry; else the child entry of the directory holding it; else
- * the tree entry of its deepest directory that has one; else @other.  A
- * directory D holds @s at position i when @s[i] is the '/' right after D and
- * something follows it, the same test as the language's "DIR/ *" and
- * "DIR/ **" matching.
- */
-static u32 classify_path(const struct pfsel_policydb *db,
-			 const struct pfsel_policy_path *paths, u32 n,
-			 const char *s, u32 other)
-{
-	size_t slen = strlen(s);
-	u32 len, i, idx;
-	bool last = true;
-
-	if (slen >= U32_MAX)
-		return other;
-	len = slen;
-	idx = path_find(db, paths, n, s, len);
-	if (idx != PFSEL_NONE &&
-	    le32_to_cpu(paths[idx].flags) & PFSEL_PATH_EXACT)
-		return le32_to_cpu(paths[idx].exact);
-	for (i = len; i-- > 0;) {
-		u32 flags;
-
-		if (s[i] != '/')
-			continue;
-		if (i + 1 == len) {
-			/* A trailing '/' holds nothing: no child match. */
-			last = false;
-			continue;
-		}
-		idx = path_find(db, paths, n, s, i);
-		flags = idx == PFSEL_NONE ? 0 : le32_to_cpu(paths[idx].flags);
-		if (last && (flags & PFSEL_PATH_CHILD))
-			return le32_to_cpu(paths[idx].child);
-		last = false;
-		if (flags & PFSEL_PATH_TREE)
-			return le32_to_cpu(paths[idx].tree);
-	}
-	return other;
-}
-
-/**
- * pfsel_policydb_classify_app - the application class of a process
- * @db: the policy
- * @exe: path of the executable (the interpreter, for a script)
- * @script: path of the script, or NULL when the process runs none
- *
- * Computed once at exec; the answer is valid until the policy is replaced.
- *
- * Return: an application class of @db.
- */
-u32 pfsel_policydb_classify_app(const struct pfsel_policydb *db,
-				const char *exe, const char *script)
-{
-	const struct pfsel_policy_exe *e;
-	const struct pfsel_policy_pair *pair;
-	u32 script_class, lo, hi;
-
-	e = &db->exes[classify_path(db, db->exe_paths, db->n_exe_paths, exe,
-				    db->exe_other)];
-	if (!script)
-		return le32_to_cpu(e->app);
-	script_class = classify_path(db, db->script_paths, db->n_script_paths,
-				     script, db->script_other);
-	pair = db->pairs + le32_to_cpu(e->pair_first);
-	lo = 0;
-	hi = le32_to_cpu(e->pair_count);
-	while (lo < hi) {
-		u32 mid = lo + (hi - lo) / 2;
-		u32 c = le32_to_cpu(pair[mid].script_class);
-
-		if (c == script_class)
-			return le32_to_cpu(pair[mid].app);
-		if (c < script_class)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return le32_to_cpu(e->app);
-}
-
-/**
- * pfsel_policydb_app_protected - whether a rule marks an application protected
- * @db: the policy
- * @app_class: an application class of @db
- *
- * Return: true when @app_class is in the PROTECTED section.
- */
-bool pfsel_policydb_app_protected(const struct pfsel_policydb *db,
-				  u32 app_class)
-{
-	u32 lo = 0, hi = db->n_protected;
-
-	while (lo < hi) {
-		u32 mid = lo + (hi - lo) / 2;
-		u32 c = le32_to_cpu(db->protected[mid].app);
-
-		if (c == app_class)
-			return true;
-		if (c < app_class)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
-}
-
-/**
- * pfsel_policydb_classify_addr - the address class of an address
- * @db: the policy
- * @addr: 16 bytes, network order; IPv4 as ::ffff:a.b.c.d
- *
- * Return: the index of the last class starting at or below @addr.
- */
-u32 pfsel_policydb_classify_addr(const struct pfsel_policydb *db,
-				 const u8 addr[16])
-{
-	const u64 high = pfsel_policydb_addr_word(addr);
-	const u64 low = pfsel_policydb_addr_word(addr + 8);
-	u32 lo = 0, hi = db->n_addrs;
-
-	/*
-	 * addrs[0] is ::, so the answer is in [lo, hi).  Addresses compare
-	 * as two big-endian words: this runs on every request the caches do
-	 * not answer, and a byte-wise memcmp() costs several times more.
-	 */
-	while (hi - lo > 1) {
-		u32 mid = lo + (hi - lo) / 2;
-		const u8 *const start = db->addrs[mid].start;
-		const u64 start_high = pfsel_policydb_addr_word(start);
-
-		if (start_high < high ||
-		    (start_high == high &&
-		     pfsel_policydb_addr_word(start + 8) <= low))
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/**
- * pfsel_policydb_classify_port - the port class of a port
- * @db: the policy
- * @port: the port, in host order (0 for protocols without ports)
- *
- * Return: the index of the last class starting at or below @port.
- */
-u32 pfsel_policydb_classify_port(const struct pfsel_policydb *db, u16 port)
-{
-	u32 lo = 0, hi = db->n_ports;
-
-	while (hi - lo > 1) {
-		u32 mid = lo + (hi - lo) / 2;
-
-		if (le16_to_cpu(db->ports[mid].start) <= port)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/**
- * pfsel_policydb_family_addr - the address a create request is classified by
- * @family: enum pfsel_family
- * @addr: receives ::ffff:0.0.0.0 for INET, :: otherwise
- */
-void pfsel_policydb_family_addr(u32 family, u8 addr[16])
-{
-	memset(addr, 0, 16);
-	if (family == PFSEL_FAMILY_INET) {
-		addr[10] = 0xff;
-		addr[11] = 0xff;
-	}
-}
-
-/* The rule a row gives port class @port_class, or PFSEL_NONE. */
-static u32 row_rule(const struct pfsel_policydb *db, u32 row, u32 port_class)
-{
-	const struct pfsel_policy_run *run;
-	u32 lo = 0, hi;
-
-	if (row == PFSEL_NONE)
-		return PFSEL_NONE;
-	run = db->runs + le32_to_cpu(db->rows[row].first);
-	hi = le32_to_cpu(db->rows[row].count);
-	while (hi - lo > 1) {
-		u32 mid = lo + (hi - lo) / 2;
-
-		if (le32_to_cpu(run[mid].start) <= port_class)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return le32_to_cpu(run[lo].rule);
-}
-
-/* The first rule of @group matching the request, or PFSEL_NONE. */
-static u32 group_rule(const struct pfsel_policydb *db, u32 group, u32 key,
-		      u32 addr_class, u32 port_class)
-{
-	const struct pfsel_policy_cell *cell, *found = NULL;
-	const struct pfsel_policy_slab *slab;
-	u32 lo = 0, hi, best, rule;
-
-	cell = db->cells + le32_to_cpu(db->groups[group].first);
-	hi = le32_to_cpu(db->groups[group].count);
-	while (lo < hi) {
-		u32 mid = lo + (hi - lo) / 2;
-		u32 k = cell_key(&cell[mid]);
-
-		if (k == key) {
-			found = &cell[mid];
-			break;
-		}
-		if (k < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!found)
-		return PFSEL_NONE;
-	best = row_rule(db, le32_to_cpu(found->wild_row), port_class);
-	hi = le32_to_cpu(found->slab_count);
-	if (!hi)
-		return best;
-	slab = db->slabs + le32_to_cpu(found->slab_first);
-	lo = 0;
-	while (hi - lo > 1) {
-		u32 mid = lo + (hi - lo) / 2;
-
-		if (le32_to_cpu(slab[mid].start) <= addr_class)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	rule = row_rule(db, le32_to_cpu(slab[lo].row), port_class);
-	/* PFSEL_NONE is the largest u32: min() picks any real rule. */
-	return min(best, rule);
-}
-
-/**
- * pfsel_policydb_decide - the decision for one request, by classes
- * @db: the policy
- * @app_class: from pfsel_policydb_classify_app()
- * @op: enum pfsel_op
- * @proto: enum pfsel_proto
- * @addr_class: from pfsel_policydb_classify_addr(); for create, of
- *	pfsel_policydb_family_addr()
- * @port_class: from pfsel_policydb_classify_port(); for create, of port 0
- * @res: receives the verdict, audit flags and deciding rule
- *
- * The first rule, in policy order, that matches decides; the lowering has
- * spread each rule over the groups, cells and rows that it matches, so this
- * is the smallest rule index found in the application's groups.
- *
- * Return: 0, or -EINVAL if an argument is out of range.
- */
-int pfsel_policydb_decide(const struct pfsel_policydb *db, u32 app_class,
-			  u32 op, u32 proto, u32 addr_class, u32 port_class,
-			  struct pfsel_decision *res)
-{
-	const __le32 *group;
-	u32 best = PFSEL_NONE, key, n, i;
-
-	if (app_class >= db->n_apps || op >= PFSEL_OP_COUNT ||
-	    proto >= PFSEL_PROTO_COUNT || addr_class >= db->n_addrs ||
-	    port_class >= db->n_ports)
-		return -EINVAL;
-	key = op * PFSEL_PROTO_COUNT + proto;
-	group = db->grouplist + le32_to_cpu(db->apps[app_class].first);
-	n = le32_to_cpu(db->apps[app_class].count);
-	for (i = 0; i < n; i++)
-		best = min(best, group_rule(db, le32_to_cpu(group[i]), key,
-					    addr_class, port_class));
-	res->rule = best;
-	if (best == PFSEL_NONE) {
-		res->verdict = db->default_verdict;
-		res->audit = db->default_audit;
-	} else {
-		res->verdict = db->rules[best].verdict;
-		res->audit = db->rules[best].audit;
-	}
-	return 0;
-}
-
-/**
- * pfsel_policydb_default_verdict - verdict when no rule matches
- * @db: the policy
- *
- * Return: enum pfsel_verdict.
- */
-u32 pfsel_policydb_default_verdict(const struct pfsel_policydb *db)
-{
-	return db->default_verdict;
-}
-
-/**
- * pfsel_policydb_no_answer - verdict when an ask goes unanswered
- * @db: the policy
- *
- * Return: PFSEL_VERDICT_ALLOW or PFSEL_VERDICT_DENY.
- */
-u32 pfsel_policydb_no_answer(const struct pfsel_policydb *db)
-{
-	return db->no_answer;
-}
-
-/**
- * pfsel_policydb_ask_timeout_ms - how long an ask may wait
- * @db: the policy
- *
- * Return: milliseconds, PFSEL_ASK_TIMEOUT_MIN_MS..PFSEL_ASK_TIMEOUT_MAX_MS.
- */
-u32 pfsel_policydb_ask_timeout_ms(const struct pfsel_policydb *db)
-{
-	return db->ask_timeout_ms;
-}
-
-/**
- * pfsel_policydb_rule_source - where a rule was written
- * @db: the policy
- * @rule: rule index, as in struct pfsel_decision
- * @file: receives the source file name (not NUL-terminated)
- * @line: receives the line
- * @col: receives the column
- *
- * Return: 0, or -ENOENT if @rule is not a rule of @db (e.g. PFSEL_NONE).
- */
-int pfsel_policydb_rule_source(const struct pfsel_policydb *db, u32 rule,
-			       struct pfsel_string *file, u32 *line, u32 *col)
-{
-	const struct pfsel_policy_rule *r;
-
-	if (rule >= db->n_rules)
-		return -ENOENT;
-	r = &db->rules[rule];
-	*file = db->strings[le32_to_cpu(r->file)];
-	*line = le32_to_cpu(r->line);
-	*col = le32_to_cpu(r->col);
-	return 0;
 }

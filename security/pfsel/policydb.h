@@ -2,7 +2,8 @@
 /*
  * pfsel - the policy database: reader and evaluator of the binary format
  *
- * One source (policydb.c) for the kernel and for user space (pfwc --query,
+ * Two sources, policydb.c (read and validate) and policydb_lookup.c
+ * (classify and decide), for the kernel and for user space (pfwc --query,
  * tests, fuzzers), the latter through compiler/kshim.  The format is in
  * policy/FORMAT.md and uapi/pfsel_policy.h.
  */
@@ -131,6 +132,30 @@ struct pfsel_decision {
 	u32 audit;
 	u32 rule;
 };
+
+/*
+ * Orders both files keep: the reader checks tables against them, the
+ * lookups search tables by them.
+ */
+
+/* Order of strings: bytewise, a proper prefix first. */
+static inline int pfsel_policydb_str_cmp(const char *a, u32 alen,
+					 const char *b, u32 blen)
+{
+	int c = memcmp(a, b, min(alen, blen));
+
+	if (c)
+		return c;
+	if (alen != blen)
+		return alen < blen ? -1 : 1;
+	return 0;
+}
+
+/* Order of a group's cells: by operation, then protocol. */
+static inline u32 pfsel_policydb_cell_key(const struct pfsel_policy_cell *cell)
+{
+	return cell->op * PFSEL_PROTO_COUNT + cell->proto;
+}
 
 int pfsel_policydb_load(const void *blob, size_t len,
 			struct pfsel_policydb **out);
