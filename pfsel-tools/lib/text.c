@@ -54,6 +54,12 @@ static const char *const policy_names[] = {
 #undef PFSEL_SLOT
 };
 
+static const char *const mode_names[] = {
+#define PFSEL_MODE(id, name, value) [PFSEL_CHECKED_INDEX(id, value)] = name,
+#include <linux/pfsel_names.h>
+#undef PFSEL_MODE
+};
+
 static const char *const verdict_names[] = {
 #define PFSEL_VERDICT(id, name, value) [PFSEL_CHECKED_INDEX(id, value)] = name,
 #include <linux/pfsel_names.h>
@@ -108,6 +114,16 @@ PFSEL_EXPORT const char *pfsel_scope_name(const unsigned int scope)
 PFSEL_EXPORT const char *pfsel_policy_name(const unsigned int policy)
 {
 	return name_of(policy_names, ARRAY_SIZE(policy_names), policy);
+}
+
+PFSEL_EXPORT const char *pfsel_mode_name(const unsigned int mode)
+{
+	return name_of(mode_names, ARRAY_SIZE(mode_names), mode);
+}
+
+PFSEL_EXPORT int pfsel_mode_from_name(const char *const name)
+{
+	return value_of(mode_names, ARRAY_SIZE(mode_names), name);
 }
 
 PFSEL_EXPORT const char *pfsel_verdict_name(const unsigned int verdict)

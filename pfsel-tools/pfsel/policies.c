@@ -219,8 +219,9 @@ int pfselcmd_list(struct pfselcmd_ctx *ctx, int argc, char **argv)
 				"\"checksum\":\"0x%08x\",\"mode\":\"%s\"}",
 				list[i].generation, list[i].size, list[i].rules,
 				list[i].checksum,
-				list[i].permissive ? "permissive" :
-						     "enforcing");
+				pfsel_mode_name(list[i].permissive ?
+							PFSEL_MODE_PERMISSIVE :
+							PFSEL_MODE_ENFORCING));
 		}
 		fputs("]\n", ctx->out);
 	} else if (!count) {
@@ -237,8 +238,9 @@ int pfselcmd_list(struct pfselcmd_ctx *ctx, int argc, char **argv)
 			fprintf(ctx->out, "%-10s %10u %8u %6u 0x%08x %s\n",
 				target, list[i].generation, list[i].size,
 				list[i].rules, list[i].checksum,
-				list[i].permissive ? "permissive" :
-						     "enforcing");
+				pfsel_mode_name(list[i].permissive ?
+							PFSEL_MODE_PERMISSIVE :
+							PFSEL_MODE_ENFORCING));
 		}
 	}
 	free(list);

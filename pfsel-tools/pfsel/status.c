@@ -229,9 +229,10 @@ int pfselcmd_status(struct pfselcmd_ctx *ctx, int argc, char **argv)
 			"{\"enabled\":true,\"mode\":\"%s\",\"abi_version\":%u,"
 			"\"system_policy\":%s,\"user_policies\":%lu,"
 			"\"generation\":%u",
-			st.enforcing ? "enforcing" : "permissive", st.version,
-			st.system_loaded ? "true" : "false", st.users,
-			st.generation);
+			pfsel_mode_name(st.enforcing ? PFSEL_MODE_ENFORCING :
+						       PFSEL_MODE_PERMISSIVE),
+			st.version, st.system_loaded ? "true" : "false",
+			st.users, st.generation);
 		if (have_ask)
 			fprintf(ctx->out, ",\"agents\":%llu",
 				(unsigned long long)ask.agents);
@@ -241,8 +242,9 @@ int pfselcmd_status(struct pfselcmd_ctx *ctx, int argc, char **argv)
 	fprintf(ctx->out, "%-24s%s\n", "pfsel status:", "enabled");
 	fprintf(ctx->out, "%-24s%s\n",
 		"securityfs folder:", pfsel_securityfs());
-	fprintf(ctx->out, "%-24s%s\n",
-		"Current mode:", st.enforcing ? "enforcing" : "permissive");
+	fprintf(ctx->out, "%-24s%s\n", "Current mode:",
+		pfsel_mode_name(st.enforcing ? PFSEL_MODE_ENFORCING :
+					       PFSEL_MODE_PERMISSIVE));
 	fprintf(ctx->out, "%-24s%u%s\n", "Kernel ABI version:", st.version,
 		st.version > PFSEL_ABI_VERSION ? " (newer than this pfsel)" :
 						 "");
@@ -251,8 +253,8 @@ int pfselcmd_status(struct pfselcmd_ctx *ctx, int argc, char **argv)
 	fprintf(ctx->out, "%-24s%lu\n", "User policies:", st.users);
 	fprintf(ctx->out, "%-24s%u\n", "Policy generation:", st.generation);
 	if (have_ask)
-		fprintf(ctx->out, "%-24s%llu\n", "Agents registered:",
-			(unsigned long long)ask.agents);
+		fprintf(ctx->out, "%-24s%llu\n",
+			"Agents registered:", (unsigned long long)ask.agents);
 	/* The caller's own part, against the kernel (not a test's folder). */
 	if (user || (geteuid() != 0 && pfselcmd_real_securityfs()))
 		user_status(ctx, user ? uid : (uint32_t)getuid());
@@ -298,13 +300,18 @@ int pfselcmd_enforce(struct pfselcmd_ctx *ctx, int argc, char **argv)
 		ret = pfsel_get_enforce();
 		if (ret < 0)
 			return pfselcmd_lib_fail(ctx, ret);
-		fprintf(ctx->out, "%s\n", ret ? "enforcing" : "permissive");
+		fprintf(ctx->out, "%s\n",
+			pfsel_mode_name(ret ? PFSEL_MODE_ENFORCING :
+					      PFSEL_MODE_PERMISSIVE));
 		return PFSELCMD_EXIT_OK;
 	}
 	arg = argv[optind];
-	if (!strcmp(arg, "1") || !strcasecmp(arg, "enforcing"))
+	/* As setenforce(8): 1, 0, or a mode's name in any case. */
+	if (!strcmp(arg, "1") ||
+	    !strcasecmp(arg, pfsel_mode_name(PFSEL_MODE_ENFORCING)))
 		enforcing = true;
-	else if (!strcmp(arg, "0") || !strcasecmp(arg, "permissive"))
+	else if (!strcmp(arg, "0") ||
+		 !strcasecmp(arg, pfsel_mode_name(PFSEL_MODE_PERMISSIVE)))
 		enforcing = false;
 	else
 		return pfselcmd_usage(ctx,

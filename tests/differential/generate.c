@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <pfsel_policy.h>
+
+#include "backend.h"
 #include "generate.h"
 
 /* splitmix64: tiny, fast, and good enough to scatter test cases. */
@@ -581,20 +584,18 @@ void gen_request(struct gen_rng *rng, const struct pfw_policy *policy,
 		request->port = random_request_port(rng, policy);
 }
 
-static const char *const verdict_names[] = { "allow", "deny", "ask" };
-static const char *const op_names[] = { "create", "bind", "connect", "listen",
-					"accept" };
-static const char *const proto_names[] = { "tcp", "udp", "icmp", "raw",
-					   "packet" };
-
-static void print_bits(FILE *out, uint32_t set, const char *const *names,
-		       size_t n_names)
+/*
+ * The compiler's names of the format's values (backend.h, from
+ * uapi/pfsel_names.h): bit i of an AST set is value i.
+ */
+static void print_bits(FILE *out, uint32_t set,
+		       const char *(*name)(uint32_t value), size_t n_names)
 {
 	const char *sep = "";
 
 	for (size_t i = 0; i < n_names; i++) {
 		if (set & (1u << i)) {
-			fprintf(out, "%s%s", sep, names[i]);
+			fprintf(out, "%s%s", sep, name(i));
 			sep = ",";
 		}
 	}
@@ -626,13 +627,13 @@ static void print_audit(FILE *out, uint32_t audit)
 void gen_print_policy(FILE *out, const struct pfw_policy *policy)
 {
 	fprintf(out, "default %s",
-		verdict_names[policy->settings.default_verdict]);
+		pfw_verdict_name(policy->settings.default_verdict));
 	print_audit(out, policy->settings.default_audit);
 	fputs(";\n", out);
 	for (size_t i = 0; i < policy->n_rules; i++) {
 		const struct pfw_rule *rule = &policy->rules[i];
 
-		fprintf(out, "%zu: %s", i, verdict_names[rule->verdict]);
+		fprintf(out, "%zu: %s", i, pfw_verdict_name(rule->verdict));
 		print_audit(out, rule->audit);
 		if (rule->protect)
 			fputs(" protect", out);
@@ -646,9 +647,10 @@ void gen_print_policy(FILE *out, const struct pfw_policy *policy)
 			}
 		}
 		fputs(" op ", out);
-		print_bits(out, rule->ops, op_names, 5);
+		print_bits(out, rule->ops, pfw_op_name, PFSEL_OP_COUNT);
 		fputs(" proto ", out);
-		print_bits(out, rule->protos, proto_names, 5);
+		print_bits(out, rule->protos, pfw_proto_name,
+			   PFSEL_PROTO_COUNT);
 		fprintf(out, " family %s%s", rule->families & 1 ? "4" : "",
 			rule->families & 2 ? "6" : "");
 		fputs(" to ", out);
@@ -673,9 +675,9 @@ void gen_print_request(FILE *out, const struct ref_request *request)
 {
 	fprintf(out, "exe %s script %s op ", request->exe,
 		request->script ? request->script : "-");
-	print_bits(out, request->op, op_names, 5);
+	print_bits(out, request->op, pfw_op_name, PFSEL_OP_COUNT);
 	fputs(" proto ", out);
-	print_bits(out, request->proto, proto_names, 5);
+	print_bits(out, request->proto, pfw_proto_name, PFSEL_PROTO_COUNT);
 	if (request->op == PFW_OP_CREATE) {
 		fprintf(out, " family %s\n",
 			request->family == PFW_FAMILY_INET ? "inet" : "inet6");

@@ -557,8 +557,9 @@ int pfsel_check_answer_parse(const char *text, struct pfsel_check_answer *ans);
  *
  * Names as the policy language writes them: "connect", "tcp", "inet",
  * "packet" (family 0xff), "allow" (an agent's answer), "session",
- * "system"/"user", and a policy's verdict "allow", "deny" or "ask" (enum
- * pfsel_verdict).  A value with no name gives "?".
+ * "system"/"user", a mode "permissive" or "enforcing" (enum pfsel_mode),
+ * and a policy's verdict "allow", "deny" or "ask" (enum pfsel_verdict).  A
+ * value with no name gives "?".
  */
 const char *pfsel_op_name(unsigned int op);
 const char *pfsel_proto_name(unsigned int proto);
@@ -566,6 +567,7 @@ const char *pfsel_family_name(unsigned int family);
 const char *pfsel_answer_name(unsigned int verdict);
 const char *pfsel_scope_name(unsigned int scope);
 const char *pfsel_policy_name(unsigned int policy);
+const char *pfsel_mode_name(unsigned int mode);
 const char *pfsel_verdict_name(unsigned int verdict);
 
 /*
@@ -577,6 +579,7 @@ int pfsel_proto_from_name(const char *name);
 int pfsel_family_from_name(const char *name);
 int pfsel_answer_from_name(const char *name);
 int pfsel_scope_from_name(const char *name);
+int pfsel_mode_from_name(const char *name);
 
 /* Enough for any address pfsel_format_addr() writes, with its NUL. */
 #define PFSEL_ADDR_STRLEN 46

@@ -28,6 +28,10 @@ static void test_names(void **state)
 	assert_string_equal(pfsel_scope_name(PFSEL_SCOPE_ALWAYS), "always");
 	assert_string_equal(pfsel_policy_name(0), "system");
 	assert_string_equal(pfsel_policy_name(1), "user");
+	assert_string_equal(pfsel_mode_name(PFSEL_MODE_ENFORCING), "enforcing");
+	assert_string_equal(pfsel_mode_name(PFSEL_MODE_PERMISSIVE),
+			    "permissive");
+	assert_string_equal(pfsel_mode_name(2), "?");
 	assert_string_equal(pfsel_verdict_name(PFSEL_VERDICT_ASK), "ask");
 	assert_string_equal(pfsel_verdict_name(PFSEL_VERDICT_DENY), "deny");
 	assert_string_equal(pfsel_verdict_name(PFSEL_VERDICT_COUNT), "?");
@@ -46,6 +50,9 @@ static void test_names(void **state)
 	assert_int_equal(pfsel_scope_from_name("session"), PFSEL_SCOPE_SESSION);
 	assert_int_equal(pfsel_scope_from_name("a"), PFSEL_SCOPE_ALWAYS);
 	assert_int_equal(pfsel_scope_from_name("x"), -EINVAL);
+	assert_int_equal(pfsel_mode_from_name("permissive"),
+			 PFSEL_MODE_PERMISSIVE);
+	assert_int_equal(pfsel_mode_from_name("enforce"), -EINVAL);
 }
 
 static void test_addresses(void **state)
