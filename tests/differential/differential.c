@@ -73,7 +73,7 @@ static unsigned long env_number(const char *name, unsigned long fallback)
 
 /* The classes pfsel puts a request in, as the kernel would. */
 static void classify(const struct pfsel_policydb *db,
-		     const struct ref_request *request, uint32_t *app,
+		     const struct pfw_request *request, uint32_t *app,
 		     uint32_t *addr, uint32_t *port)
 {
 	uint8_t family_addr[16];
@@ -91,7 +91,7 @@ static void classify(const struct pfsel_policydb *db,
 	*port = pfsel_policydb_classify_port(db, request->port);
 }
 
-static int ask_pfsel(const struct subject *s, const struct ref_request *request,
+static int ask_pfsel(const struct subject *s, const struct pfw_request *request,
 		     struct opinion *out)
 {
 	struct pfsel_decision decision;
@@ -124,7 +124,7 @@ static int context_sid(const char *type, sepol_security_id_t *sid)
  * (or the family type, for create): the export promises exactly this
  * mapping, so this is the question an analyst would ask sesearch.
  */
-static int ask_sepol(const struct subject *s, const struct ref_request *request,
+static int ask_sepol(const struct subject *s, const struct pfw_request *request,
 		     struct opinion *out)
 {
 	char domain[32], endpoint[32];
@@ -223,11 +223,9 @@ static int build_subject(struct subject *s, struct gen_rng *rng,
 	return load_sepol(s, diag);
 }
 
-static const char *const verdict_names[] = { "allow", "deny", "ask" };
-
 static void print_opinion(const char *who, const struct opinion *o)
 {
-	fprintf(stderr, "  %-9s %s%s%s", who, verdict_names[o->verdict],
+	fprintf(stderr, "  %-9s %s%s%s", who, pfw_verdict_name(o->verdict),
 		o->audit & PFW_AUDIT_LOG_ALLOWED ? " log" : "",
 		o->audit & PFW_AUDIT_QUIET_DENIAL ? " quiet" : "");
 	if (o->rule == -1)
@@ -280,11 +278,15 @@ int main(void)
 		for (unsigned long q = 0; q < n_queries; q++) {
 			struct opinion pfsel, sepol, ref;
 			struct ref_decision decision;
+			const struct pfw_rule *first;
 			struct gen_request request;
+			long agent_rule;
 			bool ok;
 
 			gen_request(&rng, s.policy, &request);
 			ref_decide(s.policy, &request.request, &decision);
+			first = pfw_first_match(s.policy, &request.request);
+			agent_rule = first ? first - s.policy->rules : -1;
 			ref.verdict = decision.verdict;
 			ref.audit = pfw_sepol_effective_audit(decision.verdict,
 							      decision.audit);
@@ -295,7 +297,12 @@ int main(void)
 			by_rule += decision.rule >= 0;
 			by_protect += ref.protected;
 
-			ok = !ask_pfsel(&s, &request.request, &pfsel) &&
+			/*
+			 * pfsel-agent's rule file matches with the compiler's
+			 * pfw_first_match(): the same rule as the reference.
+			 */
+			ok = agent_rule == decision.rule &&
+			     !ask_pfsel(&s, &request.request, &pfsel) &&
 			     !ask_sepol(&s, &request.request, &sepol) &&
 			     same(&pfsel, &ref) && same(&sepol, &ref);
 			if (ok) {
@@ -317,6 +324,8 @@ int main(void)
 			print_opinion("reference", &ref);
 			print_opinion("pfsel", &pfsel);
 			print_opinion("sepol", &sepol);
+			fprintf(stderr, "  pfw_first_match rule %ld\n",
+				agent_rule);
 		}
 		free_subject(&s);
 	}

@@ -542,7 +542,7 @@ static void random_request_subject(struct gen_rng *rng,
 				   const struct pfw_policy *policy,
 				   struct gen_request *out)
 {
-	struct ref_request *request = &out->request;
+	struct pfw_request *request = &out->request;
 	const struct pfw_rule *rule = random_rule_of(rng, policy);
 	const struct pfw_app *app =
 		&rule->apps[gen_below(rng, (uint32_t)rule->n_apps)];
@@ -571,7 +571,7 @@ static void random_request_subject(struct gen_rng *rng,
 void gen_request(struct gen_rng *rng, const struct pfw_policy *policy,
 		 struct gen_request *out)
 {
-	struct ref_request *request = &out->request;
+	struct pfw_request *request = &out->request;
 
 	memset(out, 0, sizeof(*out));
 	request->exe = out->exe;
@@ -671,7 +671,7 @@ void gen_print_policy(FILE *out, const struct pfw_policy *policy)
 	}
 }
 
-void gen_print_request(FILE *out, const struct ref_request *request)
+void gen_print_request(FILE *out, const struct pfw_request *request)
 {
 	fprintf(out, "exe %s script %s op ", request->exe,
 		request->script ? request->script : "-");

@@ -40,7 +40,7 @@ struct pfw_policy *gen_policy(struct gen_rng *rng, unsigned int max_rules);
  * struct gen_request - a request and the storage its paths point into
  */
 struct gen_request {
-	struct ref_request request;
+	struct pfw_request request;
 	char exe[128];
 	char script[128];
 };
@@ -52,6 +52,6 @@ void gen_request(struct gen_rng *rng, const struct pfw_policy *policy,
 /* Print @policy in .pfw-like form, for a failure report. */
 void gen_print_policy(FILE *out, const struct pfw_policy *policy);
 /* Print @request on one line, for a failure report. */
-void gen_print_request(FILE *out, const struct ref_request *request);
+void gen_print_request(FILE *out, const struct pfw_request *request);
 
 #endif /* PFSEL_TESTS_GENERATE_H */

@@ -65,7 +65,7 @@ static bool cidr_contains(const struct pfw_cidr *cidr, const uint8_t addr[16])
  * family of its address: IPv4 (or IPv4-mapped, the same thing here) when it
  * lies in ::ffff:0:0/96, IPv6 otherwise.
  */
-static enum pfw_family request_family(const struct ref_request *request)
+static enum pfw_family request_family(const struct pfw_request *request)
 {
 	static const uint8_t v4_mapped_prefix[12] = { [10] = 0xff, [11] = 0xff };
 
@@ -77,7 +77,7 @@ static enum pfw_family request_family(const struct ref_request *request)
 }
 
 static bool rule_matches(const struct pfw_rule *rule,
-			 const struct ref_request *request)
+			 const struct pfw_request *request)
 {
 	bool found;
 
@@ -113,7 +113,7 @@ static bool rule_matches(const struct pfw_rule *rule,
 }
 
 void ref_decide(const struct pfw_policy *policy,
-		const struct ref_request *request,
+		const struct pfw_request *request,
 		struct ref_decision *decision)
 {
 	for (size_t i = 0; i < policy->n_rules; i++) {

@@ -16,25 +16,10 @@
 #include "ast.h"
 
 /*
- * struct ref_request - one access, as the kernel would present it
- * @exe:    path of the executable (the interpreter, for a script)
- * @script: path of the script, or NULL when the process runs no script
- * @op:     one enum pfw_op bit
- * @proto:  one enum pfw_proto bit
- * @family: one enum pfw_family bit, the socket's; looked at only for create
- *	    (other requests take the family of @addr)
- * @addr:   16 bytes, network order, IPv4 as ::ffff:a.b.c.d; not for create
- * @port:   0 for create and for protocols without ports
+ * A request is compiler/ast.h's struct pfw_request, which pfsel-agent's
+ * rule file is matched with too (pfw_first_match()): one access as the
+ * kernel presents it.  The matching below is this file's own.
  */
-struct ref_request {
-	const char *exe;
-	const char *script;
-	enum pfw_op op;
-	enum pfw_proto proto;
-	enum pfw_family family;
-	uint8_t addr[16];
-	uint16_t port;
-};
 
 /*
  * struct ref_decision - what the policy says about a request
@@ -49,7 +34,7 @@ struct ref_decision {
 };
 
 void ref_decide(const struct pfw_policy *policy,
-		const struct ref_request *request,
+		const struct pfw_request *request,
 		struct ref_decision *decision);
 
 /*

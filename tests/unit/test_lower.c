@@ -311,7 +311,7 @@ static void test_random_equivalence(void **state)
 			struct gen_request gr;
 			struct ref_decision want;
 			struct pfsel_decision got;
-			const struct ref_request *r = &gr.request;
+			const struct pfw_request *r = &gr.request;
 
 			gen_request(&rng, p, &gr);
 			ref_decide(p, r, &want);
