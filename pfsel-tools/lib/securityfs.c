@@ -77,6 +77,54 @@ static int sfs_path(const char *const name, char *const path, const size_t size)
 	return 0;
 }
 
+/* Opens securityfs file @name (into @path, PATH_MAX bytes): fd or <0. */
+static int sfs_open(const char *const name, const int flags, char *const path)
+{
+	int fd, err = sfs_path(name, path, PATH_MAX);
+
+	if (err)
+		return err;
+	fd = open(path, flags | O_CLOEXEC);
+	if (fd < 0)
+		return pfsel_fail(-errno, "open(%s): %s", path,
+				  strerror(errno));
+	return fd;
+}
+
+/* One write() of @buf whole, as the kernel takes it: 0 or pfsel_fail(). */
+static int write_whole(const int fd, const void *const buf, const size_t len,
+		       const char *const path)
+{
+	ssize_t n;
+
+	do
+		n = write(fd, buf, len);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return pfsel_fail(-errno, "write(%s): %s", path,
+				  strerror(errno));
+	if ((size_t)n != len)
+		return pfsel_fail(-EIO, "write(%s): wrote %zd of %zu bytes",
+				  path, n, len);
+	return 0;
+}
+
+/*
+ * @len bytes read from @path into @buf (one byte more allocated), as a C
+ * string in @text; @buf is freed if it holds a NUL byte.
+ */
+static int take_text(char *const buf, const size_t len, const char *const path,
+		     char **const text)
+{
+	buf[len] = '\0';
+	if (strlen(buf) != len) {
+		free(buf);
+		return pfsel_fail(-EBADMSG, "%s: a NUL byte in the text", path);
+	}
+	*text = buf;
+	return 0;
+}
+
 int pfsel_sfs_read(const char *const name, char **const text)
 {
 	char path[PATH_MAX];
@@ -86,13 +134,9 @@ int pfsel_sfs_read(const char *const name, char **const text)
 	int fd, err;
 
 	*text = NULL;
-	err = sfs_path(name, path, sizeof(path));
-	if (err)
-		return err;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = sfs_open(name, O_RDONLY, path);
 	if (fd < 0)
-		return pfsel_fail(-errno, "open(%s): %s", path,
-				  strerror(errno));
+		return fd;
 	buf = malloc(cap);
 	if (!buf) {
 		close(fd);
@@ -127,13 +171,7 @@ int pfsel_sfs_read(const char *const name, char **const text)
 		len += (size_t)n;
 	}
 	close(fd);
-	buf[len] = '\0';
-	if (strlen(buf) != len) {
-		free(buf);
-		return pfsel_fail(-EBADMSG, "%s: a NUL byte in the text", path);
-	}
-	*text = buf;
-	return 0;
+	return take_text(buf, len, path, text);
 
 fail:
 	close(fd);
@@ -145,28 +183,12 @@ int pfsel_sfs_write(const char *const name, const void *const buf,
 		    const size_t len)
 {
 	char path[PATH_MAX];
-	ssize_t n;
 	int fd, err;
 
-	err = sfs_path(name, path, sizeof(path));
-	if (err)
-		return err;
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	fd = sfs_open(name, O_WRONLY, path);
 	if (fd < 0)
-		return pfsel_fail(-errno, "open(%s): %s", path,
-				  strerror(errno));
-	do
-		n = write(fd, buf, len);
-	while (n < 0 && errno == EINTR);
-	if (n < 0) {
-		err = pfsel_fail(-errno, "write(%s): %s", path,
-				 strerror(errno));
-	} else if ((size_t)n != len) {
-		err = pfsel_fail(-EIO, "write(%s): wrote %zd of %zu bytes",
-				 path, n, len);
-	} else {
-		err = 0;
-	}
+		return fd;
+	err = write_whole(fd, buf, len, path);
 	if (close(fd) && !err)
 		err = pfsel_fail(-errno, "close(%s): %s", path,
 				 strerror(errno));
@@ -183,22 +205,12 @@ int pfsel_sfs_transact(const char *const name, const void *const request,
 	int fd, err;
 
 	*answer = NULL;
-	err = sfs_path(name, path, sizeof(path));
-	if (err)
-		return err;
-	fd = open(path, O_RDWR | O_CLOEXEC);
+	fd = sfs_open(name, O_RDWR, path);
 	if (fd < 0)
-		return pfsel_fail(-errno, "open(%s): %s", path,
-				  strerror(errno));
+		return fd;
 	/* One write: the kernel takes the request whole. */
-	do
-		n = write(fd, request, len);
-	while (n < 0 && errno == EINTR);
-	if (n < 0 || (size_t)n != len) {
-		err = n < 0 ? pfsel_fail(-errno, "write(%s): %s", path,
-					 strerror(errno)) :
-			      pfsel_fail(-EIO, "write(%s): wrote %zd of %zu bytes",
-					 path, n, len);
+	err = write_whole(fd, request, len, path);
+	if (err) {
 		close(fd);
 		return err;
 	}
@@ -224,13 +236,7 @@ int pfsel_sfs_transact(const char *const name, const void *const request,
 		got += (size_t)n;
 	}
 	close(fd);
-	buf[got] = '\0';
-	if (strlen(buf) != got) {
-		free(buf);
-		return pfsel_fail(-EBADMSG, "%s: a NUL byte in the text", path);
-	}
-	*answer = buf;
-	return 0;
+	return take_text(buf, got, path, answer);
 }
 
 /* What the kernel would refuse of any blob, said before it is written. */
@@ -259,16 +265,10 @@ PFSEL_EXPORT int pfsel_load_buffer(const void *const blob, const size_t size)
 PFSEL_EXPORT int pfsel_load_open(void)
 {
 	char path[PATH_MAX];
-	int fd, err;
+	int fd = sfs_open("load", O_WRONLY, path);
 
-	err = sfs_path("load", path, sizeof(path));
-	if (err)
-		return err;
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return pfsel_fail(-errno, "open(%s): %s", path,
-				  strerror(errno));
-	pfsel_clear_error();
+	if (fd >= 0)
+		pfsel_clear_error();
 	return fd;
 }
 
@@ -689,12 +689,18 @@ static int read_number(const char *const name, const uint64_t max,
 	return err;
 }
 
-PFSEL_EXPORT int pfsel_get_enforce(void)
+/* Reads a file holding 0 or 1: that, or a negative errno. */
+static int read_switch(const char *const name)
 {
 	uint64_t v;
-	int err = read_number("enforce", 1, &v);
+	int err = read_number(name, 1, &v);
 
 	return err ? err : (int)v;
+}
+
+PFSEL_EXPORT int pfsel_get_enforce(void)
+{
+	return read_switch("enforce");
 }
 
 PFSEL_EXPORT int pfsel_set_enforce(const bool enforcing)
@@ -797,10 +803,7 @@ PFSEL_EXPORT int pfsel_get_hook_stats(struct pfsel_hook_stat **const out,
 
 PFSEL_EXPORT int pfsel_get_hook_timing(void)
 {
-	uint64_t v;
-	int err = read_number("hook_timing", 1, &v);
-
-	return err ? err : (int)v;
+	return read_switch("hook_timing");
 }
 
 PFSEL_EXPORT int pfsel_set_hook_timing(const bool on)
