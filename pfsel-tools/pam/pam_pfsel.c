@@ -131,22 +131,11 @@ static void ctx_free(struct ctx *const c)
  */
 static int loaded_checksum(struct ctx *const c, uint32_t *const checksum)
 {
-	struct pfsel_policy_info *infos = NULL;
-	size_t count = 0, i;
-	int ret;
+	struct pfsel_policy_info info;
+	int ret = pfsel_get_policy_info(false, c->user.uid, &info);
 
-	ret = pfsel_policies(&infos, &count);
-	if (ret)
-		return ret;
-	ret = 0;
-	for (i = 0; i < count; i++) {
-		if (!infos[i].system && infos[i].uid == c->user.uid) {
-			*checksum = infos[i].checksum;
-			ret = 1;
-			break;
-		}
-	}
-	free(infos);
+	if (ret == 1)
+		*checksum = info.checksum;
 	return ret;
 }
 

@@ -44,19 +44,11 @@ static void status_help(FILE *out)
 /* The policy loaded for @uid: 1 and its checksum, 0 none, <0 error. */
 static int in_force(uint32_t uid, uint32_t *checksum)
 {
-	struct pfsel_policy_info *list = NULL;
-	size_t count = 0, i;
-	int ret = pfsel_policies(&list, &count);
+	struct pfsel_policy_info info;
+	int ret = pfsel_get_policy_info(false, (uid_t)uid, &info);
 
-	if (ret)
-		return ret;
-	for (i = 0; i < count; i++) {
-		if (!list[i].system && list[i].uid == uid) {
-			*checksum = list[i].checksum;
-			ret = 1;
-		}
-	}
-	free(list);
+	if (ret == 1)
+		*checksum = info.checksum;
 	return ret;
 }
 
