@@ -11,36 +11,11 @@
 # run the golden tests with), FUZZ_SECONDS (per fuzzer).
 set -u
 
-passed=0
-failed=0
 log_dir="$BUILD/tests/compiler/logs"
 mkdir -p "$log_dir"
-
-count() { # count PASSED FAILED
-	passed=$((passed + $1))
-	failed=$((failed + $2))
-}
-
-# A cmocka program: its summary lines give the counts.  A program that dies
-# before printing them counts as one failure.
-run_unit() {
-	name=$(basename "$1")
-	log="$log_dir/$name.log"
-	"$1" >"$log" 2>&1
-	status=$?
-	ok=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
-	bad=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
-	ok=${ok:-0}
-	bad=${bad:-0}
-	if [ "$status" -ne 0 ] && [ "$bad" -eq 0 ]; then
-		bad=1
-	fi
-	echo "unit $name: $ok passed, $bad failed"
-	if [ "$bad" -ne 0 ]; then
-		sed 's/^/    /' "$log" | tail -n 40
-	fi
-	count "$ok" "$bad"
-}
+# count, run_unit, finish
+# shellcheck source=scripts/check-lib.sh
+. "$ROOT/scripts/check-lib.sh"
 
 # One golden diagnostic test: compile FILE.pfw, compare stderr and the exit
 # status with FILE.expected, and check that a failed compile wrote nothing.
@@ -136,5 +111,4 @@ if ! $fuzz_only && [ -x "$ROOT/tests/differential/run" ]; then
 	count "$ok" "$bad"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -8,30 +8,13 @@
 # Environment: BUILD (the build folder), ROOT (the repository).
 set -u
 
-passed=0
-failed=0
 log_dir="$BUILD/tests/pfsel-tools/logs"
 mkdir -p "$log_dir"
+# count, run_unit, finish
+# shellcheck source=scripts/check-lib.sh
+. "$ROOT/scripts/check-lib.sh"
 
 for bin in "$@"; do
-	name=$(basename "$bin")
-	log="$log_dir/$name.log"
-	"$bin" >"$log" 2>&1
-	status=$?
-	ok=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
-	bad=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
-	ok=${ok:-0}
-	bad=${bad:-0}
-	if [ "$status" -ne 0 ] && [ "$bad" -eq 0 ]; then
-		bad=1
-	fi
-	echo "unit $name: $ok passed, $bad failed"
-	if [ "$bad" -ne 0 ]; then
-		sed 's/^/    /' "$log" | tail -n 40
-	fi
-	passed=$((passed + ok))
-	failed=$((failed + bad))
+	run_unit "$bin"
 done
-
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish
