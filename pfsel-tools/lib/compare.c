@@ -308,7 +308,7 @@ static int grow(void **v, size_t *cap, size_t need, size_t size)
 
 /*
  * The cells of @app's groups for the request kind @key (at most one per
- * group), as the kernel's group_rule() finds them: into c->cells[@side].
+ * group), as the kernel's decision finds them: into c->cells[@side].
  */
 static u32 app_cells(struct cmp *c, int side, const struct pfsel_policydb *db,
 		     u32 app, u32 key)
@@ -317,49 +317,14 @@ static u32 app_cells(struct cmp *c, int side, const struct pfsel_policydb *db,
 	u32 n = le32_to_cpu(db->apps[app].count), i, found = 0;
 
 	for (i = 0; i < n; i++) {
-		const struct pfsel_policy_range *g =
-			&db->groups[le32_to_cpu(group[i])];
 		const struct pfsel_policy_cell *cell =
-			db->cells + le32_to_cpu(g->first);
-		u32 lo = 0, hi = le32_to_cpu(g->count);
+			pfsel_policydb_group_cell(db, le32_to_cpu(group[i]),
+						  key);
 
-		while (lo < hi) {
-			u32 mid = lo + (hi - lo) / 2;
-			u32 k = cell[mid].op * PFSEL_PROTO_COUNT +
-				cell[mid].proto;
-
-			if (k == key) {
-				c->cells[side][found++] = &cell[mid];
-				break;
-			}
-			if (k < key)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		if (cell)
+			c->cells[side][found++] = cell;
 	}
 	return found;
-}
-
-/* The row the slab of @cell holding @addr_class gives, or PFSEL_NONE. */
-static u32 slab_row(const struct pfsel_policydb *db,
-		    const struct pfsel_policy_cell *cell, u32 addr_class)
-{
-	const struct pfsel_policy_slab *slab;
-	u32 lo = 0, hi = le32_to_cpu(cell->slab_count);
-
-	if (!hi)
-		return PFSEL_NONE;
-	slab = db->slabs + le32_to_cpu(cell->slab_first);
-	while (hi - lo > 1) {
-		u32 mid = lo + (hi - lo) / 2;
-
-		if (le32_to_cpu(slab[mid].start) <= addr_class)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return le32_to_cpu(slab[lo].row);
 }
 
 static int addr_cmp(const void *a, const void *b)
@@ -465,11 +430,11 @@ static int port_breaks(struct cmp *c, u32 n_old, u32 n_new, const u8 *addr)
 		for (i = 0; i < counts[side]; i++) {
 			const struct pfsel_policy_cell *cell =
 				c->cells[side][i];
+			u32 row = pfsel_policydb_slab_row(db, cell, addr_class);
 
 			if (row_breaks(c, db, le32_to_cpu(cell->wild_row),
 				       &n) ||
-			    row_breaks(c, db, slab_row(db, cell, addr_class),
-				       &n))
+			    row_breaks(c, db, row, &n))
 				return -ENOMEM;
 		}
 	}

@@ -194,6 +194,70 @@ int pfsel_policydb_decide(const struct pfsel_policydb *db, u32 app_class,
 			  u32 op, u32 proto, u32 addr_class, u32 port_class,
 			  struct pfsel_decision *res);
 
+/*
+ * Two searches of pfsel_policydb_decide(), for a caller that walks a
+ * policy's groups itself (libpfsel's pfsel_compare()).
+ */
+
+/**
+ * pfsel_policydb_group_cell - a group's cell for one kind of request
+ * @db: the policy
+ * @group: a group index of @db
+ * @key: the request's operation and protocol, as pfsel_policydb_cell_key()
+ *
+ * Return: the cell, or NULL when the group has none for @key.
+ */
+static inline const struct pfsel_policy_cell *
+pfsel_policydb_group_cell(const struct pfsel_policydb *db, u32 group, u32 key)
+{
+	const struct pfsel_policy_cell *cell =
+		db->cells + le32_to_cpu(db->groups[group].first);
+	u32 lo = 0, hi = le32_to_cpu(db->groups[group].count);
+
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+		u32 k = pfsel_policydb_cell_key(&cell[mid]);
+
+		if (k == key)
+			return &cell[mid];
+		if (k < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/**
+ * pfsel_policydb_slab_row - the row a cell's slabs give an address class
+ * @db: the policy
+ * @cell: a cell of @db
+ * @addr_class: an address class of @db
+ *
+ * Return: the row of the last slab starting at or below @addr_class, or
+ * PFSEL_NONE when the cell has no slabs (only its wildcard row decides).
+ */
+static inline u32 pfsel_policydb_slab_row(const struct pfsel_policydb *db,
+					  const struct pfsel_policy_cell *cell,
+					  u32 addr_class)
+{
+	const struct pfsel_policy_slab *slab;
+	u32 lo = 0, hi = le32_to_cpu(cell->slab_count);
+
+	if (!hi)
+		return PFSEL_NONE;
+	slab = db->slabs + le32_to_cpu(cell->slab_first);
+	while (hi - lo > 1) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (le32_to_cpu(slab[mid].start) <= addr_class)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return le32_to_cpu(slab[lo].row);
+}
+
 u32 pfsel_policydb_default_verdict(const struct pfsel_policydb *db);
 u32 pfsel_policydb_no_answer(const struct pfsel_policydb *db);
 u32 pfsel_policydb_ask_timeout_ms(const struct pfsel_policydb *db);

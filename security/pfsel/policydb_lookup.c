@@ -250,42 +250,16 @@ static u32 row_rule(const struct pfsel_policydb *db, u32 row, u32 port_class)
 static u32 group_rule(const struct pfsel_policydb *db, u32 group, u32 key,
 		      u32 addr_class, u32 port_class)
 {
-	const struct pfsel_policy_cell *cell, *found = NULL;
-	const struct pfsel_policy_slab *slab;
-	u32 lo = 0, hi, best, rule;
+	const struct pfsel_policy_cell *cell;
+	u32 best, rule;
 
-	cell = db->cells + le32_to_cpu(db->groups[group].first);
-	hi = le32_to_cpu(db->groups[group].count);
-	while (lo < hi) {
-		u32 mid = lo + (hi - lo) / 2;
-		u32 k = pfsel_policydb_cell_key(&cell[mid]);
-
-		if (k == key) {
-			found = &cell[mid];
-			break;
-		}
-		if (k < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!found)
+	cell = pfsel_policydb_group_cell(db, group, key);
+	if (!cell)
 		return PFSEL_NONE;
-	best = row_rule(db, le32_to_cpu(found->wild_row), port_class);
-	hi = le32_to_cpu(found->slab_count);
-	if (!hi)
-		return best;
-	slab = db->slabs + le32_to_cpu(found->slab_first);
-	lo = 0;
-	while (hi - lo > 1) {
-		u32 mid = lo + (hi - lo) / 2;
-
-		if (le32_to_cpu(slab[mid].start) <= addr_class)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	rule = row_rule(db, le32_to_cpu(slab[lo].row), port_class);
+	best = row_rule(db, le32_to_cpu(cell->wild_row), port_class);
+	/* No slabs: PFSEL_NONE, which row_rule() gives back. */
+	rule = row_rule(db, pfsel_policydb_slab_row(db, cell, addr_class),
+			port_class);
 	/* PFSEL_NONE is the largest u32: min() picks any real rule. */
 	return min(best, rule);
 }
