@@ -29,13 +29,6 @@ static char *root_override;
 /* Largest securityfs text file we read: "hooks", "policies" for many uids. */
 #define SFS_TEXT_MAX (16u << 20)
 
-/* The modes, as the status and policies files name them. */
-static const char *const mode_names[] = {
-#define PFSEL_MODE(id, name, value) [PFSEL_CHECKED_INDEX(id, value)] = name,
-#include <linux/pfsel_names.h>
-#undef PFSEL_MODE
-};
-
 PFSEL_EXPORT int pfsel_set_securityfs(const char *const path)
 {
 	char *copy = NULL;
@@ -464,6 +457,7 @@ static int policy_item(char *const line, const unsigned int lineno,
 	const char *v;
 	uint64_t value;
 	size_t n, i;
+	int mode;
 
 	n = split(line, words, 7);
 	if (n != 6)
@@ -481,13 +475,11 @@ static int policy_item(char *const line, const unsigned int lineno,
 			return pfsel_malformed("policies", lineno,
 					 "fields out of order");
 		if (i == 4) {
-			if (!strcmp(v, mode_names[PFSEL_MODE_ENFORCING]))
-				p->permissive = false;
-			else if (!strcmp(v, mode_names[PFSEL_MODE_PERMISSIVE]))
-				p->permissive = true;
-			else
+			mode = pfsel_mode_from_name(v);
+			if (mode < 0)
 				return pfsel_malformed("policies", lineno,
-						 "bad mode");
+						       "bad mode");
+			p->permissive = mode == PFSEL_MODE_PERMISSIVE;
 			continue;
 		}
 		if (!pfsel_parse_u64(v, i == 3 ? 16 : 10, UINT32_MAX, &value))
@@ -606,7 +598,7 @@ PFSEL_EXPORT int pfsel_get_status(struct pfsel_status *const status)
 	char *text, *cursor, *line, *value;
 	unsigned int lineno = 0, seen = 0;
 	uint64_t v = 0;
-	int err;
+	int err, mode;
 
 	memset(status, 0, sizeof(*status));
 	err = pfsel_sfs_read("status", &text);
@@ -631,10 +623,11 @@ PFSEL_EXPORT int pfsel_get_status(struct pfsel_status *const status)
 			status->version = (unsigned int)v;
 			seen |= VERSION;
 		} else if (!strcmp(line, "mode")) {
-			if (!strcmp(value, mode_names[PFSEL_MODE_ENFORCING]))
-				status->enforcing = true;
-			else if (strcmp(value, mode_names[PFSEL_MODE_PERMISSIVE]))
-				err = pfsel_malformed("status", lineno, "bad mode");
+			mode = pfsel_mode_from_name(value);
+			if (mode < 0)
+				err = pfsel_malformed("status", lineno,
+						      "bad mode");
+			status->enforcing = mode == PFSEL_MODE_ENFORCING;
 			seen |= MODE;
 		} else if (!strcmp(line, "system")) {
 			if (!strcmp(value, "loaded"))
