@@ -277,6 +277,19 @@ static int cmp_port(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The group's application, and its script if it runs one. */
+static void write_app(FILE *out, const struct a2p_group *g, const char *unnamed)
+{
+	if (g->app[0])
+		write_path(out, g->app);
+	else
+		fputs(unnamed, out);
+	if (g->script[0]) {
+		fputs(" script ", out);
+		write_path(out, g->script);
+	}
+}
+
 static void print_group(FILE *out, const struct a2p_group *g)
 {
 	const struct a2p_rule *r;
@@ -284,14 +297,7 @@ static void print_group(FILE *out, const struct a2p_group *g)
 	int op;
 
 	fputs("# ", out);
-	if (g->app[0])
-		write_path(out, g->app);
-	else
-		fputs("an unnamed application", out);
-	if (g->script[0]) {
-		fputs(" script ", out);
-		write_path(out, g->script);
-	}
+	write_app(out, g, "an unnamed application");
 	if (g->nuids) {
 		fprintf(out, " (uid%s ", g->nuids > 1 ? "s" : "");
 		for (i = 0; i < g->nuids; i++)
@@ -320,14 +326,7 @@ static void print_group(FILE *out, const struct a2p_group *g)
 	for (i = 0; i < g->nrules; i++) {
 		r = &g->rules[i];
 		fputs("allow ", out);
-		if (g->app[0])
-			write_path(out, g->app);
-		else
-			fputc('*', out);
-		if (g->script[0]) {
-			fputs(" script ", out);
-			write_path(out, g->script);
-		}
+		write_app(out, g, "*");
 		fprintf(out, " %s %s", r->op, r->proto);
 		op = pfsel_op_from_name(r->op);
 		if (op == PFSEL_OP_CREATE) {

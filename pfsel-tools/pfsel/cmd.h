@@ -142,6 +142,8 @@ int pfselcmd_record_confirmed(struct pfselcmd_ctx *ctx, uint32_t uid,
 
 /* A JSON string, quoted and escaped; NULL is written as null. */
 void pfselcmd_json_str(FILE *out, const char *s);
+/* A JSON number, @v; null when it is not @known. */
+void pfselcmd_json_int(FILE *out, bool known, long long v);
 
 /* ---- The audit log (auditlog.c) --------------------------------------- */
 

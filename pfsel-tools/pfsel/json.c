@@ -39,3 +39,11 @@ void pfselcmd_json_str(FILE *out, const char *s)
 	}
 	fputc('"', out);
 }
+
+void pfselcmd_json_int(FILE *out, const bool known, const long long v)
+{
+	if (known)
+		fprintf(out, "%lld", v);
+	else
+		fputs("null", out);
+}

@@ -160,15 +160,9 @@ static void print_json(FILE *out, const struct pfselcmd_record *rec, bool first)
 	fputs(",\"rule\":", out);
 	pfselcmd_json_str(out, rec->rule_default ? NULL : rec->rule);
 	fputs(",\"uid\":", out);
-	if (rec->has_uid)
-		fprintf(out, "%u", rec->uid);
-	else
-		fputs("null", out);
+	pfselcmd_json_int(out, rec->has_uid, rec->uid);
 	fputs(",\"pid\":", out);
-	if (rec->pid >= 0)
-		fprintf(out, "%ld", rec->pid);
-	else
-		fputs("null", out);
+	pfselcmd_json_int(out, rec->pid >= 0, rec->pid);
 	fputs(",\"app\":", out);
 	pfselcmd_json_str(out, rec->app[0] ? rec->app : NULL);
 	fputs(",\"script\":", out);
@@ -182,17 +176,11 @@ static void print_json(FILE *out, const struct pfselcmd_record *rec, bool first)
 	fputs(",\"laddr\":", out);
 	pfselcmd_json_str(out, rec->has_laddr ? rec->laddr : NULL);
 	fputs(",\"lport\":", out);
-	if (rec->lport >= 0)
-		fprintf(out, "%d", rec->lport);
-	else
-		fputs("null", out);
+	pfselcmd_json_int(out, rec->lport >= 0, rec->lport);
 	fputs(",\"raddr\":", out);
 	pfselcmd_json_str(out, rec->has_raddr ? rec->raddr : NULL);
 	fputs(",\"rport\":", out);
-	if (rec->rport >= 0)
-		fprintf(out, "%d", rec->rport);
-	else
-		fputs("null", out);
+	pfselcmd_json_int(out, rec->rport >= 0, rec->rport);
 	fputc('}', out);
 }
 
