@@ -1200,15 +1200,22 @@ static struct pfw_policy *new_policy(void)
 	return policy;
 }
 
-struct pfw_policy *pfw_parse_file(const char *path,
-				  const struct pfw_parse_options *options,
-				  struct pfw_diag *diag)
+/* A parser filling a new policy. */
+static struct parser new_parser(const struct pfw_parse_options *options,
+				struct pfw_diag *diag)
 {
-	struct parser p = {
+	return (struct parser){
 		.policy = new_policy(),
 		.diag = diag,
 		.options = options,
 	};
+}
+
+struct pfw_policy *pfw_parse_file(const char *path,
+				  const struct pfw_parse_options *options,
+				  struct pfw_diag *diag)
+{
+	struct parser p = new_parser(options, diag);
 	unsigned int errors_before = diag->errors;
 
 	parse_file_at(&p, path, NULL);
@@ -1224,11 +1231,7 @@ struct pfw_policy *pfw_parse_buffer(const char *name, const char *text,
 				    const struct pfw_parse_options *options,
 				    struct pfw_diag *diag)
 {
-	struct parser p = {
-		.policy = new_policy(),
-		.diag = diag,
-		.options = options,
-	};
+	struct parser p = new_parser(options, diag);
 	char *copy = pfw_xrealloc(NULL, len + 1);
 	const char *file;
 
