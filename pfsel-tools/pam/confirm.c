@@ -70,14 +70,21 @@ int pfsel_pam_write_confirmed(const int conf_fd, const uid_t uid,
 	return pfsel_pam_write_atomic(conf_fd, name, blob, len);
 }
 
-int pfsel_pam_forget_confirmed(const int conf_fd, const uid_t uid)
+/* Remove @uid's file UID.@suffix of @dirfd; one that is not there is fine. */
+static int remove_uid_file(const int dirfd, const uid_t uid,
+			   const char *const suffix)
 {
 	char name[32];
 
-	snprintf(name, sizeof(name), "%u.pfsel", (unsigned int)uid);
-	if (unlinkat(conf_fd, name, 0) && errno != ENOENT)
+	snprintf(name, sizeof(name), "%u.%s", (unsigned int)uid, suffix);
+	if (unlinkat(dirfd, name, 0) && errno != ENOENT)
 		return -errno;
 	return 0;
+}
+
+int pfsel_pam_forget_confirmed(const int conf_fd, const uid_t uid)
+{
+	return remove_uid_file(conf_fd, uid, "pfsel");
 }
 
 static uint32_t checksum_of(const void *const blob, const size_t len,
@@ -169,12 +176,7 @@ int pfsel_pam_pending_set(const int run_fd, const uid_t uid,
 
 int pfsel_pam_pending_clear(const int run_fd, const uid_t uid)
 {
-	char name[32];
-
-	snprintf(name, sizeof(name), "%u.pending", (unsigned int)uid);
-	if (unlinkat(run_fd, name, 0) && errno != ENOENT)
-		return -errno;
-	return 0;
+	return remove_uid_file(run_fd, uid, "pending");
 }
 
 int pfsel_pam_pending_read(const char *const run_dir, const uid_t uid,

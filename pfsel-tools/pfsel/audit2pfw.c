@@ -455,12 +455,7 @@ int pfselcmd_audit2pfw(struct pfselcmd_ctx *ctx, int argc, char **argv)
 		if (!st.records)
 			pfselcmd_fail(ctx, 0, "no matching pfsel records");
 	}
-	if (bad)
-		pfselcmd_fail(ctx, 0,
-			      "%lu pfsel record%s could not be read and "
-			      "%s skipped",
-			      bad, bad == 1 ? "" : "s",
-			      bad == 1 ? "was" : "were");
+	pfselcmd_report_bad_records(ctx, bad);
 	free_state(&st);
 	return ret ? PFSELCMD_EXIT_FAILED : PFSELCMD_EXIT_OK;
 }

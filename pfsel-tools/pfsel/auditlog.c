@@ -500,3 +500,14 @@ out:
 	auparse_destroy(au);
 	return ret;
 }
+
+void pfselcmd_report_bad_records(struct pfselcmd_ctx *ctx,
+				 const unsigned long bad)
+{
+	if (bad)
+		pfselcmd_fail(ctx, 0,
+			      "%lu pfsel record%s could not be read and "
+			      "%s skipped",
+			      bad, bad == 1 ? "" : "s",
+			      bad == 1 ? "was" : "were");
+}

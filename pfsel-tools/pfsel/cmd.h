@@ -198,6 +198,9 @@ int pfselcmd_read_records(struct pfselcmd_ctx *ctx,
 			  const struct pfselcmd_log_source *src,
 			  pfselcmd_record_fn fn, void *arg, unsigned long *bad);
 
+/* Say on ctx->err that @bad records could not be read, if any. */
+void pfselcmd_report_bad_records(struct pfselcmd_ctx *ctx, unsigned long bad);
+
 /*
  * Decode the fields of one record, given as NAME=VALUE pairs as the
  * kernel writes them (the text after "msg=audit(...): "): 0 or -EBADMSG.

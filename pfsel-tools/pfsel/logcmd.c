@@ -262,11 +262,6 @@ int pfselcmd_log(struct pfselcmd_ctx *ctx, int argc, char **argv)
 	}
 	if (st.json)
 		fputs("]\n", ctx->out);
-	if (bad)
-		pfselcmd_fail(ctx, 0,
-			      "%lu pfsel record%s could not be read and "
-			      "%s skipped",
-			      bad, bad == 1 ? "" : "s",
-			      bad == 1 ? "was" : "were");
+	pfselcmd_report_bad_records(ctx, bad);
 	return ret < 0 ? PFSELCMD_EXIT_FAILED : PFSELCMD_EXIT_OK;
 }
