@@ -305,7 +305,9 @@ static __always_inline bool inet_kind(const struct sock *sk, int *family,
  * By LANGUAGE.md, section 6: tcp is SOCK_STREAM with protocol 0, TCP or
  * MPTCP; udp is SOCK_DGRAM with 0, UDP or UDP-Lite; icmp is SOCK_DGRAM
  * with ICMP (AF_INET) or ICMPv6 (AF_INET6); raw is SOCK_RAW and every
- * other inet socket; packet is AF_PACKET of any type.
+ * other inet socket; packet is AF_PACKET of any type, and the families
+ * that also put frames of the process's making on a link: AF_XDP and
+ * AF_PPPOX (PPPoE frames to any station of the LAN, PPTP's GRE).
  *
  * Return: 0 for an inet or packet socket; PFSEL_NOT_REQUEST for another
  * family; -EINVAL for a protocol number that inet_create() and
@@ -323,7 +325,8 @@ int pfsel_classify_create(int family, int type, int protocol,
 	 * __sock_create() turns (AF_INET, SOCK_PACKET) into AF_PACKET before
 	 * the hook; it is taken as what it becomes should a caller not.
 	 */
-	if (family == AF_PACKET || (family == AF_INET && type == SOCK_PACKET)) {
+	if (family == AF_PACKET || family == AF_XDP || family == AF_PPPOX ||
+	    (family == AF_INET && type == SOCK_PACKET)) {
 		req->proto = PFSEL_PROTO_PACKET;
 		req->family = PFSEL_FAMILY_NONE;
 		return 0;
@@ -337,6 +340,24 @@ int pfsel_classify_create(int family, int type, int protocol,
 					  PFSEL_FAMILY_INET6;
 	pfsel_policydb_family_addr(req->family, req->addr);
 	return 0;
+}
+
+/**
+ * pfsel_classify_family_unruled - Whether a family reaches IP peers unseen
+ * @family: the socket family
+ *
+ * SMC, RDS, RxRPC and TIPC talk to their peers over TCP or UDP sockets
+ * that the kernel opens for them, to addresses that no hook sees as an
+ * inet request, and the language has no words for them (LANGUAGE.md,
+ * section 6).  Debian builds them as modules that socket() loads for any
+ * user.
+ *
+ * Return: true for such a family.
+ */
+bool pfsel_classify_family_unruled(int family)
+{
+	return family == AF_SMC || family == AF_RDS || family == AF_RXRPC ||
+	       family == AF_TIPC;
 }
 
 /**
@@ -925,5 +946,39 @@ int pfsel_classify_conn_request(const struct sock *listener,
 		req->port = ntohs(th->dest);
 		req->lport = req->port;
 	}
+	return 0;
+}
+
+/**
+ * pfsel_classify_joined_subflow - The request of a subflow joining a connection
+ * @ssk: the TCP subflow a peer opened with an MPTCP MP_JOIN
+ * @req: receives the accept request: the peer's address, the local port
+ *
+ * The subflow came in through whatever listener the join's SYN reached, but
+ * it carries the data of the connection that its token names: it is an
+ * accept by that connection's owner, from the peer that joined, as an
+ * inbound connection request is (pfsel_classify_conn_request()).
+ *
+ * Return: 0 for a request; PFSEL_NOT_REQUEST for a socket that is not inet.
+ */
+int pfsel_classify_joined_subflow(const struct sock *ssk,
+				  struct pfsel_request *req)
+{
+	int family = READ_ONCE(ssk->sk_family);
+
+	memset(req, 0, sizeof(*req));
+	if (family == AF_INET)
+		set_v4(req->addr, ssk->sk_daddr);
+#if IS_ENABLED(CONFIG_IPV6)
+	else if (family == AF_INET6)
+		memcpy(req->addr, &ssk->sk_v6_daddr, sizeof(req->addr));
+#endif
+	else
+		return PFSEL_NOT_REQUEST;
+	req->op = PFSEL_OP_ACCEPT;
+	req->proto = PFSEL_PROTO_TCP;
+	req->family = family_of(req->addr);
+	local_end(ssk, family, req->proto, req->laddr, &req->lport);
+	req->port = req->lport;
 	return 0;
 }

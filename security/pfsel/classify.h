@@ -91,6 +91,9 @@ int pfsel_classify_listen(const struct sock *sk, struct pfsel_request *req);
 int pfsel_classify_conn_request(const struct sock *listener,
 				const struct sk_buff *skb,
 				struct pfsel_request *req);
+int pfsel_classify_joined_subflow(const struct sock *ssk,
+				  struct pfsel_request *req);
+bool pfsel_classify_family_unruled(int family);
 bool pfsel_addr_is_inet(const u8 addr[16]);
 
 #endif /* _SECURITY_PFSEL_CLASSIFY_H */

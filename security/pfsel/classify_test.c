@@ -211,6 +211,16 @@ static const struct create_case create_cases[] = {
 	{ AF_PACKET, SOCK_PACKET, 0, 0, PFSEL_PROTO_PACKET,
 	  PFSEL_FAMILY_NONE },
 	{ AF_INET, SOCK_PACKET, 0, 0, PFSEL_PROTO_PACKET, PFSEL_FAMILY_NONE },
+	/* Frames of the program's making on a link: packet too. */
+	{ AF_XDP, SOCK_RAW, 0, 0, PFSEL_PROTO_PACKET, PFSEL_FAMILY_NONE },
+	{ AF_PPPOX, SOCK_STREAM, 0, 0, PFSEL_PROTO_PACKET, PFSEL_FAMILY_NONE },
+	{ AF_PPPOX, SOCK_DGRAM, 1, 0, PFSEL_PROTO_PACKET, PFSEL_FAMILY_NONE },
+	/* SMC over an inet socket is an inet protocol: raw. */
+	{ AF_INET, SOCK_STREAM, IPPROTO_SMC, 0, PFSEL_PROTO_RAW,
+	  PFSEL_FAMILY_INET },
+	{ AF_SMC, SOCK_STREAM, 0, PFSEL_NOT_REQUEST },
+	{ AF_VSOCK, SOCK_STREAM, 0, PFSEL_NOT_REQUEST },
+	{ AF_KCM, SOCK_DGRAM, 0, PFSEL_NOT_REQUEST },
 	{ AF_UNIX, SOCK_STREAM, 0, PFSEL_NOT_REQUEST },
 	{ AF_UNIX, SOCK_DGRAM, 0, PFSEL_NOT_REQUEST },
 	{ AF_NETLINK, SOCK_RAW, 0, PFSEL_NOT_REQUEST },
@@ -688,6 +698,71 @@ static void classify_test_local_end(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, req.family, PFSEL_FAMILY_INET);
 }
 
+/*
+ * The families whose peers are reached over sockets of the kernel's own
+ * are refused by family; every other family is classified or not governed.
+ */
+static void classify_test_family_unruled(struct kunit *test)
+{
+	static const int unruled[] = { AF_SMC, AF_RDS, AF_RXRPC, AF_TIPC };
+	static const int ruled[] = { AF_UNIX, AF_INET, AF_INET6, AF_PACKET,
+				     AF_NETLINK, AF_VSOCK, AF_KCM, AF_XDP,
+				     AF_PPPOX, AF_UNSPEC };
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(unruled); i++)
+		KUNIT_EXPECT_TRUE(test,
+				  pfsel_classify_family_unruled(unruled[i]));
+	for (i = 0; i < ARRAY_SIZE(ruled); i++)
+		KUNIT_EXPECT_FALSE(test,
+				   pfsel_classify_family_unruled(ruled[i]));
+}
+
+/*
+ * A subflow a peer joined: an accept from the peer's address on the local
+ * port, whatever family the subflow socket has.
+ */
+static void classify_test_joined_subflow(struct kunit *test)
+{
+	struct sock *sk = fake_sock(test, &tcp4);
+	struct pfsel_request req;
+	u8 want[16];
+
+	inet_sk(sk)->inet_num = 8080;
+	sk->sk_daddr = htonl(0xc0000207);
+	sk->sk_rcv_saddr = htonl(0x0a000002);
+	KUNIT_ASSERT_EQ(test, pfsel_classify_joined_subflow(sk, &req), 0);
+	KUNIT_EXPECT_EQ(test, req.op, PFSEL_OP_ACCEPT);
+	KUNIT_EXPECT_EQ(test, req.proto, PFSEL_PROTO_TCP);
+	KUNIT_EXPECT_EQ(test, req.family, PFSEL_FAMILY_INET);
+	KUNIT_EXPECT_EQ(test, req.port, 8080);
+	KUNIT_EXPECT_EQ(test, req.lport, 8080);
+	parse_ip(test, "192.0.2.7", want);
+	KUNIT_EXPECT_MEMEQ(test, req.addr, want, 16);
+	parse_ip(test, "10.0.0.2", want);
+	KUNIT_EXPECT_MEMEQ(test, req.laddr, want, 16);
+
+	sk = fake_sock(test, &tcp6);
+	inet_sk(sk)->inet_num = 443;
+	parse_ip(test, "2001:db8::9", want);
+	memcpy(&sk->sk_v6_daddr, want, 16);
+	KUNIT_ASSERT_EQ(test, pfsel_classify_joined_subflow(sk, &req), 0);
+	KUNIT_EXPECT_MEMEQ(test, req.addr, want, 16);
+	KUNIT_EXPECT_EQ(test, req.family, PFSEL_FAMILY_INET6);
+	KUNIT_EXPECT_EQ(test, req.port, 443);
+
+	/* An IPv4 peer of an IPv6 subflow is an IPv4 request. */
+	parse_ip(test, "192.0.2.8", want);
+	memcpy(&sk->sk_v6_daddr, want, 16);
+	KUNIT_ASSERT_EQ(test, pfsel_classify_joined_subflow(sk, &req), 0);
+	KUNIT_EXPECT_EQ(test, req.family, PFSEL_FAMILY_INET);
+
+	KUNIT_EXPECT_EQ(test,
+			pfsel_classify_joined_subflow(fake_sock(test, &unix_sk),
+						      &req),
+			PFSEL_NOT_REQUEST);
+}
+
 /* ---- listen ---- */
 
 struct listen_case {
@@ -992,6 +1067,8 @@ static struct kunit_case classify_test_cases[] = {
 	KUNIT_CASE(classify_test_send_no_address),
 	KUNIT_CASE(classify_test_send_connects),
 	KUNIT_CASE(classify_test_local_end),
+	KUNIT_CASE(classify_test_family_unruled),
+	KUNIT_CASE(classify_test_joined_subflow),
 	KUNIT_CASE_PARAM(classify_test_listen, listen_gen_params),
 	KUNIT_CASE_PARAM(classify_test_conn_request, conn_gen_params),
 	KUNIT_CASE(classify_test_conn_request_other),

@@ -67,9 +67,11 @@ static int hook_socket_create(const int family, const int type,
 		return 0;
 	}
 	start = pfsel_hook_enter();
-	err = decide_classified(pfsel_classify_create(family, type, protocol,
-						      &request),
-				&request);
+	err = pfsel_classify_create(family, type, protocol, &request);
+	if (err == PFSEL_NOT_REQUEST && pfsel_classify_family_unruled(family))
+		err = pfsel_refuse_unruled(current_uid());
+	else
+		err = decide_classified(err, &request);
 	pfsel_hook_exit(PFSEL_HOOK_SOCKET_CREATE, start);
 	return err;
 }
@@ -174,10 +176,20 @@ static int hook_socket_accept(struct socket *const sock,
 	return 0;
 }
 
-/* Source routes: no rule allows them (LANGUAGE.md, section 8). */
-static int route_refused(void)
+/**
+ * pfsel_refuse_unruled - Refuse what no rule can allow to a restrained user
+ * @uid: the real uid the access is for
+ *
+ * Source routes (LANGUAGE.md, section 8), the socket families that reach
+ * IP peers through sockets of the kernel's own (section 6), MPTCP
+ * subflows the kernel would open later: no rule names them, so a process
+ * that an enforcing policy restrains does without them.
+ *
+ * Return: -EACCES when a policy in force restrains @uid, else 0.
+ */
+int pfsel_refuse_unruled(kuid_t uid)
 {
-	if (!pfsel_enforcing() || !pfsel_policy_restrains(current_uid()))
+	if (!pfsel_enforcing() || !pfsel_policy_restrains(uid))
 		return 0;
 	return -EACCES;
 }
@@ -227,11 +239,13 @@ static int hook_socket_sendmsg(struct socket *const sock,
 	}
 	start = pfsel_hook_enter();
 	if (msg->msg_controllen && pfsel_classify_route_cmsg(msg))
-		err = route_refused();
+		err = pfsel_refuse_unruled(current_uid());
 	if (!err && msg->msg_name && msg->msg_namelen)
 		err = decide_classified(pfsel_classify_sendmsg(sock->sk, msg,
 							       &request),
 					&request);
+	if (!err && msg->msg_controllen)
+		err = pfsel_decide_sctp_dstaddrs(sock->sk, msg);
 	if (!err && sock->type == SOCK_RAW)
 		err = decide_hdrincl(sock, msg);
 	pfsel_hook_exit(PFSEL_HOOK_SOCKET_SENDMSG, start);
@@ -254,30 +268,24 @@ static int hook_socket_setsockopt(struct socket *const sock, const int level,
 	family = READ_ONCE(sock->sk->sk_family);
 	if (family != AF_INET && family != AF_INET6)
 		return 0;
-	return route_refused();
+	return pfsel_refuse_unruled(current_uid());
 }
 
 static int hook_inet_conn_request(const struct sock *const sk,
 				  struct sk_buff *const skb,
 				  struct request_sock *const req)
 {
-	const struct pfsel_sock_security *const ss = pfsel_sock(sk);
-	const struct pfsel_subject subject = {
-		.app = ss->app,
-		.uid = ss->uid,
-		.task = false,
-	};
 	struct pfsel_request request;
 	int err = 0;
 	u64 start;
 
-	if (!pfsel_policy_any() || !ss->governed) {
+	if (!pfsel_policy_any() || !pfsel_sock(sk)->governed) {
 		pfsel_count_hook(PFSEL_HOOK_INET_CONN_REQUEST);
 		return 0;
 	}
 	start = pfsel_hook_enter();
 	if (!pfsel_classify_conn_request(sk, skb, &request))
-		err = pfsel_decide(&subject, &request);
+		err = pfsel_decide_sock_owner(sk, &request);
 	pfsel_hook_exit(PFSEL_HOOK_INET_CONN_REQUEST, start);
 	return err;
 }

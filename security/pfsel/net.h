@@ -11,6 +11,7 @@
 #include <net/sock.h>
 
 #include "app.h"
+#include "decide.h"
 #include "setup.h"
 
 /**
@@ -35,6 +36,37 @@ static inline struct pfsel_sock_security *pfsel_sock(const struct sock *sk)
 	return sk->sk_security + pfsel_blob_sizes.lbs_sock;
 }
 
+int pfsel_refuse_unruled(kuid_t uid);
+
+/**
+ * pfsel_decide_sock_owner - Decide a request for the owner of a socket
+ * @sk: the socket whose creator the request is for
+ * @request: the request
+ *
+ * Where no process is at hand (an inbound connection in softirq, a
+ * subflow joining a connection), the socket says whose the access is.
+ * Inline: the accept of every inbound TCP connection comes here.
+ *
+ * Return: as pfsel_decide(); 0 for a socket the kernel made for itself.
+ */
+static inline int
+pfsel_decide_sock_owner(const struct sock *sk,
+			const struct pfsel_request *request)
+{
+	const struct pfsel_sock_security *const ss = pfsel_sock(sk);
+	const struct pfsel_subject subject = {
+		.app = ss->app,
+		.uid = ss->uid,
+		.task = false,
+	};
+
+	if (!ss->governed)
+		return 0;
+	return pfsel_decide(&subject, request);
+}
+
 __init void pfsel_add_net_hooks(void);
+int pfsel_decide_sctp_dstaddrs(const struct sock *sk, const struct msghdr *msg);
+__init void pfsel_add_multipath_hooks(void);
 
 #endif /* _SECURITY_PFSEL_NET_H */

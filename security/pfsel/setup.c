@@ -41,6 +41,7 @@ static int __init pfsel_init(void)
 	pfsel_add_app_hooks();
 	pfsel_add_protect_hooks();
 	pfsel_add_net_hooks();
+	pfsel_add_multipath_hooks();
 	pfsel_initialized = true;
 	pr_info("Up and running.\n");
 	return 0;
