@@ -309,7 +309,8 @@ static void make_permanent(struct agent *a, const struct pfsel_question *q,
 /* Handles one question; returns an exit status to stop with, or -1. */
 static int handle(struct agent *a, const struct pfsel_question *q)
 {
-	char text[2 * PFSEL_QUESTION_PATH_MAX + 512];
+	char text[2 * PFSEL_QUESTION_PATH_MAX +
+		  PFSEL_ESCAPE_SIZE(PFSEL_QUESTION_SECCTX_MAX) + 512];
 	long long deadline = agent_now_ms() + q->timeout_ms;
 	struct agent_decision d;
 	const char *by = NULL;

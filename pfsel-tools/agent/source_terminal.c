@@ -12,8 +12,9 @@
  * read(), not stdio, so that the wait can end at the question's deadline.
  *
  * Everything in the question that its asker chose (executable, script,
- * comm, rule file) is shown as pfsel_question_format() escapes it: a name
- * holding terminal escape sequences cannot erase or rewrite the question.
+ * comm, rule file) and its security context (under SELinux or AppArmor)
+ * are shown as pfsel_question_format() escapes them: a name holding
+ * terminal escape sequences cannot erase or rewrite the question.
  */
 #include <errno.h>
 #include <poll.h>
@@ -79,9 +80,10 @@ static int terminal_decide(struct agent_source *const src,
 			   const long long deadline_ms,
 			   struct agent_decision *const d)
 {
-	/* Three escaped paths (exe, script, rule file) and the rest. */
+	/* Three escaped paths (exe, script, rule file), context, rest. */
 	enum {
-		TEXT_SIZE = 3 * PFSEL_ESCAPE_SIZE(PFSEL_QUESTION_PATH_MAX) + 512
+		TEXT_SIZE = 3 * PFSEL_ESCAPE_SIZE(PFSEL_QUESTION_PATH_MAX) +
+			    PFSEL_ESCAPE_SIZE(PFSEL_QUESTION_SECCTX_MAX) + 512
 	};
 	struct terminal *t = src->priv;
 	char *text, line[512];

@@ -225,6 +225,9 @@ PFSEL_EXPORT int pfsel_question_parse(struct nl_msg *const msg,
 		case PFSEL_ATTR_TIMEOUT_MS:
 			q->timeout_ms = nla_get_u32((struct nlattr *)a);
 			break;
+		case PFSEL_ATTR_SECCTX:
+			err = get_string(a, q->secctx, sizeof(q->secctx));
+			break;
 		default:
 			break;
 		}

@@ -400,8 +400,10 @@ PFSEL_EXPORT int pfsel_question_format(const struct pfsel_question *const q,
 	if (q->script[0])
 		put_escaped(&o, " script ", q->script);
 	put_escaped(&o, " (", q->comm[0] ? q->comm : "?");
-	put(&o, ", pid %u) %s %s", q->tgid, pfsel_op_name(q->op),
-	    pfsel_proto_name(q->proto));
+	put(&o, ", pid %u", q->tgid);
+	if (q->secctx[0])
+		put_escaped(&o, ", context ", q->secctx);
+	put(&o, ") %s %s", pfsel_op_name(q->op), pfsel_proto_name(q->proto));
 	switch (q->op) {
 	case PFSEL_OP_CREATE:
 		if (q->family != PFSEL_FAMILY_PACKET)

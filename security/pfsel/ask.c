@@ -46,6 +46,7 @@
 #include <linux/rculist.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/security.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -416,6 +417,41 @@ bool pfsel_ask_cached(const struct pfsel_subject *const subject,
 	return found;
 }
 
+/*
+ * The length of the security context @data (@len bytes, maybe with a
+ * trailing NUL) as a question carries it, or 0 when it carries none: an
+ * empty context, or one of PFSEL_SECCTX_MAX bytes or more (a context cut
+ * short would name another).
+ */
+static u32 secctx_shown_len(const char *const data, const u32 len)
+{
+	const u32 n = strnlen(data, len);
+
+	return n < PFSEL_SECCTX_MAX ? n : 0;
+}
+
+/*
+ * Sets @info's security context to the current task's, as the LSMs name
+ * it (an SELinux context, an AppArmor label), when one is shown; *@data
+ * is then what the caller releases with security_release_secctx(), with
+ * *@len.  Atomic: the LSMs convert with GFP_ATOMIC.
+ */
+static void get_secctx(struct pfsel_ask_info *const info, char **const data,
+		       u32 *const len)
+{
+	u32 secid;
+
+	*data = NULL;
+	security_current_getsecid_subj(&secid);
+	if (security_secid_to_secctx(secid, data, len) || !*data) {
+		*data = NULL;
+		return;
+	}
+	info->secctx_len = secctx_shown_len(*data, *len);
+	if (info->secctx_len)
+		info->secctx = *data;
+}
+
 /**
  * pfsel_ask_prepare - Put a question to the subject's agent
  *
@@ -425,7 +461,8 @@ bool pfsel_ask_cached(const struct pfsel_subject *const subject,
  * @key: the question, as the AVC knows it.
  * @rule: the rule that asked, or PFSEL_NONE for the default.
  *
- * Joins an identical question in flight, or makes a new one.  Nothing
+ * Joins an identical question in flight, or makes a new one, which
+ * carries the asking task's security context (get_secctx()).  Nothing
  * sleeps here: the caller is in an RCU read section.
  *
  * Return: the question, to pass to pfsel_ask_wait(); NULL when there is
@@ -446,11 +483,14 @@ struct pfsel_question *pfsel_ask_prepare(const struct pfsel_subject *subject,
 		.policy = policy->slot,
 		.timeout_ms = pfsel_policydb_ask_timeout_ms(policy->db),
 	};
-	struct pfsel_question *q, *fresh;
+	struct pfsel_question *q, *fresh, *ret = NULL;
 	struct pfsel_agent *agent;
 	char comm[TASK_COMM_LEN];
+	char *secdata;
+	u32 seclen;
 
 	get_task_comm(comm, current);
+	get_secctx(&info, &secdata, &seclen);
 	info.comm = comm;
 	if (subject->app) {
 		info.exe = subject->app->exe;
@@ -462,7 +502,7 @@ struct pfsel_question *pfsel_ask_prepare(const struct pfsel_subject *subject,
 
 	fresh = kzalloc(sizeof(*fresh), GFP_ATOMIC | __GFP_NOWARN);
 	if (!fresh)
-		return NULL;
+		goto out;
 	kref_init(&fresh->usage);
 	INIT_LIST_HEAD(&fresh->link);
 	init_waitqueue_head(&fresh->wait);
@@ -476,8 +516,7 @@ struct pfsel_question *pfsel_ask_prepare(const struct pfsel_subject *subject,
 	if (!agent) {
 		spin_unlock(&pfsel_ask_lock);
 		atomic64_inc(&stat_no_agent);
-		question_put(fresh);
-		return NULL;
+		goto drop;
 	}
 	list_for_each_entry(q, &agent->pending, link) {
 		if (same_topic(&q->topic, subject->app, request, key)) {
@@ -485,22 +524,20 @@ struct pfsel_question *pfsel_ask_prepare(const struct pfsel_subject *subject,
 			kref_get(&q->usage);
 			spin_unlock(&pfsel_ask_lock);
 			atomic64_inc(&stat_merged);
-			question_put(fresh);
-			return q;
+			ret = q;
+			goto drop;
 		}
 	}
 	if (agent->n_pending >= PFSEL_ASK_MAX_PENDING) {
 		spin_unlock(&pfsel_ask_lock);
 		atomic64_inc(&stat_overflow);
-		question_put(fresh);
-		return NULL;
+		goto drop;
 	}
 	info.id = ++pfsel_next_question_id;
 	fresh->msg = pfsel_netlink_ask_msg(&info, GFP_ATOMIC | __GFP_NOWARN);
 	if (!fresh->msg) {
 		spin_unlock(&pfsel_ask_lock);
-		question_put(fresh);
-		return NULL;
+		goto drop;
 	}
 	fresh->id = info.id;
 	fresh->portid = agent->portid;
@@ -511,7 +548,15 @@ struct pfsel_question *pfsel_ask_prepare(const struct pfsel_subject *subject,
 	agent->n_pending++;
 	spin_unlock(&pfsel_ask_lock);
 	atomic64_inc(&stat_questions);
-	return fresh;
+	ret = fresh;
+	goto out;
+
+drop:
+	question_put(fresh);
+out:
+	if (secdata)
+		security_release_secctx(secdata, seclen);
+	return ret;
 }
 
 /* Abandons @q if it is still pending: its waiters get the default. */
@@ -854,6 +899,8 @@ void pfsel_ask_show_stats(struct seq_file *const m)
 #ifdef CONFIG_SECURITY_PFSEL_KUNIT_TEST
 
 #include <kunit/test.h>
+#include <net/genetlink.h>
+#include <net/netlink.h>
 
 static struct pfsel_app *test_app(struct kunit *const test,
 				  const char *const exe,
@@ -931,10 +978,91 @@ static void test_ask_same_topic(struct kunit *const test)
 	pfsel_app_put(topic.app);
 }
 
+static void test_ask_secctx_len(struct kunit *const test)
+{
+	char big[PFSEL_SECCTX_MAX + 1];
+
+	/* SELinux counts the NUL, AppArmor does not. */
+	KUNIT_EXPECT_EQ(test, 6U, secctx_shown_len("kernel", 7));
+	KUNIT_EXPECT_EQ(test, 10U, secctx_shown_len("unconfined", 10));
+	KUNIT_EXPECT_EQ(test, 0U, secctx_shown_len("", 1));
+	/* The longest shown; one byte more is not cut, but left out. */
+	memset(big, 'a', sizeof(big));
+	KUNIT_EXPECT_EQ(test, PFSEL_SECCTX_MAX - 1U,
+			secctx_shown_len(big, PFSEL_SECCTX_MAX - 1));
+	KUNIT_EXPECT_EQ(test, 0U, secctx_shown_len(big, PFSEL_SECCTX_MAX));
+	KUNIT_EXPECT_EQ(test, 0U, secctx_shown_len(big, sizeof(big)));
+}
+
+/* The context as the LSMs give it, from an RCU read section. */
+static void test_ask_secctx_atomic(struct kunit *const test)
+{
+	struct pfsel_ask_info info = {};
+	char *data;
+	u32 len;
+
+	rcu_read_lock();
+	get_secctx(&info, &data, &len);
+	rcu_read_unlock();
+	if (!data) {
+		KUNIT_EXPECT_NULL(test, info.secctx);
+		return;
+	}
+	if (info.secctx) {
+		KUNIT_EXPECT_PTR_EQ(test, (const char *)data, info.secctx);
+		KUNIT_EXPECT_EQ(test, (size_t)info.secctx_len,
+				strnlen(data, len));
+		KUNIT_EXPECT_GT(test, info.secctx_len, 0U);
+		KUNIT_EXPECT_LT(test, info.secctx_len, (u32)PFSEL_SECCTX_MAX);
+	}
+	security_release_secctx(data, len);
+}
+
+/* The message carries the context, NUL-terminated, when there is one. */
+static void test_ask_msg_secctx(struct kunit *const test)
+{
+	static const char shown[] = "system_u:system_r:unconfined_t:s0";
+	const struct pfsel_request request = {
+		.op = 2,
+		.family = PFSEL_FAMILY_INET,
+		.port = 80,
+	};
+	struct pfsel_ask_info info = {
+		.id = 1,
+		.comm = "curl",
+		.request = &request,
+		/* Not NUL-terminated where it comes from. */
+		.secctx = "system_u:system_r:unconfined_t:s0:c1",
+		.secctx_len = sizeof(shown) - 1,
+	};
+	const struct nlattr *attr;
+	struct sk_buff *skb;
+
+	skb = pfsel_netlink_ask_msg(&info, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	attr = nlmsg_find_attr(nlmsg_hdr(skb), GENL_HDRLEN, PFSEL_ATTR_SECCTX);
+	KUNIT_EXPECT_NOT_NULL(test, attr);
+	if (attr) {
+		KUNIT_EXPECT_EQ(test, (int)sizeof(shown), nla_len(attr));
+		KUNIT_EXPECT_MEMEQ(test, nla_data(attr), shown, sizeof(shown));
+	}
+	kfree_skb(skb);
+
+	info.secctx = NULL;
+	skb = pfsel_netlink_ask_msg(&info, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	KUNIT_EXPECT_NULL(test, nlmsg_find_attr(nlmsg_hdr(skb), GENL_HDRLEN,
+						PFSEL_ATTR_SECCTX));
+	kfree_skb(skb);
+}
+
 static struct kunit_case test_cases[] = {
 	/* clang-format off */
 	KUNIT_CASE(test_ask_same_app),
 	KUNIT_CASE(test_ask_same_topic),
+	KUNIT_CASE(test_ask_secctx_len),
+	KUNIT_CASE(test_ask_secctx_atomic),
+	KUNIT_CASE(test_ask_msg_secctx),
 	{}
 	/* clang-format on */
 };

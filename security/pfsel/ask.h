@@ -14,6 +14,9 @@
 #include "classify.h"
 #include "policydb.h"
 
+/* Longest security context a question carries, with its NUL. */
+#define PFSEL_SECCTX_MAX 256
+
 struct pfsel_policy;
 struct pid;
 struct pfsel_question;
@@ -36,6 +39,9 @@ struct sk_buff;
  * @rule_line: its line, 0 for a default.
  * @rule_col: its column.
  * @timeout_ms: how long the caller waits.
+ * @secctx: the task's security context as the LSMs name it, or NULL; not
+ *          NUL-terminated.
+ * @secctx_len: its length, at most PFSEL_SECCTX_MAX - 1.
  */
 struct pfsel_ask_info {
 	u64 id;
@@ -51,6 +57,8 @@ struct pfsel_ask_info {
 	u32 rule_line;
 	u32 rule_col;
 	u32 timeout_ms;
+	const char *secctx;
+	u32 secctx_len;
 };
 
 bool pfsel_ask_cached(const struct pfsel_subject *subject,

@@ -39,6 +39,8 @@ static const struct nla_policy pfsel_genl_policy[PFSEL_ATTR_MAX + 1] = {
 	[PFSEL_ATTR_UID] = { .type = NLA_U32 },
 	[PFSEL_ATTR_VERDICT] = NLA_POLICY_MAX(NLA_U8, PFSEL_ANSWER_DENY),
 	[PFSEL_ATTR_SCOPE] = NLA_POLICY_MAX(NLA_U8, PFSEL_SCOPE_ALWAYS),
+	/* The kernel's to send, never to take. */
+	[PFSEL_ATTR_SECCTX] = { .type = NLA_REJECT },
 };
 
 static int pfsel_genl_register(struct sk_buff *const skb,
@@ -109,6 +111,19 @@ static int put_addr(struct sk_buff *const skb, const int type,
 	return nla_put(skb, type, 16, addr);
 }
 
+/* A string attribute from @len bytes of @s, NUL-terminated. */
+static int put_strn(struct sk_buff *const skb, const int type,
+		    const char *const s, const u32 len)
+{
+	struct nlattr *const attr = nla_reserve(skb, type, len + 1);
+
+	if (!attr)
+		return -EMSGSIZE;
+	memcpy(nla_data(attr), s, len);
+	((char *)nla_data(attr))[len] = '\0';
+	return 0;
+}
+
 /**
  * pfsel_netlink_ask_msg - Build the message of a question
  *
@@ -150,17 +165,13 @@ struct sk_buff *pfsel_netlink_ask_msg(const struct pfsel_ask_info *const info,
 	    nla_put_u32(skb, PFSEL_ATTR_RULE_COL, info->rule_col) ||
 	    nla_put_u32(skb, PFSEL_ATTR_TIMEOUT_MS, info->timeout_ms))
 		goto err;
-	/* The file name is not NUL-terminated in the policy's strings. */
-	if (info->rule_file.len) {
-		struct nlattr *attr;
-
-		attr = nla_reserve(skb, PFSEL_ATTR_RULE_FILE,
-				   info->rule_file.len + 1);
-		if (!attr)
-			goto err;
-		memcpy(nla_data(attr), info->rule_file.s, info->rule_file.len);
-		((char *)nla_data(attr))[info->rule_file.len] = '\0';
-	}
+	/* Neither is NUL-terminated where it comes from. */
+	if ((info->rule_file.len &&
+	     put_strn(skb, PFSEL_ATTR_RULE_FILE, info->rule_file.s,
+		      info->rule_file.len)) ||
+	    (info->secctx &&
+	     put_strn(skb, PFSEL_ATTR_SECCTX, info->secctx, info->secctx_len)))
+		goto err;
 	genlmsg_end(skb, hdr);
 	return skb;
 

@@ -489,14 +489,21 @@ FIXTURE_TEARDOWN(agent)
 TEST_F_TIMEOUT(agent, rules_allow_and_deny, 60)
 {
 	const char *needles[4];
-	char pid_text[32];
+	char pid_text[48], context[256];
 	struct ask_stats s;
 	int questions, answers, i;
+	bool has_context;
 	pid_t pid;
 
+	/* Under SELinux or AppArmor the line shows the asker's context. */
+	has_context = pfsel_read_file("/proc/self/attr/current", context,
+				      sizeof(context)) > 0;
 	for (i = 0; i < 2; i++) {
 		EXPECT_EQ(0, probe(PORT_ALLOW, &pid, NULL)) DUMP_ON_FAIL;
-		snprintf(pid_text, sizeof(pid_text), "(netprobe, pid %d) ", pid);
+		snprintf(pid_text, sizeof(pid_text),
+			 has_context ? "(netprobe, pid %d, context " :
+				       "(netprobe, pid %d) ",
+			 pid);
 		needles[0] = PFSEL_NETPROBE " (netprobe";
 		needles[1] = pid_text;
 		needles[2] = "connect tcp to 127.0.0.1:6401, user policy rule ";

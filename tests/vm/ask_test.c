@@ -200,7 +200,10 @@ TEST_F(ask, question_carries_the_request)
 		       r.q.family, r.q.proto, r.q.rport, r.q.lport,
 		       r.q.rule_file, r.q.rule_line, r.q.rule_col,
 		       r.q.timeout_ms);
-		/* Every attribute uapi/linux/pfsel.h lists, but the script. */
+		/*
+		 * Every attribute uapi/linux/pfsel.h lists, but the script
+		 * and the security context (question_carries_the_context).
+		 */
 		EXPECT_EQ(PFSEL_Q_HAS(PFSEL_ATTR_ID) |
 				  PFSEL_Q_HAS(PFSEL_ATTR_PID) |
 				  PFSEL_Q_HAS(PFSEL_ATTR_TGID) |
@@ -219,7 +222,7 @@ TEST_F(ask, question_carries_the_request)
 				  PFSEL_Q_HAS(PFSEL_ATTR_RULE_LINE) |
 				  PFSEL_Q_HAS(PFSEL_ATTR_RULE_COL) |
 				  PFSEL_Q_HAS(PFSEL_ATTR_TIMEOUT_MS),
-			  r.q.present);
+			  r.q.present & ~PFSEL_Q_HAS(PFSEL_ATTR_SECCTX));
 		EXPECT_NE(0ULL, (unsigned long long)r.q.id);
 		EXPECT_EQ(as.pid, (pid_t)r.q.pid);
 		EXPECT_EQ(as.pid, (pid_t)r.q.tgid);
@@ -244,6 +247,84 @@ TEST_F(ask, question_carries_the_request)
 					  PFSEL_SCOPE_ONCE));
 		EXPECT_EQ(ALLOWED, asker_wait(&as, NULL));
 	}
+}
+
+/*
+ * The security context of process @pid as /proc/PID/attr/current shows
+ * it, without SELinux's trailing NUL or AppArmor's newline: false when
+ * there is none (no major LSM).
+ */
+static bool proc_context(pid_t pid, char *buf, size_t size)
+{
+	char path[64];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/attr/current", (int)pid);
+	n = pfsel_read_file(path, buf, size);
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\0'))
+		buf[--n] = '\0';
+	return n > 0;
+}
+
+/*
+ * AppArmor's /proc view of a confined task adds its mode: "PROFILE
+ * (enforce)"; the question carries the label alone.
+ */
+static bool same_context(const char *proc, const char *secctx)
+{
+	const size_t len = strlen(secctx);
+
+	if (!strcmp(proc, secctx))
+		return true;
+	return len && !strncmp(proc, secctx, len) &&
+	       !strncmp(proc + len, " (", 2) && proc[strlen(proc) - 1] == ')';
+}
+
+/*
+ * 3. Under SELinux or AppArmor a question carries the asker's security
+ * context, the one /proc/PID/attr/current of the asker reads ("kernel"
+ * under SELinux without a policy, "unconfined" under AppArmor), and the
+ * agent's line shows it; with neither, it carries none.
+ */
+TEST_F(ask, question_carries_the_context)
+{
+	char context[512], text[2048], shown[600];
+	struct agent_report r;
+	struct asker as;
+	bool has;
+
+	ASSERT_EQ(0, pfsel_load("ask_1001"));
+	ASSERT_EQ(0, agent_start(&self->agent[0], PFSEL_UID1, true));
+	as = probe_start(PFSEL_UID1, "127.0.0.1", PORT_ATTRS);
+	ASSERT_TRUE(agent_question(&self->agent[0], &r, QUESTION_MS));
+	ASSERT_EQ(as.pid, (pid_t)r.q.tgid);
+	/* The asker waits for the answer: its context is still there. */
+	has = proc_context(as.pid, context, sizeof(context));
+	TH_LOG("asker %d: /proc context \"%s\", question's \"%s\"", as.pid,
+	       has ? context : "(none)", r.q.secctx);
+	if (has) {
+		EXPECT_NE(0U, r.q.present & PFSEL_Q_HAS(PFSEL_ATTR_SECCTX));
+		EXPECT_TRUE(same_context(context, r.q.secctx));
+	} else {
+		EXPECT_EQ(0U, r.q.present & PFSEL_Q_HAS(PFSEL_ATTR_SECCTX));
+		EXPECT_STREQ("", r.q.secctx);
+	}
+	/* The line the agent prompts and logs. */
+	EXPECT_LT(0, pfsel_question_format(&r.q, text, sizeof(text)));
+	snprintf(shown, sizeof(shown), "(netprobe, pid %d, context %s) ",
+		 as.pid, r.q.secctx);
+	if (has && !strpbrk(r.q.secctx, " ,\"\\")) {
+		EXPECT_NE(NULL, strstr(text, shown))
+		{
+			TH_LOG("agent's line: %s", text);
+		}
+	}
+	if (!has) {
+		EXPECT_EQ(NULL, strstr(text, ", context "));
+	}
+	EXPECT_EQ(0, agent_answer(&self->agent[0], r.q.id, PFSEL_ANSWER_ALLOW,
+				  PFSEL_SCOPE_ONCE));
+	EXPECT_EQ(ALLOWED, asker_wait(&as, NULL));
 }
 
 static unsigned short port_c(int i)

@@ -662,6 +662,8 @@ int pfsel_escape(const char *text, char *buf, size_t size, unsigned int flags);
 /* Longest path or name kept from a question, with its NUL (PATH_MAX). */
 #define PFSEL_QUESTION_PATH_MAX 4096
 #define PFSEL_QUESTION_COMM_MAX 64
+/* Longest security context a question carries, with its NUL. */
+#define PFSEL_QUESTION_SECCTX_MAX 256
 
 /* Bits of pfsel_question.present: which attributes the message carried. */
 #define PFSEL_Q_HAS(attr) (UINT32_C(1) << (attr))
@@ -688,9 +690,13 @@ int pfsel_escape(const char *text, char *buf, size_t size, unsigned int flags);
  * @rule_col: its column.
  * @timeout_ms: how long the caller waits; after that an answer is -ENOENT.
  * @present: PFSEL_Q_HAS(PFSEL_ATTR_...) for every attribute received.
+ * @secctx: the asking task's security context as the kernel's major LSM
+ *          names it ("system_u:system_r:unconfined_t:s0" under SELinux,
+ *          "unconfined" under AppArmor), "" when none was sent.  Added
+ *          after @present: the fields before it kept their offsets.
  *
  * Strings longer than their field are cut (and still NUL-terminated).
- * About 8 KiB: allocate it, or keep one around, rather than put many on
+ * About 13 KiB: allocate it, or keep one around, rather than put many on
  * a small stack.
  */
 struct pfsel_question {
@@ -714,6 +720,7 @@ struct pfsel_question {
 	uint32_t rule_col;
 	uint32_t timeout_ms;
 	uint32_t present;
+	char secctx[PFSEL_QUESTION_SECCTX_MAX];
 };
 
 /**
@@ -725,13 +732,15 @@ struct pfsel_question {
  * For example:
  *   /usr/bin/curl (curl, pid 812) connect tcp to 192.0.2.1:80,
  *   user policy rule /home/alice/.pfw:3:1, timeout 30.0s
+ * With a security context: "(curl, pid 812, context
+ * system_u:system_r:unconfined_t:s0)".
  * "create" has no address; "bind" and "listen" say "on", "accept" "from";
  * an IPv6 endpoint is written [ADDR]:PORT; icmp, raw and packet have no
  * port.  The script, if any, follows the executable ("/usr/bin/python3
- * script /home/a/x.py").  The executable, script, comm and rule file are
- * written as pfsel_escape() with %PFSEL_ESCAPE_QUOTE writes them: bare
- * when plain, else quoted with every control byte escaped, so that no
- * name can make the line say something else.
+ * script /home/a/x.py").  The executable, script, comm, security context
+ * and rule file are written as pfsel_escape() with %PFSEL_ESCAPE_QUOTE
+ * writes them: bare when plain, else quoted with every control byte
+ * escaped, so that no name can make the line say something else.
  *
  * Return: the length written (without NUL), or -ENOSPC when @buf is too
  * small (it then holds the line cut short).

@@ -110,6 +110,11 @@ enum pfsel_cmd {
  * @PFSEL_ATTR_TIMEOUT_MS: u32, how long the caller waits.
  * @PFSEL_ATTR_VERDICT: u8, enum pfsel_answer_verdict.
  * @PFSEL_ATTR_SCOPE: u8, enum pfsel_scope.
+ * @PFSEL_ATTR_PAD: padding of the 64-bit attributes.
+ * @PFSEL_ATTR_SECCTX: string, the asking task's security context as the
+ *                     major LSM names it (an SELinux context, an AppArmor
+ *                     label), at most 255 bytes; absent without such an
+ *                     LSM, or when the context is longer.
  * @__PFSEL_ATTR_MAX: number of attributes.
  */
 enum pfsel_attr {
@@ -136,6 +141,7 @@ enum pfsel_attr {
 	PFSEL_ATTR_VERDICT,
 	PFSEL_ATTR_SCOPE,
 	PFSEL_ATTR_PAD,
+	PFSEL_ATTR_SECCTX,
 	__PFSEL_ATTR_MAX,
 };
 

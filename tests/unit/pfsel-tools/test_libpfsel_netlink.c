@@ -72,6 +72,9 @@ static struct nl_msg *full_ask(int skip)
 	PUT(PFSEL_ATTR_RULE_COL, nla_put_u32(msg, PFSEL_ATTR_RULE_COL, 1));
 	PUT(PFSEL_ATTR_TIMEOUT_MS,
 	    nla_put_u32(msg, PFSEL_ATTR_TIMEOUT_MS, 30000));
+	PUT(PFSEL_ATTR_SECCTX,
+	    nla_put_string(msg, PFSEL_ATTR_SECCTX,
+			   "unconfined_u:unconfined_r:unconfined_t:s0"));
 #undef PUT
 	return msg;
 }
@@ -105,6 +108,51 @@ static void test_parse_full(void **state)
 	assert_int_equal(q->timeout_ms, 30000);
 	for (a = PFSEL_ATTR_ID; a <= PFSEL_ATTR_TIMEOUT_MS; a++)
 		assert_true(q->present & PFSEL_Q_HAS(a));
+	assert_string_equal(q->secctx,
+			    "unconfined_u:unconfined_r:unconfined_t:s0");
+	assert_true(q->present & PFSEL_Q_HAS(PFSEL_ATTR_SECCTX));
+	nlmsg_free(msg);
+	free(q);
+}
+
+/* A kernel without a major LSM, or an older one, sends no context. */
+static void test_parse_secctx_absent(void **state)
+{
+	struct pfsel_question *q = malloc(sizeof(*q));
+	struct nl_msg *msg = full_ask(PFSEL_ATTR_SECCTX);
+
+	(void)state;
+	memset(q, 'z', sizeof(*q));
+	assert_int_equal(pfsel_question_parse(msg, q), 0);
+	assert_string_equal(q->secctx, "");
+	assert_false(q->present & PFSEL_Q_HAS(PFSEL_ATTR_SECCTX));
+	assert_string_equal(q->comm, "x.py");
+	nlmsg_free(msg);
+	free(q);
+}
+
+/* The context is a string like the others: NUL-terminated, cut to fit. */
+static void test_parse_secctx_bad(void **state)
+{
+	static const char unterminated[6] = { 'k', 'e', 'r', 'n', 'e', 'l' };
+	struct pfsel_question *q = malloc(sizeof(*q));
+	char big[PFSEL_QUESTION_SECCTX_MAX + 40];
+	struct nl_msg *msg;
+
+	(void)state;
+	msg = full_ask(PFSEL_ATTR_SECCTX);
+	assert_int_equal(nla_put(msg, PFSEL_ATTR_SECCTX, sizeof(unterminated),
+				 unterminated),
+			 0);
+	assert_int_equal(pfsel_question_parse(msg, q), -EPROTO);
+	nlmsg_free(msg);
+
+	memset(big, 'c', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	msg = full_ask(PFSEL_ATTR_SECCTX);
+	assert_int_equal(nla_put_string(msg, PFSEL_ATTR_SECCTX, big), 0);
+	assert_int_equal(pfsel_question_parse(msg, q), 0);
+	assert_int_equal(strlen(q->secctx), PFSEL_QUESTION_SECCTX_MAX - 1);
 	nlmsg_free(msg);
 	free(q);
 }
@@ -245,6 +293,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_full),
 		cmocka_unit_test(test_parse_optional_missing),
+		cmocka_unit_test(test_parse_secctx_absent),
+		cmocka_unit_test(test_parse_secctx_bad),
 		cmocka_unit_test(test_parse_no_id),
 		cmocka_unit_test(test_parse_wrong_command),
 		cmocka_unit_test(test_parse_wrong_sizes),

@@ -285,6 +285,45 @@ static void test_format_escapes(void **state)
 	free(q);
 }
 
+/* The asker's security context, when the kernel sent one. */
+static void test_format_secctx(void **state)
+{
+	struct pfsel_question *q = question();
+	char buf[1024];
+	int n;
+
+	(void)state;
+	strcpy(q->secctx, "system_u:system_r:unconfined_t:s0");
+	n = pfsel_question_format(q, buf, sizeof(buf));
+	assert_string_equal(
+		buf, "/usr/bin/curl (curl, pid 812, context "
+		     "system_u:system_r:unconfined_t:s0) connect tcp to "
+		     "192.0.2.1:80, user policy rule /home/alice/.pfw:3:1, "
+		     "timeout 30.0s");
+	assert_int_equal(n, strlen(buf));
+	/* AppArmor's label. */
+	strcpy(q->secctx, "unconfined");
+	pfsel_question_format(q, buf, sizeof(buf));
+	assert_non_null(strstr(buf, " (curl, pid 812, context unconfined) "));
+	/* An MLS range with a comma, a label with a space: quoted. */
+	strcpy(q->secctx, "u:r:t:s0-s0:c0,c1");
+	pfsel_question_format(q, buf, sizeof(buf));
+	assert_non_null(strstr(buf, ", context \"u:r:t:s0-s0:c0,c1\") "));
+	/* What reaches the line is escaped like every kernel string. */
+	strcpy(q->secctx, "x\x1b[2K\npfsel: /usr/bin/firefox");
+	pfsel_question_format(q, buf, sizeof(buf));
+	assert_non_null(strstr(
+		buf, ", context \"x\\e[2K\\npfsel: /usr/bin/firefox\") "));
+	assert_null(strchr(buf, '\x1b'));
+	assert_null(strchr(buf, '\n'));
+	/* None: as before. */
+	q->secctx[0] = '\0';
+	pfsel_question_format(q, buf, sizeof(buf));
+	assert_non_null(strstr(buf, " (curl, pid 812) connect"));
+	assert_null(strstr(buf, "context"));
+	free(q);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -295,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_format_too_small),
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_format_escapes),
+		cmocka_unit_test(test_format_secctx),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
