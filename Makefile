@@ -6,7 +6,10 @@
 #   make demo       build, boot the test VM and narrate what pfsel does
 #   make bench      build the release kernel and measure pfsel's cost
 #                   (ROUNDS=N ITERATIONS=N to override the defaults)
-#   make fuzz       long fuzzer runs (FUZZ_SECONDS each)
+#   make fuzz       long fuzzer runs: compiler/'s libFuzzer targets
+#                   (FUZZ_SECONDS each), then trinity and pfsel_fuzz in
+#                   the debug VM (TRINITY_SECONDS, default 3600;
+#                   tests/vm/fuzz/run, docs/FUZZING.md)
 #   make kernel     the kernel only (KERNEL=debug|release)
 #   make vm-run CMD="..."   boot the VM and run CMD (see tests/vm/run)
 #   make install    the tools, units and system policy (DESTDIR, PREFIX;
@@ -52,8 +55,14 @@ bench: deps
 	$(MAKE) -C tests/vm all
 	ROUNDS=$(ROUNDS) ITERATIONS=$(ITERATIONS) tests/bench/run
 
+TRINITY_SECONDS ?= 3600
+
 fuzz: deps
 	$(MAKE) -C compiler fuzz
+	$(MAKE) tools
+	kernel/build debug
+	$(MAKE) -C tests/vm all
+	tests/vm/fuzz/run --seconds $(TRINITY_SECONDS)
 
 vm-run: deps
 	tests/vm/run --kernel $(KERNEL) -- $(CMD)

@@ -251,6 +251,10 @@ int pfselcmd_record_decode(const struct pfselcmd_field *fields, size_t count,
 	v = field(fields, count, "comm");
 	if (v && pfselcmd_audit_string(v, rec->comm, sizeof(rec->comm)))
 		rec->comm[0] = '\0';
+	/* The LSM's context, as it wrote it (neither quoted nor encoded). */
+	v = field(fields, count, "subj");
+	if (v && strlen(v) < sizeof(rec->subj))
+		strcpy(rec->subj, v);
 	return 0;
 }
 
@@ -384,7 +388,8 @@ static bool wanted(const struct pfselcmd_log_source *src,
  * from its text in @buf.  Not from auparse's own field parser: it drops
  * a trailing ':' from a value, and so turns laddr=:: into laddr=:.  The
  * kernel writes no blank inside a value (audit_log_untrustedstring()
- * hex-encodes such strings), so blanks separate the fields.
+ * hex-encodes such strings) but AppArmor's subj=, so blanks separate the
+ * fields.
  */
 #define MAX_FIELDS 64
 #define RECORD_TEXT_MAX 65536
@@ -411,6 +416,17 @@ static size_t record_fields(auparse_state_t *au, char *buf, size_t size,
 	for (word = strtok_r(p, " ", &save); word && count < MAX_FIELDS;
 	     word = strtok_r(NULL, " ", &save)) {
 		eq = strchr(word, '=');
+		/*
+		 * AppArmor's subj= is a label and its mode, "NAME (enforce)":
+		 * the one blank the kernel writes in a value; put it back.
+		 */
+		if (!eq && word[0] == '(' && count &&
+		    !strcmp(fields[count - 1].name, "subj") &&
+		    fields[count - 1].value + strlen(fields[count - 1].value) ==
+			    word - 1) {
+			word[-1] = ' ';
+			continue;
+		}
 		if (!eq)
 			continue; /* "pfsel", the record's first word */
 		*eq = '\0';

@@ -138,6 +138,27 @@ bool pfselcmd_real_securityfs(void);
 int pfselcmd_record_confirmed(struct pfselcmd_ctx *ctx, uint32_t uid,
 			      const void *blob, size_t len);
 
+/* ---- SELinux beside pfsel (status.c) ---------------------------------- */
+
+/* Where pfsel status reads SELinux's mode and the caller's context. */
+#define PFSELCMD_SELINUX_ENFORCE "/sys/fs/selinux/enforce"
+#define PFSELCMD_SELF_CONTEXT "/proc/self/attr/current"
+
+/* SELinux's part of the status, as pfselcmd_selinux_read() finds it. */
+struct pfselcmd_selinux {
+	bool enforcing;
+	char context[256]; /* the caller's; "" when it cannot be read */
+};
+
+/*
+ * Read SELinux's mode from @enforce (selinuxfs's "enforce": 1 or 0) and
+ * the caller's context from @current (/proc/self/attr/current, its
+ * trailing NUL and newline dropped).  Return: true when SELinux is
+ * enabled (selinuxfs holds @enforce); false, and @se untouched, when not.
+ */
+bool pfselcmd_selinux_read(const char *enforce, const char *current,
+			   struct pfselcmd_selinux *se);
+
 /* ---- JSON output (json.c) --------------------------------------------- */
 
 /* A JSON string, quoted and escaped; NULL is written as null. */
@@ -170,6 +191,11 @@ struct pfselcmd_record {
 	uint32_t uid;
 	long pid; /* -1 when absent (accept) */
 	char comm[64];
+	/*
+	 * The subject's security context (subj=: an SELinux context, an
+	 * AppArmor label with its mode); "" when the record has none.
+	 */
+	char subj[256];
 };
 
 /* Where records come from and which are wanted. */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * pfsel log: pfsel's decisions from the audit log, one line each: time,
- * verdict, uid, application, operation, addresses and the deciding rule.
+ * verdict, uid, application, operation, addresses, the deciding rule and
+ * the subject's security context (subj=, where an LSM gives one).
  * The application, script and rule file come from whoever named the file
  * (the kernel hex-encodes them in the record, auditlog.c decodes them):
  * they are printed as pfsel_escape() writes them, never raw.
@@ -19,8 +20,9 @@ static void log_help(FILE *out)
 	fputs("Usage: pfsel log [OPTION]...\n"
 	      "Print pfsel's decisions (AUDIT_PFSEL_ACCESS records) from the "
 	      "audit log,\noldest first: time, verdict, uid, application, "
-	      "request and the deciding\nrule.  Reading the audit daemon's "
-	      "logs needs root.\n\n"
+	      "request, the deciding\nrule, and the subject's context "
+	      "(SELinux, AppArmor) when the record has\none.  Reading the "
+	      "audit daemon's logs needs root.\n\n"
 	      "  -i, --input=FILE   read FILE ('-' for standard input; raw "
 	      "records, as\n                     'ausearch --raw' prints "
 	      "them) instead of the audit logs\n"
@@ -143,6 +145,10 @@ static void print_text(FILE *out, const struct pfselcmd_record *rec)
 		fputs(" permissive", out);
 	if (rec->pid >= 0)
 		fprintf(out, " pid=%ld", rec->pid);
+	if (rec->subj[0]) {
+		fputs(" subj=", out);
+		put_escaped(out, rec->subj, PFSEL_ESCAPE_QUOTE);
+	}
 	fputc('\n', out);
 }
 
@@ -181,6 +187,8 @@ static void print_json(FILE *out, const struct pfselcmd_record *rec, bool first)
 	pfselcmd_json_str(out, rec->has_raddr ? rec->raddr : NULL);
 	fputs(",\"rport\":", out);
 	pfselcmd_json_int(out, rec->rport >= 0, rec->rport);
+	fputs(",\"subj\":", out);
+	pfselcmd_json_str(out, rec->subj[0] ? rec->subj : NULL);
 	fputc('}', out);
 }
 

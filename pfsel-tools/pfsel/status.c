@@ -26,11 +26,12 @@ static void status_help(FILE *out)
 	fputs("Usage: pfsel status [--json] [--user USER]\n"
 	      "Show whether pfsel is active, the global mode, the kernel's "
 	      "interface\nversion, the loaded policies and the registered "
-	      "agents.  Then, for you\n(not root) or USER: the policy in "
-	      "force, whether ~/.pfw compiles to it or\ndiffers, and whether "
-	      "~/.pfw is looser than the policy last confirmed, so\nthat it "
-	      "waits for 'pfsel confirm' (as root: the looser cells, as "
-	      "rules).\n\n"
+	      "agents; where SELinux is\nenabled, its mode and your "
+	      "context.  Then, for you (not root) or USER:\nthe policy in "
+	      "force, whether ~/.pfw compiles to it or differs, and\n"
+	      "whether ~/.pfw is looser than the policy last confirmed, so "
+	      "that it waits\nfor 'pfsel confirm' (as root: the looser "
+	      "cells, as rules).\n\n"
 	      "      --json        one JSON object (without the user's part)\n"
 	      "      --user USER   the user's part for USER (another's: root "
 	      "only)\n"
@@ -39,6 +40,30 @@ static void status_help(FILE *out)
 	      "3 pfsel is\nnot available (then the status says "
 	      "\"disabled\").\n",
 	      out);
+}
+
+bool pfselcmd_selinux_read(const char *enforce, const char *current,
+			   struct pfselcmd_selinux *se)
+{
+	char mode[8] = "";
+	FILE *f = fopen(enforce, "re");
+	size_t n;
+
+	if (!f)
+		return false;
+	n = fread(mode, 1, sizeof(mode) - 1, f);
+	fclose(f);
+	mode[n] = '\0';
+	se->enforcing = mode[0] == '1';
+	se->context[0] = '\0';
+	f = fopen(current, "re");
+	if (f) {
+		n = fread(se->context, 1, sizeof(se->context) - 1, f);
+		fclose(f);
+		se->context[n] = '\0';
+		se->context[strcspn(se->context, "\n")] = '\0';
+	}
+	return true;
 }
 
 /* The policy loaded for @uid: 1 and its checksum, 0 none, <0 error. */
@@ -176,7 +201,8 @@ int pfselcmd_status(struct pfselcmd_ctx *ctx, int argc, char **argv)
 	uint32_t uid = 0;
 	struct pfsel_ask_stats ask;
 	struct pfsel_status st;
-	bool json = false, have_ask;
+	struct pfselcmd_selinux se;
+	bool json = false, have_ask, have_selinux;
 	int opt, err;
 
 	while ((opt = getopt_long(argc, argv, "h", status_options, NULL)) !=
@@ -215,6 +241,13 @@ int pfselcmd_status(struct pfselcmd_ctx *ctx, int argc, char **argv)
 		return pfselcmd_lib_fail(ctx, err);
 	/* Kernels before the ask upcall have no ask_stats: no agents line. */
 	have_ask = pfsel_get_ask_stats(&ask) == 0;
+	/*
+	 * SELinux beside pfsel: its mode and the caller's context, the
+	 * kernel's (not beside a test's folder).
+	 */
+	have_selinux = pfselcmd_real_securityfs() &&
+		       pfselcmd_selinux_read(PFSELCMD_SELINUX_ENFORCE,
+					     PFSELCMD_SELF_CONTEXT, &se);
 
 	if (json) {
 		fprintf(ctx->out,
@@ -228,6 +261,15 @@ int pfselcmd_status(struct pfselcmd_ctx *ctx, int argc, char **argv)
 		if (have_ask)
 			fprintf(ctx->out, ",\"agents\":%llu",
 				(unsigned long long)ask.agents);
+		if (have_selinux) {
+			fprintf(ctx->out,
+				",\"selinux\":{\"mode\":\"%s\","
+				"\"context\":",
+				se.enforcing ? "enforcing" : "permissive");
+			pfselcmd_json_str(ctx->out,
+					  se.context[0] ? se.context : NULL);
+			fputc('}', ctx->out);
+		}
 		fputs("}\n", ctx->out);
 		return PFSELCMD_EXIT_OK;
 	}
@@ -247,6 +289,12 @@ int pfselcmd_status(struct pfselcmd_ctx *ctx, int argc, char **argv)
 	if (have_ask)
 		fprintf(ctx->out, "%-24s%llu\n",
 			"Agents registered:", (unsigned long long)ask.agents);
+	if (have_selinux) {
+		fprintf(ctx->out, "%-24s%s\n", "SELinux mode:",
+			se.enforcing ? "enforcing" : "permissive");
+		fprintf(ctx->out, "%-24s%s\n",
+			"SELinux context:", se.context[0] ? se.context : "?");
+	}
 	/* The caller's own part, against the kernel (not a test's folder). */
 	if (user || (geteuid() != 0 && pfselcmd_real_securityfs()))
 		user_status(ctx, user ? uid : (uint32_t)getuid());

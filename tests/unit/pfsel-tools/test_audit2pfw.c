@@ -412,10 +412,10 @@ static void test_escaped_names(void **state)
 	assert_string_equal(
 		"2024-06-10 06:16:40 deny  uid=1001 \"/tmp/x\\e[2K\\e[Gpfsel: "
 		"/usr/bin/firefox\" connect tcp to 192.0.2.9:80 user default "
-		"pid=2\n"
+		"pid=2 subj=kernel\n"
 		"2024-06-10 06:16:41 deny  uid=1001 \"/tmp/globdir/\\x2a\" connect "
 		"tcp to 192.0.2.9:81 user \"/tmp/r\\e]0;t\\x07.pfw\":2:1 "
-		"pid=3\n",
+		"pid=3 subj=kernel\n",
 		out);
 	free(out);
 	free(err);
@@ -490,9 +490,11 @@ static void test_log_filters(void **state)
 		"2024-06-10 06:13:35 deny  uid=1001 /usr/bin/python3 script "
 		"\"/home/alice/bin/m\\\"dns.py\" connect udp from [fe80::1]:5353 "
 		"to [ff02::fb]:5353 user \"/home/alice/my rules.pfw\":4:1 "
-		"pid=950\n"
+		"pid=950 subj=unconfined_u:unconfined_r:unconfined_t:s0-s0:"
+		"c0.c1023\n"
 		"2024-06-10 06:13:36 deny  uid=1001 /usr/bin/curl bind tcp on "
-		"[2001:db8::]:0 user default pid=813\n",
+		"[2001:db8::]:0 user default pid=813 "
+		"subj=unconfined_u:unconfined_r:unconfined_t:s0-s0:c0.c1023\n",
 		out);
 	free(out);
 	free(err);
@@ -522,7 +524,8 @@ static void test_log_filters(void **state)
 		"\"pid\":812,\"app\":\"/usr/bin/firefox\",\"script\":null,"
 		"\"op\":\"connect\",\"protocol\":\"tcp\",\"family\":\"inet\","
 		"\"laddr\":\"0.0.0.0\",\"lport\":0,\"raddr\":\"192.0.2.50\","
-		"\"rport\":443}]\n",
+		"\"rport\":443,\"subj\":\"unconfined_u:unconfined_r:"
+		"unconfined_t:s0-s0:c0.c1023\"}]\n",
 		out);
 	free(out);
 	free(err);
@@ -538,6 +541,38 @@ static void test_log_filters(void **state)
 	free(err);
 
 	assert_int_equal(2, run(&out, &err, "log", "-n", "0", NULL));
+	free(out);
+	free(err);
+}
+
+/*
+ * The subject's context: an SELinux context as it is, AppArmor's label
+ * with its mode (the one value with a blank), none when the record has no
+ * subj=.
+ */
+static void test_log_subj(void **state)
+{
+	char *out, *err;
+
+	(void)state;
+	assert_int_equal(0,
+			 run(&out, &err, "log", "-i", fixture("subj.log"), NULL));
+	assert_string_equal("", err);
+	assert_non_null(strstr(
+		out, " pid=301 subj=system_u:system_r:stack_probe_t\n"));
+	assert_non_null(
+		strstr(out, " pid=302 subj=\"pfsel-stack-probe (enforce)\"\n"));
+	assert_non_null(strstr(out, " pid=303\n"));
+	free(out);
+	free(err);
+
+	assert_int_equal(0, run(&out, &err, "log", "-i", fixture("subj.log"),
+				"--json", NULL));
+	assert_non_null(
+		strstr(out, "\"subj\":\"system_u:system_r:stack_probe_t\"}"));
+	assert_non_null(
+		strstr(out, "\"subj\":\"pfsel-stack-probe (enforce)\"}"));
+	assert_non_null(strstr(out, "\"subj\":null}]"));
 	free(out);
 	free(err);
 }
@@ -582,6 +617,7 @@ static void test_record_decode(void **state)
 		{ "app", "\"/usr/bin/x\"" },
 		{ "script", "?" },
 		{ "uid", "1001" },
+		{ "subj", "system_u:system_r:stack_probe_t" },
 	};
 	const size_t n = sizeof(fields) / sizeof(fields[0]);
 	struct pfselcmd_record *rec = malloc(sizeof(*rec));
@@ -593,6 +629,10 @@ static void test_record_decode(void **state)
 	assert_false(rec->rule_default);
 	assert_int_equal(80, rec->rport);
 	assert_int_equal(1001, rec->uid);
+	assert_string_equal("system_u:system_r:stack_probe_t", rec->subj);
+	/* Without subj=, none. */
+	assert_int_equal(0, pfselcmd_record_decode(fields, n - 1, rec));
+	assert_string_equal("", rec->subj);
 	/* Each of these breaks it. */
 	fields[4].value = "\"a.pfw\":x:1";
 	assert_int_equal(-EBADMSG, pfselcmd_record_decode(fields, n, rec));
@@ -605,7 +645,7 @@ static void test_record_decode(void **state)
 	fields[0].value = "shutdown";
 	assert_int_equal(-EBADMSG, pfselcmd_record_decode(fields, n, rec));
 	fields[0].value = "connect";
-	assert_int_equal(-EBADMSG, pfselcmd_record_decode(fields, n - 3, rec));
+	assert_int_equal(-EBADMSG, pfselcmd_record_decode(fields, n - 4, rec));
 	free(rec);
 }
 
@@ -654,6 +694,7 @@ int main(void)
 		cmocka_unit_test(test_nothing_and_errors),
 		cmocka_unit_test(test_log_golden),
 		cmocka_unit_test(test_log_filters),
+		cmocka_unit_test(test_log_subj),
 		cmocka_unit_test(test_audit_string),
 		cmocka_unit_test(test_record_decode),
 		cmocka_unit_test(test_since),

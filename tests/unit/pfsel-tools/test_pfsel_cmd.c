@@ -586,6 +586,53 @@ static void test_json_str(void **state)
 	free(text);
 }
 
+/*
+ * pfsel status's SELinux part: the mode from selinuxfs's enforce, the
+ * caller's context from /proc/self/attr/current (its NUL and newline
+ * dropped); nothing where SELinux is not enabled.  And not beside a
+ * test's securityfs folder, so that the status above stays the same.
+ */
+static void test_selinux_status(void **state)
+{
+	struct pfselcmd_selinux se = { .enforcing = true, .context = "x" };
+	char enforce[128], current[128], *out, *err;
+	FILE *f;
+
+	(void)state;
+	snprintf(enforce, sizeof(enforce), "%s/enforce", root);
+	snprintf(current, sizeof(current), "%s/current", root);
+	assert_false(pfselcmd_selinux_read("/nonexistent/enforce", current,
+					   &se));
+	assert_true(se.enforcing);
+	assert_string_equal("x", se.context);
+
+	put_file("current", "system_u:system_r:kernel_t");
+	f = fopen(current, "a");
+	assert_non_null(f);
+	fputc('\0', f);
+	fclose(f);
+	assert_true(pfselcmd_selinux_read(enforce, current, &se));
+	assert_true(se.enforcing); /* "1\n" */
+	assert_string_equal("system_u:system_r:kernel_t", se.context);
+
+	put_file("enforce", "0");
+	put_file("current", "unconfined_u:unconfined_r:unconfined_t:s0\n");
+	assert_true(pfselcmd_selinux_read(enforce, current, &se));
+	assert_false(se.enforcing);
+	assert_string_equal("unconfined_u:unconfined_r:unconfined_t:s0",
+			    se.context);
+
+	/* Enabled, but the context unreadable. */
+	assert_true(pfselcmd_selinux_read(enforce, "/nonexistent/current",
+					  &se));
+	assert_string_equal("", se.context);
+
+	assert_int_equal(0, run(&out, &err, "status", NULL));
+	assert_null(strstr(out, "SELinux"));
+	free(out);
+	free(err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -599,6 +646,7 @@ int main(void)
 		cmocka_unit_test_setup(test_check_usage, reset),
 		cmocka_unit_test(test_main),
 		cmocka_unit_test(test_json_str),
+		cmocka_unit_test_setup(test_selinux_status, reset),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
