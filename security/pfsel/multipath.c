@@ -70,7 +70,7 @@ static int hook_mptcp_add_subflow(struct sock *const sk, struct sock *const ssk)
 	if (inet_sk_state_load(ssk) != TCP_CLOSE) {
 		if (pfsel_classify_joined_subflow(ssk, &request))
 			return 0;
-		return pfsel_decide_sock_owner(sk, &request);
+		return pfsel_decide_sock_owner(owner, &request);
 	}
 	/*
 	 * The first subflow is made before the connection connects or
@@ -149,8 +149,11 @@ static int hook_sctp_bind_connect(struct sock *const sk, const int optname,
 		if (err < 0)
 			return err;
 		if (!err) {
-			err = peer ? pfsel_decide_sock_owner(sk, &request) :
-				     pfsel_decide_current(&request);
+			if (peer)
+				err = pfsel_decide_sock_owner(pfsel_sock(sk),
+							      &request);
+			else
+				err = pfsel_decide_current(&request);
 			if (err)
 				return err;
 		}
@@ -237,7 +240,7 @@ static int hook_sctp_assoc_request(struct sctp_association *const asoc,
 		return 0;
 	if (pfsel_classify_conn_request(sk, skb, &request))
 		return 0;
-	return pfsel_decide_sock_owner(sk, &request);
+	return pfsel_decide_sock_owner(pfsel_sock(sk), &request);
 }
 
 static struct security_hook_list pfsel_multipath_hooks[] __ro_after_init = {

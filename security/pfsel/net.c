@@ -275,17 +275,18 @@ static int hook_inet_conn_request(const struct sock *const sk,
 				  struct sk_buff *const skb,
 				  struct request_sock *const req)
 {
+	const struct pfsel_sock_security *const ss = pfsel_sock(sk);
 	struct pfsel_request request;
 	int err = 0;
 	u64 start;
 
-	if (!pfsel_policy_any() || !pfsel_sock(sk)->governed) {
+	if (!pfsel_policy_any() || !ss->governed) {
 		pfsel_count_hook(PFSEL_HOOK_INET_CONN_REQUEST);
 		return 0;
 	}
 	start = pfsel_hook_enter();
 	if (!pfsel_classify_conn_request(sk, skb, &request))
-		err = pfsel_decide_sock_owner(sk, &request);
+		err = pfsel_decide_sock_owner(ss, &request);
 	pfsel_hook_exit(PFSEL_HOOK_INET_CONN_REQUEST, start);
 	return err;
 }

@@ -40,27 +40,28 @@ int pfsel_refuse_unruled(kuid_t uid);
 
 /**
  * pfsel_decide_sock_owner - Decide a request for the owner of a socket
- * @sk: the socket whose creator the request is for
+ * @owner: pfsel's part of the socket whose creator the request is for
+ *         (pfsel_sock())
  * @request: the request
  *
  * Where no process is at hand (an inbound connection in softirq, a
  * subflow joining a connection), the socket says whose the access is.
- * Inline: the accept of every inbound TCP connection comes here.
+ * Inline, and given the socket's blob the caller already found: the
+ * accept of every inbound TCP connection comes here.
  *
  * Return: as pfsel_decide(); 0 for a socket the kernel made for itself.
  */
 static inline int
-pfsel_decide_sock_owner(const struct sock *sk,
+pfsel_decide_sock_owner(const struct pfsel_sock_security *owner,
 			const struct pfsel_request *request)
 {
-	const struct pfsel_sock_security *const ss = pfsel_sock(sk);
 	const struct pfsel_subject subject = {
-		.app = ss->app,
-		.uid = ss->uid,
+		.app = owner->app,
+		.uid = owner->uid,
 		.task = false,
 	};
 
-	if (!ss->governed)
+	if (!owner->governed)
 		return 0;
 	return pfsel_decide(&subject, request);
 }
