@@ -105,26 +105,20 @@ static int get_string(const struct nlattr *const a, char *const dst,
 	return 0;
 }
 
-PFSEL_EXPORT int pfsel_question_parse(struct nl_msg *const msg,
-				      struct pfsel_question *const q)
+/*
+ * The question's attributes, wherever they came from: the kernel's
+ * PFSEL_CMD_ASK (pfsel_question_parse()) or the agent's message to its
+ * desktop prompt, which carries them as they are.
+ */
+PFSEL_EXPORT int pfsel_question_from_attrs(struct nlattr *const *const tb,
+					   const int maxtype,
+					   struct pfsel_question *const q)
 {
-	struct nlattr *tb[PFSEL_ATTR_MAX + 1];
-	struct nlmsghdr *nlh = nlmsg_hdr(msg);
-	struct genlmsghdr *gnlh;
 	int err, type;
 
 	memset(q, 0, sizeof(*q));
-	if (!genlmsg_valid_hdr(nlh, 0))
-		return pfsel_fail(-EPROTO, "pfsel ASK: short message");
-	gnlh = nlmsg_data(nlh);
-	if (gnlh->cmd != PFSEL_CMD_ASK)
-		return pfsel_fail(-EPROTO, "pfsel: command %u is not ASK",
-				  gnlh->cmd);
-	err = genlmsg_parse(nlh, 0, tb, PFSEL_ATTR_MAX, NULL);
-	if (err < 0)
-		return fail_nl(err, "pfsel ASK: attributes");
-
-	for (type = 1; type <= PFSEL_ATTR_MAX; type++) {
+	/* A caller built with an older header has a shorter @tb. */
+	for (type = 1; type <= PFSEL_ATTR_MAX && type <= maxtype; type++) {
 		const struct nlattr *a = tb[type];
 		int want = 0;
 
@@ -148,6 +142,7 @@ PFSEL_EXPORT int pfsel_question_parse(struct nl_msg *const msg,
 		case PFSEL_ATTR_POLICY:
 		case PFSEL_ATTR_VERDICT:
 		case PFSEL_ATTR_SCOPE:
+		case PFSEL_ATTR_UNANSWERED:
 			want = 1;
 			break;
 		case PFSEL_ATTR_LPORT:
@@ -228,6 +223,14 @@ PFSEL_EXPORT int pfsel_question_parse(struct nl_msg *const msg,
 		case PFSEL_ATTR_SECCTX:
 			err = get_string(a, q->secctx, sizeof(q->secctx));
 			break;
+		case PFSEL_ATTR_UNANSWERED:
+			q->unanswered = nla_get_u8((struct nlattr *)a);
+			if (q->unanswered > PFSEL_ANSWER_DENY)
+				return pfsel_fail(
+					-EPROTO,
+					"pfsel ASK: unanswered verdict %u is neither allow nor deny",
+					q->unanswered);
+			break;
 		default:
 			break;
 		}
@@ -242,6 +245,27 @@ PFSEL_EXPORT int pfsel_question_parse(struct nl_msg *const msg,
 	if (!(q->present & PFSEL_Q_HAS(PFSEL_ATTR_ID)))
 		return pfsel_fail(-EBADMSG, "pfsel ASK: no question id");
 	return 0;
+}
+
+PFSEL_EXPORT int pfsel_question_parse(struct nl_msg *const msg,
+				      struct pfsel_question *const q)
+{
+	struct nlattr *tb[PFSEL_ATTR_MAX + 1];
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct genlmsghdr *gnlh;
+	int err;
+
+	memset(q, 0, sizeof(*q));
+	if (!genlmsg_valid_hdr(nlh, 0))
+		return pfsel_fail(-EPROTO, "pfsel ASK: short message");
+	gnlh = nlmsg_data(nlh);
+	if (gnlh->cmd != PFSEL_CMD_ASK)
+		return pfsel_fail(-EPROTO, "pfsel: command %u is not ASK",
+				  gnlh->cmd);
+	err = genlmsg_parse(nlh, 0, tb, PFSEL_ATTR_MAX, NULL);
+	if (err < 0)
+		return fail_nl(err, "pfsel ASK: attributes");
+	return pfsel_question_from_attrs(tb, PFSEL_ATTR_MAX, q);
 }
 
 PFSEL_EXPORT int pfsel_answer_build(struct nl_msg *const msg, const int family,

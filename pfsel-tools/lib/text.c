@@ -431,5 +431,7 @@ PFSEL_EXPORT int pfsel_question_format(const struct pfsel_question *const q,
 		put(&o, " default");
 	put(&o, ", timeout %u.%us", q->timeout_ms / 1000,
 	    q->timeout_ms % 1000 / 100);
+	if (q->present & PFSEL_Q_HAS(PFSEL_ATTR_UNANSWERED))
+		put(&o, ", then %s", pfsel_answer_name(q->unanswered));
 	return o.cut ? -ENOSPC : (int)o.len;
 }

@@ -482,6 +482,10 @@ struct pfsel_question *pfsel_ask_prepare(const struct pfsel_subject *subject,
 		.request = request,
 		.policy = policy->slot,
 		.timeout_ms = pfsel_policydb_ask_timeout_ms(policy->db),
+		.unanswered = pfsel_policydb_no_answer(policy->db) ==
+					      PFSEL_VERDICT_ALLOW ?
+				      PFSEL_ANSWER_ALLOW :
+				      PFSEL_ANSWER_DENY,
 	};
 	struct pfsel_question *q, *fresh, *ret = NULL;
 	struct pfsel_agent *agent;
@@ -1056,6 +1060,33 @@ static void test_ask_msg_secctx(struct kunit *const test)
 	kfree_skb(skb);
 }
 
+/* Every question says what no answer gets. */
+static void test_ask_msg_unanswered(struct kunit *const test)
+{
+	const struct pfsel_request request = { .family = PFSEL_FAMILY_INET };
+	struct pfsel_ask_info info = {
+		.id = 1,
+		.comm = "curl",
+		.request = &request,
+	};
+	const struct nlattr *attr;
+	struct sk_buff *skb;
+	u8 verdict;
+
+	for (verdict = PFSEL_ANSWER_ALLOW; verdict <= PFSEL_ANSWER_DENY;
+	     verdict++) {
+		info.unanswered = verdict;
+		skb = pfsel_netlink_ask_msg(&info, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, skb);
+		attr = nlmsg_find_attr(nlmsg_hdr(skb), GENL_HDRLEN,
+				       PFSEL_ATTR_UNANSWERED);
+		KUNIT_EXPECT_NOT_NULL(test, attr);
+		if (attr)
+			KUNIT_EXPECT_EQ(test, verdict, nla_get_u8(attr));
+		kfree_skb(skb);
+	}
+}
+
 static struct kunit_case test_cases[] = {
 	/* clang-format off */
 	KUNIT_CASE(test_ask_same_app),
@@ -1063,6 +1094,7 @@ static struct kunit_case test_cases[] = {
 	KUNIT_CASE(test_ask_secctx_len),
 	KUNIT_CASE(test_ask_secctx_atomic),
 	KUNIT_CASE(test_ask_msg_secctx),
+	KUNIT_CASE(test_ask_msg_unanswered),
 	{}
 	/* clang-format on */
 };

@@ -39,6 +39,7 @@ struct sk_buff;
  * @rule_line: its line, 0 for a default.
  * @rule_col: its column.
  * @timeout_ms: how long the caller waits.
+ * @unanswered: what the caller gets if no answer comes: PFSEL_ANSWER_*.
  * @secctx: the task's security context as the LSMs name it, or NULL; not
  *          NUL-terminated.
  * @secctx_len: its length, at most PFSEL_SECCTX_MAX - 1.
@@ -57,6 +58,7 @@ struct pfsel_ask_info {
 	u32 rule_line;
 	u32 rule_col;
 	u32 timeout_ms;
+	u8 unanswered;
 	const char *secctx;
 	u32 secctx_len;
 };

@@ -41,6 +41,7 @@ static const struct nla_policy pfsel_genl_policy[PFSEL_ATTR_MAX + 1] = {
 	[PFSEL_ATTR_SCOPE] = NLA_POLICY_MAX(NLA_U8, PFSEL_SCOPE_ALWAYS),
 	/* The kernel's to send, never to take. */
 	[PFSEL_ATTR_SECCTX] = { .type = NLA_REJECT },
+	[PFSEL_ATTR_UNANSWERED] = { .type = NLA_REJECT },
 };
 
 static int pfsel_genl_register(struct sk_buff *const skb,
@@ -163,7 +164,8 @@ struct sk_buff *pfsel_netlink_ask_msg(const struct pfsel_ask_info *const info,
 	    nla_put_u8(skb, PFSEL_ATTR_POLICY, info->policy) ||
 	    nla_put_u32(skb, PFSEL_ATTR_RULE_LINE, info->rule_line) ||
 	    nla_put_u32(skb, PFSEL_ATTR_RULE_COL, info->rule_col) ||
-	    nla_put_u32(skb, PFSEL_ATTR_TIMEOUT_MS, info->timeout_ms))
+	    nla_put_u32(skb, PFSEL_ATTR_TIMEOUT_MS, info->timeout_ms) ||
+	    nla_put_u8(skb, PFSEL_ATTR_UNANSWERED, info->unanswered))
 		goto err;
 	/* Neither is NUL-terminated where it comes from. */
 	if ((info->rule_file.len &&

@@ -221,7 +221,8 @@ TEST_F(ask, question_carries_the_request)
 				  PFSEL_Q_HAS(PFSEL_ATTR_RULE_FILE) |
 				  PFSEL_Q_HAS(PFSEL_ATTR_RULE_LINE) |
 				  PFSEL_Q_HAS(PFSEL_ATTR_RULE_COL) |
-				  PFSEL_Q_HAS(PFSEL_ATTR_TIMEOUT_MS),
+				  PFSEL_Q_HAS(PFSEL_ATTR_TIMEOUT_MS) |
+				  PFSEL_Q_HAS(PFSEL_ATTR_UNANSWERED),
 			  r.q.present & ~PFSEL_Q_HAS(PFSEL_ATTR_SECCTX));
 		EXPECT_NE(0ULL, (unsigned long long)r.q.id);
 		EXPECT_EQ(as.pid, (pid_t)r.q.pid);
@@ -242,11 +243,33 @@ TEST_F(ask, question_carries_the_request)
 		EXPECT_EQ(line, r.q.rule_line);
 		EXPECT_EQ(col, r.q.rule_col);
 		EXPECT_EQ(TIMEOUT_MS, (int)r.q.timeout_ms);
+		/* ask_1001 says "ask unanswered deny;". */
+		EXPECT_EQ(PFSEL_ANSWER_DENY, r.q.unanswered);
 		EXPECT_EQ(0, agent_answer(&self->agent[0], r.q.id,
 					  PFSEL_ANSWER_ALLOW,
 					  PFSEL_SCOPE_ONCE));
 		EXPECT_EQ(ALLOWED, asker_wait(&as, NULL));
 	}
+}
+
+/*
+ * The question says what no answer gets, so that the agent can tell the
+ * person: ask_allow_1001 is ask_1001 with "ask unanswered allow;".
+ */
+TEST_F(ask, question_says_what_no_answer_gets)
+{
+	struct agent_report r;
+	struct asker as;
+
+	ASSERT_EQ(0, pfsel_load("ask_allow_1001"));
+	ASSERT_EQ(0, agent_start(&self->agent[0], PFSEL_UID1, true));
+	as = probe_start(PFSEL_UID1, "127.0.0.1", PORT_ATTRS);
+	ASSERT_TRUE(agent_question(&self->agent[0], &r, QUESTION_MS));
+	EXPECT_NE(0U, r.q.present & PFSEL_Q_HAS(PFSEL_ATTR_UNANSWERED));
+	EXPECT_EQ(PFSEL_ANSWER_ALLOW, r.q.unanswered);
+	EXPECT_EQ(0, agent_answer(&self->agent[0], r.q.id, PFSEL_ANSWER_DENY,
+				  PFSEL_SCOPE_ONCE));
+	EXPECT_EQ(DENIED, asker_wait(&as, NULL));
 }
 
 /*

@@ -127,7 +127,7 @@ static int run_as_user(const char *path)
 	return pfsel_exec_as(PFSEL_UID1, argv, NULL);
 }
 
-FIXTURE(race) {};
+FIXTURE(race){};
 
 FIXTURE_SETUP(race)
 {

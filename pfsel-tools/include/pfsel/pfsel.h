@@ -694,6 +694,10 @@ int pfsel_escape(const char *text, char *buf, size_t size, unsigned int flags);
  *          names it ("system_u:system_r:unconfined_t:s0" under SELinux,
  *          "unconfined" under AppArmor), "" when none was sent.  Added
  *          after @present: the fields before it kept their offsets.
+ * @unanswered: PFSEL_ANSWER_ALLOW or _DENY, what the asking call gets when
+ *              no answer comes in time (with
+ *              PFSEL_Q_HAS(PFSEL_ATTR_UNANSWERED) in @present; kernels
+ *              before it do not say).  Added after @secctx.
  *
  * Strings longer than their field are cut (and still NUL-terminated).
  * About 13 KiB: allocate it, or keep one around, rather than put many on
@@ -721,6 +725,7 @@ struct pfsel_question {
 	uint32_t timeout_ms;
 	uint32_t present;
 	char secctx[PFSEL_QUESTION_SECCTX_MAX];
+	uint8_t unanswered;
 };
 
 /**
@@ -731,7 +736,8 @@ struct pfsel_question {
  *
  * For example:
  *   /usr/bin/curl (curl, pid 812) connect tcp to 192.0.2.1:80,
- *   user policy rule /home/alice/.pfw:3:1, timeout 30.0s
+ *   user policy rule /home/alice/.pfw:3:1, timeout 30.0s, then deny
+ * (", then deny": what an unanswered question gets, when the kernel says.)
  * With a security context: "(curl, pid 812, context
  * system_u:system_r:unconfined_t:s0)".
  * "create" has no address; "bind" and "listen" say "on", "accept" "from";
@@ -893,6 +899,27 @@ int pfsel_agent_answer(struct pfsel_agent *agent, uint64_t id,
  * the wrong size; -EBADMSG when the ID attribute is missing.
  */
 int pfsel_question_parse(struct nl_msg *msg, struct pfsel_question *q);
+
+struct nlattr;
+
+/**
+ * pfsel_question_from_attrs - A question from its attributes alone
+ * @tb: @maxtype + 1 entries, indexed by attribute type, NULL for an
+ *      absent one (what nla_parse() or nlmsg_parse() fill in).
+ * @maxtype: the highest type @tb has room for: PFSEL_ATTR_MAX (types
+ *           beyond what this library knows are not read).
+ * @q: filled in (zeroed first).
+ *
+ * What pfsel_question_parse() does after the generic netlink header, for
+ * a program that carries a question's PFSEL_ATTR_* attributes in a
+ * message of its own (pfsel-agent to its desktop prompt).
+ *
+ * Return: 0; -EPROTO when an attribute has the wrong size, a string is
+ * not NUL-terminated or a value is out of range; -EBADMSG when the ID
+ * attribute is missing.
+ */
+int pfsel_question_from_attrs(struct nlattr *const *tb, int maxtype,
+			      struct pfsel_question *q);
 
 /**
  * pfsel_answer_build - Fill a message with a PFSEL_CMD_ANSWER

@@ -115,6 +115,10 @@ enum pfsel_cmd {
  *                     major LSM names it (an SELinux context, an AppArmor
  *                     label), at most 255 bytes; absent without such an
  *                     LSM, or when the context is longer.
+ * @PFSEL_ATTR_UNANSWERED: u8, enum pfsel_answer_verdict: what the asking
+ *                         call gets when no answer comes in time (the
+ *                         policy's "unanswered" setting), so that the
+ *                         agent can tell the person.
  * @__PFSEL_ATTR_MAX: number of attributes.
  */
 enum pfsel_attr {
@@ -142,6 +146,7 @@ enum pfsel_attr {
 	PFSEL_ATTR_SCOPE,
 	PFSEL_ATTR_PAD,
 	PFSEL_ATTR_SECCTX,
+	PFSEL_ATTR_UNANSWERED,
 	__PFSEL_ATTR_MAX,
 };
 

@@ -75,6 +75,8 @@ static struct nl_msg *full_ask(int skip)
 	PUT(PFSEL_ATTR_SECCTX,
 	    nla_put_string(msg, PFSEL_ATTR_SECCTX,
 			   "unconfined_u:unconfined_r:unconfined_t:s0"));
+	PUT(PFSEL_ATTR_UNANSWERED,
+	    nla_put_u8(msg, PFSEL_ATTR_UNANSWERED, PFSEL_ANSWER_DENY));
 #undef PUT
 	return msg;
 }
@@ -111,6 +113,35 @@ static void test_parse_full(void **state)
 	assert_string_equal(q->secctx,
 			    "unconfined_u:unconfined_r:unconfined_t:s0");
 	assert_true(q->present & PFSEL_Q_HAS(PFSEL_ATTR_SECCTX));
+	assert_int_equal(q->unanswered, PFSEL_ANSWER_DENY);
+	assert_true(q->present & PFSEL_Q_HAS(PFSEL_ATTR_UNANSWERED));
+	nlmsg_free(msg);
+	free(q);
+}
+
+/*
+ * What no answer gets: allow or deny, said by kernels since it was added
+ * (older ones do not: not present); anything else is refused.
+ */
+static void test_parse_unanswered(void **state)
+{
+	struct pfsel_question *q = malloc(sizeof(*q));
+	struct nl_msg *msg;
+
+	(void)state;
+	msg = full_ask(PFSEL_ATTR_UNANSWERED);
+	assert_int_equal(pfsel_question_parse(msg, q), 0);
+	assert_false(q->present & PFSEL_Q_HAS(PFSEL_ATTR_UNANSWERED));
+	assert_int_equal(nla_put_u8(msg, PFSEL_ATTR_UNANSWERED,
+				    PFSEL_ANSWER_ALLOW),
+			 0);
+	assert_int_equal(pfsel_question_parse(msg, q), 0);
+	assert_int_equal(q->unanswered, PFSEL_ANSWER_ALLOW);
+	nlmsg_free(msg);
+
+	msg = full_ask(PFSEL_ATTR_UNANSWERED);
+	assert_int_equal(nla_put_u8(msg, PFSEL_ATTR_UNANSWERED, 7), 0);
+	assert_int_equal(pfsel_question_parse(msg, q), -EPROTO);
 	nlmsg_free(msg);
 	free(q);
 }
@@ -294,6 +325,7 @@ int main(void)
 		cmocka_unit_test(test_parse_full),
 		cmocka_unit_test(test_parse_optional_missing),
 		cmocka_unit_test(test_parse_secctx_absent),
+		cmocka_unit_test(test_parse_unanswered),
 		cmocka_unit_test(test_parse_secctx_bad),
 		cmocka_unit_test(test_parse_no_id),
 		cmocka_unit_test(test_parse_wrong_command),

@@ -130,6 +130,16 @@ static void test_format_connect(void **state)
 		"/usr/bin/curl (curl, pid 812) connect tcp to [2001:db8::5]:80, "
 		"system policy default, timeout 1.5s");
 
+	/* What no answer gets, when the kernel says. */
+	q->unanswered = PFSEL_ANSWER_DENY;
+	q->present |= PFSEL_Q_HAS(PFSEL_ATTR_UNANSWERED);
+	pfsel_question_format(q, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "default, timeout 1.5s, then deny"));
+	q->unanswered = PFSEL_ANSWER_ALLOW;
+	pfsel_question_format(q, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "timeout 1.5s, then allow"));
+	q->present &= ~PFSEL_Q_HAS(PFSEL_ATTR_UNANSWERED);
+
 	q->proto = PFSEL_PROTO_ICMP;
 	pfsel_question_format(q, buf, sizeof(buf));
 	assert_non_null(strstr(buf, "connect icmp to 2001:db8::5,"));
