@@ -11,20 +11,33 @@
  *   rules     a rule file (--rules), first match wins    (source_rules.c)
  *   auto      one fixed answer (--auto), for tests        (source_auto.c)
  *   terminal  a prompt on the terminal (the default)      (source_terminal.c)
+ *   prompt    the desktop prompt, pfsel-prompt, a child   (source_prompt.c)
+ *
+ * The first three decide at once (decide()).  The desktop prompt is
+ * asynchronous: it is handed a question (post()) and answers later, when
+ * its descriptor is readable (collect()), so that questions can queue in
+ * one window while the agent goes on receiving them; a question whose time
+ * runs out is taken back (withdraw()).
  */
 #ifndef PFSEL_AGENT_H
 #define PFSEL_AGENT_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include <pfsel/pfsel.h>
 
-/* An answer: PFSEL_ANSWER_* and PFSEL_SCOPE_*. */
+/*
+ * An answer: PFSEL_ANSWER_* and PFSEL_SCOPE_*; for scope always, how wide
+ * the rule it becomes is (enum answer_rule_width, answer_rule.h; 0, the
+ * exact address and port, unless a source says otherwise).
+ */
 struct agent_decision {
 	unsigned int verdict;
 	unsigned int scope;
+	unsigned int width;
 };
 
 /**
@@ -34,6 +47,22 @@ struct agent_decision {
  *          on to the next source, or a negative errno (logged; the next
  *          source is tried).  @deadline_ms is the CLOCK_MONOTONIC time, in
  *          ms, after which an answer is useless.
+ *          NULL for an asynchronous source.
+ * @post: an asynchronous source (NULL for the others): take @q, to be
+ *        answered later.  0, or a negative errno (logged; the question is
+ *        then not answered by it).
+ * @fd: the descriptor that is readable when collect() has something.
+ * @collect: one answer the source has ready: 1 with @id and @d, 0 when
+ *           there is none now, a negative errno when the source is gone
+ *           (its questions are then left unanswered).
+ * @withdraw: the question @id is no longer the source's to answer
+ *            (enum prompt_withdraw_reason, prompt_wire.h).
+ * @result: what became of an answer the source gave: @status 0 or a
+ *          negative errno, @text a line for the person (the rule added,
+ *          or why none was).  May be NULL.
+ * @log: where an asynchronous source logs what it drops (a malformed
+ *       message, an answer to a question it was not given); standard
+ *       error unless its creator sets another (NULL: nowhere).
  * @destroy: free the source.
  * @priv: the implementation's state.
  */
@@ -41,6 +70,16 @@ struct agent_source {
 	const char *name;
 	int (*decide)(struct agent_source *src, const struct pfsel_question *q,
 		      long long deadline_ms, struct agent_decision *d);
+	int (*post)(struct agent_source *src, const struct pfsel_question *q,
+		    long long deadline_ms);
+	int (*fd)(struct agent_source *src);
+	int (*collect)(struct agent_source *src, uint64_t *id,
+		       struct agent_decision *d);
+	void (*withdraw)(struct agent_source *src, uint64_t id,
+			 unsigned int reason);
+	void (*result)(struct agent_source *src, uint64_t id, int status,
+		       const char *text);
+	FILE *log;
 	void (*destroy)(struct agent_source *src);
 	void *priv;
 };
@@ -50,6 +89,15 @@ struct agent_source *source_auto_new(unsigned int verdict, unsigned int scope);
 
 /* source_terminal.c: prompt on @out, read answers from the descriptor @in. */
 struct agent_source *source_terminal_new(int in, FILE *out);
+
+/*
+ * source_prompt.c: the desktop prompt: runs @program (argv[0] a path, or a
+ * name looked up in $PATH) with the extra argument "--agent-fd=N", N its
+ * end of a private socket pair, as the agent's child, with the agent's
+ * uid and environment.  NULL with the failing call and errno in @err.
+ */
+struct agent_source *source_prompt_new(char *const program[], char *err,
+				       size_t errlen);
 
 /*
  * source_rules.c: the rule file @path, its service names from the

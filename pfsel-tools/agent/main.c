@@ -2,10 +2,15 @@
 /*
  * pfsel-agent - answers the kernel's questions for one user.
  *
- * Straight-line: read the options, build the chain of decision sources,
- * open the netlink handle and register, then take questions one at a time:
- * log it, ask the sources in turn, answer (or not), log the outcome, and
- * for "always" make the answer a rule of ~/.pfw.  See pfsel-agent(1).
+ * Read the options, build the chain of decision sources, open the
+ * netlink handle and register, then take questions as they come: log
+ * each, ask the sources that decide at once in turn, answer (or not), log
+ * the outcome, and for "always" make the answer a rule of ~/.pfw.  With
+ * the desktop prompt (--prompt), a question none of them decides is handed
+ * to it and stays pending -- many may -- while the agent goes on taking
+ * questions; one poll() waits for the kernel, the prompt's answers and the
+ * nearest question's deadline, at which the question is taken back from
+ * the prompt.  See pfsel-agent(1).
  *
  * Only the root side registers an agent (CAP_MAC_ADMIN): a user's own
  * programs must not answer the questions their policy asks.  With --user,
@@ -19,8 +24,10 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <grp.h>
+#include <libgen.h>
 #include <limits.h>
 #include <linux/capability.h>
+#include <poll.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -33,8 +40,10 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "answer_rule.h"
 #include "pam_pfsel.h" /* where pam_pfsel keeps the confirmed policies */
 #include "pfw.h"
+#include "prompt_wire.h"
 
 /* Exit statuses (pfsel-agent(1)). */
 enum {
@@ -47,6 +56,23 @@ enum {
 };
 
 #define MAX_SOURCES 4
+
+/* The program --prompt runs when it names none. */
+#define PROMPT_PROGRAM "pfsel-prompt"
+
+/**
+ * struct pending - A question handed to an asynchronous source
+ * @id: the kernel's id.
+ * @deadline: CLOCK_MONOTONIC ms after which an answer is useless.
+ * @src: the source that has it.
+ * @q: a copy (malloc()ed), for the log and the "always" rule.
+ */
+struct pending {
+	uint64_t id;
+	long long deadline;
+	struct agent_source *src;
+	struct pfsel_question *q;
+};
 
 static volatile sig_atomic_t stop;
 
@@ -75,8 +101,17 @@ static void usage(FILE *out)
 		"  -a, --auto=VERDICT   answer every question allow or deny\n"
 		"  -s, --scope=SCOPE    scope of the --auto answer: once (default),\n"
 		"                       process, session or always\n"
-		"  -i, --interactive    prompt on the terminal (the default when neither\n"
-		"                       --rules nor --auto is given)\n"
+		"  -i, --interactive    prompt on the terminal (the default when none of\n"
+		"                       --rules, --auto and --prompt is given)\n"
+		"      --prompt[=PROGRAM]  ask on the desktop: run PROGRAM (default:\n"
+		"                       pfsel-prompt beside pfsel-agent, else in $PATH)\n"
+		"                       as USER, the agent's child, with --agent-fd=N;\n"
+		"                       it answers over that private socket pair only.\n"
+		"                       Questions wait in its window while the agent\n"
+		"                       takes more; one whose time runs out is taken\n"
+		"                       back.  Its display: $DISPLAY or\n"
+		"                       $WAYLAND_DISPLAY, else the user's graphical\n"
+		"                       session's, from logind.  Not with --interactive.\n"
 		"A question no source decides is not answered: the policy's unanswered\n"
 		"verdict applies when its time-out runs out.\n"
 		"\n"
@@ -93,7 +128,8 @@ static void usage(FILE *out)
 		"  -V, --version        show the version and exit\n"
 		"\n"
 		"Exit status: 0 stopped by SIGINT/SIGTERM or --count, 1 the netlink\n"
-		"socket failed or another agent replaced this one, 2 wrong usage, 3 a\n"
+		"socket failed, another agent replaced this one, or the --prompt\n"
+		"program could not be started, 2 wrong usage, 3 a\n"
 		"file could not be read or opened (or a rule file others than root can\n"
 		"change), 4 the kernel has no pfsel netlink family (pfsel inactive, or\n"
 		"without ask), 5 not started as root.\n");
@@ -103,6 +139,8 @@ struct agent {
 	struct pfsel_agent *nl;
 	struct agent_source *sources[MAX_SOURCES];
 	size_t n_sources;
+	struct pending *pending;
+	size_t n_pending, cap_pending;
 	struct pfw_config pfw;
 	FILE *log;
 };
@@ -262,9 +300,15 @@ static int drop_to(const struct agent_user *u)
 	return 0;
 }
 
-/* Makes an "always" answer a rule of the user's policy. */
-static void make_permanent(struct agent *a, const struct pfsel_question *q,
-			   const struct agent_decision *d)
+/*
+ * Makes an "always" answer a rule of the user's policy, as wide as
+ * @d->width.  Returns 0 when the rule was added and loaded, else a
+ * negative errno; either way @text (for the prompt) says what became of
+ * it in a line.
+ */
+static int make_permanent(struct agent *a, const struct pfsel_question *q,
+			  const struct agent_decision *d, char *text,
+			  size_t size)
 {
 	/* The executable and the script, each escaped, and the rest. */
 	char rule[2 * PFSEL_ESCAPE_SIZE(PFSEL_QUESTION_PATH_MAX) + 512];
@@ -276,16 +320,24 @@ static void make_permanent(struct agent *a, const struct pfsel_question *q,
 			a->log,
 			"question %llu: the system policy asked; a rule of %s cannot allow more than it does, not adding one",
 			(unsigned long long)q->id, a->pfw.pfw);
-		return;
+		snprintf(
+			text, size,
+			"no rule added: the system policy asked, and a rule of %s cannot allow more than it does",
+			a->pfw.pfw);
+		return -EPERM;
 	}
-	rc = pfw_rule_for(q, d->verdict, rule, sizeof(rule));
+	rc = answer_rule_format(q, d->verdict, d->width, rule, sizeof(rule));
 	if (rc < 0) {
 		pfsel_escape(q->exe, exe, sizeof(exe), 0);
 		agent_log(a->log, "question %llu: no rule can name %s (%s)",
 			  (unsigned long long)q->id, exe,
 			  rc == -EINVAL ? "an unnamed application" :
 					  strerror(-rc));
-		return;
+		snprintf(text, size, "no rule added: no rule can name %s (%s)",
+			 exe,
+			 rc == -EINVAL ? "an unnamed application" :
+					 strerror(-rc));
+		return rc;
 	}
 	rc = pfw_add_rule(&a->pfw, rule, err, sizeof(err));
 	if (rc) {
@@ -297,13 +349,162 @@ static void make_permanent(struct agent *a, const struct pfsel_question *q,
 			"question %llu: could not add '%s' to %s (%s); the file is unchanged unless it says otherwise:",
 			(unsigned long long)q->id, rule, a->pfw.pfw,
 			strerror(-rc));
+		snprintf(text, size,
+			 "could not add '%s' to %s (%s); see the agent's log",
+			 rule, a->pfw.pfw, strerror(-rc));
 		for (line = strtok_r(err, "\n", &save); line;
 		     line = strtok_r(NULL, "\n", &save))
 			agent_log(a->log, "  %s", line);
-		return;
+		return rc;
 	}
 	agent_log(a->log, "question %llu: added '%s' to %s, loaded %s",
 		  (unsigned long long)q->id, rule, a->pfw.pfw, a->pfw.out);
+	snprintf(text, size, "added '%s' to %s", rule, a->pfw.pfw);
+	return 0;
+}
+
+/*
+ * Answers @q as @d says, source @by, and logs it; for "always", makes it
+ * a rule.  @status and @text get what became of it, for a source that
+ * wants to tell the person.  Returns an exit status to stop with, or -1.
+ */
+static int deliver(struct agent *a, const struct pfsel_question *q,
+		   const struct agent_decision *d, const char *by, int *status,
+		   char *text, size_t size)
+{
+	int rc;
+
+	rc = pfsel_agent_answer(a->nl, q->id, d->verdict, d->scope);
+	*status = rc;
+	if (rc == -ENOENT) {
+		agent_log(
+			a->log,
+			"question %llu: answered %s %s too late: it had expired",
+			(unsigned long long)q->id,
+			pfsel_answer_name(d->verdict),
+			pfsel_scope_name(d->scope));
+		snprintf(
+			text, size,
+			"too late: the question had expired, and the policy's unanswered verdict applied");
+	} else if (rc == -EPERM) {
+		agent_log(
+			a->log,
+			"question %llu: %s: this agent is no longer registered (another agent of this uid replaced it); exiting",
+			(unsigned long long)q->id, pfsel_last_error());
+		snprintf(text, size,
+			 "not answered: this agent is no longer registered");
+		return EXIT_RUNTIME;
+	} else if (rc) {
+		agent_log(a->log, "question %llu: %s",
+			  (unsigned long long)q->id, pfsel_last_error());
+		snprintf(text, size, "not answered: %s", pfsel_last_error());
+	} else {
+		agent_log(a->log, "question %llu: answered %s %s (by %s)",
+			  (unsigned long long)q->id,
+			  pfsel_answer_name(d->verdict),
+			  pfsel_scope_name(d->scope), by);
+		snprintf(text, size, "answered %s %s",
+			 pfsel_answer_name(d->verdict),
+			 pfsel_scope_name(d->scope));
+	}
+	if (!rc && d->scope == PFSEL_SCOPE_ALWAYS)
+		*status = make_permanent(a, q, d, text, size);
+	return -1;
+}
+
+static void log_unanswered(struct agent *a, uint64_t id)
+{
+	agent_log(
+		a->log,
+		"question %llu: not answered (the policy's unanswered verdict applies)",
+		(unsigned long long)id);
+}
+
+/* Keeps @q, handed to @src, until it is answered or its time is up. */
+static int add_pending(struct agent *a, const struct pfsel_question *q,
+		       long long deadline, struct agent_source *src)
+{
+	struct pending *grown;
+	struct pfsel_question *copy = malloc(sizeof(*copy));
+
+	if (!copy)
+		return -ENOMEM;
+	if (a->n_pending == a->cap_pending) {
+		size_t cap = a->cap_pending ? 2 * a->cap_pending : 8;
+
+		grown = realloc(a->pending, cap * sizeof(*grown));
+		if (!grown) {
+			free(copy);
+			return -ENOMEM;
+		}
+		a->pending = grown;
+		a->cap_pending = cap;
+	}
+	*copy = *q;
+	a->pending[a->n_pending++] = (struct pending){
+		.id = q->id, .deadline = deadline, .src = src, .q = copy
+	};
+	return 0;
+}
+
+/* Forgets pending question @i (order is not kept). */
+static void drop_pending(struct agent *a, size_t i)
+{
+	free(a->pending[i].q);
+	a->pending[i] = a->pending[--a->n_pending];
+}
+
+/*
+ * Hands @q to the first asynchronous source still there: true when one
+ * took it.
+ */
+static bool post(struct agent *a, const struct pfsel_question *q,
+		 long long deadline)
+{
+	struct agent_source *src;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < a->n_sources && !stop; i++) {
+		src = a->sources[i];
+		if (!src->post)
+			continue;
+		rc = add_pending(a, q, deadline, src);
+		if (!rc) {
+			rc = src->post(src, q, deadline);
+			if (rc)
+				drop_pending(a, a->n_pending - 1);
+		}
+		if (!rc) {
+			agent_log(a->log, "question %llu: asked the %s",
+				  (unsigned long long)q->id, src->name);
+			return true;
+		}
+		agent_log(a->log, "question %llu: source %s failed: %s",
+			  (unsigned long long)q->id, src->name, strerror(-rc));
+	}
+	return false;
+}
+
+/*
+ * --prompt's program when it names none: pfsel-prompt beside this
+ * pfsel-agent (malloc()ed), when there is one; NULL: look it up in $PATH.
+ */
+static char *prompt_default(void)
+{
+	char self[PATH_MAX], *path;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n <= 0)
+		return NULL;
+	self[n] = '\0';
+	if (asprintf(&path, "%s/%s", dirname(self), PROMPT_PROGRAM) < 0)
+		return NULL;
+	if (access(path, X_OK)) {
+		free(path);
+		return NULL;
+	}
+	return path;
 }
 
 /* Handles one question; returns an exit status to stop with, or -1. */
@@ -312,14 +513,16 @@ static int handle(struct agent *a, const struct pfsel_question *q)
 	char text[2 * PFSEL_QUESTION_PATH_MAX +
 		  PFSEL_ESCAPE_SIZE(PFSEL_QUESTION_SECCTX_MAX) + 512];
 	long long deadline = agent_now_ms() + q->timeout_ms;
-	struct agent_decision d;
+	struct agent_decision d = { 0 };
 	const char *by = NULL;
 	size_t i;
-	int rc;
+	int rc, status;
 
 	pfsel_question_format(q, text, sizeof(text));
 	agent_log(a->log, "question %llu: %s", (unsigned long long)q->id, text);
 	for (i = 0; i < a->n_sources && !by && !stop; i++) {
+		if (!a->sources[i]->decide)
+			continue;
 		rc = a->sources[i]->decide(a->sources[i], q, deadline, &d);
 		if (rc < 0)
 			agent_log(a->log, "question %llu: source %s failed: %s",
@@ -329,37 +532,175 @@ static int handle(struct agent *a, const struct pfsel_question *q)
 			by = a->sources[i]->name;
 	}
 	if (!by) {
-		agent_log(
-			a->log,
-			"question %llu: not answered (the policy's unanswered verdict applies)",
-			(unsigned long long)q->id);
+		if (!stop && post(a, q, deadline))
+			return -1;
+		log_unanswered(a, q->id);
 		return -1;
 	}
-	rc = pfsel_agent_answer(a->nl, q->id, d.verdict, d.scope);
-	if (rc == -ENOENT) {
-		agent_log(
-			a->log,
-			"question %llu: answered %s %s too late: it had expired",
-			(unsigned long long)q->id, pfsel_answer_name(d.verdict),
-			pfsel_scope_name(d.scope));
-	} else if (rc == -EPERM) {
-		agent_log(
-			a->log,
-			"question %llu: %s: this agent is no longer registered (another agent of this uid replaced it); exiting",
-			(unsigned long long)q->id, pfsel_last_error());
-		return EXIT_RUNTIME;
-	} else if (rc) {
-		agent_log(a->log, "question %llu: %s",
-			  (unsigned long long)q->id, pfsel_last_error());
-	} else {
-		agent_log(a->log, "question %llu: answered %s %s (by %s)",
-			  (unsigned long long)q->id,
-			  pfsel_answer_name(d.verdict),
-			  pfsel_scope_name(d.scope), by);
+	return deliver(a, q, &d, by, &status, text, sizeof(text));
+}
+
+/*
+ * The answers asynchronous source @i has ready; returns an exit status to
+ * stop with, or -1.
+ */
+static int collect(struct agent *a, size_t i)
+{
+	struct agent_source *src = a->sources[i];
+	char text[2 * PFSEL_ESCAPE_SIZE(PFSEL_QUESTION_PATH_MAX) + 1024];
+	struct agent_decision d;
+	uint64_t id;
+	size_t k;
+	int rc, status, ret;
+
+	for (;;) {
+		memset(&d, 0, sizeof(d));
+		rc = src->collect(src, &id, &d);
+		if (rc == 0)
+			return -1;
+		if (rc < 0) {
+			agent_log(
+				a->log,
+				"source %s failed: %s; the questions it had are not answered",
+				src->name, strerror(-rc));
+			for (k = a->n_pending; k-- > 0;) {
+				if (a->pending[k].src != src)
+					continue;
+				log_unanswered(a, a->pending[k].id);
+				drop_pending(a, k);
+			}
+			return -1;
+		}
+		for (k = 0; k < a->n_pending; k++)
+			if (a->pending[k].src == src && a->pending[k].id == id)
+				break;
+		if (k == a->n_pending) {
+			/* Taken back, or never given: the kernel never sees it. */
+			agent_log(
+				a->log,
+				"question %llu: an answer from the %s to a question that is not its to answer; ignored",
+				(unsigned long long)id, src->name);
+			continue;
+		}
+		ret = deliver(a, a->pending[k].q, &d, src->name, &status, text,
+			      sizeof(text));
+		drop_pending(a, k);
+		if (src->result)
+			src->result(src, id, status, text);
+		if (ret >= 0)
+			return ret;
 	}
-	if (!rc && d.scope == PFSEL_SCOPE_ALWAYS)
-		make_permanent(a, q, &d);
-	return -1;
+}
+
+/* Takes back the questions whose time ran out: the kernel decided them. */
+static void expire(struct agent *a)
+{
+	long long now = agent_now_ms();
+	size_t k;
+
+	for (k = a->n_pending; k-- > 0;) {
+		if (a->pending[k].deadline > now)
+			continue;
+		if (a->pending[k].src->withdraw)
+			a->pending[k].src->withdraw(a->pending[k].src,
+						    a->pending[k].id,
+						    PROMPT_WITHDRAW_EXPIRED);
+		log_unanswered(a, a->pending[k].id);
+		drop_pending(a, k);
+	}
+}
+
+/* ms until the nearest pending deadline, -1 with none pending. */
+static int next_timeout(const struct agent *a)
+{
+	long long now = agent_now_ms(), first = -1, left;
+	size_t k;
+
+	for (k = 0; k < a->n_pending; k++)
+		if (first < 0 || a->pending[k].deadline < first)
+			first = a->pending[k].deadline;
+	if (first < 0)
+		return -1;
+	left = first - now;
+	return left < 0 ? 0 : left > INT_MAX ? INT_MAX : (int)left;
+}
+
+/*
+ * Takes questions, and answers from the asynchronous sources, until a
+ * signal, --count questions (and their answers), or an error: returns the
+ * exit status.
+ */
+static int serve(struct agent *a, struct pfsel_question *q, unsigned long count,
+		 unsigned long *seen)
+{
+	struct pollfd pfd[1 + MAX_SOURCES];
+	size_t at[1 + MAX_SOURCES];
+	nfds_t n, first;
+	size_t i;
+	int rc, timeout, fd;
+	bool taking;
+
+	for (;;) {
+		taking = !count || *seen < count;
+		if (stop || (!taking && !a->n_pending))
+			return EXIT_OK;
+		n = 0;
+		timeout = next_timeout(a);
+		if (taking) {
+			pfd[n++] = (struct pollfd){ .fd = pfsel_agent_fd(a->nl),
+						    .events = POLLIN };
+			/* Questions that came while an answer was sent. */
+			if (pfsel_agent_pending(a->nl))
+				timeout = 0;
+		}
+		first = n; /* the sources' descriptors from here on */
+		for (i = 0; i < a->n_sources; i++) {
+			if (!a->sources[i]->collect)
+				continue;
+			/* None while it has no child: the next post starts one. */
+			fd = a->sources[i]->fd(a->sources[i]);
+			if (fd < 0)
+				continue;
+			at[n] = i;
+			pfd[n++] =
+				(struct pollfd){ .fd = fd, .events = POLLIN };
+		}
+		rc = poll(pfd, n, timeout);
+		if (rc < 0 && errno != EINTR) {
+			agent_log(a->log, "poll: %s", strerror(errno));
+			return EXIT_RUNTIME;
+		}
+		if (stop)
+			return EXIT_OK;
+
+		/* Every question libpfsel has, without waiting. */
+		while (taking && !stop) {
+			rc = pfsel_agent_receive(a->nl, q, 0);
+			if (rc == 0 || rc == -EINTR)
+				break;
+			if (rc == -ENOBUFS) {
+				agent_log(a->log, "%s", pfsel_last_error());
+				continue;
+			}
+			if (rc < 0) {
+				agent_log(a->log, "%s", pfsel_last_error());
+				return EXIT_RUNTIME;
+			}
+			(*seen)++;
+			rc = handle(a, q);
+			if (rc >= 0)
+				return rc;
+			taking = !count || *seen < count;
+		}
+		for (i = first; i < n && !stop; i++) {
+			if (!pfd[i].revents && pfd[i].fd >= 0)
+				continue;
+			rc = collect(a, at[i]);
+			if (rc >= 0)
+				return rc;
+		}
+		expire(a);
+	}
 }
 
 int main(int argc, char **argv)
@@ -370,6 +711,7 @@ int main(int argc, char **argv)
 		{ "auto", required_argument, NULL, 'a' },
 		{ "scope", required_argument, NULL, 's' },
 		{ "interactive", no_argument, NULL, 'i' },
+		{ "prompt", optional_argument, NULL, 'p' },
 		{ "pfw", required_argument, NULL, 'P' },
 		{ "policy", required_argument, NULL, 'O' },
 		{ "pfwc", required_argument, NULL, 'C' },
@@ -386,7 +728,9 @@ int main(int argc, char **argv)
 	char *rules_real = NULL, *services = NULL;
 	uid_t agent_uid;
 	int auto_verdict = -1, auto_scope = PFSEL_SCOPE_ONCE;
-	bool interactive = false;
+	bool interactive = false, prompt = false;
+	const char *prompt_arg = NULL;
+	char *prompt_path = NULL;
 	unsigned long count = 0, seen = 0;
 	struct agent a = { .pfw = { .pfwc = "pfwc", .load = true } };
 	char *default_pfw = NULL, *default_out = NULL, err[4096];
@@ -425,6 +769,15 @@ int main(int argc, char **argv)
 			break;
 		case 'i':
 			interactive = true;
+			break;
+		case 'p':
+			prompt = true;
+			prompt_arg = optarg;
+			if (prompt_arg && !*prompt_arg) {
+				fprintf(stderr,
+					"pfsel-agent: --prompt=: an empty program name\n");
+				return EXIT_USAGE;
+			}
 			break;
 		case 'P':
 			pfw_path = optarg;
@@ -466,7 +819,13 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (!rules_path && auto_verdict < 0)
+	if (interactive && prompt) {
+		fprintf(stderr,
+			"pfsel-agent: --interactive and --prompt: choose one: the terminal or the desktop prompt\n");
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!rules_path && auto_verdict < 0 && !prompt)
 		interactive = true;
 
 	if (user_arg) {
@@ -596,6 +955,26 @@ int main(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (prompt) {
+		/* As the user, in the user's environment: the person's own
+		 * window, and a child that can be told nothing root knows. */
+		char *program[2] = { (char *)prompt_arg, NULL };
+
+		if (!prompt_arg) {
+			prompt_path = prompt_default();
+			program[0] = prompt_path ? prompt_path : PROMPT_PROGRAM;
+		}
+		a.sources[a.n_sources] =
+			source_prompt_new(program, err, sizeof(err));
+		if (!a.sources[a.n_sources]) {
+			fprintf(stderr, "pfsel-agent: --prompt: %s\n", err);
+			if (a.log != stderr)
+				agent_log(a.log, "--prompt: %s", err);
+			status = EXIT_RUNTIME;
+			goto out;
+		}
+		a.sources[a.n_sources++]->log = a.log;
+	}
 	if (user_arg && !confirmed.blob)
 		agent_log(
 			a.log,
@@ -603,43 +982,36 @@ int main(int argc, char **argv)
 			(unsigned int)agent_uid, PFSEL_PAM_CACHE_DIR,
 			PFSEL_PAM_CONFIRMED, a.pfw.pfw);
 	agent_log(a.log,
-		  "registered as the agent of uid %u%s%s (sources:%s%s%s)",
+		  "registered as the agent of uid %u%s%s (sources:%s%s%s%s)",
 		  (unsigned int)agent_uid, user_arg ? ", running as " : "",
 		  user_arg ? user.name : "", rules_path ? " rules" : "",
 		  auto_verdict >= 0 ? " auto" : "",
-		  interactive ? " terminal" : "");
+		  interactive ? " terminal" : "", prompt ? " prompt" : "");
 
 	q = malloc(sizeof(*q));
 	if (!q) {
 		status = EXIT_RUNTIME;
 		goto out;
 	}
-	while (!stop && (!count || seen < count)) {
-		rc = pfsel_agent_receive(a.nl, q, -1);
-		if (rc == -EINTR || rc == 0)
-			continue;
-		if (rc == -ENOBUFS) {
-			agent_log(a.log, "%s", pfsel_last_error());
-			continue;
-		}
-		if (rc < 0) {
-			agent_log(a.log, "%s", pfsel_last_error());
-			status = EXIT_RUNTIME;
-			break;
-		}
-		seen++;
-		rc = handle(&a, q);
-		if (rc >= 0) {
-			status = rc;
-			break;
-		}
-	}
+	status = serve(&a, q, count, &seen);
 	if (status == EXIT_OK)
 		agent_log(a.log, "stopping after %lu question%s", seen,
 			  seen == 1 ? "" : "s");
 
 out:
+	/* The kernel gives what is still pending its unanswered verdict. */
+	while (a.n_pending) {
+		struct pending *p = &a.pending[a.n_pending - 1];
+
+		if (p->src->withdraw)
+			p->src->withdraw(p->src, p->id,
+					 PROMPT_WITHDRAW_STOPPING);
+		log_unanswered(&a, p->id);
+		drop_pending(&a, a.n_pending - 1);
+	}
+	free(a.pending);
 	free(q);
+	free(prompt_path);
 	pfsel_agent_close(a.nl); /* closing unregisters */
 	for (i = 0; i < a.n_sources; i++)
 		if (a.sources[i])

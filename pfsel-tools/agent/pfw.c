@@ -38,60 +38,6 @@
 
 extern char **environ;
 
-int pfw_rule_for(const struct pfsel_question *q, unsigned int verdict,
-		 char *buf, size_t size)
-{
-	char exe[PFSEL_ESCAPE_SIZE(PFSEL_QUESTION_PATH_MAX)],
-		script[PFSEL_ESCAPE_SIZE(PFSEL_QUESTION_PATH_MAX)];
-	char addr[PFSEL_ADDR_STRLEN];
-	char where[PFSEL_ADDR_STRLEN + 32] = "";
-	bool has_port = q->proto == PFSEL_PROTO_TCP ||
-			q->proto == PFSEL_PROTO_UDP;
-	int n;
-
-	if (q->exe[0] != '/' || (q->script[0] && q->script[0] != '/'))
-		return -EINVAL; /* an unnamed application: no rule names it */
-	if (verdict > PFSEL_ANSWER_DENY || q->op >= PFSEL_OP_COUNT ||
-	    q->proto >= PFSEL_PROTO_COUNT)
-		return -EINVAL;
-	/*
-	 * The exact-path form whenever a path is not plain: a quoted path
-	 * is that file only, so an executable named "*" (or "**", or with
-	 * any byte the language would read otherwise) gets a rule that lets
-	 * out that file and no sibling.
-	 */
-	if (pfsel_escape(q->exe, exe, sizeof(exe), PFSEL_ESCAPE_QUOTE) < 0)
-		return -EINVAL;
-	script[0] = '\0';
-	if (q->script[0] && pfsel_escape(q->script, script, sizeof(script),
-					 PFSEL_ESCAPE_QUOTE) < 0)
-		return -EINVAL;
-
-	if (q->op == PFSEL_OP_CREATE) {
-		if (q->proto != PFSEL_PROTO_PACKET)
-			snprintf(where, sizeof(where), " family %s",
-				 pfsel_family_name(q->family));
-	} else {
-		pfsel_format_addr(q->raddr, addr, sizeof(addr));
-		if (has_port)
-			snprintf(where, sizeof(where), " %s %s port %u",
-				 q->op == PFSEL_OP_CONNECT ? "to" :
-				 q->op == PFSEL_OP_ACCEPT  ? "from" :
-							     "on",
-				 addr, q->rport);
-		else
-			snprintf(where, sizeof(where), " %s %s",
-				 q->op == PFSEL_OP_CONNECT ? "to" : "on", addr);
-	}
-	n = snprintf(buf, size, "%s %s%s%s %s %s%s;",
-		     pfsel_answer_name(verdict), exe,
-		     script[0] ? " script " : "", script, pfsel_op_name(q->op),
-		     pfsel_proto_name(q->proto), where);
-	if (n < 0 || (size_t)n >= size)
-		return -ENOSPC;
-	return n;
-}
-
 /* The offset just past the line starting with @marker, or -1. */
 static long find_line(const char *text, const char *marker)
 {

@@ -43,15 +43,6 @@ struct pfw_config {
 };
 
 /*
- * The rule that answers @q for good, e.g.
- * "allow /usr/bin/curl connect tcp to 192.0.2.1 port 80;".
- * Returns its length, -ENOSPC, or -EINVAL for a question no rule can name
- * (an unnamed application).
- */
-int pfw_rule_for(const struct pfsel_question *q, unsigned int verdict,
-		 char *buf, size_t size);
-
-/*
  * @text with @line (a whole line, without newline) added at the end of the
  * agent's section, which is created at the top when missing: rules are
  * decided first match first, and the added rule must come before the rule

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests for pfsel-agent's "always" (pfsel-tools/agent/pfw.c): the rule
- * written for a question, its place in ~/.pfw, and the write, compile,
- * rename sequence, with fake compilers and with the real pfwc
+ * Unit tests for pfsel-agent's "always" (pfsel-tools/agent/pfw.c): the
+ * rule's place in ~/.pfw (its text: test_answer_rule.c), and the write,
+ * compile, rename sequence, with fake compilers and with the real pfwc
  * ($ROOT/build/bin/pfwc, when it is there).
  */
 #include <stdarg.h>
@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "answer_rule.h"
 #include "pfw.h"
 #include "tmpdir.h"
 
@@ -62,75 +63,6 @@ static struct pfsel_question *question(void)
 	q->rport = 80;
 	q->policy = 1;
 	return q;
-}
-
-static void test_rule_for(void **state)
-{
-	struct pfsel_question *q = question();
-	char buf[512];
-
-	(void)state;
-	assert_true(pfw_rule_for(q, PFSEL_ANSWER_ALLOW, buf, sizeof(buf)) > 0);
-	assert_string_equal(
-		buf, "allow /usr/bin/curl connect tcp to 192.0.2.1 port 80;");
-
-	pfsel_parse_addr("2001:db8::1", q->raddr);
-	q->proto = PFSEL_PROTO_UDP;
-	q->rport = 53;
-	pfw_rule_for(q, PFSEL_ANSWER_DENY, buf, sizeof(buf));
-	assert_string_equal(
-		buf, "deny /usr/bin/curl connect udp to 2001:db8::1 port 53;");
-
-	q->proto = PFSEL_PROTO_ICMP;
-	pfw_rule_for(q, PFSEL_ANSWER_ALLOW, buf, sizeof(buf));
-	assert_string_equal(buf,
-			    "allow /usr/bin/curl connect icmp to 2001:db8::1;");
-
-	q->op = PFSEL_OP_CREATE;
-	q->proto = PFSEL_PROTO_TCP;
-	q->family = PFSEL_FAMILY_INET6;
-	strcpy(q->exe, "/usr/bin/python3");
-	strcpy(q->script, "/home/a/my \"tool\".py");
-	pfw_rule_for(q, PFSEL_ANSWER_ALLOW, buf, sizeof(buf));
-	assert_string_equal(
-		buf,
-		"allow /usr/bin/python3 script \"/home/a/my \\\"tool\\\".py\" create tcp family inet6;");
-
-	q->script[0] = '\0';
-	q->proto = PFSEL_PROTO_PACKET;
-	q->family = PFSEL_FAMILY_PACKET;
-	pfw_rule_for(q, PFSEL_ANSWER_DENY, buf, sizeof(buf));
-	assert_string_equal(buf, "deny /usr/bin/python3 create packet;");
-
-	q->op = PFSEL_OP_BIND;
-	q->proto = PFSEL_PROTO_TCP;
-	pfsel_parse_addr("0.0.0.0", q->raddr);
-	q->rport = 8080;
-	pfw_rule_for(q, PFSEL_ANSWER_ALLOW, buf, sizeof(buf));
-	assert_string_equal(
-		buf, "allow /usr/bin/python3 bind tcp on 0.0.0.0 port 8080;");
-
-	/* Not plain: the exact-path form, which is that file only. */
-	strcpy(q->exe, "/tmp/globdir/*");
-	pfw_rule_for(q, PFSEL_ANSWER_ALLOW, buf, sizeof(buf));
-	assert_string_equal(
-		buf,
-		"allow \"/tmp/globdir/\\x2a\" bind tcp on 0.0.0.0 port 8080;");
-	strcpy(q->exe, "/tmp/g/**");
-	strcpy(q->script, "/tmp/a?[b] c\x1b[2K\n");
-	pfw_rule_for(q, PFSEL_ANSWER_DENY, buf, sizeof(buf));
-	assert_string_equal(
-		buf,
-		"deny \"/tmp/g/\\x2a\\x2a\" script \"/tmp/a?[b] c\\e[2K\\n\" "
-		"bind tcp on 0.0.0.0 port 8080;");
-	q->script[0] = '\0';
-
-	strcpy(q->exe, "?");
-	assert_int_equal(pfw_rule_for(q, PFSEL_ANSWER_ALLOW, buf, sizeof(buf)),
-			 -EINVAL);
-	strcpy(q->exe, "/usr/bin/python3");
-	assert_int_equal(pfw_rule_for(q, PFSEL_ANSWER_ALLOW, buf, 10), -ENOSPC);
-	free(q);
 }
 
 static void test_insert(void **state)
@@ -274,8 +206,8 @@ static void test_add_rule_real_pfwc(void **state)
 	put(".pfw", "# mine\ndefault deny;\nask * connect tcp;\n", 0600);
 	c.pfw = strdup(in(".pfw"));
 	c.out = strdup(in(".pfw.pfsel"));
-	assert_true(pfw_rule_for(q, PFSEL_ANSWER_ALLOW, rule, sizeof(rule)) >
-		    0);
+	assert_true(answer_rule_format(q, PFSEL_ANSWER_ALLOW, ANSWER_RULE_EXACT,
+				       rule, sizeof(rule)) > 0);
 	if (pfw_add_rule(&c, rule, err, sizeof(err)))
 		fail_msg("pfw_add_rule: %s", err);
 
@@ -347,8 +279,8 @@ static void test_add_rule_glob_name(void **state)
 	c.pfw = strdup(in(".pfw"));
 	c.out = strdup(in(".pfw.pfsel"));
 	strcpy(q->exe, "/tmp/globdir/*");
-	assert_true(pfw_rule_for(q, PFSEL_ANSWER_ALLOW, rule, sizeof(rule)) >
-		    0);
+	assert_true(answer_rule_format(q, PFSEL_ANSWER_ALLOW, ANSWER_RULE_EXACT,
+				       rule, sizeof(rule)) > 0);
 	if (pfw_add_rule(&c, rule, err, sizeof(err)))
 		fail_msg("pfw_add_rule: %s", err);
 	expect_query(&c, "/tmp/globdir/*", "allow");
@@ -362,7 +294,6 @@ static void test_add_rule_glob_name(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_rule_for),
 		cmocka_unit_test(test_insert),
 		cmocka_unit_test(test_default_output),
 		cmocka_unit_test_setup_teardown(test_add_rule_fake_accepts,

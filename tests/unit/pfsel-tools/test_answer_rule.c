@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for the rule an "always" answer becomes
+ * (pfsel-tools/agent/answer_rule.c): its text for each width, operation
+ * and protocol, the exact-path form of names that are not plain, the
+ * refusals; and that the real pfwc ($ROOT/build/bin/pfwc) reads each
+ * width's rule as covering what its name says, and no more.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "answer_rule.h"
+#include "tmpdir.h"
+
+static struct pfsel_question *question(void)
+{
+	struct pfsel_question *q = calloc(1, sizeof(*q));
+
+	assert_non_null(q);
+	strcpy(q->exe, "/usr/bin/curl");
+	q->op = PFSEL_OP_CONNECT;
+	q->proto = PFSEL_PROTO_TCP;
+	q->family = PFSEL_FAMILY_INET;
+	pfsel_parse_addr("192.0.2.1", q->raddr);
+	q->rport = 80;
+	q->policy = 1;
+	return q;
+}
+
+/* answer_rule_format() of @q must be @want, with its length returned. */
+static void expect(const struct pfsel_question *q, unsigned int verdict,
+		   unsigned int width, const char *want)
+{
+	char buf[1024];
+	int n;
+
+	memset(buf, 'x', sizeof(buf));
+	n = answer_rule_format(q, verdict, width, buf, sizeof(buf));
+	if (n < 0)
+		fail_msg("answer_rule_format: %s, want '%s'", strerror(-n),
+			 want);
+	assert_string_equal(buf, want);
+	assert_int_equal(n, strlen(want));
+}
+
+static void test_widths_connect(void **state)
+{
+	struct pfsel_question *q = question();
+
+	(void)state;
+	expect(q, PFSEL_ANSWER_ALLOW, ANSWER_RULE_EXACT,
+	       "allow /usr/bin/curl connect tcp to 192.0.2.1 port 80;");
+	expect(q, PFSEL_ANSWER_ALLOW, ANSWER_RULE_ADDRESS,
+	       "allow /usr/bin/curl connect tcp to 192.0.2.1;");
+	expect(q, PFSEL_ANSWER_ALLOW, ANSWER_RULE_PORT,
+	       "allow /usr/bin/curl connect tcp to any port 80;");
+
+	pfsel_parse_addr("2001:db8::1", q->raddr);
+	q->proto = PFSEL_PROTO_UDP;
+	q->rport = 53;
+	expect(q, PFSEL_ANSWER_DENY, ANSWER_RULE_EXACT,
+	       "deny /usr/bin/curl connect udp to 2001:db8::1 port 53;");
+	expect(q, PFSEL_ANSWER_DENY, ANSWER_RULE_ADDRESS,
+	       "deny /usr/bin/curl connect udp to 2001:db8::1;");
+	expect(q, PFSEL_ANSWER_DENY, ANSWER_RULE_PORT,
+	       "deny /usr/bin/curl connect udp to any port 53;");
+	free(q);
+}
+
+/* bind and listen name their address "on", accept "from". */
+static void test_widths_other_ops(void **state)
+{
+	struct pfsel_question *q = question();
+
+	(void)state;
+	q->op = PFSEL_OP_BIND;
+	pfsel_parse_addr("0.0.0.0", q->raddr);
+	q->rport = 8080;
+	expect(q, PFSEL_ANSWER_ALLOW, ANSWER_RULE_EXACT,
+	       "allow /usr/bin/curl bind tcp on 0.0.0.0 port 8080;");
+	expect(q, PFSEL_ANSWER_ALLOW, ANSWER_RULE_PORT,
+	       "allow /usr/bin/curl bind tcp on any port 8080;");
+	q->op = PFSEL_OP_LISTEN;
+	expect(q, PFSEL_ANSWER_ALLOW, ANSWER_RULE_ADDRESS,
+	       "allow /usr/bin/curl listen tcp on 0.0.0.0;");
+	q->op = PFSEL_OP_ACCEPT;
+	pfsel_parse_addr("198.51.100.7", q->raddr);
+	q->rport = 22;
+	expect(q, PFSEL_ANSWER_DENY, ANSWER_RULE_EXACT,
+	       "deny /usr/bin/curl accept tcp from 198.51.100.7 port 22;");
+	expect(q, PFSEL_ANSWER_DENY, ANSWER_RULE_ADDRESS,
+	       "deny /usr/bin/curl accept tcp from 198.51.100.7;");
+	expect(q, PFSEL_ANSWER_DENY, ANSWER_RULE_PORT,
+	       "deny /usr/bin/curl accept tcp from any port 22;");
+	free(q);
+}
+
+/* No port (icmp, raw): every width is the address's; create: none. */
+static void test_widths_without_port(void **state)
+{
+	struct pfsel_question *q = question();
+	unsigned int w;
+
+	(void)state;
+	for (w = 0; w < ANSWER_RULE_WIDTH_COUNT; w++) {
+		q->op = PFSEL_OP_CONNECT;
+		q->proto = PFSEL_PROTO_ICMP;
+		expect(q, PFSEL_ANSWER_ALLOW, w,
+		       "allow /usr/bin/curl connect icmp to 192.0.2.1;");
+		q->proto = PFSEL_PROTO_RAW;
+		expect(q, PFSEL_ANSWER_DENY, w,
+		       "deny /usr/bin/curl connect raw to 192.0.2.1;");
+		q->op = PFSEL_OP_CREATE;
+		q->proto = PFSEL_PROTO_TCP;
+		q->family = PFSEL_FAMILY_INET6;
+		expect(q, PFSEL_ANSWER_ALLOW, w,
+		       "allow /usr/bin/curl create tcp family inet6;");
+		q->proto = PFSEL_PROTO_PACKET;
+		q->family = PFSEL_FAMILY_PACKET;
+		expect(q, PFSEL_ANSWER_DENY, w,
+		       "deny /usr/bin/curl create packet;");
+		q->family = PFSEL_FAMILY_INET;
+	}
+	free(q);
+}
+
+/* Names that are not plain: the exact-path form, that file only. */
+static void test_exact_paths(void **state)
+{
+	struct pfsel_question *q = question();
+
+	(void)state;
+	strcpy(q->exe, "/usr/bin/python3");
+	strcpy(q->script, "/home/a/my \"tool\".py");
+	expect(q, PFSEL_ANSWER_ALLOW, ANSWER_RULE_EXACT,
+	       "allow /usr/bin/python3 script \"/home/a/my \\\"tool\\\".py\" connect tcp to 192.0.2.1 port 80;");
+	q->script[0] = '\0';
+	strcpy(q->exe, "/tmp/globdir/*");
+	expect(q, PFSEL_ANSWER_ALLOW, ANSWER_RULE_EXACT,
+	       "allow \"/tmp/globdir/\\x2a\" connect tcp to 192.0.2.1 port 80;");
+	expect(q, PFSEL_ANSWER_ALLOW, ANSWER_RULE_ADDRESS,
+	       "allow \"/tmp/globdir/\\x2a\" connect tcp to 192.0.2.1;");
+	expect(q, PFSEL_ANSWER_ALLOW, ANSWER_RULE_PORT,
+	       "allow \"/tmp/globdir/\\x2a\" connect tcp to any port 80;");
+	strcpy(q->exe, "/tmp/g/**");
+	strcpy(q->script, "/tmp/a?[b] c\x1b[2K\n");
+	expect(q, PFSEL_ANSWER_DENY, ANSWER_RULE_PORT,
+	       "deny \"/tmp/g/\\x2a\\x2a\" script \"/tmp/a?[b] c\\e[2K\\n\" connect tcp to any port 80;");
+	free(q);
+}
+
+static void test_refused(void **state)
+{
+	struct pfsel_question *q = question();
+	char buf[512];
+
+	(void)state;
+	strcpy(q->exe, "?");
+	assert_int_equal(answer_rule_format(q, PFSEL_ANSWER_ALLOW, 0, buf,
+					    sizeof(buf)),
+			 -EINVAL);
+	strcpy(q->exe, "/usr/bin/curl");
+	strcpy(q->script, "relative.py");
+	assert_int_equal(answer_rule_format(q, PFSEL_ANSWER_ALLOW, 0, buf,
+					    sizeof(buf)),
+			 -EINVAL);
+	q->script[0] = '\0';
+	assert_int_equal(answer_rule_format(q, 2, 0, buf, sizeof(buf)),
+			 -EINVAL);
+	assert_int_equal(answer_rule_format(q, PFSEL_ANSWER_ALLOW,
+					    ANSWER_RULE_WIDTH_COUNT, buf,
+					    sizeof(buf)),
+			 -EINVAL);
+	q->op = PFSEL_OP_COUNT;
+	assert_int_equal(answer_rule_format(q, PFSEL_ANSWER_ALLOW, 0, buf,
+					    sizeof(buf)),
+			 -EINVAL);
+	q->op = PFSEL_OP_CONNECT;
+	/* Too small: an error and no half rule, never a shorter rule. */
+	assert_int_equal(answer_rule_format(q, PFSEL_ANSWER_ALLOW, 0, buf, 20),
+			 -ENOSPC);
+	assert_string_equal(buf, "");
+	free(q);
+}
+
+static void test_width_names(void **state)
+{
+	(void)state;
+	assert_string_equal(answer_rule_width_name(ANSWER_RULE_EXACT),
+			    "this address and port");
+	assert_string_equal(answer_rule_width_name(ANSWER_RULE_ADDRESS),
+			    "this address");
+	assert_string_equal(answer_rule_width_name(ANSWER_RULE_PORT),
+			    "this port");
+	assert_string_equal(answer_rule_width_name(ANSWER_RULE_WIDTH_COUNT),
+			    "?");
+}
+
+static const char *real_pfwc(void)
+{
+	static char path[512];
+	const char *root = getenv("ROOT");
+
+	snprintf(path, sizeof(path), "%s/build/bin/pfwc", root ? root : "..");
+	return access(path, X_OK) ? NULL : path;
+}
+
+/* pfwc --query @policy for @app connect tcp @addr @port starts with @want. */
+static void query(const char *pfwc, const char *policy, const char *app,
+		  const char *addr, unsigned int port, const char *want)
+{
+	char cmd[1024], out[512] = "";
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "'%s' --query '%s' '%s' connect tcp %s %u",
+		 pfwc, policy, app, addr, port);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	if (!fgets(out, sizeof(out), p))
+		out[0] = '\0';
+	pclose(p);
+	if (strncmp(out, want, strlen(want)) || out[strlen(want)] != ' ')
+		fail_msg("%s %s %u: got '%s', want %s", app, addr, port, out,
+			 want);
+}
+
+/*
+ * Each width's rule, compiled by the real pfwc before the rule that
+ * asked: it covers this address and port, this address, or this port,
+ * as its name says, and nothing else.
+ */
+static void test_pfwc_reads_each_width(void **state)
+{
+	static const char *const app = "/tmp/globdir/*";
+	const char *pfwc = real_pfwc();
+	char rule[1024], text[2048], cmd[1024];
+	struct pfsel_question *q;
+	unsigned int w;
+
+	(void)state;
+	if (!pfwc)
+		skip();
+	q = question();
+	strcpy(q->exe, app);
+	for (w = 0; w < ANSWER_RULE_WIDTH_COUNT; w++) {
+		assert_true(answer_rule_format(q, PFSEL_ANSWER_ALLOW, w, rule,
+					       sizeof(rule)) > 0);
+		snprintf(text, sizeof(text),
+			 "%s\ndefault deny;\nask * connect tcp;\n", rule);
+		put("w.pfw", text, 0600);
+		snprintf(cmd, sizeof(cmd), "'%s' -o '%s' '%s'", pfwc,
+			 in("w.pfsel"), in("w.pfw"));
+		if (system(cmd))
+			fail_msg("pfwc rejected '%s'", rule);
+		query(pfwc, in("w.pfsel"), app, "192.0.2.1", 80, "allow");
+		query(pfwc, in("w.pfsel"), app, "192.0.2.1", 81,
+		      w == ANSWER_RULE_ADDRESS ? "allow" : "ask");
+		query(pfwc, in("w.pfsel"), app, "192.0.2.2", 80,
+		      w == ANSWER_RULE_PORT ? "allow" : "ask");
+		query(pfwc, in("w.pfsel"), app, "192.0.2.2", 81, "ask");
+		/* The exact path: not a sibling. */
+		query(pfwc, in("w.pfsel"), "/tmp/globdir/y", "192.0.2.1", 80,
+		      "ask");
+	}
+	/* IPv6, and bind's "on": pfwc takes them too. */
+	pfsel_parse_addr("2001:db8::1", q->raddr);
+	for (w = 0; w < ANSWER_RULE_WIDTH_COUNT; w++) {
+		q->op = w == ANSWER_RULE_PORT ? PFSEL_OP_BIND :
+						PFSEL_OP_CONNECT;
+		assert_true(answer_rule_format(q, PFSEL_ANSWER_DENY, w, rule,
+					       sizeof(rule)) > 0);
+		put("v6.pfw", rule, 0600);
+		snprintf(cmd, sizeof(cmd), "'%s' -o '%s' '%s'", pfwc,
+			 in("v6.pfsel"), in("v6.pfw"));
+		if (system(cmd))
+			fail_msg("pfwc rejected '%s'", rule);
+	}
+	free(q);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return tmpdir_setup("/tmp/pfsel-answer-rule.XXXXXX");
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	return tmpdir_teardown();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_widths_connect),
+		cmocka_unit_test(test_widths_other_ops),
+		cmocka_unit_test(test_widths_without_port),
+		cmocka_unit_test(test_exact_paths),
+		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_width_names),
+		cmocka_unit_test_setup_teardown(test_pfwc_reads_each_width,
+						setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
