@@ -108,6 +108,22 @@ static inline bool pfsel_list_has(const char *list, const char *item)
 /* How long a connection whose SYN is dropped is given to complete. */
 #define PFSEL_SYN_WAIT_MS 1000
 
+/*
+ * Write a short string to a file in one write(), as `echo` would (a
+ * /proc/self/uid_map, a sysctl): 0 or errno.
+ */
+static inline int pfsel_write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), err = 0;
+
+	if (fd < 0)
+		return errno;
+	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		err = errno ? errno : EIO;
+	close(fd);
+	return err;
+}
+
 /* Read a whole (small) file into @buf, NUL-terminated: length or -errno. */
 static inline ssize_t pfsel_read_file(const char *path, char *buf, size_t size)
 {

@@ -234,18 +234,6 @@ TEST_F(race, repointed_while_stopped_at_exec)
  * evil.scr never runs as trusted.scr.  Without the mount, the same steps
  * run trusted.scr, allowed.
  */
-static int write_text(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), err = 0;
-
-	if (fd < 0)
-		return errno;
-	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text))
-		err = errno ? errno : EIO;
-	close(fd);
-	return err;
-}
-
 /*
  * As pfuser1, in a user + mount namespace of its own: forks the exec'ing
  * child, stops it at its exec of trusted.scr, bind-mounts evil.scr over
@@ -261,9 +249,9 @@ static void mount_attacker(bool mount_over)
 		_exit(126);
 	/* setresuid() made this process non-dumpable: its uid_map needs it. */
 	if (prctl(PR_SET_DUMPABLE, 1) || unshare(CLONE_NEWUSER | CLONE_NEWNS) ||
-	    write_text("/proc/self/setgroups", "deny") ||
-	    write_text("/proc/self/uid_map", "0 1001 1") ||
-	    write_text("/proc/self/gid_map", "0 1001 1") ||
+	    pfsel_write_file("/proc/self/setgroups", "deny") ||
+	    pfsel_write_file("/proc/self/uid_map", "0 1001 1") ||
+	    pfsel_write_file("/proc/self/gid_map", "0 1001 1") ||
 	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
 		_exit(120);
 	pid = fork();

@@ -122,19 +122,6 @@ static int spill(const char *path, const char *data, size_t len)
 	return written == (ssize_t)len ? 0 : -EIO;
 }
 
-/* Write a short string to a file, as `echo` would: 0 or errno. */
-static int write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), err = 0;
-
-	if (fd < 0)
-		return errno;
-	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text))
-		err = errno ? errno : EIO;
-	close(fd);
-	return err;
-}
-
 /* The attacker's files, made by root in a folder only root can write. */
 static int prepare_files(void)
 {
@@ -196,11 +183,11 @@ static int enter_userns(int flags)
 {
 	if (prctl(PR_SET_DUMPABLE, 1) || unshare(CLONE_NEWUSER | flags))
 		return errno;
-	errno = write_file("/proc/self/setgroups", "deny");
+	errno = pfsel_write_file("/proc/self/setgroups", "deny");
 	if (!errno)
-		errno = write_file("/proc/self/uid_map", "0 1001 1");
+		errno = pfsel_write_file("/proc/self/uid_map", "0 1001 1");
 	if (!errno)
-		errno = write_file("/proc/self/gid_map", "0 1001 1");
+		errno = pfsel_write_file("/proc/self/gid_map", "0 1001 1");
 	if (errno)
 		return errno;
 	if ((flags & CLONE_NEWNS) &&
@@ -489,7 +476,7 @@ static int binfmt_handler(void *arg)
 		FAIL_SETUP("binfmt_misc mount");
 	snprintf(rule, sizeof(rule), ":pfsel-test:M:0:%s::%s:%s", magic,
 		 c->interpreter, c->flags);
-	errno = write_file(BINFMT "/register", rule);
+	errno = pfsel_write_file(BINFMT "/register", rule);
 	if (errno)
 		FAIL_SETUP("binfmt_misc register");
 	return connect_allowed_port(c->matched);
