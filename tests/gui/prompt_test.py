@@ -1,0 +1,1005 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""pfsel-prompt, driven through the accessibility tree.
+
+tests/gui/run starts this inside a display (Xvfb, or weston's headless
+backend) and a private D-Bus session; it must not be run in a person's own
+session.  The questions reach the prompt through the agent's own code:
+build/tests/gui/seam_driver runs pfsel-prompt with source_prompt_new() and
+posts them (see seam_driver.c for its line protocol); what the window shows
+is read, and its controls are worked, through AT-SPI, as a screen reader
+or a person's keyboard would.
+
+The cases (--backend x11 runs them all, --backend wayland only "a"):
+
+  a  a question shows every field: the application's name and icon (from
+     a .desktop file, through GIO), executable, script, pid, parents,
+     operation, protocol, address, port, service name, the rule's
+     file:line, the time left and what happens when it runs out; the
+     countdown moves; "Allow" with scope "session" is chosen and the agent
+     side receives "allow session".
+  b  three questions queue in one window: it lists three, the first stays
+     the one shown, and the window does not take the focus from another
+     window when the second and third arrive; each is then answered.
+  c  "always", as wide as "this address", shows the rule it will add and
+     the agent side receives that width.
+  d  the decisions window (--monitor --audit-input=FILE) lists a denial
+     from an AUDIT_PFSEL_ACCESS record with the rule that decided it.
+  e  an executable name with an escape sequence is shown escaped.
+  f  a question whose time runs out is withdrawn: it leaves the window and
+     the agent side has it unanswered.
+
+Each state is saved as build/logs/prompt-CASE[-STATE][-wayland].png.
+One line per check: "PASS: NAME" or "FAIL: NAME" (and why, indented).
+Exit status 0 when every check passed.
+"""
+
+import argparse
+import os
+import queue
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+import traceback
+import urllib.parse
+
+# The kernel's unanswered verdict, and the rest of the question of case a.
+ADDRESS = "192.0.2.10"
+PORT = 443
+SERVICE = "https"
+RULE_LINE = 7
+APP_NAME = "Pfsel Test Browser"
+# The icon is one colour no theme uses, so that the screenshot can be
+# searched for it.
+ICON_COLOUR = "#ff00ff"
+
+passed = 0
+failed = 0
+
+
+def check(name, ok, detail=""):
+    """Count one check and print its line."""
+    global passed, failed
+    if ok:
+        passed += 1
+        print(f"PASS: {name}", flush=True)
+    else:
+        failed += 1
+        print(f"FAIL: {name}", flush=True)
+        for line in str(detail).splitlines()[:30]:
+            print(f"    {line}", flush=True)
+    return ok
+
+
+def log(*args):
+    print(*args, file=sys.stderr, flush=True)
+
+
+def pump():
+    """Handle the accessibility bus's pending signals (windows and
+    applications that came or went): libatspi keeps its picture of the
+    desktop up to date from them, in the GLib main loop."""
+    from gi.repository import GLib
+
+    context = GLib.MainContext.default()
+    while context.iteration(False):
+        pass
+
+
+def wait_for(fn, timeout, interval=0.2):
+    """fn()'s first true value within timeout seconds, else None."""
+    end = time.monotonic() + timeout
+    while True:
+        pump()
+        try:
+            value = fn()
+        except Exception as e:  # a widget gone between two calls
+            log(f"wait_for: {e!r}")
+            value = None
+        if value:
+            return value
+        if time.monotonic() >= end:
+            return None
+        time.sleep(interval)
+
+
+# --- The agent's side: the seam driver --------------------------------------
+
+
+class Driver:
+    """build/tests/gui/seam_driver running pfsel-prompt; its lines."""
+
+    def __init__(self, ctx, prompt_args=()):
+        self.ctx = ctx
+        self.lines = queue.Queue()
+        self.seen = []
+        self.proc = subprocess.Popen(
+            [ctx.driver, ctx.prompt, *prompt_args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=ctx.prompt_log,
+            env=ctx.env,
+            text=True,
+            bufsize=1,
+        )
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            log(f"driver: {line.rstrip()}")
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def send(self, line):
+        log(f"to driver: {line}")
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def expect(self, pattern, timeout=10):
+        """The first line (from now on) that matches pattern, or None."""
+        end = time.monotonic() + timeout
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                return None
+            try:
+                line = self.lines.get(timeout=left)
+            except queue.Empty:
+                return None
+            if line is None:
+                return None
+            self.seen.append(line)
+            m = re.fullmatch(pattern, line)
+            if m:
+                return m
+
+    def ask(self, qid, timeout_ms, **fields):
+        words = [f"{k}={urllib.parse.quote(str(v), safe='/.:-_')}" for k, v in fields.items()]
+        self.send(f"ask {qid} {timeout_ms} " + " ".join(words))
+        return self.expect(rf"posted {qid}|error .*", 5)
+
+    def prompt_pid(self):
+        """The pid of pfsel-prompt, the driver's child."""
+        for task in os.listdir(f"/proc/{self.proc.pid}/task"):
+            try:
+                with open(f"/proc/{self.proc.pid}/task/{task}/children") as f:
+                    kids = f.read().split()
+            except OSError:
+                continue
+            if kids:
+                return int(kids[0])
+        return None
+
+    def close(self):
+        if self.proc.poll() is None:
+            try:
+                self.send("quit")
+            except BrokenPipeError:
+                pass
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+# --- The accessibility tree ------------------------------------------------
+
+
+def walk(acc, depth=0):
+    """acc and every accessible under it (depth first, in order)."""
+    yield acc
+    if depth > 60:
+        return
+    try:
+        children = list(acc)
+    except Exception:
+        return
+    for child in children:
+        if child is not None:
+            yield from walk(child, depth + 1)
+
+
+def states(acc):
+    try:
+        return acc.getState()
+    except Exception:
+        return None
+
+
+def visible(acc):
+    s = states(acc)
+    return s is not None and s.contains(pyatspi.STATE_VISIBLE)
+
+
+def walk_shown(acc, depth=0):
+    """acc and every accessible under it that is shown.  GTK 4.8 gives
+    the window SHOWING, its widgets only VISIBLE (gtk_widget_get_visible()):
+    a widget is shown when it and every widget above it are visible, so a
+    subtree under a hidden widget is skipped whole."""
+    if depth and not visible(acc):
+        return
+    yield acc
+    if depth > 60:
+        return
+    try:
+        children = list(acc)
+    except Exception:
+        return
+    for child in children:
+        if child is not None:
+            yield from walk_shown(child, depth + 1)
+
+
+def showing(window):
+    """Whether a top-level window is shown."""
+    s = states(window)
+    return s is not None and s.contains(pyatspi.STATE_SHOWING)
+
+
+def whole_text(acc):
+    """The whole text of acc's Text interface (GTK's labels have one)."""
+    t = acc.queryText()
+    # Not getText(0, -1): GTK 4.8 answers that with "".
+    return t.getText(0, t.characterCount)
+
+
+def text_of(acc):
+    """What acc says: its name, and its text when it has some."""
+    out = []
+    try:
+        if acc.name:
+            out.append(acc.name)
+    except Exception:
+        return out
+    try:
+        s = whole_text(acc)
+        if s and s not in out:
+            out.append(s)
+    except Exception:
+        pass
+    return out
+
+
+def fresh(acc):
+    """acc, its cached properties dropped (GTK changes them as it goes)."""
+    try:
+        acc.clear_cache()
+    except Exception:
+        pass
+    return acc
+
+
+def texts(window):
+    """Every text of the window's widgets that are shown."""
+    out = []
+    for a in walk_shown(fresh(window)):
+        out.extend(text_of(a))
+    return out
+
+
+def field(window, title):
+    """The text of the value labelled title (its accessible name), or None.
+
+    pfsel-prompt names each value label after its field's title
+    ("Executable", "Time left", ...), as a screen reader reads it; the
+    title's own label says just the title.
+    """
+    for a in walk_shown(fresh(window)):
+        try:
+            if a.name != title:
+                continue
+            text = whole_text(a)
+        except Exception:
+            continue
+        if text != title:
+            return text
+    return None
+
+
+def role(acc):
+    try:
+        return acc.getRoleName()
+    except Exception:
+        return ""
+
+
+def app_of(pid):
+    """The accessible application of process pid, or None."""
+    desktop = pyatspi.Registry.getDesktop(0)
+    for app in desktop:
+        try:
+            if app is not None and app.get_process_id() == pid:
+                return app
+        except Exception:
+            continue
+    return None
+
+
+def windows(app):
+    """The application's top-level windows that are shown."""
+    return [w for w in app if w is not None and showing(w)]
+
+
+def controls(acc, roles, name):
+    """The shown controls of the roles whose name is name (any case)."""
+    name = name.lower()
+    return [
+        a
+        for a in walk_shown(fresh(acc))
+        if role(a) in roles and (a.name or "").strip().lower() == name
+    ]
+
+
+# What GTK 4.8 shows buttons, toggle buttons and radio buttons as.
+BUTTONS = ("push button", "toggle button", "radio button", "check box")
+
+
+def do_action(acc, wanted=("click", "activate", "press", "toggle")):
+    """Do acc's action that is a click; the name of it, or None."""
+    try:
+        action = acc.queryAction()
+    except NotImplementedError:
+        return None
+    for i in range(action.nActions):
+        if action.getName(i) in wanted:
+            action.doAction(i)
+            return action.getName(i)
+    return None
+
+
+def sensitive(acc):
+    s = states(acc)
+    return s is not None and s.contains(pyatspi.STATE_SENSITIVE)
+
+
+def is_on(root, label):
+    """Whether the toggle or radio button named label is on (pressed or
+    checked: GTK 4.8 shows a grouped toggle button as a pressed button)."""
+    def on():
+        for c in controls(root, BUTTONS, label):
+            s = states(c)
+            if s is not None and (s.contains(pyatspi.STATE_PRESSED)
+                                  or s.contains(pyatspi.STATE_CHECKED)):
+                return True
+        return False
+    return bool(wait_for(on, 3))
+
+
+def choose(root, label, timeout=5):
+    """Works the control named label (a button or a radio button) through
+    its AT-SPI action, once it is sensitive (pfsel-prompt's Allow and Deny
+    wait a moment after a question comes into view).  True when done."""
+    found = wait_for(lambda: [c for c in controls(root, BUTTONS, label) if sensitive(c)],
+                     timeout)
+    if not found:
+        log(f"choose {label!r}: no sensitive control; controls: "
+            + repr([(role(c), c.name) for c in walk(root) if role(c) in BUTTONS]))
+        return False
+    return do_action(found[0]) is not None
+
+
+# --- Screenshots -------------------------------------------------------------
+
+
+def screenshot(ctx, name):
+    """The whole screen to build/logs/prompt-NAME[-wayland].png; its path."""
+    time.sleep(0.7)  # let the last frame be drawn
+    suffix = "-wayland" if ctx.backend == "wayland" else ""
+    out = os.path.join(ctx.logs, f"prompt-{name}{suffix}.png")
+    if os.path.exists(out):
+        os.unlink(out)  # not last run's
+    if ctx.backend == "x11":
+        xwd = subprocess.run(["xwd", "-root", "-silent"], capture_output=True, env=ctx.env)
+        if xwd.returncode == 0:
+            subprocess.run(["convert", "xwd:-", f"png:{out}"], input=xwd.stdout, env=ctx.env)
+    else:
+        shots = os.path.join(ctx.work, "shots")
+        shutil.rmtree(shots, ignore_errors=True)
+        os.makedirs(shots)
+        subprocess.run(["weston-screenshooter"], cwd=shots, env=ctx.env, capture_output=True)
+        made = [f for f in os.listdir(shots) if f.endswith(".png")]
+        if made:
+            shutil.move(os.path.join(shots, made[0]), out)
+    if not os.path.exists(out):
+        log(f"screenshot {out}: not made")
+        return None
+    return out
+
+
+def colour_pixels(path, colour):
+    """How many pixels of the picture are exactly colour."""
+    if not path:
+        return 0
+    r = subprocess.run(
+        ["convert", path, "-alpha", "off", "-fill", "black", "+opaque", colour,
+         "-fill", "white", "-opaque", colour, "-format", "%[fx:mean*w*h]", "info:"],
+        capture_output=True, text=True,
+    )
+    try:
+        return round(float(r.stdout.strip()))
+    except ValueError:
+        log(f"colour_pixels: {r.stdout!r} {r.stderr!r}")
+        return 0
+
+
+# --- The test's world ----------------------------------------------------------
+
+
+class Context:
+    pass
+
+
+def make_world(args):
+    """The private home, data folders, application and environment."""
+    ctx = Context()
+    ctx.backend = args.backend
+    ctx.top = args.top
+    ctx.work = os.path.abspath(args.work)
+    ctx.logs = os.path.join(ctx.top, "build", "logs")
+    ctx.prompt = args.prompt or os.path.join(ctx.top, "build", "bin", "pfsel-prompt")
+    ctx.driver = args.driver or os.path.join(ctx.top, "build", "tests", "gui", "seam_driver")
+    os.makedirs(ctx.logs, exist_ok=True)
+    w = ctx.work
+    for d in ("home", "data/applications", "data/icons", "config", "cache", "state", "bin"):
+        os.makedirs(os.path.join(w, d), exist_ok=True)
+    env = dict(os.environ)
+    env.update(
+        HOME=f"{w}/home",
+        XDG_DATA_HOME=f"{w}/data",
+        XDG_CONFIG_HOME=f"{w}/config",
+        XDG_CACHE_HOME=f"{w}/cache",
+        XDG_STATE_HOME=f"{w}/state",
+        # GTK speaks AT-SPI to the accessibility bus of this D-Bus session.
+        GTK_A11Y="atspi",
+        NO_AT_BRIDGE="0",
+        # No dconf: nothing of the person's settings is read or written.
+        GSETTINGS_BACKEND="memory",
+        LANG="C.UTF-8",
+        LC_ALL="C.UTF-8",
+        GDK_BACKEND=ctx.backend,
+    )
+    if ctx.backend == "x11":
+        env.pop("WAYLAND_DISPLAY", None)
+        runtime = f"{w}/runtime"
+        os.makedirs(runtime, mode=0o700, exist_ok=True)
+        env["XDG_RUNTIME_DIR"] = runtime
+    else:
+        env.pop("DISPLAY", None)
+    # Applications and icons from this folder only (and the system's).
+    env["XDG_DATA_DIRS"] = f"{w}/data:{w}/userdata:" + env.get(
+        "XDG_DATA_DIRS", "/usr/local/share:/usr/share")
+    ctx.env = env
+    os.environ.update(env)
+    ctx.prompt_log = open(os.path.join(ctx.logs, f"gui-prompt-{ctx.backend}.log"), "w")
+
+    # The application that asks: a real executable, run by a launcher of
+    # a name of its own, so that the question's pid has parents to show.
+    ctx.exe = f"{w}/bin/pftbrowser"
+    ctx.launcher_exe = f"{w}/bin/pftlauncher"
+    shutil.copy("/bin/sleep", ctx.exe)
+    shutil.copy("/bin/sh", ctx.launcher_exe)
+    ctx.script = f"{w}/bin/fetch-news.py"
+    with open(ctx.script, "w") as f:
+        f.write("#!/bin/sh\n# the script the question names\n")
+    os.chmod(ctx.script, 0o755)
+    ctx.icon = f"{w}/data/icons/pftbrowser.png"
+    subprocess.run(["convert", "-size", "64x64", f"xc:{ICON_COLOUR}", ctx.icon], check=True)
+    with open(f"{w}/data/applications/pftbrowser.desktop", "w") as f:
+        f.write(
+            "[Desktop Entry]\nType=Application\n"
+            f"Name={APP_NAME}\nExec={ctx.script} %u\nIcon={ctx.icon}\n"
+            "Categories=Network;\n"
+        )
+    # A .desktop file in a folder the user's programs can write: what
+    # ~/.local/share/applications is.  As root, the folder is given to
+    # nobody (65534), so that it is not root's.
+    ctx.spoof_exe = f"{w}/bin/pftspoof"
+    shutil.copy("/bin/sleep", ctx.spoof_exe)
+    spoof_dir = f"{w}/userdata/applications"
+    os.makedirs(spoof_dir, exist_ok=True)
+    with open(f"{spoof_dir}/pftspoof.desktop", "w") as f:
+        f.write("[Desktop Entry]\nType=Application\nName=Pfsel Trusted Browser\n"
+                f"Exec={ctx.spoof_exe}\nIcon={w}/data/icons/pftbrowser.png\n")
+    if os.getuid() == 0:
+        for d in (f"{w}/userdata", spoof_dir, f"{spoof_dir}/pftspoof.desktop"):
+            os.chown(d, 65534, 65534)
+    ctx.rule_file = f"{w}/home/.pfw"
+    with open(ctx.rule_file, "w") as f:
+        f.write("".join(f"# line {i}\n" for i in range(1, RULE_LINE)))
+        f.write(f"ask {ctx.exe} connect tcp to any;\n")
+    # (It sleeps no longer than the run may last: nothing outlives it long.)
+    ctx.launcher = subprocess.Popen([ctx.launcher_exe, "-c", f"{ctx.exe} 200; :"], env=env)
+    ctx.app_pid = wait_for(lambda: child_of(ctx.launcher.pid), 5)
+    return ctx
+
+
+def child_of(pid):
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            kids = f.read().split()
+    except OSError:
+        return None
+    return int(kids[0]) if kids else None
+
+
+def question(ctx, **over):
+    """Case a's question, with over's fields instead."""
+    q = dict(
+        exe=ctx.exe,
+        script=ctx.script,
+        comm="pftbrowser",
+        pid=ctx.app_pid,
+        tgid=ctx.app_pid,
+        uid=os.getuid(),
+        op="connect",
+        family="inet",
+        proto="tcp",
+        laddr="0.0.0.0",
+        lport=0,
+        raddr=ADDRESS,
+        rport=PORT,
+        policy=1,
+        rule_file=ctx.rule_file,
+        rule_line=RULE_LINE,
+        rule_col=1,
+        unanswered="deny",
+    )
+    q.update(over)
+    return q
+
+
+class Prompt:
+    """A seam driver with its pfsel-prompt, and the prompt's accessibles."""
+
+    def __init__(self, ctx, prompt_args=()):
+        self.ctx = ctx
+        self.driver = Driver(ctx, prompt_args)
+        self.ready = self.driver.expect("ready", 10) is not None
+        self.pid = self.driver.prompt_pid() if self.ready else None
+        self.app = None
+
+    def application(self, timeout=15):
+        """The prompt's accessible application (it registers when up)."""
+        if self.app is None and self.pid:
+            self.app = wait_for(lambda: app_of(self.pid), timeout)
+        return self.app
+
+    def window(self, timeout=10):
+        """Its shown window, once it has one."""
+        app = self.application()
+        if app is None:
+            return None
+        found = wait_for(lambda: windows(app), timeout)
+        return found[0] if found else None
+
+    def window_with(self, needle, timeout=10):
+        """Its shown window once it shows needle."""
+        def look():
+            w = self.window(1)
+            return w if w is not None and any(needle in t for t in texts(w)) else None
+        return wait_for(look, timeout)
+
+    def close(self):
+        self.driver.close()
+
+
+def all_in(haystack, needles):
+    """The needles that no text of haystack contains."""
+    return [n for n in needles if not any(n in t for t in haystack)]
+
+
+def seconds_left(window):
+    """The seconds the window's "Time left" says, or None."""
+    text = field(window, "Time left") or ""
+    m = re.fullmatch(r"(?:(\d+) min )?(\d+) s left", text)
+    if not m:
+        return None
+    return int(m.group(1) or 0) * 60 + int(m.group(2))
+
+
+# --- The cases ---------------------------------------------------------------------
+
+
+def case_a(ctx):
+    tag = "wayland: " if ctx.backend == "wayland" else ""
+    p = Prompt(ctx)
+    try:
+        if not check(f"{tag}a: the seam driver starts pfsel-prompt", p.ready and p.pid,
+                     "\n".join(p.driver.seen)):
+            return
+        posted = p.driver.ask(1, 60000, **question(ctx))
+        if not check(f"{tag}a: the question is posted through the seam",
+                     posted and posted.group(0) == "posted 1", posted and posted.group(0)):
+            return
+        w = p.window_with(ctx.exe, 20)
+        if not check(f"{tag}a: the question is shown", w is not None,
+                     "no window of pfsel-prompt shows " + ctx.exe):
+            return
+        shot = screenshot(ctx, "a-question")
+        log("case a texts:", texts(w))
+        # A .desktop file is believed only when the user's programs cannot
+        # have written it (root's, in a folder of root's): as root, the
+        # test's own is; as anyone else, it must not be.
+        trusted = os.getuid() == 0
+        expect = {
+            "Application": APP_NAME if trusted else os.path.basename(ctx.script),
+            "Executable": ctx.exe,
+            "Script": ctx.script,
+            "Process": f"pid {ctx.app_pid}",
+            "Parents": f"pftlauncher ({ctx.launcher.pid})",
+            "Operation": "connect",
+            "Protocol": "tcp",
+            "Address": ADDRESS,
+            "Port": str(PORT),
+            "Service": SERVICE,
+            "Rule": f"{ctx.rule_file}:{RULE_LINE}:",
+            "When time runs out": "then: deny",
+        }
+        for title, needle in expect.items():
+            value = field(w, title)
+            check(f"{tag}a: the window shows {title}: {needle}",
+                  value is not None and needle in value,
+                  f"{title}: {value!r}; every text: " + " | ".join(texts(w)))
+        pixels = colour_pixels(shot, ICON_COLOUR)
+        if trusted:
+            check(f"{tag}a: the application's icon (from its .desktop file) is drawn",
+                  pixels >= 256, f"{pixels} pixels of {ICON_COLOUR} in {shot}")
+        else:
+            check(f"{tag}a: the icon of a .desktop file the user could write is not drawn",
+                  pixels < 16, f"{pixels} pixels of {ICON_COLOUR} in {shot}")
+        first = seconds_left(w)
+        time.sleep(2.2)
+        second = seconds_left(w)
+        check(f"{tag}a: the countdown moves ({first} s, then {second} s left)",
+              first is not None and second is not None and 1 <= first - second <= 4
+              and 50 <= first <= 60, f"Time left read {first}, then {second}: "
+              f"{field(w, 'Time left')!r}")
+        ok = choose(w, "This session")
+        check(f"{tag}a: scope \"This session\" is chosen through AT-SPI",
+              ok and is_on(w, "This session"), "no control named This session, or not on")
+        screenshot(ctx, "a-session")
+        ok = choose(w, "Allow")
+        check(f"{tag}a: \"Allow\" is clicked through AT-SPI", ok, "no control named Allow")
+        got = p.driver.expect(r"answer 1 .*", 10)
+        check(f"{tag}a: the agent side receives allow session",
+              got and got.group(0) == "answer 1 allow session -",
+              got.group(0) if got else "nothing; driver said: " + " | ".join(p.driver.seen))
+        screenshot(ctx, "a-answered")
+    finally:
+        p.close()
+
+
+def case_b(ctx):
+    p = Prompt(ctx)
+    holder = None
+    try:
+        if not p.ready:
+            check("b: the seam driver starts pfsel-prompt", False, "\n".join(p.driver.seen))
+            return
+        names = ["pftfirst", "pftsecond", "pftthird"]
+        exes = [f"{ctx.work}/bin/{n}" for n in names]
+        p.driver.ask(11, 90000, **question(ctx, exe=exes[0], comm=names[0], rport=8001))
+        w = p.window_with(exes[0], 20)
+        if not check("b: the first question is shown", w is not None):
+            return
+        # Another window takes the focus, as the person goes on working.
+        holder = focus_holder(ctx)
+        holder_win = wait_for(lambda: holder_window(holder), 15)
+        active = wait_for(lambda: holder_win is not None and is_active(holder_win), 10)
+        check("b: another window has the focus before the next questions",
+              active and not is_active(w),
+              f"holder active {active}, prompt active {is_active(w)}")
+        p.driver.ask(12, 90000, **question(ctx, exe=exes[1], comm=names[1], rport=8002))
+        p.driver.ask(13, 90000, **question(ctx, exe=exes[2], comm=names[2], rport=8003))
+        listed = wait_for(lambda: queue_count(w) == (3, 3), 10)
+        shot_texts = texts(w)
+        screenshot(ctx, "b-queue")
+        check("b: the window lists three questions", listed,
+              f"(counter, rows): {queue_count(w)}; shown: " + " | ".join(shot_texts))
+        check("b: the first question stays the one shown", shown_exe(w) == exes[0],
+              f"shown: {shown_exe(w)}")
+        # Watch the focus for a while: a present() may take effect late.
+        stolen = wait_for(lambda: is_active(w) or not is_active(holder_win), 2.5)
+        check("b: the prompt did not take the focus when questions 2 and 3 came",
+              not stolen, f"prompt active {is_active(w)}, holder active {is_active(holder_win)}")
+        windows_now = windows(p.application())
+        check("b: the three questions share one window", len(windows_now) == 1,
+              f"{len(windows_now)} windows")
+        for qid, exe in zip((11, 12, 13), exes):
+            if shown_exe(w) != exe:
+                check(f"b: question {qid} comes up in turn", False, f"shown: {shown_exe(w)}")
+                break
+            ok = choose(w, "Deny" if qid == 12 else "Allow")
+            got = p.driver.expect(rf"answer {qid} .*", 10)
+            verdict = "deny" if qid == 12 else "allow"
+            check(f"b: question {qid} answered {verdict}", ok and got
+                  and got.group(0).startswith(f"answer {qid} {verdict} "),
+                  got.group(0) if got else "no answer")
+            wait_for(lambda: shown_exe(w) != exe, 5)
+    finally:
+        if holder is not None:
+            holder.terminate()
+            holder.wait()
+        p.close()
+
+
+HOLDER_SOURCE = r"""
+import gi
+gi.require_version("Gtk", "4.0")
+from gi.repository import Gtk
+def up(app):
+    w = Gtk.ApplicationWindow(application=app, title="pfsel test: another window")
+    w.set_default_size(300, 120)
+    w.set_child(Gtk.Entry())
+    w.present()
+app = Gtk.Application(application_id="org.pfsel.TestFocusHolder")
+app.connect("activate", up)
+app.run([])
+"""
+
+
+def focus_holder(ctx):
+    """Another small GTK window that takes the focus (a person's editor)."""
+    return subprocess.Popen([sys.executable, "-c", HOLDER_SOURCE], env=ctx.env,
+                            stderr=ctx.prompt_log)
+
+
+def holder_window(proc):
+    app = app_of(proc.pid)
+    if app is None:
+        return None
+    found = windows(app)
+    return found[0] if found else None
+
+
+def is_active(window):
+    s = states(window)
+    return bool(s is not None and s.contains(pyatspi.STATE_ACTIVE))
+
+
+def rows(window, list_name):
+    """The texts of the rows of the list named list_name."""
+    lists = [a for a in walk_shown(fresh(window)) if (a.name or "") == list_name]
+    if not lists:
+        return []
+    out = []
+    for row in lists[0]:
+        if row is not None and visible(row):
+            out.append(" ".join(t for a in walk_shown(row) for t in text_of(a)))
+    return out
+
+
+def queue_count(window):
+    """How many questions the window says are waiting, and lists."""
+    m = re.fullmatch(r"(\d+) questions? waiting", field(window, "Questions waiting") or "")
+    return (int(m.group(1)) if m else None), len(rows(window, "Pending questions"))
+
+
+def shown_exe(window):
+    """The executable of the question being read."""
+    return field(window, "Executable")
+
+
+def case_c(ctx):
+    p = Prompt(ctx)
+    try:
+        # No script: the rule names the executable alone.
+        p.driver.ask(21, 60000, **question(ctx, rport=8080, script=""))
+        w = p.window_with(ctx.exe, 20)
+        if not check("c: the question is shown", w is not None):
+            return
+        check("c: scope \"Always\" is chosen", choose(w, "Always") and is_on(w, "Always"))
+        check("c: width \"This address\" is chosen",
+              choose(w, "This address") and is_on(w, "This address"))
+        rule = f"allow {ctx.exe} connect tcp to {ADDRESS};"
+        found = wait_for(lambda: field(w, "Rule added by Allow") == rule, 5)
+        screenshot(ctx, "c-always-address")
+        check("c: the rule Allow will add is shown: " + rule, found,
+              f"Rule added by Allow: {field(w, 'Rule added by Allow')!r}")
+        choose(w, "Allow")
+        got = p.driver.expect(r"answer 21 .*", 10)
+        check("c: the agent side receives allow always address",
+              got and got.group(0) == "answer 21 allow always address",
+              got.group(0) if got else "no answer")
+    finally:
+        p.close()
+
+
+def audit_record(ctx):
+    """One AUDIT_PFSEL_ACCESS record as auditd writes it (raw, as
+    "ausearch --raw" prints it; the fields security/pfsel/audit.c logs),
+    of this user (the monitor shows the decisions of its own uid)."""
+    uid = os.getuid()
+    ids = " ".join(f"{k}={uid}" for k in ("uid", "gid", "euid", "suid", "fsuid", "egid",
+                                           "sgid", "fsgid"))
+    return (
+        "type=UNKNOWN[1430] msg=audit(1718000003.000:106): pfsel op=connect "
+        "verdict=deny permissive=0 policy=user "
+        f'rule="{ctx.rule_file}":{RULE_LINE}:1 family=inet protocol=tcp '
+        "laddr=0.0.0.0 lport=0 raddr=198.51.100.7 rport=8443 "
+        f'app="{ctx.exe}" script=? ppid=900 pid=901 auid={uid} {ids} tty=pts1 '
+        f'ses=3 comm="pftbrowser" exe="{ctx.exe}" '
+        "subj=unconfined_u:unconfined_r:unconfined_t:s0-s0:c0.c1023\n"
+    )
+
+
+def case_d(ctx):
+    path = os.path.join(ctx.work, "audit.log")
+    with open(path, "w") as f:
+        f.write(audit_record(ctx))
+    proc = subprocess.Popen([ctx.prompt, "--monitor", f"--audit-input={path}"], env=ctx.env,
+                            stdout=ctx.prompt_log, stderr=ctx.prompt_log)
+    try:
+        app = wait_for(lambda: app_of(proc.pid), 15)
+        w = None
+        if app is not None:
+            w = wait_for(lambda: [x for x in windows(app)
+                                  if any("198.51.100.7" in t for t in texts(x))], 15)
+        if not check("d: the decisions window lists the denial", w,
+                     "no window of pfsel-prompt --monitor shows 198.51.100.7"
+                     + ("" if app is None else "; shown: " + " | ".join(
+                         t for x in windows(app) for t in texts(x)))):
+            return
+        w = w[0]
+        for title, needle in {
+            "Application": ctx.exe,
+            "Destination": "connect to 198.51.100.7:8443 (tcp)",
+            "Verdict": "deny",
+            "Rule": f"{ctx.rule_file}:{RULE_LINE} (user policy)",
+        }.items():
+            value = field(w, title)
+            check(f"d: the denial's {title}: {needle}", value is not None and needle in value,
+                  f"{title}: {value!r}; every text: " + " | ".join(texts(w)))
+        # "Why?": the text of the rule that decided, from its file.
+        ok = choose(w, "Why?")
+        why = wait_for(lambda: field(w, "Rule text"), 5)
+        screenshot(ctx, "d-decisions")
+        check("d: \"Why?\" shows the rule's text", ok and why and
+              f"ask {ctx.exe} connect tcp to any;" in why, f"Rule text: {why!r}")
+    finally:
+        proc.terminate()
+        proc.wait()
+
+
+def case_e(ctx):
+    p = Prompt(ctx)
+    try:
+        evil = f"{ctx.work}/bin/pft\x1b[2Kevil"
+        p.driver.ask(31, 60000, **question(ctx, exe=evil, comm="pft\x1b[2Kevil", script=""))
+        w = p.window_with("evil", 20)
+        if not check("e: the question is shown", w is not None):
+            return
+        shown = texts(w)
+        screenshot(ctx, "e-escaped")
+        raw = [t for t in shown if "\x1b" in t]
+        check("e: no text of the window holds the raw escape byte", not raw, "raw: " + repr(raw))
+        want = f"{ctx.work}/bin/pft\\e[2Kevil"
+        check("e: the executable is shown escaped: " + want,
+              field(w, "Executable") == want, f"Executable: {field(w, 'Executable')!r}")
+        # A .desktop file that the user's programs could have written
+        # names nothing: the application keeps its file name.
+        ok = choose(w, "Deny")
+        p.driver.expect(r"answer 31 .*", 10)
+        p.driver.ask(32, 60000, **question(ctx, exe=ctx.spoof_exe, comm="pftspoof", script=""))
+        shown = wait_for(lambda: field(w, "Executable") == ctx.spoof_exe, 10)
+        app = field(w, "Application")
+        check("e: a .desktop file the user could write does not name the application",
+              ok and shown and app == "pftspoof", f"Application: {app!r}")
+    finally:
+        p.close()
+
+
+def case_f(ctx):
+    p = Prompt(ctx)
+    try:
+        # The agent withdraws a question when its time runs out.
+        p.driver.ask(41, 5000, **question(ctx, rport=8041))
+        w = p.window_with(ctx.exe, 20)
+        if not check("f: the question is shown", w is not None):
+            return
+        got = p.driver.expect(r"unanswered 41|answer 41 .*", 10)
+        check("f: the agent side has it unanswered when its time runs out",
+              got and got.group(0) == "unanswered 41", got.group(0) if got else "nothing")
+        gone = wait_for(lambda: field(w, "Executable") is None
+                        and not rows(w, "Pending questions"), 5)
+        screenshot(ctx, "f-withdrawn")
+        check("f: the withdrawn question leaves the window", gone,
+              "shown: " + " | ".join(texts(w)))
+        late = p.driver.expect(r"answer 41 .*|late 41", 2)
+        check("f: no answer comes for it afterwards", late is None, late and late.group(0))
+        # Withdrawn before its time ran out (another source answered):
+        # the window's own countdown cannot be what removes it.
+        p.driver.ask(42, 60000, **question(ctx, rport=8042))
+        shown = wait_for(lambda: field(w, "Executable") == ctx.exe, 10)
+        p.driver.send("withdraw 42 answered")
+        gone = shown and wait_for(lambda: field(w, "Executable") is None
+                                  and not rows(w, "Pending questions"), 5)
+        check("f: a question withdrawn before its time leaves the window", gone,
+              "shown: " + " | ".join(texts(w)))
+    finally:
+        p.close()
+
+
+CASES = {"a": case_a, "b": case_b, "c": case_c, "d": case_d, "e": case_e, "f": case_f}
+
+
+def start_a11y_bus(ctx):
+    """The accessibility bus of this D-Bus session (at-spi2-core), up:
+    its launcher owns org.a11y.Bus before anything asks for it, so that
+    D-Bus activation does not start a second one."""
+    from gi.repository import Gio, GLib
+
+    for path in ("/usr/libexec/at-spi-bus-launcher", "/usr/lib/at-spi2-core/at-spi-bus-launcher"):
+        if os.access(path, os.X_OK):
+            break
+    else:
+        raise SystemExit("at-spi-bus-launcher: not found (at-spi2-core)")
+    launcher = subprocess.Popen([path, "--launch-immediately"], env=ctx.env,
+                                stdout=ctx.prompt_log, stderr=ctx.prompt_log)
+    session = Gio.bus_get_sync(Gio.BusType.SESSION, None)
+
+    def owned():
+        reply = session.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                  "org.freedesktop.DBus", "NameHasOwner",
+                                  GLib.Variant("(s)", ("org.a11y.Bus",)), None,
+                                  Gio.DBusCallFlags.NONE, -1, None)
+        return reply.unpack()[0]
+
+    if not wait_for(owned, 10, 0.05):
+        raise SystemExit("at-spi-bus-launcher did not take org.a11y.Bus in 10 s")
+    return launcher
+
+
+def main():
+    global pyatspi
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--backend", choices=("x11", "wayland"), required=True)
+    parser.add_argument("--top", required=True, help="the source tree")
+    parser.add_argument("--work", required=True, help="a folder for the run's files")
+    parser.add_argument("--cases", default=None,
+                        help="which cases, e.g. ab (default: all of the backend's)")
+    parser.add_argument("--prompt", help="the pfsel-prompt to test (default: build/bin's)")
+    parser.add_argument("--driver", help="the seam driver (default: build/tests/gui's)")
+    args = parser.parse_args()
+    cases = args.cases or ("abcdef" if args.backend == "x11" else "a")
+    if any(c not in CASES for c in cases):
+        parser.error(f"--cases: not cases of this test: {cases}")
+    # Its own accessibility bus would take the place of a person's.
+    if os.environ.get("PFSEL_GUI_SESSION") != "private":
+        raise SystemExit("prompt_test.py: run through tests/gui/run, in a display and "
+                         "D-Bus session of its own")
+    ctx = make_world(args)
+    log(f"{ctx.backend}: DISPLAY={os.environ.get('DISPLAY')} "
+        f"WAYLAND_DISPLAY={os.environ.get('WAYLAND_DISPLAY')}")
+    bus = start_a11y_bus(ctx)
+    import pyatspi as _pyatspi  # after the bus is up: it connects on import
+
+    pyatspi = _pyatspi
+    try:
+        for c in cases:
+            t0 = time.monotonic()
+            try:
+                CASES[c](ctx)
+            except Exception:
+                check(f"{c}: ran to its end", False, traceback.format_exc())
+            log(f"case {c}: {time.monotonic() - t0:.1f} s")
+    finally:
+        ctx.launcher.send_signal(signal.SIGTERM)
+        if ctx.app_pid:
+            try:
+                os.kill(ctx.app_pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+        ctx.launcher.wait()
+        bus.terminate()
+        bus.wait()
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
