@@ -13,11 +13,21 @@
  * answer.  For the same reason the Allow and Deny buttons take a moment
  * (ARM_MS) after a question comes into view before they act.
  *
+ * An answer is the person's: Allow and Deny answer only when the person's
+ * own pointer click or key press on them has just happened (INPUT_MS).
+ * The window is on the session's accessibility bus, where any program of
+ * the user -- the very programs the policy restrains -- can activate a
+ * button (AT-SPI's DoAction) as a screen reader would; such an activation
+ * alone answers nothing, unless the administrator let assistive
+ * technologies answer (--accept-accessible-actions, from the agent's
+ * environment).  Reading the window through that bus is unaffected.
+ *
  * While the screen is locked (GtkApplication's screensaver-active) no
  * question can be answered: questions that arrive meanwhile are left to
  * the kernel's unanswered verdict and listed for review afterwards.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -33,6 +43,14 @@
 /* How long a question must be in view before its buttons act. */
 #define ARM_MS 1000
 
+/*
+ * How recent the person's click or key press on Allow or Deny must be for
+ * the button's activation to be their answer.  GTK activates a button on
+ * the key press and emits "clicked" at the key's release or 250 ms later,
+ * and on a click at the release itself: both well within this.
+ */
+#define INPUT_MS 1000
+
 /* The scopes, in the order of their buttons. */
 static const unsigned int scope_values[] = {
 	PFSEL_SCOPE_ONCE,
@@ -45,6 +63,32 @@ static const char *const scope_labels[] = { "_Once", "This _process",
 static const char *const scope_names[] = { "Once", "This process",
 					   "This session", "Always" };
 #define N_SCOPES G_N_ELEMENTS(scope_values)
+
+struct ask_window;
+
+/**
+ * struct answer_button - Allow or Deny, and the person's input on it
+ * @w: the window.
+ * @button: the GtkButton.
+ * @name: "Allow" or "Deny", for messages.
+ * @verdict: PFSEL_ANSWER_ALLOW or PFSEL_ANSWER_DENY.
+ * @mnemonic: the key (lower case) that activates it with Alt.
+ * @pressed_us: g_get_monotonic_time() of the last press of the pointer's
+ *              primary button on it; 0 when none since the last answer.
+ * @released_us: when that press was released on it (0: not yet, or off
+ *               the button, which does not click it).
+ */
+struct answer_button {
+	struct ask_window *w;
+	GtkWidget *button;
+	const char *name;
+	unsigned int verdict;
+	guint mnemonic;
+	gint64 pressed_us;
+	gint64 released_us;
+};
+
+enum { ANSWER_ALLOW, ANSWER_DENY, N_ANSWERS };
 
 struct ask_window {
 	GtkApplication *app;
@@ -60,8 +104,22 @@ struct ask_window {
 	gboolean shown_once;
 	gboolean screen_locked;
 	gboolean armed;
+	gint64 armed_us; /* when the buttons were armed */
 	guint arm_timer;
 	guint tick_timer;
+
+	/* Assistive technologies' activations answer (the administrator's). */
+	gboolean accept_accessible_actions;
+	/*
+	 * The last key the person pressed in the window: when, which, with
+	 * what modifiers, and which widget had the focus then (compared
+	 * only, never used).  0 when none since the last answer.
+	 */
+	gint64 key_us;
+	guint key_val;
+	GdkModifierType key_state;
+	const GtkWidget *key_focus;
+	struct answer_button answers[N_ANSWERS];
 
 	GtkWidget *lock_banner;
 	GtkWidget *empty_label;
@@ -79,6 +137,7 @@ struct ask_window {
 	GtkWidget *rule_deny;
 	GtkWidget *allow_button;
 	GtkWidget *deny_button;
+	GtkWidget *refused_notice;
 	GtkWidget *status;
 	GtkWidget *counter;
 	GtkWidget *pending_list;
@@ -193,6 +252,7 @@ static gboolean on_armed(gpointer data)
 
 	w->arm_timer = 0;
 	w->armed = TRUE;
+	w->armed_us = g_get_monotonic_time();
 	update_answer_part(w);
 	return G_SOURCE_REMOVE;
 }
@@ -250,6 +310,7 @@ static void show_question(struct ask_window *w, PromptQuestion *pq)
 		prompt_label_set_text(w->headline, pq->headline);
 		gtk_widget_set_visible(w->rule_text, FALSE);
 		prompt_label_set_text(w->rule_text, "");
+		gtk_widget_set_visible(w->refused_notice, FALSE);
 		/* Every question starts from once and the exact width. */
 		gtk_toggle_button_set_active(
 			GTK_TOGGLE_BUTTON(w->scope_buttons[0]), TRUE);
@@ -642,16 +703,161 @@ static void answer(struct ask_window *w, unsigned int verdict)
 	remove_pending(w, pq);
 }
 
-static void on_allow(GtkButton *button, gpointer data)
+/* ---- Whose answer: the person's input --------------------------------- */
+
+/* The primary button pressed on Allow or Deny: a click may follow. */
+static void on_answer_pressed(GtkGestureClick *click, int n_press, double x,
+			      double y, gpointer data)
 {
-	(void)button;
-	answer(data, PFSEL_ANSWER_ALLOW);
+	struct answer_button *b = data;
+
+	(void)click;
+	(void)n_press;
+	(void)x;
+	(void)y;
+	b->pressed_us = g_get_monotonic_time();
+	b->released_us = 0;
 }
 
-static void on_deny(GtkButton *button, gpointer data)
+/* ... and released on it (GTK clicks a button only then). */
+static void on_answer_released(GtkGestureClick *click, int n_press, double x,
+			       double y, gpointer data)
 {
+	struct answer_button *b = data;
+
+	(void)click;
+	(void)n_press;
+	if (b->pressed_us && gtk_widget_contains(b->button, x, y))
+		b->released_us = g_get_monotonic_time();
+}
+
+/* Any key the person presses in the window, before any widget sees it. */
+static gboolean on_key_pressed(GtkEventControllerKey *keys, guint keyval,
+			       guint keycode, GdkModifierType state,
+			       gpointer data)
+{
+	struct ask_window *w = data;
+
+	(void)keys;
+	(void)keycode;
+	w->key_us = g_get_monotonic_time();
+	w->key_val = keyval;
+	w->key_state = state;
+	w->key_focus = gtk_root_get_focus(GTK_ROOT(w->window));
+	return GDK_EVENT_PROPAGATE;
+}
+
+/* The keys a focused GtkButton is activated by. */
+static gboolean activates_button(guint keyval)
+{
+	switch (keyval) {
+	case GDK_KEY_space:
+	case GDK_KEY_KP_Space:
+	case GDK_KEY_Return:
+	case GDK_KEY_ISO_Enter:
+	case GDK_KEY_KP_Enter:
+		return TRUE;
+	default:
+		return FALSE;
+	}
+}
+
+/* @when (a g_get_monotonic_time()) is input to count now. */
+static gboolean recent_input(const struct ask_window *w, gint64 when,
+			     gint64 now)
+{
+	return when && when >= w->armed_us && now - when <= INPUT_MS * 1000;
+}
+
+/*
+ * Whether @b's activation now comes from the person's input on it: a
+ * press of the pointer on it, since the buttons were armed, released on
+ * it just now; or a key pressed just now, since the buttons were armed,
+ * that activates it: Space or Enter while it had the focus, or Alt and
+ * its mnemonic.  An AT-SPI action, or gtk_widget_activate(), comes with
+ * none of these.
+ */
+static gboolean from_person(const struct ask_window *w,
+			    const struct answer_button *b)
+{
+	const gint64 now = g_get_monotonic_time();
+
+	if (b->pressed_us >= w->armed_us &&
+	    recent_input(w, b->released_us, now))
+		return TRUE;
+	if (!recent_input(w, w->key_us, now))
+		return FALSE;
+	/* GTK activates a focused button on these keys without modifiers. */
+	if (w->key_focus == b->button && activates_button(w->key_val) &&
+	    !(w->key_state & gtk_accelerator_get_default_mod_mask()))
+		return TRUE;
+	return (w->key_state & GDK_ALT_MASK) &&
+	       gdk_keyval_to_lower(w->key_val) == b->mnemonic;
+}
+
+/* One input, one answer: what answered cannot answer the next question. */
+static void forget_input(struct ask_window *w)
+{
+	size_t i;
+
+	w->key_us = 0;
+	for (i = 0; i < N_ANSWERS; i++)
+		w->answers[i].pressed_us = w->answers[i].released_us = 0;
+}
+
+static void on_answer_clicked(GtkButton *button, gpointer data)
+{
+	struct answer_button *b = data;
+	struct ask_window *w = b->w;
+
 	(void)button;
-	answer(data, PFSEL_ANSWER_DENY);
+	if (!w->current || !w->armed || w->screen_locked)
+		return;
+	if (!w->accept_accessible_actions && !from_person(w, b)) {
+		/* Said once a question: a program may try again and again. */
+		if (!gtk_widget_get_visible(w->refused_notice))
+			fprintf(stderr,
+				"pfsel-prompt: %s was activated without a "
+				"click or key press on it (another program, "
+				"through the accessibility bus?): not an "
+				"answer\n",
+				b->name);
+		gtk_widget_set_visible(w->refused_notice, TRUE);
+		return;
+	}
+	forget_input(w);
+	answer(w, b->verdict);
+}
+
+/*
+ * Watch the person's input on Allow or Deny.  In the capture phase, so
+ * that the press and release are seen before the button's own gesture
+ * takes them; the gesture claims nothing, and the button works as ever.
+ */
+static void watch_answer_button(struct ask_window *w, size_t which,
+				GtkWidget *button, const char *name,
+				unsigned int verdict)
+{
+	struct answer_button *b = &w->answers[which];
+	GtkGesture *click = gtk_gesture_click_new();
+	GtkWidget *label = gtk_button_get_child(GTK_BUTTON(button));
+
+	b->w = w;
+	b->button = button;
+	b->name = name;
+	b->verdict = verdict;
+	b->mnemonic = GTK_IS_LABEL(label) ?
+			      gtk_label_get_mnemonic_keyval(GTK_LABEL(label)) :
+			      GDK_KEY_VoidSymbol;
+	b->mnemonic = gdk_keyval_to_lower(b->mnemonic);
+	gtk_gesture_single_set_button(GTK_GESTURE_SINGLE(click),
+				      GDK_BUTTON_PRIMARY);
+	gtk_event_controller_set_propagation_phase(GTK_EVENT_CONTROLLER(click),
+						   GTK_PHASE_CAPTURE);
+	g_signal_connect(click, "pressed", G_CALLBACK(on_answer_pressed), b);
+	g_signal_connect(click, "released", G_CALLBACK(on_answer_released), b);
+	gtk_widget_add_controller(button, GTK_EVENT_CONTROLLER(click));
+	g_signal_connect(button, "clicked", G_CALLBACK(on_answer_clicked), b);
 }
 
 static void on_why(GtkButton *button, gpointer data)
@@ -809,8 +1015,18 @@ static GtkWidget *build_answer(struct ask_window *w)
 	w->deny_button = prompt_button("_Deny");
 	w->allow_button = prompt_button("_Allow");
 	gtk_widget_add_css_class(w->deny_button, "destructive-action");
-	g_signal_connect(w->deny_button, "clicked", G_CALLBACK(on_deny), w);
-	g_signal_connect(w->allow_button, "clicked", G_CALLBACK(on_allow), w);
+	watch_answer_button(w, ANSWER_DENY, w->deny_button, "Deny",
+			    PFSEL_ANSWER_DENY);
+	watch_answer_button(w, ANSWER_ALLOW, w->allow_button, "Allow",
+			    PFSEL_ANSWER_ALLOW);
+	/* Shown when a program, not the person, pressed Allow or Deny. */
+	w->refused_notice = prompt_value_label("Notice");
+	prompt_label_set_text(w->refused_notice,
+			      "Answer with the mouse or the keyboard: this "
+			      "window takes no answers from other programs.");
+	gtk_widget_add_css_class(w->refused_notice, "warning");
+	gtk_widget_set_visible(w->refused_notice, FALSE);
+	gtk_box_append(GTK_BOX(box), w->refused_notice);
 	gtk_box_append(GTK_BOX(buttons), w->deny_button);
 	gtk_box_append(GTK_BOX(buttons), w->allow_button);
 	gtk_box_append(GTK_BOX(box), buttons);
@@ -939,12 +1155,16 @@ static void ask_window_free(gpointer data)
 	g_free(w);
 }
 
-GtkWindow *prompt_ask_window_new(GtkApplication *app, int fd, GError **error)
+GtkWindow *prompt_ask_window_new(GtkApplication *app, int fd,
+				 gboolean accept_accessible_actions,
+				 GError **error)
 {
 	struct ask_window *w = g_new0(struct ask_window, 1);
 	GtkWidget *window, *hbox, *sep;
+	GtkEventController *keys;
 
 	w->app = app;
+	w->accept_accessible_actions = accept_accessible_actions;
 	w->link = prompt_link_new(fd, &link_ops, w, error);
 	if (!w->link) {
 		g_free(w);
@@ -966,6 +1186,11 @@ GtkWindow *prompt_ask_window_new(GtkApplication *app, int fd, GError **error)
 			 w);
 	g_object_set_data_full(G_OBJECT(window), "pfsel-ask-window", w,
 			       ask_window_free);
+	/* Before any widget: which key, on which focus, answers. */
+	keys = gtk_event_controller_key_new();
+	gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE);
+	g_signal_connect(keys, "key-pressed", G_CALLBACK(on_key_pressed), w);
+	gtk_widget_add_controller(window, keys);
 
 	hbox = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12);
 	gtk_widget_set_margin_top(hbox, 12);

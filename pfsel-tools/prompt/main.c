@@ -16,7 +16,11 @@
  * unique application (nothing on the session bus can command it, and no
  * action it exports answers), and it makes itself non-dumpable before
  * anything else, so that the user's other programs can neither ptrace it
- * nor write its memory.
+ * nor write its memory.  Its Allow and Deny answer the person's own click
+ * or key press only, not a program acting on them through the
+ * accessibility bus, unless the administrator allowed that
+ * (--accept-accessible-actions, or PFSEL_PROMPT_ACCESSIBLE_ACTIONS=1 in
+ * the agent's environment, which the agent passes on).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -31,6 +35,13 @@
 
 #include "prompt.h"
 
+/*
+ * Set to 1 in the agent's environment (root's: the unit's
+ * /etc/pfsel/agent/USER.conf), which the agent gives its prompt: as
+ * --accept-accessible-actions.
+ */
+#define ACCESSIBLE_ACTIONS_ENV "PFSEL_PROMPT_ACCESSIBLE_ACTIONS"
+
 #ifndef PFSEL_TOOLS_VERSION
 #define PFSEL_TOOLS_VERSION "unknown"
 #endif
@@ -39,6 +50,7 @@ int prompt_exit_status = PROMPT_EXIT_OK;
 
 struct options {
 	int agent_fd; /* -1: not the answering window */
+	gboolean accept_accessible_actions;
 	gboolean monitor;
 	gboolean background;
 	const char *audit_input;
@@ -56,7 +68,7 @@ struct state {
 
 static void usage(FILE *out)
 {
-	fputs("Usage: pfsel-prompt --agent-fd=N\n"
+	fputs("Usage: pfsel-prompt --agent-fd=N [--accept-accessible-actions]\n"
 	      "       pfsel-prompt --monitor [--background] "
 	      "[--audit-input=FILE] [--uid=UID]\n"
 	      "The desktop prompt of pfsel-agent, and a view of what pfsel "
@@ -67,6 +79,17 @@ static void usage(FILE *out)
 	      "                      socket (pfsel-agent --prompt starts the "
 	      "prompt so;\n"
 	      "                      no other program can answer through it)\n"
+	      "  --accept-accessible-actions\n"
+	      "                      let assistive technologies answer: "
+	      "Allow and Deny\n"
+	      "                      pressed through the accessibility bus "
+	      "(which any\n"
+	      "                      program of yours can do) answer too; "
+	      "else only your\n"
+	      "                      own click or key press on them does "
+	      "(also:\n"
+	      "                      PFSEL_PROMPT_ACCESSIBLE_ACTIONS=1 in the "
+	      "environment)\n"
 	      "  --monitor           show recent decisions from the audit log, "
 	      "and notify\n"
 	      "                      denials that a permissive policy let "
@@ -118,6 +141,7 @@ static int parse_options(int argc, char **argv, struct options *o,
 {
 	enum {
 		OPT_AGENT_FD = 256,
+		OPT_ACCESSIBLE_ACTIONS,
 		OPT_MONITOR,
 		OPT_BACKGROUND,
 		OPT_INPUT,
@@ -125,6 +149,8 @@ static int parse_options(int argc, char **argv, struct options *o,
 	};
 	static const struct option options[] = {
 		{ "agent-fd", required_argument, NULL, OPT_AGENT_FD },
+		{ "accept-accessible-actions", no_argument, NULL,
+		  OPT_ACCESSIBLE_ACTIONS },
 		{ "monitor", no_argument, NULL, OPT_MONITOR },
 		{ "background", no_argument, NULL, OPT_BACKGROUND },
 		{ "audit-input", required_argument, NULL, OPT_INPUT },
@@ -146,6 +172,9 @@ static int parse_options(int argc, char **argv, struct options *o,
 						   "number",
 						   optarg);
 			o->agent_fd = (int)n;
+			break;
+		case OPT_ACCESSIBLE_ACTIONS:
+			o->accept_accessible_actions = TRUE;
 			break;
 		case OPT_MONITOR:
 			o->monitor = TRUE;
@@ -191,7 +220,32 @@ static int parse_options(int argc, char **argv, struct options *o,
 		return usage_error("%s--background, --audit-input and --uid "
 				   "go with --monitor",
 				   "");
+	if (o->monitor && o->accept_accessible_actions)
+		return usage_error("%s--accept-accessible-actions goes with "
+				   "--agent-fd",
+				   "");
 	return 0;
+}
+
+/*
+ * ACCESSIBLE_ACTIONS_ENV from the environment the agent gave: "1" lets
+ * assistive technologies answer; unset, empty or "0" does not.  Anything
+ * else is a mistake in the administrator's file: said, and taken as "0"
+ * (the safe side).
+ */
+static gboolean accessible_actions_from_env(void)
+{
+	const char *value = g_getenv(ACCESSIBLE_ACTIONS_ENV);
+
+	if (!value || !value[0] || !strcmp(value, "0"))
+		return FALSE;
+	if (!strcmp(value, "1"))
+		return TRUE;
+	fprintf(stderr,
+		"pfsel-prompt: %s='%s' is neither 1 nor 0: assistive "
+		"technologies do not answer\n",
+		ACCESSIBLE_ACTIONS_ENV, value);
+	return FALSE;
 }
 
 /* ---- The answering window ---------------------------------------------- */
@@ -203,8 +257,9 @@ static void ask_startup(GApplication *app, gpointer data)
 
 	/* No window is visible until a question comes: stay meanwhile. */
 	g_application_hold(app);
-	st->ask_window = prompt_ask_window_new(GTK_APPLICATION(app),
-					       st->opts.agent_fd, &error);
+	st->ask_window = prompt_ask_window_new(
+		GTK_APPLICATION(app), st->opts.agent_fd,
+		st->opts.accept_accessible_actions, &error);
 	if (!st->ask_window) {
 		fprintf(stderr, "pfsel-prompt: %s\n", error->message);
 		prompt_exit_status = PROMPT_EXIT_RUNTIME;
@@ -306,6 +361,8 @@ int main(int argc, char **argv)
 	ret = parse_options(argc, argv, &st.opts, &done);
 	if (ret || done)
 		return ret;
+	if (!st.opts.monitor && accessible_actions_from_env())
+		st.opts.accept_accessible_actions = TRUE;
 	/*
 	 * Drawn by the CPU, never OpenGL: the agent's unit forbids writable
 	 * and executable memory (MemoryDenyWriteExecute=) and devices, under

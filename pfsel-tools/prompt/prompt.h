@@ -240,9 +240,14 @@ void prompt_link_free(struct prompt_link *link);
 
 /*
  * The answering window, reading the agent's socket @fd (ask_window.c).
- * NULL with @error when @fd is not the agent's socket.
+ * Allow and Deny answer on the person's own click or key press on them;
+ * with @accept_accessible_actions also when an assistive technology
+ * activates them (an AT-SPI action), which any program of the user can
+ * do.  NULL with @error when @fd is not the agent's socket.
  */
-GtkWindow *prompt_ask_window_new(GtkApplication *app, int fd, GError **error);
+GtkWindow *prompt_ask_window_new(GtkApplication *app, int fd,
+				 gboolean accept_accessible_actions,
+				 GError **error);
 
 /* What the monitor reads and whose decisions it shows (monitor.c). */
 struct prompt_monitor_options {

@@ -10,7 +10,7 @@ posts them (see seam_driver.c for its line protocol); what the window shows
 is read, and its controls are worked, through AT-SPI, as a screen reader
 or a person's keyboard would.
 
-The cases (--backend x11 runs them all, --backend wayland only "a"):
+The cases (--backend x11 runs them all, --backend wayland "a" and "g"):
 
   a  a question shows every field: the application's name and icon (from
      a .desktop file, through GIO), executable, script, pid, parents,
@@ -28,6 +28,24 @@ The cases (--backend x11 runs them all, --backend wayland only "a"):
   e  an executable name with an escape sequence is shown escaped.
   f  a question whose time runs out is withdrawn: it leaves the window and
      the agent side has it unanswered.
+  g  the user's programs cannot answer: without
+     PFSEL_PROMPT_ACCESSIBLE_ACTIONS, Allow and Deny pressed through the
+     accessibility bus (DoAction, what any program of the user can do)
+     answer nothing, the question stays and the window says why; then the
+     person answers with real key presses (X11's XTEST, through AT-SPI's
+     generateKeyboardEvent and generateMouseEvent): Tab to Allow and
+     Space, Alt+D, a click on Allow.  Under Wayland, where no client can
+     make input, the refusal only.
+  h  a press in the first second after a question comes into view does
+     not answer it; a second later the same press does.
+  i  nothing on the session bus answers: the prompt owns no well-known
+     name, and its application object's Activate, ActivateAction, Open
+     and CommandLine neither answer nor take the focus.
+
+Every case but g runs the prompt with PFSEL_PROMPT_ACCESSIBLE_ACTIONS=1 in
+the seam driver's environment (which the driver, as the agent does, gives
+the prompt): they work the buttons through AT-SPI actions, as an assistive
+technology does when the administrator lets it answer.
 
 Each state is saved as build/logs/prompt-CASE[-STATE][-wayland].png.
 One line per check: "PASS: NAME" or "FAIL: NAME" (and why, indented).
@@ -56,6 +74,12 @@ APP_NAME = "Pfsel Test Browser"
 # The icon is one colour no theme uses, so that the screenshot can be
 # searched for it.
 ICON_COLOUR = "#ff00ff"
+
+# Set to 1 in the agent's environment: AT-SPI actions answer.
+ACCESSIBLE_ACTIONS = "PFSEL_PROMPT_ACCESSIBLE_ACTIONS"
+# The notice the prompt shows when a program, not the person, pressed.
+REFUSED_NOTICE = ("Answer with the mouse or the keyboard: this window takes no answers "
+                  "from other programs.")
 
 passed = 0
 failed = 0
@@ -111,18 +135,25 @@ def wait_for(fn, timeout, interval=0.2):
 
 
 class Driver:
-    """build/tests/gui/seam_driver running pfsel-prompt; its lines."""
+    """build/tests/gui/seam_driver running pfsel-prompt; its lines.
 
-    def __init__(self, ctx, prompt_args=()):
+    With accessible_actions, PFSEL_PROMPT_ACCESSIBLE_ACTIONS=1 is in the
+    driver's environment, so in the prompt's: AT-SPI actions answer."""
+
+    def __init__(self, ctx, prompt_args=(), accessible_actions=True):
         self.ctx = ctx
         self.lines = queue.Queue()
         self.seen = []
+        env = dict(ctx.env)
+        env.pop(ACCESSIBLE_ACTIONS, None)
+        if accessible_actions:
+            env[ACCESSIBLE_ACTIONS] = "1"
         self.proc = subprocess.Popen(
             [ctx.driver, ctx.prompt, *prompt_args],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=ctx.prompt_log,
-            env=ctx.env,
+            env=env,
             text=True,
             bufsize=1,
         )
@@ -556,9 +587,9 @@ def question(ctx, **over):
 class Prompt:
     """A seam driver with its pfsel-prompt, and the prompt's accessibles."""
 
-    def __init__(self, ctx, prompt_args=()):
+    def __init__(self, ctx, prompt_args=(), accessible_actions=True):
         self.ctx = ctx
-        self.driver = Driver(ctx, prompt_args)
+        self.driver = Driver(ctx, prompt_args, accessible_actions)
         self.ready = self.driver.expect("ready", 10) is not None
         self.pid = self.driver.prompt_pid() if self.ready else None
         self.app = None
@@ -925,7 +956,296 @@ def case_f(ctx):
         p.close()
 
 
-CASES = {"a": case_a, "b": case_b, "c": case_c, "d": case_d, "e": case_e, "f": case_f}
+# --- Real input: key presses through AT-SPI's registry (X11: XTEST) ------------
+
+# X keysyms (X11/keysymdef.h) and the Alt modifier's mask (Mod1Mask).
+XK_TAB = 0xFF09
+XK_SPACE = 0x0020
+XK_D = 0x0064
+MOD1_MASK = 1 << 3
+
+
+def press_key(keysym):
+    """A real key press and release: at-spi2-registryd makes it with XTEST,
+    so the X server sends it to the focused window as a keyboard's own
+    (what any X client could do too: X11 is not defended)."""
+    pyatspi.Registry.generateKeyboardEvent(keysym, None, pyatspi.KEY_SYM)
+    time.sleep(0.15)
+
+
+def press_with_alt(keysym):
+    """keysym pressed with Alt held (locked for the press, then unlocked)."""
+    pyatspi.Registry.generateKeyboardEvent(MOD1_MASK, None, pyatspi.KEY_LOCKMODIFIERS)
+    time.sleep(0.1)
+    try:
+        press_key(keysym)
+    finally:
+        pyatspi.Registry.generateKeyboardEvent(MOD1_MASK, None, pyatspi.KEY_UNLOCKMODIFIERS)
+        time.sleep(0.1)
+
+
+def click_on(acc):
+    """A real click of the pointer's first button on the middle of acc
+    (XTEST, through the registry).  GTK 4.8 gives no screen coordinates;
+    the window is at the screen's corner (Xvfb, no window manager), so
+    the window's coordinates are the screen's."""
+    x, y, width, height = acc.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+    pyatspi.Registry.generateMouseEvent(x + width // 2, y + height // 2, "b1c")
+    time.sleep(0.15)
+    return x + width // 2, y + height // 2
+
+
+def focused(acc):
+    s = states(fresh(acc))
+    return bool(s is not None and s.contains(pyatspi.STATE_FOCUSED))
+
+
+def tab_to(acc, limit=30):
+    """Press Tab, as a keyboard user does, until acc has the focus; how
+    many presses it took, or None.  (GTK 4.8 does not take AT-SPI's
+    GrabFocus: the focus moves only as the person moves it.)"""
+    for n in range(limit + 1):
+        if wait_for(lambda: focused(acc), 0.5, 0.1):
+            return n
+        press_key(XK_TAB)
+    return None
+
+
+def answer_control(window, label, timeout=5):
+    """The Allow or Deny button once it can be pressed (armed), or None."""
+    found = wait_for(lambda: [c for c in controls(window, BUTTONS, label) if sensitive(c)],
+                     timeout)
+    return found[0] if found else None
+
+
+def refused(ctx, p, window, qid, label, tag=""):
+    """Press label through AT-SPI (DoAction) without the person: no
+    answer within 3 s, the question still there, the notice shown."""
+    button = answer_control(window, label)
+    if not check(f"{tag}g: {label} can be pressed (armed)", button is not None):
+        return False
+    action = do_action(button)
+    got = p.driver.expect(rf"answer {qid} .*", 3)
+    check(f"{tag}g: {label} pressed through the accessibility bus (DoAction "
+          f"{action!r}) gives the agent no answer within 3 s", action and got is None,
+          got.group(0) if got else f"no click action on {label}")
+    check(f"{tag}g: ... and question {qid} is still the one shown, and listed",
+          shown_exe(window) == ctx.exe and queue_count(window) == (1, 1),
+          f"shown: {shown_exe(window)!r}, (counter, rows): {queue_count(window)}")
+    notice = wait_for(lambda: field(window, "Notice") == REFUSED_NOTICE, 3)
+    check(f"{tag}g: ... and the window says: {REFUSED_NOTICE}", notice,
+          f"Notice: {field(window, 'Notice')!r}")
+    return got is None
+
+
+def case_g(ctx):
+    tag = "wayland: " if ctx.backend == "wayland" else ""
+    # As the agent runs it by default: nothing in its environment.
+    p = Prompt(ctx, accessible_actions=False)
+    try:
+        if not check(f"{tag}g: the seam driver starts pfsel-prompt without {ACCESSIBLE_ACTIONS}",
+                     p.ready and p.pid, "\n".join(p.driver.seen)):
+            return
+        p.driver.ask(51, 60000, **question(ctx, rport=8051))
+        w = p.window_with(ctx.exe, 20)
+        if not check(f"{tag}g: the question is shown", w is not None):
+            return
+        refused(ctx, p, w, 51, "Allow", tag)
+        screenshot(ctx, "g-refused")
+        refused(ctx, p, w, 51, "Deny", tag)
+        if ctx.backend == "wayland":
+            # No Wayland client can make another's input: nothing more.
+            return
+        # The person, at the keyboard: Tab until Allow has the focus, Space.
+        allow = answer_control(w, "Allow")
+        tabs = tab_to(allow) if allow is not None else None
+        check("g: the person moves the focus to Allow with Tab (real key presses, XTEST)",
+              tabs is not None, f"Allow not focused after 30 presses of Tab: {allow}")
+        press_key(XK_SPACE)
+        got = p.driver.expect(r"answer 51 .*", 5)
+        check(f"g: Space on the focused Allow (after {tabs} Tab) answers: allow once",
+              got and got.group(0) == "answer 51 allow once -",
+              got.group(0) if got else "no answer; driver said: " + " | ".join(p.driver.seen))
+        screenshot(ctx, "g-answered")
+        # Alt and Deny's mnemonic, wherever the focus is.
+        p.driver.ask(52, 60000, **question(ctx, rport=8052))
+        shown = wait_for(lambda: "8052" in (field(w, "Port") or ""), 10)
+        deny = answer_control(w, "Deny") if shown else None
+        check("g: the next question is shown, its Deny armed", deny is not None)
+        notice = field(w, "Notice")
+        check("g: the notice is gone with the question it was about", notice is None,
+              f"Notice: {notice!r}")
+        press_with_alt(XK_D)
+        got = p.driver.expect(r"answer 52 .*", 5)
+        check("g: Alt+D (Deny's mnemonic, real key presses) answers: deny once",
+              got and got.group(0) == "answer 52 deny once -",
+              got.group(0) if got else "no answer; driver said: " + " | ".join(p.driver.seen))
+        # The pointer: a click on Allow.
+        p.driver.ask(53, 60000, **question(ctx, rport=8053))
+        shown = wait_for(lambda: "8053" in (field(w, "Port") or ""), 10)
+        allow = answer_control(w, "Allow") if shown else None
+        where = click_on(allow) if allow is not None else None
+        got = p.driver.expect(r"answer 53 .*", 5)
+        check(f"g: a click on Allow (a real click at {where}, XTEST) answers: allow once",
+              got and got.group(0) == "answer 53 allow once -",
+              got.group(0) if got else "no answer; driver said: " + " | ".join(p.driver.seen))
+    finally:
+        p.close()
+
+
+def case_h(ctx):
+    p = Prompt(ctx)
+    try:
+        p.driver.ask(61, 60000, **question(ctx, rport=8061))
+        w = p.window_with(ctx.exe, 20)
+        if not check("h: the question is shown", w is not None):
+            return
+        # The next one waits behind it, and comes into view when it is answered.
+        p.driver.ask(62, 60000, **question(ctx, rport=8062))
+        allow = answer_control(w, "Allow")
+        if not check("h: Allow can be pressed (armed) a second after the question came",
+                     allow is not None):
+            return
+        do_action(allow)
+        got = p.driver.expect(r"answer 61 .*", 10)
+        check("h: pressed through AT-SPI (accessible actions allowed), it answers 61",
+              got and got.group(0) == "answer 61 allow once -", got and got.group(0))
+        # At once: question 62 has just come into view.
+        t0 = time.monotonic()
+        try:
+            allow.queryAction().doAction(0)
+        except Exception as e:  # an insensitive button may refuse the call
+            log(f"h: DoAction at once: {e!r}")
+        at_once = time.monotonic() - t0
+        early = p.driver.expect(r"answer 62 .*", 1.2)
+        check(f"h: pressed at once ({at_once:.2f} s after 61's answer), 62 is not answered",
+              got is not None and at_once < 0.8 and early is None,
+              early.group(0) if early else f"the press took {at_once:.2f} s")
+        check("h: ... and 62 is the question shown", "8062" in (field(w, "Port") or ""),
+              f"Port: {field(w, 'Port')!r}")
+        time.sleep(max(0.0, 1.5 - (time.monotonic() - t0)))
+        allow = answer_control(w, "Allow", 3)
+        acted = allow is not None and do_action(allow)
+        got = p.driver.expect(r"answer 62 .*", 5)
+        check("h: pressed 1.5 s after it came, 62 is answered",
+              acted and got and got.group(0) == "answer 62 allow once -",
+              got.group(0) if got else "no answer")
+    finally:
+        p.close()
+
+
+def session_bus():
+    from gi.repository import Gio
+
+    return Gio.bus_get_sync(Gio.BusType.SESSION, None)
+
+
+def bus_call(bus, name, path, iface, method, args=None, reply=None):
+    """A method call on the session bus: its reply unpacked, or the error."""
+    from gi.repository import Gio, GLib
+
+    try:
+        out = bus.call_sync(name, path, iface, method, args,
+                            GLib.VariantType(reply) if reply else None,
+                            Gio.DBusCallFlags.NONE, 5000, None)
+        return out.unpack() if out is not None else ()
+    except GLib.Error as e:
+        return e
+
+
+def bus_names(bus):
+    return set(bus_call(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                        "org.freedesktop.DBus", "ListNames", None, "(as)")[0])
+
+
+def bus_pid(bus, name):
+    from gi.repository import GLib
+
+    got = bus_call(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                   "GetConnectionUnixProcessID", GLib.Variant("(s)", (name,)), "(u)")
+    return None if isinstance(got, Exception) else got[0]
+
+
+def case_i(ctx):
+    from gi.repository import GLib
+
+    bus = session_bus()
+    before = bus_names(bus)
+    p = Prompt(ctx)
+    holder = None
+    try:
+        p.driver.ask(71, 60000, **question(ctx, rport=8071))
+        w = p.window_with(ctx.exe, 20)
+        if not check("i: the question is shown", w is not None):
+            return
+        new = bus_names(bus) - before
+        known = sorted(n for n in new if not n.startswith(":"))
+        check("i: the prompt took no well-known name on the session bus", not known,
+              f"new names: {known}")
+        mine = sorted(n for n in new if n.startswith(":") and bus_pid(bus, n) == p.pid)
+        check("i: it is on the session bus by a unique name only", len(mine) == 1,
+              f"the prompt's connections: {mine}; new names: {sorted(new)}")
+        if not mine:
+            return
+        name, path = mine[0], "/org/pfsel/Prompt"
+        xml = bus_call(bus, name, path, "org.freedesktop.DBus.Introspectable", "Introspect",
+                       None, "(s)")
+        log(f"i: {name} {path}: {xml}")
+        actions = bus_call(bus, name, path, "org.gtk.Actions", "List", None, "(as)")
+        check("i: its application object lists no actions (org.gtk.Actions.List)",
+              isinstance(actions, Exception) or not actions[0], repr(actions))
+        # Another window has the focus, as the person goes on working.
+        holder = focus_holder(ctx)
+        holder_win = wait_for(lambda: holder_window(holder), 15)
+        active = wait_for(lambda: holder_win is not None and is_active(holder_win), 10)
+        check("i: another window has the focus", active and not is_active(w),
+              f"holder active {active}, prompt active {is_active(w)}")
+        time.sleep(1.2)  # the buttons armed: an answer could now be taken
+        calls = {
+            "org.freedesktop.Application.Activate": bus_call(
+                bus, name, path, "org.freedesktop.Application", "Activate",
+                GLib.Variant("(a{sv})", ({},))),
+            "org.gtk.Application.Activate": bus_call(
+                bus, name, path, "org.gtk.Application", "Activate",
+                GLib.Variant("(a{sv})", ({},))),
+            "org.freedesktop.Application.Open": bus_call(
+                bus, name, path, "org.freedesktop.Application", "Open",
+                GLib.Variant("(asa{sv})", (["file:///allow"], {}))),
+            "org.gtk.Application.CommandLine": bus_call(
+                bus, name, path, "org.gtk.Application", "CommandLine",
+                GLib.Variant("(oaaya{sv})", ("/org/pfsel/TestCommandLine",
+                                             [b"pfsel-prompt\0", b"--agent-fd=0\0"], {})),
+                "(i)"),
+        }
+        for action in ("allow", "deny", "answer", "app.allow", "show-monitor"):
+            calls[f"org.freedesktop.Application.ActivateAction {action}"] = bus_call(
+                bus, name, path, "org.freedesktop.Application", "ActivateAction",
+                GLib.Variant("(sava{sv})", (action, [], {})))
+            calls[f"org.gtk.Actions.Activate {action}"] = bus_call(
+                bus, name, path, "org.gtk.Actions", "Activate",
+                GLib.Variant("(sava{sv})", (action, [], {})))
+        for call, result in calls.items():
+            log(f"i: {call}: {result!r}")
+        got = p.driver.expect(r"answer 71 .*", 3)
+        check("i: Activate, ActivateAction (allow, deny, ...), Open and CommandLine give "
+              "the agent no answer",
+              got is None, got and got.group(0))
+        check("i: ... the question is still shown and listed",
+              shown_exe(w) == ctx.exe and queue_count(w) == (1, 1),
+              f"shown: {shown_exe(w)!r}, (counter, rows): {queue_count(w)}")
+        stolen = wait_for(lambda: is_active(w) or not is_active(holder_win), 2)
+        check("i: ... and the prompt did not take the focus", not stolen,
+              f"prompt active {is_active(w)}, holder active {is_active(holder_win)}")
+        screenshot(ctx, "i-bus")
+    finally:
+        if holder is not None:
+            holder.terminate()
+            holder.wait()
+        p.close()
+
+
+CASES = {"a": case_a, "b": case_b, "c": case_c, "d": case_d, "e": case_e, "f": case_f,
+         "g": case_g, "h": case_h, "i": case_i}
 
 
 def start_a11y_bus(ctx):
@@ -966,7 +1286,7 @@ def main():
     parser.add_argument("--prompt", help="the pfsel-prompt to test (default: build/bin's)")
     parser.add_argument("--driver", help="the seam driver (default: build/tests/gui's)")
     args = parser.parse_args()
-    cases = args.cases or ("abcdef" if args.backend == "x11" else "a")
+    cases = args.cases or ("abcdefghi" if args.backend == "x11" else "ag")
     if any(c not in CASES for c in cases):
         parser.error(f"--cases: not cases of this test: {cases}")
     # Its own accessibility bus would take the place of a person's.
