@@ -26,6 +26,7 @@
 #include <pfsel/pfsel.h>
 
 #include "agent.h"
+#include "curl_question.h"
 #include "tmpdir.h"
 
 int pfsel_agent_main(int argc, char **argv);
@@ -114,16 +115,10 @@ static void ask(uint64_t id, uint32_t timeout_ms)
 {
 	struct pfsel_question *q = &queue[queued++];
 
-	memset(q, 0, sizeof(*q));
+	curl_question(q);
 	q->id = id;
 	q->pid = q->tgid = 4242;
-	strcpy(q->exe, "/usr/bin/curl");
 	strcpy(q->comm, "curl");
-	q->op = PFSEL_OP_CONNECT;
-	q->proto = PFSEL_PROTO_TCP;
-	pfsel_parse_addr("192.0.2.1", q->raddr);
-	q->rport = 80;
-	q->policy = 1;
 	q->timeout_ms = timeout_ms;
 	q->present = PFSEL_Q_HAS(PFSEL_ATTR_ID);
 }

@@ -22,6 +22,7 @@
 #include "agent.h"
 #include "answer_rule.h"
 #include "pfw.h"
+#include "curl_question.h"
 #include "tmpdir.h"
 
 static int setup(void **state)
@@ -53,15 +54,10 @@ static int count_files(void)
 
 static struct pfsel_question *question(void)
 {
-	struct pfsel_question *q = calloc(1, sizeof(*q));
+	struct pfsel_question *q = malloc(sizeof(*q));
 
 	assert_non_null(q);
-	strcpy(q->exe, "/usr/bin/curl");
-	q->op = PFSEL_OP_CONNECT;
-	q->proto = PFSEL_PROTO_TCP;
-	pfsel_parse_addr("192.0.2.1", q->raddr);
-	q->rport = 80;
-	q->policy = 1;
+	curl_question(q);
 	return q;
 }
 

@@ -29,6 +29,7 @@
 #include "agent.h"
 #include "answer_rule.h"
 #include "prompt_wire.h"
+#include "curl_question.h"
 #include "tmpdir.h"
 
 /* How long to wait for the child to say something, in ms. */
@@ -89,15 +90,11 @@ static struct agent_source *start(const char *mode, const char *a1,
 
 static struct pfsel_question *question(uint64_t id)
 {
-	struct pfsel_question *q = calloc(1, sizeof(*q));
+	struct pfsel_question *q = malloc(sizeof(*q));
 
 	assert_non_null(q);
+	curl_question(q);
 	q->id = id;
-	strcpy(q->exe, "/usr/bin/curl");
-	q->op = PFSEL_OP_CONNECT;
-	q->proto = PFSEL_PROTO_TCP;
-	pfsel_parse_addr("192.0.2.1", q->raddr);
-	q->rport = 80;
 	q->timeout_ms = 5000;
 	return q;
 }
