@@ -7,8 +7,10 @@
  * is D, or none -- each with the set of patterns it matches; an application
  * class is a distinct list of the rules that (exe key, script key) match,
  * "*" rules aside.  A class is protected when one of its rules (or a "*"
- * rule) says "protect".  Also the path tables (EXE_PATHS, SCRIPT_PATHS)
- * that lead a path to its key.  docs/LOWERING.md, section 2.
+ * rule) says "protect".  Resolver statements take part as rules would
+ * (lower_is_resolver_id()), so a class is a resolver or not as a whole.
+ * Also the path tables (EXE_PATHS, SCRIPT_PATHS) that lead a path to its
+ * key.  docs/LOWERING.md, section 2.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -17,8 +19,7 @@
 
 #include "lower_steps.h"
 
-static const uint32_t slot_flag[N_SLOTS] = { PFSEL_PATH_EXACT,
-					     PFSEL_PATH_CHILD,
+static const uint32_t slot_flag[N_SLOTS] = { PFSEL_PATH_EXACT, PFSEL_PATH_CHILD,
 					     PFSEL_PATH_TREE };
 
 static int dim_add(struct dim *d, const struct pfw_path_pattern *pat,
@@ -158,17 +159,33 @@ static int cmp_path(const void *a, const void *b)
 	return strcmp(x->path, y->path);
 }
 
+/*
+ * The application patterns of rule (or resolver id) @r, in @n_apps; the
+ * resolver statements come after the rules.
+ */
+static const struct pfw_app *id_apps(const struct pfw_policy *pol, size_t r,
+				     size_t *n_apps)
+{
+	if (r < pol->n_rules) {
+		*n_apps = pol->rules[r].n_apps;
+		return pol->rules[r].apps;
+	}
+	*n_apps = pol->resolvers[r - pol->n_rules].n_apps;
+	return pol->resolvers[r - pol->n_rules].apps;
+}
+
 /* Name every pattern in its dimension, then sort the path entries. */
 static int name_patterns(struct lower *l)
 {
 	const struct pfw_policy *pol = l->pol;
 	uint32_t pid;
 
-	for (size_t r = 0; r < pol->n_rules; r++) {
-		const struct pfw_rule *rule = &pol->rules[r];
+	for (size_t r = 0; r < pol->n_rules + pol->n_resolvers; r++) {
+		size_t n_apps;
+		const struct pfw_app *apps = id_apps(pol, r, &n_apps);
 
-		for (size_t a = 0; a < rule->n_apps; a++) {
-			const struct pfw_app *app = &rule->apps[a];
+		for (size_t a = 0; a < n_apps; a++) {
+			const struct pfw_app *app = &apps[a];
 
 			if (dim_add(&l->exe, &app->exe, &pid) ||
 			    (app->is_script &&
@@ -179,8 +196,7 @@ static int name_patterns(struct lower *l)
 	/* Sorted entries: the order of the path tables in the blob. */
 	for (struct dim *d = &l->exe; d; d = d == &l->exe ? &l->script : NULL) {
 		if (d->n_ents)
-			qsort(d->ents, d->n_ents, sizeof(*d->ents),
-			      cmp_path);
+			qsort(d->ents, d->n_ents, sizeof(*d->ents), cmp_path);
 		free(d->map.slots);
 		memset(&d->map, 0, sizeof(d->map));
 		for (size_t e = 0; e < d->n_ents; e++)
@@ -205,11 +221,14 @@ int lower_patterns(struct lower *l)
 	l->plain = calloc(l->exe.n_ents * N_SLOTS + 1, sizeof(*l->plain));
 	if (!l->plain)
 		return -ENOMEM;
-	for (size_t r = 0; r < pol->n_rules; r++) {
-		const struct pfw_rule *rule = &pol->rules[r];
+	if (pol->n_rules + pol->n_resolvers >= PFSEL_NONE)
+		return -E2BIG;
+	for (size_t r = 0; r < pol->n_rules + pol->n_resolvers; r++) {
+		size_t n_apps;
+		const struct pfw_app *apps = id_apps(pol, r, &n_apps);
 
-		for (size_t a = 0; a < rule->n_apps; a++) {
-			const struct pfw_app *app = &rule->apps[a];
+		for (size_t a = 0; a < n_apps; a++) {
+			const struct pfw_app *app = &apps[a];
 			struct pairent p = { 0, 0, r };
 
 			/* Already named: these cannot fail. */
@@ -217,13 +236,13 @@ int lower_patterns(struct lower *l)
 			if (app->is_script) {
 				dim_add(&l->script, &app->script,
 					&p.script_pid);
-				err = PFW_PUSH(l->pairs, l->n_pairs, l->cap_pairs,
-					   p);
+				err = PFW_PUSH(l->pairs, l->n_pairs,
+					       l->cap_pairs, p);
 			} else {
 				err = u32vec_push(p.exe_pid == PID_ANY ?
-						       &l->global :
-						       &l->plain[p.exe_pid],
-					       r);
+							  &l->global :
+							  &l->plain[p.exe_pid],
+						  r);
 			}
 			if (err)
 				return err;
@@ -318,10 +337,12 @@ int lower_apps(struct lower *l)
 			if (app == base)
 				continue;
 			pair.app = app;
-			if (PFW_PUSH(low->pairs, low->n_pairs, l->cap_pairs_out, pair))
+			if (PFW_PUSH(low->pairs, low->n_pairs, l->cap_pairs_out,
+				     pair))
 				return -ENOMEM;
 		}
-		low->exes[e].pair_count = low->n_pairs - low->exes[e].pair_first;
+		low->exes[e].pair_count =
+			low->n_pairs - low->exes[e].pair_first;
 	}
 	low->n_script_classes = sc->n_keys;
 	low->exe_other = ex->other_key;
@@ -344,7 +365,8 @@ int lower_protected(struct lower *l)
 	bool every = false;
 
 	for (size_t i = 0; i < l->global.n; i++)
-		every |= pol->rules[l->global.v[i]].protect;
+		every |= !lower_is_resolver_id(l, l->global.v[i]) &&
+			 pol->rules[l->global.v[i]].protect;
 	low->protected = calloc(l->apps.n_items + 1, sizeof(*low->protected));
 	if (!low->protected)
 		return -ENOMEM;
@@ -354,15 +376,62 @@ int lower_protected(struct lower *l)
 		bool protect = every;
 
 		for (uint32_t i = 0; i < len && !protect; i++)
-			protect = pol->rules[rules[i]].protect;
+			protect = !lower_is_resolver_id(l, rules[i]) &&
+				  pol->rules[rules[i]].protect;
 		if (protect)
 			low->protected[low->n_protected++] = a;
 	}
 	return 0;
 }
 
+/* The flags resolver id @id gives the applications it names. */
+static uint32_t resolver_flags(const struct lower *l, uint32_t id)
+{
+	return l->pol->resolvers[id - l->pol->n_rules].any_user ?
+		       PFSEL_RESOLVER_ANY_USER :
+		       0;
+}
+
+/*
+ * The resolver application classes (RESOLVERS): those whose list, or the
+ * "*" list every class has, holds a resolver statement; "any user" if one
+ * of those statements says so (it learns more, and more is what any one
+ * of them asked for).
+ */
+int lower_resolvers(struct lower *l)
+{
+	struct pfw_lowered *low = l->low;
+	bool every = false;
+	uint32_t every_flags = 0;
+
+	for (size_t i = 0; i < l->global.n; i++)
+		if (lower_is_resolver_id(l, l->global.v[i])) {
+			every = true;
+			every_flags |= resolver_flags(l, l->global.v[i]);
+		}
+	low->resolvers = calloc(l->apps.n_items + 1, sizeof(*low->resolvers));
+	if (!low->resolvers)
+		return -ENOMEM;
+	for (uint32_t a = 0; a < l->apps.n_items; a++) {
+		uint32_t len;
+		const uint32_t *ids = seqtab_get(&l->apps, a, &len);
+		bool resolver = every;
+		uint32_t flags = every_flags;
+
+		for (uint32_t i = 0; i < len; i++)
+			if (lower_is_resolver_id(l, ids[i])) {
+				resolver = true;
+				flags |= resolver_flags(l, ids[i]);
+			}
+		if (resolver)
+			low->resolvers[low->n_resolvers++] =
+				(struct low_resolver){ a, flags };
+	}
+	return 0;
+}
+
 int lower_path_table(struct lower *l, const struct dim *d,
-			    struct low_path **out, size_t *n_out)
+		     struct low_path **out, size_t *n_out)
 {
 	*out = calloc(d->n_ents ? d->n_ents : 1, sizeof(**out));
 	if (!*out)
@@ -382,4 +451,3 @@ int lower_path_table(struct lower *l, const struct dim *d,
 	*n_out = d->n_ents;
 	return 0;
 }
-

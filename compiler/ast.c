@@ -29,10 +29,18 @@ static void free_refs(struct pfw_ref *refs, size_t n)
 	free(refs);
 }
 
+static void free_hosts(struct pfw_host *hosts, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(hosts[i].name);
+	free(hosts);
+}
+
 void pfw_rule_fini(struct pfw_rule *rule)
 {
 	free_apps(rule->apps, rule->n_apps);
 	free(rule->addrs);
+	free_hosts(rule->hosts, rule->n_hosts);
 	free(rule->ports);
 	free_refs(rule->app_refs, rule->n_app_refs);
 	free_refs(rule->addr_refs, rule->n_addr_refs);
@@ -52,10 +60,18 @@ void pfw_policy_free(struct pfw_policy *policy)
 		free(def->name);
 		free_apps(def->apps, def->n_apps);
 		free(def->addrs);
+		free_hosts(def->hosts, def->n_hosts);
 		free(def->ports);
 		free_refs(def->refs, def->n_refs);
 	}
 	free(policy->defs);
+	for (size_t i = 0; i < policy->n_resolvers; i++) {
+		free_apps(policy->resolvers[i].apps,
+			  policy->resolvers[i].n_apps);
+		free_refs(policy->resolvers[i].app_refs,
+			  policy->resolvers[i].n_app_refs);
+	}
+	free(policy->resolvers);
 	for (size_t i = 0; i < policy->n_files; i++)
 		free(policy->files[i]);
 	free(policy->files);
@@ -217,10 +233,68 @@ static enum pfw_family address_family(const uint8_t addr[16])
 							   PFW_FAMILY_INET6;
 }
 
+/* True if @name ends in "." @suffix with at least one character before. */
+static bool name_is_below(const char *name, const char *suffix)
+{
+	size_t len = strlen(name), slen = strlen(suffix);
+
+	return len > slen + 1 && name[len - slen - 1] == '.' &&
+	       strcmp(name + len - slen, suffix) == 0;
+}
+
+bool pfw_host_matches(const struct pfw_host *host, const char *name)
+{
+	return host->below ? name_is_below(name, host->name) :
+			     strcmp(name, host->name) == 0;
+}
+
+bool pfw_host_contains(const struct pfw_host *outer,
+		       const struct pfw_host *inner)
+{
+	if (!outer->below)
+		return !inner->below && strcmp(outer->name, inner->name) == 0;
+	/* "*.a" holds "b.a", "*.b.a" and "*.a"; not "a". */
+	if (inner->below && strcmp(outer->name, inner->name) == 0)
+		return true;
+	return name_is_below(inner->name, outer->name);
+}
+
+char *pfw_host_format(const struct pfw_host *host, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s%s", host->below ? "*." : "", host->name);
+	return buf;
+}
+
+/* The address dimension: in the prefixes, or a known name matches a host. */
+static bool address_matches(const struct pfw_rule *rule, const uint8_t addr[16],
+			    const char *const *names, size_t n_names)
+{
+	if (rule->any_addr)
+		return true;
+	for (size_t i = 0; i < rule->n_addrs; i++)
+		if (pfw_cidr_contains(&rule->addrs[i], addr))
+			return true;
+	for (size_t n = 0; n < n_names; n++)
+		for (size_t i = 0; i < rule->n_hosts; i++)
+			if (pfw_host_matches(&rule->hosts[i], names[n]))
+				return true;
+	return false;
+}
+
 bool pfw_rule_matches(const struct pfw_rule *rule, const char *exe,
 		      const char *script, enum pfw_op op, enum pfw_proto proto,
 		      enum pfw_family family, const uint8_t addr[16],
 		      uint16_t port)
+{
+	return pfw_rule_matches_names(rule, exe, script, op, proto, family,
+				      addr, port, NULL, 0);
+}
+
+bool pfw_rule_matches_names(const struct pfw_rule *rule, const char *exe,
+			    const char *script, enum pfw_op op,
+			    enum pfw_proto proto, enum pfw_family family,
+			    const uint8_t addr[16], uint16_t port,
+			    const char *const *names, size_t n_names)
 {
 	bool app_found = false;
 
@@ -238,14 +312,8 @@ bool pfw_rule_matches(const struct pfw_rule *rule, const char *exe,
 		return false;
 	if (op == PFW_OP_CREATE)
 		return true;
-	if (!rule->any_addr) {
-		bool addr_found = false;
-
-		for (size_t i = 0; i < rule->n_addrs && !addr_found; i++)
-			addr_found = pfw_cidr_contains(&rule->addrs[i], addr);
-		if (!addr_found)
-			return false;
-	}
+	if (!address_matches(rule, addr, names, n_names))
+		return false;
 	if (rule->any_port)
 		return true;
 	for (size_t i = 0; i < rule->n_ports; i++)
@@ -258,10 +326,11 @@ const struct pfw_rule *pfw_first_match(const struct pfw_policy *policy,
 				       const struct pfw_request *request)
 {
 	for (size_t i = 0; i < policy->n_rules; i++)
-		if (pfw_rule_matches(&policy->rules[i], request->exe,
-				     request->script, request->op,
-				     request->proto, request->family,
-				     request->addr, request->port))
+		if (pfw_rule_matches_names(&policy->rules[i], request->exe,
+					   request->script, request->op,
+					   request->proto, request->family,
+					   request->addr, request->port,
+					   request->names, request->n_names))
 			return &policy->rules[i];
 	return NULL;
 }

@@ -180,6 +180,23 @@ struct pfw_cidr {
 	uint8_t prefix_len;
 };
 
+/*
+ * struct pfw_host - one "host PATTERN" element of an address list
+ * @name: the name, lower case, without a final dot and without the "*."
+ *	  of a wildcard (policy/LANGUAGE.md, "Host names"); owned
+ * @below: true for "*.NAME": any name strictly below NAME (at least one
+ *	   more label), not NAME itself; false: NAME exactly
+ * @loc:   where it was written (for diagnostics)
+ *
+ * An address matches the element when a name the kernel learned for it
+ * (pfw_request.names) matches; pfw_host_matches() says when a name does.
+ */
+struct pfw_host {
+	char *name;
+	bool below;
+	struct pfw_loc loc;
+};
+
 /* struct pfw_port_range - inclusive range of ports, @first <= @last */
 struct pfw_port_range {
 	uint16_t first;
@@ -230,9 +247,17 @@ struct pfw_ref {
  * @apps:      @n_apps >= 1 application patterns; the rule matches if any
  *	       does.  Sema removes a pattern contained in another of the same
  *	       rule; the order is the source order otherwise
- * @any_addr:  true: the rule matches every address and @addrs is empty
- * @addrs:     otherwise @n_addrs >= 1 prefixes, sorted ascending by address,
- *	       pairwise disjoint (a prefix inside another is dropped by sema)
+ * @any_addr:  true: the rule matches every address and @addrs and @hosts
+ *	       are empty
+ * @addrs:     otherwise @n_addrs prefixes, sorted ascending by address,
+ *	       pairwise disjoint (a prefix inside another is dropped by sema);
+ *	       @n_addrs + @n_hosts >= 1
+ * @hosts:     otherwise @n_hosts host elements ("host example.org"),
+ *	       sorted by name ("NAME" before "*.NAME"), none inside another (sema drops
+ *	       them with a warning); an address matches the rule when it is
+ *	       in @addrs or one of its known names matches one of @hosts.
+ *	       A rule with hosts has @families == PFW_FAMILY_ALL and no
+ *	       create (sema and the parser see to it)
  * @any_port:  true: the rule matches every port 0..65535 and @ports is empty
  * @ports:     otherwise @n_ports >= 1 ranges, sorted, disjoint and not
  *	       adjacent (sema merges 1-5,6-9 into 1-9)
@@ -275,6 +300,8 @@ struct pfw_rule {
 	bool any_addr;
 	struct pfw_cidr *addrs;
 	size_t n_addrs;
+	struct pfw_host *hosts;
+	size_t n_hosts;
 
 	bool any_port;
 	struct pfw_port_range *ports;
@@ -295,7 +322,7 @@ struct pfw_rule {
 /*
  * struct pfw_def - a named set ("apps browsers = ...;")
  * @kind, @name, @loc: what, called what, defined where
- * @apps/@addrs/@ports: the members, as for a rule (only the array of @kind
+ * @apps/@addrs/@hosts/@ports: the members, as for a rule (only the array of @kind
  *	is used); references to earlier names are expanded by sema
  * @refs:  names used in the definition, front end only
  * @used:  set by sema when a rule or another definition uses the name
@@ -313,6 +340,8 @@ struct pfw_def {
 	bool any_addr;
 	struct pfw_cidr *addrs;
 	size_t n_addrs;
+	struct pfw_host *hosts;
+	size_t n_hosts;
 	bool any_port;
 	struct pfw_port_range *ports;
 	size_t n_ports;
@@ -361,10 +390,31 @@ struct pfw_settings {
 #define PFW_ASK_TIMEOUT_DEFAULT_MS 30000u
 
 /*
+ * struct pfw_resolver - "resolver APPS [any user];" (system policy only)
+ * @loc:      where "resolver" was written
+ * @apps:     @n_apps >= 1 application patterns, resolved as a rule's
+ * @any_user: "any user": also learn from processes whose uid has a user
+ *	      policy (PFSEL_RESOLVER_ANY_USER)
+ * @app_refs: names used, front end only (sema expands them into @apps)
+ *
+ * The kernel learns host names from the DNS answers that processes of
+ * these applications receive (policy/LANGUAGE.md, "Host names").
+ */
+struct pfw_resolver {
+	struct pfw_loc loc;
+	struct pfw_app *apps;
+	size_t n_apps;
+	bool any_user;
+	struct pfw_ref *app_refs;
+	size_t n_app_refs;
+};
+
+/*
  * struct pfw_policy - a whole policy: settings and ordered rules
  * @settings: see struct pfw_settings
  * @rules:    @n_rules rules in file order, includes expanded in place
  * @defs:     @n_defs named sets in definition order
+ * @resolvers: @n_resolvers resolver statements in file order
  * @files:    @n_files source file names, [0] is the main file; every
  *	      pfw_loc.file points into this table
  */
@@ -376,6 +426,9 @@ struct pfw_policy {
 
 	struct pfw_def *defs;
 	size_t n_defs;
+
+	struct pfw_resolver *resolvers;
+	size_t n_resolvers;
 
 	char **files;
 	size_t n_files;
@@ -415,6 +468,20 @@ bool pfw_path_intersects(const struct pfw_path_pattern *a,
 bool pfw_app_contains(const struct pfw_app *outer, const struct pfw_app *inner);
 bool pfw_app_intersects(const struct pfw_app *a, const struct pfw_app *b);
 
+/*
+ * True if the host name @name (lower case, no final dot) matches @host:
+ * equal to its name, or, for "*.NAME", ending in "." NAME with at least one
+ * character before.
+ */
+bool pfw_host_matches(const struct pfw_host *host, const char *name);
+
+/* True if every name matching @inner matches @outer too. */
+bool pfw_host_contains(const struct pfw_host *outer,
+		       const struct pfw_host *inner);
+
+/* "example.org" or "*.example.org"; truncates to @size, returns @buf. */
+char *pfw_host_format(const struct pfw_host *host, char *buf, size_t size);
+
 /* True if @addr (16 bytes, network order) lies in @cidr. */
 bool pfw_cidr_contains(const struct pfw_cidr *cidr, const uint8_t addr[16]);
 
@@ -427,7 +494,8 @@ void pfw_cidr_bounds(const struct pfw_cidr *cidr, uint8_t first[16],
  * semantics of one rule; the reference interpreter may use it or not).
  * @op and @proto are single bits; @family is used only for create (for the
  * other operations it is derived from @addr); @addr and @port are ignored
- * for create.
+ * for create.  The address knows no names here: a rule's host elements
+ * match nothing (pfw_rule_matches_names() takes the names).
  */
 bool pfw_rule_matches(const struct pfw_rule *rule, const char *exe,
 		      const char *script, enum pfw_op op, enum pfw_proto proto,
@@ -444,6 +512,8 @@ bool pfw_rule_matches(const struct pfw_rule *rule, const char *exe,
  *	    only (the other operations take it from @addr)
  * @addr:   16 bytes, network order, IPv4 mapped; ignored for create
  * @port:   ignored for create
+ * @names:  the @n_names host names the kernel knows for @addr (lower case,
+ *	    no final dot), or none; ignored for create
  */
 struct pfw_request {
 	const char *exe;
@@ -453,12 +523,25 @@ struct pfw_request {
 	enum pfw_family family;
 	uint8_t addr[16];
 	uint16_t port;
+	const char *const *names;
+	size_t n_names;
 };
 
 /*
+ * pfw_rule_matches() for a request whose address has the host names
+ * @names: the address matches when it lies in the rule's addresses or one
+ * of @names matches one of its host elements.
+ */
+bool pfw_rule_matches_names(const struct pfw_rule *rule, const char *exe,
+			    const char *script, enum pfw_op op,
+			    enum pfw_proto proto, enum pfw_family family,
+			    const uint8_t addr[16], uint16_t port,
+			    const char *const *names, size_t n_names);
+
+/*
  * The rule that decides @request: the first of @policy's rules that
- * matches it (pfw_rule_matches()), or NULL when none does and the default
- * decides.
+ * matches it (pfw_rule_matches_names() with the request's names), or NULL
+ * when none does and the default decides.
  */
 const struct pfw_rule *pfw_first_match(const struct pfw_policy *policy,
 				       const struct pfw_request *request);

@@ -72,6 +72,15 @@ int pfw_compile_pfsel(const struct pfw_policy *policy, uint8_t **buf,
  */
 int pfw_query(const char *const argv[6], FILE *out, FILE *err);
 
+/*
+ * The same for a request whose address the kernel knows the host names
+ * @names (@n_names of them, as written: checked and lower-cased here) for:
+ * the smallest rule over the address's decision and each name's
+ * (pfsel_policydb_decide_name()) decides, as in the kernel.
+ */
+int pfw_query_names(const char *const argv[6], const char *const *names,
+		    size_t n_names, FILE *out, FILE *err);
+
 /* pfwc --dump POLICY: print a compiled policy readably.  PFW_EXIT_*. */
 int pfw_dump(const char *path, FILE *out, FILE *err);
 
@@ -87,6 +96,19 @@ int pfw_policydb_request(const struct pfsel_policydb *db, const char *exe,
 			 const char *script, uint32_t op, uint32_t proto,
 			 uint32_t family, const uint8_t addr[16], uint16_t port,
 			 struct pfsel_decision *res);
+
+/*
+ * pfw_policydb_request() for an address whose known host names are
+ * @names (@n_names, lower case, as the kernel reports them): the smallest
+ * rule over the address's decision and each name's class's
+ * (pfsel_policydb_decide_name()) decides, as decide.c does.  Ignored for
+ * create.  Returns 0 or -EINVAL.
+ */
+int pfw_policydb_request_names(const struct pfsel_policydb *db, const char *exe,
+			       const char *script, uint32_t op, uint32_t proto,
+			       uint32_t family, const uint8_t addr[16],
+			       uint16_t port, const char *const *names,
+			       size_t n_names, struct pfsel_decision *res);
 
 /*
  * Read and load a compiled policy; on failure print why on @err and return

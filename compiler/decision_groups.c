@@ -19,7 +19,6 @@ struct seg {
 	uint32_t lo, hi, rule;
 };
 
-
 /*
  * First match in one dimension: @segs in priority order over [0, @n);
  * append the runs (start, rule) to l->tmp2, covering [0, @n), NONE where no
@@ -138,8 +137,8 @@ static int rule_addr_ranges(const struct lower *l, const struct pfw_rule *rule,
 	return 0;
 }
 
-static int add_rects(struct lower *l, const struct pfw_rule *rule,
-		     uint32_t op, uint32_t proto)
+static int add_rects(struct lower *l, const struct pfw_rule *rule, uint32_t op,
+		     uint32_t proto)
 {
 	bool any_port = rule->any_port || op == PFSEL_OP_CREATE;
 	size_t na, np = any_port ? 1 : rule->n_ports;
@@ -190,13 +189,96 @@ static int push_slab(struct lower *l, struct low_cell *cell, uint32_t start,
 	return 0;
 }
 
+/* The port class ranges of @rule in a cell of operation @op, into @out. */
+static size_t rule_port_segs(const struct lower *l, const struct pfw_rule *rule,
+			     uint32_t op, struct seg *out)
+{
+	if (rule->any_port || op == PFSEL_OP_CREATE) {
+		out[0] = (struct seg){ 0, l->low->n_ports - 1, rule->index };
+		return 1;
+	}
+	for (size_t p = 0; p < rule->n_ports; p++)
+		out[p] = (struct seg){ l->port_class[rule->ports[p].first],
+				       l->port_class[rule->ports[p].last],
+				       rule->index };
+	return rule->n_ports;
+}
+
+/*
+ * The name slabs of a cell whose rules are marked in l->in_cell: for each
+ * name class, in order, the row of the marked rules of that class (each
+ * with its ports); a slab where the row changes, from (0, none).  None at
+ * all when no marked rule has a host element.  @cell->name_count says.
+ */
+static int build_name_slabs(struct lower *l, uint32_t op,
+			    struct low_range *range)
+{
+	struct pfw_lowered *low = l->low;
+	struct low_slab slab = { 0, PFSEL_NONE };
+	struct seg *segs = NULL;
+	size_t n_segs, cap_segs = 0;
+	uint32_t last = PFSEL_NONE;
+	int err = -ENOMEM;
+
+	range->first = low->n_name_slabs;
+	range->count = 0;
+	if (PFW_PUSH(low->name_slabs, low->n_name_slabs, l->cap_name_slabs,
+		     slab))
+		return -ENOMEM;
+	range->count = 1;
+	for (uint32_t c = 1; c < low->n_name_classes; c++) {
+		uint32_t len;
+		const uint32_t *rules = seqtab_get(&l->name_classes, c, &len);
+		long row = PFSEL_NONE;
+
+		n_segs = 0;
+		for (uint32_t i = 0; i < len; i++) {
+			const struct pfw_rule *rule = &l->pol->rules[rules[i]];
+			size_t need = rule->n_ports + 1;
+
+			if (!l->in_cell[rules[i]])
+				continue;
+			if (pfw_grow(&segs, &cap_segs, n_segs + need,
+				     sizeof(*segs)))
+				goto out;
+			n_segs += rule_port_segs(l, rule, op, segs + n_segs);
+		}
+		if (n_segs) {
+			row = first_match_row(l, segs, n_segs, low->n_ports);
+			if (row < 0) {
+				err = row;
+				goto out;
+			}
+		}
+		if ((uint32_t)row == last)
+			continue;
+		slab = (struct low_slab){ c, (uint32_t)row };
+		if (PFW_PUSH(low->name_slabs, low->n_name_slabs,
+			     l->cap_name_slabs, slab))
+			goto out;
+		range->count++;
+		last = (uint32_t)row;
+	}
+	/* Only (0, none): no host rule here, an empty slice. */
+	if (range->count == 1) {
+		low->n_name_slabs--;
+		range->count = 0;
+	}
+	err = 0;
+out:
+	free(segs);
+	return err;
+}
+
 /*
  * The cell for the rects in l->rects (in rule order): the row of those that
  * cover every address class, and slabs over the others, swept by address:
  * at every cut (a start, or one past an end) the active rects give a row.
+ * With @hosts (a rule of the cell has host elements), its name slabs too.
  */
-static int build_cell(struct lower *l, uint32_t op, uint32_t proto)
+static int build_cell(struct lower *l, uint32_t op, uint32_t proto, bool hosts)
 {
+	struct low_range names = { l->low->n_name_slabs, 0 };
 	struct pfw_lowered *low = l->low;
 	uint32_t last = low->n_addrs - 1, nr = l->n_rects;
 	struct low_cell cell = { op, proto, PFSEL_NONE, low->n_slabs, 0 };
@@ -215,8 +297,8 @@ static int build_cell(struct lower *l, uint32_t op, uint32_t proto)
 		const struct rect *r = &l->rects[i];
 
 		if (r->alo == 0 && r->ahi == last) {
-			segs[n_active++] = (struct seg){ r->plo, r->phi,
-							 r->rule };
+			segs[n_active++] =
+				(struct seg){ r->plo, r->phi, r->rule };
 			continue;
 		}
 		starts[n_starts++] = i;
@@ -254,14 +336,21 @@ static int build_cell(struct lower *l, uint32_t op, uint32_t proto)
 
 			segs[i] = (struct seg){ r->plo, r->phi, r->rule };
 		}
-		row = n_active ? first_match_row(l, segs, n_active,
-						 low->n_ports) :
-				 PFSEL_NONE;
+		row = n_active ?
+			      first_match_row(l, segs, n_active, low->n_ports) :
+			      PFSEL_NONE;
 		if (row >= 0)
 			row = push_slab(l, &cell, cuts[c], row);
 	}
-	if (!row && (cell.wild_row != PFSEL_NONE || cell.slab_count))
+	if (!row && hosts)
+		row = build_name_slabs(l, op, &names);
+	if (!row &&
+	    (cell.wild_row != PFSEL_NONE || cell.slab_count || names.count)) {
 		row = PFW_PUSH(low->cells, low->n_cells, l->cap_cells, cell);
+		if (!row)
+			row = PFW_PUSH(low->name_cells, l->n_name_cells_out,
+				       l->cap_name_cells, names);
+	}
 out:
 	free(segs);
 	free(starts);
@@ -285,6 +374,8 @@ static int build_group(struct lower *l, const uint32_t *rules, uint32_t n)
 
 	for (uint32_t op = 0; op < PFSEL_OP_COUNT; op++)
 		for (uint32_t proto = 0; proto < PFSEL_PROTO_COUNT; proto++) {
+			bool hosts = false;
+
 			l->n_rects = 0;
 			for (uint32_t i = 0; i < n; i++) {
 				const struct pfw_rule *rule =
@@ -296,10 +387,13 @@ static int build_group(struct lower *l, const uint32_t *rules, uint32_t n)
 				err = add_rects(l, rule, op, proto);
 				if (err)
 					return err;
+				l->in_cell[rules[i]] = 1;
+				hosts |= rule->n_hosts != 0;
 			}
-			if (!l->n_rects)
-				continue;
-			err = build_cell(l, op, proto);
+			if (l->n_rects || hosts)
+				err = build_cell(l, op, proto, hosts);
+			for (uint32_t i = 0; i < n; i++)
+				l->in_cell[rules[i]] = 0;
 			if (err)
 				return err;
 		}
@@ -312,11 +406,18 @@ int lower_groups(struct lower *l)
 {
 	struct pfw_lowered *low = l->low;
 	long global = -1;
-	size_t cap = 0;
+	size_t cap = 0, n_global = 0;
 
-	/* The "*" rules: one group, first, shared by every application. */
-	if (l->global.n) {
-		global = seqtab_intern(&l->groups, l->global.v, l->global.n);
+	/*
+	 * The "*" rules: one group, first, shared by every application.
+	 * Lists are sorted, so resolver ids (lower_is_resolver_id()) are
+	 * their tail, which no group holds.
+	 */
+	while (n_global < l->global.n &&
+	       !lower_is_resolver_id(l, l->global.v[n_global]))
+		n_global++;
+	if (n_global) {
+		global = seqtab_intern(&l->groups, l->global.v, n_global);
 		if (global < 0)
 			return global;
 	}
@@ -329,6 +430,8 @@ int lower_groups(struct lower *l)
 		const uint32_t *rules = seqtab_get(&l->apps, a, &len);
 		uint32_t ids[2], n = 0;
 
+		while (len && lower_is_resolver_id(l, rules[len - 1]))
+			len--;
 		if (global >= 0)
 			ids[n++] = global;
 		if (len) {
@@ -347,7 +450,8 @@ int lower_groups(struct lower *l)
 		}
 		low->apps[a] = (struct low_range){ low->n_grouplist, n };
 		for (uint32_t i = 0; i < n; i++)
-			if (PFW_PUSH(low->grouplist, low->n_grouplist, cap, ids[i]))
+			if (PFW_PUSH(low->grouplist, low->n_grouplist, cap,
+				     ids[i]))
 				return -ENOMEM;
 	}
 	low->groups = calloc(l->groups.n_items + 1, sizeof(*low->groups));
@@ -384,4 +488,3 @@ int lower_rows(struct lower *l)
 	low->n_rows = l->rows.n_items;
 	return 0;
 }
-

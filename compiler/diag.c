@@ -12,7 +12,7 @@ const char *const pfw_warning_names[PFW_W_COUNT] = {
 	[PFW_W_SHADOW] = "shadow",   [PFW_W_OVERLAP] = "overlap",
 	[PFW_W_UNUSED] = "unused",   [PFW_W_OVERRIDE] = "override",
 	[PFW_W_AUDIT] = "audit",     [PFW_W_EXACT] = "exact",
-	[PFW_W_PROTECT] = "protect",
+	[PFW_W_PROTECT] = "protect", [PFW_W_HOST] = "host",
 };
 
 /* Longest source line quoted in full; longer ones are cut with "...". */

@@ -126,6 +126,20 @@ static void dump_classes(FILE *out, const struct pfsel_policydb *db)
 	fprintf(out, "\nscripts: %u classes, unnamed -> %u\n",
 		db->n_script_classes, db->script_other);
 	print_paths(out, db, "script", db->script_paths, db->n_script_paths);
+	fprintf(out, "\nhost names: %u classes, unnamed -> 0\n",
+		db->n_name_classes);
+	for (u32 i = 0; i < db->n_name_patterns; i++) {
+		const struct pfsel_policy_path *p = &db->name_patterns[i];
+		u32 flags = le32_to_cpu(p->flags);
+
+		fprintf(out, "  name ");
+		print_str(out, db, le32_to_cpu(p->str));
+		if (flags & PFSEL_NAME_EXACT)
+			fprintf(out, " exact->%u", le32_to_cpu(p->exact));
+		if (flags & PFSEL_NAME_TREE)
+			fprintf(out, " *.->%u", le32_to_cpu(p->tree));
+		fprintf(out, "\n");
+	}
 }
 
 static void dump_decisions(FILE *out, const struct pfsel_policydb *db)
@@ -133,13 +147,22 @@ static void dump_decisions(FILE *out, const struct pfsel_policydb *db)
 	fprintf(out, "\napplication classes: %u, %u protected\n", db->n_apps,
 		db->n_protected);
 	for (u32 i = 0; i < db->n_apps; i++) {
-		const __le32 *g = db->grouplist + le32_to_cpu(db->apps[i].first);
+		const __le32 *g =
+			db->grouplist + le32_to_cpu(db->apps[i].first);
 
 		fprintf(out, "  app %u: groups", i);
 		for (u32 j = 0; j < le32_to_cpu(db->apps[i].count); j++)
 			fprintf(out, " %u", le32_to_cpu(g[j]));
 		if (pfsel_policydb_app_protected(db, i))
 			fprintf(out, "; protected");
+		switch (pfsel_policydb_resolver(db, i)) {
+		case 0:
+			fprintf(out, "; resolver");
+			break;
+		case PFSEL_RESOLVER_ANY_USER:
+			fprintf(out, "; resolver any user");
+			break;
+		}
 		fprintf(out, "\n");
 	}
 	fprintf(out, "\ngroups: %u\n", db->n_groups);
@@ -157,11 +180,23 @@ static void dump_decisions(FILE *out, const struct pfsel_policydb *db)
 				pfw_proto_name(cell[j].proto));
 			print_row(out, db, le32_to_cpu(cell[j].wild_row));
 			fprintf(out, "\n");
+			const struct pfsel_policy_range *names =
+				&db->name_cells[&cell[j] - db->cells];
+			const struct pfsel_policy_slab *name_slab =
+				db->name_slabs + le32_to_cpu(names->first);
+
 			for (u32 k = 0; k < le32_to_cpu(cell[j].slab_count);
 			     k++) {
 				fprintf(out, "      address class %u..: ",
 					le32_to_cpu(slab[k].start));
 				print_row(out, db, le32_to_cpu(slab[k].row));
+				fprintf(out, "\n");
+			}
+			for (u32 k = 0; k < le32_to_cpu(names->count); k++) {
+				fprintf(out, "      name class %u..: ",
+					le32_to_cpu(name_slab[k].start));
+				print_row(out, db,
+					  le32_to_cpu(name_slab[k].row));
 				fprintf(out, "\n");
 			}
 		}
@@ -182,17 +217,18 @@ static const char *const mode_names[PFSEL_MODE_ENFORCING + 1] = {
 
 int pfw_dump(const char *path, FILE *out, FILE *err)
 {
-	static const char *const audit_names[4] = { "", " log-allowed",
-						    " quiet-denial",
-						    " log-allowed quiet-denial" };
+	static const char *const audit_names[4] = {
+		"", " log-allowed", " quiet-denial", " log-allowed quiet-denial"
+	};
 	struct pfsel_policydb *db = pfw_load_policy(path, err);
 
 	if (!db)
 		return PFW_EXIT_INPUT;
-	fprintf(out, "pfsel policy version %u, %zu bytes, %s", PFSEL_POLICY_VERSION,
-		db->size,
-		slot_names[db->flags & PFSEL_POLICY_F_SYSTEM ? PFSEL_SLOT_SYSTEM :
-							       PFSEL_SLOT_USER]);
+	fprintf(out, "pfsel policy version %u, %zu bytes, %s",
+		PFSEL_POLICY_VERSION, db->size,
+		slot_names[db->flags & PFSEL_POLICY_F_SYSTEM ?
+				   PFSEL_SLOT_SYSTEM :
+				   PFSEL_SLOT_USER]);
 	if (!(db->flags & PFSEL_POLICY_F_SYSTEM))
 		fprintf(out, " uid %u", db->uid);
 	fprintf(out,

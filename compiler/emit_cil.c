@@ -188,7 +188,8 @@ static uint32_t intern_column(struct flat_table *t, const uint8_t *column)
 		if (!slots)
 			return UINT32_MAX;
 		for (uint32_t e = 0; e < t->n_endpoints; e++) {
-			slot = pfw_hash_bytes(column_at(t, e), t->column_len) % n;
+			slot = pfw_hash_bytes(column_at(t, e), t->column_len) %
+			       n;
 			while (slots[slot])
 				slot = (slot + 1) % n;
 			slots[slot] = e + 1;
@@ -717,6 +718,24 @@ void pfw_sepol_note_unexported(const struct pfw_lowered *lowered,
 			lowered->n_protected, lowered->n_apps);
 }
 
+void pfw_sepol_warn_hosts(const struct pfw_policy *policy,
+			  struct pfw_diag *diag)
+{
+	for (size_t r = 0; r < policy->n_rules; r++) {
+		const struct pfw_rule *rule = &policy->rules[r];
+		char text[PFSEL_HOST_NAME_MAX + 3];
+
+		if (!rule->n_hosts)
+			continue;
+		pfw_warn(
+			diag, PFW_W_HOST, &rule->loc,
+			"the SELinux export cannot express host names: it leaves out this rule's %zu host element%s ('host %s'%s) and keeps its addresses",
+			rule->n_hosts, rule->n_hosts == 1 ? "" : "s",
+			pfw_host_format(&rule->hosts[0], text, sizeof(text)),
+			rule->n_hosts == 1 ? "" : ", ...");
+	}
+}
+
 int pfw_emit_cil(FILE *out, const struct pfw_policy *policy,
 		 const struct pfw_lowered *lowered,
 		 const struct pfsel_policydb *db, struct pfw_diag *diag)
@@ -726,6 +745,7 @@ int pfw_emit_cil(FILE *out, const struct pfw_policy *policy,
 	int rc = -1;
 
 	pfw_sepol_note_unexported(lowered, diag);
+	pfw_sepol_warn_hosts(policy, diag);
 	if (pfw_sepol_export(policy, lowered, db, &export, diag))
 		return -1;
 	if (pfw_sepol_compile(export.cil, export.cil_len, &compiled, diag))

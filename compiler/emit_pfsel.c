@@ -49,7 +49,7 @@ static void put_path(struct writer *w, const struct low_path *p)
 }
 
 /* A new section needs its size and its writer below. */
-_Static_assert(PFSEL_SEC_LAST == PFSEL_SEC_PROTECTED,
+_Static_assert(PFSEL_SEC_LAST == PFSEL_SEC_RESOLVERS,
 	       "section_sizes() and write_section() know every section");
 
 /* Entry counts and byte sizes of the sections, in section order. */
@@ -62,10 +62,10 @@ static void section_sizes(const struct pfw_lowered *low,
 	for (size_t i = 0; i < low->n_strings; i++)
 		strings += 4 + ((low->strings[i].len + 3) & ~(size_t)3);
 
-#define SEC(id, n, bytes)                          \
-	do {                                       \
-		count[(id) - PFSEL_SEC_FIRST] = (n); \
-		size[(id) - PFSEL_SEC_FIRST] = (bytes); \
+#define SEC(id, n, bytes)                             \
+	do {                                          \
+		count[(id)-PFSEL_SEC_FIRST] = (n);    \
+		size[(id)-PFSEL_SEC_FIRST] = (bytes); \
 	} while (0)
 	SEC(PFSEL_SEC_SETTINGS, 1, sizeof(struct pfsel_policy_settings));
 	SEC(PFSEL_SEC_STRINGS, low->n_strings, strings);
@@ -85,6 +85,12 @@ static void section_sizes(const struct pfw_lowered *low,
 	SEC(PFSEL_SEC_SCRIPT_PATHS, low->n_script_paths,
 	    low->n_script_paths * 24);
 	SEC(PFSEL_SEC_PROTECTED, low->n_protected, low->n_protected * 4);
+	SEC(PFSEL_SEC_NAME_SLABS, low->n_name_slabs, low->n_name_slabs * 8);
+	/* One per cell, even when every slice is empty. */
+	SEC(PFSEL_SEC_NAME_CELLS, low->n_cells, low->n_cells * 8);
+	SEC(PFSEL_SEC_NAME_PATTERNS, low->n_name_patterns,
+	    low->n_name_patterns * 24);
+	SEC(PFSEL_SEC_RESOLVERS, low->n_resolvers, low->n_resolvers * 8);
 #undef SEC
 }
 
@@ -102,7 +108,7 @@ static void write_section(struct writer *w, const struct pfw_lowered *low,
 		put32(w, low->n_script_classes);
 		put32(w, low->exe_other);
 		put32(w, low->script_other);
-		put32(w, 0);
+		put32(w, low->n_name_classes);
 		break;
 	case PFSEL_SEC_STRINGS:
 		for (i = 0; i < low->n_strings; i++) {
@@ -194,6 +200,26 @@ static void write_section(struct writer *w, const struct pfw_lowered *low,
 	case PFSEL_SEC_PROTECTED:
 		for (i = 0; i < low->n_protected; i++)
 			put32(w, low->protected[i]);
+		break;
+	case PFSEL_SEC_NAME_SLABS:
+		for (i = 0; i < low->n_name_slabs; i++) {
+			put32(w, low->name_slabs[i].start);
+			put32(w, low->name_slabs[i].row);
+		}
+		break;
+	case PFSEL_SEC_NAME_CELLS:
+		for (i = 0; i < low->n_cells; i++)
+			put_range(w, &low->name_cells[i]);
+		break;
+	case PFSEL_SEC_NAME_PATTERNS:
+		for (i = 0; i < low->n_name_patterns; i++)
+			put_path(w, &low->name_patterns[i]);
+		break;
+	case PFSEL_SEC_RESOLVERS:
+		for (i = 0; i < low->n_resolvers; i++) {
+			put32(w, low->resolvers[i].app);
+			put32(w, low->resolvers[i].flags);
+		}
 		break;
 	}
 }

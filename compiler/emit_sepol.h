@@ -125,6 +125,14 @@ void pfw_sepol_note_unexported(const struct pfw_lowered *lowered,
 			       struct pfw_diag *diag);
 
 /*
+ * Warn (-Whost) at each rule of @policy with host elements: SELinux has
+ * nothing that a DNS answer could fill in, so the export leaves them out
+ * and keeps the rule's addresses (docs/sepol-export.md).
+ */
+void pfw_sepol_warn_hosts(const struct pfw_policy *policy,
+			  struct pfw_diag *diag);
+
+/*
  * pfwc --emit=cil: write the CIL export of @policy to @out, after checking
  * that libsepol compiles it.  Returns 0 or -1 (reported to @diag).
  */

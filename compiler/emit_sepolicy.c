@@ -43,6 +43,7 @@ int pfw_emit_sepolicy(FILE *out, const struct pfw_policy *policy,
 	int rc;
 
 	pfw_sepol_note_unexported(lowered, diag);
+	pfw_sepol_warn_hosts(policy, diag);
 	if (pfw_sepol_export(policy, lowered, db, &export, diag))
 		return -1;
 	rc = pfw_sepol_compile(export.cil, export.cil_len, &compiled, diag);

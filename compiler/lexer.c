@@ -6,7 +6,12 @@
  *   digit       a number, an IPv4 address, or an IPv6 address (has ':')
  *   ':'         an IPv6 address ("::1")
  *   letter, _   a name or keyword; a hex-only word followed by ':' is an
- *               IPv6 address ("fe80::1")
+ *               IPv6 address ("fe80::1"); a word with a '.' or a byte
+ *               >= 0x80 in it is a host name ("github.com")
+ *   digit       ... also a host name when the word has a '.' and
+ *               something no address has: a letter, '_' or '-'
+ *               ("1password.com"; "10.0.0.1" stays an address)
+ *   '*'         alone, or "*." and a host name ("*.example.org")
  *   '/'         a path, up to white space or one of ; , # " =
  *   '"'         a quoted string: an exact path, or an include's file name;
  *               escapes \" \\ \n \t \r \e and \xNN (not \x00)
@@ -74,6 +79,8 @@ const char *const pfw_keyword_names[PFW_KW_COUNT] = {
 	[PFW_KW_QUIET] = "quiet",
 	[PFW_KW_PROTECT] = "protect",
 	[PFW_KW_SCOPE] = "scope",
+	[PFW_KW_HOST] = "host",
+	[PFW_KW_RESOLVER] = "resolver",
 	[PFW_KW_ANY] = "any",
 #define PFSEL_OP(id, name, value) \
 	[PFW_KW_CREATE + PFSEL_CHECKED_INDEX(id, value)] = name,
@@ -173,6 +180,51 @@ static size_t run_length(const struct pfw_lexer *lexer, bool (*accept)(int))
 	while (accept(peek_at(lexer, n)))
 		n++;
 	return n;
+}
+
+static bool take_text(struct pfw_lexer *lexer, struct pfw_token *token,
+		      size_t n, enum pfw_token_kind kind, const char *what);
+
+/* What a host name's word is made of (checked later, by the parser). */
+static bool is_host_char(int c)
+{
+	return is_name_char(c) || c == '.' || c == '*' || c >= 0x80;
+}
+
+/*
+ * A host name at the cursor: the run of host characters after @skip bytes
+ * ("*." of a wildcard), as a HOST token.
+ */
+static void lex_host(struct pfw_lexer *lexer, struct pfw_token *token,
+		     size_t skip)
+{
+	size_t n = skip;
+
+	while (is_host_char(peek_at(lexer, n)))
+		n++;
+	take_text(lexer, token, n, PFW_TOK_HOST, "host name");
+}
+
+/*
+ * Whether the word at the cursor (@n bytes of host characters) is a host
+ * name rather than a number, an address or a name.  With @digit_start it
+ * must have a '.' and a character no IPv4 address has.
+ */
+static bool word_is_host(const struct pfw_lexer *lexer, size_t n,
+			 bool digit_start)
+{
+	bool dot = false, other = false;
+
+	for (size_t i = 0; i < n; i++) {
+		int c = (unsigned char)lexer->text[lexer->pos + i];
+
+		dot |= c == '.';
+		other |= !is_digit(c) && c != '.';
+		/* "a.*.com" is a host name, but "a*" a name and a '*'. */
+		if (!digit_start && c >= 0x80)
+			return true;
+	}
+	return dot && (!digit_start || other);
 }
 
 static bool is_ipv6_char(int c)
@@ -293,6 +345,10 @@ static void lex_number_or_address(struct pfw_lexer *lexer,
 		lex_address(lexer, token, n);
 		return;
 	}
+	if (word_is_host(lexer, run_length(lexer, is_host_char), true)) {
+		lex_host(lexer, token, 0);
+		return;
+	}
 	/* No colon: hex letters belong to what follows ("30s", "500ms"). */
 	n = run_length(lexer, is_ipv4_char);
 	if (memchr(lexer->text + lexer->pos, '.', n)) {
@@ -343,6 +399,10 @@ static void lex_word(struct pfw_lexer *lexer, struct pfw_token *token)
 			(unsigned char)lexer->text[lexer->pos + i]);
 	if (all_hex && peek_at(lexer, n) == ':') {
 		lex_address(lexer, token, run_length(lexer, is_ipv6_char));
+		return;
+	}
+	if (word_is_host(lexer, run_length(lexer, is_host_char), false)) {
+		lex_host(lexer, token, 0);
 		return;
 	}
 	if (!take_text(lexer, token, n, PFW_TOK_WORD, "name"))
@@ -513,6 +573,13 @@ static void lex_one(struct pfw_lexer *lexer, struct pfw_token *token)
 		advance(lexer);
 		return;
 	case '-':
+		/* "-a.example": a host name with a bad label, said later. */
+		if (is_name_char(peek_at(lexer, 1)) &&
+		    word_is_host(lexer, run_length(lexer, is_host_char),
+				 false)) {
+			lex_host(lexer, token, 0);
+			return;
+		}
 		token->kind = PFW_TOK_DASH;
 		advance(lexer);
 		return;
@@ -526,6 +593,21 @@ static void lex_one(struct pfw_lexer *lexer, struct pfw_token *token)
 		lex_address(lexer, token, run_length(lexer, is_ipv6_char));
 		return;
 	case '*':
+		if (peek_at(lexer, 1) == '.') {
+			lex_host(lexer, token, 2);
+			return;
+		}
+		/* "*x.com": a host name with a bad '*', said by the parser. */
+		if (is_name_char(peek_at(lexer, 1))) {
+			size_t n = 1;
+
+			while (is_host_char(peek_at(lexer, n)))
+				n++;
+			if (memchr(lexer->text + lexer->pos, '.', n)) {
+				lex_host(lexer, token, 1);
+				return;
+			}
+		}
 		if (ends_path(peek_at(lexer, 1))) {
 			token->kind = PFW_TOK_STAR;
 			advance(lexer);
@@ -542,6 +624,9 @@ static void lex_one(struct pfw_lexer *lexer, struct pfw_token *token)
 		lex_number_or_address(lexer, token);
 	} else if (is_name_start(c)) {
 		lex_word(lexer, token);
+	} else if (c >= 0x80) {
+		/* An international name: the parser suggests its ASCII form. */
+		lex_host(lexer, token, 0);
 	} else {
 		if (c >= 0x21 && c < 0x7f)
 			pfw_error(lexer->diag, &token->loc,
@@ -591,6 +676,7 @@ const char *pfw_token_describe(const struct pfw_token *token, char *buf,
 	case PFW_TOK_PATH:
 	case PFW_TOK_STRING:
 	case PFW_TOK_WORD:
+	case PFW_TOK_HOST:
 		snprintf(buf, size, "'%.40s%s'", token->text,
 			 strlen(token->text) > 40 ? "..." : "");
 		return buf;

@@ -28,6 +28,12 @@ enum pfw_token_kind {
 	PFW_TOK_PATH, /* starts with '/': .text as written */
 	PFW_TOK_STRING, /* "...": .text without quotes, escapes undone */
 	PFW_TOK_WORD, /* a name or keyword: .text, and .keyword */
+	/*
+	 * A word with a '.' or a non-ASCII byte in it, or '*' directly
+	 * followed by '.': what "host" takes ("github.com", "*.example.org",
+	 * "1password.com").  .text as written; the parser checks it.
+	 */
+	PFW_TOK_HOST,
 	PFW_TOK_ERROR, /* already reported; the parser just recovers */
 };
 
@@ -60,6 +66,8 @@ enum pfw_keyword {
 	PFW_KW_QUIET,
 	PFW_KW_PROTECT,
 	PFW_KW_SCOPE, /* a rule file's (rule_file.h); an error in a policy */
+	PFW_KW_HOST,
+	PFW_KW_RESOLVER,
 	PFW_KW_ANY,
 	PFW_KW_CREATE,
 	PFW_KW_BIND,
@@ -84,7 +92,7 @@ struct pfw_token {
 	struct pfw_loc loc;
 	/* Set when the token directly follows the previous one (no space). */
 	bool adjacent;
-	char *text; /* PATH, STRING, WORD: malloc'd, owned by the token */
+	char *text; /* PATH, STRING, WORD, HOST: malloc'd, owned by the token */
 	enum pfw_keyword keyword; /* WORD */
 	uint64_t number; /* NUMBER */
 	struct pfw_cidr cidr; /* ADDRESS */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * pfwc - warnings about resolved rules: audit flags without effect,
- * 'protect' for every program, and rules that can never match.
+ * 'protect' for every program, host elements that are too wide or can
+ * hardly match, and rules that can never match.
  *
  * The shadow analysis is the simple, exact-per-pair one: a rule can never
  * match if one earlier rule contains it in every dimension.  (A rule covered
@@ -9,6 +10,7 @@
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lint.h"
 #include "rule_relations.h"
@@ -67,11 +69,38 @@ static void check_protect(const struct pfw_rule *rule, struct pfw_diag *diag)
 	}
 }
 
+/*
+ * Host elements: "*.com" names every name of a top-level domain, almost
+ * surely more than meant; and in a rule for bind and listen only, a host
+ * element matches a local address that some DNS answer named, which is
+ * rarely what the rule's author had in mind (names are for the peers a
+ * program connects to or accepts from).
+ */
+static void check_hosts(const struct pfw_rule *rule, struct pfw_diag *diag)
+{
+	char text[PFSEL_HOST_NAME_MAX + 3];
+
+	if (!rule->n_hosts)
+		return;
+	for (size_t i = 0; i < rule->n_hosts; i++)
+		if (rule->hosts[i].below && !strchr(rule->hosts[i].name, '.'))
+			pfw_warn(
+				diag, PFW_W_HOST, &rule->hosts[i].loc,
+				"'host %s' matches every name in the top-level domain '%s'",
+				pfw_host_format(&rule->hosts[i], text,
+						sizeof(text)),
+				rule->hosts[i].name);
+	if (!(rule->ops & ~(uint32_t)(PFW_OP_BIND | PFW_OP_LISTEN)))
+		pfw_warn(
+			diag, PFW_W_HOST, &rule->hosts[0].loc,
+			"host names in a rule for 'bind' and 'listen' only match a local address that a DNS answer named; they are meant for the peers of 'connect' and 'accept'");
+}
 
 void pfw_lint_rule(const struct pfw_rule *rule, struct pfw_diag *diag)
 {
 	check_audit_flags(rule, diag);
 	check_protect(rule, diag);
+	check_hosts(rule, diag);
 }
 
 /*
@@ -116,7 +145,7 @@ void pfw_lint_shadowed(struct pfw_policy *policy, struct pfw_diag *diag)
 				goto out;
 			if ((need & ~signatures[i]) ||
 			    !pfw_rule_covers(&policy->rules[i], &boxes[i], rule,
-					 &boxes[j]))
+					     &boxes[j]))
 				continue;
 			rule->shadowed_by = (long)i;
 			pfw_warn(

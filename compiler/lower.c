@@ -6,8 +6,9 @@
  * string table, runs the three steps in order and frees their state:
  *
  *  1. address and port classes              (addr_port_classes.c)
- *  2. application keys, classes, protection (app_classes.c)
- *  3. groups, cells, slabs and rows         (decision_groups.c)
+ *  2. application keys, classes, protection, resolvers (app_classes.c)
+ *  2b. host name classes                    (name_classes.c)
+ *  3. groups, cells, slabs, name slabs and rows (decision_groups.c)
  *
  * Their shared state is struct lower (lower_steps.h); the hash-consing
  * tables and maps they use are in containers.c.
@@ -33,7 +34,8 @@ long lower_intern_string(struct lower *l, const char *s)
 		return -E2BIG;
 	str.s = strdup(s);
 	str.len = len;
-	if (!str.s || PFW_PUSH(low->strings, low->n_strings, l->cap_strings, str)) {
+	if (!str.s ||
+	    PFW_PUSH(low->strings, low->n_strings, l->cap_strings, str)) {
 		free(str.s);
 		return -ENOMEM;
 	}
@@ -41,7 +43,6 @@ long lower_intern_string(struct lower *l, const char *s)
 		return -ENOMEM;
 	return low->n_strings - 1;
 }
-
 
 static int lower_rules(struct lower *l)
 {
@@ -55,8 +56,8 @@ static int lower_rules(struct lower *l)
 		return -ENOMEM;
 	for (size_t r = 0; r < pol->n_rules; r++) {
 		const struct pfw_rule *rule = &pol->rules[r];
-		long file = lower_intern_string(l, rule->loc.file ? rule->loc.file :
-							      "");
+		long file = lower_intern_string(
+			l, rule->loc.file ? rule->loc.file : "");
 
 		if (file < 0)
 			return file;
@@ -90,6 +91,10 @@ void pfw_lowered_free(struct pfw_lowered *low)
 	free(low->exe_paths);
 	free(low->script_paths);
 	free(low->protected);
+	free(low->name_slabs);
+	free(low->name_cells);
+	free(low->name_patterns);
+	free(low->resolvers);
 	free(low);
 }
 
@@ -129,10 +134,15 @@ int pfw_lower(const struct pfw_policy *policy, struct pfw_lowered **out)
 		err = lower_path_table(&l, &l.script, &l.low->script_paths,
 				       &l.low->n_script_paths);
 	if (!err)
+		err = lower_resolvers(&l);
+	if (!err)
+		err = lower_name_classes(&l);
+	if (!err)
 		err = lower_groups(&l);
 	if (!err)
 		err = lower_rows(&l);
 
+	lower_names_free(&l);
 	lower_dim_free(&l.exe);
 	lower_dim_free(&l.script);
 	for (size_t i = 0; l.plain && i < l.exe.n_ents * N_SLOTS + 1; i++)

@@ -64,6 +64,11 @@ struct low_path {
 	uint32_t exact, child, tree; /* class, or PFSEL_NONE */
 };
 
+struct low_resolver {
+	uint32_t app; /* application class */
+	uint32_t flags; /* PFSEL_RESOLVER_* */
+};
+
 struct low_string {
 	char *s; /* owned, NUL-terminated */
 	uint32_t len;
@@ -113,6 +118,15 @@ struct pfw_lowered {
 	size_t n_script_paths;
 	uint32_t *protected; /* protected app classes, increasing */
 	size_t n_protected;
+
+	uint32_t n_name_classes; /* >= 1; class 0: names no pattern matches */
+	struct low_slab *name_slabs; /* start is a name class */
+	size_t n_name_slabs;
+	struct low_range *name_cells; /* [n_cells]: each cell's name slabs */
+	struct low_path *name_patterns; /* child is always PFSEL_NONE */
+	size_t n_name_patterns;
+	struct low_resolver *resolvers; /* by increasing app class */
+	size_t n_resolvers;
 };
 
 /*

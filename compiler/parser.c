@@ -12,6 +12,7 @@
  *              | "ask" "unanswered" ("allow" | "deny") ";"
  *              | "mode" ("permissive" | "enforcing") ";"
  *              | ("apps" | "hosts" | "ports") NAME "=" list ";"
+ *              | "resolver" apps ["any" "user"] ";"
  *              | verdict apps clause* ";"
  *   verdict   := "allow" | "deny" | "ask"
  *   apps      := app ("," app)*
@@ -21,7 +22,8 @@
  *              | ("to" | "from" | "on") address-list
  *              | "port" port-list | "log" | "quiet" | "protect"
  *              | "scope" ("once" | "process" | "session" | "always")
- *   address   := "any" | ADDRESS | NAME
+ *   address   := "any" | ADDRESS | NAME | "host" HOSTNAME
+ *   HOSTNAME  := ["*."] LABEL ("." LABEL)*   (host_names.h checks it)
  *   port      := "any" | NUMBER ["-" NUMBER] | NAME
  *
  * pfsel-agent's rule file (pfw_parse_options.rule_file) is the same
@@ -37,6 +39,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "host_names.h"
 #include "lexer.h"
 #include "parser.h"
 #include "pfsel.h"
@@ -282,6 +285,7 @@ static bool at_line_start_statement(const struct parser *p)
 	case PFW_KW_APPS:
 	case PFW_KW_HOSTS:
 	case PFW_KW_PORTS:
+	case PFW_KW_RESOLVER:
 		return true;
 	default:
 		return false;
@@ -457,13 +461,66 @@ static bool parse_app_list(struct parser *p, struct pfw_app **apps,
 	return true;
 }
 
+/*
+ * The pattern after "host": checked, lower-cased, into @hosts.  Errors
+ * point at the character that is wrong.
+ */
+static bool parse_host(struct parser *p, struct pfw_host **hosts,
+		       size_t *n_hosts)
+{
+	struct pfw_host host = { .loc = p->token.loc };
+	const char *problem;
+	char buf[PFSEL_HOST_NAME_MAX * 2 + 200];
+	size_t bad;
+
+	if (p->token.kind == PFW_TOK_ADDRESS) {
+		pfw_error(
+			p->diag, &p->token.loc,
+			"an address is written as it is, without 'host' before it");
+		return false;
+	}
+	if (p->token.kind == PFW_TOK_STAR) {
+		pfw_error(
+			p->diag, &p->token.loc,
+			"'host *' would be every name; write '*.' and a domain ('host *.example.org'), or 'any' for every address");
+		return false;
+	}
+	if (p->token.kind != PFW_TOK_HOST && !is_name(p)) {
+		expected(
+			p,
+			"a host name such as 'example.org' or '*.example.org'");
+		return false;
+	}
+	problem = pfw_host_parse(p->token.text, &host, &bad, buf, sizeof(buf));
+	if (problem) {
+		struct pfw_loc at = p->token.loc;
+
+		at.col += (uint32_t)bad;
+		pfw_error(p->diag, &at, "%s", problem);
+		return false;
+	}
+	*(struct pfw_host *)pfw_push((void **)hosts, n_hosts, sizeof(host)) =
+		host;
+	next(p);
+	return true;
+}
+
 static bool parse_address_list(struct parser *p, bool *any,
 			       struct pfw_cidr **addrs, size_t *n_addrs,
+			       struct pfw_host **hosts, size_t *n_hosts,
 			       struct pfw_ref **refs, size_t *n_refs)
 {
 	do {
 		if (accept_keyword(p, PFW_KW_ANY)) {
 			*any = true;
+		} else if (accept_keyword(p, PFW_KW_HOST)) {
+			if (!parse_host(p, hosts, n_hosts))
+				return false;
+		} else if (p->token.kind == PFW_TOK_HOST) {
+			pfw_error(p->diag, &p->token.loc,
+				  "a host name follows 'host': write 'host %s'",
+				  p->token.text);
+			return false;
 		} else if (p->token.kind == PFW_TOK_ADDRESS) {
 			*(struct pfw_cidr *)pfw_push((void **)addrs, n_addrs,
 						     sizeof(**addrs)) =
@@ -473,7 +530,9 @@ static bool parse_address_list(struct parser *p, bool *any,
 			add_ref(refs, n_refs, &p->token);
 			next(p);
 		} else {
-			expected(p, "an address, a name or 'any'");
+			expected(
+				p,
+				"an address, 'host' and a host name, a name or 'any'");
 			return false;
 		}
 	} while (accept(p, PFW_TOK_COMMA));
@@ -750,7 +809,8 @@ static bool parse_definition(struct parser *p)
 		break;
 	case PFW_DEF_HOSTS:
 		ok = parse_address_list(p, &def.any_addr, &def.addrs,
-					&def.n_addrs, &def.refs, &def.n_refs);
+					&def.n_addrs, &def.hosts, &def.n_hosts,
+					&def.refs, &def.n_refs);
 		break;
 	default:
 		ok = parse_port_list(p, &def.any_port, &def.ports, &def.n_ports,
@@ -899,7 +959,8 @@ static bool parse_rule_clause(struct parser *p, struct pfw_rule *rule,
 			return false;
 		next(p);
 		return parse_address_list(p, &rule->any_addr, &rule->addrs,
-					  &rule->n_addrs, &rule->addr_refs,
+					  &rule->n_addrs, &rule->hosts,
+					  &rule->n_hosts, &rule->addr_refs,
 					  &rule->n_addr_refs);
 	case PFW_KW_PORT:
 		if (!first_clause(p, &clauses->port_loc, "a port list"))
@@ -975,6 +1036,49 @@ static bool parse_rule(struct parser *p, enum pfw_verdict verdict,
 	return true;
 }
 
+/*
+ * "resolver APPS [any user];": whether it may be here (the system policy
+ * only) is sema's to say, since "policy system;" or --system may come later.
+ */
+static bool parse_resolver(struct parser *p)
+{
+	struct pfw_resolver resolver = { .loc = p->token.loc };
+	bool ok;
+
+	next(p);
+	ok = parse_app_list(p, &resolver.apps, &resolver.n_apps,
+			    &resolver.app_refs, &resolver.n_app_refs);
+	if (ok && accept_keyword(p, PFW_KW_ANY)) {
+		resolver.any_user = true;
+		if (!accept_keyword(p, PFW_KW_USER)) {
+			expected(p, "'user' after 'any'");
+			ok = false;
+		}
+	}
+	if (ok && p->token.kind != PFW_TOK_SEMICOLON) {
+		if (!missing_semicolon(p, "the resolver statement"))
+			expected(p, "',', 'any user' or ';'");
+		ok = false;
+	}
+	if (!ok) {
+		/* Only whole statements reach sema; free this one. */
+		for (size_t i = 0; i < resolver.n_apps; i++) {
+			free(resolver.apps[i].exe.path);
+			free(resolver.apps[i].script.path);
+		}
+		free(resolver.apps);
+		for (size_t i = 0; i < resolver.n_app_refs; i++)
+			free(resolver.app_refs[i].name);
+		free(resolver.app_refs);
+		return false;
+	}
+	next(p);
+	*(struct pfw_resolver *)pfw_push((void **)&p->policy->resolvers,
+					 &p->policy->n_resolvers,
+					 sizeof(resolver)) = resolver;
+	return true;
+}
+
 static void parse_file_at(struct parser *p, const char *path,
 			  const struct pfw_loc *included_at);
 
@@ -1034,6 +1138,10 @@ static bool rule_file_statement(struct parser *p)
 		return policy_only(
 			p,
 			"a rule file holds rules and definitions, no settings");
+	case PFW_KW_RESOLVER:
+		return policy_only(
+			p,
+			"which programs' DNS answers the kernel learns from is the system policy's to say");
 	case PFW_KW_ASK:
 		/* "ask timeout" and "ask unanswered": settings too. */
 		next(p);
@@ -1072,7 +1180,8 @@ static bool parse_statement(struct parser *p)
 				     parse_policy_kind_value);
 	case PFW_KW_DEFAULT:
 		return parse_setting(p, &settings->default_loc,
-				     "the default verdict", parse_default_value);
+				     "the default verdict",
+				     parse_default_value);
 	case PFW_KW_MODE:
 		return parse_setting(p, &settings->mode_loc, "the mode",
 				     parse_mode_value);
@@ -1080,6 +1189,8 @@ static bool parse_statement(struct parser *p)
 	case PFW_KW_HOSTS:
 	case PFW_KW_PORTS:
 		return parse_definition(p);
+	case PFW_KW_RESOLVER:
+		return parse_resolver(p);
 	case PFW_KW_ASK:
 	case PFW_KW_ALLOW:
 	case PFW_KW_DENY: {

@@ -62,11 +62,13 @@ struct options {
 	bool has_uid;
 	uint32_t uid;
 	char **query_args; /* POLICY APP OP PROTO ADDR PORT */
+	const char **query_hosts; /* --host NAME..., for --query */
+	size_t n_query_hosts;
 };
 
 static const char usage_text[] =
 	"Usage: pfwc [OPTION]... FILE\n"
-	"       pfwc --query POLICY APP OP PROTO ADDR PORT\n"
+	"       pfwc --query [--host NAME]... POLICY APP OP PROTO ADDR PORT\n"
 	"       pfwc --dump POLICY\n"
 	"Compile a .pfw firewall policy for pfsel.\n"
 	"\n"
@@ -83,12 +85,16 @@ static const char usage_text[] =
 	"                       beside pfwc, else " PFWC_SERVICES_PATH ")\n"
 	"  -Wall, -WNAME, -Wno-NAME\n"
 	"                       warnings: shadow, overlap, unused, override, audit,\n"
-	"                       exact, protect (all on by default)\n"
+	"                       exact, protect, host (all on by default)\n"
 	"  -Werror              treat warnings as errors\n"
 	"      --query          print the verdict for one request and the rule\n"
 	"                       (file:line) that decided it; APP is EXE or\n"
 	"                       EXE:SCRIPT, OP create|bind|connect|listen|accept,\n"
 	"                       PROTO tcp|udp|icmp|raw|packet\n"
+	"      --host=NAME      with --query: a host name the kernel knows for\n"
+	"                       ADDR (learned from DNS); repeat for several;\n"
+	"                       the first rule matching the address or any of\n"
+	"                       the names decides\n"
 	"      --dump           print a compiled policy readably\n"
 	"  -h, --help           show this help and exit\n"
 	"  -V, --version        show the version and exit\n"
@@ -131,6 +137,7 @@ static int parse_options(int argc, char **argv, struct options *opts,
 		OPT_AGAINST,
 		OPT_SERVICES,
 		OPT_QUERY,
+		OPT_HOST,
 		OPT_DUMP
 	};
 	static const struct option long_options[] = {
@@ -141,6 +148,7 @@ static int parse_options(int argc, char **argv, struct options *opts,
 		{ "against", required_argument, NULL, OPT_AGAINST },
 		{ "services", required_argument, NULL, OPT_SERVICES },
 		{ "query", no_argument, NULL, OPT_QUERY },
+		{ "host", required_argument, NULL, OPT_HOST },
 		{ "dump", no_argument, NULL, OPT_DUMP },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -195,6 +203,11 @@ static int parse_options(int argc, char **argv, struct options *opts,
 		case OPT_QUERY:
 			opts->mode = MODE_QUERY;
 			break;
+		case OPT_HOST:
+			*(const char **)pfw_push((void **)&opts->query_hosts,
+						 &opts->n_query_hosts,
+						 sizeof(char *)) = optarg;
+			break;
 		case OPT_DUMP:
 			opts->mode = MODE_DUMP;
 			break;
@@ -223,14 +236,17 @@ static int parse_options(int argc, char **argv, struct options *opts,
 				"--query takes POLICY APP OP PROTO ADDR PORT");
 		opts->query_args = argv;
 		return -1;
-	case MODE_DUMP:
+	default:
+		break;
+	}
+	if (opts->n_query_hosts)
+		return usage_error("%s", "--host is for --query");
+	if (opts->mode == MODE_DUMP) {
 		if (argc != 1)
 			return usage_error("%s",
 					   "--dump takes one compiled policy");
 		opts->input = argv[0];
 		return -1;
-	case MODE_COMPILE:
-		break;
 	}
 	if (argc != 1)
 		return usage_error("%s",
@@ -520,8 +536,9 @@ int main(int argc, char **argv)
 
 	switch (opts.mode) {
 	case MODE_QUERY:
-		status = pfw_query((const char *const *)opts.query_args,
-				   stdout, stderr);
+		status = pfw_query_names((const char *const *)opts.query_args,
+					 opts.query_hosts, opts.n_query_hosts,
+					 stdout, stderr);
 		break;
 	case MODE_DUMP:
 		status = pfw_dump(opts.input, stdout, stderr);
@@ -532,6 +549,7 @@ int main(int argc, char **argv)
 	}
 	if (diag.errors && status == EXIT_OK)
 		status = EXIT_COMPILE_ERRORS;
+	free(opts.query_hosts);
 	pfw_diag_fini(&diag);
 	return status;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "host_names.h"
 #include "policydb.h"
 
 int pfw_read_file(const char *path, uint8_t **buf, size_t *len)
@@ -176,7 +177,93 @@ static bool parse_port(const char *s, uint16_t *port)
 
 static const uint8_t v4_prefix[12] = { [10] = 0xff, [11] = 0xff };
 
+/*
+ * Fold the host names into @res: for each name's class (0 matches nothing)
+ * the first rule by name; the smallest rule index of all decides, and its
+ * verdict and audit flags are the rule's.
+ */
+static void decide_names(const struct pfsel_policydb *db, uint32_t app,
+			 uint32_t op, uint32_t proto, uint16_t port,
+			 const char *const *names, size_t n_names,
+			 struct pfsel_decision *res)
+{
+	uint32_t port_class = pfsel_policydb_classify_port(db, port);
+
+	for (size_t i = 0; i < n_names; i++) {
+		uint32_t cls = pfsel_policydb_name_class(db, names[i],
+							 strlen(names[i]));
+		uint32_t rule;
+
+		if (!cls ||
+		    pfsel_policydb_decide_name(db, app, op, proto, cls,
+					       port_class, &rule) ||
+		    rule == PFSEL_NONE ||
+		    (res->rule != PFSEL_NONE && res->rule <= rule))
+			continue;
+		res->rule = rule;
+		res->verdict = db->rules[rule].verdict;
+		res->audit = db->rules[rule].audit;
+	}
+}
+
+int pfw_policydb_request_names(const struct pfsel_policydb *db, const char *exe,
+			       const char *script, uint32_t op, uint32_t proto,
+			       uint32_t family, const uint8_t addr[16],
+			       uint16_t port, const char *const *names,
+			       size_t n_names, struct pfsel_decision *res)
+{
+	int err = pfw_policydb_request(db, exe, script, op, proto, family, addr,
+				       port, res);
+
+	if (!err && op != PFSEL_OP_CREATE)
+		decide_names(db, pfsel_policydb_classify_app(db, exe, script),
+			     op, proto, port, names, n_names, res);
+	return err;
+}
+
 int pfw_query(const char *const argv[6], FILE *out, FILE *err)
+{
+	return pfw_query_names(argv, NULL, 0, out, err);
+}
+
+/* Check and lower-case the --host names into *@out (malloc'd). */
+static int parse_names(const char *const *names, size_t n_names, char ***out,
+		       FILE *err)
+{
+	char **lower = calloc(n_names + 1, sizeof(*lower));
+
+	if (!lower) {
+		fprintf(err, "pfwc: out of memory\n");
+		return PFW_EXIT_INPUT;
+	}
+	for (size_t i = 0; i < n_names; i++) {
+		struct pfw_host host;
+		char buf[PFSEL_HOST_NAME_MAX * 2 + 200];
+		size_t bad;
+		const char *problem =
+			pfw_host_parse(names[i], &host, &bad, buf, sizeof(buf));
+
+		if (!problem && host.below) {
+			free(host.name);
+			problem =
+				"a request's name is one name, not a '*.' pattern";
+		}
+		if (problem) {
+			fprintf(err, "pfwc: --host '%s': %s\n", names[i],
+				problem);
+			for (size_t j = 0; j < i; j++)
+				free(lower[j]);
+			free(lower);
+			return PFW_EXIT_USAGE;
+		}
+		lower[i] = host.name;
+	}
+	*out = lower;
+	return PFW_EXIT_OK;
+}
+
+int pfw_query_names(const char *const argv[6], const char *const *names,
+		    size_t n_names, FILE *out, FILE *err)
 {
 	const char *path = argv[0];
 	int op = lookup_name(op_names, PFSEL_OP_COUNT, argv[2]);
@@ -190,6 +277,8 @@ int pfw_query(const char *const argv[6], FILE *out, FILE *err)
 	uint8_t addr[16];
 	uint16_t port;
 	uint32_t line, col;
+	char **lower_names = NULL;
+	int status;
 
 	if (op < 0 || proto < 0) {
 		fprintf(err, "pfwc: --query: unknown %s '%s'\n",
@@ -212,21 +301,32 @@ int pfw_query(const char *const argv[6], FILE *out, FILE *err)
 			argv[5]);
 		return PFW_EXIT_USAGE;
 	}
+	if (n_names && op == PFSEL_OP_CREATE) {
+		fprintf(err,
+			"pfwc: --query: a create has no address, so no host names\n");
+		return PFW_EXIT_USAGE;
+	}
+	status = parse_names(names, n_names, &lower_names, err);
+	if (status != PFW_EXIT_OK)
+		return status;
 	db = pfw_load_policy(path, err);
-	if (!db)
-		return PFW_EXIT_INPUT;
-	exe = strdup(argv[1]);
+	exe = db ? strdup(argv[1]) : NULL;
 	if (!exe) {
+		if (db)
+			fprintf(err, "pfwc: out of memory\n");
+		for (size_t i = 0; i < n_names; i++)
+			free(lower_names[i]);
+		free(lower_names);
 		pfsel_policydb_free(db);
-		fprintf(err, "pfwc: out of memory\n");
 		return PFW_EXIT_INPUT;
 	}
 	/* EXE:SCRIPT - the script is what follows the first ':'. */
 	script = strchr(exe, ':');
 	if (script)
 		*script++ = '\0';
-	pfw_policydb_request(db, exe, script, op, proto, family, addr, port,
-			     &res);
+	pfw_policydb_request_names(db, exe, script, op, proto, family, addr,
+				   port, (const char *const *)lower_names,
+				   n_names, &res);
 	fprintf(out, "%s", pfw_verdict_name(res.verdict));
 	if (!pfsel_policydb_rule_source(db, res.rule, &file, &line, &col)) {
 		/* The blob's file name may hold any byte. */
@@ -249,6 +349,9 @@ int pfw_query(const char *const argv[6], FILE *out, FILE *err)
 		fprintf(out, " protected");
 	fprintf(out, "\n");
 	free(exe);
+	for (size_t i = 0; i < n_names; i++)
+		free(lower_names[i]);
+	free(lower_names);
 	pfsel_policydb_free(db);
 	return PFW_EXIT_OK;
 }

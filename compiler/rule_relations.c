@@ -9,12 +9,31 @@
 
 #include "rule_relations.h"
 
+/*
+ * Every host element of @inner inside one of @outer: a name matches no
+ * prefix, so only host elements (or "any") cover host elements.
+ */
+static bool hosts_contain(const struct pfw_rule *outer,
+			  const struct pfw_rule *inner)
+{
+	for (size_t i = 0; i < inner->n_hosts; i++) {
+		bool found = false;
+
+		for (size_t o = 0; o < outer->n_hosts && !found; o++)
+			found = pfw_host_contains(&outer->hosts[o],
+						  &inner->hosts[i]);
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
 static bool addrs_contain(const struct pfw_rule *outer,
 			  const struct pfw_rule *inner)
 {
 	if (outer->any_addr)
 		return true;
-	if (inner->any_addr)
+	if (inner->any_addr || !hosts_contain(outer, inner))
 		return false;
 	for (size_t i = 0; i < inner->n_addrs; i++) {
 		bool found = false;
@@ -32,7 +51,8 @@ static bool addrs_contain(const struct pfw_rule *outer,
 
 static bool addrs_intersect(const struct pfw_rule *a, const struct pfw_rule *b)
 {
-	if (a->any_addr || b->any_addr)
+	/* Any address may have a name that a host element matches. */
+	if (a->any_addr || b->any_addr || a->n_hosts || b->n_hosts)
 		return true;
 	for (size_t i = 0; i < a->n_addrs; i++)
 		for (size_t j = 0; j < b->n_addrs; j++)
@@ -98,7 +118,6 @@ static bool apps_intersect(const struct pfw_rule *a, const struct pfw_rule *b)
 	return false;
 }
 
-
 static unsigned __int128 address_value(const uint8_t addr[16])
 {
 	unsigned __int128 value = 0;
@@ -127,7 +146,9 @@ struct rule_box *pfw_rule_boxes(const struct pfw_policy *policy)
 		box->families = (uint8_t)rule->families;
 		box->any_addr = rule->any_addr;
 		box->any_port = rule->any_port;
-		if (!rule->any_addr) {
+		box->hosts = rule->n_hosts != 0;
+		/* With host names any address may match: the box is all. */
+		if (!rule->any_addr && !rule->n_hosts) {
 			/* Sorted and disjoint: the ends bound them all. */
 			pfw_cidr_bounds(&rule->addrs[0], first, last);
 			box->addr_first = address_value(first);
@@ -144,9 +165,9 @@ struct rule_box *pfw_rule_boxes(const struct pfw_policy *policy)
 }
 
 bool pfw_rule_covers(const struct pfw_rule *outer,
-			const struct rule_box *outer_box,
-			const struct pfw_rule *inner,
-			const struct rule_box *inner_box)
+		     const struct rule_box *outer_box,
+		     const struct pfw_rule *inner,
+		     const struct rule_box *inner_box)
 {
 	bool addressed = inner_box->ops & PFW_OP_ADDRESSED;
 	bool ported = addressed && (inner_box->protos & PFW_PROTO_PORTED);
@@ -159,7 +180,7 @@ bool pfw_rule_covers(const struct pfw_rule *outer,
 	if ((inner_box->protos & ~PFW_PROTO_PACKET) &&
 	    (inner_box->families & ~outer_box->families))
 		return false;
-	if (addressed && !outer_box->any_addr &&
+	if (addressed && !outer_box->any_addr && !inner_box->hosts &&
 	    (inner_box->any_addr ||
 	     outer_box->addr_first > inner_box->addr_first ||
 	     outer_box->addr_last < inner_box->addr_last))
@@ -176,10 +197,8 @@ bool pfw_rule_covers(const struct pfw_rule *outer,
 	return apps_contain(outer, inner);
 }
 
-bool pfw_rules_intersect(const struct pfw_rule *a,
-			    const struct rule_box *a_box,
-			    const struct pfw_rule *b,
-			    const struct rule_box *b_box)
+bool pfw_rules_intersect(const struct pfw_rule *a, const struct rule_box *a_box,
+			 const struct pfw_rule *b, const struct rule_box *b_box)
 {
 	uint32_t ops = a->ops & b->ops, protos = a->protos & b->protos;
 
@@ -202,7 +221,7 @@ bool pfw_rules_intersect(const struct pfw_rule *a,
 }
 
 bool pfw_spend_pair(unsigned long long *budget, struct pfw_diag *diag,
-		       const char *analysis)
+		    const char *analysis)
 {
 	if (*budget == 0)
 		return false;

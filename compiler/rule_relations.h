@@ -29,6 +29,7 @@ struct rule_box {
 	uint16_t port_first, port_last;
 	uint8_t families;
 	bool any_addr, any_port;
+	bool hosts; /* the rule has host elements: the address box is all */
 };
 
 /* One box per rule of @policy, malloc'd (pfw_xrealloc: never NULL). */

@@ -10,7 +10,8 @@
  *   3. rules: names expanded, sets normalised (sorted, disjoint; members
  *      inside other members dropped with a warning), then the warnings
  *      about each resolved rule (lint.c);
- *   4. rules that can never match (lint.c), names never used.
+ *   4. resolver statements: in the system policy only, names expanded;
+ *   5. rules that can never match (lint.c), names never used.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -40,6 +41,8 @@ struct member_sets {
 	bool *any_addr;
 	struct pfw_cidr **addrs;
 	size_t *n_addrs;
+	struct pfw_host **hosts;
+	size_t *n_hosts;
 	bool *any_port;
 	struct pfw_port_range **ports;
 	size_t *n_ports;
@@ -228,6 +231,18 @@ static void add_addrs(const struct member_sets *sets,
 					     sizeof(*addrs)) = addrs[i];
 }
 
+static void add_hosts(const struct member_sets *sets,
+		      const struct pfw_host *hosts, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct pfw_host *host = pfw_push((void **)sets->hosts,
+						 sets->n_hosts, sizeof(*host));
+
+		*host = hosts[i];
+		host->name = pfw_xstrdup(hosts[i].name);
+	}
+}
+
 static void add_port(const struct member_sets *sets, uint16_t first,
 		     uint16_t last)
 {
@@ -347,6 +362,8 @@ static bool expand_ref(struct sema *s, enum pfw_def_kind kind,
 			return false;
 		add_apps(sets, def->apps, def->n_apps);
 		add_addrs(sets, def->addrs, def->n_addrs);
+		if (sets->hosts)
+			add_hosts(sets, def->hosts, def->n_hosts);
 		for (size_t i = 0; i < def->n_ports; i++)
 			add_port(sets, def->ports[i].first, def->ports[i].last);
 		if (def->any_addr)
@@ -468,6 +485,89 @@ static void normalise_addrs(struct sema *s, struct pfw_cidr *addrs, size_t *n,
 	*n = kept;
 }
 
+static int compare_hosts(const void *a, const void *b)
+{
+	const struct pfw_host *x = a, *y = b;
+	int by_name = strcmp(x->name, y->name);
+
+	/* Equal names: "NAME" before "*.NAME"; then source order. */
+	if (by_name)
+		return by_name;
+	if (x->below != y->below)
+		return x->below ? 1 : -1;
+	if (x->loc.line != y->loc.line)
+		return x->loc.line < y->loc.line ? -1 : 1;
+	return (x->loc.col > y->loc.col) - (x->loc.col < y->loc.col);
+}
+
+/* The "*.SUFFIX" element of sorted @hosts[0..n) with that suffix, or NULL. */
+static const struct pfw_host *find_below(const struct pfw_host *hosts, size_t n,
+					 const char *suffix)
+{
+	struct pfw_host key = { .name = (char *)suffix, .below = true };
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(hosts[mid].name, suffix);
+
+		if (!c && hosts[mid].below == key.below)
+			return &hosts[mid];
+		if (c < 0 || (!c && !hosts[mid].below))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/*
+ * Sort host elements and drop those another covers: a repeated one, or
+ * one below a "*." element of the list ("www.example.org" next to
+ * "*.example.org").  Each name has few labels, so this is n log n.
+ */
+static void normalise_hosts(struct sema *s, struct pfw_host *hosts, size_t *n)
+{
+	size_t kept = 0;
+	bool *drop;
+
+	if (*n == 0)
+		return;
+	qsort(hosts, *n, sizeof(*hosts), compare_hosts);
+	drop = pfw_xrealloc(NULL, *n * sizeof(*drop));
+	for (size_t i = 0; i < *n; i++) {
+		const struct pfw_host *covering = NULL;
+		char inner[PFSEL_HOST_NAME_MAX + 3],
+			outer[PFSEL_HOST_NAME_MAX + 3];
+
+		if (i > 0 && hosts[i - 1].below == hosts[i].below &&
+		    strcmp(hosts[i - 1].name, hosts[i].name) == 0)
+			covering = &hosts[i - 1];
+		for (const char *dot = strchr(hosts[i].name, '.');
+		     dot && !covering; dot = strchr(dot + 1, '.'))
+			covering = find_below(hosts, *n, dot + 1);
+		drop[i] = covering != NULL;
+		if (!covering)
+			continue;
+		pfw_warn(
+			s->diag, PFW_W_OVERLAP, &hosts[i].loc,
+			"'host %s' is already covered by 'host %s' in the same list",
+			pfw_host_format(&hosts[i], inner, sizeof(inner)),
+			pfw_host_format(covering, outer, sizeof(outer)));
+		if (covering->loc.line)
+			pfw_note(s->diag, &covering->loc, "'host %s' is here",
+				 outer);
+	}
+	for (size_t i = 0; i < *n; i++) {
+		if (drop[i])
+			free(hosts[i].name);
+		else
+			hosts[kept++] = hosts[i];
+	}
+	free(drop);
+	*n = kept;
+}
+
 static int compare_ranges(const void *a, const void *b)
 {
 	const struct pfw_port_range *x = a, *y = b;
@@ -545,6 +645,16 @@ static void normalise_sets(struct sema *s, const struct member_sets *sets)
 		*sets->addrs = NULL;
 		*sets->n_addrs = 0;
 	}
+	/* Every address matches "any", whatever it is named. */
+	if (*sets->any_addr) {
+		for (size_t i = 0; i < *sets->n_hosts; i++)
+			free((*sets->hosts)[i].name);
+		free(*sets->hosts);
+		*sets->hosts = NULL;
+		*sets->n_hosts = 0;
+	} else {
+		normalise_hosts(s, *sets->hosts, sets->n_hosts);
+	}
 }
 
 static struct member_sets def_sets(struct pfw_def *def)
@@ -555,6 +665,8 @@ static struct member_sets def_sets(struct pfw_def *def)
 		.any_addr = &def->any_addr,
 		.addrs = &def->addrs,
 		.n_addrs = &def->n_addrs,
+		.hosts = &def->hosts,
+		.n_hosts = &def->n_hosts,
 		.any_port = &def->any_port,
 		.ports = &def->ports,
 		.n_ports = &def->n_ports,
@@ -571,6 +683,8 @@ static struct member_sets rule_sets(struct pfw_rule *rule)
 		.any_addr = &rule->any_addr,
 		.addrs = &rule->addrs,
 		.n_addrs = &rule->n_addrs,
+		.hosts = &rule->hosts,
+		.n_hosts = &rule->n_hosts,
 		.any_port = &rule->any_port,
 		.ports = &rule->ports,
 		.n_ports = &rule->n_ports,
@@ -621,6 +735,50 @@ static void resolve_rule(struct sema *s, struct pfw_rule *rule)
 	for (size_t i = 0; i < rule->n_port_refs; i++)
 		expand_ref(s, PFW_DEF_PORTS, &rule->port_refs[i], &sets);
 	normalise_sets(s, &sets);
+	/*
+	 * A name's row in the compiled policy is one for both families (the
+	 * kernel keys it by name class, not by address), so it cannot honour
+	 * a family: say so rather than match more than was written.
+	 */
+	if (rule->n_hosts && rule->families != PFW_FAMILY_ALL) {
+		pfw_error(
+			s->diag, &rule->hosts[0].loc,
+			"a rule with host names cannot say 'family': a name matches whatever the family of its addresses; give the addresses instead, or drop 'family'");
+	}
+}
+
+/*
+ * "resolver APPS [any user];": the system policy's to say, since it
+ * decides which answers every user's host rules rely on.
+ */
+static void resolve_resolver(struct sema *s, struct pfw_resolver *resolver)
+{
+	bool any = false;
+	struct pfw_cidr *no_addrs = NULL;
+	size_t n_no_addrs = 0, n_no_ports = 0;
+	struct pfw_port_range *no_ports = NULL;
+	struct member_sets sets = {
+		.apps = &resolver->apps,
+		.n_apps = &resolver->n_apps,
+		.any_addr = &any,
+		.addrs = &no_addrs,
+		.n_addrs = &n_no_addrs,
+		.any_port = &any,
+		.ports = &no_ports,
+		.n_ports = &n_no_ports,
+		.addr_owner = &resolver->loc,
+		.port_owner = &resolver->loc,
+	};
+
+	if (!s->policy->settings.is_system) {
+		pfw_error(
+			s->diag, &resolver->loc,
+			"'resolver' is for the system policy: which programs' DNS answers the kernel learns host names from is the administrator's to say");
+		return;
+	}
+	for (size_t i = 0; i < resolver->n_app_refs; i++)
+		expand_ref(s, PFW_DEF_APPS, &resolver->app_refs[i], &sets);
+	normalise_apps(s, resolver->apps, &resolver->n_apps);
 }
 
 static void check_unused(struct sema *s)
@@ -653,6 +811,8 @@ bool pfw_sema(struct pfw_policy *policy, const struct pfw_sema_options *options,
 		resolve_rule(&s, &policy->rules[i]);
 		pfw_lint_rule(&policy->rules[i], diag);
 	}
+	for (size_t i = 0; i < policy->n_resolvers; i++)
+		resolve_resolver(&s, &policy->resolvers[i]);
 	if (diag->errors == errors_before)
 		pfw_lint_shadowed(policy, diag);
 	check_unused(&s);

@@ -36,6 +36,7 @@ static_assert(sizeof(struct pfsel_policy_protected) == 4);
 static_assert(sizeof(struct pfsel_policy_pair) == 8);
 static_assert(sizeof(struct pfsel_policy_exe) == 16);
 static_assert(sizeof(struct pfsel_policy_path) == 24);
+static_assert(sizeof(struct pfsel_policy_resolver) == 8);
 
 /* CRC32C (Castagnoli, reflected 0x82f63b78), four bits at a time. */
 static const u32 crc32c_nibble[16] = {
@@ -101,7 +102,7 @@ static int load_settings(struct pfsel_policydb *db, const struct section *sec)
 {
 	const struct pfsel_policy_settings *s = sec->p;
 
-	if (sec->count != 1 || s->reserved)
+	if (sec->count != 1)
 		return -EINVAL;
 	db->default_verdict = le32_to_cpu(s->default_verdict);
 	db->default_audit = le32_to_cpu(s->default_audit);
@@ -110,13 +111,15 @@ static int load_settings(struct pfsel_policydb *db, const struct section *sec)
 	db->n_script_classes = le32_to_cpu(s->n_script_classes);
 	db->exe_other = le32_to_cpu(s->exe_other);
 	db->script_other = le32_to_cpu(s->script_other);
+	db->n_name_classes = le32_to_cpu(s->n_name_classes);
 	if (db->default_verdict >= PFSEL_VERDICT_COUNT ||
 	    db->default_audit & ~PFSEL_AUDIT_MASK ||
 	    (db->no_answer != PFSEL_VERDICT_ALLOW &&
 	     db->no_answer != PFSEL_VERDICT_DENY) ||
 	    db->ask_timeout_ms < PFSEL_ASK_TIMEOUT_MIN_MS ||
 	    db->ask_timeout_ms > PFSEL_ASK_TIMEOUT_MAX_MS ||
-	    db->script_other >= db->n_script_classes)
+	    db->script_other >= db->n_script_classes ||
+	    !db->n_name_classes)
 		return -EINVAL;
 	/* exe_other is checked with the exe classes. */
 	return 0;
@@ -421,9 +424,15 @@ static bool path_class_ok(u32 flags, u32 flag, __le32 field, u32 n)
 	return (flags & flag) ? class < n : class == PFSEL_NONE;
 }
 
+/*
+ * Check a path table (EXE_PATHS, SCRIPT_PATHS or NAME_PATTERNS): string
+ * indexes in range, @mask allows the flags, the class of each flag set in
+ * range and the others none, strings strictly increasing; for NAME_PATTERNS
+ * (@names) every string is a valid host name.
+ */
 static int check_paths(const struct pfsel_policydb *db,
 		       const struct pfsel_policy_path *path, u32 count,
-		       u32 n_classes)
+		       u32 mask, u32 n_classes, bool names)
 {
 	const struct pfsel_string *prev = NULL;
 	u32 i;
@@ -433,7 +442,7 @@ static int check_paths(const struct pfsel_policydb *db,
 		u32 flags = le32_to_cpu(path[i].flags);
 		u32 idx = le32_to_cpu(path[i].str);
 
-		if (idx >= db->n_strings || !flags || flags & ~PFSEL_PATH_MASK ||
+		if (idx >= db->n_strings || !flags || flags & ~mask ||
 		    path[i].reserved ||
 		    !path_class_ok(flags, PFSEL_PATH_EXACT, path[i].exact,
 				   n_classes) ||
@@ -445,6 +454,8 @@ static int check_paths(const struct pfsel_policydb *db,
 		str = &db->strings[idx];
 		if (prev && pfsel_policydb_str_cmp(prev->s, prev->len, str->s, str->len) >= 0)
 			return -EINVAL;
+		if (names && !pfsel_policydb_name_valid(str->s, str->len))
+			return -EINVAL;
 		prev = str;
 	}
 	return 0;
@@ -452,7 +463,8 @@ static int check_paths(const struct pfsel_policydb *db,
 
 static int load_exe_paths(struct pfsel_policydb *db, const struct section *sec)
 {
-	int err = check_paths(db, sec->p, sec->count, db->n_exes);
+	int err = check_paths(db, sec->p, sec->count, PFSEL_PATH_MASK,
+			      db->n_exes, false);
 
 	if (err)
 		return err;
@@ -463,7 +475,8 @@ static int load_exe_paths(struct pfsel_policydb *db, const struct section *sec)
 
 static int load_script_paths(struct pfsel_policydb *db, const struct section *sec)
 {
-	int err = check_paths(db, sec->p, sec->count, db->n_script_classes);
+	int err = check_paths(db, sec->p, sec->count, PFSEL_PATH_MASK,
+			      db->n_script_classes, false);
 
 	if (err)
 		return err;
@@ -483,6 +496,84 @@ static int load_protected(struct pfsel_policydb *db, const struct section *sec)
 			return -EINVAL;
 	db->protected = prot;
 	db->n_protected = sec->count;
+	return 0;
+}
+
+static int load_name_slabs(struct pfsel_policydb *db, const struct section *sec)
+{
+	const struct pfsel_policy_slab *slab = sec->p;
+	u32 i;
+
+	for (i = 0; i < sec->count; i++)
+		if (le32_to_cpu(slab[i].start) >= db->n_name_classes ||
+		    !row_ok(db, le32_to_cpu(slab[i].row)))
+			return -EINVAL;
+	db->name_slabs = slab;
+	db->n_name_slabs = sec->count;
+	return 0;
+}
+
+/*
+ * One slice of NAME_SLABS per cell, tiling it.  A cell with host rules has
+ * a slice starting at name class 0 with no row (the class of the names no
+ * pattern matches: no host element names them), starts strictly
+ * increasing: what
+ * pfsel_policydb_name_slab_row() searches.
+ */
+static int load_name_cells(struct pfsel_policydb *db, const struct section *sec)
+{
+	const struct pfsel_policy_range *range = sec->p;
+	u32 i, j;
+
+	if (sec->count != db->n_cells ||
+	    !ranges_tile(range, sec->count, db->n_name_slabs, false))
+		return -EINVAL;
+	for (i = 0; i < sec->count; i++) {
+		const struct pfsel_policy_slab *slab =
+			db->name_slabs + le32_to_cpu(range[i].first);
+		u32 len = le32_to_cpu(range[i].count);
+
+		if (!len)
+			continue;
+		if (slab[0].start || le32_to_cpu(slab[0].row) != PFSEL_NONE)
+			return -EINVAL;
+		for (j = 1; j < len; j++)
+			if (le32_to_cpu(slab[j].start) <=
+			    le32_to_cpu(slab[j - 1].start))
+				return -EINVAL;
+	}
+	db->name_cells = range;
+	return 0;
+}
+
+static int load_name_patterns(struct pfsel_policydb *db,
+			      const struct section *sec)
+{
+	int err = check_paths(db, sec->p, sec->count, PFSEL_NAME_MASK,
+			      db->n_name_classes, true);
+
+	if (err)
+		return err;
+	db->name_patterns = sec->p;
+	db->n_name_patterns = sec->count;
+	return 0;
+}
+
+/* Only the system policy says whose DNS answers the kernel believes. */
+static int load_resolvers(struct pfsel_policydb *db, const struct section *sec)
+{
+	const struct pfsel_policy_resolver *res = sec->p;
+	u32 i;
+
+	if (sec->count && !(db->flags & PFSEL_POLICY_F_SYSTEM))
+		return -EINVAL;
+	for (i = 0; i < sec->count; i++)
+		if (le32_to_cpu(res[i].app) >= db->n_apps ||
+		    le32_to_cpu(res[i].flags) & ~PFSEL_RESOLVER_MASK ||
+		    (i && le32_to_cpu(res[i].app) <= le32_to_cpu(res[i - 1].app)))
+			return -EINVAL;
+	db->resolvers = res;
+	db->n_resolvers = sec->count;
 	return 0;
 }
 
@@ -515,6 +606,10 @@ static const struct section_type section_types[PFSEL_SEC_COUNT] = {
 	{ sizeof(struct pfsel_policy_path), load_exe_paths },
 	{ sizeof(struct pfsel_policy_path), load_script_paths },
 	{ sizeof(struct pfsel_policy_protected), load_protected },
+	{ sizeof(struct pfsel_policy_slab), load_name_slabs },
+	{ sizeof(struct pfsel_policy_range), load_name_cells },
+	{ sizeof(struct pfsel_policy_path), load_name_patterns },
+	{ sizeof(struct pfsel_policy_resolver), load_resolvers },
 };
 
 static int check_header(const u8 *blob, size_t len)
@@ -629,14 +724,18 @@ int pfsel_policydb_adopt(void *blob, size_t len, struct pfsel_policydb **out)
 	db->blob = blob;
 	db->size = len;
 	err = check_header(db->blob, len);
-	if (!err)
+	if (!err) {
+		const struct pfsel_policy_header *hdr = db->blob;
+
+		/* RESOLVERS depends on whether this is the system policy. */
+		db->flags = le32_to_cpu(hdr->flags);
+		db->uid = le32_to_cpu(hdr->uid);
 		err = load_sections(db, db->blob, len);
+	}
 	if (err) {
 		pfsel_policydb_free(db);
 		return err;
 	}
-	db->flags = le32_to_cpu(((struct pfsel_policy_header *)db->blob)->flags);
-	db->uid = le32_to_cpu(((struct pfsel_policy_header *)db->blob)->uid);
 	*out = db;
 	return 0;
 }

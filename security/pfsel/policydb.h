@@ -39,6 +39,8 @@ struct pfsel_string {
  * @n_script_classes: number of script classes
  * @exe_other: exe class of an unnamed executable
  * @script_other: script class of an unnamed script
+ * @n_name_classes: number of host name classes (class 0: names no "host"
+ *		    pattern matches)
  * @strings: @n_strings strings
  * @n_strings: number of strings
  * @rules: @n_rules rules (verdict, audit flags, source location)
@@ -71,6 +73,13 @@ struct pfsel_string {
  * @n_script_paths: number of script path entries
  * @protected: @n_protected protected application classes, increasing
  * @n_protected: number of protected application classes
+ * @name_slabs: @n_name_slabs runs of name classes, sliced by @name_cells
+ * @n_name_slabs: number of name slabs
+ * @name_cells: one slice of @name_slabs per cell (@n_cells of them)
+ * @name_patterns: @n_name_patterns host name patterns, sorted by string
+ * @n_name_patterns: number of host name patterns
+ * @resolvers: @n_resolvers resolver application classes, increasing
+ * @n_resolvers: number of resolver entries (0 in a user policy)
  *
  * Immutable once loaded: lookups need no locking.
  */
@@ -86,6 +95,7 @@ struct pfsel_policydb {
 	u32 n_script_classes;
 	u32 exe_other;
 	u32 script_other;
+	u32 n_name_classes;
 
 	struct pfsel_string *strings;
 	u32 n_strings;
@@ -119,6 +129,13 @@ struct pfsel_policydb {
 	u32 n_script_paths;
 	const struct pfsel_policy_protected *protected;
 	u32 n_protected;
+	const struct pfsel_policy_slab *name_slabs;
+	u32 n_name_slabs;
+	const struct pfsel_policy_range *name_cells;
+	const struct pfsel_policy_path *name_patterns;
+	u32 n_name_patterns;
+	const struct pfsel_policy_resolver *resolvers;
+	u32 n_resolvers;
 };
 
 /**
@@ -126,11 +143,17 @@ struct pfsel_policydb {
  * @verdict: enum pfsel_verdict
  * @audit: PFSEL_AUDIT_* flags
  * @rule: index of the deciding rule, or PFSEL_NONE for the default
+ * @names: some group of the application has, for the request's operation
+ *	   and protocol, a cell with name slabs: the host names known for
+ *	   the address can change the decision, so the caller must also ask
+ *	   pfsel_policydb_decide_name() for each of their name classes (and
+ *	   must not cache the result as if it depended on the address alone)
  */
 struct pfsel_decision {
 	u32 verdict;
 	u32 audit;
 	u32 rule;
+	bool names;
 };
 
 /*
@@ -251,6 +274,119 @@ static inline u32 pfsel_policydb_slab_row(const struct pfsel_policydb *db,
 		u32 mid = lo + (hi - lo) / 2;
 
 		if (le32_to_cpu(slab[mid].start) <= addr_class)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return le32_to_cpu(slab[lo].row);
+}
+
+/*
+ * Host names (FORMAT.md, "Host names"; policy/LANGUAGE.md, "Host names").
+ * A request whose pfsel_decision.names is set may be decided by a rule
+ * naming a host: its caller classifies each name known for the address
+ * with pfsel_policydb_name_class(), asks pfsel_policydb_decide_name() for
+ * each class other than 0, and keeps the smallest rule index among those
+ * and pfsel_policydb_decide()'s rule (first match wins).
+ */
+
+/**
+ * pfsel_policydb_name_valid - whether a name is a host name as policies say it
+ * @name: the name, not necessarily NUL-terminated; any bytes
+ * @len: its length
+ *
+ * Valid: 1..PFSEL_HOST_NAME_MAX characters, dot-separated labels of 1..63
+ * lower-case letters, digits, '-' and '_', no label starting or ending with
+ * '-', no final dot.  The reader requires this of every NAME_PATTERNS
+ * string.
+ *
+ * Return: true when valid.
+ */
+bool pfsel_policydb_name_valid(const char *name, size_t len);
+
+/**
+ * pfsel_policydb_name_class - the name class of a host name
+ * @db: the policy
+ * @name: the name (lower case, no final dot, as dns.c reports it); not
+ *	  necessarily NUL-terminated; any bytes
+ * @len: its length
+ *
+ * The entry of NAME_PATTERNS equal to @name with an exact class; else, for
+ * each '.' from the first to the last, the entry equal to what follows it
+ * with a tree class ("*.SUFFIX"); else 0.  A name that is not valid (see
+ * pfsel_policydb_name_valid(), e.g. one with upper-case letters) is of
+ * class 0.  Allocates nothing, sleeps never: callable in any context.
+ *
+ * Return: a name class of @db, 0 when no host pattern matches @name.
+ */
+u32 pfsel_policydb_name_class(const struct pfsel_policydb *db,
+			      const char *name, size_t len);
+
+/**
+ * pfsel_policydb_decide_name - the first rule that matches by a host name
+ * @db: the policy
+ * @app_class: from pfsel_policydb_classify_app()
+ * @op: enum pfsel_op
+ * @proto: enum pfsel_proto
+ * @name_class: from pfsel_policydb_name_class()
+ * @port_class: from pfsel_policydb_classify_port()
+ * @rule: receives the smallest rule index, over the application's groups,
+ *	  of the row that each group's cell for (@op, @proto) gives
+ *	  @name_class through its name slabs, at @port_class; PFSEL_NONE when
+ *	  there is none (always for name class 0)
+ *
+ * Return: 0, or -EINVAL if an argument is out of range (*@rule untouched).
+ */
+int pfsel_policydb_decide_name(const struct pfsel_policydb *db, u32 app_class,
+			       u32 op, u32 proto, u32 name_class,
+			       u32 port_class, u32 *rule);
+
+/**
+ * pfsel_policydb_has_names - whether a policy has any host rule
+ * @db: the policy
+ *
+ * Return: true when it has more than the one name class 0; false means no
+ * decision of @db can depend on host names.
+ */
+bool pfsel_policydb_has_names(const struct pfsel_policydb *db);
+
+/**
+ * pfsel_policydb_resolver - whether an application is a trusted resolver
+ * @db: the policy (only the system policy has resolvers)
+ * @app_class: an application class of @db
+ *
+ * Return: the PFSEL_RESOLVER_* flags of @app_class's RESOLVERS entry (0 for
+ * "resolver APPS;", PFSEL_RESOLVER_ANY_USER for "resolver APPS any user;"),
+ * or -ENOENT when @app_class is not a resolver (or is out of range).
+ */
+int pfsel_policydb_resolver(const struct pfsel_policydb *db, u32 app_class);
+
+/**
+ * pfsel_policydb_name_slab_row - the row a cell's name slabs give a name class
+ * @db: the policy
+ * @cell: a cell of @db
+ * @name_class: a name class of @db
+ *
+ * Return: the row of the last name slab starting at or below @name_class,
+ * or PFSEL_NONE when the cell has no name slabs (no host rules).
+ */
+static inline u32
+pfsel_policydb_name_slab_row(const struct pfsel_policydb *db,
+			     const struct pfsel_policy_cell *cell,
+			     u32 name_class)
+{
+	const struct pfsel_policy_range *range =
+		&db->name_cells[cell - db->cells];
+	const struct pfsel_policy_slab *slab;
+	u32 lo = 0, hi = le32_to_cpu(range->count);
+
+	if (!hi)
+		return PFSEL_NONE;
+	slab = db->name_slabs + le32_to_cpu(range->first);
+	while (hi - lo > 1) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (le32_to_cpu(slab[mid].start) <= name_class)
 			lo = mid;
 		else
 			hi = mid;

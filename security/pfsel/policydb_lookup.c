@@ -246,9 +246,13 @@ static u32 row_rule(const struct pfsel_policydb *db, u32 row, u32 port_class)
 	return le32_to_cpu(run[lo].rule);
 }
 
-/* The first rule of @group matching the request, or PFSEL_NONE. */
+/*
+ * The first rule of @group matching the request by its address, or
+ * PFSEL_NONE; sets *@names when the group's cell for the request has name
+ * slabs (a host name could match a rule of it).
+ */
 static u32 group_rule(const struct pfsel_policydb *db, u32 group, u32 key,
-		      u32 addr_class, u32 port_class)
+		      u32 addr_class, u32 port_class, bool *names)
 {
 	const struct pfsel_policy_cell *cell;
 	u32 best, rule;
@@ -256,6 +260,8 @@ static u32 group_rule(const struct pfsel_policydb *db, u32 group, u32 key,
 	cell = pfsel_policydb_group_cell(db, group, key);
 	if (!cell)
 		return PFSEL_NONE;
+	if (db->name_cells[cell - db->cells].count)
+		*names = true;
 	best = row_rule(db, le32_to_cpu(cell->wild_row), port_class);
 	/* No slabs: PFSEL_NONE, which row_rule() gives back. */
 	rule = row_rule(db, pfsel_policydb_slab_row(db, cell, addr_class),
@@ -277,7 +283,9 @@ static u32 group_rule(const struct pfsel_policydb *db, u32 group, u32 key,
  *
  * The first rule, in policy order, that matches decides; the lowering has
  * spread each rule over the groups, cells and rows that it matches, so this
- * is the smallest rule index found in the application's groups.
+ * is the smallest rule index found in the application's groups.  Rules
+ * naming hosts are not considered here: @res->names says whether any may
+ * apply, and then pfsel_policydb_decide_name() gives their part.
  *
  * Return: 0, or -EINVAL if an argument is out of range.
  */
@@ -287,6 +295,7 @@ int pfsel_policydb_decide(const struct pfsel_policydb *db, u32 app_class,
 {
 	const __le32 *group;
 	u32 best = PFSEL_NONE, key, n, i;
+	bool names = false;
 
 	if (app_class >= db->n_apps || op >= PFSEL_OP_COUNT ||
 	    proto >= PFSEL_PROTO_COUNT || addr_class >= db->n_addrs ||
@@ -297,8 +306,9 @@ int pfsel_policydb_decide(const struct pfsel_policydb *db, u32 app_class,
 	n = le32_to_cpu(db->apps[app_class].count);
 	for (i = 0; i < n; i++)
 		best = min(best, group_rule(db, le32_to_cpu(group[i]), key,
-					    addr_class, port_class));
+					    addr_class, port_class, &names));
 	res->rule = best;
+	res->names = names;
 	if (best == PFSEL_NONE) {
 		res->verdict = db->default_verdict;
 		res->audit = db->default_audit;
@@ -307,6 +317,122 @@ int pfsel_policydb_decide(const struct pfsel_policydb *db, u32 app_class,
 		res->audit = db->rules[best].audit;
 	}
 	return 0;
+}
+
+/*
+ * Host names.  The kernel-doc of the exported functions is in policydb.h.
+ */
+
+static bool name_char_ok(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
+	       c == '_';
+}
+
+bool pfsel_policydb_name_valid(const char *name, size_t len)
+{
+	size_t label = 0, i;
+
+	if (!len || len > PFSEL_HOST_NAME_MAX)
+		return false;
+	for (i = 0; i < len; i++) {
+		if (name[i] == '.') {
+			/* Empty label ("a..b", ".a") or one ending in '-'. */
+			if (!label || name[i - 1] == '-')
+				return false;
+			label = 0;
+			continue;
+		}
+		if (!name_char_ok(name[i]) || (!label && name[i] == '-') ||
+		    ++label > 63)
+			return false;
+	}
+	/* A final dot leaves an empty last label. */
+	return label && name[len - 1] != '-';
+}
+
+u32 pfsel_policydb_name_class(const struct pfsel_policydb *db,
+			      const char *name, size_t len)
+{
+	const struct pfsel_policy_path *pat = db->name_patterns;
+	const u32 n = db->n_name_patterns;
+	u32 idx, j;
+
+	/* Valid names are short: the u32 lengths below cannot overflow. */
+	if (!n || !pfsel_policydb_name_valid(name, len))
+		return 0;
+	idx = path_find(db, pat, n, name, len);
+	if (idx != PFSEL_NONE && le32_to_cpu(pat[idx].flags) & PFSEL_NAME_EXACT)
+		return le32_to_cpu(pat[idx].exact);
+	/*
+	 * "*.S" matches names strictly below S; the longest such S, the
+	 * suffix after the first dot, is the most specific, and the
+	 * compiler gave its class every wider pattern's rules too.
+	 */
+	for (j = 0; j < len; j++) {
+		if (name[j] != '.')
+			continue;
+		idx = path_find(db, pat, n, name + j + 1, len - j - 1);
+		if (idx != PFSEL_NONE &&
+		    le32_to_cpu(pat[idx].flags) & PFSEL_NAME_TREE)
+			return le32_to_cpu(pat[idx].tree);
+	}
+	return 0;
+}
+
+int pfsel_policydb_decide_name(const struct pfsel_policydb *db, u32 app_class,
+			       u32 op, u32 proto, u32 name_class,
+			       u32 port_class, u32 *rule)
+{
+	const __le32 *group;
+	u32 best = PFSEL_NONE, key, n, i;
+
+	if (app_class >= db->n_apps || op >= PFSEL_OP_COUNT ||
+	    proto >= PFSEL_PROTO_COUNT || name_class >= db->n_name_classes ||
+	    port_class >= db->n_ports)
+		return -EINVAL;
+	key = op * PFSEL_PROTO_COUNT + proto;
+	group = db->grouplist + le32_to_cpu(db->apps[app_class].first);
+	n = le32_to_cpu(db->apps[app_class].count);
+	/* Class 0's slab has no row (checked by the reader): no rule. */
+	for (i = 0; name_class && i < n; i++) {
+		const struct pfsel_policy_cell *cell =
+			pfsel_policydb_group_cell(db, le32_to_cpu(group[i]),
+						  key);
+
+		if (!cell)
+			continue;
+		best = min(best,
+			   row_rule(db,
+				    pfsel_policydb_name_slab_row(db, cell,
+								 name_class),
+				    port_class));
+	}
+	*rule = best;
+	return 0;
+}
+
+bool pfsel_policydb_has_names(const struct pfsel_policydb *db)
+{
+	return db->n_name_classes > 1;
+}
+
+int pfsel_policydb_resolver(const struct pfsel_policydb *db, u32 app_class)
+{
+	u32 lo = 0, hi = db->n_resolvers;
+
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+		u32 c = le32_to_cpu(db->resolvers[mid].app);
+
+		if (c == app_class)
+			return le32_to_cpu(db->resolvers[mid].flags);
+		if (c < app_class)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -ENOENT;
 }
 
 /**

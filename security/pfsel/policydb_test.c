@@ -2,10 +2,11 @@
 /*
  * pfsel - KUnit tests of the policy reader (policydb.c)
  *
- * A small valid blob is built here by hand, section by section, without the
- * user-space compiler, so the kernel checks the format as FORMAT.md states
- * it.  Then the blob is broken in several ways, each of which must give its
- * errno and leave nothing behind.
+ * A small valid blob is built by hand (policydb_test_blob.h), section by
+ * section, without the user-space compiler, so the kernel checks the format
+ * as FORMAT.md states it.  Then the blob is broken in several ways, each of
+ * which must give its errno and leave nothing behind; and its host name
+ * classes and rules are looked up.
  */
 
 #include <kunit/test.h>
@@ -16,150 +17,18 @@
 
 #include "policydb.h"
 
-#define TEST_BLOB_MAX 1024
+#include "policydb_test_blob.h"
 
-/*
- * The policy: rule 0 "allow /usr/bin/curl connect tcp any port 443
- * protect", default deny.  Port classes 0-442, 443, 444-65535; address classes ::,
- * ::ffff:0:0, ::1:0:0:0; exe classes: curl (0), other (1); application
- * classes: none (0), curl (1), protected.
- */
-struct test_blob {
-	u8 buf[TEST_BLOB_MAX];
-	size_t len;
-	size_t sec_offset[PFSEL_SEC_COUNT];
-};
-
-static void put32(u8 *p, u32 v)
-{
-	__le32 le = cpu_to_le32(v);
-
-	memcpy(p, &le, sizeof(le));
-}
-
-static void put16(u8 *p, u16 v)
-{
-	__le16 le = cpu_to_le16(v);
-
-	memcpy(p, &le, sizeof(le));
-}
-
-/* Append a section of @count entries in @size bytes from @data. */
-static void add_section(struct test_blob *b, u32 id, u32 count,
-			const void *data, u32 size)
-{
-	u8 *ent = b->buf + sizeof(struct pfsel_policy_header) +
-		  (id - PFSEL_SEC_FIRST) * sizeof(struct pfsel_policy_section);
-
-	b->len = ALIGN(b->len, PFSEL_POLICY_ALIGN);
-	put32(ent, id);
-	put32(ent + 4, count);
-	put32(ent + 8, b->len);
-	put32(ent + 12, size);
-	b->sec_offset[id - PFSEL_SEC_FIRST] = b->len;
-	memcpy(b->buf + b->len, data, size);
-	b->len += size;
-}
-
-static void seal(struct test_blob *b)
-{
-	put32(b->buf + 8, b->len);
-	put32(b->buf + 12, 0);
-	put32(b->buf + 12, pfsel_policydb_checksum(b->buf, b->len));
-}
-
+/* The blob of policydb_test_blob.h, uid 1000's. */
 static void build_blob(struct test_blob *b)
 {
-	u32 w[32];
-	u8 bytes[64];
-
-	memset(b, 0, sizeof(*b));
-	put32(b->buf, PFSEL_POLICY_MAGIC);
-	put32(b->buf + 4, PFSEL_POLICY_VERSION);
-	put32(b->buf + 20, 1000);
-	put32(b->buf + 24, PFSEL_SEC_COUNT);
-	b->len = sizeof(struct pfsel_policy_header) +
-		 PFSEL_SEC_COUNT * sizeof(struct pfsel_policy_section);
-
-	/* deny, no audit, no answer deny, 1000 ms, 1 script class, other 1/0 */
-	memset(bytes, 0, sizeof(bytes));
-	put32(bytes, PFSEL_VERDICT_DENY);
-	put32(bytes + 8, PFSEL_VERDICT_DENY);
-	put32(bytes + 12, 1000);
-	put32(bytes + 16, 1);
-	put32(bytes + 20, 1);
-	add_section(b, PFSEL_SEC_SETTINGS, 1, bytes, 32);
-
-	memset(bytes, 0, sizeof(bytes));
-	put32(bytes, 5);
-	memcpy(bytes + 4, "k.pfw", 5);
-	put32(bytes + 12, 13);
-	memcpy(bytes + 16, "/usr/bin/curl", 13);
-	add_section(b, PFSEL_SEC_STRINGS, 2, bytes, 32);
-
-	memset(bytes, 0, sizeof(bytes));
-	bytes[0] = PFSEL_VERDICT_ALLOW;
-	put32(bytes + 8, 3);
-	put32(bytes + 12, 1);
-	add_section(b, PFSEL_SEC_RULES, 1, bytes, 16);
-
-	put16(bytes, 0);
-	put16(bytes + 2, 443);
-	put16(bytes + 4, 444);
-	add_section(b, PFSEL_SEC_PORTS, 3, bytes, 6);
-
-	memset(bytes, 0, sizeof(bytes));
-	bytes[16 + 10] = 0xff;
-	bytes[16 + 11] = 0xff;
-	bytes[32 + 9] = 0x01;
-	add_section(b, PFSEL_SEC_ADDRS, 3, bytes, 48);
-
-	/* One row: port class 0 none, 1 rule 0, 2 none. */
-	put32((u8 *)&w[0], 0);
-	put32((u8 *)&w[1], PFSEL_NONE);
-	put32((u8 *)&w[2], 1);
-	put32((u8 *)&w[3], 0);
-	put32((u8 *)&w[4], 2);
-	put32((u8 *)&w[5], PFSEL_NONE);
-	add_section(b, PFSEL_SEC_RUNS, 3, w, 24);
-	put32((u8 *)&w[0], 0);
-	put32((u8 *)&w[1], 3);
-	add_section(b, PFSEL_SEC_ROWS, 1, w, 8);
-	add_section(b, PFSEL_SEC_SLABS, 0, w, 0);
-
-	memset(bytes, 0, sizeof(bytes));
-	bytes[0] = PFSEL_OP_CONNECT;
-	bytes[1] = PFSEL_PROTO_TCP;
-	add_section(b, PFSEL_SEC_CELLS, 1, bytes, 16);
-	put32((u8 *)&w[0], 0);
-	put32((u8 *)&w[1], 1);
-	add_section(b, PFSEL_SEC_GROUPS, 1, w, 8);
-	put32((u8 *)&w[0], 0);
-	add_section(b, PFSEL_SEC_GROUPLIST, 1, w, 4);
-	put32((u8 *)&w[0], 0);
-	put32((u8 *)&w[1], 0);
-	put32((u8 *)&w[2], 0);
-	put32((u8 *)&w[3], 1);
-	add_section(b, PFSEL_SEC_APPS, 2, w, 16);
-	add_section(b, PFSEL_SEC_PAIRS, 0, w, 0);
-
-	memset(w, 0, sizeof(w));
-	put32((u8 *)&w[0], 1);
-	add_section(b, PFSEL_SEC_EXES, 2, w, 32);
-
-	put32((u8 *)&w[0], 1);
-	put32((u8 *)&w[1], PFSEL_PATH_EXACT);
-	put32((u8 *)&w[2], 0);
-	put32((u8 *)&w[3], PFSEL_NONE);
-	put32((u8 *)&w[4], PFSEL_NONE);
-	put32((u8 *)&w[5], 0);
-	add_section(b, PFSEL_SEC_EXE_PATHS, 1, w, 24);
-	add_section(b, PFSEL_SEC_SCRIPT_PATHS, 0, w, 0);
-	put32((u8 *)&w[0], 1);
-	add_section(b, PFSEL_SEC_PROTECTED, 1, w, 4);
-	b->len = ALIGN(b->len, PFSEL_POLICY_ALIGN);
-	seal(b);
+	test_build_blob(b, false);
 }
+
+#define put32 test_put32
+#define put16 test_put16
+#define seal test_seal
+#define sec test_sec
 
 static struct test_blob *new_blob(struct kunit *test)
 {
@@ -217,13 +86,9 @@ static void policydb_test_valid(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, d.rule, PFSEL_NONE);
 	KUNIT_EXPECT_EQ(test, pfsel_policydb_decide(db, 2, 0, 0, 0, 0, &d),
 			-EINVAL);
+	/* A user policy trusts no resolver. */
+	KUNIT_EXPECT_EQ(test, pfsel_policydb_resolver(db, app), -ENOENT);
 	pfsel_policydb_free(db);
-}
-
-/* Offset of byte @at of section @id. */
-static u8 *sec(struct test_blob *b, u32 id, size_t at)
-{
-	return b->buf + b->sec_offset[id - PFSEL_SEC_FIRST] + at;
 }
 
 static void expect_refused(struct kunit *test, struct test_blob *b, int err)
@@ -269,7 +134,7 @@ static void policydb_test_malformed(struct kunit *test)
 	seal(b);
 	expect_refused(test, b, -EINVAL);
 	/* A run naming a rule that does not exist. */
-	put32(sec(b, PFSEL_SEC_RUNS, 12), 1);
+	put32(sec(b, PFSEL_SEC_RUNS, 12), TEST_RULES);
 	seal(b);
 	expect_refused(test, b, -EINVAL);
 	/* Port classes out of order. */
@@ -277,7 +142,7 @@ static void policydb_test_malformed(struct kunit *test)
 	seal(b);
 	expect_refused(test, b, -EINVAL);
 	/* An application class listing a group that does not exist. */
-	put32(sec(b, PFSEL_SEC_GROUPLIST, 0), 1);
+	put32(sec(b, PFSEL_SEC_GROUPLIST, 4), 2);
 	seal(b);
 	expect_refused(test, b, -EINVAL);
 	/* Unknown path flags. */
@@ -294,9 +159,183 @@ static void policydb_test_malformed(struct kunit *test)
 	expect_refused(test, b, -EINVAL);
 }
 
+/* Host names: exact, tree, none, and what is not a name at all. */
+static void policydb_test_name_class(struct kunit *test)
+{
+	struct test_blob *b = new_blob(test);
+	struct pfsel_policydb *db = NULL;
+	char *long_name;
+	size_t i;
+
+	KUNIT_ASSERT_EQ(test, pfsel_policydb_load(b->buf, b->len, &db), 0);
+	KUNIT_EXPECT_TRUE(test, pfsel_policydb_has_names(db));
+	for (i = 0; i < ARRAY_SIZE(test_name_classes); i++) {
+		const char *name = test_name_classes[i].name;
+
+		KUNIT_EXPECT_EQ_MSG(test,
+				    pfsel_policydb_name_class(db, name,
+							      strlen(name)),
+				    test_name_classes[i].class, "name \"%s\"",
+				    name);
+	}
+	/* Only @len bytes count, and a NUL inside is not a name. */
+	KUNIT_EXPECT_EQ(test,
+			pfsel_policydb_name_class(db, "www.example.org.x", 15),
+			TEST_NAME_WWW);
+	KUNIT_EXPECT_EQ(test, pfsel_policydb_name_class(db, "a\0.org", 6),
+			TEST_NAME_NONE);
+	/* 253 characters is a name; 254 is not. */
+	long_name = kunit_kzalloc(test, 300, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, long_name);
+	memset(long_name, 'a', 300);
+	for (i = 60; i < 250; i += 61)
+		long_name[i] = '.';
+	memcpy(long_name + 249, ".org", 4);
+	KUNIT_EXPECT_EQ(test, pfsel_policydb_name_class(db, long_name, 253),
+			TEST_NAME_ORG);
+	long_name[249] = 'a';
+	memcpy(long_name + 250, ".org", 4);
+	KUNIT_EXPECT_EQ(test, pfsel_policydb_name_class(db, long_name, 254),
+			TEST_NAME_NONE);
+	pfsel_policydb_free(db);
+}
+
+/* The smallest rule over the application's groups decides, per name class. */
+static void policydb_test_decide_name(struct kunit *test)
+{
+	struct test_blob *b = new_blob(test);
+	struct pfsel_policydb *db = NULL;
+	struct pfsel_decision d;
+	u32 rule;
+	size_t i;
+
+	KUNIT_ASSERT_EQ(test, pfsel_policydb_load(b->buf, b->len, &db), 0);
+	for (i = 0; i < ARRAY_SIZE(test_name_rules); i++) {
+		int err;
+
+		rule = 0xdead;
+		err = pfsel_policydb_decide_name(db, test_name_rules[i].app,
+						 test_name_rules[i].op,
+						 PFSEL_PROTO_TCP,
+						 test_name_rules[i].class,
+						 test_name_rules[i].port_class, &rule);
+		KUNIT_EXPECT_EQ(test, err, 0);
+		KUNIT_EXPECT_EQ_MSG(test, rule, test_name_rules[i].rule,
+				    "case %zu", i);
+	}
+	/* Out of range: refused, the answer untouched. */
+	rule = 7;
+	KUNIT_EXPECT_EQ(test,
+			pfsel_policydb_decide_name(db, 1, PFSEL_OP_CONNECT,
+						   PFSEL_PROTO_TCP,
+						   TEST_N_NAME_CLASSES, 0,
+						   &rule),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test,
+			pfsel_policydb_decide_name(db, 2, PFSEL_OP_CONNECT,
+						   PFSEL_PROTO_TCP, 1, 0, &rule),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test,
+			pfsel_policydb_decide_name(db, 1, PFSEL_OP_CONNECT,
+						   PFSEL_PROTO_TCP, 1, 3, &rule),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, rule, 7);
+
+	/* names: set where a cell of the application has name slabs. */
+	pfsel_policydb_decide(db, 1, PFSEL_OP_CONNECT, PFSEL_PROTO_TCP, 0, 0,
+			      &d);
+	KUNIT_EXPECT_TRUE(test, d.names);
+	KUNIT_EXPECT_EQ(test, d.rule, PFSEL_NONE);
+	pfsel_policydb_decide(db, 1, PFSEL_OP_LISTEN, PFSEL_PROTO_TCP, 0, 1,
+			      &d);
+	KUNIT_EXPECT_FALSE(test, d.names);
+	KUNIT_EXPECT_EQ(test, d.rule, 0);
+	pfsel_policydb_decide(db, 1, PFSEL_OP_CONNECT, PFSEL_PROTO_UDP, 0, 1,
+			      &d);
+	KUNIT_EXPECT_FALSE(test, d.names);
+	pfsel_policydb_decide(db, 0, PFSEL_OP_CONNECT, PFSEL_PROTO_TCP, 0, 1,
+			      &d);
+	KUNIT_EXPECT_FALSE(test, d.names);
+	pfsel_policydb_free(db);
+}
+
+static void policydb_test_resolvers(struct kunit *test)
+{
+	struct test_blob *b = new_blob(test);
+	struct pfsel_policydb *db = NULL;
+
+	test_build_blob(b, true);
+	KUNIT_ASSERT_EQ(test, pfsel_policydb_load(b->buf, b->len, &db), 0);
+	KUNIT_EXPECT_EQ(test, pfsel_policydb_resolver(db, 1),
+			PFSEL_RESOLVER_ANY_USER);
+	KUNIT_EXPECT_EQ(test, pfsel_policydb_resolver(db, 0), -ENOENT);
+	KUNIT_EXPECT_EQ(test, pfsel_policydb_resolver(db, 2), -ENOENT);
+	pfsel_policydb_free(db);
+	db = NULL;
+
+	/* Unknown flags; an application class that does not exist. */
+	put32(sec(b, PFSEL_SEC_RESOLVERS, 4), PFSEL_RESOLVER_MASK + 1);
+	seal(b);
+	KUNIT_EXPECT_EQ(test, pfsel_policydb_load(b->buf, b->len, &db), -EINVAL);
+	test_build_blob(b, true);
+	put32(sec(b, PFSEL_SEC_RESOLVERS, 0), 2);
+	seal(b);
+	KUNIT_EXPECT_EQ(test, pfsel_policydb_load(b->buf, b->len, &db), -EINVAL);
+	/* The same resolvers in a user policy. */
+	test_build_blob(b, true);
+	put32(b->buf + 16, 0);
+	put32(b->buf + 20, 1000);
+	seal(b);
+	KUNIT_EXPECT_EQ(test, pfsel_policydb_load(b->buf, b->len, &db), -EINVAL);
+	KUNIT_EXPECT_NULL(test, db);
+}
+
+/* Each rule of FORMAT.md's sections 18-21, broken once. */
+static void policydb_test_malformed_names(struct kunit *test)
+{
+	struct test_blob *b = new_blob(test);
+	struct pfsel_policydb *db = NULL;
+	u8 *www;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(test_name_mutations); i++) {
+		const struct test_mutation *m = &test_name_mutations[i];
+
+		put32(sec(b, m->id, m->at), m->value);
+		seal(b);
+		KUNIT_EXPECT_EQ_MSG(test,
+				    pfsel_policydb_load(b->buf, b->len, &db),
+				    -EINVAL, "%s", m->what);
+		KUNIT_EXPECT_NULL(test, db);
+		build_blob(b);
+	}
+
+	www = sec(b, PFSEL_SEC_STRINGS, TEST_WWW_AT);
+	KUNIT_ASSERT_EQ(test, memcmp(www, "www.example.org", 15), 0);
+	for (i = 0; i < ARRAY_SIZE(test_name_bytes); i++) {
+		int err;
+
+		www[test_name_bytes[i].at] = test_name_bytes[i].c;
+		seal(b);
+		err = pfsel_policydb_load(b->buf, b->len, &db);
+		KUNIT_EXPECT_EQ_MSG(test, err,
+				    test_name_bytes[i].valid ? 0 : -EINVAL,
+				    "'%c' at %u", test_name_bytes[i].c,
+				    test_name_bytes[i].at);
+		if (!err)
+			pfsel_policydb_free(db);
+		db = NULL;
+		build_blob(b);
+	}
+}
+
 static struct kunit_case policydb_test_cases[] = {
 	KUNIT_CASE(policydb_test_valid),
 	KUNIT_CASE(policydb_test_malformed),
+	KUNIT_CASE(policydb_test_name_class),
+	KUNIT_CASE(policydb_test_decide_name),
+	KUNIT_CASE(policydb_test_resolvers),
+	KUNIT_CASE(policydb_test_malformed_names),
 	{}
 };
 

@@ -3,6 +3,7 @@
  * Random policies and requests for the differential test (see generate.h).
  */
 #include <arpa/inet.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,6 +98,22 @@ static const char *const edge_addresses[] = {
 	"ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff",
 	"2001:db8::1",
 };
+
+/*
+ * Host names.  A small alphabet so that patterns and names collide: "x"
+ * with a name and a wildcard below it, one more level (c.a.x) under a.x,
+ * and names that look alike without matching ("ax" is not below "x").
+ */
+static const char *const host_pattern_names[] = {
+	"x", "a.x", "b.x", "c.a.x",
+};
+
+static const char *const request_names[] = {
+	"x", "a.x", "b.x", "c.a.x", "d.c.a.x", "b.a.x", "ax", "y", "a.y",
+};
+
+/* Most host elements of a random rule. */
+#define GEN_MAX_HOSTS 3
 
 static const uint16_t port_pool[] = {
 	0, 1, 22, 79, 80, 81, 443, 1023, 1024, 1025, 8080, 65534, 65535,
@@ -297,6 +314,63 @@ static int random_addrs(struct gen_rng *rng, struct pfw_rule *rule)
 	return 0;
 }
 
+static int host_compare(const void *a, const void *b)
+{
+	const struct pfw_host *x = a, *y = b;
+
+	if (x->below != y->below)
+		return x->below ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+/*
+ * Sema's form of a rule's host elements: sorted by (below, name), none
+ * inside another (of two equal ones, the first stays).  @n is at most
+ * GEN_MAX_HOSTS.
+ */
+static size_t normalise_hosts(struct pfw_host *hosts, size_t n)
+{
+	bool inside[GEN_MAX_HOSTS] = { false };
+	size_t kept = 0;
+
+	qsort(hosts, n, sizeof(*hosts), host_compare);
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n && !inside[i]; j++)
+			inside[i] = j != i &&
+				    pfw_host_contains(&hosts[j], &hosts[i]) &&
+				    (!pfw_host_contains(&hosts[i], &hosts[j]) ||
+				     j < i);
+	for (size_t i = 0; i < n; i++) {
+		if (inside[i])
+			free(hosts[i].name);
+		else
+			hosts[kept++] = hosts[i];
+	}
+	return kept;
+}
+
+/* "host NAME" or "host *.NAME" elements, 1 to GEN_MAX_HOSTS of them. */
+static int random_hosts(struct gen_rng *rng, struct pfw_rule *rule)
+{
+	size_t wanted = 1 + gen_below(rng, GEN_MAX_HOSTS);
+
+	rule->hosts = calloc(wanted, sizeof(*rule->hosts));
+	if (!rule->hosts)
+		return -1;
+	for (size_t i = 0; i < wanted; i++) {
+		struct pfw_host *host = &rule->hosts[rule->n_hosts];
+
+		host->name = strdup(PICK(rng, host_pattern_names));
+		if (!host->name)
+			return -1;
+		host->below = chance(rng, 50);
+		host->loc = rule->loc;
+		rule->n_hosts++;
+	}
+	rule->n_hosts = normalise_hosts(rule->hosts, rule->n_hosts);
+	return 0;
+}
+
 static int random_ports(struct gen_rng *rng, struct pfw_rule *rule)
 {
 	size_t wanted = 1 + gen_below(rng, 3);
@@ -368,8 +442,19 @@ static int random_rule(struct gen_rng *rng, struct pfw_policy *policy,
 	/* Create requests have neither address nor port (ast.h invariants). */
 	rule->any_addr = (rule->ops & PFW_OP_CREATE) || chance(rng, 35);
 	if (!rule->any_addr) {
-		if (random_addrs(rng, rule))
+		/*
+		 * Host elements (never with create, and for both families:
+		 * ast.h), alone or mixed with prefixes.
+		 */
+		bool hosts = chance(rng, 35), addrs = !hosts || chance(rng, 50);
+
+		if (addrs && random_addrs(rng, rule))
 			return -1;
+		if (hosts) {
+			if (random_hosts(rng, rule))
+				return -1;
+			rule->families = PFW_FAMILY_ALL;
+		}
 		rule->protos &= ~(uint32_t)PFW_PROTO_PACKET;
 		if (!rule->protos)
 			rule->protos = PFW_PROTO_TCP;
@@ -448,7 +533,8 @@ static void random_request_addr(struct gen_rng *rng,
 	uint8_t first[16], last[16];
 	const struct pfw_cidr *cidr;
 
-	if (rule->any_addr || chance(rng, 25)) {
+	/* A rule of host elements only has no prefix to aim at. */
+	if (rule->any_addr || !rule->n_addrs || chance(rng, 25)) {
 		parse_addr(PICK(rng, edge_addresses), addr);
 		return;
 	}
@@ -539,11 +625,10 @@ static uint32_t random_member(struct gen_rng *rng, uint32_t set)
  * of requests and the order among overlapping rules gets tested.
  */
 static void random_request_subject(struct gen_rng *rng,
-				   const struct pfw_policy *policy,
+				   const struct pfw_rule *rule,
 				   struct gen_request *out)
 {
 	struct pfw_request *request = &out->request;
-	const struct pfw_rule *rule = random_rule_of(rng, policy);
 	const struct pfw_app *app =
 		&rule->apps[gen_below(rng, (uint32_t)rule->n_apps)];
 
@@ -568,20 +653,63 @@ static void random_request_subject(struct gen_rng *rng,
 	request->proto = (enum pfw_proto)random_member(rng, rule->protos);
 }
 
+/*
+ * 0 to GEN_MAX_NAMES distinct names the kernel might know for the
+ * address: mostly from the pool, now and then one a rule's host element
+ * names (or a name one label below it), so that host rules decide.
+ */
+static void random_request_names(struct gen_rng *rng,
+				 const struct pfw_policy *policy,
+				 const struct pfw_rule *subject,
+				 struct gen_request *out)
+{
+	size_t wanted = gen_below(rng, GEN_MAX_NAMES + 1);
+
+	for (size_t i = 0; i < wanted; i++) {
+		const struct pfw_rule *rule =
+			chance(rng, 50) ? subject : random_rule_of(rng, policy);
+		char *name = out->name_text[out->request.n_names];
+		bool seen = false;
+
+		if (rule->n_hosts && chance(rng, 70)) {
+			const struct pfw_host *host =
+				&rule->hosts[gen_below(rng, (uint32_t)rule->n_hosts)];
+
+			snprintf(name, sizeof(out->name_text[0]), "%s%s",
+				 chance(rng, 50) ? "e." : "", host->name);
+		} else {
+			snprintf(name, sizeof(out->name_text[0]), "%s",
+				 PICK(rng, request_names));
+		}
+		for (size_t j = 0; j < out->request.n_names && !seen; j++)
+			seen = strcmp(out->names[j], name) == 0;
+		if (seen)
+			continue;
+		out->names[out->request.n_names++] = name;
+	}
+	out->request.names = out->names;
+}
+
 void gen_request(struct gen_rng *rng, const struct pfw_policy *policy,
 		 struct gen_request *out)
 {
 	struct pfw_request *request = &out->request;
 
+	const struct pfw_rule *subject = random_rule_of(rng, policy);
+
 	memset(out, 0, sizeof(*out));
 	request->exe = out->exe;
-	random_request_subject(rng, policy, out);
+	/* Often a rule with host elements, so that names get to decide. */
+	for (int tries = 0; tries < 3 && !subject->n_hosts; tries++)
+		subject = random_rule_of(rng, policy);
+	random_request_subject(rng, subject, out);
 	request->family = chance(rng, 50) ? PFW_FAMILY_INET : PFW_FAMILY_INET6;
 	if (request->op == PFW_OP_CREATE)
 		return;
 	random_request_addr(rng, policy, request->addr);
 	if (request->proto & PFW_PROTO_PORTED)
 		request->port = random_request_port(rng, policy);
+	random_request_names(rng, policy, subject, out);
 }
 
 /*
@@ -661,6 +789,10 @@ void gen_print_policy(FILE *out, const struct pfw_policy *policy)
 			print_addr(out, rule->addrs[j].addr);
 			fprintf(out, "/%u", rule->addrs[j].prefix_len);
 		}
+		for (size_t j = 0; j < rule->n_hosts; j++)
+			fprintf(out, "%shost %s%s", j || rule->n_addrs ? "," : "",
+				rule->hosts[j].below ? "*." : "",
+				rule->hosts[j].name);
 		fputs(" port ", out);
 		if (rule->any_port)
 			fputs("any", out);
@@ -685,5 +817,10 @@ void gen_print_request(FILE *out, const struct pfw_request *request)
 	}
 	fputs(" addr ", out);
 	print_addr(out, request->addr);
-	fprintf(out, " port %u\n", request->port);
+	fprintf(out, " port %u", request->port);
+	if (request->n_names)
+		fputs(" names ", out);
+	for (size_t i = 0; i < request->n_names; i++)
+		fprintf(out, "%s%s", i ? "," : "", request->names[i]);
+	fputc('\n', out);
 }

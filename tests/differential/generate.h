@@ -8,7 +8,8 @@
  * would never matter), and requests must land on the edges of what the
  * rules name (CIDR bounds and one past them, range ends and one past them,
  * port 0, the IPv4-mapped boundary, the wildcard addresses, a directory and
- * its first and second level below), because that is where equivalence
+ * its first and second level below, a host name, the names one label below
+ * it and the look-alikes beside it), because that is where equivalence
  * classes go wrong.
  */
 #ifndef PFSEL_TESTS_GENERATE_H
@@ -36,13 +37,19 @@ uint32_t gen_below(struct gen_rng *rng, uint32_t bound);
  */
 struct pfw_policy *gen_policy(struct gen_rng *rng, unsigned int max_rules);
 
+/* Most host names a random request's address has. */
+#define GEN_MAX_NAMES 3
+
 /*
- * struct gen_request - a request and the storage its paths point into
+ * struct gen_request - a request and the storage its paths and names
+ * point into
  */
 struct gen_request {
 	struct pfw_request request;
 	char exe[128];
 	char script[128];
+	const char *names[GEN_MAX_NAMES];
+	char name_text[GEN_MAX_NAMES][32];
 };
 
 /* A random request aimed at the edges of @policy's rules. */

@@ -61,6 +61,42 @@ static bool cidr_contains(const struct pfw_cidr *cidr, const uint8_t addr[16])
 }
 
 /*
+ * LANGUAGE.md, "Host names": "host NAME" matches that name; "host *.NAME"
+ * any name ending in "." NAME with at least one label before it.  Names
+ * are compared byte for byte (both sides are in lower case).
+ */
+static bool host_matches(const struct pfw_host *host, const char *name)
+{
+	size_t len = strlen(name), pattern_len = strlen(host->name);
+
+	if (!host->below)
+		return strcmp(name, host->name) == 0;
+	if (len < pattern_len + 2)
+		return false;
+	return name[len - pattern_len - 1] == '.' &&
+	       memcmp(name + len - pattern_len, host->name, pattern_len) == 0;
+}
+
+/*
+ * The address is in the rule's prefixes, or some name the kernel knows
+ * for it matches some host element of the rule.
+ */
+static bool address_matches(const struct pfw_rule *rule,
+			    const struct pfw_request *request)
+{
+	if (rule->any_addr)
+		return true;
+	for (size_t i = 0; i < rule->n_addrs; i++)
+		if (cidr_contains(&rule->addrs[i], request->addr))
+			return true;
+	for (size_t i = 0; i < rule->n_hosts; i++)
+		for (size_t j = 0; j < request->n_names; j++)
+			if (host_matches(&rule->hosts[i], request->names[j]))
+				return true;
+	return false;
+}
+
+/*
  * A create request has the socket's family; any other request has the
  * family of its address: IPv4 (or IPv4-mapped, the same thing here) when it
  * lies in ::ffff:0:0/96, IPv6 otherwise.
@@ -99,10 +135,7 @@ static bool rule_matches(const struct pfw_rule *rule,
 	if (request->op == PFW_OP_CREATE)
 		return true;
 
-	found = rule->any_addr;
-	for (size_t i = 0; i < rule->n_addrs && !found; i++)
-		found = cidr_contains(&rule->addrs[i], request->addr);
-	if (!found)
+	if (!address_matches(rule, request))
 		return false;
 
 	found = rule->any_port;

@@ -3,7 +3,10 @@
  * libFuzzer target for the kernel's policy reader (security/pfsel/policydb.c,
  * built for user space through compiler/kshim): arbitrary bytes go to
  * pfsel_policydb_load(); when it accepts them, requests derived from the
- * input go to the classifiers and pfsel_policydb_decide().  A crash, leak,
+ * input go to the classifiers, pfsel_policydb_decide() and the host name
+ * lookups (pfsel_policydb_name_class() on names from a pool and on raw
+ * input bytes, pfsel_policydb_decide_name(), pfsel_policydb_resolver()).
+ * A crash, leak,
  * sanitizer report or an accepted blob that answers out of range is a bug.
  *
  * The checksum would stop almost every mutation at the header, so the input
@@ -17,6 +20,38 @@
 #include "policydb.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Host name lookups for one 24-byte slice @q of the input. */
+static void ask_names(const struct pfsel_policydb *db, uint32_t app,
+		      const uint8_t *q)
+{
+	static const char *const names[] = {
+		"www.example.org", "example.org", "a.b.example.org", "org",
+		"x", "a.x", "b.a.x", "xn--bcher-kva.example", "_dmarc.a.x",
+		"Example.org", "a..x", "a.x.", "",
+	};
+	const size_t n_names = sizeof(names) / sizeof(names[0]);
+	const char *name = names[q[9] % n_names];
+	uint32_t class, rule;
+
+	class = pfsel_policydb_name_class(db, name, strlen(name));
+	if (class >= db->n_name_classes)
+		abort();
+	/* Eight raw bytes of the input as a name. */
+	if (pfsel_policydb_name_class(db, (const char *)q + 16, 8) >=
+	    db->n_name_classes)
+		abort();
+	if (!pfsel_policydb_decide_name(db, app, q[3] % PFSEL_OP_COUNT,
+					q[4] % PFSEL_PROTO_COUNT, class,
+					pfsel_policydb_classify_port(db, q[6]),
+					&rule) &&
+	    rule != PFSEL_NONE && rule >= db->n_rules)
+		abort();
+	/* Raw classes, possibly out of range. */
+	pfsel_policydb_decide_name(db, q[1], q[3], q[4], q[10], q[6], &rule);
+	pfsel_policydb_resolver(db, q[11]);
+	pfsel_policydb_has_names(db);
+}
 
 static void ask(const struct pfsel_policydb *db, const uint8_t *data,
 		size_t size)
@@ -51,7 +86,12 @@ static void ask(const struct pfsel_policydb *db, const uint8_t *data,
 					   &d) &&
 		    d.verdict >= PFSEL_VERDICT_COUNT)
 			abort();
+		ask_names(db, app, q);
 	}
+	/* The whole input as a name: any bytes, any length. */
+	if (pfsel_policydb_name_class(db, (const char *)data, size) >=
+	    db->n_name_classes)
+		abort();
 }
 
 static void try_load(const uint8_t *blob, size_t size, const uint8_t *data,

@@ -252,9 +252,58 @@ static void test_bad_string_escapes(void **state)
 	lex_end(&l);
 }
 
+/* Host names are words of their own; addresses and numbers stay what they were. */
+static void test_host_names(void **state)
+{
+	struct lexed l;
+	static const struct {
+		const char *text;
+		enum pfw_token_kind kind;
+	} words[] = {
+		{ "github.com", PFW_TOK_HOST },
+		{ "1password.com", PFW_TOK_HOST },
+		{ "xn--bcher-kva.example", PFW_TOK_HOST },
+		{ "*.Example.ORG", PFW_TOK_HOST },
+		{ "_dmarc.example.org", PFW_TOK_HOST },
+		{ "b\xc3\xbc"
+		  "cher.example",
+		  PFW_TOK_HOST },
+		{ "10.0.0.1", PFW_TOK_ADDRESS },
+		{ "fe80::1", PFW_TOK_ADDRESS },
+		{ "example", PFW_TOK_WORD },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		lex_start(&l, words[i].text);
+		assert_int_equal(lex_next(&l), words[i].kind);
+		if (words[i].kind == PFW_TOK_HOST)
+			assert_string_equal(l.token.text, words[i].text);
+		assert_int_equal(lex_next(&l), PFW_TOK_EOF);
+		assert_int_equal(l.diag.errors, 0);
+		lex_end(&l);
+	}
+	/* "30s" and port ranges are still a number and what follows. */
+	lex_start(&l, "30s 1-5 host resolver *.a.b,");
+	assert_int_equal(lex_next(&l), PFW_TOK_NUMBER);
+	assert_int_equal(lex_next(&l), PFW_TOK_WORD);
+	assert_int_equal(lex_next(&l), PFW_TOK_NUMBER);
+	assert_int_equal(lex_next(&l), PFW_TOK_DASH);
+	assert_int_equal(lex_next(&l), PFW_TOK_NUMBER);
+	assert_int_equal(lex_next(&l), PFW_TOK_WORD);
+	assert_int_equal(l.token.keyword, PFW_KW_HOST);
+	assert_int_equal(lex_next(&l), PFW_TOK_WORD);
+	assert_int_equal(l.token.keyword, PFW_KW_RESOLVER);
+	assert_int_equal(lex_next(&l), PFW_TOK_HOST);
+	assert_string_equal(l.token.text, "*.a.b");
+	assert_int_equal(lex_next(&l), PFW_TOK_COMMA);
+	lex_end(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_host_names),
 		cmocka_unit_test(test_punctuation_and_keywords),
 		cmocka_unit_test(test_numbers_and_ranges),
 		cmocka_unit_test(test_ipv4_is_mapped),

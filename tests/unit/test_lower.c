@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "backend.h"
+#include "frontend_util.h"
 #include "generate.h"
 #include "lower.h"
 #include "policydb.h"
@@ -59,7 +60,8 @@ static void add_app_rule(struct pfw_policy *p, enum pfw_verdict v,
 	r->protos = PFW_PROTO_ALL;
 	r->families = PFW_FAMILY_ALL;
 	r->apps = calloc(1, sizeof(*r->apps));
-	r->apps[0] = (struct pfw_app){ .exe = exe, .is_script = is_script,
+	r->apps[0] = (struct pfw_app){ .exe = exe,
+				       .is_script = is_script,
 				       .script = script };
 	r->n_apps = 1;
 	r->any_addr = true;
@@ -315,13 +317,13 @@ static void test_random_equivalence(void **state)
 
 			gen_request(&rng, p, &gr);
 			ref_decide(p, r, &want);
-			assert_int_equal(pfw_policydb_request(
-						 db, r->exe, r->script,
-						 bit_index(r->op),
-						 bit_index(r->proto),
-						 bit_index(r->family), r->addr,
-						 r->port, &got),
-					 0);
+			assert_int_equal(
+				pfw_policydb_request_names(
+					db, r->exe, r->script, bit_index(r->op),
+					bit_index(r->proto),
+					bit_index(r->family), r->addr, r->port,
+					r->names, r->n_names, &got),
+				0);
 			if ((got.rule == PFSEL_NONE ? -1L : (long)got.rule) !=
 				    want.rule ||
 			    got.verdict != (uint32_t)want.verdict ||
@@ -342,6 +344,124 @@ static void test_random_equivalence(void **state)
 	assert_true(checked == 300 * 300);
 }
 
+/* The rule the compiled policy gives a connect with host names. */
+static long named_rule(const struct pfsel_policydb *db, const char *exe,
+		       uint16_t port, const char *const *names, size_t n)
+{
+	static const uint8_t addr[16] = {
+		[10] = 0xff, [11] = 0xff, 192, 0, 2, 1
+	};
+	struct pfsel_decision d;
+
+	assert_int_equal(
+		pfw_policydb_request_names(db, exe, NULL, PFSEL_OP_CONNECT,
+					   PFSEL_PROTO_TCP, PFSEL_FAMILY_INET,
+					   addr, port, names, n, &d),
+		0);
+	return d.rule == PFSEL_NONE ? -1L : (long)d.rule;
+}
+
+/*
+ * Name classes: "*.example.org" and "www.example.org" make three (none,
+ * below example.org, www.example.org itself, which both match); the name
+ * slabs give each its first rule, ports included; a policy without host
+ * elements has one class and no name slabs.
+ */
+static void test_name_classes(void **state)
+{
+	struct compiled c;
+	struct pfw_lowered *low;
+	struct pfsel_policydb *db;
+	static const char *const www[] = { "www.example.org" };
+	static const char *const a[] = { "a.example.org" };
+	static const char *const deep[] = { "x.www.example.org" };
+	static const char *const bare[] = { "example.org" };
+	static const char *const both[] = { "other.test", "www.example.org" };
+
+	(void)state;
+	compile_text(&c,
+		     "allow /a connect to host *.example.org;\n"
+		     "deny /a connect to host www.example.org;\n"
+		     "deny * connect tcp to host *.example.org port 22;\n",
+		     NULL, false);
+	assert_int_equal(c.errors, 0);
+	assert_int_equal(pfw_lower(c.policy, &low), 0);
+	assert_int_equal(low->n_name_classes, 3);
+	assert_int_equal(low->n_name_patterns, 2);
+	/* Sorted: "example.org" (tree) before "www.example.org" (exact). */
+	assert_int_equal(low->name_patterns[0].flags, PFSEL_NAME_TREE);
+	assert_int_equal(low->name_patterns[0].exact, PFSEL_NONE);
+	assert_int_equal(low->name_patterns[1].flags, PFSEL_NAME_EXACT);
+	assert_int_not_equal(low->name_patterns[0].tree,
+			     low->name_patterns[1].exact);
+	assert_int_not_equal(low->name_patterns[0].tree, 0);
+	assert_int_not_equal(low->name_patterns[1].exact, 0);
+	/* Every slice of NAME_SLABS starts at class 0 with no row. */
+	for (size_t i = 0; i < low->n_cells; i++)
+		if (low->name_cells[i].count) {
+			assert_int_equal(
+				low->name_slabs[low->name_cells[i].first].start,
+				0);
+			assert_int_equal(
+				low->name_slabs[low->name_cells[i].first].row,
+				PFSEL_NONE);
+		}
+	pfw_lowered_free(low);
+	db = compile(c.policy);
+	assert_true(pfsel_policydb_has_names(db));
+	assert_int_equal(named_rule(db, "/a", 443, NULL, 0), -1);
+	assert_int_equal(named_rule(db, "/a", 443, www, 1), 0);
+	assert_int_equal(named_rule(db, "/a", 443, a, 1), 0);
+	assert_int_equal(named_rule(db, "/a", 443, deep, 1), 0);
+	assert_int_equal(named_rule(db, "/a", 443, bare, 1), -1);
+	assert_int_equal(named_rule(db, "/b", 443, www, 1), -1);
+	assert_int_equal(named_rule(db, "/b", 22, www, 1), 2);
+	assert_int_equal(named_rule(db, "/a", 22, both, 2), 0);
+	pfsel_policydb_free(db);
+	compiled_free(&c);
+
+	compile_text(&c, "allow * connect to 10.0.0.0/8;\n", NULL, false);
+	assert_int_equal(pfw_lower(c.policy, &low), 0);
+	assert_int_equal(low->n_name_classes, 1);
+	assert_int_equal(low->n_name_slabs, 0);
+	assert_int_equal(low->n_name_patterns, 0);
+	assert_int_equal(low->n_resolvers, 0);
+	pfw_lowered_free(low);
+	compiled_free(&c);
+}
+
+/*
+ * Resolver statements split application classes as rules do: the
+ * resolver, the "any user" one and the rest are three classes although
+ * no rule names them apart.
+ */
+static void test_resolver_classes(void **state)
+{
+	struct compiled c;
+	struct pfsel_policydb *db;
+	uint32_t dnsmasq, dig, other;
+
+	(void)state;
+	compile_text(&c,
+		     "resolver /usr/sbin/dnsmasq;\n"
+		     "resolver /usr/bin/dig any user;\n"
+		     "allow * connect;\n",
+		     NULL, true);
+	assert_int_equal(c.errors, 0);
+	db = compile(c.policy);
+	dnsmasq = pfsel_policydb_classify_app(db, "/usr/sbin/dnsmasq", NULL);
+	dig = pfsel_policydb_classify_app(db, "/usr/bin/dig", NULL);
+	other = pfsel_policydb_classify_app(db, "/usr/bin/curl", NULL);
+	assert_int_equal(pfsel_policydb_resolver(db, dnsmasq), 0);
+	assert_int_equal(pfsel_policydb_resolver(db, dig),
+			 PFSEL_RESOLVER_ANY_USER);
+	assert_int_equal(pfsel_policydb_resolver(db, other), -ENOENT);
+	/* The "allow *" rule still decides for all three. */
+	assert_int_equal(rule_of(db, "/usr/sbin/dnsmasq", NULL), 0);
+	pfsel_policydb_free(db);
+	compiled_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -350,6 +470,8 @@ int main(void)
 		cmocka_unit_test(test_empty_policy),
 		cmocka_unit_test(test_shared_global_group),
 		cmocka_unit_test(test_protected_classes),
+		cmocka_unit_test(test_name_classes),
+		cmocka_unit_test(test_resolver_classes),
 		cmocka_unit_test(test_random_equivalence),
 	};
 

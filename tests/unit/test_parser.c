@@ -538,9 +538,125 @@ static void test_includes_can_be_disabled(void **state)
 	compiled_free(&c);
 }
 
+/* "host" elements: lower-cased, "*." kept apart, in rules and definitions. */
+static void test_host_elements(void **state)
+{
+	struct compiled c;
+	const struct pfw_rule *rule;
+
+	(void)state;
+	compile_text(
+		&c,
+		"hosts h = host A.Example, 10.0.0.0/8;\n"
+		"allow * connect to host *.Example.ORG, h, host 1password.com;\n",
+		NULL, false);
+	assert_int_equal(c.errors, 0);
+	rule = &c.policy->rules[0];
+	assert_int_equal(rule->n_addrs, 1);
+	assert_int_equal(rule->n_hosts, 3);
+	/* Sorted by name: 1password.com, a.example, example.org. */
+	assert_string_equal(rule->hosts[0].name, "1password.com");
+	assert_false(rule->hosts[0].below);
+	assert_string_equal(rule->hosts[1].name, "a.example");
+	assert_string_equal(rule->hosts[2].name, "example.org");
+	assert_true(rule->hosts[2].below);
+	/* An address clause: no create, no packet. */
+	assert_false(rule->ops & PFW_OP_CREATE);
+	assert_false(rule->protos & PFW_PROTO_PACKET);
+	compiled_free(&c);
+}
+
+/* Each syntax error about host names, with its place. */
+static void test_host_syntax_errors(void **state)
+{
+	static const struct {
+		const char *source;
+		const char *message;
+	} cases[] = {
+		{ "allow * connect to github.com;\n",
+		  "test.pfw:1:20: error: a host name follows 'host': write 'host github.com'" },
+		{ "allow * connect to host a..b;\n",
+		  "test.pfw:1:27: error: a host name has no empty labels" },
+		{ "allow * connect to host example.org.;\n",
+		  "test.pfw:1:36: error: a host name has no final '.'" },
+		{ "allow * connect to host -a.b;\n",
+		  "test.pfw:1:25: error: a label of a host name does not start or end with '-'" },
+		{ "allow * connect to host a-.b;\n",
+		  "test.pfw:1:26: error: a label of a host name does not start or end with '-'" },
+		{ "allow * connect to host b\xc3\xbc"
+		  "cher.example;\n",
+		  "test.pfw:1:26: error: host names are written in ASCII: for an international name write its IDNA form, 'xn--bcher-kva.example'" },
+		{ "allow * connect to host *x.com;\n",
+		  "test.pfw:1:25: error: '*' may only be the whole first label" },
+		{ "allow * connect to host a.*.com;\n",
+		  "test.pfw:1:27: error: '*' may only be the whole first label" },
+		{ "allow * connect to host *;\n",
+		  "test.pfw:1:25: error: 'host *' would be every name" },
+		{ "allow * connect to host 10.0.0.1;\n",
+		  "test.pfw:1:25: error: an address is written as it is, without 'host'" },
+		{ "allow * connect to host port 80;\n",
+		  "test.pfw:1:25: error: expected a host name such as 'example.org' or '*.example.org', but found 'port'" },
+		{ "allow * connect to host a.bad!name;\n",
+		  "test.pfw:1:30: error: unexpected character '!'" },
+		{ "allow * connect to host a.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa;\n",
+		  "test.pfw:1:27: error: a label of a host name is at most 63 characters long" },
+		{ "policy system;resolver /usr/sbin/dnsmasq any;\n",
+		  "test.pfw:1:45: error: expected 'user' after 'any', but found ';'" },
+		{ "resolver /usr/sbin/dnsmasq tcp;\n",
+		  "test.pfw:1:28: error: expected ',', 'any user' or ';', but found 'tcp'" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct compiled c;
+
+		compile_text(&c, cases[i].source, NULL, false);
+		if (!said(&c, cases[i].message))
+			fail_msg("%s: got %s", cases[i].source,
+				 c.messages ? c.messages : "nothing");
+		assert_true(c.errors > 0);
+		compiled_free(&c);
+	}
+}
+
+/* A name of 254 characters is one too many; 253 is fine. */
+static void test_host_name_length(void **state)
+{
+	char source[400], name[260];
+	struct compiled c;
+
+	(void)state;
+	/* 4 labels of 62 with their dots, and a last label of 1 or 2. */
+	for (int tail = 1; tail <= 2; tail++) {
+		size_t n = 0;
+
+		for (int label = 0; label < 4; label++) {
+			memset(name + n, 'a', 62);
+			n += 62;
+			name[n++] = '.';
+		}
+		memset(name + n, 'b', (size_t)tail);
+		n += (size_t)tail;
+		name[n] = '\0';
+		snprintf(source, sizeof(source),
+			 "allow * connect to host %s;\n", name);
+		compile_text(&c, source, NULL, false);
+		if (n <= PFSEL_HOST_NAME_MAX)
+			assert_int_equal(c.errors, 0);
+		else
+			assert_true(said(
+				&c,
+				"a host name is at most 253 characters long, and this one has 254"));
+		compiled_free(&c);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_host_elements),
+		cmocka_unit_test(test_host_syntax_errors),
+		cmocka_unit_test(test_host_name_length),
 		cmocka_unit_test(test_settings),
 		cmocka_unit_test(test_setting_defaults),
 		cmocka_unit_test(test_setting_errors),

@@ -20,6 +20,7 @@
 #include "backend.h"
 #include "generate.h"
 #include "policydb.h"
+#include "policydb_test_blob.h"
 
 /* ---- a small hand-written policy ---- */
 
@@ -414,7 +415,9 @@ static void test_header_errors(void **state)
 	EXPECT_MUTATION(b, -EINVAL, c[0] ^= 1);
 	/* Version 1 had no PROTECTED section: refused, not misread. */
 	EXPECT_MUTATION(b, -EPROTONOSUPPORT, set32(c + 4, 1));
-	EXPECT_MUTATION(b, -EPROTONOSUPPORT, set32(c + 4, 3));
+	/* Version 2 had no host names: refused, not misread. */
+	EXPECT_MUTATION(b, -EPROTONOSUPPORT, set32(c + 4, 2));
+	EXPECT_MUTATION(b, -EPROTONOSUPPORT, set32(c + 4, 4));
 	EXPECT_MUTATION(b, -EPROTONOSUPPORT, set32(c + 4, 0));
 	EXPECT_MUTATION(b, -EINVAL, set32(c + 8, b->len + 8));
 	EXPECT_MUTATION(b, -EINVAL, set32(c + 16, 4)); /* an unknown flag */
@@ -552,8 +555,10 @@ static void test_content_errors(void **state)
 			set32(sec_at(c, PFSEL_SEC_SETTINGS, 0, 32, 20), 999));
 	EXPECT_MUTATION(b, -EINVAL,
 			set32(sec_at(c, PFSEL_SEC_SETTINGS, 0, 32, 24), 999));
+	/* n_name_classes: class 0 always exists. */
 	EXPECT_MUTATION(b, -EINVAL,
-			set32(sec_at(c, PFSEL_SEC_SETTINGS, 0, 32, 28), 1));
+			set32(sec_at(c, PFSEL_SEC_SETTINGS, 0, 32, 28), 0));
+	EXPECT_MUTATION(b, 0, set32(sec_at(c, PFSEL_SEC_SETTINGS, 0, 32, 28), 2));
 
 	/* Strings: too long, a NUL inside, nonzero padding. */
 	EXPECT_MUTATION(b, -EINVAL,
@@ -708,6 +713,228 @@ static void test_random_corruption(void **state)
 	}
 }
 
+/* ---- host names, on the hand-built blob of policydb_test_blob.h ---- */
+
+static struct pfsel_policydb *load_hand_built(struct test_blob *b, bool system)
+{
+	struct pfsel_policydb *db = NULL;
+
+	test_build_blob(b, system);
+	assert_int_equal(pfsel_policydb_load(b->buf, b->len, &db), 0);
+	return db;
+}
+
+static void test_name_class(void **state)
+{
+	struct test_blob *b = malloc(sizeof(*b));
+	struct pfsel_policydb *db = load_hand_built(b, false);
+	char long_name[300];
+
+	(void)state;
+	assert_int_equal(db->n_name_classes, TEST_N_NAME_CLASSES);
+	assert_true(pfsel_policydb_has_names(db));
+	for (size_t i = 0; i < ARRAY_SIZE(test_name_classes); i++) {
+		const char *name = test_name_classes[i].name;
+		uint32_t class = pfsel_policydb_name_class(db, name,
+							   strlen(name));
+
+		if (class != test_name_classes[i].class)
+			fail_msg("\"%s\": class %u, not %u", name, class,
+				 test_name_classes[i].class);
+	}
+	/* Only @len bytes count: a name need not end in a NUL. */
+	assert_int_equal(pfsel_policydb_name_class(db, "www.example.org.x", 15),
+			 TEST_NAME_WWW);
+	assert_int_equal(pfsel_policydb_name_class(db, "www.example.org", 14),
+			 TEST_NAME_NONE);
+	assert_int_equal(pfsel_policydb_name_class(db, "a\0.org", 6),
+			 TEST_NAME_NONE);
+	/* 253 characters, four labels of 60, is a name; 254 is not. */
+	memset(long_name, 'a', sizeof(long_name));
+	for (size_t i = 60; i < 250; i += 61)
+		long_name[i] = '.';
+	memcpy(long_name + 249, ".org", 4);
+	assert_true(pfsel_policydb_name_valid(long_name, 253));
+	assert_int_equal(pfsel_policydb_name_class(db, long_name, 253),
+			 TEST_NAME_ORG);
+	long_name[249] = 'a';
+	memcpy(long_name + 250, ".org", 4);
+	assert_false(pfsel_policydb_name_valid(long_name, 254));
+	assert_int_equal(pfsel_policydb_name_class(db, long_name, 254),
+			 TEST_NAME_NONE);
+	/* A label of 63 is fine, 64 is not. */
+	memset(long_name, 'b', 64);
+	memcpy(long_name + 63, ".org", 4);
+	assert_int_equal(pfsel_policydb_name_class(db, long_name, 67),
+			 TEST_NAME_ORG);
+	long_name[63] = 'b';
+	memcpy(long_name + 64, ".org", 4);
+	assert_int_equal(pfsel_policydb_name_class(db, long_name, 68),
+			 TEST_NAME_NONE);
+	pfsel_policydb_free(db);
+	free(b);
+}
+
+static void test_decide_name(void **state)
+{
+	struct test_blob *b = malloc(sizeof(*b));
+	struct pfsel_policydb *db = load_hand_built(b, false);
+	struct pfsel_decision d;
+	uint32_t rule;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(test_name_rules); i++) {
+		rule = 0xdead;
+		assert_int_equal(pfsel_policydb_decide_name(
+					 db, test_name_rules[i].app,
+					 test_name_rules[i].op, PFSEL_PROTO_TCP,
+					 test_name_rules[i].class,
+					 test_name_rules[i].port_class, &rule),
+				 0);
+		if (rule != test_name_rules[i].rule)
+			fail_msg("case %zu: rule %u, not %u", i, rule,
+				 test_name_rules[i].rule);
+	}
+	rule = 7;
+	assert_int_equal(pfsel_policydb_decide_name(db, 1, PFSEL_OP_CONNECT,
+						    PFSEL_PROTO_TCP,
+						    TEST_N_NAME_CLASSES, 0,
+						    &rule),
+			 -EINVAL);
+	assert_int_equal(pfsel_policydb_decide_name(db, db->n_apps,
+						    PFSEL_OP_CONNECT,
+						    PFSEL_PROTO_TCP, 1, 0, &rule),
+			 -EINVAL);
+	assert_int_equal(pfsel_policydb_decide_name(db, 1, PFSEL_OP_COUNT,
+						    PFSEL_PROTO_TCP, 1, 0, &rule),
+			 -EINVAL);
+	assert_int_equal(pfsel_policydb_decide_name(db, 1, PFSEL_OP_CONNECT,
+						    PFSEL_PROTO_COUNT, 1, 0,
+						    &rule),
+			 -EINVAL);
+	assert_int_equal(pfsel_policydb_decide_name(db, 1, PFSEL_OP_CONNECT,
+						    PFSEL_PROTO_TCP, 1,
+						    db->n_ports, &rule),
+			 -EINVAL);
+	assert_int_equal(rule, 7);
+
+	/* names: only where a cell of the application has name slabs. */
+	assert_int_equal(pfsel_policydb_decide(db, 1, PFSEL_OP_CONNECT,
+					       PFSEL_PROTO_TCP, 0, 1, &d),
+			 0);
+	assert_true(d.names);
+	assert_int_equal(d.rule, 0);
+	assert_int_equal(pfsel_policydb_decide(db, 1, PFSEL_OP_LISTEN,
+					       PFSEL_PROTO_TCP, 0, 1, &d),
+			 0);
+	assert_false(d.names);
+	assert_int_equal(d.rule, 0);
+	assert_int_equal(pfsel_policydb_decide(db, 1, PFSEL_OP_CONNECT,
+					       PFSEL_PROTO_UDP, 0, 1, &d),
+			 0);
+	assert_false(d.names);
+	assert_int_equal(pfsel_policydb_decide(db, 0, PFSEL_OP_CONNECT,
+					       PFSEL_PROTO_TCP, 0, 1, &d),
+			 0);
+	assert_false(d.names);
+	pfsel_policydb_free(db);
+	free(b);
+}
+
+static void test_resolvers(void **state)
+{
+	struct test_blob *b = malloc(sizeof(*b));
+	struct pfsel_policydb *db = load_hand_built(b, true);
+
+	(void)state;
+	assert_int_equal(pfsel_policydb_resolver(db, 1),
+			 PFSEL_RESOLVER_ANY_USER);
+	assert_int_equal(pfsel_policydb_resolver(db, 0), -ENOENT);
+	assert_int_equal(pfsel_policydb_resolver(db, db->n_apps), -ENOENT);
+	assert_int_equal(pfsel_policydb_resolver(db, PFSEL_NONE), -ENOENT);
+	pfsel_policydb_free(db);
+	db = load_hand_built(b, false);
+	assert_int_equal(db->n_resolvers, 0);
+	assert_int_equal(pfsel_policydb_resolver(db, 1), -ENOENT);
+	pfsel_policydb_free(db);
+
+	/* Unknown flags; no such application; not increasing. */
+	test_build_blob(b, true);
+	test_put32(test_sec(b, PFSEL_SEC_RESOLVERS, 4), PFSEL_RESOLVER_MASK + 1);
+	test_seal(b);
+	assert_int_equal(load_copy(b->buf, b->len), -EINVAL);
+	test_build_blob(b, true);
+	test_put32(test_sec(b, PFSEL_SEC_RESOLVERS, 0), 2);
+	test_seal(b);
+	assert_int_equal(load_copy(b->buf, b->len), -EINVAL);
+	/* The system's resolvers in a user policy's blob. */
+	test_build_blob(b, true);
+	test_put32(b->buf + 16, 0);
+	test_put32(b->buf + 20, 1000);
+	test_seal(b);
+	assert_int_equal(load_copy(b->buf, b->len), -EINVAL);
+	free(b);
+}
+
+/* Every rule of sections 18-21, broken once: -EINVAL, nothing kept. */
+static void test_name_sections_malformed(void **state)
+{
+	struct test_blob *b = malloc(sizeof(*b));
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(test_name_mutations); i++) {
+		const struct test_mutation *m = &test_name_mutations[i];
+		int err;
+
+		test_build_blob(b, false);
+		test_put32(test_sec(b, m->id, m->at), m->value);
+		test_seal(b);
+		err = load_copy(b->buf, b->len);
+		if (err != -EINVAL)
+			fail_msg("%s: %d, not -EINVAL", m->what, err);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(test_name_bytes); i++) {
+		uint8_t *www;
+		int err;
+
+		test_build_blob(b, false);
+		www = test_sec(b, PFSEL_SEC_STRINGS, TEST_WWW_AT);
+		assert_memory_equal(www, "www.example.org", 15);
+		www[test_name_bytes[i].at] = test_name_bytes[i].c;
+		test_seal(b);
+		err = load_copy(b->buf, b->len);
+		if (err != (test_name_bytes[i].valid ? 0 : -EINVAL))
+			fail_msg("'%c' at %u: %d", test_name_bytes[i].c,
+				 test_name_bytes[i].at, err);
+	}
+	/* Every shorter blob, and every byte flipped: no crash, no leak. */
+	for (size_t len = 32; len < b->len; len++) {
+		test_build_blob(b, false);
+		set32(b->buf + 8, len);
+		fix_checksum(b->buf, len);
+		assert_int_equal(load_copy(b->buf, len), -EINVAL);
+	}
+	test_build_blob(b, false);
+	for (size_t at = 32; at < b->len; at++) {
+		struct pfsel_policydb *db;
+
+		b->buf[at] ^= 0x41;
+		test_seal(b);
+		if (!pfsel_policydb_load(b->buf, b->len, &db)) {
+			uint32_t rule;
+
+			for (uint32_t c = 0; c < db->n_name_classes; c++)
+				pfsel_policydb_decide_name(db, 1, PFSEL_OP_CONNECT,
+							   PFSEL_PROTO_TCP, c, 1,
+							   &rule);
+			pfsel_policydb_name_class(db, "a.www.example.org", 17);
+			pfsel_policydb_free(db);
+		}
+		b->buf[at] ^= 0x41;
+	}
+	free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -730,6 +957,10 @@ int main(void)
 						teardown_blob),
 		cmocka_unit_test(test_random_corruption),
 		cmocka_unit_test(test_permissive_flag),
+		cmocka_unit_test(test_name_class),
+		cmocka_unit_test(test_decide_name),
+		cmocka_unit_test(test_resolvers),
+		cmocka_unit_test(test_name_sections_malformed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

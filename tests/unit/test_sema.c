@@ -358,9 +358,99 @@ static void test_builtin_hosts(void **state)
 	assert_int_equal(pfw_builtin_hosts("nosuch", &cidrs), 0);
 }
 
+/* The checks that need the resolved rule or the policy's kind. */
+static void test_host_semantics(void **state)
+{
+	struct compiled c;
+
+	(void)state;
+	compile_text(&c,
+		     "deny * connect family inet to host z.example;\n"
+		     "resolver /usr/sbin/dnsmasq;\n",
+		     NULL, false);
+	assert_true(said(
+		&c,
+		"test.pfw:1:36: error: a rule with host names cannot say 'family'"));
+	assert_true(said(
+		&c,
+		"test.pfw:2:1: error: 'resolver' is for the system policy"));
+	compiled_free(&c);
+
+	/* The system policy may; "any" swallows host elements. */
+	compile_text(&c,
+		     "apps dns = /usr/sbin/dnsmasq;\n"
+		     "resolver dns, /usr/lib/systemd/systemd-resolved;\n"
+		     "resolver * any user;\n"
+		     "allow * connect to host a.example, any;\n",
+		     NULL, true);
+	assert_int_equal(c.errors, 0);
+	assert_int_equal(c.policy->n_resolvers, 2);
+	assert_int_equal(c.policy->resolvers[0].n_apps, 2);
+	assert_false(c.policy->resolvers[0].any_user);
+	assert_true(c.policy->resolvers[1].any_user);
+	assert_true(c.policy->rules[0].any_addr);
+	assert_int_equal(c.policy->rules[0].n_hosts, 0);
+	compiled_free(&c);
+}
+
+/* Repeated and covered host elements, too wide ones, pointless ones. */
+static void test_host_warnings(void **state)
+{
+	struct compiled c;
+
+	(void)state;
+	compile_text(
+		&c,
+		"allow * connect to host www.example.org, host *.example.org, host *.Example.org;\n"
+		"deny * connect to host *.com;\n"
+		"allow * bind, listen to host x.example;\n",
+		NULL, false);
+	assert_int_equal(c.errors, 0);
+	assert_true(said(
+		&c,
+		"test.pfw:1:25: warning: 'host www.example.org' is already covered by 'host *.example.org' in the same list [-Woverlap]"));
+	assert_true(said(
+		&c,
+		"test.pfw:1:67: warning: 'host *.example.org' is already covered by 'host *.example.org' in the same list [-Woverlap]"));
+	assert_int_equal(c.policy->rules[0].n_hosts, 1);
+	assert_true(said(
+		&c,
+		"test.pfw:2:24: warning: 'host *.com' matches every name in the top-level domain 'com' [-Whost]"));
+	assert_true(said(
+		&c,
+		"test.pfw:3:30: warning: host names in a rule for 'bind' and 'listen' only"));
+	compiled_free(&c);
+}
+
+/*
+ * Shadowing knows names: a host rule is not covered by an address rule,
+ * and "*.example.org" covers "www.example.org".
+ */
+static void test_host_shadowing(void **state)
+{
+	struct compiled c;
+
+	(void)state;
+	compile_text(&c,
+		     "allow * connect to 10.0.0.0/8;\n"
+		     "deny * connect to host a.example;\n"
+		     "allow * connect to host *.example.org;\n"
+		     "deny * connect to host www.example.org;\n",
+		     NULL, false);
+	assert_int_equal(c.errors, 0);
+	assert_false(
+		said(&c, "test.pfw:2:1: warning: this rule can never match"));
+	assert_true(
+		said(&c, "test.pfw:4:1: warning: this rule can never match"));
+	compiled_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_host_semantics),
+		cmocka_unit_test(test_host_warnings),
+		cmocka_unit_test(test_host_shadowing),
 		cmocka_unit_test(test_names_resolve_in_any_order),
 		cmocka_unit_test(test_name_errors),
 		cmocka_unit_test(test_sets_are_normalised),

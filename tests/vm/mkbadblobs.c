@@ -9,7 +9,12 @@
  * header field, the checksum, and then - with the checksum recomputed, so
  * that the structural checks are what reject it - every field of the
  * section table and every index, order and reserved field of every
- * section.  Each blob goes through the same reader the kernel runs
+ * section.  The host-name sections (format version 3) get the same, and
+ * their own rules: name classes, name slabs and cells, name patterns and
+ * the validity of their strings, and the resolvers, which only a system
+ * policy may have: those are broken in a system policy made from the
+ * base (its flag, uid 0, resolvers added), checked valid first.
+ * Each blob goes through the same reader the kernel runs
  * (security/pfsel/policydb.c, built for user space through compiler/kshim);
  * it is kept only if the reader rejects it, and the errno it gave is the
  * one the kernel must give too.  OUTDIR receives the blobs, a copy of the
@@ -21,7 +26,10 @@
  * marked "may be valid" (the edges of a range, a known flag); they are
  * tried and dropped when accepted.  A mutation whose errno is not the one
  * this program expects fails the run as well.  Mutations that give a blob
- * equal to an earlier one are dropped.
+ * equal to an earlier one, or to the base, are dropped.  A few valid
+ * blobs are made only to show that the invalid one beside them fails for
+ * the reason meant (the same name string, made valid, the longest label
+ * and name): the reader must accept them, or the run fails.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -58,10 +66,20 @@ enum {
 	MAYBE = 2, /* may be valid: dropped when accepted */
 };
 
+/* Offset of n_name_classes in SETTINGS; entry sizes of sections 18-21. */
+#define SETTINGS_NAME_CLASSES 28
+#define SLAB_SIZE sizeof(struct pfsel_policy_slab)
+#define RANGE_SIZE sizeof(struct pfsel_policy_range)
+#define NAME_SIZE sizeof(struct pfsel_policy_path)
+#define RESOLVER_SIZE sizeof(struct pfsel_policy_resolver)
+
 static const char *const sec_names[NSEC] = {
-	"settings", "strings", "rules",	    "ports",	    "addrs",	 "runs",
-	"rows",	    "slabs",   "cells",	    "groups",	    "grouplist", "apps",
-	"pairs",    "exes",    "exe_paths", "script_paths", "protected",
+	"settings",  "strings",	   "rules",	 "ports",
+	"addrs",     "runs",	   "rows",	 "slabs",
+	"cells",     "groups",	   "grouplist",	 "apps",
+	"pairs",     "exes",	   "exe_paths",	 "script_paths",
+	"protected", "name_slabs", "name_cells", "name_patterns",
+	"resolvers",
 };
 
 struct blob {
@@ -72,8 +90,10 @@ struct blob {
 static struct blob base;
 static FILE *manifest;
 static const char *outdir;
+/* Put before every name: "system-" while the system variant is broken. */
+static const char *name_prefix = "";
 static struct blob *kept;
-static size_t n_kept, n_dropped_dup, n_dropped_valid, n_failed;
+static size_t n_kept, n_dropped_dup, n_dropped_valid, n_failed, n_controls;
 
 static void die(const char *fmt, ...)
 {
@@ -230,7 +250,8 @@ static void emit(struct blob b, unsigned int how, int want, const char *fmt,
 	int err;
 
 	va_start(ap, fmt);
-	vsnprintf(name, sizeof(name), fmt, ap);
+	snprintf(name, sizeof(name), "%s", name_prefix);
+	vsnprintf(name + strlen(name), sizeof(name) - strlen(name), fmt, ap);
 	va_end(ap);
 	for (const char *c = name; *c; c++)
 		if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') ||
@@ -238,6 +259,15 @@ static void emit(struct blob b, unsigned int how, int want, const char *fmt,
 			die("%s: bad name", name);
 	if (how & FIX)
 		fix_checksum(&b);
+	/*
+	 * A "mutation" that changes nothing (the offset of an empty last
+	 * section set to the end, where it is) is no mutation.
+	 */
+	if (b.len == base.len && !memcmp(b.p, base.p, b.len)) {
+		n_dropped_dup++;
+		free(b.p);
+		return;
+	}
 	for (size_t i = 0; i < n_kept; i++) {
 		if (kept[i].len == b.len && !memcmp(kept[i].p, b.p, b.len)) {
 			n_dropped_dup++;
@@ -673,11 +703,18 @@ static uint32_t first_of(unsigned int id, size_t i, size_t esize,
 	return get32(field(base.p, id, i, esize, first_off));
 }
 
+static uint32_t name_classes(void)
+{
+	return get32(field(base.p, PFSEL_SEC_SETTINGS, 0, 32,
+			   SETTINGS_NAME_CLASSES));
+}
+
 static void settings(void)
 {
 	const unsigned int S = PFSEL_SEC_SETTINGS;
 	const uint32_t n_scripts = get32(field(base.p, S, 0, 32, 16));
 	const uint32_t n_exes = sec_count(PFSEL_SEC_EXES);
+	const uint32_t n_names = name_classes();
 	uint8_t two[64];
 
 	set_field(S, 0, 32, 0, PFSEL_VERDICT_COUNT, 0, "verdict-3");
@@ -700,8 +737,18 @@ static void settings(void)
 	set_field(S, 0, 32, 20, 0, MAYBE, "exe-other-0");
 	set_field(S, 0, 32, 24, n_scripts, 0, "script-other-out-of-range");
 	set_field(S, 0, 32, 24, 0xffffffff, 0, "script-other-ones");
-	set_field(S, 0, 32, 28, 1, 0, "reserved-1");
-	set_field(S, 0, 32, 28, 0x80000000, 0, "reserved-high");
+	/*
+	 * n_name_classes: at least 1; fewer than the classes the name slabs
+	 * and patterns use is wrong, more is harmless.
+	 */
+	set_field(S, 0, 32, SETTINGS_NAME_CLASSES, 0, 0, "name-classes-0");
+	set_field(S, 0, 32, SETTINGS_NAME_CLASSES, 1, 0, "name-classes-1");
+	set_field(S, 0, 32, SETTINGS_NAME_CLASSES, n_names - 1, 0,
+		  "name-classes-1-less");
+	set_field(S, 0, 32, SETTINGS_NAME_CLASSES, n_names + 1, MAYBE,
+		  "name-classes-1-more");
+	set_field(S, 0, 32, SETTINGS_NAME_CLASSES, 0x80000000, MAYBE,
+		  "name-classes-high");
 	/* Two settings entries. */
 	memcpy(two, base.p + sec_off(S), 32);
 	memcpy(two + 32, base.p + sec_off(S), 32);
@@ -1111,6 +1158,522 @@ static void protected_apps(void)
 	equalled(P, 0, 1, 4, 0, 4, "duplicate");
 }
 
+/* ---- host names (format version 3) ---- */
+
+/* Offset of section @id in @b, which may be laid out unlike the base. */
+static uint32_t blob_off(const struct blob *b, unsigned int id)
+{
+	return get32(ent(b->p, id) + 8);
+}
+
+/*
+ * A valid blob (taking it over), made to show that the invalid one beside
+ * it fails for the reason meant: the reader must accept it.  Not kept.
+ */
+static void must_accept(struct blob b, const char *fmt, ...)
+{
+	struct pfsel_policydb *db = NULL;
+	char name[128];
+	va_list ap;
+	int err;
+
+	va_start(ap, fmt);
+	vsnprintf(name, sizeof(name), fmt, ap);
+	va_end(ap);
+	fix_checksum(&b);
+	err = pfsel_policydb_load(b.p, b.len, &db);
+	if (err) {
+		fprintf(stderr,
+			"mkbadblobs: %s%s: rejected (%d), but it is valid\n",
+			name_prefix, name, err);
+		n_failed++;
+	} else {
+		pfsel_policydb_free(db);
+	}
+	n_controls++;
+	free(b.p);
+}
+
+/* The NAME_CELLS entry with the longest slice. */
+static size_t longest_name_cell(void)
+{
+	const unsigned int NC = PFSEL_SEC_NAME_CELLS;
+	size_t best = 0;
+
+	for (size_t i = 1; i < sec_count(NC); i++)
+		if (first_of(NC, i, RANGE_SIZE, 4) >
+		    first_of(NC, best, RANGE_SIZE, 4))
+			best = i;
+	if (first_of(NC, best, RANGE_SIZE, 4) < 4 ||
+	    !first_of(NC, best, RANGE_SIZE, 0))
+		die("the base needs a cell with four name slabs, not the first");
+	return best;
+}
+
+/*
+ * The base without host names, as pfwc writes a policy without them
+ * (FORMAT.md, "Host names"): NAME_SLABS and NAME_PATTERNS empty, every
+ * NAME_CELLS slice empty, @n_names name classes.
+ */
+static struct blob without_names(uint32_t n_names)
+{
+	const unsigned int NC = PFSEL_SEC_NAME_CELLS;
+	const struct blob with = base;
+	uint8_t *empty_slices = xmalloc(sec_size(NC));
+	struct blob b;
+
+	b = rebuild(PFSEL_SEC_NAME_PATTERNS, "", 0, 0);
+	base = b;
+	b = rebuild(NC, empty_slices, sec_size(NC), sec_count(NC));
+	free(base.p);
+	base = b;
+	b = rebuild(PFSEL_SEC_NAME_SLABS, "", 0, 0);
+	free(base.p);
+	base = with;
+	free(empty_slices);
+	set32(b.p + blob_off(&b, PFSEL_SEC_SETTINGS) + SETTINGS_NAME_CLASSES,
+	      n_names);
+	return b;
+}
+
+static void name_slabs_and_cells(void)
+{
+	const unsigned int SL = PFSEL_SEC_NAME_SLABS, NC = PFSEL_SEC_NAME_CELLS;
+	const uint32_t n_names = name_classes();
+	const uint32_t n_rows = sec_count(PFSEL_SEC_ROWS);
+	const uint32_t n_slabs = sec_count(SL), n_cells = sec_count(NC);
+	const size_t cell = longest_name_cell();
+	const uint32_t first = first_of(NC, cell, RANGE_SIZE, 0);
+	const uint32_t len = first_of(NC, cell, RANGE_SIZE, 4);
+	const uint32_t last = first + len - 1;
+	size_t empty = n_cells, last_full = n_cells, n_full = 0;
+	uint8_t extra[RANGE_SIZE];
+
+	if (n_cells != sec_count(PFSEL_SEC_CELLS))
+		die("the base has %u name cells for %u cells", n_cells,
+		    sec_count(PFSEL_SEC_CELLS));
+	/*
+	 * No class at all, where nothing else refers to one: only the rule
+	 * "n_name_classes >= 1" rejects it.
+	 */
+	must_accept(without_names(1), "no-names");
+	emit(without_names(0), FIX, EINVAL, "no-names-name-classes-0");
+	/* A slab's fields: start < n_name_classes, row < row count or NONE. */
+	set_field(SL, last, SLAB_SIZE, 0, n_names, 0, "start-out-of-range");
+	set_field(SL, last, SLAB_SIZE, 0, 0xffffffff, 0, "start-ones");
+	set_field(SL, first + 1, SLAB_SIZE, 4, n_rows, 0, "row-out-of-range");
+	set_field(SL, last, SLAB_SIZE, 4, PFSEL_NONE - 1, 0, "row-none-1");
+	set_field(SL, first + 1, SLAB_SIZE, 4, PFSEL_NONE, MAYBE, "row-none");
+	set_field(SL, last, SLAB_SIZE, 4, n_rows - 1, MAYBE, "row-last");
+	/* Inside a slice, starts strictly increase. */
+	equalled(SL, first + 1, first + 2, SLAB_SIZE, 0, 4, "starts-equal");
+	swapped(SL, first + 1, first + 2, SLAB_SIZE, 0, 4, "starts-swapped");
+	equalled(SL, last - 1, last, SLAB_SIZE, 0, 4, "starts-equal");
+	swapped(SL, last - 1, last, SLAB_SIZE, 0, SLAB_SIZE, "swapped");
+	/*
+	 * Every non-empty slice starts at name class 0, whose row is NONE:
+	 * a name no pattern matches matches no host element.
+	 */
+	for (size_t i = 0; i < n_cells; i++) {
+		const uint32_t f = first_of(NC, i, RANGE_SIZE, 0);
+		const uint32_t count = first_of(NC, i, RANGE_SIZE, 4);
+
+		if (!count) {
+			/* An empty slice whose first is not 0 (or its end). */
+			if (empty == n_cells && f && f < n_slabs)
+				empty = i;
+			continue;
+		}
+		if (count < 2)
+			die("name cell %zu has a slice of one slab", i);
+		last_full = i;
+		n_full++;
+		set_field(SL, f, SLAB_SIZE, 0, 1, 0, "first-start-1");
+		set_field(SL, f, SLAB_SIZE, 0, n_names - 1, 0,
+			  "first-start-last-class");
+		set_field(SL, f, SLAB_SIZE, 4, 0, 0, "class-0-row-0");
+		set_field(SL, f, SLAB_SIZE, 4, n_rows - 1, 0,
+			  "class-0-row-last");
+		set_field(SL, f + 1, SLAB_SIZE, 0, 0, 0, "second-start-0");
+		swapped(SL, f, f + 1, SLAB_SIZE, 0, 4, "starts-swapped");
+		swapped(SL, f, f + 1, SLAB_SIZE, 0, SLAB_SIZE, "swapped");
+	}
+	if (n_full < 2 || empty == n_cells)
+		die("the base needs two cells with name slabs and an empty one after them");
+	emptied(SL);
+
+	/* Exactly one slice per cell: one more (empty, at the end), one less. */
+	set32(extra, n_slabs);
+	set32(extra + 4, 0);
+	emit(append_to(NC, extra, RANGE_SIZE, 1), FIX, EINVAL,
+	     "name_cells-one-more");
+	if (first_of(NC, n_cells - 1, RANGE_SIZE, 4))
+		die("the base's last cell must have no name slabs");
+	emit(rebuild(NC, base.p + sec_off(NC), sec_size(NC) - RANGE_SIZE,
+		     n_cells - 1),
+	     FIX, EINVAL, "name_cells-one-less");
+	emptied(NC);
+	/* The slices tile NAME_SLABS: no gap, no overlap, nothing past it. */
+	set_field(NC, cell, RANGE_SIZE, 0, first + 1, 0, "first+1");
+	set_field(NC, cell, RANGE_SIZE, 0, first - 1, 0, "first-1");
+	set_field(NC, cell, RANGE_SIZE, 0, 0xffffffff, 0, "first-ones");
+	set_field(NC, cell, RANGE_SIZE, 4, len + 1, 0, "count+1");
+	set_field(NC, cell, RANGE_SIZE, 4, len - 1, 0, "count-1");
+	set_field(NC, cell, RANGE_SIZE, 4, 0, 0, "count-0");
+	set_field(NC, cell, RANGE_SIZE, 4, n_slabs + 1, 0, "count-past-end");
+	set_field(NC, cell, RANGE_SIZE, 4, 0xffffffff, 0, "count-ones");
+	set_field(NC, last_full, RANGE_SIZE, 4,
+		  first_of(NC, last_full, RANGE_SIZE, 4) - 1, 0,
+		  "count-1-gap-at-end");
+	set_field(NC, last_full, RANGE_SIZE, 4,
+		  first_of(NC, last_full, RANGE_SIZE, 4) + 1, 0,
+		  "count+1-past-end");
+	/* An empty slice's first is where the previous one ended. */
+	set_field(NC, empty, RANGE_SIZE, 0, 0, 0, "empty-first-0");
+	set_field(NC, empty, RANGE_SIZE, 0,
+		  first_of(NC, empty, RANGE_SIZE, 0) + 1, 0, "empty-first+1");
+	set_field(NC, empty, RANGE_SIZE, 0, 0xffffffff, 0, "empty-first-ones");
+	set_field(NC, empty, RANGE_SIZE, 4, 1, 0, "empty-count-1");
+	swapped(NC, cell - 1, cell, RANGE_SIZE, 0, RANGE_SIZE, "swapped");
+}
+
+/* The first NAME_PATTERNS entry whose flags are exactly @flags. */
+static size_t find_name(uint32_t flags)
+{
+	const unsigned int NP = PFSEL_SEC_NAME_PATTERNS;
+
+	for (size_t i = 0; i < sec_count(NP); i++)
+		if (get32(field(base.p, NP, i, NAME_SIZE, 4)) == flags)
+			return i;
+	die("the base has no name pattern with flags %u", flags);
+	return 0;
+}
+
+/* String @idx of the base's STRINGS. */
+static const uint8_t *base_string(uint32_t idx, uint32_t *len)
+{
+	uint32_t pos = sec_off(PFSEL_SEC_STRINGS);
+
+	for (uint32_t i = 0; i < idx; i++)
+		pos += 4 + align_up(get32(base.p + pos), 4u);
+	*len = get32(base.p + pos);
+	return base.p + pos + 4;
+}
+
+/* Bytewise, a prefix first: the order of a path or name table. */
+static int str_cmp(const uint8_t *a, uint32_t alen, const uint8_t *b,
+		   uint32_t blen)
+{
+	int c = memcmp(a, b, alen < blen ? alen : blen);
+
+	return c ? c : (alen > blen) - (alen < blen);
+}
+
+/* The string of NAME_PATTERNS entry @i of the base. */
+static const uint8_t *name_of(size_t i, uint32_t *len)
+{
+	return base_string(
+		get32(field(base.p, PFSEL_SEC_NAME_PATTERNS, i, NAME_SIZE, 0)),
+		len);
+}
+
+/*
+ * The base with the string of one NAME_PATTERNS entry replaced by @name,
+ * appended to STRINGS: the entry is one whose neighbours keep the table
+ * strictly sorted with @name in its place, so that only @name itself can
+ * be wrong.  *@entry is set to it.
+ */
+static struct blob with_name(const char *name, size_t *entry)
+{
+	const unsigned int NP = PFSEL_SEC_NAME_PATTERNS, S = PFSEL_SEC_STRINGS;
+	const uint32_t n = sec_count(NP), len = strlen(name);
+	const uint8_t *nb = (const uint8_t *)name;
+
+	for (size_t i = 0; i < n; i++) {
+		const uint8_t *other;
+		uint32_t olen, esize;
+		uint8_t *e;
+		struct blob b;
+
+		other = i ? name_of(i - 1, &olen) : NULL;
+		if (other && str_cmp(other, olen, nb, len) >= 0)
+			continue;
+		other = i + 1 < n ? name_of(i + 1, &olen) : NULL;
+		if (other && str_cmp(nb, len, other, olen) >= 0)
+			continue;
+		e = string_entry(len, len, 0, &esize);
+		memcpy(e + 4, name, len);
+		b = append_to(S, e, esize, 1);
+		free(e);
+		set32(b.p + blob_off(&b, NP) + i * NAME_SIZE, sec_count(S));
+		*entry = i;
+		return b;
+	}
+	die("no name pattern can take \"%s\" and stay in order", name);
+	return base;
+}
+
+/* "zz.aaa...": @total characters, labels of at most @label. */
+static char *long_name(size_t total, size_t label)
+{
+	char *name = xmalloc(total + 1);
+	size_t len = 2;
+
+	memcpy(name, "zz", 2);
+	while (len < total) {
+		size_t n = total - len - 1 < label ? total - len - 1 : label;
+
+		name[len++] = '.';
+		memset(name + len, 'a', n);
+		len += n;
+	}
+	return name;
+}
+
+/*
+ * Each name string that is not a host name in normal form, and beside it
+ * (when there is one) the nearest that is, which the reader must accept.
+ */
+static void name_strings(void)
+{
+	static const struct {
+		const char *bad, *good, *what;
+	} cases[] = {
+		{ "zz.Example", "zz.example", "upper-case" },
+		{ "ZZ.example", "zz.example", "upper-case-first" },
+		{ "", NULL, "empty" },
+		{ ".", NULL, "dot" },
+		{ "zz..example", "zz.x.example", "empty-label" },
+		{ ".zz.example", "zz.example", "leading-dot" },
+		{ "zz.example.", "zz.example", "final-dot" },
+		{ "-zz.example", "z-z.example", "dash-first" },
+		{ "zz-.example", "z-z.example", "dash-ending-label" },
+		{ "zz.-example", "zz.e-xample", "dash-starting-label" },
+		{ "zz.example-", "zz.exampl-e", "dash-last" },
+		{ "zz.exa mple", "zz.exa_mple", "space" },
+		{ "zz.exa\tmple", "zz.exa_mple", "tab" },
+		{ "*.zz.example", "zz.example", "star" },
+		{ "zz.\xc3\xa9.example", "zz.xn--9ca.example", "non-ascii" },
+		{ "zz.example:80", "zz.example", "colon" },
+		{ "zz/example", "zz.example", "slash" },
+		{ "zz.ex@mple", "zz.example", "at" },
+	};
+	static const struct {
+		size_t total, label;
+		bool ok;
+		const char *what;
+	} lengths[] = {
+		{ 2 + 1 + 64, 64, false, "label-64" },
+		{ 2 + 1 + 63, 63, true, "label-63" },
+		{ PFSEL_HOST_NAME_MAX + 1, 63, false, "name-254" },
+		{ PFSEL_HOST_NAME_MAX, 63, true, "name-253" },
+		{ PFSEL_HOST_NAME_MAX + 2, 63, false, "name-255" },
+		{ 1024, 63, false, "name-1024" },
+	};
+	size_t i;
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct blob b = with_name(cases[k].bad, &i);
+
+		emit(b, FIX, EINVAL, "name_patterns-%zu-name-%s", i,
+		     cases[k].what);
+		if (cases[k].good) {
+			b = with_name(cases[k].good, &i);
+			must_accept(b, "name_patterns-%zu-name-%s-control", i,
+				    cases[k].what);
+		}
+	}
+	for (size_t k = 0; k < sizeof(lengths) / sizeof(lengths[0]); k++) {
+		char *name = long_name(lengths[k].total, lengths[k].label);
+		struct blob b = with_name(name, &i);
+
+		if (strlen(name) != lengths[k].total)
+			die("%s: a name of %zu", lengths[k].what, strlen(name));
+		if (lengths[k].ok)
+			must_accept(b, "name_patterns-%zu-name-%s", i,
+				    lengths[k].what);
+		else
+			emit(b, FIX, EINVAL, "name_patterns-%zu-name-%s", i,
+			     lengths[k].what);
+		free(name);
+	}
+}
+
+static void name_patterns(void)
+{
+	static const struct {
+		uint32_t flag;
+		size_t off;
+		const char *name;
+	} kinds[] = {
+		{ PFSEL_NAME_EXACT, 8, "exact" },
+		{ PFSEL_NAME_TREE, 16, "tree" },
+	};
+	const unsigned int NP = PFSEL_SEC_NAME_PATTERNS;
+	const uint32_t n = sec_count(NP), n_names = name_classes();
+	const uint32_t n_strings = sec_count(PFSEL_SEC_STRINGS);
+	const size_t exact = find_name(PFSEL_NAME_EXACT);
+	const size_t tree = find_name(PFSEL_NAME_TREE);
+	const size_t both = find_name(PFSEL_NAME_EXACT | PFSEL_NAME_TREE);
+	char what[64];
+	struct blob b;
+
+	if (n < 3)
+		die("the base needs three name patterns");
+	set_field(NP, 0, NAME_SIZE, 0, n_strings, 0, "str-out-of-range");
+	set_field(NP, n - 1, NAME_SIZE, 0, 0xffffffff, 0, "str-ones");
+	/* Flags: EXACT and TREE, at least one; a name has no CHILD. */
+	set_field(NP, exact, NAME_SIZE, 4, 0, 0, "flags-0");
+	set_field(NP, tree, NAME_SIZE, 4, PFSEL_PATH_CHILD, 0, "flags-child");
+	set_field(NP, exact, NAME_SIZE, 4, PFSEL_NAME_EXACT | PFSEL_PATH_CHILD,
+		  0, "flags-exact-child");
+	set_field(NP, both, NAME_SIZE, 4, PFSEL_PATH_MASK, 0,
+		  "flags-every-path-flag");
+	set_field(NP, tree, NAME_SIZE, 4, PFSEL_PATH_MASK + 1, 0, "flags-bit3");
+	set_field(NP, exact, NAME_SIZE, 4, 0x80000000, 0, "flags-high");
+	set_field(NP, both, NAME_SIZE, 4, 0xffffffff, 0, "flags-ones");
+	/* CHILD with a class, as a path table may have it. */
+	b = copy_base();
+	set32(field(b.p, NP, exact, NAME_SIZE, 4),
+	      PFSEL_NAME_EXACT | PFSEL_PATH_CHILD);
+	set32(field(b.p, NP, exact, NAME_SIZE, 12), 0);
+	emit(b, FIX, EINVAL, "name_patterns-%zu-child-flag-and-class", exact);
+	/* child is always NONE. */
+	set_field(NP, exact, NAME_SIZE, 12, 0, 0, "child-0");
+	set_field(NP, tree, NAME_SIZE, 12, 1, 0, "child-1");
+	set_field(NP, both, NAME_SIZE, 12, n_names - 1, 0, "child-last-class");
+	set_field(NP, both, NAME_SIZE, 12, n_names, 0, "child-out-of-range");
+	/* exact and tree: a class when the flag is set, NONE when not. */
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		const size_t with = kinds[k].flag == PFSEL_NAME_EXACT ? exact :
+									tree;
+		const size_t without =
+			kinds[k].flag == PFSEL_NAME_EXACT ? tree : exact;
+		const size_t off = kinds[k].off;
+
+		snprintf(what, sizeof(what), "%s-out-of-range", kinds[k].name);
+		set_field(NP, with, NAME_SIZE, off, n_names, 0, what);
+		snprintf(what, sizeof(what), "%s-ones-with-flag",
+			 kinds[k].name);
+		set_field(NP, with, NAME_SIZE, off, PFSEL_NONE - 1, 0, what);
+		snprintf(what, sizeof(what), "%s-none-with-flag",
+			 kinds[k].name);
+		set_field(NP, with, NAME_SIZE, off, PFSEL_NONE, 0, what);
+		snprintf(what, sizeof(what), "%s-last-class", kinds[k].name);
+		set_field(NP, with, NAME_SIZE, off, n_names - 1, MAYBE, what);
+		snprintf(what, sizeof(what), "%s-class-0", kinds[k].name);
+		set_field(NP, with, NAME_SIZE, off, 0, MAYBE, what);
+		snprintf(what, sizeof(what), "%s-class-without-flag",
+			 kinds[k].name);
+		set_field(NP, without, NAME_SIZE, off, 0, 0, what);
+		/* The flag added, its class still NONE. */
+		snprintf(what, sizeof(what), "%s-flag-added", kinds[k].name);
+		set_field(NP, without, NAME_SIZE, 4,
+			  PFSEL_NAME_EXACT | PFSEL_NAME_TREE, 0, what);
+		/* The flag dropped, its class left behind. */
+		snprintf(what, sizeof(what), "%s-flag-dropped", kinds[k].name);
+		set_field(NP, both, NAME_SIZE, 4,
+			  (PFSEL_NAME_EXACT | PFSEL_NAME_TREE) & ~kinds[k].flag,
+			  0, what);
+	}
+	set_field(NP, 0, NAME_SIZE, 20, 1, 0, "reserved-1");
+	set_field(NP, n - 1, NAME_SIZE, 20, 0x80000000, 0, "reserved-high");
+	/* Sorted strictly by string. */
+	swapped(NP, 0, 1, NAME_SIZE, 0, NAME_SIZE, "unsorted");
+	swapped(NP, n - 2, n - 1, NAME_SIZE, 0, NAME_SIZE, "unsorted");
+	swapped(NP, 0, n - 1, NAME_SIZE, 0, 4, "strings-swapped");
+	equalled(NP, 0, 1, NAME_SIZE, 0, 4, "same-string");
+	equalled(NP, n - 2, n - 1, NAME_SIZE, 0, NAME_SIZE, "duplicate");
+	name_strings();
+}
+
+/* The resolvers: none in a user policy; in a system policy, in order. */
+static void resolvers(void)
+{
+	const unsigned int R = PFSEL_SEC_RESOLVERS;
+	const uint32_t n_apps = sec_count(PFSEL_SEC_APPS);
+	const struct blob user = base;
+	uint8_t res[3 * RESOLVER_SIZE];
+	struct pfsel_policydb *db;
+	struct blob sys, b;
+	int err;
+
+	if (sec_count(R))
+		die("the base is a user policy: it has no resolvers");
+	if (n_apps < 3)
+		die("the base needs three application classes");
+	set32(res, 0);
+	set32(res + 4, 0);
+	emit(append_to(R, res, RESOLVER_SIZE, 1), FIX, EINVAL,
+	     "resolvers-in-user-policy");
+	set32(res + 4, PFSEL_RESOLVER_ANY_USER);
+	emit(append_to(R, res, RESOLVER_SIZE, 1), FIX, EINVAL,
+	     "resolvers-in-user-policy-any-user");
+
+	/*
+	 * The base made the system policy, with three resolvers: the rest
+	 * breaks that one.  The last is the last application class, which
+	 * the range check must allow.
+	 */
+	set32(res, 1);
+	set32(res + 4, 0);
+	set32(res + 8, 2);
+	set32(res + 12, PFSEL_RESOLVER_ANY_USER);
+	set32(res + 16, n_apps - 1);
+	set32(res + 20, 0);
+	sys = rebuild(R, res, sizeof(res), 3);
+	set32(sys.p + H_FLAGS, PFSEL_POLICY_F_SYSTEM);
+	set32(sys.p + H_UID, 0);
+	fix_checksum(&sys);
+	err = pfsel_policydb_load(sys.p, sys.len, &db);
+	if (err)
+		die("the base made the system policy is not valid (%d)", err);
+	pfsel_policydb_free(db);
+	base = sys;
+	name_prefix = "system-";
+
+	set_field(R, 0, RESOLVER_SIZE, 0, n_apps, 0, "app-out-of-range");
+	set_field(R, 2, RESOLVER_SIZE, 0, n_apps, 0, "app-out-of-range");
+	set_field(R, 2, RESOLVER_SIZE, 0, 0xffffffff, 0, "app-ones");
+	set_field(R, 0, RESOLVER_SIZE, 0, 0, MAYBE, "app-0");
+	/* Strictly increasing. */
+	swapped(R, 0, 1, RESOLVER_SIZE, 0, RESOLVER_SIZE, "unsorted");
+	swapped(R, 1, 2, RESOLVER_SIZE, 0, 4, "apps-swapped");
+	equalled(R, 0, 1, RESOLVER_SIZE, 0, 4, "same-app");
+	equalled(R, 1, 2, RESOLVER_SIZE, 0, RESOLVER_SIZE, "duplicate");
+	/* Flags: ANY_USER only. */
+	set_field(R, 0, RESOLVER_SIZE, 4, PFSEL_RESOLVER_MASK + 1, 0,
+		  "flags-bit1");
+	set_field(R, 1, RESOLVER_SIZE, 4,
+		  PFSEL_RESOLVER_MASK | (PFSEL_RESOLVER_MASK + 1), 0,
+		  "flags-any-user-bit1");
+	set_field(R, 2, RESOLVER_SIZE, 4, 0x80000000, 0, "flags-high");
+	set_field(R, 2, RESOLVER_SIZE, 4, 0xffffffff, 0, "flags-ones");
+	set_field(R, 0, RESOLVER_SIZE, 4, PFSEL_RESOLVER_ANY_USER, MAYBE,
+		  "flags-any-user");
+	set_field(R, 1, RESOLVER_SIZE, 4, 0, MAYBE, "flags-0");
+	/* Its resolvers, with the flag of a user policy and a uid again. */
+	b = copy_base();
+	set32(b.p + H_FLAGS, 0);
+	set32(b.p + H_UID, get32(user.p + H_UID));
+	emit(b, FIX, EINVAL, "resolvers-user-flag");
+	/* The section's layout, now that it has entries. */
+	truncate_to(sec_off(R) + RESOLVER_SIZE, "resolvers-middle");
+	truncate_to(sec_end(R) - 1, "resolvers-end-1");
+	table_field(R, 4, sec_count(R) - 1, "count-1");
+	table_field(R, 4, sec_count(R) + 1, "count+1");
+	table_field(R, 12, sec_size(R) - RESOLVER_SIZE, "size-8");
+	table_field(R, 12, sec_size(R) - 1, "size-1");
+	table_field(R, 12, sec_size(R) + RESOLVER_SIZE, "size+8");
+	b = copy_base();
+	b.p[sec_off(R)] ^= 1;
+	emit(b, RAW, EBADMSG, "checksum-resolvers-changed");
+
+	name_prefix = "";
+	base = user;
+	free(sys.p);
+}
+
 static void padding(void)
 {
 	bool found = false;
@@ -1155,7 +1718,8 @@ static void read_base(const char *path)
 	if (pfsel_policydb_load(base.p, base.len, &db))
 		die("%s: not a valid policy", path);
 	pfsel_policydb_free(db);
-	for (unsigned int id = PFSEL_SEC_FIRST; id <= PFSEL_SEC_LAST; id++)
+	/* RESOLVERS is empty in a user policy; resolvers() fills it. */
+	for (unsigned int id = PFSEL_SEC_FIRST; id < PFSEL_SEC_RESOLVERS; id++)
 		if (!sec_count(id))
 			die("%s: section %s is empty; every one must have entries",
 			    path, sname(id));
@@ -1200,12 +1764,15 @@ int main(int argc, char **argv)
 	paths(PFSEL_SEC_SCRIPT_PATHS,
 	      get32(field(base.p, PFSEL_SEC_SETTINGS, 0, 32, 16)));
 	protected_apps();
+	name_slabs_and_cells();
+	name_patterns();
+	resolvers();
 	padding();
 
 	if (fclose(manifest))
 		die("cannot write %s", path);
-	printf("mkbadblobs: %zu blobs in %s (%zu duplicates and %zu valid mutations dropped)\n",
-	       n_kept, outdir, n_dropped_dup, n_dropped_valid);
+	printf("mkbadblobs: %zu blobs in %s (%zu duplicates and %zu valid mutations dropped, %zu valid controls checked)\n",
+	       n_kept, outdir, n_dropped_dup, n_dropped_valid, n_controls);
 	for (size_t i = 0; i < n_kept; i++)
 		free(kept[i].p);
 	free(kept);

@@ -48,6 +48,17 @@
 /* Longest string (a path) in a policy's string table, in bytes. */
 #define PFSEL_POLICY_MAX_STRING 4096u
 
+/*
+ * Host names (policy/LANGUAGE.md, "Host names"): a name is at most
+ * PFSEL_HOST_NAME_MAX characters (the presentation form without the final
+ * dot); the kernel keeps at most PFSEL_HOSTS_PER_ADDR names per address, so
+ * the list of them in a question or an audit record ("a.example,b.example")
+ * fits in PFSEL_HOSTS_TEXT_MAX bytes with its NUL.
+ */
+#define PFSEL_HOST_NAME_MAX 253u
+#define PFSEL_HOSTS_PER_ADDR 8u
+#define PFSEL_HOSTS_TEXT_MAX (PFSEL_HOSTS_PER_ADDR * (PFSEL_HOST_NAME_MAX + 1))
+
 /* Bounds of a policy's ask timeout ("ask timeout ...;"), in milliseconds. */
 #define PFSEL_ASK_TIMEOUT_MIN_MS 1u
 #define PFSEL_ASK_TIMEOUT_MAX_MS 600000u

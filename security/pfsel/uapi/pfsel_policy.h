@@ -17,7 +17,7 @@
 
 /* "PFSL" read as a little-endian 32-bit number. */
 #define PFSEL_POLICY_MAGIC 0x4c534650u
-#define PFSEL_POLICY_VERSION 2u
+#define PFSEL_POLICY_VERSION 3u
 /* Largest blob a reader accepts, in bytes. */
 #define PFSEL_POLICY_MAX_SIZE (64u << 20)
 /* Every section starts at a multiple of this, padding is zero. */
@@ -97,10 +97,14 @@ enum pfsel_section_id {
 	PFSEL_SEC_EXE_PATHS = 15,
 	PFSEL_SEC_SCRIPT_PATHS = 16,
 	PFSEL_SEC_PROTECTED = 17,
+	PFSEL_SEC_NAME_SLABS = 18,
+	PFSEL_SEC_NAME_CELLS = 19,
+	PFSEL_SEC_NAME_PATTERNS = 20,
+	PFSEL_SEC_RESOLVERS = 21,
 };
 
 #define PFSEL_SEC_FIRST PFSEL_SEC_SETTINGS
-#define PFSEL_SEC_LAST PFSEL_SEC_PROTECTED
+#define PFSEL_SEC_LAST PFSEL_SEC_RESOLVERS
 #define PFSEL_SEC_COUNT (PFSEL_SEC_LAST - PFSEL_SEC_FIRST + 1)
 
 /**
@@ -148,7 +152,8 @@ struct pfsel_policy_section {
  * @n_script_classes: number of script classes
  * @exe_other: exe class of a path no exe pattern names
  * @script_other: script class of a script no script pattern names
- * @reserved: zero
+ * @n_name_classes: number of host name classes, at least 1; class 0 is
+ *		    that of the names no "host" pattern matches
  */
 struct pfsel_policy_settings {
 	__le32 default_verdict;
@@ -158,7 +163,7 @@ struct pfsel_policy_settings {
 	__le32 n_script_classes;
 	__le32 exe_other;
 	__le32 script_other;
-	__le32 reserved;
+	__le32 n_name_classes;
 };
 
 /**
@@ -300,6 +305,33 @@ struct pfsel_policy_path {
  */
 struct pfsel_policy_protected {
 	__le32 app;
+};
+
+/*
+ * PFSEL_SEC_NAME_SLABS entries are struct pfsel_policy_slab over name
+ * classes; PFSEL_SEC_NAME_CELLS has one struct pfsel_policy_range per
+ * entry of PFSEL_SEC_CELLS, its name slabs.
+ */
+
+/* Name pattern flags (PFSEL_SEC_NAME_PATTERNS), in struct pfsel_policy_path. */
+#define PFSEL_NAME_EXACT PFSEL_PATH_EXACT /* the name itself */
+#define PFSEL_NAME_TREE PFSEL_PATH_TREE /* any name below it ("*.NAME") */
+#define PFSEL_NAME_MASK (PFSEL_NAME_EXACT | PFSEL_NAME_TREE)
+
+/* Resolver flags (PFSEL_SEC_RESOLVERS). */
+/* Also when the process's uid has a user policy ("resolver ... any user;"). */
+#define PFSEL_RESOLVER_ANY_USER 0x1u
+#define PFSEL_RESOLVER_MASK PFSEL_RESOLVER_ANY_USER
+
+/**
+ * struct pfsel_policy_resolver - PFSEL_SEC_RESOLVERS entry (8 bytes)
+ * @app: an application class of the system policy whose processes' DNS
+ *	 answers the kernel learns host names from.  Strictly increasing.
+ * @flags: PFSEL_RESOLVER_*
+ */
+struct pfsel_policy_resolver {
+	__le32 app;
+	__le32 flags;
 };
 
 #endif /* _UAPI_LINUX_PFSEL_POLICY_H */
