@@ -51,4 +51,27 @@
  */
 #define PFSEL_ANSWER_BITS 6
 
+/*
+ * Host names learned from DNS answers (hostmap.c), per network namespace:
+ * at most PFSEL_HOSTMAP_MAX_ENTRIES (address, name) pairs, the least
+ * recently learned going first, in a hash of 512 buckets by address.  How
+ * many names one address keeps is PFSEL_HOSTS_PER_ADDR (uapi).  A pair
+ * lives as long as its answer's TTL says, but no less than
+ * PFSEL_HOSTMAP_TTL_MIN seconds (a program connects a moment after its
+ * answer, even one with TTL 0) and no more than PFSEL_HOSTMAP_TTL_MAX (a
+ * day: an answer cannot name an address for ever).
+ */
+#define PFSEL_HOSTMAP_MAX_ENTRIES 4096
+#define PFSEL_HOSTMAP_BUCKET_BITS 9
+#define PFSEL_HOSTMAP_TTL_MIN 30
+#define PFSEL_HOSTMAP_TTL_MAX 86400
+
+/*
+ * DNS queries the resolvers sent (resolver.c), per network namespace: the
+ * last 256, each awaited for 10 seconds; an answer is learned only if it
+ * answers one of them.
+ */
+#define PFSEL_RESOLVER_QUERY_BITS 8
+#define PFSEL_RESOLVER_QUERY_WAIT 10
+
 #endif /* _SECURITY_PFSEL_CACHE_LIMITS_H */

@@ -508,6 +508,8 @@ static int report(struct dns_answer *a, pfsel_dns_fn fn, void *arg)
 				spell_name(&a->m, a->chain[j], a->name);
 				spelt = true;
 			}
+			/* The chain starts at the question's name. */
+			b->asked = j == 0;
 			b->ttl = record_ttl(a, i);
 			for (k = j; k < r->link; k++)
 				b->ttl = min(b->ttl, record_ttl(a, a->via[k]));

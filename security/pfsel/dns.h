@@ -41,12 +41,15 @@
  *	  pfsel_request
  * @ttl: seconds, the smallest TTL of the records that led from @name to
  *	 @addr; not clamped
+ * @asked: @name is the question's name (the name the program asked for),
+ *	   not one of its aliases
  */
 struct pfsel_dns_binding {
 	const char *name;
 	u8 family;
 	u8 addr[16];
 	u32 ttl;
+	bool asked;
 };
 
 typedef void (*pfsel_dns_fn)(const struct pfsel_dns_binding *b, void *arg);

@@ -121,6 +121,7 @@ struct test_seen {
 		u8 family;
 		u8 addr[16];
 		u32 ttl;
+		bool asked;
 	} b[40];
 };
 
@@ -264,6 +265,7 @@ static void collect(const struct pfsel_dns_binding *b, void *arg)
 		seen->b[seen->n].family = b->family;
 		memcpy(seen->b[seen->n].addr, b->addr, 16);
 		seen->b[seen->n].ttl = b->ttl;
+		seen->b[seen->n].asked = b->asked;
 	}
 	seen->n++;
 }
@@ -366,6 +368,32 @@ static void dns_test_real_aliases(struct kunit *test)
 	expect_v4(test, seen, 1, "b.chain.test", 0xc0000201, 300);
 	expect_v4(test, seen, 2, "c.chain.test", 0xc0000201, 300);
 	expect_v4(test, seen, 3, "www.example.org", 0xc0000201, 300);
+}
+
+/* Only the question's name is the one asked for; its aliases are not. */
+static void dns_test_asked(struct kunit *test)
+{
+	struct test_seen *seen = new_seen(test);
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, parse_bytes(test, real_a, sizeof(real_a), seen),
+			1);
+	KUNIT_EXPECT_TRUE(test, seen->b[0].asked);
+
+	KUNIT_ASSERT_EQ(test,
+			parse_bytes(test, real_cname, sizeof(real_cname), seen),
+			2);
+	KUNIT_EXPECT_STREQ(test, seen->b[0].name, "www.pfsel.test");
+	KUNIT_EXPECT_TRUE(test, seen->b[0].asked);
+	KUNIT_EXPECT_STREQ(test, seen->b[1].name, "cdn.example.net");
+	KUNIT_EXPECT_FALSE(test, seen->b[1].asked);
+
+	KUNIT_ASSERT_EQ(test,
+			parse_bytes(test, real_chain, sizeof(real_chain), seen),
+			4);
+	KUNIT_EXPECT_TRUE(test, seen->b[0].asked);
+	for (i = 1; i < 4; i++)
+		KUNIT_EXPECT_FALSE(test, seen->b[i].asked);
 }
 
 /* Letters are folded in what is reported and in what is compared. */
@@ -876,6 +904,7 @@ static void dns_test_mapped_aaaa(struct kunit *test)
 static struct kunit_case dns_test_cases[] = {
 	KUNIT_CASE(dns_test_real_addresses),
 	KUNIT_CASE(dns_test_real_aliases),
+	KUNIT_CASE(dns_test_asked),
 	KUNIT_CASE(dns_test_case_folded),
 	KUNIT_CASE(dns_test_chain_lengths),
 	KUNIT_CASE(dns_test_cname_loop),

@@ -13,6 +13,8 @@
  *   hook_timing - 1 while the hooks time themselves, else 0
  *   ask_stats - questions to agents, and what became of them
  *   check    - what the policies in force would decide (check.c)
+ *   hosts    - the host names learned in the reader's network namespace
+ *   hosts_stats - how that namespace's host names were learned (hostmap.c)
  *   avc/     - the access vector cache (securityfs_avc.c)
  *
  * Rights are those of whoever opened a file (file->f_cred), not of whoever
@@ -40,6 +42,7 @@
 #include "check.h"
 #include "common.h"
 #include "decide.h"
+#include "hostmap.h"
 #include "names.h"
 #include "policy.h"
 #include "setup.h"
@@ -364,6 +367,8 @@ static int __init pfsel_securityfs_init(void)
 		{ "ask_stats", 0444, &ask_stats_fops },
 		/* A question about one's own policy is anyone's to ask. */
 		{ "check", 0666, &pfsel_check_fops },
+		{ "hosts", 0400, &pfsel_hostmap_fops },
+		{ "hosts_stats", 0444, &pfsel_hostmap_stats_fops },
 	};
 	struct dentry *dir, *file;
 	size_t i;

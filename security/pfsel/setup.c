@@ -16,6 +16,7 @@
 #include "cred.h"
 #include "net.h"
 #include "protect.h"
+#include "resolver.h"
 #include "setup.h"
 
 /*
@@ -42,6 +43,7 @@ static int __init pfsel_init(void)
 	pfsel_add_protect_hooks();
 	pfsel_add_net_hooks();
 	pfsel_add_multipath_hooks();
+	pfsel_add_resolver_hooks();
 	pfsel_initialized = true;
 	pr_info("Up and running.\n");
 	return 0;

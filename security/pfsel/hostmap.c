@@ -1,0 +1,680 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfsel LSM - Host names the kernel learned for addresses
+ *
+ * One table per network namespace (an address names a host only in the
+ * namespace whose resolver was told so): pairs (address, name), each with
+ * the time its answer's TTL runs out.  DNS answers are learned in softirq
+ * (resolver.c), so writers take the namespace's lock with spin_lock_bh();
+ * decisions read the table in any context, under RCU, and never wait.
+ *
+ * The table is bounded whoever sends the answers: at most
+ * PFSEL_HOSTS_PER_ADDR names per address (the oldest goes) and
+ * PFSEL_HOSTMAP_MAX_ENTRIES pairs per namespace (the least recently
+ * learned goes), so a flood of answers costs a few hundred kilobytes and
+ * displaces names, nothing more.  A pair whose time has run out is never
+ * reported; writers drop such pairs where they meet them.
+ */
+
+#include <linux/init.h>
+#include <linux/jhash.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/minmax.h>
+#include <linux/nsproxy.h>
+#include <linux/overflow.h>
+#include <linux/random.h>
+#include <linux/rculist.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
+
+#include "common.h"
+#include "hostmap.h"
+#include "policy.h"
+#include "setup.h"
+
+/**
+ * struct pfsel_host - One name learned for one address
+ *
+ * @node: in its address's bucket (RCU).
+ * @lru: in the table's list, least recently learned first (under the lock).
+ * @rcu: frees it once no reader can see it.
+ * @expires: jiffies when the answer's TTL, clamped, runs out.
+ * @stamp: the table's stamp when it was last learned: the newest name of
+ *	   an address has the largest.
+ * @addr: IPv6, IPv4 as IPv4-mapped, network order.
+ * @len: length of @name.
+ * @name: lower case, no final dot, as the DNS parser spelt it; NUL-terminated.
+ *
+ * @expires and @stamp change when the pair is learned again, and readers
+ * read them without the lock: WRITE_ONCE()/READ_ONCE().
+ */
+struct pfsel_host {
+	struct hlist_node node;
+	struct list_head lru;
+	struct rcu_head rcu;
+	unsigned long expires;
+	unsigned long stamp;
+	u8 addr[16];
+	u8 len;
+	char name[];
+};
+
+static_assert(PFSEL_HOST_NAME_MAX <= U8_MAX);
+
+static unsigned int hostmap_net_id __read_mostly;
+/* Set once every namespace, init_net included, has its table. */
+static bool hostmap_ready;
+
+static const char *const counter_names[PFSEL_HOSTMAP_COUNTERS] = {
+	[PFSEL_HOSTMAP_ANSWERS] = "answers",
+	[PFSEL_HOSTMAP_MALFORMED] = "malformed",
+	[PFSEL_HOSTMAP_LEARNED] = "learned",
+	[PFSEL_HOSTMAP_REFRESHED] = "refreshed",
+	[PFSEL_HOSTMAP_EVICTED] = "evicted",
+	[PFSEL_HOSTMAP_REPLACED] = "replaced",
+	[PFSEL_HOSTMAP_EXPIRED] = "expired",
+	[PFSEL_HOSTMAP_NOMEM] = "nomem",
+	[PFSEL_HOSTMAP_UNASKED] = "unasked",
+};
+
+static void bump(struct pfsel_hostmap *const map,
+		 const enum pfsel_hostmap_counter counter)
+{
+	atomic_long_inc(&map->counters[counter]);
+}
+
+static struct hlist_head *bucket_of(const struct pfsel_hostmap *const map,
+				    const u8 addr[16])
+{
+	const u32 hash = jhash(addr, 16, map->seed);
+	const u32 bucket = hash_32(hash, PFSEL_HOSTMAP_BUCKET_BITS);
+
+	/* Readers get the bucket to walk it, writers to change it. */
+	return (struct hlist_head *)&map->buckets[bucket];
+}
+
+static bool expired(const struct pfsel_host *const host,
+		    const unsigned long now)
+{
+	return !time_before(now, READ_ONCE(host->expires));
+}
+
+/* Whether stamp @a was given after stamp @b (stamps may wrap). */
+static bool newer(const unsigned long a, const unsigned long b)
+{
+	return (long)(a - b) > 0;
+}
+
+/**
+ * pfsel_hostmap_init - Make a table empty, for its first use
+ * @map: the table
+ */
+void pfsel_hostmap_init(struct pfsel_hostmap *const map)
+{
+	unsigned int i;
+
+	spin_lock_init(&map->lock);
+	map->seed = get_random_u32();
+	map->count = 0;
+	map->stamp = 0;
+	INIT_LIST_HEAD(&map->lru);
+	for (i = 0; i < PFSEL_HOSTMAP_COUNTERS; i++)
+		atomic_long_set(&map->counters[i], 0);
+	for (i = 0; i < PFSEL_HOSTMAP_BUCKETS; i++)
+		INIT_HLIST_HEAD(&map->buckets[i]);
+}
+
+/* Takes @host out of the table; readers may still see it for a grace period. */
+static void drop(struct pfsel_hostmap *const map, struct pfsel_host *const host,
+		 const enum pfsel_hostmap_counter why)
+{
+	lockdep_assert_held(&map->lock);
+	hlist_del_rcu(&host->node);
+	list_del(&host->lru);
+	map->count--;
+	kfree_rcu(host, rcu);
+	bump(map, why);
+}
+
+/**
+ * pfsel_hostmap_clear - Forget every pair of a table
+ * @map: the table; it stays usable
+ *
+ * A namespace's table is cleared when the namespace goes.
+ */
+void pfsel_hostmap_clear(struct pfsel_hostmap *const map)
+{
+	struct pfsel_host *host, *next;
+
+	spin_lock_bh(&map->lock);
+	list_for_each_entry_safe(host, next, &map->lru, lru) {
+		hlist_del_rcu(&host->node);
+		list_del(&host->lru);
+		kfree_rcu(host, rcu);
+	}
+	map->count = 0;
+	spin_unlock_bh(&map->lock);
+}
+
+/*
+ * Pairs that ran out are dropped where a writer meets them: in the bucket
+ * it learns into, and here, at the old end of the list, a couple per
+ * learning, so that a quiet address's names do not linger until the table
+ * fills.
+ */
+#define PFSEL_HOSTMAP_REAP 2
+
+static void reap_oldest(struct pfsel_hostmap *const map,
+			const unsigned long now)
+{
+	struct pfsel_host *host;
+	unsigned int i;
+
+	for (i = 0; i < PFSEL_HOSTMAP_REAP; i++) {
+		host = list_first_entry_or_null(&map->lru, struct pfsel_host,
+						lru);
+		if (!host || !expired(host, now))
+			return;
+		drop(map, host, PFSEL_HOSTMAP_EXPIRED);
+	}
+}
+
+/**
+ * pfsel_hostmap_table_learn - Learn that an address has a name
+ * @map: the table
+ * @addr: IPv6, IPv4 as IPv4-mapped, network order
+ * @name: lower case, no final dot, NUL-terminated (as the DNS parser
+ *	  reports it); one of more than PFSEL_HOST_NAME_MAX characters, or
+ *	  none, is ignored
+ * @ttl: the answer's TTL in seconds; clamped to [PFSEL_HOSTMAP_TTL_MIN,
+ *	 PFSEL_HOSTMAP_TTL_MAX]
+ *
+ * A pair already in the table gets the new expiry and becomes the newest.
+ * A new pair may push out the address's oldest name (at most
+ * PFSEL_HOSTS_PER_ADDR per address), then the table's least recently
+ * learned pair (at most PFSEL_HOSTMAP_MAX_ENTRIES).  Without memory the
+ * pair is not learned.
+ *
+ * Context: any; does not sleep.
+ */
+void pfsel_hostmap_table_learn(struct pfsel_hostmap *const map,
+			       const u8 addr[16], const char *const name,
+			       const u32 ttl)
+{
+	const size_t len = strnlen(name, PFSEL_HOST_NAME_MAX + 1);
+	const u32 life =
+		clamp_t(u32, ttl, PFSEL_HOSTMAP_TTL_MIN, PFSEL_HOSTMAP_TTL_MAX);
+	struct hlist_head *const bucket = bucket_of(map, addr);
+	struct pfsel_host *host, *oldest = NULL;
+	struct hlist_node *next;
+	unsigned long now, expires;
+	unsigned int names = 0;
+
+	if (!len || len > PFSEL_HOST_NAME_MAX)
+		return;
+
+	spin_lock_bh(&map->lock);
+	now = jiffies;
+	expires = now + life * HZ;
+	hlist_for_each_entry_safe(host, next, bucket, node) {
+		if (expired(host, now)) {
+			drop(map, host, PFSEL_HOSTMAP_EXPIRED);
+			continue;
+		}
+		if (memcmp(host->addr, addr, 16))
+			continue;
+		if (host->len == len && !memcmp(host->name, name, len)) {
+			WRITE_ONCE(host->expires, expires);
+			WRITE_ONCE(host->stamp, ++map->stamp);
+			list_move_tail(&host->lru, &map->lru);
+			bump(map, PFSEL_HOSTMAP_REFRESHED);
+			goto out;
+		}
+		names++;
+		if (!oldest || newer(oldest->stamp, host->stamp))
+			oldest = host;
+	}
+
+	if (names >= PFSEL_HOSTS_PER_ADDR)
+		drop(map, oldest, PFSEL_HOSTMAP_REPLACED);
+	reap_oldest(map, now);
+	if (map->count >= PFSEL_HOSTMAP_MAX_ENTRIES)
+		drop(map, list_first_entry(&map->lru, struct pfsel_host, lru),
+		     PFSEL_HOSTMAP_EVICTED);
+
+	host = kmalloc(struct_size(host, name, len + 1),
+		       GFP_ATOMIC | __GFP_NOWARN);
+	if (!host) {
+		bump(map, PFSEL_HOSTMAP_NOMEM);
+		goto out;
+	}
+	host->expires = expires;
+	host->stamp = ++map->stamp;
+	memcpy(host->addr, addr, 16);
+	host->len = len;
+	memcpy(host->name, name, len);
+	host->name[len] = '\0';
+	list_add_tail(&host->lru, &map->lru);
+	hlist_add_head_rcu(&host->node, bucket);
+	map->count++;
+	bump(map, PFSEL_HOSTMAP_LEARNED);
+out:
+	spin_unlock_bh(&map->lock);
+}
+
+/*
+ * The live names of one address, newest first: at most
+ * PFSEL_HOSTS_PER_ADDR (a reader racing a writer may meet one more for a
+ * moment; the oldest is left out).  Under rcu_read_lock().
+ */
+static unsigned int collect(const struct pfsel_hostmap *const map,
+			    const u8 addr[16],
+			    const struct pfsel_host **const found)
+{
+	const unsigned long now = jiffies;
+	const struct pfsel_host *host;
+	unsigned int n = 0, i;
+
+	hlist_for_each_entry_rcu(host, bucket_of(map, addr), node) {
+		const unsigned long stamp = READ_ONCE(host->stamp);
+
+		if (memcmp(host->addr, addr, 16) || expired(host, now))
+			continue;
+		/* Insertion into the sorted few: newest first. */
+		for (i = n;
+		     i > 0 && newer(stamp, READ_ONCE(found[i - 1]->stamp));
+		     i--) {
+			if (i < PFSEL_HOSTS_PER_ADDR)
+				found[i] = found[i - 1];
+		}
+		if (i < PFSEL_HOSTS_PER_ADDR)
+			found[i] = host;
+		if (n < PFSEL_HOSTS_PER_ADDR)
+			n++;
+	}
+	return n;
+}
+
+/**
+ * pfsel_hostmap_table_names - Report the names known for an address
+ * @map: the table
+ * @addr: IPv6, IPv4 as IPv4-mapped, network order
+ * @fn: called for each name whose TTL has not run out, newest first,
+ *	under rcu_read_lock(); returns false to stop
+ * @arg: passed to @fn
+ *
+ * Context: any; does not sleep (nor may @fn).
+ *
+ * Return: how many names were reported (the one @fn stopped at included).
+ */
+int pfsel_hostmap_table_names(const struct pfsel_hostmap *const map,
+			      const u8 addr[16], const pfsel_hostmap_fn fn,
+			      void *const arg)
+{
+	const struct pfsel_host *found[PFSEL_HOSTS_PER_ADDR];
+	unsigned int n, i;
+
+	rcu_read_lock();
+	n = collect(map, addr, found);
+	for (i = 0; i < n;) {
+		const struct pfsel_host *const host = found[i++];
+
+		if (!fn(host->name, host->len, arg))
+			break;
+	}
+	rcu_read_unlock();
+	return i;
+}
+
+struct format_state {
+	char *buf;
+	size_t size;
+	size_t len;
+};
+
+/* Appends one name, after a ',', if it fits whole with the final NUL. */
+static bool format_one(const char *const name, const size_t len,
+		       void *const arg)
+{
+	struct format_state *const st = arg;
+	const size_t sep = st->len ? 1 : 0;
+
+	if (st->len + sep + len >= st->size)
+		return false;
+	if (sep)
+		st->buf[st->len++] = ',';
+	memcpy(st->buf + st->len, name, len);
+	st->len += len;
+	st->buf[st->len] = '\0';
+	return true;
+}
+
+/**
+ * pfsel_hostmap_table_format - The names known for an address, as text
+ * @map: the table
+ * @addr: IPv6, IPv4 as IPv4-mapped, network order
+ * @buf: receives "a.example,b.example" (newest first), NUL-terminated;
+ *	 names that do not fit whole are left out
+ * @size: size of @buf; PFSEL_HOSTS_TEXT_MAX holds every name
+ *
+ * Return: the length of the text, 0 (and "") when no name is known.
+ */
+size_t pfsel_hostmap_table_format(const struct pfsel_hostmap *const map,
+				  const u8 addr[16], char *const buf,
+				  const size_t size)
+{
+	struct format_state st = { .buf = buf, .size = size };
+
+	if (!size)
+		return 0;
+	buf[0] = '\0';
+	if (map)
+		pfsel_hostmap_table_names(map, addr, format_one, &st);
+	return st.len;
+}
+
+static bool is_v4_mapped(const u8 addr[16])
+{
+	static const u8 prefix[12] = { [10] = 0xff, [11] = 0xff };
+
+	return !memcmp(addr, prefix, sizeof(prefix));
+}
+
+/**
+ * pfsel_hostmap_show_bucket - List the live pairs of one bucket
+ * @map: the table
+ * @bucket: below PFSEL_HOSTMAP_BUCKETS
+ * @m: receives one line per pair, "ADDRESS NAME SECONDS-LEFT"
+ *
+ * Context: under rcu_read_lock().
+ */
+void pfsel_hostmap_show_bucket(const struct pfsel_hostmap *const map,
+			       const unsigned int bucket,
+			       struct seq_file *const m)
+{
+	const unsigned long now = jiffies;
+	const struct pfsel_host *host;
+
+	hlist_for_each_entry_rcu(host, &map->buckets[bucket], node) {
+		const unsigned long expires = READ_ONCE(host->expires);
+
+		if (!time_before(now, expires))
+			continue;
+		if (is_v4_mapped(host->addr))
+			seq_printf(m, "%pI4", host->addr + 12);
+		else
+			seq_printf(m, "%pI6c", host->addr);
+		seq_printf(m, " %s %lu\n", host->name,
+			   DIV_ROUND_UP(expires - now, HZ));
+	}
+}
+
+/**
+ * pfsel_hostmap_show_stats - The counters of a table
+ * @map: the table
+ * @m: receives a line of names and a line of numbers: the pairs in the
+ *     table, its bound, and each enum pfsel_hostmap_counter
+ */
+void pfsel_hostmap_show_stats(const struct pfsel_hostmap *const map,
+			      struct seq_file *const m)
+{
+	unsigned int i;
+
+	seq_puts(m, "entries max_entries");
+	for (i = 0; i < PFSEL_HOSTMAP_COUNTERS; i++)
+		seq_printf(m, " %s", counter_names[i]);
+	seq_printf(m, "\n%u %u", READ_ONCE(map->count),
+		   PFSEL_HOSTMAP_MAX_ENTRIES);
+	for (i = 0; i < PFSEL_HOSTMAP_COUNTERS; i++)
+		seq_printf(m, " %ld", atomic_long_read(&map->counters[i]));
+	seq_putc(m, '\n');
+}
+
+#if IS_ENABLED(CONFIG_SECURITY_PFSEL_KUNIT_TEST)
+/**
+ * pfsel_hostmap_test_age - Make every pair of a table older (KUnit only)
+ * @map: the table
+ * @seconds: how much sooner each pair runs out
+ */
+void pfsel_hostmap_test_age(struct pfsel_hostmap *const map,
+			    const unsigned int seconds)
+{
+	struct pfsel_host *host;
+
+	spin_lock_bh(&map->lock);
+	list_for_each_entry(host, &map->lru, lru)
+		WRITE_ONCE(host->expires, host->expires - seconds * HZ);
+	spin_unlock_bh(&map->lock);
+}
+#endif
+
+/**
+ * pfsel_hostmap_of - The host names table of a network namespace
+ * @net: the namespace, or NULL
+ *
+ * Return: its table; NULL for no namespace, or before the tables exist
+ * (early boot, or pfsel not enabled).
+ */
+struct pfsel_hostmap *pfsel_hostmap_of(const struct net *const net)
+{
+	/* Pairs with the release in pfsel_hostmap_register(). */
+	if (!net || !smp_load_acquire(&hostmap_ready))
+		return NULL;
+	return net_generic(net, hostmap_net_id);
+}
+
+/**
+ * pfsel_hostmap_learn - Learn that an address has a name, in a namespace
+ * @net: the namespace whose resolver received the answer
+ * @addr: IPv6, IPv4 as IPv4-mapped, network order
+ * @name: lower case, no final dot, NUL-terminated
+ * @ttl: the answer's TTL in seconds, before clamping
+ *
+ * As pfsel_hostmap_table_learn(), on @net's table.
+ */
+void pfsel_hostmap_learn(struct net *const net, const u8 addr[16],
+			 const char *const name, const u32 ttl)
+{
+	struct pfsel_hostmap *const map = pfsel_hostmap_of(net);
+
+	if (map)
+		pfsel_hostmap_table_learn(map, addr, name, ttl);
+}
+
+/**
+ * pfsel_hostmap_names - Report the names known for an address, in a namespace
+ * @net: the namespace of the request, or NULL (no names)
+ * @addr: IPv6, IPv4 as IPv4-mapped, network order
+ * @fn: called for each name, newest first, under rcu_read_lock(); returns
+ *	false to stop
+ * @arg: passed to @fn
+ *
+ * Return: how many names were reported.
+ */
+int pfsel_hostmap_names(const struct net *const net, const u8 addr[16],
+			const pfsel_hostmap_fn fn, void *const arg)
+{
+	const struct pfsel_hostmap *const map = pfsel_hostmap_of(net);
+
+	return map ? pfsel_hostmap_table_names(map, addr, fn, arg) : 0;
+}
+
+/**
+ * pfsel_hostmap_format - The names known for an address, as text
+ * @net: the namespace of the request, or NULL (no names)
+ * @addr: IPv6, IPv4 as IPv4-mapped, network order
+ * @buf: receives "a.example,b.example", newest first
+ * @size: size of @buf (PFSEL_HOSTS_TEXT_MAX holds them all)
+ *
+ * Return: the length of the text; 0, and "", when no name is known.
+ */
+size_t pfsel_hostmap_format(const struct net *const net, const u8 addr[16],
+			    char *const buf, const size_t size)
+{
+	return pfsel_hostmap_table_format(pfsel_hostmap_of(net), addr, buf,
+					  size);
+}
+
+/**
+ * pfsel_hostmap_count - Count an event of a namespace's learning
+ * @net: the namespace
+ * @counter: what happened
+ */
+void pfsel_hostmap_count(struct net *const net,
+			 const enum pfsel_hostmap_counter counter)
+{
+	struct pfsel_hostmap *const map = pfsel_hostmap_of(net);
+
+	if (map)
+		bump(map, counter);
+}
+
+/*
+ * securityfs: hosts lists the pairs of the reader's namespace, one bucket
+ * per position of the seq_file, so that a full table (some hundreds of
+ * kilobytes of text) is read piece by piece; hosts_stats has its counters.
+ * The namespace is the opener's, held until the file is closed.
+ */
+
+static void *hosts_start(struct seq_file *const m, loff_t *const pos)
+	__acquires(RCU)
+{
+	rcu_read_lock();
+	return *pos < PFSEL_HOSTMAP_BUCKETS ? pos : NULL;
+}
+
+static void *hosts_next(struct seq_file *const m, void *const v,
+			loff_t *const pos)
+{
+	++*pos;
+	return *pos < PFSEL_HOSTMAP_BUCKETS ? pos : NULL;
+}
+
+static void hosts_stop(struct seq_file *const m, void *const v) __releases(RCU)
+{
+	rcu_read_unlock();
+}
+
+static int hosts_show(struct seq_file *const m, void *const v)
+{
+	const struct pfsel_hostmap *const map = pfsel_hostmap_of(m->private);
+
+	if (map)
+		pfsel_hostmap_show_bucket(map, *(loff_t *)v, m);
+	return 0;
+}
+
+static const struct seq_operations hosts_seq_ops = {
+	.start = hosts_start,
+	.next = hosts_next,
+	.stop = hosts_stop,
+	.show = hosts_show,
+};
+
+/*
+ * Which names a namespace's programs looked up is the administrator's to
+ * read, as pending questions are (ask_stats).
+ */
+static int hosts_open(struct inode *const inode, struct file *const file)
+{
+	int err;
+
+	if (!pfsel_policy_may_admin(file->f_cred))
+		return -EPERM;
+	err = seq_open(file, &hosts_seq_ops);
+	if (err)
+		return err;
+	((struct seq_file *)file->private_data)->private =
+		get_net(current->nsproxy->net_ns);
+	return 0;
+}
+
+static int hosts_release(struct inode *const inode, struct file *const file)
+{
+	put_net(((struct seq_file *)file->private_data)->private);
+	return seq_release(inode, file);
+}
+
+const struct file_operations pfsel_hostmap_fops = {
+	.open = hosts_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = hosts_release,
+};
+
+static int hosts_stats_show(struct seq_file *const m, void *const v)
+{
+	const struct pfsel_hostmap *const map = pfsel_hostmap_of(m->private);
+
+	if (map)
+		pfsel_hostmap_show_stats(map, m);
+	return 0;
+}
+
+static int hosts_stats_open(struct inode *const inode, struct file *const file)
+{
+	struct net *const net = get_net(current->nsproxy->net_ns);
+	int err = single_open(file, hosts_stats_show, net);
+
+	if (err)
+		put_net(net);
+	return err;
+}
+
+static int hosts_stats_release(struct inode *const inode,
+			       struct file *const file)
+{
+	put_net(((struct seq_file *)file->private_data)->private);
+	return single_release(inode, file);
+}
+
+const struct file_operations pfsel_hostmap_stats_fops = {
+	.open = hosts_stats_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = hosts_stats_release,
+};
+
+static int __net_init hostmap_net_init(struct net *const net)
+{
+	pfsel_hostmap_init(net_generic(net, hostmap_net_id));
+	return 0;
+}
+
+/* No socket of the namespace is left to learn or to decide. */
+static void __net_exit hostmap_net_exit(struct net *const net)
+{
+	pfsel_hostmap_clear(net_generic(net, hostmap_net_id));
+}
+
+static struct pernet_operations hostmap_net_ops = {
+	.init = hostmap_net_init,
+	.exit = hostmap_net_exit,
+	.id = &hostmap_net_id,
+	.size = sizeof(struct pfsel_hostmap),
+};
+
+/*
+ * Not from pfsel_init(): the LSMs start before the network namespaces do
+ * (net_ns_init()).  Until this has run, learning and lookups find no table
+ * and do nothing.
+ */
+static int __init pfsel_hostmap_register(void)
+{
+	int err;
+
+	if (!pfsel_initialized)
+		return 0;
+	err = register_pernet_subsys(&hostmap_net_ops);
+	if (err) {
+		pr_err("Failed to make the host name tables: %d.\n", err);
+		return err;
+	}
+	/* Whoever sees it set sees init_net's table made. */
+	smp_store_release(&hostmap_ready, true);
+	return 0;
+}
+subsys_initcall(pfsel_hostmap_register);

@@ -1,0 +1,454 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfsel - KUnit tests of the host names table (hostmap.c)
+ *
+ * Each test makes its own tables, as a network namespace has one, and
+ * ages their pairs with pfsel_hostmap_test_age() rather than waiting for
+ * their TTLs to run out.
+ */
+
+#include <kunit/resource.h>
+#include <kunit/test.h>
+#include <linux/kernel.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "hostmap.h"
+
+static void clear_map(void *const map)
+{
+	pfsel_hostmap_clear(map);
+}
+
+static struct pfsel_hostmap *new_map(struct kunit *test)
+{
+	struct pfsel_hostmap *map =
+		kunit_kzalloc(test, sizeof(*map), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, map);
+	pfsel_hostmap_init(map);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, clear_map, map),
+			0);
+	return map;
+}
+
+/* ::ffff:@v4, as the policy and the parser write an IPv4 address. */
+static void v4(u8 addr[16], const u32 v4)
+{
+	memset(addr, 0, 16);
+	addr[10] = 0xff;
+	addr[11] = 0xff;
+	addr[12] = v4 >> 24;
+	addr[13] = v4 >> 16;
+	addr[14] = v4 >> 8;
+	addr[15] = v4;
+}
+
+static const u8 v6_doc1[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 };
+
+#define TEST_MAX_SEEN 12
+
+struct test_names {
+	unsigned int n;
+	unsigned int stop_after;
+	char name[TEST_MAX_SEEN][PFSEL_HOST_NAME_MAX + 1];
+};
+
+static bool collect(const char *const name, const size_t len, void *const arg)
+{
+	struct test_names *const seen = arg;
+
+	if (seen->n < TEST_MAX_SEEN && len <= PFSEL_HOST_NAME_MAX) {
+		memcpy(seen->name[seen->n], name, len);
+		seen->name[seen->n][len] = '\0';
+	}
+	seen->n++;
+	return seen->n != seen->stop_after;
+}
+
+static struct test_names *
+names_of(struct kunit *test, const struct pfsel_hostmap *map, const u8 addr[16])
+{
+	struct test_names *seen =
+		kunit_kzalloc(test, sizeof(*seen), GFP_KERNEL);
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, seen);
+	ret = pfsel_hostmap_table_names(map, addr, collect, seen);
+	KUNIT_EXPECT_EQ(test, ret, (int)seen->n);
+	return seen;
+}
+
+/* The names of @addr as text, in a buffer of @size. */
+static const char *format(struct kunit *test, const struct pfsel_hostmap *map,
+			  const u8 addr[16], size_t size)
+{
+	char *buf = kunit_kzalloc(test, size + 1, GFP_KERNEL);
+	size_t len;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	memset(buf, 'x', size + 1);
+	len = pfsel_hostmap_table_format(map, addr, buf, size);
+	KUNIT_EXPECT_LT(test, len, size);
+	KUNIT_EXPECT_EQ(test, strlen(buf), len);
+	/* Not a byte past @size written. */
+	KUNIT_EXPECT_EQ(test, buf[size], 'x');
+	return buf;
+}
+
+static long counter(const struct pfsel_hostmap *map,
+		    enum pfsel_hostmap_counter c)
+{
+	return atomic_long_read(&map->counters[c]);
+}
+
+static void hostmap_test_learn_lookup(struct kunit *test)
+{
+	struct pfsel_hostmap *map = new_map(test);
+	struct test_names *seen;
+	u8 a[16], b[16];
+
+	v4(a, 0xc0000201);
+	v4(b, 0xc0000202);
+	KUNIT_EXPECT_EQ(test, names_of(test, map, a)->n, 0);
+	KUNIT_EXPECT_STREQ(test, format(test, map, a, PFSEL_HOSTS_TEXT_MAX),
+			   "");
+
+	pfsel_hostmap_table_learn(map, a, "www.example.org", 300);
+	pfsel_hostmap_table_learn(map, v6_doc1, "v6.example.org", 300);
+	seen = names_of(test, map, a);
+	KUNIT_ASSERT_EQ(test, seen->n, 1);
+	KUNIT_EXPECT_STREQ(test, seen->name[0], "www.example.org");
+	seen = names_of(test, map, v6_doc1);
+	KUNIT_ASSERT_EQ(test, seen->n, 1);
+	KUNIT_EXPECT_STREQ(test, seen->name[0], "v6.example.org");
+	/* Another address, even a neighbour, has none. */
+	KUNIT_EXPECT_EQ(test, names_of(test, map, b)->n, 0);
+	KUNIT_EXPECT_EQ(test, map->count, 2);
+	KUNIT_EXPECT_EQ(test, counter(map, PFSEL_HOSTMAP_LEARNED), 2);
+
+	/* Names that are none, or too long, are not learned. */
+	pfsel_hostmap_table_learn(map, b, "", 300);
+	{
+		char *long_name = kunit_kzalloc(test, PFSEL_HOST_NAME_MAX + 2,
+						GFP_KERNEL);
+
+		KUNIT_ASSERT_NOT_NULL(test, long_name);
+		memset(long_name, 'a', PFSEL_HOST_NAME_MAX + 1);
+		pfsel_hostmap_table_learn(map, b, long_name, 300);
+		long_name[PFSEL_HOST_NAME_MAX] = '\0';
+		pfsel_hostmap_table_learn(map, b, long_name, 300);
+		seen = names_of(test, map, b);
+		KUNIT_ASSERT_EQ(test, seen->n, 1);
+		KUNIT_EXPECT_EQ(test, strlen(seen->name[0]),
+				PFSEL_HOST_NAME_MAX);
+	}
+	KUNIT_EXPECT_EQ(test, map->count, 3);
+}
+
+static void hostmap_test_newest_first(struct kunit *test)
+{
+	struct pfsel_hostmap *map = new_map(test);
+	struct test_names *seen;
+	u8 a[16];
+
+	v4(a, 0xc0000201);
+	pfsel_hostmap_table_learn(map, a, "one.example", 300);
+	pfsel_hostmap_table_learn(map, a, "two.example", 300);
+	pfsel_hostmap_table_learn(map, a, "three.example", 300);
+	seen = names_of(test, map, a);
+	KUNIT_ASSERT_EQ(test, seen->n, 3);
+	KUNIT_EXPECT_STREQ(test, seen->name[0], "three.example");
+	KUNIT_EXPECT_STREQ(test, seen->name[1], "two.example");
+	KUNIT_EXPECT_STREQ(test, seen->name[2], "one.example");
+
+	/* Learnt again, the oldest becomes the newest, and is not doubled. */
+	pfsel_hostmap_table_learn(map, a, "one.example", 300);
+	KUNIT_EXPECT_EQ(test, map->count, 3);
+	KUNIT_EXPECT_EQ(test, counter(map, PFSEL_HOSTMAP_REFRESHED), 1);
+	KUNIT_EXPECT_STREQ(test, format(test, map, a, PFSEL_HOSTS_TEXT_MAX),
+			   "one.example,three.example,two.example");
+
+	/* The walk stops where the callback says. */
+	seen = kunit_kzalloc(test, sizeof(*seen), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, seen);
+	seen->stop_after = 2;
+	KUNIT_EXPECT_EQ(test, pfsel_hostmap_table_names(map, a, collect, seen),
+			2);
+	KUNIT_EXPECT_EQ(test, seen->n, 2);
+}
+
+static void hostmap_test_per_address_cap(struct kunit *test)
+{
+	struct pfsel_hostmap *map = new_map(test);
+	struct test_names *seen;
+	char name[32];
+	unsigned int i;
+	u8 a[16], b[16];
+
+	v4(a, 0xc0000201);
+	v4(b, 0xc0000202);
+	pfsel_hostmap_table_learn(map, b, "other.example", 300);
+	for (i = 0; i < PFSEL_HOSTS_PER_ADDR + 2; i++) {
+		snprintf(name, sizeof(name), "n%u.example", i);
+		pfsel_hostmap_table_learn(map, a, name, 300);
+	}
+	seen = names_of(test, map, a);
+	KUNIT_ASSERT_EQ(test, seen->n, PFSEL_HOSTS_PER_ADDR);
+	/* The newest stay, newest first: n9 .. n2. */
+	for (i = 0; i < PFSEL_HOSTS_PER_ADDR; i++) {
+		snprintf(name, sizeof(name), "n%u.example",
+			 PFSEL_HOSTS_PER_ADDR + 1 - i);
+		KUNIT_EXPECT_STREQ(test, seen->name[i], name);
+	}
+	KUNIT_EXPECT_EQ(test, map->count, PFSEL_HOSTS_PER_ADDR + 1);
+	KUNIT_EXPECT_EQ(test, counter(map, PFSEL_HOSTMAP_REPLACED), 2);
+	/* Another address keeps its own. */
+	KUNIT_EXPECT_EQ(test, names_of(test, map, b)->n, 1);
+}
+
+static void hostmap_test_global_cap(struct kunit *test)
+{
+	struct pfsel_hostmap *map = new_map(test);
+	const unsigned int extra = 100;
+	char name[32];
+	unsigned int i;
+	u8 a[16];
+
+	for (i = 0; i < PFSEL_HOSTMAP_MAX_ENTRIES; i++) {
+		v4(a, 0x0a000000 + i);
+		snprintf(name, sizeof(name), "h%u.example", i);
+		pfsel_hostmap_table_learn(map, a, name, 300);
+	}
+	KUNIT_EXPECT_EQ(test, map->count, PFSEL_HOSTMAP_MAX_ENTRIES);
+	KUNIT_EXPECT_EQ(test, counter(map, PFSEL_HOSTMAP_EVICTED), 0);
+
+	/* Learnt again, the first pair is the newest: the second goes first. */
+	v4(a, 0x0a000000);
+	pfsel_hostmap_table_learn(map, a, "h0.example", 300);
+	for (i = 0; i < extra; i++) {
+		v4(a, 0x0b000000 + i);
+		snprintf(name, sizeof(name), "x%u.example", i);
+		pfsel_hostmap_table_learn(map, a, name, 300);
+	}
+	KUNIT_EXPECT_EQ(test, map->count, PFSEL_HOSTMAP_MAX_ENTRIES);
+	KUNIT_EXPECT_EQ(test, counter(map, PFSEL_HOSTMAP_EVICTED), extra);
+	KUNIT_EXPECT_EQ(test, counter(map, PFSEL_HOSTMAP_LEARNED),
+			PFSEL_HOSTMAP_MAX_ENTRIES + extra);
+
+	v4(a, 0x0a000000);
+	KUNIT_EXPECT_EQ(test, names_of(test, map, a)->n, 1);
+	for (i = 1; i <= extra; i++) {
+		v4(a, 0x0a000000 + i);
+		KUNIT_EXPECT_EQ(test, names_of(test, map, a)->n, 0);
+	}
+	v4(a, 0x0a000000 + extra + 1);
+	KUNIT_EXPECT_EQ(test, names_of(test, map, a)->n, 1);
+	v4(a, 0x0b000000 + extra - 1);
+	KUNIT_EXPECT_EQ(test, names_of(test, map, a)->n, 1);
+}
+
+static void hostmap_test_ttl_clamp(struct kunit *test)
+{
+	struct pfsel_hostmap *map = new_map(test);
+	u8 zero[16], day[16], plain[16];
+
+	v4(zero, 0xc0000201);
+	v4(day, 0xc0000202);
+	v4(plain, 0xc0000203);
+	/* TTL 0: still there for the connect that follows the answer. */
+	pfsel_hostmap_table_learn(map, zero, "zero.example", 0);
+	/* A TTL of a year is held for a day. */
+	pfsel_hostmap_table_learn(map, day, "day.example", 365 * 86400);
+	pfsel_hostmap_table_learn(map, plain, "plain.example", 300);
+	KUNIT_EXPECT_EQ(test, names_of(test, map, zero)->n, 1);
+
+	pfsel_hostmap_test_age(map, PFSEL_HOSTMAP_TTL_MIN - 1);
+	KUNIT_EXPECT_EQ(test, names_of(test, map, zero)->n, 1);
+	pfsel_hostmap_test_age(map, 2);
+	KUNIT_EXPECT_EQ(test, names_of(test, map, zero)->n, 0);
+	KUNIT_EXPECT_STREQ(test, format(test, map, zero, PFSEL_HOSTS_TEXT_MAX),
+			   "");
+	KUNIT_EXPECT_EQ(test, names_of(test, map, plain)->n, 1);
+
+	/* 300 s is not clamped: 31 s are gone, 268 more still leave one. */
+	pfsel_hostmap_test_age(map, 268);
+	KUNIT_EXPECT_EQ(test, names_of(test, map, plain)->n, 1);
+	pfsel_hostmap_test_age(map, 2);
+	KUNIT_EXPECT_EQ(test, names_of(test, map, plain)->n, 0);
+
+	/* 301 s are gone. */
+	pfsel_hostmap_test_age(map, PFSEL_HOSTMAP_TTL_MAX - 301 - 1);
+	KUNIT_EXPECT_EQ(test, names_of(test, map, day)->n, 1);
+	pfsel_hostmap_test_age(map, 2);
+	KUNIT_EXPECT_EQ(test, names_of(test, map, day)->n, 0);
+
+	/* Expired pairs still take room until a writer meets them. */
+	KUNIT_EXPECT_EQ(test, map->count, 3);
+	pfsel_hostmap_table_learn(map, zero, "zero.example", 60);
+	KUNIT_EXPECT_EQ(test, names_of(test, map, zero)->n, 1);
+	/* The old one was met in its bucket, two more at the old end. */
+	KUNIT_EXPECT_EQ(test, map->count, 1);
+	KUNIT_EXPECT_EQ(test, counter(map, PFSEL_HOSTMAP_EXPIRED), 3);
+	KUNIT_EXPECT_EQ(test, counter(map, PFSEL_HOSTMAP_LEARNED), 4);
+	KUNIT_EXPECT_EQ(test, counter(map, PFSEL_HOSTMAP_REFRESHED), 0);
+}
+
+static void hostmap_test_refresh(struct kunit *test)
+{
+	struct pfsel_hostmap *map = new_map(test);
+	u8 a[16];
+
+	v4(a, 0xc0000201);
+	pfsel_hostmap_table_learn(map, a, "www.example.org", 60);
+	pfsel_hostmap_test_age(map, 50);
+	pfsel_hostmap_table_learn(map, a, "www.example.org", 60);
+	pfsel_hostmap_test_age(map, 50);
+	/* 100 s after the first answer, 50 after the second. */
+	KUNIT_EXPECT_EQ(test, names_of(test, map, a)->n, 1);
+	KUNIT_EXPECT_EQ(test, map->count, 1);
+	KUNIT_EXPECT_EQ(test, counter(map, PFSEL_HOSTMAP_REFRESHED), 1);
+	pfsel_hostmap_test_age(map, 11);
+	KUNIT_EXPECT_EQ(test, names_of(test, map, a)->n, 0);
+
+	/* A shorter TTL learnt later shortens it: the latest answer holds. */
+	pfsel_hostmap_table_learn(map, a, "www.example.org", 3600);
+	pfsel_hostmap_table_learn(map, a, "www.example.org", 60);
+	pfsel_hostmap_test_age(map, 61);
+	KUNIT_EXPECT_EQ(test, names_of(test, map, a)->n, 0);
+}
+
+static void hostmap_test_format(struct kunit *test)
+{
+	struct pfsel_hostmap *map = new_map(test);
+	char *name = kunit_kzalloc(test, PFSEL_HOST_NAME_MAX + 1, GFP_KERNEL);
+	const char *text;
+	unsigned int i;
+	u8 a[16], b[16];
+
+	KUNIT_ASSERT_NOT_NULL(test, name);
+	v4(a, 0xc0000201);
+	v4(b, 0xc0000202);
+	pfsel_hostmap_table_learn(map, a, "a.example", 300);
+	pfsel_hostmap_table_learn(map, a, "bb.example", 300);
+	KUNIT_EXPECT_STREQ(test, format(test, map, a, PFSEL_HOSTS_TEXT_MAX),
+			   "bb.example,a.example");
+	/* Only whole names: what does not fit is left out. */
+	KUNIT_EXPECT_STREQ(test, format(test, map, a, 11), "bb.example");
+	KUNIT_EXPECT_STREQ(test, format(test, map, a, 20), "bb.example");
+	KUNIT_EXPECT_STREQ(test, format(test, map, a, 21),
+			   "bb.example,a.example");
+	KUNIT_EXPECT_STREQ(test, format(test, map, a, 10), "");
+	KUNIT_EXPECT_EQ(test, pfsel_hostmap_table_format(map, a, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, pfsel_hostmap_table_format(NULL, a, name, 8), 0);
+	KUNIT_EXPECT_STREQ(test, name, "");
+
+	/* The longest names, as many as an address keeps, fit the bound. */
+	for (i = 0; i < PFSEL_HOSTS_PER_ADDR; i++) {
+		memset(name, 'a' + i, PFSEL_HOST_NAME_MAX);
+		name[PFSEL_HOST_NAME_MAX] = '\0';
+		pfsel_hostmap_table_learn(map, b, name, 300);
+	}
+	text = format(test, map, b, PFSEL_HOSTS_TEXT_MAX);
+	KUNIT_EXPECT_EQ(test, strlen(text), PFSEL_HOSTS_TEXT_MAX - 1);
+	KUNIT_EXPECT_EQ(test, text[0], 'a' + PFSEL_HOSTS_PER_ADDR - 1);
+	KUNIT_EXPECT_EQ(test, text[PFSEL_HOST_NAME_MAX], ',');
+}
+
+/* The securityfs listing and counters, into a seq_file of our own. */
+static const char *show(struct kunit *test, const struct pfsel_hostmap *map,
+			bool stats)
+{
+	struct seq_file *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	m->size = 4096;
+	m->buf = kunit_kzalloc(test, m->size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m->buf);
+	if (stats) {
+		pfsel_hostmap_show_stats(map, m);
+	} else {
+		rcu_read_lock();
+		for (i = 0; i < PFSEL_HOSTMAP_BUCKETS; i++)
+			pfsel_hostmap_show_bucket(map, i, m);
+		rcu_read_unlock();
+	}
+	KUNIT_EXPECT_FALSE(test, seq_has_overflowed(m));
+	m->buf[min(m->count, m->size - 1)] = '\0';
+	return m->buf;
+}
+
+static void hostmap_test_listing(struct kunit *test)
+{
+	static const char line_a[] = "192.0.2.1 www.example.org 300\n";
+	/* A year's TTL is held for a day. */
+	static const char line_v6[] = "2001:db8::1 v6.example.org 86400\n";
+	static const char stats[] =
+		"entries max_entries answers malformed learned refreshed evicted replaced expired nomem unasked\n"
+		"2 4096 0 0 3 0 0 0 1 0 0\n";
+	struct pfsel_hostmap *map = new_map(test);
+	const char *text;
+	u8 a[16], gone[16];
+
+	v4(a, 0xc0000201);
+	v4(gone, 0xc0000209);
+	pfsel_hostmap_table_learn(map, gone, "gone.example", 0);
+	pfsel_hostmap_test_age(map, PFSEL_HOSTMAP_TTL_MIN);
+	pfsel_hostmap_table_learn(map, a, "www.example.org", 300);
+	pfsel_hostmap_table_learn(map, v6_doc1, "v6.example.org", 365 * 86400);
+
+	text = show(test, map, false);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(text, line_a));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(text, line_v6));
+	KUNIT_EXPECT_NULL(test, strstr(text, "gone.example"));
+	KUNIT_EXPECT_EQ(test, strlen(text), strlen(line_a) + strlen(line_v6));
+
+	text = show(test, map, true);
+	KUNIT_EXPECT_STREQ(test, text, stats);
+}
+
+static void hostmap_test_tables_independent(struct kunit *test)
+{
+	struct pfsel_hostmap *one = new_map(test), *two = new_map(test);
+	u8 a[16];
+
+	v4(a, 0xc0000201);
+	pfsel_hostmap_table_learn(one, a, "one.example", 300);
+	pfsel_hostmap_table_learn(two, a, "two.example", 300);
+	KUNIT_EXPECT_STREQ(test, format(test, one, a, PFSEL_HOSTS_TEXT_MAX),
+			   "one.example");
+	KUNIT_EXPECT_STREQ(test, format(test, two, a, PFSEL_HOSTS_TEXT_MAX),
+			   "two.example");
+
+	pfsel_hostmap_clear(one);
+	KUNIT_EXPECT_EQ(test, one->count, 0);
+	KUNIT_EXPECT_EQ(test, names_of(test, one, a)->n, 0);
+	KUNIT_EXPECT_EQ(test, names_of(test, two, a)->n, 1);
+	/* A cleared table learns again. */
+	pfsel_hostmap_table_learn(one, a, "again.example", 300);
+	KUNIT_EXPECT_EQ(test, names_of(test, one, a)->n, 1);
+}
+
+static struct kunit_case hostmap_test_cases[] = {
+	KUNIT_CASE(hostmap_test_learn_lookup),
+	KUNIT_CASE(hostmap_test_newest_first),
+	KUNIT_CASE(hostmap_test_per_address_cap),
+	KUNIT_CASE(hostmap_test_global_cap),
+	KUNIT_CASE(hostmap_test_ttl_clamp),
+	KUNIT_CASE(hostmap_test_refresh),
+	KUNIT_CASE(hostmap_test_format),
+	KUNIT_CASE(hostmap_test_listing),
+	KUNIT_CASE(hostmap_test_tables_independent),
+	{}
+};
+
+static struct kunit_suite hostmap_test_suite = {
+	.name = "pfsel_hostmap",
+	.test_cases = hostmap_test_cases,
+};
+
+kunit_test_suite(hostmap_test_suite);
+
+MODULE_LICENSE("GPL");

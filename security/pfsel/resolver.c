@@ -1,0 +1,472 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfsel LSM - Learning host names from trusted resolvers' DNS answers
+ *
+ * Rules by host name need to know which names an address has.  The kernel
+ * learns them from the DNS answers that the system policy's resolvers
+ * receive ("resolver APPS;", policy/LANGUAGE.md): a UDP datagram from port
+ * 53 arriving at a socket whose creator's application is a resolver, and
+ * whose real uid has no policy of its own (a system account such as
+ * systemd-resolve's) unless the statement says "any user".  The answer is
+ * read when it is queued to the socket (socket_sock_rcv_skb), so the
+ * table (hostmap.c) already has the name when the program, and whoever it
+ * answers, reads the answer and connects.
+ *
+ * Only the name that was asked (the question's name) is learned, with each
+ * address its CNAME chain reaches: the server vouches for nothing else.
+ * And only an answer to a query the resolver sent is: socket_sendmsg notes
+ * each query a resolver's socket sends to port 53 (its ID, the server, the
+ * question's name), and an answer counts only when it arrives on that
+ * socket, from that server, with that ID and question, within
+ * PFSEL_RESOLVER_QUERY_WAIT seconds; each query is answered once.  So a
+ * datagram from port 53 that nobody asked for (a forged answer sent to the
+ * resolver's port by a local program or from off the path, which must
+ * also guess the ID) teaches nothing.
+ *
+ * This runs in softirq for every datagram of every UDP socket: the cheap
+ * tests (a policy with resolvers, UDP, source port 53) come first.  It
+ * never drops the datagram and never sleeps; what it learns is bounded by
+ * the table.
+ */
+
+#include <linux/bits.h>
+#include <linux/ctype.h>
+#include <linux/errno.h>
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/jiffies.h>
+#include <linux/lsm_hooks.h>
+#include <linux/random.h>
+#include <linux/rcupdate.h>
+#include <linux/siphash.h>
+#include <linux/skbuff.h>
+#include <linux/slab.h>
+#include <linux/sock_diag.h>
+#include <linux/socket.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/udp.h>
+#include <linux/uio.h>
+#include <net/inet_sock.h>
+#include <net/ipv6.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
+#include <net/sock.h>
+#include <net/tcp_states.h>
+#include <net/udp.h>
+
+#include "app.h"
+#include "common.h"
+#include "dns.h"
+#include "hostmap.h"
+#include "net.h"
+#include "policy.h"
+#include "resolver.h"
+#include "setup.h"
+
+#define DNS_PORT 53
+/* The largest UDP payload; dns.c reads no longer message. */
+#define DNS_UDP_MAX 65535
+#define DNS_HEADER_SIZE 12
+/* A name in wire form: at most 255 bytes, its final zero included. */
+#define DNS_WIRE_NAME_MAX 255
+#define DNS_FLAG_QR 0x80 /* in the third byte of the header */
+#define DNS_OPCODE_MASK 0x78 /* likewise; QUERY is 0 */
+
+#define PFSEL_RESOLVER_QUERIES BIT(PFSEL_RESOLVER_QUERY_BITS)
+
+/**
+ * struct pfsel_dns_query - A query a resolver sent, awaiting its answer
+ * @sock: sock_gen_cookie() of the socket that sent it; 0 for a free slot
+ * @sent: jiffies when it was sent
+ * @server: the address it was sent to (IPv4 as IPv4-mapped IPv6)
+ * @name_hash: of the question's name, in lower case, keyed per namespace
+ * @id: the message ID
+ */
+struct pfsel_dns_query {
+	u64 sock;
+	unsigned long sent;
+	u8 server[16];
+	u64 name_hash;
+	u16 id;
+};
+
+/**
+ * struct pfsel_dns_queries - The queries of one network namespace
+ * @lock: noted in process context, matched in softirq: spin_lock_bh()
+ * @key: of the names' hash: no one can make two names collide on purpose
+ * @next: the slot the next query takes (the oldest)
+ * @query: the last PFSEL_RESOLVER_QUERIES queries
+ */
+struct pfsel_dns_queries {
+	spinlock_t lock; /* see above */
+	siphash_key_t key;
+	unsigned int next;
+	struct pfsel_dns_query query[PFSEL_RESOLVER_QUERIES];
+};
+
+static unsigned int queries_net_id __read_mostly;
+/* Set once every namespace, init_net included, has its queries. */
+static bool queries_ready;
+
+static struct pfsel_dns_queries *queries_of(const struct net *const net)
+{
+	/* Pairs with the release in pfsel_resolver_register(). */
+	if (!smp_load_acquire(&queries_ready))
+		return NULL;
+	return net_generic(net, queries_net_id);
+}
+
+/*
+ * Whether the socket's owner is a trusted resolver: its application, in
+ * the system policy, is named by a "resolver" statement, and its uid has
+ * no user policy unless the statement said "any user" (a person's own
+ * program could otherwise teach names that widen the person's rules).
+ */
+static bool owner_is_resolver(const struct pfsel_sock_security *const owner)
+{
+	const struct pfsel_policy *system, *user;
+	bool trusted = false;
+	int flags;
+
+	rcu_read_lock();
+	system = pfsel_policy_system();
+	if (!system || !system->db->n_resolvers)
+		goto out;
+	flags = pfsel_policydb_resolver(system->db,
+					pfsel_app_class(owner->app, system));
+	if (flags < 0)
+		goto out;
+	user = pfsel_policy_user(owner->uid);
+	trusted = !user || (flags & PFSEL_RESOLVER_ANY_USER);
+out:
+	rcu_read_unlock();
+	return trusted;
+}
+
+/*
+ * The UDP checksum, verified here if the stack has not already done so:
+ * a corrupted (or forged and mangled) datagram that UDP would drop when
+ * the program reads it must teach nothing.  This is what UDP itself does
+ * before a socket filter runs, at the same place; the verdict is kept in
+ * the skb, so the work is not done twice.  UDP has the UDP header at
+ * skb->data here; any other layout is not one this understands.
+ */
+static bool checksum_good(struct sk_buff *const skb)
+{
+	if (skb_transport_offset(skb) != 0)
+		return false;
+	return !udp_lib_checksum_complete(skb);
+}
+
+/*
+ * Reads the header and question's name of a DNS message of @len bytes: its
+ * ID, and the hash of its name.  @query: the message must be a standard
+ * query (else an answer).  The name must be written out, in at most
+ * DNS_WIRE_NAME_MAX bytes (a compression pointer is refused: a question
+ * has nothing before it to point to).  Returns false when it is not so.
+ */
+static bool read_question(const struct pfsel_dns_queries *const queries,
+			  const u8 *const msg, const size_t len,
+			  const bool query, u16 *const id, u64 *const hash)
+{
+	u8 name[DNS_WIRE_NAME_MAX];
+	size_t pos = DNS_HEADER_SIZE, n = 0;
+	u8 label;
+
+	if (len < DNS_HEADER_SIZE || msg[2] & DNS_OPCODE_MASK ||
+	    !!(msg[2] & DNS_FLAG_QR) == query || msg[4] != 0 || msg[5] != 1)
+		return false;
+	do {
+		if (pos >= len)
+			return false;
+		label = msg[pos];
+		if (label & 0xc0 || pos + 1 + label > len ||
+		    n + 1 + label > DNS_WIRE_NAME_MAX)
+			return false;
+		name[n++] = label;
+		memcpy(name + n, msg + pos + 1, label);
+		n += label;
+		pos += 1 + label;
+	} while (label);
+	/* Servers echo the question as sent, case and all; compare folded. */
+	for (pos = 0; pos < n; pos++)
+		name[pos] = tolower(name[pos]);
+	*id = (u16)(msg[0] << 8 | msg[1]);
+	*hash = siphash(name, n, &queries->key);
+	return true;
+}
+
+/* ::ffff:@v4, as the policy and the host names table write IPv4. */
+static void set_v4mapped(u8 addr[16], const __be32 v4)
+{
+	memset(addr, 0, 10);
+	addr[10] = 0xff;
+	addr[11] = 0xff;
+	memcpy(addr + 12, &v4, 4);
+}
+
+/* The server a datagram came from, as an IPv4-mapped or IPv6 address. */
+static bool source_address(const struct sk_buff *const skb, u8 addr[16])
+{
+	if (skb->protocol == htons(ETH_P_IP)) {
+		set_v4mapped(addr, ip_hdr(skb)->saddr);
+		return true;
+	}
+	if (skb->protocol == htons(ETH_P_IPV6)) {
+		memcpy(addr, &ipv6_hdr(skb)->saddr, 16);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Whether the answer @msg, arriving on @sk in @skb, answers a query that
+ * @sk sent; if so, that query is answered and is no longer awaited.
+ */
+static bool answers_query(struct sock *const sk,
+			  const struct sk_buff *const skb, const u8 *const msg,
+			  const size_t len)
+{
+	struct pfsel_dns_queries *const queries = queries_of(sock_net(sk));
+	const unsigned long now = jiffies;
+	struct pfsel_dns_query *q;
+	bool found = false;
+	u8 server[16];
+	u64 hash;
+	u16 id;
+	u64 cookie;
+	unsigned int i;
+
+	if (!queries || !source_address(skb, server) ||
+	    !read_question(queries, msg, len, false, &id, &hash))
+		return false;
+	cookie = sock_gen_cookie(sk);
+	spin_lock_bh(&queries->lock);
+	for (i = 0; i < PFSEL_RESOLVER_QUERIES; i++) {
+		q = &queries->query[i];
+		if (q->sock != cookie || q->id != id || q->name_hash != hash ||
+		    memcmp(q->server, server, 16) ||
+		    time_after_eq(now,
+				  q->sent + PFSEL_RESOLVER_QUERY_WAIT * HZ))
+			continue;
+		q->sock = 0;
+		found = true;
+		break;
+	}
+	spin_unlock_bh(&queries->lock);
+	return found;
+}
+
+static void learn_binding(const struct pfsel_dns_binding *const b,
+			  void *const arg)
+{
+	/*
+	 * The server answers for the name it was asked, not its aliases.
+	 * Only a name a rule can name is kept: any other matches nothing,
+	 * and in the list of names a question or an audit record carries,
+	 * a ',' or '"' of the answer's making would read as something else.
+	 */
+	if (b->asked && pfsel_policydb_name_valid(b->name, strlen(b->name)))
+		pfsel_hostmap_learn(arg, b->addr, b->name, b->ttl);
+}
+
+/*
+ * Copies the DNS message out of the datagram (whose data may be in pages)
+ * into a buffer of exactly its size, and learns what it says.
+ */
+static void learn_answer(struct sock *const sk, struct sk_buff *const skb)
+{
+	const unsigned int at = sizeof(struct udphdr);
+	struct net *const net = sock_net(sk);
+	unsigned int len;
+	u8 *msg;
+	int ret;
+
+	if (!checksum_good(skb) || skb->len <= at ||
+	    skb->len - at > DNS_UDP_MAX)
+		return;
+	len = skb->len - at;
+	msg = kmalloc(len, GFP_ATOMIC | __GFP_NOWARN);
+	if (!msg) {
+		pfsel_hostmap_count(net, PFSEL_HOSTMAP_NOMEM);
+		return;
+	}
+	if (skb_copy_bits(skb, at, msg, len))
+		goto out;
+	pfsel_hostmap_count(net, PFSEL_HOSTMAP_ANSWERS);
+	if (!answers_query(sk, skb, msg, len)) {
+		pfsel_hostmap_count(net, PFSEL_HOSTMAP_UNASKED);
+		goto out;
+	}
+	ret = pfsel_dns_parse_answer(msg, len, learn_binding, net);
+	if (ret == -EINVAL)
+		pfsel_hostmap_count(net, PFSEL_HOSTMAP_MALFORMED);
+out:
+	kfree(msg);
+}
+
+static int hook_socket_sock_rcv_skb(struct sock *const sk,
+				    struct sk_buff *const skb)
+{
+	const struct pfsel_sock_security *const owner = pfsel_sock(sk);
+	const struct udphdr *uh;
+	struct udphdr uh_buf;
+
+	/* Without a policy, nothing names a resolver. */
+	if (!pfsel_policy_any() || !owner->governed)
+		return 0;
+	if (sk->sk_protocol != IPPROTO_UDP || sk->sk_type != SOCK_DGRAM ||
+	    (sk->sk_family != AF_INET && sk->sk_family != AF_INET6) ||
+	    !skb_transport_header_was_set(skb))
+		return 0;
+	uh = skb_header_pointer(skb, skb_transport_offset(skb), sizeof(uh_buf),
+				&uh_buf);
+	if (!uh || uh->source != htons(DNS_PORT))
+		return 0;
+	if (owner_is_resolver(owner))
+		learn_answer(sk, skb);
+	return 0;
+}
+
+/*
+ * The server a send goes to, when it goes to port 53: the address it
+ * names, or the connected peer's.
+ */
+static bool query_server(const struct sock *const sk,
+			 const struct msghdr *const msg, u8 server[16])
+{
+	const struct sockaddr *const sa = msg->msg_name;
+
+	if (sa && msg->msg_namelen) {
+		if (sa->sa_family == AF_INET &&
+		    msg->msg_namelen >= sizeof(struct sockaddr_in)) {
+			const struct sockaddr_in *const sin = msg->msg_name;
+
+			if (sin->sin_port != htons(DNS_PORT))
+				return false;
+			set_v4mapped(server, sin->sin_addr.s_addr);
+			return true;
+		}
+		if (sa->sa_family == AF_INET6 &&
+		    msg->msg_namelen >= SIN6_LEN_RFC2133) {
+			const struct sockaddr_in6 *const sin6 = msg->msg_name;
+
+			if (sin6->sin6_port != htons(DNS_PORT))
+				return false;
+			memcpy(server, &sin6->sin6_addr, 16);
+			return true;
+		}
+		return false;
+	}
+	if (READ_ONCE(sk->sk_state) != TCP_ESTABLISHED ||
+	    READ_ONCE(inet_sk(sk)->inet_dport) != htons(DNS_PORT))
+		return false;
+#if IS_ENABLED(CONFIG_IPV6)
+	if (sk->sk_family == AF_INET6) {
+		memcpy(server, &sk->sk_v6_daddr, 16);
+		return true;
+	}
+#endif
+	set_v4mapped(server, READ_ONCE(sk->sk_daddr));
+	return true;
+}
+
+/*
+ * Notes a query a resolver's socket sends: read from a copy of the
+ * message's iterator, so the send itself still has every byte.
+ */
+static void note_query(struct sock *const sk, const struct msghdr *const msg,
+		       const u8 server[16])
+{
+	struct pfsel_dns_queries *const queries = queries_of(sock_net(sk));
+	u8 head[DNS_HEADER_SIZE + DNS_WIRE_NAME_MAX];
+	struct pfsel_dns_query *q;
+	struct iov_iter iter;
+	size_t len;
+	u64 hash;
+	u16 id;
+
+	if (!queries)
+		return;
+	iter = msg->msg_iter;
+	len = copy_from_iter(head, min(iov_iter_count(&iter), sizeof(head)),
+			     &iter);
+	if (!read_question(queries, head, len, true, &id, &hash))
+		return;
+	spin_lock_bh(&queries->lock);
+	q = &queries->query[queries->next];
+	queries->next = (queries->next + 1) % PFSEL_RESOLVER_QUERIES;
+	q->sock = sock_gen_cookie(sk);
+	q->sent = jiffies;
+	memcpy(q->server, server, 16);
+	q->name_hash = hash;
+	q->id = id;
+	spin_unlock_bh(&queries->lock);
+}
+
+static int hook_socket_sendmsg(struct socket *const sock,
+			       struct msghdr *const msg, const int size)
+{
+	struct sock *const sk = sock->sk;
+	u8 server[16];
+
+	if (!pfsel_policy_any() || !sk || !pfsel_sock(sk)->governed)
+		return 0;
+	if (sk->sk_protocol != IPPROTO_UDP || sk->sk_type != SOCK_DGRAM ||
+	    (sk->sk_family != AF_INET && sk->sk_family != AF_INET6))
+		return 0;
+	if (query_server(sk, msg, server) && owner_is_resolver(pfsel_sock(sk)))
+		note_query(sk, msg, server);
+	return 0;
+}
+
+static struct security_hook_list pfsel_resolver_hooks[] __ro_after_init = {
+	LSM_HOOK_INIT(socket_sock_rcv_skb, hook_socket_sock_rcv_skb),
+	LSM_HOOK_INIT(socket_sendmsg, hook_socket_sendmsg),
+};
+
+__init void pfsel_add_resolver_hooks(void)
+{
+	security_add_hooks(pfsel_resolver_hooks,
+			   ARRAY_SIZE(pfsel_resolver_hooks), &pfsel_lsmid);
+}
+
+static int __net_init queries_net_init(struct net *const net)
+{
+	struct pfsel_dns_queries *const queries =
+		net_generic(net, queries_net_id);
+
+	spin_lock_init(&queries->lock);
+	get_random_bytes(&queries->key, sizeof(queries->key));
+	return 0;
+}
+
+static struct pernet_operations queries_net_ops = {
+	.init = queries_net_init,
+	.id = &queries_net_id,
+	.size = sizeof(struct pfsel_dns_queries),
+};
+
+/*
+ * As the host name tables (hostmap.c): the namespaces start after the
+ * LSMs; until this has run, no query is noted and no answer is learned.
+ */
+static int __init pfsel_resolver_register(void)
+{
+	int err;
+
+	if (!pfsel_initialized)
+		return 0;
+	err = register_pernet_subsys(&queries_net_ops);
+	if (err) {
+		pr_err("Failed to make the DNS query tables: %d.\n", err);
+		return err;
+	}
+	/* Whoever sees it set sees init_net's queries made. */
+	smp_store_release(&queries_ready, true);
+	return 0;
+}
+subsys_initcall(pfsel_resolver_register);
