@@ -59,6 +59,7 @@
 #include "common.h"
 #include "decide.h"
 #include "cache_limits.h"
+#include "hostmap.h"
 #include "policy.h"
 
 /**
@@ -490,6 +491,7 @@ struct pfsel_question *pfsel_ask_prepare(const struct pfsel_subject *subject,
 	struct pfsel_question *q, *fresh, *ret = NULL;
 	struct pfsel_agent *agent;
 	char comm[TASK_COMM_LEN];
+	char *hosts = NULL;
 	char *secdata;
 	u32 seclen;
 
@@ -503,6 +505,15 @@ struct pfsel_question *pfsel_ask_prepare(const struct pfsel_subject *subject,
 	if (rule != PFSEL_NONE)
 		pfsel_policydb_rule_source(policy->db, rule, &info.rule_file,
 					   &info.rule_line, &info.rule_col);
+
+	/* The names that made the address match, or that the person knows. */
+	if (request->net) {
+		hosts = kmalloc(PFSEL_HOSTS_TEXT_MAX, GFP_ATOMIC | __GFP_NOWARN);
+		if (hosts)
+			pfsel_hostmap_format(request->net, request->addr, hosts,
+					     PFSEL_HOSTS_TEXT_MAX);
+		info.hosts = hosts;
+	}
 
 	fresh = kzalloc(sizeof(*fresh), GFP_ATOMIC | __GFP_NOWARN);
 	if (!fresh)
@@ -558,6 +569,7 @@ struct pfsel_question *pfsel_ask_prepare(const struct pfsel_subject *subject,
 drop:
 	question_put(fresh);
 out:
+	kfree(hosts);
 	if (secdata)
 		security_release_secctx(secdata, seclen);
 	return ret;

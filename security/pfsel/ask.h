@@ -43,6 +43,8 @@ struct sk_buff;
  * @secctx: the task's security context as the LSMs name it, or NULL; not
  *          NUL-terminated.
  * @secctx_len: its length, at most PFSEL_SECCTX_MAX - 1.
+ * @hosts: the host names known for the request's address, separated by
+ *	   ',' (pfsel_hostmap_format()), or NULL or "" for none.
  */
 struct pfsel_ask_info {
 	u64 id;
@@ -61,6 +63,7 @@ struct pfsel_ask_info {
 	u8 unanswered;
 	const char *secctx;
 	u32 secctx_len;
+	const char *hosts;
 };
 
 bool pfsel_ask_cached(const struct pfsel_subject *subject,

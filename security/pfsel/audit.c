@@ -16,11 +16,13 @@
 #include <linux/cred.h>
 #include <linux/ratelimit.h>
 #include <linux/sched.h>
+#include <linux/slab.h>
 #include <linux/uidgid.h>
 #include <linux/user_namespace.h>
 
 #include "audit.h"
 #include "common.h"
+#include "hostmap.h"
 #include "names.h"
 
 /* At most 500 records per 5 seconds, in bursts. */
@@ -62,6 +64,29 @@ static void log_rule(struct audit_buffer *const ab,
 	audit_log_format(ab, " rule=");
 	audit_log_n_untrustedstring(ab, file.s, file.len);
 	audit_log_format(ab, ":%u:%u", line, col);
+}
+
+/*
+ * The host names the kernel knows for the request's address: what made
+ * a host rule match, or what a person reading the record would look for.
+ * Absent when it knows none.
+ */
+static void log_hosts(struct audit_buffer *const ab,
+		      const struct pfsel_request *const request)
+{
+	char *hosts;
+
+	if (!request->net || request->op == PFSEL_OP_CREATE)
+		return;
+	hosts = kmalloc(PFSEL_HOSTS_TEXT_MAX, GFP_ATOMIC | __GFP_NOWARN);
+	if (!hosts)
+		return;
+	if (pfsel_hostmap_format(request->net, request->addr, hosts,
+				 PFSEL_HOSTS_TEXT_MAX)) {
+		audit_log_format(ab, " hosts=");
+		audit_log_untrustedstring(ab, hosts);
+	}
+	kfree(hosts);
 }
 
 /**
@@ -139,6 +164,7 @@ void pfsel_audit_decision(const struct pfsel_subject *const subject,
 		log_addr(ab, "laddr", request->laddr, request->lport, "lport");
 		log_addr(ab, "raddr", request->addr, request->port, "rport");
 	}
+	log_hosts(ab, request);
 
 	log_path(ab, "app", subject->app ? subject->app->exe : NULL);
 	log_path(ab, "script",

@@ -27,11 +27,12 @@ struct dentry;
 struct pfsel_avc_key {
 	u32 generation;	/* of the policy the decision was made under */
 	u32 app;	/* application class */
-	u32 addr;	/* address class */
+	u32 addr;	/* address class; the name class when @by_name */
 	u32 port;	/* port class */
 	u8 op;
 	u8 proto;
-	u16 reserved;
+	u8 by_name;	/* the decision of the rules for one host name class */
+	u8 reserved;
 };
 
 /**
@@ -39,12 +40,17 @@ struct pfsel_avc_key {
  *
  * @verdict: what the policy said.
  * @audit: whether and how to audit it.
- * @rule: the rule that decided, for audit records.
+ * @rule: the rule that decided, for audit records; PFSEL_NONE for the
+ *	  default (and, by name, for no rule: the address's decision stands).
+ * @names: by address, whether host names can change the decision (the
+ *	   policy has host rules for this application, operation and
+ *	   protocol).
  */
 struct pfsel_avc_decision {
 	u32 verdict;
 	u32 audit;
 	u32 rule;
+	u32 names;
 };
 
 /**

@@ -271,6 +271,7 @@ static __always_inline int finish(const struct sock *sk, int family, u8 op,
 	req->op = op;
 	req->proto = proto;
 	req->family = family_of(req->addr);
+	req->net = sock_net(sk);
 	if (!has_ports(proto))
 		req->port = 0;
 	local_end(sk, family, proto, req->laddr, &req->lport);
@@ -885,6 +886,7 @@ int pfsel_classify_listen(const struct sock *sk, struct pfsel_request *req)
 		return -EOPNOTSUPP;
 	proto = proto_of(kind);
 	req->op = PFSEL_OP_LISTEN;
+	req->net = sock_net(sk);
 	req->proto = proto;
 	local_end(sk, family, proto, req->laddr, &req->lport);
 	memcpy(req->addr, req->laddr, sizeof(req->addr));
@@ -942,6 +944,7 @@ int pfsel_classify_conn_request(const struct sock *listener,
 	req->op = PFSEL_OP_ACCEPT;
 	req->proto = proto;
 	req->family = family_of(req->addr);
+	req->net = sock_net(listener);
 	if (has_ports(proto)) {
 		req->port = ntohs(th->dest);
 		req->lport = req->port;
@@ -978,6 +981,7 @@ int pfsel_classify_joined_subflow(const struct sock *ssk,
 	req->op = PFSEL_OP_ACCEPT;
 	req->proto = PFSEL_PROTO_TCP;
 	req->family = family_of(req->addr);
+	req->net = sock_net(ssk);
 	local_end(ssk, family, req->proto, req->laddr, &req->lport);
 	req->port = req->lport;
 	return 0;

@@ -34,6 +34,7 @@
 #include "uapi/pfsel_policy.h"
 
 struct msghdr;
+struct net;
 struct sk_buff;
 struct sock;
 struct sockaddr;
@@ -58,6 +59,8 @@ struct sockaddr;
  *	  family's representative address (pfsel_policydb_family_addr()),
  *	  all zero for a packet socket
  * @laddr: the local address where known (for audit), else all zero
+ * @net: the network namespace @addr is in (the socket's), in which the
+ *	 kernel may know names for it (hostmap.h); NULL for create
  */
 struct pfsel_request {
 	u8 op;
@@ -67,6 +70,7 @@ struct pfsel_request {
 	u16 lport;
 	u8 addr[16];
 	u8 laddr[16];
+	const struct net *net;
 };
 
 int pfsel_classify_create(int family, int type, int protocol,

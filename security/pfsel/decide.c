@@ -23,6 +23,7 @@
 #include "common.h"
 #include "cred.h"
 #include "decide.h"
+#include "hostmap.h"
 #include "policy.h"
 #include "recent.h"
 #include "reset.h"
@@ -78,6 +79,75 @@ struct pfsel_outcome {
 	bool permissive;
 };
 
+/*
+ * What a policy that cannot answer decides: a validated policy answers
+ * every request it can be asked; should it not, fail closed.
+ */
+static const struct pfsel_avc_decision pfsel_decision_failed = {
+	.verdict = PFSEL_VERDICT_DENY,
+	.rule = PFSEL_NONE,
+};
+
+/*
+ * The decision of the rules for host names of one name class (@key, by
+ * name): the smallest rule the class's name slabs give, PFSEL_NONE for
+ * none.  False if the policy could not say, which a validated policy
+ * never does.
+ */
+static bool decide_name_class(const struct pfsel_policydb *const db,
+			      const struct pfsel_avc_key *const key,
+			      struct pfsel_avc_decision *const out)
+{
+	u32 rule;
+
+	if (pfsel_avc_lookup(key, out))
+		return true;
+	if (pfsel_policydb_decide_name(db, key->app, key->op, key->proto,
+				       key->addr, key->port, &rule))
+		return false;
+	*out = (struct pfsel_avc_decision){ .rule = rule };
+	if (rule != PFSEL_NONE) {
+		out->verdict = db->rules[rule].verdict;
+		out->audit = db->rules[rule].audit;
+	}
+	pfsel_avc_insert(key, out);
+	return true;
+}
+
+/* The walk over an address's host names (pfsel_hostmap_names()). */
+struct pfsel_name_walk {
+	const struct pfsel_policydb *db;
+	struct pfsel_outcome *out;
+	struct pfsel_avc_key by_address;
+};
+
+/*
+ * One known name of the address: the rules for its name class decide
+ * instead when one of them comes before the rule deciding so far, as the
+ * first matching rule wins over every name and the address alike.
+ */
+static bool decide_one_name(const char *const name, const size_t len,
+			    void *const arg)
+{
+	struct pfsel_name_walk *const walk = arg;
+	struct pfsel_avc_decision decision;
+	struct pfsel_avc_key key = walk->by_address;
+
+	key.addr = pfsel_policydb_name_class(walk->db, name, len);
+	if (!key.addr)
+		return true;	/* no host pattern matches this name */
+	key.by_name = 1;
+	if (!decide_name_class(walk->db, &key, &decision)) {
+		walk->out->decision = pfsel_decision_failed;
+		return false;
+	}
+	if (decision.rule < walk->out->decision.rule) {
+		walk->out->decision = decision;
+		walk->out->key = key;
+	}
+	return true;
+}
+
 static void decide_one(struct pfsel_policy *const policy,
 		       const struct pfsel_subject *const subject,
 		       const struct pfsel_request *const request,
@@ -96,24 +166,36 @@ static void decide_one(struct pfsel_policy *const policy,
 		.op = request->op,
 		.proto = request->proto,
 	};
-	if (pfsel_avc_lookup(&out->key, &out->decision))
-		return;
-
-	if (pfsel_policydb_decide(db, out->key.app, out->key.op,
-				  out->key.proto, out->key.addr, out->key.port,
-				  &res)) {
-		/*
-		 * A validated policy answers every request it can be asked;
-		 * should it not, fail closed.
-		 */
-		res.verdict = PFSEL_VERDICT_DENY;
-		res.audit = 0;
-		res.rule = PFSEL_NONE;
+	if (!pfsel_avc_lookup(&out->key, &out->decision)) {
+		if (pfsel_policydb_decide(db, out->key.app, out->key.op,
+					  out->key.proto, out->key.addr,
+					  out->key.port, &res)) {
+			out->decision = pfsel_decision_failed;
+		} else {
+			out->decision.verdict = res.verdict;
+			out->decision.audit = res.audit;
+			out->decision.rule = res.rule;
+			out->decision.names = res.names;
+		}
+		pfsel_avc_insert(&out->key, &out->decision);
 	}
-	out->decision.verdict = res.verdict;
-	out->decision.audit = res.audit;
-	out->decision.rule = res.rule;
-	pfsel_avc_insert(&out->key, &out->decision);
+
+	/*
+	 * Host rules: every name the kernel learned for the address may
+	 * hold an earlier rule.  The decision by address keeps @names, so
+	 * that the caller knows not to remember it as a plain allow.
+	 */
+	if (out->decision.names && request->net) {
+		struct pfsel_name_walk walk = {
+			.db = db,
+			.out = out,
+			.by_address = out->key,
+		};
+
+		pfsel_hostmap_names(request->net, request->addr,
+				    decide_one_name, &walk);
+		out->decision.names = 1;
+	}
 }
 
 static bool wants_audit(const u32 verdict, const u32 audit)
@@ -169,11 +251,15 @@ static int apply(const struct pfsel_subject *const subject,
 	u32 verdict;
 	int i;
 
-	/* A plain allow: every policy allows, nothing to ask or audit. */
+	/*
+	 * A plain allow: every policy allows, nothing to ask or audit, and
+	 * no host name could change that.  (A name learned or expired later
+	 * would not be seen by the recent allows, which key on the address.)
+	 */
 	*plain = true;
 	for (i = 0; i < n; i++) {
 		verdict = outcomes[i].decision.verdict;
-		if (verdict != PFSEL_VERDICT_ALLOW)
+		if (verdict != PFSEL_VERDICT_ALLOW || outcomes[i].decision.names)
 			*plain = false;
 		if (verdict == PFSEL_VERDICT_ASK)
 			verdict = answer;

@@ -42,6 +42,7 @@ static const struct nla_policy pfsel_genl_policy[PFSEL_ATTR_MAX + 1] = {
 	/* The kernel's to send, never to take. */
 	[PFSEL_ATTR_SECCTX] = { .type = NLA_REJECT },
 	[PFSEL_ATTR_UNANSWERED] = { .type = NLA_REJECT },
+	[PFSEL_ATTR_HOSTS] = { .type = NLA_REJECT },
 };
 
 static int pfsel_genl_register(struct sk_buff *const skb,
@@ -172,7 +173,9 @@ struct sk_buff *pfsel_netlink_ask_msg(const struct pfsel_ask_info *const info,
 	     put_strn(skb, PFSEL_ATTR_RULE_FILE, info->rule_file.s,
 		      info->rule_file.len)) ||
 	    (info->secctx &&
-	     put_strn(skb, PFSEL_ATTR_SECCTX, info->secctx, info->secctx_len)))
+	     put_strn(skb, PFSEL_ATTR_SECCTX, info->secctx, info->secctx_len)) ||
+	    (info->hosts && *info->hosts &&
+	     nla_put_string(skb, PFSEL_ATTR_HOSTS, info->hosts)))
 		goto err;
 	genlmsg_end(skb, hdr);
 	return skb;

@@ -119,6 +119,10 @@ enum pfsel_cmd {
  *                         call gets when no answer comes in time (the
  *                         policy's "unanswered" setting), so that the
  *                         agent can tell the person.
+ * @PFSEL_ATTR_HOSTS: string, the host names the kernel knows for the
+ *                    request's address (learned from DNS answers, newest
+ *                    first), separated by ','; absent when it knows none.
+ *                    At most PFSEL_HOSTS_TEXT_MAX bytes with the NUL.
  * @__PFSEL_ATTR_MAX: number of attributes.
  */
 enum pfsel_attr {
@@ -147,6 +151,7 @@ enum pfsel_attr {
 	PFSEL_ATTR_PAD,
 	PFSEL_ATTR_SECCTX,
 	PFSEL_ATTR_UNANSWERED,
+	PFSEL_ATTR_HOSTS,
 	__PFSEL_ATTR_MAX,
 };
 

@@ -1,0 +1,771 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pfsel VM tests - host names: rules by host name, matched through the
+ * names the kernel learns from the DNS answers trusted resolvers receive
+ * (policy/LANGUAGE.md, "Host names"; docs/kernel-interface.md).
+ *
+ * Two dnsmasq (Debian's) run on loopback: the test zone's server on
+ * 127.0.0.2:53, and the resolver on 127.0.0.1:53, which forwards every
+ * question to it and keeps no cache; the system policy names dnsmasq a
+ * resolver.  The programs of pfuser1 resolve names with the C library
+ * (/etc/resolv.conf names the resolver) and connect to listeners on the
+ * addresses the zone gives.  The attacks are played by hand-made answers:
+ * this program is a resolver too in the system policy, and sends itself
+ * answers from port 53 (and from other ports), as root, the only one that
+ * may bind port 53 here.
+ *
+ * Every test uses names and addresses of its own: a name learned stays
+ * learned (at least 30 s) for the tests after it.  Needs root.
+ */
+
+#define _GNU_SOURCE
+#include <netdb.h>
+
+#include "pfsel_test_util.h"
+
+#include "kselftest_harness.h"
+
+#define DNSMASQ "/usr/sbin/dnsmasq"
+#define ZONE_SERVER "127.0.0.2"
+#define RESOLVER "127.0.0.1"
+/* The port the host rules of hosts_1001.pfw allow. */
+#define PORT_NAMED 7001
+/* The port its address rule allows (127.0.11.0/24). */
+#define PORT_BY_ADDRESS 7002
+/* The clamp's floor (PFSEL_HOSTMAP_TTL_MIN), in seconds. */
+#define TTL_FLOOR_S 30
+
+/*
+ * The test zone: name, address, TTL; a CNAME; and names under
+ * wild.example.  The resolver forwards, so every answer it receives comes
+ * from the zone's server, from port 53.
+ */
+static const char *const zone_args[] = {
+	"--host-record=www.test.example,127.0.10.1,600",
+	"--host-record=other.test.example,127.0.10.2,600",
+	"--host-record=a.wild.example,127.0.10.3,600",
+	"--host-record=wild.example,127.0.10.8,600",
+	"--host-record=edge.cdn.example,127.0.10.4,600",
+	"--cname=alias.test.example,edge.cdn.example,600",
+	"--host-record=direct.test.example,127.0.10.5,600",
+	"--host-record=short.test.example,127.0.10.6,1",
+	"--host-record=bad.test.example,127.0.11.7,600",
+	"--host-record=ask.test.example,127.0.10.9,600",
+};
+
+/* Write @text to @path, created or emptied first: 0 or errno. */
+static int write_new(const char *path, const char *text)
+{
+	const int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			    0644);
+	int err = 0;
+
+	if (fd < 0)
+		return errno;
+	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		err = errno ? errno : EIO;
+	close(fd);
+	return err;
+}
+
+/* Start dnsmasq in the foreground with @extra arguments: its pid, or -1. */
+static pid_t start_dnsmasq(const char *listen, const char *const *extra,
+			   size_t n_extra)
+{
+	char listen_arg[64];
+	const char *argv[32];
+	size_t argc = 0, i;
+	pid_t pid;
+
+	snprintf(listen_arg, sizeof(listen_arg), "--listen-address=%s", listen);
+	argv[argc++] = DNSMASQ;
+	argv[argc++] = "--keep-in-foreground";
+	argv[argc++] = "--user=root";
+	argv[argc++] = "--conf-file=/dev/null";
+	argv[argc++] = "--pid-file=";
+	argv[argc++] = "--bind-interfaces";
+	argv[argc++] = "--no-resolv";
+	argv[argc++] = "--no-hosts";
+	argv[argc++] = listen_arg;
+	for (i = 0; i < n_extra && argc < 31; i++)
+		argv[argc++] = extra[i];
+	argv[argc] = NULL;
+
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+
+		dup2(null, STDOUT_FILENO);
+		dup2(null, STDERR_FILENO);
+		execv(DNSMASQ, (char *const *)argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+/* The transaction id of the hand-made questions and answers. */
+#define ANSWER_ID 0x4242
+
+/* A DNS name in wire form at @p: its length. */
+static size_t put_name(uint8_t *p, const char *name)
+{
+	size_t len = 0;
+
+	while (*name) {
+		const size_t label = strcspn(name, ".");
+
+		p[len++] = (uint8_t)label;
+		memcpy(p + len, name, label);
+		len += label;
+		name += label;
+		if (*name == '.')
+			name++;
+	}
+	p[len++] = 0;
+	return len;
+}
+
+static size_t put16(uint8_t *p, unsigned int v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+	return 2;
+}
+
+static size_t put32(uint8_t *p, uint32_t v)
+{
+	put16(p, v >> 16);
+	put16(p + 2, v & 0xffff);
+	return 4;
+}
+
+/* A question for @name's A records, with id @id: its length. */
+static size_t dns_query(uint8_t *msg, unsigned int id, const char *name)
+{
+	size_t len = 0;
+
+	len += put16(msg + len, id);
+	len += put16(msg + len, 0x0100); /* recursion desired */
+	len += put16(msg + len, 1);
+	len += put16(msg + len, 0);
+	len += put16(msg + len, 0);
+	len += put16(msg + len, 0);
+	len += put_name(msg + len, name);
+	len += put16(msg + len, 1); /* A */
+	len += put16(msg + len, 1); /* IN */
+	return len;
+}
+
+/* The answer "@name has A @ipv4, for @ttl seconds": its length. */
+static size_t dns_answer(uint8_t *msg, const char *name, const char *ipv4,
+			 uint32_t ttl)
+{
+	struct in_addr a;
+	size_t len = dns_query(msg, ANSWER_ID, name);
+
+	inet_pton(AF_INET, ipv4, &a);
+	put16(msg + 2, 0x8180); /* a response, recursion available */
+	put16(msg + 6, 1); /* one answer */
+	len += put16(msg + len, 0xc00c); /* the question's name */
+	len += put16(msg + len, 1);
+	len += put16(msg + len, 1);
+	len += put32(msg + len, ttl);
+	len += put16(msg + len, 4);
+	memcpy(msg + len, &a, 4);
+	return len + 4;
+}
+
+/* A UDP socket bound to @addr:@port (0: any port): the descriptor or -1. */
+static int udp_bound(const char *addr, unsigned short port)
+{
+	union pfsel_addr a;
+	const socklen_t len = pfsel_addr(addr, port, &a);
+	const int one = 1;
+	int fd = socket(a.sa.sa_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return -1;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, &a.sa, len)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * Ask @server for @name's A records from a socket of this process, and
+ * wait for the answer: true when one came.
+ */
+static bool ask_server(const char *server, const char *name)
+{
+	uint8_t msg[512];
+	union pfsel_addr a;
+	const socklen_t alen = pfsel_addr(server, 53, &a);
+	struct pollfd pfd = { .events = POLLIN };
+	const size_t len = dns_query(msg, 0x1234, name);
+	bool got = false;
+
+	pfd.fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (pfd.fd < 0)
+		return false;
+	if (sendto(pfd.fd, msg, len, 0, &a.sa, alen) == (ssize_t)len &&
+	    poll(&pfd, 1, 5000) == 1)
+		got = recv(pfd.fd, msg, sizeof(msg), 0) > 12;
+	close(pfd.fd);
+	return got;
+}
+
+/*
+ * The socket @to asks @server (a socket bound to port 53) for @name's A
+ * records, as a resolver asks its upstream server, and @server reads the
+ * question: true when it arrived.  The answer's source is then in @peer.
+ */
+static bool send_query(int to, int server, const char *name,
+		       union pfsel_addr *peer)
+{
+	union pfsel_addr dest;
+	socklen_t dlen = sizeof(dest.storage), plen = sizeof(peer->storage);
+	uint8_t msg[512];
+	struct pollfd pfd = { .fd = server, .events = POLLIN };
+	const size_t len = dns_query(msg, ANSWER_ID, name);
+
+	if (getsockname(server, &dest.sa, &dlen) ||
+	    sendto(to, msg, len, 0, &dest.sa, dlen) != (ssize_t)len)
+		return false;
+	return poll(&pfd, 1, 5000) == 1 &&
+	       recvfrom(server, msg, sizeof(msg), 0, &peer->sa, &plen) ==
+		       (ssize_t)len;
+}
+
+/*
+ * Send the hand-made answer "@name is @ipv4" from socket @from to @to (a
+ * bound UDP socket), and receive it there: true once it has arrived.
+ * Learning happens as it is queued, before it can be read.
+ */
+static bool send_answer(int from, int to, const char *name, const char *ipv4,
+			uint32_t ttl)
+{
+	union pfsel_addr dest;
+	socklen_t dlen = sizeof(dest.storage);
+	uint8_t msg[512], got[512];
+	struct pollfd pfd = { .fd = to, .events = POLLIN };
+	const size_t len = dns_answer(msg, name, ipv4, ttl);
+
+	if (getsockname(to, &dest.sa, &dlen) ||
+	    sendto(from, msg, len, 0, &dest.sa, dlen) != (ssize_t)len)
+		return false;
+	return poll(&pfd, 1, 5000) == 1 &&
+	       recv(to, got, sizeof(got), 0) == (ssize_t)len;
+}
+
+/* A question, then its answer from @server (port 53): both arrived. */
+static bool exchange(int to, int server, const char *name, const char *ipv4)
+{
+	union pfsel_addr peer;
+
+	return send_query(to, server, name, &peer) &&
+	       send_answer(server, to, name, ipv4, 600);
+}
+
+/*
+ * Where the hand-made answers come from: port 53 (or another) of
+ * 127.0.0.3, which no dnsmasq of the tests binds.
+ */
+#define FORGER "127.0.0.3"
+
+/*
+ * pfsel's table of learned names, for this network namespace (the
+ * securityfs file "hosts"): whether it has @name for @addr.
+ */
+static bool table_has(const char *addr, const char *name)
+{
+	char path[PATH_MAX], needle[300];
+	const size_t size = 1 << 20;
+	char *text = malloc(size);
+	bool found;
+
+	if (!text || pfsel_read_file(pfsel_raw_path("hosts", path, sizeof(path)),
+				     text, size) < 0) {
+		free(text);
+		return false;
+	}
+	snprintf(needle, sizeof(needle), "\n%s %s ", addr, name);
+	found = strstr(text, needle) ||
+		!strncmp(text, needle + 1, strlen(needle + 1));
+	free(text);
+	return found;
+}
+
+/* How many (address, name) pairs the table holds: lines of "hosts". */
+static long table_pairs(void)
+{
+	char path[PATH_MAX];
+	const size_t size = 1 << 20;
+	char *text = malloc(size), *p;
+	long n = 0;
+
+	if (!text || pfsel_read_file(pfsel_raw_path("hosts", path, sizeof(path)),
+				     text, size) < 0) {
+		free(text);
+		return -1;
+	}
+	for (p = text; *p; p = strchr(p, '\n') + 1) {
+		if (*p != '#')
+			n++;
+		if (!strchr(p, '\n'))
+			break;
+	}
+	free(text);
+	return n;
+}
+
+/* What a program of the user does: resolve a name, connect to it. */
+struct resolve_connect {
+	const char *name;
+	const char *expect; /* the address the zone gives it */
+	unsigned short port;
+	bool resolve; /* false: connect to @expect without resolving */
+};
+
+/*
+ * For pfsel_run_as(): resolve @name with getaddrinfo() (the C library's
+ * resolver, through /etc/resolv.conf), then connect to the address it
+ * gave: 0 when connected, else the errno of connect(); 124 when the name
+ * did not resolve to the expected address.
+ */
+static int resolve_and_connect(void *arg)
+{
+	const struct resolve_connect *rc = arg;
+	const struct addrinfo hints = { .ai_family = AF_INET,
+					.ai_socktype = SOCK_STREAM };
+	struct pfsel_probe probe = {
+		.op = PFSEL_PROBE_CONNECT,
+		.family = AF_INET,
+		.type = SOCK_STREAM,
+		.addr = rc->expect,
+		.port = rc->port,
+	};
+	struct addrinfo *res;
+	char text[INET_ADDRSTRLEN];
+
+	if (rc->resolve) {
+		if (getaddrinfo(rc->name, NULL, &hints, &res))
+			return 124;
+		inet_ntop(AF_INET,
+			  &((struct sockaddr_in *)res->ai_addr)->sin_addr, text,
+			  sizeof(text));
+		freeaddrinfo(res);
+		if (strcmp(text, rc->expect))
+			return 124;
+	}
+	return pfsel_probe_run(&probe);
+}
+
+static int as_user(const char *name, const char *addr, unsigned short port,
+		   bool resolve)
+{
+	struct resolve_connect rc = { name, addr, port, resolve };
+
+	return pfsel_run_as(PFSEL_UID1, resolve_and_connect, &rc);
+}
+
+FIXTURE(hostname)
+{
+	pid_t zone, resolver;
+	int peers[16];
+	int npeers;
+};
+
+FIXTURE_SETUP(hostname)
+{
+	static const char *const resolver_args[] = {
+		"--server=" ZONE_SERVER,
+		"--cache-size=0",
+	};
+	static const struct {
+		const char *addr;
+		unsigned short port;
+	} listeners[] = {
+		{ "127.0.10.1", PORT_NAMED },	  { "127.0.10.2", PORT_NAMED },
+		{ "127.0.10.3", PORT_NAMED },	  { "127.0.10.8", PORT_NAMED },
+		{ "127.0.10.4", PORT_NAMED },	  { "127.0.10.5", PORT_NAMED },
+		{ "127.0.10.6", PORT_NAMED },	  { "127.0.11.7", PORT_BY_ADDRESS },
+		{ "127.0.12.1", PORT_NAMED },
+	};
+	size_t i;
+	int tries;
+
+	self->zone = self->resolver = -1;
+	self->npeers = 0;
+	if (geteuid() != 0)
+		SKIP(return, "loading policies and running dnsmasq need root");
+	if (access(DNSMASQ, X_OK))
+		SKIP(return, "no " DNSMASQ " in the VM (Debian's dnsmasq-base)");
+
+	pfsel_reset();
+	ASSERT_EQ(0, write_new("/etc/resolv.conf",
+				      "nameserver " RESOLVER
+				      "\noptions attempts:2 timeout:2\n"));
+	ASSERT_EQ(0, write_new("/etc/nsswitch.conf", "hosts: dns\n"));
+
+	self->zone = start_dnsmasq(ZONE_SERVER, zone_args,
+				   sizeof(zone_args) / sizeof(zone_args[0]));
+	ASSERT_LT(0, self->zone);
+	self->resolver = start_dnsmasq(RESOLVER, resolver_args,
+				       sizeof(resolver_args) /
+					       sizeof(resolver_args[0]));
+	ASSERT_LT(0, self->resolver);
+	for (tries = 0; tries < 50 && !ask_server(RESOLVER, "www.test.example");
+	     tries++)
+		usleep(100 * 1000);
+	ASSERT_GT(50, tries)
+	{
+		TH_LOG("the resolver did not answer");
+	}
+
+	for (i = 0; i < sizeof(listeners) / sizeof(listeners[0]); i++) {
+		self->peers[self->npeers] = pfsel_peer(
+			SOCK_STREAM, listeners[i].addr, listeners[i].port);
+		ASSERT_LE(0, self->peers[self->npeers++]);
+	}
+	ASSERT_EQ(0, pfsel_load("hosts_system"));
+	ASSERT_EQ(0, pfsel_load("hosts_1001"));
+}
+
+FIXTURE_TEARDOWN(hostname)
+{
+	int i;
+
+	for (i = 0; i < self->npeers; i++)
+		close(self->peers[i]);
+	if (self->zone > 0)
+		kill(self->zone, SIGTERM);
+	if (self->resolver > 0)
+		kill(self->resolver, SIGTERM);
+	if (self->zone > 0)
+		pfsel_wait_status(self->zone);
+	if (self->resolver > 0)
+		pfsel_wait_status(self->resolver);
+	if (geteuid() == 0)
+		pfsel_reset();
+}
+
+/*
+ * The new user's story: a rule for the name, not the address.  Before
+ * the name is resolved, the address has no name and no rule allows it;
+ * once resolved, the same connect() is allowed.
+ */
+TEST_F(hostname, resolved_name_is_allowed)
+{
+	EXPECT_EQ(EACCES, as_user(NULL, "127.0.10.1", PORT_NAMED, false));
+	EXPECT_EQ(0, as_user("www.test.example", "127.0.10.1", PORT_NAMED,
+			     true));
+	EXPECT_TRUE(table_has("127.0.10.1", "www.test.example"));
+	/* Another program of the user, later: the name is still known. */
+	EXPECT_EQ(0, as_user(NULL, "127.0.10.1", PORT_NAMED, false));
+}
+
+/* A name no rule names: the default (deny) decides, and says the name. */
+TEST_F(hostname, other_name_is_denied_and_audited_with_it)
+{
+	const char *const needles[] = { "raddr=127.0.10.2",
+					"hosts=\"other.test.example\"", NULL };
+	char record[4096];
+
+	EXPECT_EQ(EACCES, as_user("other.test.example", "127.0.10.2",
+				  PORT_NAMED, true));
+	EXPECT_TRUE(table_has("127.0.10.2", "other.test.example"));
+	ASSERT_TRUE(pfsel_auditd_running());
+	EXPECT_TRUE(pfsel_audit_find("1430", needles, record, sizeof(record),
+				     10000));
+}
+
+/* "*.wild.example" is every name below wild.example, not wild.example. */
+TEST_F(hostname, wildcard_matches_names_below_only)
+{
+	EXPECT_EQ(0, as_user("a.wild.example", "127.0.10.3", PORT_NAMED,
+			     true));
+	EXPECT_EQ(EACCES, as_user("wild.example", "127.0.10.8", PORT_NAMED,
+				  true));
+}
+
+/* The name asked for reaches the address through a CNAME. */
+TEST_F(hostname, cname_chain_gives_the_asked_name)
+{
+	EXPECT_EQ(0, as_user("alias.test.example", "127.0.10.4", PORT_NAMED,
+			     true));
+	EXPECT_TRUE(table_has("127.0.10.4", "alias.test.example"));
+}
+
+/*
+ * A host rule before an address rule: once the address is named, the
+ * host rule is the first match, even right after the same call was
+ * allowed by address (nothing kept the old decision).
+ */
+TEST_F(hostname, earlier_host_rule_wins_once_named)
+{
+	EXPECT_EQ(0, as_user(NULL, "127.0.11.7", PORT_BY_ADDRESS, false));
+	EXPECT_EQ(0, as_user(NULL, "127.0.11.7", PORT_BY_ADDRESS, false));
+	EXPECT_TRUE(ask_server(RESOLVER, "bad.test.example"));
+	EXPECT_TRUE(table_has("127.0.11.7", "bad.test.example"));
+	EXPECT_EQ(EACCES, as_user(NULL, "127.0.11.7", PORT_BY_ADDRESS, false));
+}
+
+#define AGENT "/usr/bin/pfsel-agent"
+#define AGENT_LOG "/tmp/hostname-agent.log"
+
+/* Read a small file into @buf (empty when missing): @buf. */
+static const char *slurp(const char *path, char *buf, size_t size)
+{
+	if (pfsel_read_file(path, buf, size) < 0)
+		buf[0] = '\0';
+	return buf;
+}
+
+/*
+ * A host rule that asks: the question the agent gets names the host.
+ * pfuser1's agent (root starts it for the user) answers deny by itself
+ * and logs the question as it would show it.
+ */
+TEST_F(hostname, question_names_the_host)
+{
+	char *const argv[] = { AGENT, "--user=1001", "--auto=deny",
+			       "--log=" AGENT_LOG, NULL };
+	char log[8192];
+	long long deadline;
+	pid_t agent;
+
+	unlink(AGENT_LOG);
+	agent = fork();
+	ASSERT_LE(0, agent);
+	if (agent == 0) {
+		const int null = open("/dev/null", O_RDWR);
+
+		dup2(null, STDIN_FILENO);
+		dup2(null, STDERR_FILENO);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	deadline = pfsel_now_ms() + 10000;
+	while (!strstr(slurp(AGENT_LOG, log, sizeof(log)),
+		       "registered as the agent of uid 1001") &&
+	       pfsel_now_ms() < deadline)
+		usleep(20 * 1000);
+	EXPECT_NE(NULL, strstr(log, "registered as the agent of uid 1001"));
+
+	EXPECT_EQ(EACCES, as_user("ask.test.example", "127.0.10.9",
+				  PORT_NAMED, true));
+	kill(agent, SIGTERM);
+	pfsel_wait_status(agent);
+	slurp(AGENT_LOG, log, sizeof(log));
+	TH_LOG("agent log: %s", log);
+	EXPECT_NE(NULL, strstr(log, "ask.test.example (127.0.10.9"));
+}
+
+/* After its TTL (raised to the floor), the name no longer matches. */
+TEST_F_TIMEOUT(hostname, expired_name_no_longer_matches, TTL_FLOOR_S + 60)
+{
+	EXPECT_EQ(0, as_user("short.test.example", "127.0.10.6", PORT_NAMED,
+			     true));
+	sleep(TTL_FLOOR_S + 2);
+	EXPECT_FALSE(table_has("127.0.10.6", "short.test.example"));
+	EXPECT_EQ(EACCES, as_user(NULL, "127.0.10.6", PORT_NAMED, false));
+}
+
+/* Run busybox's nslookup, which asks @server itself, as @uid, quietly. */
+static int nslookup_as(uid_t uid, const char *name, const char *server)
+{
+	char *const argv[] = { "/bin/busybox", "nslookup", "-type=a",
+			       (char *)name, (char *)server, NULL };
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		const int null = open("/dev/null", O_WRONLY);
+
+		if (pfsel_become(uid))
+			_exit(126);
+		dup2(null, STDOUT_FILENO);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	return pfsel_wait_status(pid);
+}
+
+/*
+ * A program that asks the zone's server itself: its answer comes from
+ * port 53, but it is no resolver of the system policy's, so nothing is
+ * learned; once the system policy trusts every process's answers
+ * ("resolver * any user;"), the same answer is.
+ */
+TEST_F(hostname, answer_to_an_untrusted_process_is_not_learned)
+{
+	ASSERT_EQ(0, nslookup_as(PFSEL_UID2, "direct.test.example",
+				 ZONE_SERVER));
+	EXPECT_FALSE(table_has("127.0.10.5", "direct.test.example"));
+	EXPECT_EQ(EACCES, as_user(NULL, "127.0.10.5", PORT_NAMED, false));
+
+	ASSERT_EQ(0, pfsel_load("hosts_any_system"));
+	ASSERT_EQ(0, nslookup_as(PFSEL_UID2, "direct.test.example",
+				 ZONE_SERVER));
+	EXPECT_TRUE(table_has("127.0.10.5", "direct.test.example"));
+	EXPECT_EQ(0, as_user(NULL, "127.0.10.5", PORT_NAMED, false));
+}
+
+/*
+ * Forged answers to a resolver's question: one from a port other than
+ * 53 teaches nothing, nor one from port 53 that answers no question the
+ * socket asked; the real answer (the control) does.
+ */
+TEST_F(hostname, forged_answers_are_not_learned)
+{
+	const int to = udp_bound(RESOLVER, 0), server = udp_bound(FORGER, 53);
+	const int other_port = udp_bound(FORGER, 5353);
+	union pfsel_addr peer;
+
+	ASSERT_LE(0, to);
+	ASSERT_LE(0, server);
+	ASSERT_LE(0, other_port);
+	ASSERT_TRUE(send_query(to, server, "forged.test.example", &peer));
+	ASSERT_TRUE(send_answer(other_port, to, "forged.test.example",
+				"127.0.12.1", 600));
+	EXPECT_FALSE(table_has("127.0.12.1", "forged.test.example"));
+	/* Unasked: a name the socket never asked about, from port 53. */
+	ASSERT_TRUE(send_answer(server, to, "unasked.test.example",
+				"127.0.12.1", 600));
+	EXPECT_FALSE(table_has("127.0.12.1", "unasked.test.example"));
+	EXPECT_EQ(EACCES, as_user(NULL, "127.0.12.1", PORT_NAMED, false));
+
+	ASSERT_TRUE(send_answer(server, to, "forged.test.example",
+				"127.0.12.1", 600));
+	EXPECT_TRUE(table_has("127.0.12.1", "forged.test.example"));
+	EXPECT_EQ(0, as_user(NULL, "127.0.12.1", PORT_NAMED, false));
+	close(other_port);
+	close(server);
+	close(to);
+}
+
+/*
+ * A resolver program run by @uid: a socket it made asks a server on
+ * port 53 about @name, and receives the answer.  True when it arrived.
+ */
+static bool resolver_as(uid_t uid, const char *name, const char *ipv4)
+{
+	const int server = udp_bound(FORGER, 53);
+	bool arrived = false;
+	pid_t pid;
+
+	if (server < 0)
+		return false;
+	pid = fork();
+	if (pid == 0) {
+		union pfsel_addr dest;
+		const socklen_t dlen = pfsel_addr(FORGER, 53, &dest);
+		uint8_t msg[512];
+		const size_t len = dns_query(msg, ANSWER_ID, name);
+		int to;
+
+		close(server);
+		if (pfsel_become(uid))
+			_exit(126);
+		to = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		if (to < 0 ||
+		    sendto(to, msg, len, 0, &dest.sa, dlen) != (ssize_t)len)
+			_exit(125);
+		_exit(recv(to, msg, sizeof(msg), 0) > 0 ? 0 : 1);
+	}
+	if (pid > 0) {
+		struct pollfd pfd = { .fd = server, .events = POLLIN };
+		union pfsel_addr peer;
+		socklen_t plen = sizeof(peer.storage);
+		uint8_t msg[512];
+		size_t len;
+
+		if (poll(&pfd, 1, 5000) == 1 &&
+		    recvfrom(server, msg, sizeof(msg), 0, &peer.sa, &plen) > 0) {
+			len = dns_answer(msg, name, ipv4, 600);
+			sendto(server, msg, len, 0, &peer.sa, plen);
+		}
+		arrived = pfsel_wait_status(pid) == 0;
+	}
+	close(server);
+	return arrived;
+}
+
+/*
+ * The resolver program (this one is a resolver of the system policy)
+ * run by a user who has a policy, is the user's own: its answers teach
+ * nothing.  Run by an account without a user policy (a system account),
+ * they do.
+ */
+TEST_F(hostname, resolver_run_by_a_user_is_not_trusted)
+{
+	ASSERT_TRUE(pfsel_uid_loaded(PFSEL_UID1));
+	ASSERT_TRUE(resolver_as(PFSEL_UID1, "user.test.example", "127.0.12.2"));
+	EXPECT_FALSE(table_has("127.0.12.2", "user.test.example"));
+
+	ASSERT_FALSE(pfsel_uid_loaded(PFSEL_UID2));
+	ASSERT_TRUE(resolver_as(PFSEL_UID2, "user.test.example", "127.0.12.2"));
+	EXPECT_TRUE(table_has("127.0.12.2", "user.test.example"));
+}
+
+/*
+ * Names no rule can name (a ',' or a '"' in a label, upper case is folded)
+ * are not learned: in the comma-separated list of names a question or an
+ * audit record carries, they would read as other names.  A well-formed
+ * name in the same exchange is (the control).
+ */
+TEST_F(hostname, names_no_rule_can_name_are_not_learned)
+{
+	const int to = udp_bound(RESOLVER, 0), server = udp_bound(FORGER, 53);
+
+	ASSERT_LE(0, to);
+	ASSERT_LE(0, server);
+	ASSERT_TRUE(exchange(to, server, "x,www.test.example", "127.0.12.3"));
+	ASSERT_TRUE(exchange(to, server, "q\"uote.test.example", "127.0.12.3"));
+	EXPECT_FALSE(table_has("127.0.12.3", "x,www.test.example"));
+	EXPECT_FALSE(table_has("127.0.12.3", "www.test.example"));
+	EXPECT_FALSE(table_has("127.0.12.3", "q\"uote.test.example"));
+	ASSERT_TRUE(exchange(to, server, "Plain.Test.Example", "127.0.12.3"));
+	EXPECT_TRUE(table_has("127.0.12.3", "plain.test.example"));
+	close(server);
+	close(to);
+}
+
+/* How many answers the flood sends: more than the table holds. */
+#define FLOOD 6000
+
+/*
+ * A flood of answers, each with a name and address of its own: the table
+ * keeps at most PFSEL_HOSTMAP_MAX_ENTRIES pairs, the newest.
+ */
+TEST_F(hostname, flood_of_answers_stays_bounded)
+{
+	const int to = udp_bound(RESOLVER, 0), server = udp_bound(FORGER, 53);
+	char name[64], addr[32];
+	long pairs;
+	int i;
+
+	ASSERT_LE(0, to);
+	ASSERT_LE(0, server);
+	for (i = 0; i < FLOOD; i++) {
+		snprintf(name, sizeof(name), "flood-%d.test.example", i);
+		snprintf(addr, sizeof(addr), "127.1.%d.%d", i / 250, i % 250 + 1);
+		ASSERT_TRUE(exchange(to, server, name, addr));
+	}
+	close(server);
+	close(to);
+	pairs = table_pairs();
+	TH_LOG("%ld pairs after %d answers", pairs, FLOOD);
+	EXPECT_GE(4096, pairs);
+	EXPECT_LE(4000, pairs);
+	EXPECT_FALSE(table_has("127.1.0.1", "flood-0.test.example"));
+	snprintf(name, sizeof(name), "flood-%d.test.example", FLOOD - 1);
+	snprintf(addr, sizeof(addr), "127.1.%d.%d", (FLOOD - 1) / 250,
+		 (FLOOD - 1) % 250 + 1);
+	EXPECT_TRUE(table_has(addr, name));
+}
+
+TEST_HARNESS_MAIN
