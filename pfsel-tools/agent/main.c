@@ -327,6 +327,18 @@ static int make_permanent(struct agent *a, const struct pfsel_question *q,
 		return -EPERM;
 	}
 	rc = answer_rule_format(q, d->verdict, d->width, rule, sizeof(rule));
+	if (rc == -ENOENT) {
+		/* A host width for an address without a name (a bad prompt). */
+		agent_log(
+			a->log,
+			"question %llu: no rule added: the answer's width is %s, and the kernel named no host for the address that a rule can name",
+			(unsigned long long)q->id,
+			answer_rule_width_name(d->width));
+		snprintf(
+			text, size,
+			"no rule added: the kernel named no host for the address that a rule can name");
+		return rc;
+	}
 	if (rc < 0) {
 		pfsel_escape(q->exe, exe, sizeof(exe), 0);
 		agent_log(a->log, "question %llu: no rule can name %s (%s)",
@@ -511,7 +523,8 @@ static char *prompt_default(void)
 static int handle(struct agent *a, const struct pfsel_question *q)
 {
 	char text[2 * PFSEL_QUESTION_PATH_MAX +
-		  PFSEL_ESCAPE_SIZE(PFSEL_QUESTION_SECCTX_MAX) + 512];
+		  PFSEL_ESCAPE_SIZE(PFSEL_QUESTION_SECCTX_MAX) +
+		  PFSEL_ESCAPE_SIZE(PFSEL_HOSTS_TEXT_MAX) + 512];
 	long long deadline = agent_now_ms() + q->timeout_ms;
 	struct agent_decision d = { 0 };
 	const char *by = NULL;

@@ -70,6 +70,7 @@ static const struct nla_policy question_policy[PFSEL_ATTR_MAX + 1] = {
 	[PFSEL_ATTR_TIMEOUT_MS] = FIXED(NLA_U32, 4),
 	[PFSEL_ATTR_SECCTX] = STRING(PFSEL_QUESTION_SECCTX_MAX),
 	[PFSEL_ATTR_UNANSWERED] = FIXED(NLA_U8, 1),
+	[PFSEL_ATTR_HOSTS] = STRING(PFSEL_HOSTS_TEXT_MAX),
 };
 
 /* What a question may carry: what struct pfsel_question keeps. */
@@ -81,7 +82,8 @@ static const uint64_t question_allowed =
 	BIT(PFSEL_ATTR_RADDR) | BIT(PFSEL_ATTR_RPORT) | BIT(PFSEL_ATTR_POLICY) |
 	BIT(PFSEL_ATTR_RULE_FILE) | BIT(PFSEL_ATTR_RULE_LINE) |
 	BIT(PFSEL_ATTR_RULE_COL) | BIT(PFSEL_ATTR_TIMEOUT_MS) |
-	BIT(PFSEL_ATTR_SECCTX) | BIT(PFSEL_ATTR_UNANSWERED);
+	BIT(PFSEL_ATTR_SECCTX) | BIT(PFSEL_ATTR_UNANSWERED) |
+	BIT(PFSEL_ATTR_HOSTS);
 
 /**
  * struct message_form - The attributes a message type has
@@ -218,6 +220,7 @@ static int put_question(struct nl_msg *const msg,
 	PUT_INT(u32, PFSEL_ATTR_TIMEOUT_MS, q->timeout_ms);
 	PUT_STRING(PFSEL_ATTR_SECCTX, q->secctx);
 	PUT_INT(u8, PFSEL_ATTR_UNANSWERED, q->unanswered);
+	PUT_STRING(PFSEL_ATTR_HOSTS, q->hosts);
 #undef PUT_INT
 #undef PUT_ADDR
 #undef PUT_STRING

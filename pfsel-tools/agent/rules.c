@@ -13,8 +13,9 @@
  *
  * A question is matched as the request it asks about: the executable and
  * the script, the operation, the protocol, the family (for create), and
- * the request's address and port (PFSEL_ATTR_RADDR/RPORT).  The first rule
- * that matches decides.
+ * the request's address and port (PFSEL_ATTR_RADDR/RPORT), and the host
+ * names the kernel knows for the address (PFSEL_ATTR_HOSTS), which "host"
+ * elements match as in a policy.  The first rule that matches decides.
  */
 #include <assert.h>
 #include <errno.h>
@@ -76,12 +77,42 @@ struct agent_rules *agent_rules_parse(const char *file, const char *text,
 	return rules;
 }
 
-/* @q as the request it asks about; false for one no rule can match. */
+/*
+ * The host names of a question, as libpfw takes them: each name of
+ * q->hosts in lower case (the kernel sends them so; pfwc keeps rules so).
+ */
+struct question_names {
+	char text[PFSEL_HOSTS_TEXT_MAX];
+	const char *names[PFSEL_HOSTS_PER_ADDR];
+	size_t count;
+};
+
+static void split_names(const char *hosts, struct question_names *n)
+{
+	char *p, *save = NULL;
+
+	snprintf(n->text, sizeof(n->text), "%s", hosts);
+	for (p = n->text; *p; p++)
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+	n->count = 0;
+	for (p = strtok_r(n->text, ",", &save);
+	     p && n->count < PFSEL_HOSTS_PER_ADDR;
+	     p = strtok_r(NULL, ",", &save))
+		n->names[n->count++] = p;
+}
+
+/*
+ * @q as the request it asks about, its host names from @names; false
+ * for one no rule can match.
+ */
 static bool question_request(const struct pfsel_question *q,
+			     struct question_names *names,
 			     struct pfw_request *request)
 {
 	if (q->op >= PFSEL_OP_COUNT || q->proto >= PFSEL_PROTO_COUNT)
 		return false;
+	split_names(q->hosts, names);
 	*request = (struct pfw_request){
 		.exe = q->exe,
 		.script = q->script[0] ? q->script : NULL,
@@ -92,6 +123,9 @@ static bool question_request(const struct pfsel_question *q,
 				  (enum pfw_family)(1u << q->family) :
 				  0,
 		.port = q->rport,
+		/* A "host" rule matches the names the kernel knows. */
+		.names = names->names,
+		.n_names = names->count,
 	};
 	memcpy(request->addr, q->raddr, sizeof(request->addr));
 	return true;
@@ -102,9 +136,10 @@ int agent_rules_match(const struct agent_rules *rules,
 		      unsigned int *line)
 {
 	const struct pfw_rule *rule;
+	struct question_names names;
 	struct pfw_request request;
 
-	if (!question_request(q, &request))
+	if (!question_request(q, &names, &request))
 		return 0;
 	rule = pfw_first_match(rules->rules, &request);
 	if (!rule)

@@ -80,10 +80,14 @@ static int terminal_decide(struct agent_source *const src,
 			   const long long deadline_ms,
 			   struct agent_decision *const d)
 {
-	/* Three escaped paths (exe, script, rule file), context, rest. */
+	/*
+	 * Three escaped paths (exe, script, rule file), context, host
+	 * names, rest.
+	 */
 	enum {
 		TEXT_SIZE = 3 * PFSEL_ESCAPE_SIZE(PFSEL_QUESTION_PATH_MAX) +
-			    PFSEL_ESCAPE_SIZE(PFSEL_QUESTION_SECCTX_MAX) + 512
+			    PFSEL_ESCAPE_SIZE(PFSEL_QUESTION_SECCTX_MAX) +
+			    PFSEL_ESCAPE_SIZE(PFSEL_HOSTS_TEXT_MAX) + 512
 	};
 	struct terminal *t = src->priv;
 	char *text, line[512];

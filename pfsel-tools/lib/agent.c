@@ -92,16 +92,51 @@ static int fail_nl(const int nlerr, const char *const what)
 			  strerror(-nl_to_errno(nlerr)));
 }
 
+/* Whether a string attribute ends with its NUL. */
+static bool nul_terminated(const struct nlattr *const a)
+{
+	const char *s = nla_data(a);
+	int len = nla_len(a);
+
+	return len >= 1 && s[len - 1] == '\0';
+}
+
 /* Copies a string attribute, NUL-terminated, cut to @size. */
 static int get_string(const struct nlattr *const a, char *const dst,
 		      const size_t size)
 {
 	const char *s = nla_data(a);
-	int len = nla_len(a);
 
-	if (len < 1 || s[len - 1] != '\0')
+	if (!nul_terminated(a))
 		return -EPROTO;
 	snprintf(dst, size, "%s", s);
+	return 0;
+}
+
+/*
+ * PFSEL_ATTR_HOSTS: unlike the other strings never cut (half a name would
+ * be another name), and checked whole (pfsel_hosts_check()): the names
+ * come from DNS answers, and the agent may write the first into a rule.
+ * @a is NUL-terminated (nul_terminated()).  0 or -EPROTO, said.
+ */
+static int get_hosts(const struct nlattr *const a, char *const dst,
+		     const size_t size)
+{
+	const char *s = nla_data(a);
+	int len = nla_len(a), err;
+
+	if ((size_t)len > size)
+		return pfsel_fail(
+			-EPROTO,
+			"pfsel ASK: host names are %d bytes with the NUL, more than %zu",
+			len, size);
+	err = pfsel_hosts_check(s);
+	if (err)
+		return pfsel_fail(
+			-EPROTO,
+			"pfsel ASK: host names are not a list of names (%s)",
+			strerror(-err));
+	memcpy(dst, s, (size_t)len);
 	return 0;
 }
 
@@ -230,6 +265,15 @@ PFSEL_EXPORT int pfsel_question_from_attrs(struct nlattr *const *const tb,
 					-EPROTO,
 					"pfsel ASK: unanswered verdict %u is neither allow nor deny",
 					q->unanswered);
+			break;
+		case PFSEL_ATTR_HOSTS:
+			if (!nul_terminated(a)) {
+				err = -EPROTO;
+				break;
+			}
+			err = get_hosts(a, q->hosts, sizeof(q->hosts));
+			if (err)
+				return err; /* said why */
 			break;
 		default:
 			break;

@@ -21,7 +21,24 @@
  *    d/F and d/F/F (d in S and "") meet every combination of classes that
  *    any path meets, in both policies at once; the scripts likewise, and
  *    "no script".  Every (exe, script) combination of those gives a pair
- *    (old class, new class); the pairs are all the pairs that exist.
+ *    (old class, new class); the pairs are all the pairs that exist;
+ *  - host names (FORMAT.md "Host names"): a connect, accept, bind or
+ *    listen request also has the set S of names the kernel knows for its
+ *    address (0 to PFSEL_HOSTS_PER_ADDR), and its decision in a policy is
+ *    the rule with the smallest index among the address's and each name's
+ *    (none: the default).  A name is classified by the entry equal to it,
+ *    else by its deepest "*." suffix.  With P the name entry strings of
+ *    both policies, let p be the deepest proper suffix of a name n (n not
+ *    in P) that is in P: n has the same suffixes in P as F.p, F a label
+ *    such that F.p is not in P, so both policies classify n as F.p.  So
+ *    the names P and F.p (p in P) meet every pair (old class, new class)
+ *    that any name meets; a name with no suffix in P matches no rule of
+ *    either, like no name.  For any S, the old decision comes from one
+ *    member x (or the address) and the new one from one member y: the set
+ *    {x, y} gives the same two decisions, and any two names can share an
+ *    address.  So the sets of 0, 1 and 2 names of those classes are every
+ *    case there is.  A name's rules depend on the port, not the address:
+ *    the ports also break where the rows of the cells' name slabs do.
  *
  * Both policies are read and asked with the kernel's own reader
  * (security/pfsel/policydb.c, built for user space through compiler/kshim),
@@ -80,6 +97,28 @@ struct reps {
 	size_t n_owned;
 };
 
+/*
+ * A host name standing for the names one pair (old class, new class) has:
+ * a name entry itself, or F.p for the names whose deepest entry suffix is p.
+ */
+struct name_rep {
+	char *name;
+	const char *below; /* NULL: @name itself; else p, "*.p" in reports */
+	u32 old_class, new_class;
+};
+
+/* What names of one behaviour decide at one port: (old rule, new rule). */
+struct name_tuple {
+	u32 old_rule, new_rule;
+	u32 rep; /* the name_rep that shows it */
+};
+
+/* For one (old rule, new rule) of the address: the port intervals checked. */
+struct memo_slot {
+	u32 old_rule, new_rule;
+	u32 *next; /* NULL: free slot; else as c->t_next */
+};
+
 /* One pair of application classes, and the first (exe, script) giving it. */
 struct app_pair {
 	u32 old_app, new_app;
@@ -102,6 +141,30 @@ struct cmp {
 	size_t ports_cap;
 	FILE *report;
 	unsigned int max, found;
+
+	/* Host names: the entry strings of both policies, sorted, unique. */
+	char **patterns;
+	size_t n_patterns;
+	/* One representative of each pair of name classes but (0, 0). */
+	struct name_rep *names;
+	u32 n_names;
+	/*
+	 * For the request kind at hand (when a cell has name slabs): the
+	 * ports where some name's rules change (@nb, from 0), and at each of
+	 * those intervals k the distinct (old rule, new rule) that names
+	 * give, @tuples[@t_off[k] .. @t_off[k + 1]), by old rule decreasing;
+	 * their smallest rules; and the first interval >= k holding any.
+	 */
+	bool names_on;
+	u16 *nb;
+	u32 n_nb;
+	u32 *t_off, *t_min_old, *t_min_new, *t_next;
+	struct name_tuple *tuples;
+	/* The intervals checked, by the address's (old rule, new rule). */
+	struct memo_slot *memo;
+	u32 memo_cap, memo_used;
+	/* Tuples visited: the work the names cost, bounded. */
+	unsigned long long steps;
 };
 
 static int reps_add(struct reps *r, char *path, const char *base,
@@ -471,6 +534,633 @@ static bool looser(const struct cmp *c, const struct pfsel_decision *was,
 	return a == 1 && c->new->ask_timeout_ms < c->old->ask_timeout_ms;
 }
 
+/* ---- Host names: the classes -------------------------------------------- */
+
+/*
+ * Past these the comparison stops and calls the new policy looser, so that
+ * the person confirms it, rather than run for minutes: the distinct name
+ * behaviours in one request kind of one application pair, the (old rule,
+ * new rule) pairs kept for it, and the tuples visited in all.
+ */
+#define CMP_NAME_SIGS_MAX (1u << 16)
+#define CMP_NAME_TUPLES_MAX (1u << 22)
+#define CMP_NAME_STEPS_MAX (1ull << 31)
+/* Memory the checked-interval memo may hold, in u32, before it restarts. */
+#define CMP_MEMO_MAX (1u << 24)
+
+/* Stop: too much to compare exactly, so the person must confirm. */
+static int give_up(struct cmp *c, const char *why)
+{
+	if (c->report && c->max)
+		fprintf(c->report,
+			"too many host names to compare (%s): confirm it\n",
+			why);
+	c->found = c->max + 1;
+	return 1;
+}
+
+/* The characters of a fresh label F: what a name may hold, but '-'. */
+static const char label_chars[] = "abcdefghijklmnopqrstuvwxyz0123456789_";
+#define LABEL_BASE (sizeof(label_chars) - 1)
+#define LABEL_TRIES                             \
+	(LABEL_BASE + LABEL_BASE * LABEL_BASE + \
+	 LABEL_BASE * LABEL_BASE * LABEL_BASE)
+
+/* The @t-th label of 1 to 3 characters, shortest first, into @out. */
+static void label_of(size_t t, char out[4])
+{
+	size_t len = 1, span = LABEL_BASE, i;
+
+	while (t >= span) {
+		t -= span;
+		span *= LABEL_BASE;
+		len++;
+	}
+	for (i = len; i-- > 0; t /= LABEL_BASE)
+		out[i] = label_chars[t % LABEL_BASE];
+	out[len] = '\0';
+}
+
+static bool is_pattern(const struct cmp *c, const char *name)
+{
+	return bsearch(&name, c->patterns, c->n_patterns, sizeof(char *),
+		       str_cmp) != NULL;
+}
+
+static int rep_cmp(const void *a, const void *b)
+{
+	const struct name_rep *x = a, *y = b;
+
+	if (x->old_class != y->old_class)
+		return x->old_class < y->old_class ? -1 : 1;
+	if (x->new_class != y->new_class)
+		return x->new_class < y->new_class ? -1 : 1;
+	/* The first representative describes the pair: an entry, if any. */
+	if (!x->below != !y->below)
+		return x->below ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+/*
+ * c->names: the names P and F.p (see the top), one for each pair of name
+ * classes they meet but (0, 0).  F is the shortest label in label_chars
+ * such that F.p is not an entry; when F.p is longer than a name may be,
+ * so is every name below p that is not an entry, and there is none to
+ * stand for.  0, 1 (gave up), or a negative errno.
+ */
+static int names_build(struct cmp *c)
+{
+	const struct pfsel_policydb *old = c->old, *new = c->new;
+	size_t n = 0, i, j, t;
+	char label[4];
+	int err;
+
+	c->patterns =
+		calloc((size_t)old->n_name_patterns + new->n_name_patterns + 1,
+		       sizeof(*c->patterns));
+	if (!c->patterns)
+		return -ENOMEM;
+	err = collect(old, old->name_patterns, old->n_name_patterns,
+		      c->patterns, &n);
+	if (!err)
+		err = collect(new, new->name_patterns, new->n_name_patterns,
+			      c->patterns, &n);
+	c->n_patterns = n;
+	if (err)
+		return err;
+	qsort(c->patterns, n, sizeof(*c->patterns), str_cmp);
+	for (i = 0, j = 0; i < n; i++) {
+		if (j && !strcmp(c->patterns[i], c->patterns[j - 1]))
+			free(c->patterns[i]);
+		else
+			c->patterns[j++] = c->patterns[i];
+	}
+	c->n_patterns = n = j;
+	if (!n)
+		return 0;
+
+	c->names = calloc(2 * n, sizeof(*c->names));
+	if (!c->names)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		const char *p = c->patterns[i];
+		char *name = strdup(p);
+
+		if (!name)
+			return -ENOMEM;
+		c->names[c->n_names++] = (struct name_rep){ .name = name };
+		for (t = 0; t < LABEL_TRIES; t++) {
+			label_of(t, label);
+			if (asprintf(&name, "%s.%s", label, p) < 0)
+				return -ENOMEM;
+			if (!is_pattern(c, name))
+				break;
+			free(name);
+		}
+		if (t == LABEL_TRIES)
+			return give_up(c, "no fresh label below a name");
+		if (strlen(name) > PFSEL_HOST_NAME_MAX) {
+			free(name);
+			continue;
+		}
+		c->names[c->n_names++] =
+			(struct name_rep){ .name = name, .below = p };
+	}
+	for (i = 0; i < c->n_names; i++) {
+		struct name_rep *r = &c->names[i];
+
+		r->old_class = pfsel_policydb_name_class(old, r->name,
+							 strlen(r->name));
+		r->new_class = pfsel_policydb_name_class(new, r->name,
+							 strlen(r->name));
+	}
+	qsort(c->names, c->n_names, sizeof(*c->names), rep_cmp);
+	for (i = 0, j = 0; i < c->n_names; i++) {
+		struct name_rep *r = &c->names[i];
+
+		/* Class 0 in both: no rule matches it, as with no name. */
+		if ((!r->old_class && !r->new_class) ||
+		    (j && r->old_class == c->names[j - 1].old_class &&
+		     r->new_class == c->names[j - 1].new_class))
+			free(r->name);
+		else
+			c->names[j++] = *r;
+	}
+	c->n_names = (u32)j;
+	return 0;
+}
+
+/* ---- Host names: what they decide, port by port ------------------------ */
+
+/* The rule @row gives port class @port_class (PFSEL_NONE: none). */
+static u32 row_rule(const struct pfsel_policydb *db, u32 row, u32 port_class)
+{
+	const struct pfsel_policy_run *run;
+	u32 lo = 0, hi;
+
+	if (row == PFSEL_NONE)
+		return PFSEL_NONE;
+	run = db->runs + le32_to_cpu(db->rows[row].first);
+	hi = le32_to_cpu(db->rows[row].count);
+	while (hi - lo > 1) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (le32_to_cpu(run[mid].start) <= port_class)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return le32_to_cpu(run[lo].rule);
+}
+
+/* The rows (old cells, then new) of the names of one behaviour. */
+struct sigs {
+	u32 *rows;
+	u32 stride;
+};
+
+static int sig_cmp(const void *a, const void *b, void *arg)
+{
+	const struct sigs *s = arg;
+	const u32 ia = *(const u32 *)a, ib = *(const u32 *)b;
+	const u32 *x = s->rows + (size_t)ia * s->stride;
+	const u32 *y = s->rows + (size_t)ib * s->stride;
+	u32 i;
+
+	for (i = 0; i < s->stride; i++)
+		if (x[i] != y[i])
+			return x[i] < y[i] ? -1 : 1;
+	/* The first representative describes the behaviour. */
+	return ia < ib ? -1 : ia > ib;
+}
+
+struct name_event {
+	u16 port;
+	u32 sig;
+};
+
+static int event_cmp(const void *a, const void *b)
+{
+	const struct name_event *x = a, *y = b;
+
+	if (x->port != y->port)
+		return x->port < y->port ? -1 : 1;
+	return x->sig < y->sig ? -1 : x->sig > y->sig;
+}
+
+static int tuple_cmp(const void *a, const void *b)
+{
+	const struct name_tuple *x = a, *y = b;
+
+	/* Old rule decreasing: the pair search walks from the weakest. */
+	if (x->old_rule != y->old_rule)
+		return x->old_rule > y->old_rule ? -1 : 1;
+	if (x->new_rule != y->new_rule)
+		return x->new_rule < y->new_rule ? -1 : 1;
+	return x->rep < y->rep ? -1 : x->rep > y->rep;
+}
+
+static void names_reset(struct cmp *c)
+{
+	u32 i;
+
+	for (i = 0; i < c->memo_cap; i++)
+		free(c->memo[i].next);
+	free(c->memo);
+	c->memo = NULL;
+	c->memo_cap = c->memo_used = 0;
+	free(c->nb);
+	free(c->t_off);
+	free(c->t_min_old);
+	free(c->t_min_new);
+	free(c->t_next);
+	free(c->tuples);
+	c->nb = NULL;
+	c->t_off = c->t_min_old = c->t_min_new = c->t_next = NULL;
+	c->tuples = NULL;
+	c->n_nb = 0;
+	c->names_on = false;
+}
+
+/*
+ * Prepare the names for the request kind whose cells are in c->cells:
+ * group the names by the rows their classes get in every cell (names with
+ * the same rows decide alike at every port), then sweep the ports from 0,
+ * recomputing a group's rules where a run of one of its rows begins, and
+ * keep at each interval the distinct (old rule, new rule) pairs.
+ * 0, 1 (gave up), or a negative errno.
+ */
+static int names_prepare(struct cmp *c, u32 n_old, u32 n_new)
+{
+	const struct pfsel_policydb *dbs[2] = { c->old, c->new };
+	const u32 counts[2] = { n_old, n_new };
+	struct sigs s = { .stride = n_old + n_new };
+	struct name_event *ev = NULL;
+	u32 *order = NULL, *rep = NULL, *cur = NULL, *active = NULL;
+	u32 *pos = NULL;
+	size_t n_ev = 0, e, n_tuples = 0, cap_tuples = 0;
+	u32 i, k, x, n_sigs = 0, n_active = 0;
+	bool any = false;
+	int side, ret = -ENOMEM;
+
+	names_reset(c);
+	for (side = 0; side < 2 && c->n_names; side++)
+		for (i = 0; i < counts[side]; i++)
+			if (dbs[side]
+				    ->name_cells[c->cells[side][i] -
+						 dbs[side]->cells]
+				    .count)
+				any = true;
+	if (!any)
+		return 0;
+
+	s.rows = malloc((size_t)c->n_names * s.stride * sizeof(u32));
+	order = malloc((size_t)c->n_names * sizeof(u32));
+	if (!s.rows || !order)
+		goto out;
+	for (x = 0; x < c->n_names; x++) {
+		u32 *row = s.rows + (size_t)x * s.stride;
+		bool some = false;
+
+		for (side = 0; side < 2; side++) {
+			u32 class = side ? c->names[x].new_class :
+					   c->names[x].old_class;
+
+			for (i = 0; i < counts[side]; i++) {
+				*row = pfsel_policydb_name_slab_row(
+					dbs[side], c->cells[side][i], class);
+				some |= *row++ != PFSEL_NONE;
+			}
+		}
+		/* No row in any cell: no rule, as with no name. */
+		if (some)
+			order[n_sigs++] = x;
+	}
+	qsort_r(order, n_sigs, sizeof(*order), sig_cmp, &s);
+	for (i = 0, k = 0; i < n_sigs; i++)
+		if (!k || memcmp(s.rows + (size_t)order[i] * s.stride,
+				 s.rows + (size_t)order[k - 1] * s.stride,
+				 s.stride * sizeof(u32)))
+			order[k++] = order[i];
+	n_sigs = k;
+	if (n_sigs > CMP_NAME_SIGS_MAX) {
+		ret = give_up(c, "too many kinds of names in one cell");
+		goto out;
+	}
+	/* rep[sig] = its name; its rows stay at s.rows[order[sig]]. */
+	rep = order;
+
+	/* Where a run of one of a behaviour's rows begins. */
+	for (i = 0; i < n_sigs; i++) {
+		const u32 *row = s.rows + (size_t)rep[i] * s.stride;
+
+		for (x = 0; x < s.stride; x++)
+			if (row[x] != PFSEL_NONE)
+				n_ev += le32_to_cpu(
+					dbs[x >= n_old]->rows[row[x]].count);
+	}
+	ev = malloc((n_ev + 1) * sizeof(*ev));
+	c->nb = malloc((n_ev + 1) * sizeof(*c->nb));
+	if (!ev || !c->nb)
+		goto out;
+	for (i = 0, e = 0; i < n_sigs; i++) {
+		const u32 *row = s.rows + (size_t)rep[i] * s.stride;
+
+		for (x = 0; x < s.stride; x++) {
+			const struct pfsel_policydb *db = dbs[x >= n_old];
+			const struct pfsel_policy_run *run;
+			u32 r, len;
+
+			if (row[x] == PFSEL_NONE)
+				continue;
+			run = db->runs + le32_to_cpu(db->rows[row[x]].first);
+			len = le32_to_cpu(db->rows[row[x]].count);
+			for (r = 0; r < len; r++)
+				ev[e++] = (struct name_event){
+					.port = le16_to_cpu(
+						db->ports[le32_to_cpu(
+								  run[r].start)]
+							.start),
+					.sig = i,
+				};
+		}
+	}
+	qsort(ev, n_ev, sizeof(*ev), event_cmp);
+	c->nb[0] = 0;
+	for (e = 0, k = 1; e < n_ev; e++)
+		if (ev[e].port && ev[e].port != c->nb[k - 1])
+			c->nb[k++] = ev[e].port;
+	c->n_nb = k;
+
+	c->t_off = malloc(((size_t)c->n_nb + 1) * sizeof(u32));
+	c->t_min_old = malloc((size_t)c->n_nb * sizeof(u32));
+	c->t_min_new = malloc((size_t)c->n_nb * sizeof(u32));
+	c->t_next = malloc(((size_t)c->n_nb + 1) * sizeof(u32));
+	cur = malloc(2 * (size_t)n_sigs * sizeof(u32));
+	active = malloc((size_t)n_sigs * sizeof(u32));
+	pos = malloc((size_t)n_sigs * sizeof(u32));
+	if (!c->t_off || !c->t_min_old || !c->t_min_new || !c->t_next || !cur ||
+	    !active || !pos)
+		goto out;
+	for (i = 0; i < n_sigs; i++)
+		pos[i] = PFSEL_NONE;
+
+	c->t_off[0] = 0;
+	for (k = 0, e = 0; k < c->n_nb; k++) {
+		const u16 port = c->nb[k];
+		const u32 pc[2] = { pfsel_policydb_classify_port(c->old, port),
+				    pfsel_policydb_classify_port(c->new,
+								 port) };
+		u32 first = (u32)n_tuples, sig;
+
+		/* At 0 every behaviour starts; later, those whose runs do. */
+		for (sig = 0;
+		     k ? e < n_ev && ev[e].port == port : sig < n_sigs;) {
+			const u32 *row;
+			u32 now_sig = k ? ev[e++].sig : sig++;
+
+			row = s.rows + (size_t)rep[now_sig] * s.stride;
+			cur[2 * now_sig] = cur[2 * now_sig + 1] = PFSEL_NONE;
+			for (x = 0; x < s.stride; x++) {
+				const int sd = x >= n_old;
+				u32 *r = &cur[2 * now_sig + sd];
+
+				*r = min(*r, row_rule(dbs[sd], row[x], pc[sd]));
+			}
+			if ((cur[2 * now_sig] != PFSEL_NONE ||
+			     cur[2 * now_sig + 1] != PFSEL_NONE) ==
+			    (pos[now_sig] != PFSEL_NONE))
+				continue;
+			if (pos[now_sig] == PFSEL_NONE) {
+				pos[now_sig] = n_active;
+				active[n_active++] = now_sig;
+			} else {
+				u32 last = active[--n_active];
+
+				active[pos[now_sig]] = last;
+				pos[last] = pos[now_sig];
+				pos[now_sig] = PFSEL_NONE;
+			}
+		}
+		if (k == 0)
+			while (e < n_ev && ev[e].port == 0)
+				e++;
+
+		c->steps += n_active;
+		if (c->steps > CMP_NAME_STEPS_MAX) {
+			ret = give_up(c, "too much work");
+			goto out;
+		}
+		if (grow((void **)&c->tuples, &cap_tuples, n_tuples + n_active,
+			 sizeof(*c->tuples)))
+			goto out;
+		for (i = 0; i < n_active; i++)
+			c->tuples[n_tuples++] = (struct name_tuple){
+				.old_rule = cur[2 * active[i]],
+				.new_rule = cur[2 * active[i] + 1],
+				.rep = rep[active[i]],
+			};
+		if (n_tuples > first)
+			qsort(c->tuples + first, n_tuples - first,
+			      sizeof(*c->tuples), tuple_cmp);
+		c->t_min_old[k] = c->t_min_new[k] = PFSEL_NONE;
+		for (i = first, x = first; i < n_tuples; i++) {
+			const struct name_tuple *t = &c->tuples[i];
+
+			if (x > first &&
+			    t->old_rule == c->tuples[x - 1].old_rule &&
+			    t->new_rule == c->tuples[x - 1].new_rule)
+				continue;
+			c->t_min_old[k] = min(c->t_min_old[k], t->old_rule);
+			c->t_min_new[k] = min(c->t_min_new[k], t->new_rule);
+			c->tuples[x++] = *t;
+		}
+		n_tuples = x;
+		if (n_tuples > CMP_NAME_TUPLES_MAX) {
+			ret = give_up(c, "too many rules by host name");
+			goto out;
+		}
+		c->t_off[k + 1] = (u32)n_tuples;
+	}
+	/* The next interval with tuples: the unchecked ones, to begin. */
+	c->t_next[c->n_nb] = c->n_nb;
+	for (k = c->n_nb; k-- > 0;)
+		c->t_next[k] = c->t_off[k + 1] > c->t_off[k] ? k :
+							       c->t_next[k + 1];
+	c->names_on = true;
+	ret = 0;
+out:
+	if (ret < 0)
+		pfsel_fail(ret, "compare: out of memory");
+	free(s.rows);
+	free(order);
+	free(ev);
+	free(cur);
+	free(active);
+	free(pos);
+	return ret;
+}
+
+/* ---- Host names: the check ---------------------------------------------- */
+
+/* The decision rule @rule (PFSEL_NONE: the default) gives in @db. */
+static void rule_decision(const struct pfsel_policydb *db, u32 rule,
+			  struct pfsel_decision *d)
+{
+	d->rule = rule;
+	if (rule == PFSEL_NONE) {
+		d->verdict = db->default_verdict;
+		d->audit = db->default_audit;
+	} else {
+		d->verdict = db->rules[rule].verdict;
+		d->audit = db->rules[rule].audit;
+	}
+}
+
+static int rule_strictness(const struct pfsel_policydb *db, u32 rule)
+{
+	struct pfsel_decision d;
+
+	rule_decision(db, rule, &d);
+	return strictness(db, d.verdict);
+}
+
+/* Is new strictness @b looser than old strictness @a?  As looser(). */
+static bool looser_by(const struct cmp *c, int a, int b)
+{
+	if (b != a)
+		return b < a;
+	return a == 1 && c->new->ask_timeout_ms < c->old->ask_timeout_ms;
+}
+
+/*
+ * Whether some set of at most two names makes interval @k looser, with
+ * the address deciding (@ao, @an): then *@x and *@y are their tuples
+ * (equal for one name).  A name's effective rules are the smaller of its
+ * own and the address's.  One name: each tuple alone.  Two: x decides the
+ * old policy (y's old rule is not smaller) and y the new one (its new
+ * rule is smaller); walking the tuples from the largest old rule, keep
+ * for each strictness the smallest new rule of those seen, so that for
+ * each x one look at the four tells whether some y loosens it: linear in
+ * the tuples, not in their pairs.
+ */
+static bool name_check(const struct cmp *c, u32 ao, u32 an, u32 k, u32 *x,
+		       u32 *y)
+{
+	const u32 first = c->t_off[k], end = c->t_off[k + 1];
+	u32 best[4], arg[4], i, g, b;
+
+	for (i = first; i < end; i++) {
+		const struct name_tuple *t = &c->tuples[i];
+
+		if (looser_by(c, rule_strictness(c->old, min(ao, t->old_rule)),
+			      rule_strictness(c->new, min(an, t->new_rule)))) {
+			*x = *y = i;
+			return true;
+		}
+	}
+	for (b = 0; b < 4; b++)
+		best[b] = arg[b] = PFSEL_NONE;
+	for (i = first; i < end; i = g) {
+		const u32 o = min(ao, c->tuples[i].old_rule);
+		u32 j;
+
+		/* The tuples with this same effective old rule, all in. */
+		for (g = i; g < end && min(ao, c->tuples[g].old_rule) == o;
+		     g++) {
+			const u32 n = min(an, c->tuples[g].new_rule);
+
+			b = (u32)rule_strictness(c->new, n);
+			if (n < best[b]) {
+				best[b] = n;
+				arg[b] = g;
+			}
+		}
+		for (j = i; j < g; j++) {
+			const u32 n = min(an, c->tuples[j].new_rule);
+			const int a = rule_strictness(c->old, o);
+
+			for (b = 0; b < 4; b++) {
+				if (best[b] < n && looser_by(c, a, (int)b)) {
+					*x = j;
+					*y = arg[b];
+					return true;
+				}
+			}
+		}
+	}
+	return false;
+}
+
+/* The checked-interval list of (@ao, @an): c->t_next's copy; NULL: none. */
+static u32 *memo_get(struct cmp *c, u32 ao, u32 an)
+{
+	u32 h, i;
+
+	if ((unsigned long long)(c->memo_used + 1) * (c->n_nb + 1) >
+		    CMP_MEMO_MAX ||
+	    2 * (c->memo_used + 1) > c->memo_cap) {
+		/* Full: forget (cheap to redo) and make room. */
+		u32 cap = c->memo_cap ? c->memo_cap : 64;
+		struct memo_slot *bigger;
+
+		for (i = 0; i < c->memo_cap; i++)
+			free(c->memo[i].next);
+		if ((unsigned long long)(c->memo_used + 1) * (c->n_nb + 1) <=
+		    CMP_MEMO_MAX)
+			cap *= 2;
+		bigger = calloc(cap, sizeof(*bigger));
+		free(c->memo);
+		c->memo = bigger;
+		c->memo_cap = bigger ? cap : 0;
+		c->memo_used = 0;
+		if (!bigger)
+			return NULL;
+	}
+	h = (ao * 0x9e3779b1u ^ an * 0x85ebca77u) & (c->memo_cap - 1);
+	for (i = h; c->memo[i].next; i = (i + 1) & (c->memo_cap - 1))
+		if (c->memo[i].old_rule == ao && c->memo[i].new_rule == an)
+			return c->memo[i].next;
+	c->memo[i].next = malloc(((size_t)c->n_nb + 1) * sizeof(u32));
+	if (!c->memo[i].next)
+		return NULL;
+	memcpy(c->memo[i].next, c->t_next, ((size_t)c->n_nb + 1) * sizeof(u32));
+	c->memo[i].old_rule = ao;
+	c->memo[i].new_rule = an;
+	c->memo_used++;
+	return c->memo[i].next;
+}
+
+/* The first unchecked interval with tuples at or after @k. */
+static u32 memo_find(u32 *next, u32 k)
+{
+	u32 root = k, up;
+
+	while (next[root] != root)
+		root = next[root];
+	for (; k != root; k = up) {
+		up = next[k];
+		next[k] = root;
+	}
+	return root;
+}
+
+/* The interval of c->nb holding @port. */
+static u32 nb_index(const struct cmp *c, u32 port)
+{
+	u32 lo = 0, hi = c->n_nb;
+
+	while (hi - lo > 1) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (c->nb[mid] <= port)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* ---- Describing a cell as a rule -------------------------------------- */
 
 /* A path as the language writes it: quoted when it must be. */
@@ -648,9 +1338,23 @@ static void put_decision(FILE *f, const struct pfsel_policydb *db,
 		fputs(" by default", f);
 }
 
-/* Report a looser cell: "VERDICT APP OP PROTO ... ;  # was ..." */
+/* A name of a report: the entry, or "*.p" for the names F.p stands for. */
+static void put_name(FILE *f, const struct name_rep *r)
+{
+	if (r->below)
+		fprintf(f, "*.%s", r->below);
+	else
+		fputs(r->name, f);
+}
+
+/*
+ * Report a looser cell: "VERDICT APP OP PROTO ... ;  # now ...", with
+ * "with host names N1, N2" when the address has those names (@names,
+ * @n_names of them).
+ */
 static void report(struct cmp *c, const struct app_pair *pair, u32 op,
-		   u32 proto, int family, u32 ai, u32 pi,
+		   u32 proto, int family, u32 ai, u32 plo, u32 phi,
+		   const struct name_rep *const *names, u32 n_names,
 		   const struct pfsel_decision *was,
 		   const struct pfsel_decision *now)
 {
@@ -681,8 +1385,7 @@ static void report(struct cmp *c, const struct app_pair *pair, u32 op,
 		u128 lo = addr_num(c->addrs[ai]);
 		u128 hi = ai + 1 < c->n_addrs ? addr_num(c->addrs[ai + 1]) - 1 :
 						~(u128)0;
-		u32 plo = c->ports[pi];
-		u32 phi = pi + 1 < c->n_ports ? c->ports[pi + 1] - 1u : 65535;
+		u32 i;
 
 		fputs(" to ", f);
 		put_addrs(f, lo, hi);
@@ -691,6 +1394,13 @@ static void report(struct cmp *c, const struct app_pair *pair, u32 op,
 				fprintf(f, " port %u", plo);
 			else if (plo != 0 || phi != 65535)
 				fprintf(f, " port %u-%u", plo, phi);
+		}
+		for (i = 0; i < n_names; i++) {
+			fputs(i		  ? ", " :
+			      n_names > 1 ? " with host names " :
+					    " with host name ",
+			      f);
+			put_name(f, names[i]);
 		}
 	}
 	fputs(";  # now ", f);
@@ -746,38 +1456,134 @@ static int protection(struct cmp *c)
 
 /* ---- The enumeration --------------------------------------------------- */
 
-/* 0 no looser so far, 1 stop (found enough), or a negative errno. */
-static int cell(struct cmp *c, const struct app_pair *pair, u32 op, u32 proto,
-		int family, u32 ai, u32 pi)
+/*
+ * The decision of @db for @app at @addr and @port when the address has
+ * the names @names (@n_names of them), as the kernel makes it: the
+ * address's rule, each name's, the smallest.  A report's decisions come
+ * from here, through the kernel's own lookups.
+ */
+static int decide_named(const struct pfsel_policydb *db, u32 app, u32 op,
+			u32 proto, const u8 addr[16], u16 port,
+			const struct name_rep *const *names, u32 n_names,
+			struct pfsel_decision *d)
 {
-	struct pfsel_decision was, now;
-	u8 addr[16];
-	u16 port;
+	const u32 port_class = pfsel_policydb_classify_port(db, port);
+	u32 rule = PFSEL_NONE, best, i;
 
-	if (op == PFSEL_OP_CREATE) {
-		pfsel_policydb_family_addr(
-			family ? PFSEL_FAMILY_INET6 : PFSEL_FAMILY_INET, addr);
-		port = 0;
-	} else {
-		memcpy(addr, c->addrs[ai], 16);
-		port = c->ports[pi];
-	}
-	if (pfsel_policydb_decide(c->old, pair->old_app, op, proto,
-				  pfsel_policydb_classify_addr(c->old, addr),
-				  pfsel_policydb_classify_port(c->old, port),
-				  &was) ||
-	    pfsel_policydb_decide(c->new, pair->new_app, op, proto,
-				  pfsel_policydb_classify_addr(c->new, addr),
-				  pfsel_policydb_classify_port(c->new, port),
-				  &now))
+	if (pfsel_policydb_decide(db, app, op, proto,
+				  pfsel_policydb_classify_addr(db, addr),
+				  port_class, d))
 		return pfsel_fail(-EINVAL, "compare: a lookup failed");
-	if (!looser(c, &was, &now))
-		return 0;
+	best = d->rule;
+	for (i = 0; i < n_names; i++) {
+		const char *name = names[i]->name;
+
+		if (pfsel_policydb_decide_name(
+			    db, app, op, proto,
+			    pfsel_policydb_name_class(db, name, strlen(name)),
+			    port_class, &rule))
+			return pfsel_fail(-EINVAL, "compare: a lookup failed");
+		best = min(best, rule);
+	}
+	if (best != d->rule)
+		rule_decision(db, best, d);
+	return 0;
+}
+
+/* Count a looser request; 1 when enough are found to stop. */
+static int found(struct cmp *c, const struct app_pair *pair, u32 op, u32 proto,
+		 int family, u32 ai, u32 plo, u32 phi,
+		 const struct name_rep *const *names, u32 n_names,
+		 const struct pfsel_decision *was,
+		 const struct pfsel_decision *now)
+{
 	if (c->found++ < c->max)
-		report(c, pair, op, proto, family, ai, pi, &was, &now);
+		report(c, pair, op, proto, family, ai, plo, phi, names, n_names,
+		       was, now);
 	else if (c->report && c->max)
 		fputs("...\n", c->report);
 	return c->found > c->max ? 1 : 0;
+}
+
+/*
+ * The request at address interval @ai and ports [@plo, @phi], without
+ * names: its decisions into *@was and *@now.  0 no looser so far, 1 stop
+ * (found enough), or a negative errno.
+ */
+static int cell(struct cmp *c, const struct app_pair *pair, u32 op, u32 proto,
+		int family, u32 ai, u32 plo, u32 phi,
+		struct pfsel_decision *was, struct pfsel_decision *now)
+{
+	u8 addr[16];
+
+	if (op == PFSEL_OP_CREATE)
+		pfsel_policydb_family_addr(
+			family ? PFSEL_FAMILY_INET6 : PFSEL_FAMILY_INET, addr);
+	else
+		memcpy(addr, c->addrs[ai], 16);
+	if (decide_named(c->old, pair->old_app, op, proto, addr, (u16)plo, NULL,
+			 0, was) ||
+	    decide_named(c->new, pair->new_app, op, proto, addr, (u16)plo, NULL,
+			 0, now))
+		return -EINVAL;
+	if (!looser(c, was, now))
+		return 0;
+	return found(c, pair, op, proto, family, ai, plo, phi, NULL, 0, was,
+		     now);
+}
+
+/*
+ * The same request with one or two names: for each interval of c->nb
+ * that [@plo, @phi] meets and that has names deciding something, unless
+ * already checked with the same address rules (the result would be the
+ * same), whether some names make it looser.  Returns as cell().
+ */
+static int named_cell(struct cmp *c, const struct app_pair *pair, u32 op,
+		      u32 proto, u32 ai, u32 plo, u32 phi,
+		      const struct pfsel_decision *addr_was,
+		      const struct pfsel_decision *addr_now)
+{
+	const u32 ao = addr_was->rule, an = addr_now->rule;
+	const u32 khi = nb_index(c, phi);
+	u32 *next = memo_get(c, ao, an), k, x, y, n_names;
+	int ret;
+
+	if (!next)
+		return pfsel_fail(-ENOMEM, "compare: out of memory");
+	for (k = memo_find(next, nb_index(c, plo)); k <= khi && k < c->n_nb;
+	     k = memo_find(next, k + 1)) {
+		const struct name_rep *names[2];
+		struct pfsel_decision was, now;
+		u32 lo = max(plo, (u32)c->nb[k]);
+		u32 hi = k + 1 < c->n_nb ? min(phi, c->nb[k + 1] - 1u) : phi;
+
+		next[k] = k + 1;
+		/* No name's rule comes before the address's: no change. */
+		if (ao <= c->t_min_old[k] && an <= c->t_min_new[k])
+			continue;
+		c->steps += c->t_off[k + 1] - c->t_off[k];
+		if (c->steps > CMP_NAME_STEPS_MAX)
+			return give_up(c, "too much work");
+		if (!name_check(c, ao, an, k, &x, &y))
+			continue;
+		names[0] = &c->names[c->tuples[x].rep];
+		names[1] = &c->names[c->tuples[y].rep];
+		n_names = x == y ? 1 : 2;
+		if (decide_named(c->old, pair->old_app, op, proto, c->addrs[ai],
+				 (u16)lo, names, n_names, &was) ||
+		    decide_named(c->new, pair->new_app, op, proto, c->addrs[ai],
+				 (u16)lo, names, n_names, &now))
+			return -EINVAL;
+		if (!looser(c, &was, &now))
+			return pfsel_fail(-EINVAL,
+					  "compare: host name decisions "
+					  "disagree with the kernel's lookup");
+		ret = found(c, pair, op, proto, 0, ai, lo, hi, names, n_names,
+			    &was, &now);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 static int enumerate(struct cmp *c)
@@ -795,11 +1601,15 @@ static int enumerate(struct cmp *c)
 				bool ports = proto == PFSEL_PROTO_TCP ||
 					     proto == PFSEL_PROTO_UDP;
 
+				struct pfsel_decision was, now;
+
 				if (op == PFSEL_OP_CREATE) {
-					ret = cell(c, pair, op, proto, 0, 0, 0);
+					ret = cell(c, pair, op, proto, 0, 0, 0,
+						   0, &was, &now);
 					if (!ret)
 						ret = cell(c, pair, op, proto,
-							   1, 0, 0);
+							   1, 0, 0, 0, &was,
+							   &now);
 					if (ret)
 						return ret;
 					continue;
@@ -812,6 +1622,9 @@ static int enumerate(struct cmp *c)
 						  key);
 				if (addr_breaks(c, n_old, n_new))
 					return -ENOMEM;
+				ret = names_prepare(c, n_old, n_new);
+				if (ret)
+					return ret;
 				for (ai = 0; ai < c->n_addrs; ai++) {
 					if (!ports) {
 						c->ports[0] = 0;
@@ -821,8 +1634,23 @@ static int enumerate(struct cmp *c)
 						return -ENOMEM;
 					}
 					for (pi = 0; pi < c->n_ports; pi++) {
+						u32 plo = c->ports[pi];
+						u32 phi = !ports ? 0 :
+							  pi + 1 < c->n_ports ?
+								   c->ports[pi +
+									    1] -
+									   1u :
+								   65535;
+
 						ret = cell(c, pair, op, proto,
-							   0, ai, pi);
+							   0, ai, plo, phi,
+							   &was, &now);
+						if (!ret && c->names_on)
+							ret = named_cell(
+								c, pair, op,
+								proto, ai, plo,
+								phi, &was,
+								&now);
 						if (ret)
 							return ret;
 					}
@@ -852,6 +1680,7 @@ PFSEL_EXPORT int pfsel_compare(const void *old_blob, size_t old_len,
 {
 	struct pfsel_policydb *old = NULL, *new = NULL;
 	struct cmp c = { .report = report, .max = max };
+	size_t i;
 	int err;
 
 	pfsel_clear_error();
@@ -890,7 +1719,9 @@ PFSEL_EXPORT int pfsel_compare(const void *old_blob, size_t old_len,
 			fputs("# mode permissive (the confirmed policy "
 			      "enforces)\n",
 			      report);
-		err = enumerate(&c);
+		err = names_build(&c);
+		if (!err)
+			err = enumerate(&c);
 	}
 	if (err >= 0)
 		err = c.found ? 1 : 0;
@@ -902,6 +1733,13 @@ out:
 	free(c.cells[1]);
 	free(c.addrs);
 	free(c.ports);
+	names_reset(&c);
+	for (i = 0; i < c.n_patterns; i++)
+		free(c.patterns[i]);
+	free(c.patterns);
+	for (i = 0; i < c.n_names; i++)
+		free(c.names[i].name);
+	free(c.names);
 	pfsel_policydb_free(old);
 	pfsel_policydb_free(new);
 	return err;

@@ -386,6 +386,43 @@ static void put_endpoint(struct out *const o, const uint8_t addr[16],
 		put(o, "%s:%u", text, port);
 }
 
+/*
+ * The request's endpoint, and the names the kernel knows for it: the
+ * first (newest) name, then the endpoint in parentheses with the other
+ * names ("www.example.org (93.184.216.34:443, also example.org)"); the
+ * endpoint alone when it knows none.  Each name is escaped like the other
+ * strings: the DNS server chose it.
+ */
+static void put_named_endpoint(struct out *const o,
+			       const struct pfsel_question *const q,
+			       const uint16_t port, const bool has_port)
+{
+	char name[PFSEL_HOST_NAME_MAX + 1];
+	const char *at, *end;
+	size_t len, n = 0;
+
+	if (!q->hosts[0]) {
+		put_endpoint(o, q->raddr, port, has_port);
+		return;
+	}
+	for (at = q->hosts; *at; at = *end ? end + 1 : end, n++) {
+		end = strchrnul(at, ',');
+		len = (size_t)(end - at);
+		if (len >= sizeof(name))
+			len = sizeof(name) - 1; /* not from the kernel */
+		memcpy(name, at, len);
+		name[len] = '\0';
+		if (n == 0) {
+			put_escaped(o, "", name);
+			put(o, " (");
+			put_endpoint(o, q->raddr, port, has_port);
+		} else {
+			put_escaped(o, n == 1 ? ", also " : ", ", name);
+		}
+	}
+	put(o, ")");
+}
+
 PFSEL_EXPORT int pfsel_question_format(const struct pfsel_question *const q,
 				       char *const buf, const size_t size)
 {
@@ -411,16 +448,16 @@ PFSEL_EXPORT int pfsel_question_format(const struct pfsel_question *const q,
 		break;
 	case PFSEL_OP_CONNECT:
 		put(&o, " to ");
-		put_endpoint(&o, q->raddr, q->rport, has_port);
+		put_named_endpoint(&o, q, q->rport, has_port);
 		break;
 	case PFSEL_OP_ACCEPT:
 		put(&o, " from ");
-		put_endpoint(&o, q->raddr, 0, false);
+		put_named_endpoint(&o, q, 0, false);
 		put(&o, " on port %u", q->rport);
 		break;
 	default: /* bind, listen: the local endpoint asked for */
 		put(&o, " on ");
-		put_endpoint(&o, q->raddr, q->rport, has_port);
+		put_named_endpoint(&o, q, q->rport, has_port);
 		break;
 	}
 	put(&o, ", %s policy", pfsel_policy_name(q->policy));
@@ -434,4 +471,89 @@ PFSEL_EXPORT int pfsel_question_format(const struct pfsel_question *const q,
 	if (q->present & PFSEL_Q_HAS(PFSEL_ATTR_UNANSWERED))
 		put(&o, ", then %s", pfsel_answer_name(q->unanswered));
 	return o.cut ? -ENOSPC : (int)o.len;
+}
+
+PFSEL_EXPORT int pfsel_hosts_check(const char *const hosts)
+{
+	size_t len = 0, names = 0, name_len = 0;
+	const char *p;
+
+	if (!hosts || !hosts[0])
+		return -EINVAL;
+	for (p = hosts; *p; p++, len++) {
+		if (len + 1 >= PFSEL_HOSTS_TEXT_MAX)
+			return -ENAMETOOLONG;
+		if (*p == ',') {
+			/* ",a", "a,,b" and "a," have an empty name. */
+			if (!name_len)
+				return -EINVAL;
+			name_len = 0;
+			continue;
+		}
+		/* Printable ASCII but the blank: names are words in logs. */
+		if (*p <= ' ' || *p > '~')
+			return -EINVAL;
+		if (!name_len && ++names > PFSEL_HOSTS_PER_ADDR)
+			return -EINVAL;
+		if (++name_len > PFSEL_HOST_NAME_MAX)
+			return -ENAMETOOLONG;
+	}
+	return name_len ? 0 : -EINVAL;
+}
+
+/*
+ * Whether the policy language writes @name (@len bytes) as "host NAME"
+ * and reads it back as this name (policy/LANGUAGE.md, "Host names"):
+ * labels of 1 to 63 letters, digits, '-' and '_', neither starting nor
+ * ending with '-', at most PFSEL_HOST_NAME_MAX characters.  No '*' (a
+ * pattern there), no final dot.
+ */
+static bool rule_writable_name(const char *const name, const size_t len)
+{
+	size_t i, label = 0;
+	char c;
+
+	if (!len || len > PFSEL_HOST_NAME_MAX)
+		return false;
+	for (i = 0; i <= len; i++) {
+		c = i < len ? name[i] : '.';
+		if (c == '.') {
+			if (!label || label > 63 || name[i - 1] == '-')
+				return false;
+			label = 0;
+			continue;
+		}
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '_' ||
+		      (c == '-' && label)))
+			return false;
+		label++;
+	}
+	return true;
+}
+
+PFSEL_EXPORT int pfsel_hosts_rule_name(const char *const hosts, char *const buf,
+				       const size_t size)
+{
+	const char *at, *end;
+	size_t len, i;
+
+	if (size)
+		buf[0] = '\0';
+	for (at = hosts; at && *at; at = *end ? end + 1 : end) {
+		end = strchrnul(at, ',');
+		len = (size_t)(end - at);
+		if (!rule_writable_name(at, len))
+			continue;
+		if (len >= size)
+			return -ENOSPC;
+		/* The kernel sends names in lower case, as pfwc keeps them. */
+		for (i = 0; i < len; i++)
+			buf[i] = (char)(at[i] >= 'A' && at[i] <= 'Z' ?
+						at[i] - 'A' + 'a' :
+						at[i]);
+		buf[len] = '\0';
+		return (int)len;
+	}
+	return -ENOENT;
 }

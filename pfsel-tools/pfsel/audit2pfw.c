@@ -12,6 +12,12 @@
  * application, in the order their first record came, each group under a
  * comment saying what was denied and by what: a rule appended to a policy
  * takes effect only where no earlier rule decided (first match wins).
+ *
+ * A connect or accept record with host names (hosts=, what the kernel had
+ * learned from DNS answers for the address) gets a rule for the first
+ * (newest) name that a rule can write, "to host www.example.org port 443", instead of the
+ * address, which the name's owner may change tomorrow; --addresses keeps
+ * the addresses.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -26,7 +32,8 @@ struct a2p_rule {
 	char op[16];
 	char proto[8];
 	char family[8]; /* create only, "" for packet */
-	char addr[PFSEL_ADDR_STRLEN]; /* "" for create */
+	/* An address, "host NAME", or "" for create. */
+	char addr[sizeof("host ") + PFSEL_HOST_NAME_MAX + PFSEL_ADDR_STRLEN];
 	unsigned int *ports; /* tcp and udp, sorted at the end */
 	size_t nports;
 	unsigned long records;
@@ -40,6 +47,7 @@ struct a2p_group {
 	char **reasons; /* distinct "denied by ..." lines */
 	size_t nreasons;
 	unsigned long denied, allowed, permissive;
+	bool host_rules; /* some rule names a host */
 	struct a2p_rule *rules;
 	size_t nrules;
 };
@@ -48,6 +56,7 @@ struct a2p_state {
 	struct pfselcmd_ctx *ctx;
 	const char *policy; /* NULL: both */
 	bool permissive_only;
+	bool addresses; /* --addresses: never "host NAME" */
 	struct a2p_group *groups;
 	size_t ngroups;
 	unsigned long records;
@@ -125,10 +134,20 @@ static void request_of(const struct pfselcmd_record *rec, const char **addr,
 	}
 }
 
-static int add_rule(struct a2p_group *group, const struct pfselcmd_record *rec)
+/* connect and accept: the request's address is a peer's. */
+static bool peer_op(const char *op)
+{
+	const int v = pfsel_op_from_name(op);
+
+	return v == PFSEL_OP_CONNECT || v == PFSEL_OP_ACCEPT;
+}
+
+static int add_rule(struct a2p_group *group, const struct pfselcmd_record *rec,
+		    const bool addresses)
 {
 	struct a2p_rule rule = { 0 }, *r;
 	const bool create = pfsel_op_from_name(rec->op) == PFSEL_OP_CREATE;
+	char name[PFSEL_HOST_NAME_MAX + 1];
 	uint8_t bytes[16];
 	const char *addr = NULL;
 	unsigned int port;
@@ -147,6 +166,16 @@ static int add_rule(struct a2p_group *group, const struct pfselcmd_record *rec)
 		if (pfsel_parse_addr(addr, bytes) ||
 		    pfsel_format_addr(bytes, rule.addr, sizeof(rule.addr)))
 			return -EBADMSG;
+		/*
+		 * The kernel names the hosts of the request's peer: the rule
+		 * names the newest that a rule can write.  Not for bind and
+		 * listen, whose address is the machine's own.
+		 */
+		if (!addresses && peer_op(rec->op) &&
+		    pfsel_hosts_rule_name(rec->hosts, name, sizeof(name)) > 0) {
+			snprintf(rule.addr, sizeof(rule.addr), "host %s", name);
+			group->host_rules = true;
+		}
 	}
 	port = (unsigned int)(rport < 0 ? 0 : rport);
 
@@ -238,7 +267,7 @@ static int on_record(const struct pfselcmd_record *rec, void *arg)
 	}
 	if (add_reason(group, rec))
 		return st->error = -ENOMEM;
-	if (add_rule(group, rec))
+	if (add_rule(group, rec, st->addresses))
 		return st->error = -ENOMEM;
 	return 0;
 }
@@ -323,6 +352,11 @@ static void print_group(FILE *out, const struct a2p_group *g)
 		      "through a private\n#   mount) is matched by '*' "
 		      "only\n",
 		      out);
+	if (g->host_rules)
+		fputs("#   a host rule matches the addresses the kernel learns "
+		      "for the name from\n#   DNS answers (--addresses: the "
+		      "addresses the records name)\n",
+		      out);
 	for (i = 0; i < g->nrules; i++) {
 		r = &g->rules[i];
 		fputs("allow ", out);
@@ -398,6 +432,9 @@ static void audit2pfw_help(FILE *out)
 	      "mode\n"
 	      "      --policy=P     only decisions of the user or the system "
 	      "policy\n"
+	      "      --addresses    rules name the records' addresses, even "
+	      "where a record\n                     names the host (hosts=; "
+	      "by default: to host NAME)\n"
 	      "  -h, --help         show this help and exit\n\n"
 	      "Exit status: 0 (also when nothing matched), 1 the log could "
 	      "not be read,\n2 wrong usage.\n",
@@ -410,6 +447,7 @@ int pfselcmd_audit2pfw(struct pfselcmd_ctx *ctx, int argc, char **argv)
 		PFSELCMD_LOG_OPTIONS,
 		{ "permissive", no_argument, NULL, 'p' },
 		{ "policy", required_argument, NULL, 'P' },
+		{ "addresses", no_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -423,6 +461,9 @@ int pfselcmd_audit2pfw(struct pfselcmd_ctx *ctx, int argc, char **argv)
 		switch (opt) {
 		case 'p':
 			st.permissive_only = true;
+			break;
+		case 'A':
+			st.addresses = true;
 			break;
 		case 'P':
 			if (strcmp(optarg, "user") && strcmp(optarg, "system"))

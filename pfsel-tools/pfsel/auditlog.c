@@ -255,6 +255,14 @@ int pfselcmd_record_decode(const struct pfselcmd_field *fields, size_t count,
 	v = field(fields, count, "subj");
 	if (v && strlen(v) < sizeof(rec->subj))
 		strcpy(rec->subj, v);
+	/*
+	 * An untrusted string, as app= is; a list that is not one makes the
+	 * record unreadable rather than a rule for a name nobody saw.
+	 */
+	v = field(fields, count, "hosts");
+	if (v && (pfselcmd_audit_string(v, rec->hosts, sizeof(rec->hosts)) ||
+		  (rec->hosts[0] && pfsel_hosts_check(rec->hosts))))
+		return -EBADMSG;
 	return 0;
 }
 

@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <time.h>
 
+#include <pfsel/pfsel.h>
+
 #include "pam_pfsel.h"
 
 /* Exit codes, documented in pfsel(8). */
@@ -196,6 +198,12 @@ struct pfselcmd_record {
 	 * AppArmor label with its mode); "" when the record has none.
 	 */
 	char subj[256];
+	/*
+	 * The host names the kernel knew for the request's address (hosts=,
+	 * newest first, separated by ','; pfsel_hosts_check()), "" when the
+	 * record has none.
+	 */
+	char hosts[PFSEL_HOSTS_TEXT_MAX];
 };
 
 /* Where records come from and which are wanted. */

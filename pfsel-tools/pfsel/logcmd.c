@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * pfsel log: pfsel's decisions from the audit log, one line each: time,
- * verdict, uid, application, operation, addresses, the deciding rule and
- * the subject's security context (subj=, where an LSM gives one).
+ * verdict, uid, application, operation, addresses, the deciding rule, the
+ * host names the kernel knew for the address (hosts=, when it knew some)
+ * and the subject's security context (subj=, where an LSM gives one).
  * The application, script and rule file come from whoever named the file
  * (the kernel hex-encodes them in the record, auditlog.c decodes them):
  * they are printed as pfsel_escape() writes them, never raw.
@@ -20,8 +21,9 @@ static void log_help(FILE *out)
 	fputs("Usage: pfsel log [OPTION]...\n"
 	      "Print pfsel's decisions (AUDIT_PFSEL_ACCESS records) from the "
 	      "audit log,\noldest first: time, verdict, uid, application, "
-	      "request, the deciding\nrule, and the subject's context "
-	      "(SELinux, AppArmor) when the record has\none.  Reading the "
+	      "request, the deciding\nrule, the host names the kernel knew "
+	      "for the address (hosts=) and the\nsubject's context "
+	      "(SELinux, AppArmor) when the record has them.\nReading the "
 	      "audit daemon's logs needs root.\n\n"
 	      "  -i, --input=FILE   read FILE ('-' for standard input; raw "
 	      "records, as\n                     'ausearch --raw' prints "
@@ -92,6 +94,27 @@ static void put_rule(FILE *out, const char *rule)
 	put_escaped(out, line, 0);
 }
 
+/*
+ * " hosts=NAME,NAME": each name as pfsel_escape() writes a path (bare when
+ * plain, else quoted): the DNS server chose them.
+ */
+static void put_hosts(FILE *out, const char *hosts)
+{
+	char name[PFSEL_HOST_NAME_MAX + 1];
+	const char *at, *end;
+	size_t len;
+
+	fputs(" hosts=", out);
+	for (at = hosts; *at; at = *end ? end + 1 : end) {
+		end = strchrnul(at, ',');
+		len = (size_t)(end - at);
+		snprintf(name, sizeof(name), "%.*s", (int)len, at);
+		if (at != hosts)
+			fputc(',', out);
+		put_escaped(out, name, PFSEL_ESCAPE_QUOTE);
+	}
+}
+
 static void print_text(FILE *out, const struct pfselcmd_record *rec)
 {
 	char when[32], a[80], b[80];
@@ -145,11 +168,34 @@ static void print_text(FILE *out, const struct pfselcmd_record *rec)
 		fputs(" permissive", out);
 	if (rec->pid >= 0)
 		fprintf(out, " pid=%ld", rec->pid);
+	if (rec->hosts[0])
+		put_hosts(out, rec->hosts);
 	if (rec->subj[0]) {
 		fputs(" subj=", out);
 		put_escaped(out, rec->subj, PFSEL_ESCAPE_QUOTE);
 	}
 	fputc('\n', out);
+}
+
+/* The host names as a JSON array of strings, newest first; null for none. */
+static void put_json_hosts(FILE *out, const char *hosts)
+{
+	char name[PFSEL_HOST_NAME_MAX + 1];
+	const char *at, *end;
+
+	if (!hosts[0]) {
+		fputs("null", out);
+		return;
+	}
+	fputc('[', out);
+	for (at = hosts; *at; at = *end ? end + 1 : end) {
+		end = strchrnul(at, ',');
+		snprintf(name, sizeof(name), "%.*s", (int)(end - at), at);
+		if (at != hosts)
+			fputc(',', out);
+		pfselcmd_json_str(out, name);
+	}
+	fputc(']', out);
 }
 
 static void print_json(FILE *out, const struct pfselcmd_record *rec, bool first)
@@ -187,6 +233,8 @@ static void print_json(FILE *out, const struct pfselcmd_record *rec, bool first)
 	pfselcmd_json_str(out, rec->has_raddr ? rec->raddr : NULL);
 	fputs(",\"rport\":", out);
 	pfselcmd_json_int(out, rec->rport >= 0, rec->rport);
+	fputs(",\"hosts\":", out);
+	put_json_hosts(out, rec->hosts);
 	fputs(",\"subj\":", out);
 	pfselcmd_json_str(out, rec->subj[0] ? rec->subj : NULL);
 	fputc('}', out);

@@ -197,13 +197,16 @@ static void set_status(struct ask_window *w, const char *text)
 static char *rule_text(const PromptQuestion *pq, unsigned int verdict,
 		       unsigned int width, gboolean *ok)
 {
-	char buf[PFSEL_ESCAPE_SIZE(PFSEL_QUESTION_PATH_MAX) * 2 + 256];
+	char buf[PFSEL_ESCAPE_SIZE(PFSEL_QUESTION_PATH_MAX) * 2 + 512];
 	int ret = answer_rule_format(pq->q, verdict, width, buf, sizeof(buf));
 
 	*ok = ret >= 0;
 	if (ret == -EINVAL)
 		return g_strdup("none: no rule can name this application "
 				"(the kernel could not name its executable)");
+	if (ret == -ENOENT)
+		return g_strdup("none: the kernel knows no host name for "
+				"this address that a rule can name");
 	if (ret < 0)
 		return g_strdup_printf("none: %s", g_strerror(-ret));
 	/* The paths in it are escaped already; this is a last guard. */
@@ -317,6 +320,11 @@ static void show_question(struct ask_window *w, PromptQuestion *pq)
 		gtk_toggle_button_set_active(
 			GTK_TOGGLE_BUTTON(w->width_buttons[ANSWER_RULE_EXACT]),
 			TRUE);
+		/* The host widths only when the kernel named the host. */
+		for (i = 0; i < ANSWER_RULE_WIDTH_COUNT; i++)
+			gtk_widget_set_visible(
+				w->width_buttons[i],
+				answer_rule_width_applies(pq->q, (unsigned)i));
 		disarm(w);
 	}
 	select_current_row(w);

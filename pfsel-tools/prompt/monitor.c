@@ -316,6 +316,8 @@ static void record_question(const struct pfselcmd_record *rec,
 	if (rec->has_laddr)
 		pfsel_parse_addr(rec->laddr, q->laddr);
 	q->lport = (uint16_t)(rec->lport > 0 ? rec->lport : 0);
+	/* Checked when the record was read (pfsel_hosts_check()). */
+	g_strlcpy(q->hosts, rec->hosts, sizeof(q->hosts));
 }
 
 static gboolean proto_has_ports(const char *proto)
@@ -334,8 +336,8 @@ static char *endpoint(const char *addr, int port, const char *proto)
 	return g_strdup_printf("%s:%d", addr, port);
 }
 
-/* "connect to 192.0.2.1:443 (tcp)" and the like. */
-static char *destination_text(const struct pfselcmd_record *rec)
+/* The request alone: "connect to 192.0.2.1:443 (tcp)" and the like. */
+static char *request_text(const struct pfselcmd_record *rec)
 {
 	const int op = pfsel_op_from_name(rec->op);
 	g_autofree char *local = endpoint(rec->laddr, rec->lport, rec->proto);
@@ -356,6 +358,27 @@ static char *destination_text(const struct pfselcmd_record *rec)
 		return g_strdup_printf("%s to %s (%s)", rec->op, remote,
 				       rec->proto);
 	}
+}
+
+/*
+ * "connect to 192.0.2.1:443 (tcp)" and the like; with the host names the
+ * record gives (hosts=), "connect to 192.0.2.1:443 (tcp, host
+ * www.example.org)", the names escaped.
+ */
+static char *destination_text(const struct pfselcmd_record *rec)
+{
+	g_autofree char *text = request_text(rec);
+	g_auto(GStrv) names = NULL;
+	g_autofree char *joined = NULL, *shown = NULL;
+
+	if (!rec->hosts[0] || pfsel_op_from_name(rec->op) == PFSEL_OP_CREATE)
+		return g_steal_pointer(&text);
+	names = g_strsplit(rec->hosts, ",", -1);
+	joined = g_strjoinv(", ", names);
+	shown = prompt_escape(joined);
+	/* The text ends with ")". */
+	text[strlen(text) - 1] = '\0';
+	return g_strdup_printf("%s, host %s)", text, shown);
 }
 
 static char *verdict_text(const struct pfselcmd_record *rec)

@@ -119,7 +119,9 @@ G_DECLARE_FINAL_TYPE(PromptQuestion, prompt_question, PROMPT, QUESTION, GObject)
  * @app_name: the application's name (escaped): its .desktop file's, else
  *            the executable's (or script's) file name.
  * @icon: its icon, or a generic one.
- * @headline: one sentence: "curl wants to connect to 192.0.2.1 port 443".
+ * @headline: one sentence: "curl wants to connect to 192.0.2.1 port 443",
+ *            "... to www.example.org (192.0.2.1) port 443" when the
+ *            kernel knows the address's host names.
  */
 struct _PromptQuestion {
 	GObject parent;

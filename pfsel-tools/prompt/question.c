@@ -47,6 +47,8 @@ const char *const prompt_width_mnemonics[ANSWER_RULE_WIDTH_COUNT] = {
 	[ANSWER_RULE_EXACT] = "This address a_nd port",
 	[ANSWER_RULE_ADDRESS] = "This addr_ess",
 	[ANSWER_RULE_PORT] = "This port an_ywhere",
+	[ANSWER_RULE_HOST] = "This _host name",
+	[ANSWER_RULE_DOMAIN] = "Any host in its do_main",
 };
 
 char *prompt_escape_flags(const char *text, unsigned int flags)
@@ -200,10 +202,43 @@ static char *format_addr(const uint8_t addr[16])
 	return g_strdup(buf);
 }
 
+/*
+ * The address as the headline names it: "192.0.2.1", or, when the kernel
+ * knows names for it, the first (newest) name and the address
+ * ("www.example.org (192.0.2.1)"), the name escaped.
+ */
+static char *named_addr(const struct pfsel_question *q)
+{
+	g_autofree char *addr = format_addr(q->raddr);
+	g_autofree char *first = NULL, *name = NULL;
+
+	if (!q->hosts[0])
+		return g_steal_pointer(&addr);
+	first = g_strndup(q->hosts, strcspn(q->hosts, ","));
+	name = prompt_escape(first);
+	return g_strdup_printf("%s (%s)", name, addr);
+}
+
+/*
+ * The names the kernel knows for the address, escaped, newest first:
+ * "www.example.org, example.org"; NULL when none.
+ */
+static char *host_names(const struct pfsel_question *q)
+{
+	g_auto(GStrv) names = NULL;
+	g_autofree char *joined = NULL;
+
+	if (!q->hosts[0])
+		return NULL;
+	names = g_strsplit(q->hosts, ",", -1);
+	joined = g_strjoinv(", ", names);
+	return prompt_escape(joined);
+}
+
 /* "connect to 192.0.2.1 port 443 (https)" and the like. */
 static char *request_phrase(const struct pfsel_question *q)
 {
-	g_autofree char *addr = format_addr(q->raddr);
+	g_autofree char *addr = named_addr(q);
 	g_autofree char *service = prompt_service_name(q->proto, q->rport);
 	g_autofree char *port = NULL;
 	const char *proto = pfsel_proto_name(q->proto);
@@ -325,8 +360,10 @@ void prompt_question_fields(const PromptQuestion *pq,
 		text[PROMPT_FIELD_SERVICE] =
 			g_strdup(service ? service : "unknown");
 	}
-	/* Issue 17 will name the host behind an address. */
-	text[PROMPT_FIELD_HOST] = g_strdup("unknown");
+	/* Learned by the kernel from DNS answers (PFSEL_ATTR_HOSTS). */
+	text[PROMPT_FIELD_HOST] = host_names(q);
+	if (!text[PROMPT_FIELD_HOST])
+		text[PROMPT_FIELD_HOST] = g_strdup("unknown");
 	if (q->rule_line) {
 		g_autofree char *file =
 			prompt_escape(q->rule_file[0] ? q->rule_file : "?");

@@ -18,7 +18,7 @@ struct rule_dialog {
 	GtkWidget *widths[ANSWER_RULE_WIDTH_COUNT];
 	GtkWidget *rule;
 	GtkWidget *copy;
-	char text[PFSEL_ESCAPE_SIZE(PFSEL_QUESTION_PATH_MAX) * 2 + 256];
+	char text[PFSEL_ESCAPE_SIZE(PFSEL_QUESTION_PATH_MAX) * 2 + 512];
 };
 
 static void update(struct rule_dialog *d)
@@ -39,10 +39,12 @@ static void update(struct rule_dialog *d)
 	if (ret < 0) {
 		d->text[0] = '\0';
 		prompt_label_set_text(
-			d->rule, ret == -EINVAL ?
-					 "No rule can name this application "
+			d->rule,
+			ret == -EINVAL ? "No rule can name this application "
 					 "(the kernel could not name its "
 					 "executable)." :
+			ret == -ENOENT ? "The record names no host for this "
+					 "address that a rule can name." :
 					 g_strerror(-ret));
 	} else {
 		g_autofree char *shown =
@@ -127,6 +129,9 @@ void prompt_rule_dialog_show(GtkWindow *parent, const struct pfsel_question *q,
 	for (i = 0; i < ANSWER_RULE_WIDTH_COUNT; i++) {
 		d->widths[i] = radio(prompt_width_mnemonics[i],
 				     i ? d->widths[0] : NULL, d);
+		/* The host widths only when the record names the host. */
+		gtk_widget_set_visible(d->widths[i],
+				       answer_rule_width_applies(&d->q, i));
 		gtk_box_append(GTK_BOX(choices), d->widths[i]);
 	}
 	gtk_box_append(GTK_BOX(box), row);

@@ -41,6 +41,11 @@ The cases (--backend x11 runs them all, --backend wayland "a" and "g"):
   i  nothing on the session bus answers: the prompt owns no well-known
      name, and its application object's Activate, ActivateAction, Open
      and CommandLine neither answer nor take the focus.
+  j  a question whose address the kernel knows host names for shows them
+     (Host name, and the headline names the first); "always" offers the
+     host widths, shows their rules ("to host *.example.org port 443",
+     "to host www.example.org port 443"), and the agent side receives
+     the host width; the next question, without names, offers neither.
 
 Every case but g runs the prompt with PFSEL_PROMPT_ACCESSIBLE_ACTIONS=1 in
 the seam driver's environment (which the driver, as the agent does, gives
@@ -670,6 +675,7 @@ def case_a(ctx):
             "Service": SERVICE,
             "Rule": f"{ctx.rule_file}:{RULE_LINE}:",
             "When time runs out": "then: deny",
+            "Host name": "unknown",
         }
         for title, needle in expect.items():
             value = field(w, title)
@@ -895,6 +901,59 @@ def case_d(ctx):
     finally:
         proc.terminate()
         proc.wait()
+
+
+def case_j(ctx):
+    p = Prompt(ctx)
+    try:
+        hosts = "www.example.org,example.org"
+        p.driver.ask(81, 60000, **question(ctx, script="", hosts=hosts))
+        w = p.window_with(ctx.exe, 20)
+        if not check("j: the question with host names is shown", w is not None):
+            return
+        names = wait_for(lambda: field(w, "Host name") == "www.example.org, example.org", 5)
+        check("j: the window shows Host name: www.example.org, example.org", names,
+              f"Host name: {field(w, 'Host name')!r}")
+        headline = f"connect to www.example.org ({ADDRESS}) port {PORT}"
+        check(f"j: the headline names the host first: {headline}",
+              not all_in(texts(w), [headline]), " | ".join(texts(w)))
+        check("j: scope \"Always\" is chosen", choose(w, "Always") and is_on(w, "Always"))
+        check("j: width \"Any host in its domain\" is offered and chosen",
+              choose(w, "Any host in its domain") and is_on(w, "Any host in its domain"))
+        rule = f"allow {ctx.exe} connect tcp to host *.example.org port {PORT};"
+        found = wait_for(lambda: field(w, "Rule added by Allow") == rule, 5)
+        check("j: the rule Allow will add is shown: " + rule, found,
+              f"Rule added by Allow: {field(w, 'Rule added by Allow')!r}")
+        check("j: width \"This host name\" is offered and chosen",
+              choose(w, "This host name") and is_on(w, "This host name"))
+        rule = f"allow {ctx.exe} connect tcp to host www.example.org port {PORT};"
+        found = wait_for(lambda: field(w, "Rule added by Allow") == rule, 5)
+        screenshot(ctx, "j-always-host")
+        check("j: the rule Allow will add is shown: " + rule, found,
+              f"Rule added by Allow: {field(w, 'Rule added by Allow')!r}")
+        choose(w, "Allow")
+        got = p.driver.expect(r"answer 81 .*", 10)
+        check("j: the agent side receives allow always host",
+              got and got.group(0) == "answer 81 allow always host",
+              got.group(0) if got else "no answer")
+        # A question whose address has no known name: no host widths.
+        p.driver.ask(82, 60000, **question(ctx, script="", rport=8082))
+        shown = wait_for(lambda: "8082" in (field(w, "Port") or ""), 10)
+        check("j: the next question, without host names, is shown", shown)
+        check("j: ... its Host name is unknown", field(w, "Host name") == "unknown",
+              f"Host name: {field(w, 'Host name')!r}")
+        choose(w, "Always")
+        offered = [label for label in ("This host name", "Any host in its domain")
+                   if controls(w, BUTTONS, label)]
+        screenshot(ctx, "j-no-host")
+        check("j: ... and no host width is offered", not offered, f"offered: {offered}")
+        choose(w, "Deny")
+        got = p.driver.expect(r"answer 82 .*", 10)
+        check("j: ... and it is answered deny always exact",
+              got and got.group(0) == "answer 82 deny always exact",
+              got.group(0) if got else "no answer")
+    finally:
+        p.close()
 
 
 def case_e(ctx):
@@ -1245,7 +1304,7 @@ def case_i(ctx):
 
 
 CASES = {"a": case_a, "b": case_b, "c": case_c, "d": case_d, "e": case_e, "f": case_f,
-         "g": case_g, "h": case_h, "i": case_i}
+         "g": case_g, "h": case_h, "i": case_i, "j": case_j}
 
 
 def start_a11y_bus(ctx):
@@ -1286,7 +1345,7 @@ def main():
     parser.add_argument("--prompt", help="the pfsel-prompt to test (default: build/bin's)")
     parser.add_argument("--driver", help="the seam driver (default: build/tests/gui's)")
     args = parser.parse_args()
-    cases = args.cases or ("abcdefghi" if args.backend == "x11" else "ag")
+    cases = args.cases or ("abcdefghij" if args.backend == "x11" else "ag")
     if any(c not in CASES for c in cases):
         parser.error(f"--cases: not cases of this test: {cases}")
     # Its own accessibility bus would take the place of a person's.

@@ -15,7 +15,8 @@
  *   in:  ask ID TIMEOUT_MS NAME=VALUE...  a question; NAMEs: exe script
  *                                comm pid tgid uid op family proto laddr
  *                                lport raddr rport policy rule_file
- *                                rule_line rule_col secctx unanswered.
+ *                                rule_line rule_col secctx unanswered
+ *                                hosts ("a.example,b.example").
  *                                VALUEs are %-encoded (%XX for any byte).
  *        withdraw ID REASON     expired, answered or stopping
  *        result ID STATUS TEXT  what became of an answer (STATUS an errno
@@ -26,7 +27,8 @@
  *        posted ID              post() took the question
  *        answer ID VERDICT SCOPE WIDTH   from collect(): allow/deny,
  *                               once/process/session/always,
- *                               exact/address/port ("-" unless always);
+ *                               exact/address/port/host/domain ("-"
+ *                               unless always);
  *                               the prompt is then told, as the agent
  *                               tells it, "answered VERDICT SCOPE"
  *                               (result(), status 0)
@@ -66,9 +68,9 @@ static struct pending pending[MAX_PENDING];
 static size_t n_pending;
 
 static const char *const width_names[ANSWER_RULE_WIDTH_COUNT] = {
-	[ANSWER_RULE_EXACT] = "exact",
-	[ANSWER_RULE_ADDRESS] = "address",
-	[ANSWER_RULE_PORT] = "port",
+	[ANSWER_RULE_EXACT] = "exact",	 [ANSWER_RULE_ADDRESS] = "address",
+	[ANSWER_RULE_PORT] = "port",	 [ANSWER_RULE_HOST] = "host",
+	[ANSWER_RULE_DOMAIN] = "domain",
 };
 
 static const char *const reason_names[] = {
@@ -175,6 +177,7 @@ static bool set_field(struct pfsel_question *q, char *field)
 	STR(comm, PFSEL_ATTR_COMM)
 	STR(rule_file, PFSEL_ATTR_RULE_FILE)
 	STR(secctx, PFSEL_ATTR_SECCTX)
+	STR(hosts, PFSEL_ATTR_HOSTS)
 	NUM(pid, PFSEL_ATTR_PID, UINT32_MAX)
 	NUM(tgid, PFSEL_ATTR_TGID, UINT32_MAX)
 	NUM(uid, PFSEL_ATTR_UID, UINT32_MAX)

@@ -698,10 +698,16 @@ int pfsel_escape(const char *text, char *buf, size_t size, unsigned int flags);
  *              no answer comes in time (with
  *              PFSEL_Q_HAS(PFSEL_ATTR_UNANSWERED) in @present; kernels
  *              before it do not say).  Added after @secctx.
+ * @hosts: the host names the kernel knows for the request's address
+ *         (PFSEL_ATTR_HOSTS: learned from DNS answers, newest first,
+ *         separated by ',', e.g. "www.example.org,example.org"); "" when
+ *         it knows none (or is too old to say).  Checked as
+ *         pfsel_hosts_check() checks, never cut: a list that is not one
+ *         rejects the whole message.  Added after @unanswered.
  *
- * Strings longer than their field are cut (and still NUL-terminated).
- * About 13 KiB: allocate it, or keep one around, rather than put many on
- * a small stack.
+ * Other strings longer than their field are cut (and still
+ * NUL-terminated).  About 15 KiB: allocate it, or keep one around, rather
+ * than put many on a small stack.
  */
 struct pfsel_question {
 	uint64_t id;
@@ -726,18 +732,25 @@ struct pfsel_question {
 	uint32_t present;
 	char secctx[PFSEL_QUESTION_SECCTX_MAX];
 	uint8_t unanswered;
+	char hosts[PFSEL_HOSTS_TEXT_MAX];
 };
 
 /**
  * pfsel_question_format - A question as one line of text
  * @q: the question.
  * @buf: where to write.
- * @size: size of @buf (512 is enough but for long paths).
+ * @size: size of @buf (512 is enough but for long paths and host
+ *        names).
  *
  * For example:
  *   /usr/bin/curl (curl, pid 812) connect tcp to 192.0.2.1:80,
  *   user policy rule /home/alice/.pfw:3:1, timeout 30.0s, then deny
  * (", then deny": what an unanswered question gets, when the kernel says.)
+ * When the kernel knows host names for the address, the first (newest)
+ * comes before it and the others after it: "connect tcp to
+ * www.example.org (93.184.216.34:443)", "... to www.example.org
+ * (93.184.216.34:443, also example.org, example.net)"; "accept tcp from
+ * client.example.org (192.0.2.7) on port 22".
  * With a security context: "(curl, pid 812, context
  * system_u:system_r:unconfined_t:s0)".
  * "create" has no address; "bind" and "listen" say "on", "accept" "from";
@@ -753,6 +766,42 @@ struct pfsel_question {
  */
 int pfsel_question_format(const struct pfsel_question *q, char *buf,
 			  size_t size);
+
+/**
+ * pfsel_hosts_check - Whether @hosts is a list of host names as the kernel
+ *                     sends them
+ * @hosts: the text of PFSEL_ATTR_HOSTS (or of an audit record's hosts=).
+ *
+ * A list is 1 to PFSEL_HOSTS_PER_ADDR names separated by single ',', each
+ * of 1 to PFSEL_HOST_NAME_MAX printable ASCII characters other than ' '
+ * and ',', the whole shorter than PFSEL_HOSTS_TEXT_MAX.  What a name
+ * holds beyond that is the DNS server's choice: show it escaped
+ * (pfsel_escape()), and put it in a rule only through
+ * pfsel_hosts_rule_name().
+ *
+ * Return: 0; -ENAMETOOLONG when the list or a name is too long; -EINVAL
+ * otherwise (empty, an empty name, a byte that is not printable, too many
+ * names).
+ */
+int pfsel_hosts_check(const char *hosts);
+
+/**
+ * pfsel_hosts_rule_name - The first name of a host list that a rule can name
+ * @hosts: a list as pfsel_hosts_check() accepts it ("" for none).
+ * @buf: receives the name, in lower case, NUL-terminated.
+ * @size: size of @buf (PFSEL_HOST_NAME_MAX + 1 is enough).
+ *
+ * The first (so the newest) name that the policy language can write after
+ * "host" and that then names that very name (policy/LANGUAGE.md, "Host
+ * names"): labels of 1 to 63 letters, digits, '-' and '_', not starting
+ * or ending with '-', at most PFSEL_HOST_NAME_MAX characters in all.  A
+ * name the DNS let through but the language cannot write ("*.example",
+ * "a\"b.example") is skipped.
+ *
+ * Return: the name's length; -ENOENT when no name of @hosts is one;
+ * -ENOSPC when @buf is too small (it then holds "").
+ */
+int pfsel_hosts_rule_name(const char *hosts, char *buf, size_t size);
 
 struct pfsel_agent;
 struct nl_msg;
@@ -915,8 +964,9 @@ struct nlattr;
  * message of its own (pfsel-agent to its desktop prompt).
  *
  * Return: 0; -EPROTO when an attribute has the wrong size, a string is
- * not NUL-terminated or a value is out of range; -EBADMSG when the ID
- * attribute is missing.
+ * not NUL-terminated, a value is out of range or the host names are not
+ * a list (pfsel_hosts_check(), or longer than @hosts); -EBADMSG when the
+ * ID attribute is missing.
  */
 int pfsel_question_from_attrs(struct nlattr *const *tb, int maxtype,
 			      struct pfsel_question *q);

@@ -100,6 +100,104 @@ static void test_widths_other_ops(void **state)
 	free(q);
 }
 
+/*
+ * The host widths: the first name a rule can write, this port; its
+ * domain for a name of three labels or more.  For connect and accept,
+ * in their words.
+ */
+static void test_widths_host(void **state)
+{
+	struct pfsel_question *q = question();
+
+	(void)state;
+	strcpy(q->hosts, "www.example.org,example.org");
+	expect(q, PFSEL_ANSWER_ALLOW, ANSWER_RULE_HOST,
+	       "allow /usr/bin/curl connect tcp to host www.example.org port 80;");
+	expect(q, PFSEL_ANSWER_DENY, ANSWER_RULE_DOMAIN,
+	       "deny /usr/bin/curl connect tcp to host *.example.org port 80;");
+	/* The address widths are as they were. */
+	expect(q, PFSEL_ANSWER_ALLOW, ANSWER_RULE_EXACT,
+	       "allow /usr/bin/curl connect tcp to 192.0.2.1 port 80;");
+	assert_true(answer_rule_width_applies(q, ANSWER_RULE_HOST));
+	assert_true(answer_rule_width_applies(q, ANSWER_RULE_DOMAIN));
+
+	/* A name the language cannot write is passed over; case is folded. */
+	strcpy(q->hosts, "*.weird.example,a\"b.example,CDN.Example.NET");
+	expect(q, PFSEL_ANSWER_ALLOW, ANSWER_RULE_HOST,
+	       "allow /usr/bin/curl connect tcp to host cdn.example.net port 80;");
+	expect(q, PFSEL_ANSWER_ALLOW, ANSWER_RULE_DOMAIN,
+	       "allow /usr/bin/curl connect tcp to host *.example.net port 80;");
+
+	/* No port: the name alone. */
+	q->proto = PFSEL_PROTO_ICMP;
+	expect(q, PFSEL_ANSWER_ALLOW, ANSWER_RULE_HOST,
+	       "allow /usr/bin/curl connect icmp to host cdn.example.net;");
+	q->proto = PFSEL_PROTO_TCP;
+
+	q->op = PFSEL_OP_ACCEPT;
+	q->rport = 22;
+	strcpy(q->hosts, "client.example.org");
+	expect(q, PFSEL_ANSWER_DENY, ANSWER_RULE_HOST,
+	       "deny /usr/bin/curl accept tcp from host client.example.org port 22;");
+	expect(q, PFSEL_ANSWER_ALLOW, ANSWER_RULE_DOMAIN,
+	       "allow /usr/bin/curl accept tcp from host *.example.org port 22;");
+	free(q);
+}
+
+/*
+ * Where the host widths make no rule: no name known, only names the
+ * language cannot write, create (no address), bind and listen (the
+ * machine's own address); and no domain width for a
+ * two-label name (its parent is a top-level domain: "*.org").
+ */
+static void test_widths_host_refused(void **state)
+{
+	struct pfsel_question *q = question();
+	char buf[512];
+	unsigned int w;
+
+	(void)state;
+	for (w = ANSWER_RULE_HOST; w <= ANSWER_RULE_DOMAIN; w++) {
+		q->hosts[0] = '\0';
+		assert_false(answer_rule_width_applies(q, w));
+		assert_int_equal(answer_rule_format(q, PFSEL_ANSWER_ALLOW, w,
+						    buf, sizeof(buf)),
+				 -ENOENT);
+		assert_string_equal(buf, "");
+		strcpy(q->hosts, "*.example.org,-bad.example");
+		assert_false(answer_rule_width_applies(q, w));
+		assert_int_equal(answer_rule_format(q, PFSEL_ANSWER_ALLOW, w,
+						    buf, sizeof(buf)),
+				 -ENOENT);
+		/* No address, or the machine's own. */
+		strcpy(q->hosts, "www.example.org");
+		for (q->op = PFSEL_OP_CREATE; q->op <= PFSEL_OP_LISTEN;
+		     q->op++) {
+			if (q->op == PFSEL_OP_CONNECT)
+				continue;
+			assert_false(answer_rule_width_applies(q, w));
+			assert_int_equal(
+				answer_rule_format(q, PFSEL_ANSWER_ALLOW, w,
+						   buf, sizeof(buf)),
+				-ENOENT);
+		}
+		q->op = PFSEL_OP_CONNECT;
+	}
+	strcpy(q->hosts, "example.org,www.example.org");
+	assert_true(answer_rule_width_applies(q, ANSWER_RULE_HOST));
+	assert_false(answer_rule_width_applies(q, ANSWER_RULE_DOMAIN));
+	assert_int_equal(answer_rule_format(q, PFSEL_ANSWER_ALLOW,
+					    ANSWER_RULE_DOMAIN, buf,
+					    sizeof(buf)),
+			 -ENOENT);
+	/* The address widths always apply. */
+	q->hosts[0] = '\0';
+	for (w = ANSWER_RULE_EXACT; w <= ANSWER_RULE_PORT; w++)
+		assert_true(answer_rule_width_applies(q, w));
+	assert_false(answer_rule_width_applies(q, ANSWER_RULE_WIDTH_COUNT));
+	free(q);
+}
+
 /* No port (icmp, raw): every width is the address's; create: none. */
 static void test_widths_without_port(void **state)
 {
@@ -107,7 +205,8 @@ static void test_widths_without_port(void **state)
 	unsigned int w;
 
 	(void)state;
-	for (w = 0; w < ANSWER_RULE_WIDTH_COUNT; w++) {
+	/* The address widths (the host widths need a name: above). */
+	for (w = 0; w <= ANSWER_RULE_PORT; w++) {
 		q->op = PFSEL_OP_CONNECT;
 		q->proto = PFSEL_PROTO_ICMP;
 		expect(q, PFSEL_ANSWER_ALLOW, w,
@@ -197,6 +296,10 @@ static void test_width_names(void **state)
 			    "this address");
 	assert_string_equal(answer_rule_width_name(ANSWER_RULE_PORT),
 			    "this port");
+	assert_string_equal(answer_rule_width_name(ANSWER_RULE_HOST),
+			    "this host name");
+	assert_string_equal(answer_rule_width_name(ANSWER_RULE_DOMAIN),
+			    "its domain");
 	assert_string_equal(answer_rule_width_name(ANSWER_RULE_WIDTH_COUNT),
 			    "?");
 }
@@ -247,7 +350,8 @@ static void test_pfwc_reads_each_width(void **state)
 		skip();
 	q = question();
 	strcpy(q->exe, app);
-	for (w = 0; w < ANSWER_RULE_WIDTH_COUNT; w++) {
+	/* The address widths: the host widths need a name (below). */
+	for (w = 0; w <= ANSWER_RULE_PORT; w++) {
 		assert_true(answer_rule_format(q, PFSEL_ANSWER_ALLOW, w, rule,
 					       sizeof(rule)) > 0);
 		snprintf(text, sizeof(text),
@@ -269,7 +373,7 @@ static void test_pfwc_reads_each_width(void **state)
 	}
 	/* IPv6, and bind's "on": pfwc takes them too. */
 	pfsel_parse_addr("2001:db8::1", q->raddr);
-	for (w = 0; w < ANSWER_RULE_WIDTH_COUNT; w++) {
+	for (w = 0; w <= ANSWER_RULE_PORT; w++) {
 		q->op = w == ANSWER_RULE_PORT ? PFSEL_OP_BIND :
 						PFSEL_OP_CONNECT;
 		assert_true(answer_rule_format(q, PFSEL_ANSWER_DENY, w, rule,
@@ -279,6 +383,102 @@ static void test_pfwc_reads_each_width(void **state)
 			 in("v6.pfsel"), in("v6.pfw"));
 		if (system(cmd))
 			fail_msg("pfwc rejected '%s'", rule);
+	}
+	free(q);
+}
+
+/*
+ * pfwc --query @policy with the host names @hosts ("" none) for @app
+ * @op tcp @addr @port: the verdict word @want.
+ */
+static void query_hosts(const char *pfwc, const char *policy, const char *app,
+			const char *op, const char *hosts, const char *addr,
+			unsigned int port, const char *want)
+{
+	char cmd[1024], args[256] = "", out[512] = "", *save = NULL, *name;
+	char list[128];
+	FILE *p;
+
+	snprintf(list, sizeof(list), "%s", hosts);
+	for (name = strtok_r(list, ",", &save); name;
+	     name = strtok_r(NULL, ",", &save))
+		snprintf(args + strlen(args), sizeof(args) - strlen(args),
+			 " --host '%s'", name);
+	snprintf(cmd, sizeof(cmd), "'%s' --query%s '%s' '%s' %s tcp %s %u",
+		 pfwc, args, policy, app, op, addr, port);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	if (!fgets(out, sizeof(out), p))
+		out[0] = '\0';
+	pclose(p);
+	if (strncmp(out, want, strlen(want)) || out[strlen(want)] != ' ')
+		fail_msg("%s %s [%s] %s %u: got '%s', want %s", app, op, hosts,
+			 addr, port, out, want);
+}
+
+/*
+ * The host widths' rules, compiled by the real pfwc (-Werror) before the
+ * rule that asked: "host" covers that name and port, whatever the
+ * address; "domain" any name below the parent, not the parent itself;
+ * neither covers an address with no name, another port, another name.
+ */
+static void test_pfwc_reads_host_widths(void **state)
+{
+	static const char *const app = "/tmp/globdir/*";
+	const char *pfwc = real_pfwc();
+	char rule[1024], text[2048], cmd[1024];
+	struct pfsel_question *q;
+	unsigned int w;
+	int op;
+
+	(void)state;
+	if (!pfwc)
+		skip();
+	q = question();
+	strcpy(q->exe, app);
+	strcpy(q->hosts, "www.example.org,example.org");
+	for (op = PFSEL_OP_CONNECT; op <= PFSEL_OP_ACCEPT;
+	     op += PFSEL_OP_ACCEPT - PFSEL_OP_CONNECT) {
+		const char *opname = pfsel_op_name((unsigned int)op);
+
+		q->op = (uint8_t)op;
+		for (w = ANSWER_RULE_HOST; w <= ANSWER_RULE_DOMAIN; w++) {
+			const char *sibling =
+				w == ANSWER_RULE_DOMAIN ? "allow" : "ask";
+
+			assert_true(answer_rule_format(q, PFSEL_ANSWER_ALLOW, w,
+						       rule, sizeof(rule)) > 0);
+			snprintf(text, sizeof(text),
+				 "%s\ndefault deny;\nask * %s tcp;\n", rule,
+				 opname);
+			put("h.pfw", text, 0600);
+			snprintf(cmd, sizeof(cmd), "'%s' -Werror -o '%s' '%s'",
+				 pfwc, in("h.pfsel"), in("h.pfw"));
+			if (system(cmd))
+				fail_msg("pfwc rejected '%s'", rule);
+			query_hosts(pfwc, in("h.pfsel"), app, opname,
+				    "www.example.org", "192.0.2.1", 80,
+				    "allow");
+			/* The name moved: the rule follows it. */
+			query_hosts(pfwc, in("h.pfsel"), app, opname,
+				    "www.example.org", "198.51.100.1", 80,
+				    "allow");
+			query_hosts(pfwc, in("h.pfsel"), app, opname,
+				    "www.example.org", "192.0.2.1", 81, "ask");
+			query_hosts(pfwc, in("h.pfsel"), app, opname, "",
+				    "192.0.2.1", 80, "ask");
+			query_hosts(pfwc, in("h.pfsel"), app, opname,
+				    "mail.example.org", "192.0.2.1", 80,
+				    sibling);
+			query_hosts(pfwc, in("h.pfsel"), app, opname,
+				    "example.org", "192.0.2.1", 80, "ask");
+			query_hosts(pfwc, in("h.pfsel"), app, opname,
+				    "www.example.net", "192.0.2.1", 80, "ask");
+			/* The exact path: not a sibling. */
+			query_hosts(pfwc, in("h.pfsel"), "/tmp/globdir/y",
+				    opname, "www.example.org", "192.0.2.1", 80,
+				    "ask");
+		}
 	}
 	free(q);
 }
@@ -300,11 +500,15 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_widths_connect),
 		cmocka_unit_test(test_widths_other_ops),
+		cmocka_unit_test(test_widths_host),
+		cmocka_unit_test(test_widths_host_refused),
 		cmocka_unit_test(test_widths_without_port),
 		cmocka_unit_test(test_exact_paths),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_width_names),
 		cmocka_unit_test_setup_teardown(test_pfwc_reads_each_width,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pfwc_reads_host_widths,
 						setup, teardown),
 	};
 

@@ -191,6 +191,26 @@ static void expect_query(const char *compiled, const char *app, const char *op,
 	}
 }
 
+/* pfwc --query --host @host: the verdict word for one request. */
+static void expect_query_host(const char *compiled, const char *app,
+			      const char *op, const char *host,
+			      const char *addr, const char *port,
+			      const char *verdict)
+{
+	char out[4096], opt[512];
+	char *argv[] = { (char *)pfwc(), "--query",  opt,   (char *)compiled,
+			 (char *)app,	 (char *)op, "tcp", (char *)addr,
+			 (char *)port,	 NULL };
+
+	snprintf(opt, sizeof(opt), "--host=%s", host);
+	assert_int_equal(0, spawn(argv, out, sizeof(out)));
+	if (strncmp(out, verdict, strlen(verdict))) {
+		print_error("%s %s %s (%s) %s: got '%s', want %s\n", app, op,
+			    addr, host, port, out, verdict);
+		fail();
+	}
+}
+
 static void test_golden(void **state)
 {
 	char *out, *err, *expected;
@@ -524,7 +544,7 @@ static void test_log_filters(void **state)
 		"\"pid\":812,\"app\":\"/usr/bin/firefox\",\"script\":null,"
 		"\"op\":\"connect\",\"protocol\":\"tcp\",\"family\":\"inet\","
 		"\"laddr\":\"0.0.0.0\",\"lport\":0,\"raddr\":\"192.0.2.50\","
-		"\"rport\":443,\"subj\":\"unconfined_u:unconfined_r:"
+		"\"rport\":443,\"hosts\":null,\"subj\":\"unconfined_u:unconfined_r:"
 		"unconfined_t:s0-s0:c0.c1023\"}]\n",
 		out);
 	free(out);
@@ -573,6 +593,130 @@ static void test_log_subj(void **state)
 	assert_non_null(
 		strstr(out, "\"subj\":\"pfsel-stack-probe (enforce)\"}"));
 	assert_non_null(strstr(out, "\"subj\":null}]"));
+	free(out);
+	free(err);
+}
+
+/*
+ * hosts=: audit2pfw writes "to host NAME" with the first name a rule can
+ * write, one rule per name whatever the address (ports joined); the
+ * address when no name can be written or the record has none, and always
+ * with --addresses.  A list that is not one makes the record unreadable.
+ */
+static void test_hosts(void **state)
+{
+	char *out, *err;
+
+	(void)state;
+	assert_int_equal(0, run(&out, &err, "audit2pfw", "-i",
+				fixture("hosts.log"), NULL));
+	assert_non_null(strstr(err, "1 pfsel record could not be read"));
+	assert_non_null(strstr(
+		out,
+		"# /usr/bin/curl (uid 1001): 4 denied\n"
+		"#   denied by the user policy's default verdict\n"
+		"#   a host rule matches the addresses the kernel learns "
+		"for the name from\n"
+		"#   DNS answers (--addresses: the addresses the records "
+		"name)\n"
+		"allow /usr/bin/curl connect tcp to host www.example.org "
+		"port 80, 443;\n"
+		"allow /usr/bin/curl connect tcp to 192.0.2.9 port 443;\n"));
+	/* "*.cdn.example" is a pattern in the language: the next name. */
+	assert_non_null(strstr(out, "allow /usr/bin/firefox connect tcp to "
+				    "host cdn.example.net port 443;\n"));
+	assert_non_null(strstr(out, "allow /usr/sbin/sshd accept tcp from "
+				    "host client.example.org port 22;\n"));
+	/* No name a rule can write: the address, and no word of hosts. */
+	assert_non_null(strstr(out, "# /usr/bin/ping (uid 1001): 1 denied\n"
+				    "#   denied by the user policy's default "
+				    "verdict\n"
+				    "allow /usr/bin/ping connect icmp to "
+				    "192.0.2.7;\n"));
+	assert_null(strstr(out, "93.184.216"));
+	free(out);
+	free(err);
+
+	assert_int_equal(0, run(&out, &err, "audit2pfw", "-i",
+				fixture("hosts.log"), "--addresses", NULL));
+	assert_non_null(strstr(out, "allow /usr/bin/curl connect tcp to "
+				    "93.184.216.34 port 80, 443;\n"
+				    "allow /usr/bin/curl connect tcp to "
+				    "93.184.216.35 port 443;\n"));
+	assert_non_null(strstr(out, "allow /usr/bin/firefox connect tcp to "
+				    "2001:db8::443 port 443;\n"));
+	assert_null(strstr(out, "host"));
+	free(out);
+	free(err);
+
+	assert_int_equal(0, run(&out, &err, "audit2pfw", "--help", NULL));
+	assert_non_null(strstr(out, "--addresses"));
+	free(out);
+	free(err);
+}
+
+/* The host rules audit2pfw writes are what pfwc reads. */
+static void test_hosts_compile(void **state)
+{
+	char compiled[256], *out, *err;
+
+	(void)state;
+	assert_int_equal(0, run(&out, &err, "audit2pfw", "-i",
+				fixture("hosts.log"), NULL));
+	compile(out, compiled, sizeof(compiled));
+	/* The name, at any address, on the ports denied. */
+	expect_query_host(compiled, "/usr/bin/curl", "connect",
+			  "www.example.org", "93.184.216.34", "443", "allow");
+	expect_query_host(compiled, "/usr/bin/curl", "connect",
+			  "www.example.org", "203.0.113.5", "80", "allow");
+	expect_query_host(compiled, "/usr/bin/curl", "connect",
+			  "www.example.org", "93.184.216.34", "8080", "deny");
+	expect_query_host(compiled, "/usr/bin/curl", "connect", "example.org",
+			  "93.184.216.34", "443", "deny");
+	expect_query(compiled, "/usr/bin/curl", "connect", "tcp",
+		     "93.184.216.34", "443", "deny");
+	expect_query_host(compiled, "/usr/bin/firefox", "connect",
+			  "cdn.example.net", "2001:db8::1", "443", "allow");
+	expect_query_host(compiled, "/usr/sbin/sshd", "accept",
+			  "client.example.org", "10.0.0.7", "22", "allow");
+	/* The address rule beside them still does what it says. */
+	expect_query(compiled, "/usr/bin/curl", "connect", "tcp", "192.0.2.9",
+		     "443", "allow");
+	expect_query(compiled, "/usr/bin/curl", "connect", "tcp", "192.0.2.10",
+		     "443", "deny");
+	free(out);
+	free(err);
+}
+
+/* pfsel log: hosts= after the pid, each name escaped; JSON: an array. */
+static void test_log_hosts(void **state)
+{
+	char *out, *err;
+
+	(void)state;
+	assert_int_equal(0, run(&out, &err, "log", "-i", fixture("hosts.log"),
+				NULL));
+	assert_non_null(strstr(err, "1 pfsel record could not be read"));
+	assert_non_null(strstr(out,
+			       " to 93.184.216.34:443 user default pid=401 "
+			       "hosts=www.example.org,example.org\n"));
+	assert_non_null(strstr(out, " pid=402 hosts=www.example.org\n"));
+	assert_non_null(strstr(
+		out, " pid=404 hosts=\"\\x2a.cdn.example\",cdn.example.net\n"));
+	assert_non_null(strstr(out, " pid=407 hosts=\"a\\\"b.example\"\n"));
+	/* None known: no hosts=. */
+	assert_non_null(strstr(out, " pid=409\n"));
+	free(out);
+	free(err);
+
+	assert_int_equal(0, run(&out, &err, "log", "-i", fixture("hosts.log"),
+				"--json", NULL));
+	assert_non_null(strstr(out,
+			       "\"rport\":443,\"hosts\":[\"www.example.org\","
+			       "\"example.org\"],\"subj\":null}"));
+	assert_non_null(strstr(
+		out, "\"hosts\":[\"*.cdn.example\",\"cdn.example.net\"],"));
+	assert_non_null(strstr(out, "\"hosts\":null,\"subj\":null}]"));
 	free(out);
 	free(err);
 }
@@ -646,6 +790,36 @@ static void test_record_decode(void **state)
 	assert_int_equal(-EBADMSG, pfselcmd_record_decode(fields, n, rec));
 	fields[0].value = "connect";
 	assert_int_equal(-EBADMSG, pfselcmd_record_decode(fields, n - 4, rec));
+
+	/* hosts=: quoted or hex, a list of names; none when absent or ?. */
+	assert_int_equal(0, pfselcmd_record_decode(fields, n, rec));
+	assert_string_equal("", rec->hosts);
+	{
+		struct pfselcmd_field
+			more[sizeof(fields) / sizeof(fields[0]) + 1];
+
+		memcpy(more, fields, sizeof(fields));
+		more[n].name = "hosts";
+		more[n].value = "\"www.example.org,example.org\"";
+		assert_int_equal(0, pfselcmd_record_decode(more, n + 1, rec));
+		assert_string_equal("www.example.org,example.org", rec->hosts);
+		more[n].value = "612E6578616D706C65"; /* a.example */
+		assert_int_equal(0, pfselcmd_record_decode(more, n + 1, rec));
+		assert_string_equal("a.example", rec->hosts);
+		more[n].value = "?";
+		assert_int_equal(0, pfselcmd_record_decode(more, n + 1, rec));
+		assert_string_equal("", rec->hosts);
+		/* Not a list: "a b", "a,", a control byte. */
+		more[n].value = "6120622E6578616D706C65";
+		assert_int_equal(-EBADMSG,
+				 pfselcmd_record_decode(more, n + 1, rec));
+		more[n].value = "\"a.example,\"";
+		assert_int_equal(-EBADMSG,
+				 pfselcmd_record_decode(more, n + 1, rec));
+		more[n].value = "611B2E6578616D706C65";
+		assert_int_equal(-EBADMSG,
+				 pfselcmd_record_decode(more, n + 1, rec));
+	}
 	free(rec);
 }
 
@@ -695,6 +869,9 @@ int main(void)
 		cmocka_unit_test(test_log_golden),
 		cmocka_unit_test(test_log_filters),
 		cmocka_unit_test(test_log_subj),
+		cmocka_unit_test(test_hosts),
+		cmocka_unit_test(test_hosts_compile),
+		cmocka_unit_test(test_log_hosts),
 		cmocka_unit_test(test_audit_string),
 		cmocka_unit_test(test_record_decode),
 		cmocka_unit_test(test_since),

@@ -294,6 +294,131 @@ static void test_protect_added(void **state)
 		  "allow /usr/bin/firefox connect tcp port 443 protect;\n");
 }
 
+/*
+ * Host names: a rule by host name decides a request when the kernel knows
+ * a matching name for its address.  A comparison that looks at addresses
+ * and ports alone sees the same decisions on both sides of each of these.
+ */
+static void test_host_allow_added(void **state)
+{
+	(void)state;
+	/* A wildcard: the report names the names below it. */
+	is_looser(BASE,
+		  BASE "allow * connect tcp to host *.evil.example port 443;\n",
+		  "allow /* connect tcp to :: port 443 with host name "
+		  "*.evil.example;  # now allow by");
+	/* One name, and mixed with an address the old policy allowed. */
+	is_looser(BASE "allow * connect tcp to 198.51.100.7 port 443;\n",
+		  BASE "allow * connect tcp to host a.evil.example, "
+		       "198.51.100.7 port 443;\n",
+		  "with host name a.evil.example;");
+	/* A host rule for another operation changes nothing here. */
+	no_looser(BASE "allow * connect tcp to host a.example port 443;\n",
+		  BASE "allow * connect tcp to host a.example port 443;\n"
+		       "deny * bind tcp on host a.example;\n");
+}
+
+static void test_host_deny_added(void **state)
+{
+	(void)state;
+	no_looser(BASE "allow * connect tcp port 443;\n",
+		  BASE "deny * connect tcp to host *.evil.example;\n"
+		       "allow * connect tcp port 443;\n");
+	/* Dropping that deny is looser: the names it stopped are allowed. */
+	is_looser(BASE "deny * connect tcp to host *.evil.example;\n"
+		       "allow * connect tcp port 443;\n",
+		  BASE "allow * connect tcp port 443;\n",
+		  "port 443 with host name *.evil.example;");
+	/* A host allow moved above an address deny. */
+	is_looser(BASE "deny * connect tcp to 198.51.100.0/24;\n"
+		       "allow * connect tcp to host *.example.org;\n",
+		  BASE "allow * connect tcp to host *.example.org;\n"
+		       "deny * connect tcp to 198.51.100.0/24;\n",
+		  "to 198.51.100.0/24 with host name *.example.org;");
+}
+
+/*
+ * Two names on one address: old "deny a; allow b", new "allow b; deny a".
+ * Each name alone is decided the same by both (a denied, b allowed); an
+ * address named both a and b was denied and is allowed now.
+ */
+static void test_host_pair_reordered(void **state)
+{
+	static const char a_then_b[] = BASE
+		"deny * connect tcp to host a.example;\n"
+		"allow * connect tcp to host b.example;\n";
+	static const char b_then_a[] = BASE
+		"allow * connect tcp to host b.example;\n"
+		"deny * connect tcp to host a.example;\n";
+	char *out = NULL;
+
+	(void)state;
+	is_looser(a_then_b, b_then_a,
+		  "with host names a.example, b.example;  # now allow by");
+	/* Only the pair: no line of the report has one name alone. */
+	assert_int_equal(compare(a_then_b, b_then_a, &out), 1);
+	assert_null(strstr(out, "with host name "));
+	free(out);
+	/* The other way round the pair is denied: tighter. */
+	no_looser(b_then_a, a_then_b);
+	/* A wildcard and a name below it: the same, by one name. */
+	is_looser(BASE "deny * connect tcp to host www.example.org;\n"
+		       "allow * connect tcp to host *.example.org;\n",
+		  BASE "allow * connect tcp to host *.example.org;\n"
+		       "deny * connect tcp to host www.example.org;\n",
+		  "with host name www.example.org;");
+}
+
+/* The same text compiled twice, and a policy with every kind of name. */
+static void test_host_equal(void **state)
+{
+	static const char text[] = BASE
+		"hosts cdn = host *.cdn.example, host static.example;\n"
+		"deny /usr/bin/curl connect tcp to host ads.cdn.example;\n"
+		"allow /usr/bin/curl connect tcp to cdn port 443;\n"
+		"ask * connect tcp to host *.example, 10.0.0.0/8 "
+		"port 80, 443;\n"
+		"allow * accept tcp from host peer.example port 22;\n"
+		"deny * connect udp to host *.example;\n";
+
+	(void)state;
+	no_looser(text, text);
+	/* Written otherwise, the same decisions. */
+	no_looser(BASE "allow * connect tcp to host a.example, host b.example "
+		       "port 443;\n",
+		  BASE "allow * connect tcp to host b.example port 443;\n"
+		       "allow * connect tcp to host a.example port 443;\n");
+}
+
+/* A wildcard against the exact names it covers, both ways. */
+static void test_host_wildcard_vs_exact(void **state)
+{
+	(void)state;
+	is_looser(BASE "allow * connect tcp to host www.example.org "
+		       "port 443;\n",
+		  BASE "allow * connect tcp to host *.example.org port 443;\n",
+		  "port 443 with host name *.example.org;");
+	no_looser(BASE "allow * connect tcp to host *.example.org port 443;\n",
+		  BASE "allow * connect tcp to host www.example.org "
+		       "port 443;\n");
+	/* "*.example.org" is strictly below: example.org itself was not. */
+	is_looser(BASE "allow * connect tcp to host *.example.org;\n",
+		  BASE "allow * connect tcp to host *.example.org, "
+		       "host example.org;\n",
+		  "with host name example.org;");
+	/* A deeper wildcard's exception kept, a wider one's dropped. */
+	no_looser(BASE "deny * connect tcp to host *.ads.example.org;\n"
+		       "allow * connect tcp to host *.example.org;\n",
+		  BASE "deny * connect tcp to host *.ads.example.org, "
+		       "host x.example.org;\n"
+		       "allow * connect tcp to host *.example.org;\n");
+	is_looser(BASE "deny * connect tcp to host *.ads.example.org;\n"
+		       "allow * connect tcp to host *.example.org;\n",
+		  BASE "deny * connect tcp to host x.ads.example.org;\n"
+		       "allow * connect tcp to host *.example.org;\n",
+		  "with host name *.ads.example.org;");
+}
+
 static void test_bad_blob(void **state)
 {
 	struct blob good = compile("default deny;\n");
@@ -325,6 +450,11 @@ int main(void)
 		cmocka_unit_test(test_create_family),
 		cmocka_unit_test(test_protect_removed),
 		cmocka_unit_test(test_protect_added),
+		cmocka_unit_test(test_host_allow_added),
+		cmocka_unit_test(test_host_deny_added),
+		cmocka_unit_test(test_host_pair_reordered),
+		cmocka_unit_test(test_host_equal),
+		cmocka_unit_test(test_host_wildcard_vs_exact),
 		cmocka_unit_test(test_bad_blob),
 	};
 

@@ -271,6 +271,112 @@ static void test_parse_long_string_is_cut(void **state)
 	free(q);
 }
 
+/* full_ask() with PFSEL_ATTR_HOSTS of @len bytes at @hosts (NUL included). */
+static int parse_hosts(const char *hosts, int len, struct pfsel_question *q)
+{
+	struct nl_msg *msg = full_ask(-1);
+	int ret;
+
+	assert_int_equal(nla_put(msg, PFSEL_ATTR_HOSTS, len, hosts), 0);
+	ret = pfsel_question_parse(msg, q);
+	nlmsg_free(msg);
+	return ret;
+}
+
+/* @count names of @each characters ("aaa...a.example" alike), joined. */
+static char *names(size_t count, size_t each)
+{
+	char *text = malloc(count * (each + 1) + 1), *p = text;
+	size_t i;
+
+	assert_non_null(text);
+	for (i = 0; i < count; i++) {
+		memset(p, 'a' + (int)i % 26, each);
+		memcpy(p + each - 4, ".org", 4);
+		p += each;
+		*p++ = ',';
+	}
+	p[count ? -1 : 0] = '\0';
+	return text;
+}
+
+/*
+ * The host names the kernel knows for the address: absent (none known),
+ * one, several, and the largest list the kernel can send (8 names of 253
+ * characters, PFSEL_HOSTS_TEXT_MAX with the NUL), copied whole.
+ */
+static void test_parse_hosts(void **state)
+{
+	struct pfsel_question *q = malloc(sizeof(*q));
+	struct nl_msg *msg = full_ask(-1);
+	char *big = names(PFSEL_HOSTS_PER_ADDR, PFSEL_HOST_NAME_MAX);
+
+	(void)state;
+	assert_int_equal(pfsel_question_parse(msg, q), 0);
+	assert_string_equal(q->hosts, "");
+	assert_false(q->present & PFSEL_Q_HAS(PFSEL_ATTR_HOSTS));
+	nlmsg_free(msg);
+
+	assert_int_equal(parse_hosts("www.example.org", 16, q), 0);
+	assert_string_equal(q->hosts, "www.example.org");
+	assert_true(q->present & PFSEL_Q_HAS(PFSEL_ATTR_HOSTS));
+	assert_int_equal(parse_hosts("cdn.example.net,www.example.org", 32, q),
+			 0);
+	assert_string_equal(q->hosts, "cdn.example.net,www.example.org");
+
+	assert_int_equal(strlen(big) + 1, PFSEL_HOSTS_TEXT_MAX);
+	assert_int_equal(parse_hosts(big, (int)strlen(big) + 1, q), 0);
+	assert_string_equal(q->hosts, big);
+	free(big);
+	free(q);
+}
+
+/*
+ * A list that is not one rejects the whole question, as a string without
+ * its NUL does: never cut (half a name is another name), nothing a name
+ * cannot hold, no empty names, no more names than the kernel keeps.
+ */
+static void test_parse_hosts_bad(void **state)
+{
+	static const char unterminated[4] = { 'a', '.', 'b', 'c' };
+	static const char *const bad[] = {
+		"",
+		",www.example.org",
+		"www.example.org,",
+		"a.example,,b.example",
+		"www.example .org",
+		"www.exa\tmple.org",
+		"www.\x1b[31mexample.org",
+		"www.exampl\xc3\xa9.org",
+		"www.example.org\x7f",
+	};
+	struct pfsel_question *q = malloc(sizeof(*q));
+	char *too_long = names(PFSEL_HOSTS_PER_ADDR, PFSEL_HOST_NAME_MAX + 1);
+	char *too_many = names(PFSEL_HOSTS_PER_ADDR + 1, 12);
+	char *long_name = names(1, PFSEL_HOST_NAME_MAX + 1);
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (parse_hosts(bad[i], (int)strlen(bad[i]) + 1, q) != -EPROTO)
+			fail_msg("hosts \"%s\" accepted", bad[i]);
+		assert_non_null(strstr(pfsel_last_error(), "host names"));
+	}
+	/* Longer than PFSEL_HOSTS_TEXT_MAX: refused, not cut. */
+	assert_int_equal(parse_hosts(too_long, (int)strlen(too_long) + 1, q),
+			 -EPROTO);
+	assert_non_null(strstr(pfsel_last_error(), "more than 2032"));
+	assert_int_equal(parse_hosts(too_many, (int)strlen(too_many) + 1, q),
+			 -EPROTO);
+	assert_int_equal(parse_hosts(long_name, (int)strlen(long_name) + 1, q),
+			 -EPROTO);
+	assert_int_equal(parse_hosts(unterminated, 4, q), -EPROTO);
+	free(too_long);
+	free(too_many);
+	free(long_name);
+	free(q);
+}
+
 static void test_parse_unknown_attribute_skipped(void **state)
 {
 	struct pfsel_question *q = malloc(sizeof(*q));
@@ -326,6 +432,8 @@ int main(void)
 		cmocka_unit_test(test_parse_optional_missing),
 		cmocka_unit_test(test_parse_secctx_absent),
 		cmocka_unit_test(test_parse_unanswered),
+		cmocka_unit_test(test_parse_hosts),
+		cmocka_unit_test(test_parse_hosts_bad),
 		cmocka_unit_test(test_parse_secctx_bad),
 		cmocka_unit_test(test_parse_no_id),
 		cmocka_unit_test(test_parse_wrong_command),

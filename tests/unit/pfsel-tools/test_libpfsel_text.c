@@ -184,6 +184,144 @@ static void test_format_other_ops(void **state)
 	free(q);
 }
 
+/*
+ * The host names the kernel knows for the address: the first before the
+ * endpoint, the others after it; each escaped (the DNS server chose it).
+ */
+static void test_format_hosts(void **state)
+{
+	struct pfsel_question *q = question();
+	char buf[1024];
+	int n;
+
+	(void)state;
+	strcpy(q->hosts, "www.example.org");
+	q->present |= PFSEL_Q_HAS(PFSEL_ATTR_HOSTS);
+	n = pfsel_question_format(q, buf, sizeof(buf));
+	assert_string_equal(buf,
+			    "/usr/bin/curl (curl, pid 812) connect tcp to "
+			    "www.example.org (192.0.2.1:80), user policy rule "
+			    "/home/alice/.pfw:3:1, timeout 30.0s");
+	assert_int_equal(n, strlen(buf));
+
+	strcpy(q->hosts, "www.example.org,example.org,example.net");
+	pfsel_parse_addr("2001:db8::5", q->raddr);
+	pfsel_question_format(q, buf, sizeof(buf));
+	assert_non_null(strstr(buf, " connect tcp to www.example.org "
+				    "([2001:db8::5]:80, also example.org, "
+				    "example.net), user policy"));
+
+	/* A name that is not plain is quoted, its control bytes escaped. */
+	strcpy(q->hosts, "ev\"il\\.example,x\x1b]0;.example");
+	pfsel_question_format(q, buf, sizeof(buf));
+	assert_non_null(strstr(buf,
+			       "to \"ev\\\"il\\\\.example\" "
+			       "([2001:db8::5]:80, also \"x\\e]0;.example\")"));
+
+	q->op = PFSEL_OP_ACCEPT;
+	pfsel_parse_addr("198.51.100.7", q->raddr);
+	q->rport = 22;
+	strcpy(q->hosts, "client.example.org");
+	pfsel_question_format(q, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "accept tcp from client.example.org "
+				    "(198.51.100.7) on port 22,"));
+
+	q->op = PFSEL_OP_BIND;
+	q->rport = 8080;
+	pfsel_question_format(q, buf, sizeof(buf));
+	assert_non_null(strstr(
+		buf, "bind tcp on client.example.org (198.51.100.7:8080),"));
+	free(q);
+}
+
+/* pfsel_hosts_check(): a list of names as the kernel sends them. */
+static void test_hosts_check(void **state)
+{
+	char text[PFSEL_HOSTS_TEXT_MAX + 8];
+	size_t i;
+
+	(void)state;
+	assert_int_equal(pfsel_hosts_check("example.org"), 0);
+	assert_int_equal(pfsel_hosts_check("a,b,c"), 0);
+	/* Printable: the language need not be able to write it. */
+	assert_int_equal(pfsel_hosts_check("*.example,a\"b,_x"), 0);
+	assert_int_equal(pfsel_hosts_check(""), -EINVAL);
+	assert_int_equal(pfsel_hosts_check(NULL), -EINVAL);
+	assert_int_equal(pfsel_hosts_check(","), -EINVAL);
+	assert_int_equal(pfsel_hosts_check("a,"), -EINVAL);
+	assert_int_equal(pfsel_hosts_check(",a"), -EINVAL);
+	assert_int_equal(pfsel_hosts_check("a,,b"), -EINVAL);
+	assert_int_equal(pfsel_hosts_check("a b"), -EINVAL);
+	assert_int_equal(pfsel_hosts_check("a\nb"), -EINVAL);
+	assert_int_equal(pfsel_hosts_check("\xe4.example"), -EINVAL);
+	assert_int_equal(pfsel_hosts_check("a,b,c,d,e,f,g,h"), 0);
+	assert_int_equal(pfsel_hosts_check("a,b,c,d,e,f,g,h,i"), -EINVAL);
+	/* A name of PFSEL_HOST_NAME_MAX characters, and one more. */
+	memset(text, 'a', PFSEL_HOST_NAME_MAX);
+	text[PFSEL_HOST_NAME_MAX] = '\0';
+	assert_int_equal(pfsel_hosts_check(text), 0);
+	strcat(text, "a");
+	assert_int_equal(pfsel_hosts_check(text), -ENAMETOOLONG);
+	/* 8 such names fill PFSEL_HOSTS_TEXT_MAX with the NUL. */
+	for (i = 0; i < PFSEL_HOSTS_PER_ADDR; i++) {
+		memset(text + i * (PFSEL_HOST_NAME_MAX + 1), 'b',
+		       PFSEL_HOST_NAME_MAX);
+		text[i * (PFSEL_HOST_NAME_MAX + 1) + PFSEL_HOST_NAME_MAX] = ',';
+	}
+	text[PFSEL_HOSTS_TEXT_MAX - 1] = '\0';
+	assert_int_equal(pfsel_hosts_check(text), 0);
+}
+
+/* pfsel_hosts_rule_name(): the first name "host NAME" can write. */
+static void test_hosts_rule_name(void **state)
+{
+	char name[PFSEL_HOST_NAME_MAX + 1], label[80];
+	char big[PFSEL_HOST_NAME_MAX + 16];
+
+	(void)state;
+	assert_int_equal(pfsel_hosts_rule_name("www.example.org,example.org",
+					       name, sizeof(name)),
+			 15);
+	assert_string_equal(name, "www.example.org");
+	/* Skipped: a pattern, a quote, a label starting or ending with '-',
+	 * an empty label, a final dot. */
+	assert_int_equal(
+		pfsel_hosts_rule_name("*.example.org,a\"b.example,"
+				      "-a.example,a-.example,a..b,"
+				      "a.example.,xn--bcher-kva.Example",
+				      name, sizeof(name)),
+		21);
+	assert_string_equal(name, "xn--bcher-kva.example");
+	assert_int_equal(pfsel_hosts_rule_name("_dmarc.mail-1.example", name,
+					       sizeof(name)),
+			 21);
+	assert_int_equal(pfsel_hosts_rule_name("*.example", name, sizeof(name)),
+			 -ENOENT);
+	assert_string_equal(name, "");
+	assert_int_equal(pfsel_hosts_rule_name("", name, sizeof(name)),
+			 -ENOENT);
+	assert_int_equal(pfsel_hosts_rule_name("www.example.org", name, 8),
+			 -ENOSPC);
+	/* A label of 63 characters, and one of 64. */
+	memset(label, 'x', 63);
+	strcpy(label + 63, ".example");
+	assert_int_equal(pfsel_hosts_rule_name(label, name, sizeof(name)), 71);
+	memset(label, 'x', 64);
+	strcpy(label + 64, ".example");
+	assert_int_equal(pfsel_hosts_rule_name(label, name, sizeof(name)),
+			 -ENOENT);
+	/* 253 characters in all, and 254. */
+	memset(big, 'a', PFSEL_HOST_NAME_MAX);
+	big[PFSEL_HOST_NAME_MAX] = '\0';
+	for (int i = 50; i < (int)PFSEL_HOST_NAME_MAX; i += 51)
+		big[i] = '.';
+	assert_int_equal(pfsel_hosts_rule_name(big, name, sizeof(name)),
+			 (int)PFSEL_HOST_NAME_MAX);
+	strcat(big, "a");
+	assert_int_equal(pfsel_hosts_rule_name(big, name, sizeof(name)),
+			 -ENOENT);
+}
+
 static void test_format_too_small(void **state)
 {
 	struct pfsel_question *q = question();
@@ -341,6 +479,9 @@ int main(void)
 		cmocka_unit_test(test_addresses),
 		cmocka_unit_test(test_format_connect),
 		cmocka_unit_test(test_format_other_ops),
+		cmocka_unit_test(test_format_hosts),
+		cmocka_unit_test(test_hosts_check),
+		cmocka_unit_test(test_hosts_rule_name),
 		cmocka_unit_test(test_format_too_small),
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_format_escapes),

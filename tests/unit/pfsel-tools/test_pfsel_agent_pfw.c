@@ -287,6 +287,53 @@ static void test_add_rule_glob_name(void **state)
 	free(q);
 }
 
+/*
+ * "always" for this host name: the rule the agent adds names the host,
+ * and the policy pfwc compiles from it allows the name at any address,
+ * and not the address without it.
+ */
+static void test_add_rule_host(void **state)
+{
+	struct pfw_config c = { .load = false };
+	struct pfsel_question *q = question();
+	char err[2048], rule[512], cmd[1024];
+	FILE *p;
+
+	(void)state;
+	c.pfwc = real_pfwc();
+	if (!c.pfwc) {
+		free(q);
+		skip();
+	}
+	put(".pfw", "default deny;\nask * connect tcp;\n", 0600);
+	c.pfw = strdup(in(".pfw"));
+	c.out = strdup(in(".pfw.pfsel"));
+	strcpy(q->hosts, "www.example.org,example.org");
+	assert_true(answer_rule_format(q, PFSEL_ANSWER_ALLOW, ANSWER_RULE_HOST,
+				       rule, sizeof(rule)) > 0);
+	assert_string_equal(
+		rule,
+		"allow /usr/bin/curl connect tcp to host www.example.org port 80;");
+	if (pfw_add_rule(&c, rule, err, sizeof(err)))
+		fail_msg("pfw_add_rule: %s", err);
+	assert_non_null(strstr(get(".pfw"), rule));
+	snprintf(cmd, sizeof(cmd),
+		 "'%s' --query --host www.example.org '%s' /usr/bin/curl "
+		 "connect tcp 203.0.113.9 80; "
+		 "'%s' --query '%s' /usr/bin/curl connect tcp 192.0.2.1 80",
+		 c.pfwc, c.out, c.pfwc, c.out);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	assert_non_null(fgets(err, sizeof(err), p));
+	assert_true(!strncmp(err, "allow ", 6));
+	assert_non_null(fgets(err, sizeof(err), p));
+	assert_true(!strncmp(err, "ask ", 4));
+	pclose(p);
+	free((char *)c.pfw);
+	free((char *)c.out);
+	free(q);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -297,6 +344,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_add_rule_fake_rejects,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_add_rule_glob_name, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_add_rule_host, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_add_rule_real_pfwc, setup,
 						teardown),

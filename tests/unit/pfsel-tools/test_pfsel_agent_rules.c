@@ -241,6 +241,65 @@ static void test_pfw_language(void **state)
 	free(q);
 }
 
+/*
+ * "host" elements match the names the kernel knows for the address
+ * (PFSEL_ATTR_HOSTS), as in a policy: a name, a domain's names (not the
+ * domain itself), beside addresses; a question without names matches
+ * only the addresses.  The first rule that matches, by address or by any
+ * name, decides.
+ */
+static void test_host_names(void **state)
+{
+	struct agent_rules *r = parse(
+		"hosts mozilla = host *.mozilla.org, host mozilla.org;\n"
+		"deny * connect tcp to host ads.example.org scope session;\n"
+		"allow /usr/bin/firefox connect tcp to mozilla port https;\n"
+		"allow * connect tcp to host *.example.org, 10.0.0.0/8 port 443;\n"
+		"allow * accept tcp from host client.example.net;\n");
+	struct pfsel_question *q =
+		q_connect("/usr/bin/firefox", "192.0.2.1", 443);
+	struct agent_decision d;
+	unsigned int line;
+
+	(void)state;
+	/* No names: the address alone, which no rule lists. */
+	assert_int_equal(agent_rules_match(r, q, &d, &line), 0);
+	strcpy(q->hosts, "www.mozilla.org");
+	assert_int_equal(agent_rules_match(r, q, &d, &line), 1);
+	assert_int_equal(line, 3);
+	assert_int_equal(d.verdict, PFSEL_ANSWER_ALLOW);
+	strcpy(q->hosts, "mozilla.org");
+	assert_int_equal(agent_rules_match(r, q, &d, &line), 1);
+	assert_int_equal(line, 3);
+	/* Any name of the address: the second matches line 4. */
+	strcpy(q->hosts, "cdn.example.net,www.example.org");
+	assert_int_equal(agent_rules_match(r, q, &d, &line), 1);
+	assert_int_equal(line, 4);
+	/* *.example.org is not example.org itself. */
+	strcpy(q->hosts, "example.org");
+	assert_int_equal(agent_rules_match(r, q, &d, &line), 0);
+	/* The first rule that matches any name decides: line 2 before 3. */
+	strcpy(q->hosts, "www.mozilla.org,ADS.example.org");
+	assert_int_equal(agent_rules_match(r, q, &d, &line), 1);
+	assert_int_equal(line, 2);
+	assert_int_equal(d.verdict, PFSEL_ANSWER_DENY);
+	assert_int_equal(d.scope, PFSEL_SCOPE_SESSION);
+	/* The address still counts beside the names. */
+	strcpy(q->hosts, "www.example.com");
+	pfsel_parse_addr("10.1.2.3", q->raddr);
+	assert_int_equal(agent_rules_match(r, q, &d, &line), 1);
+	assert_int_equal(line, 4);
+	q->rport = 80;
+	assert_int_equal(agent_rules_match(r, q, &d, &line), 0);
+	/* accept: the peer's names. */
+	q->op = PFSEL_OP_ACCEPT;
+	strcpy(q->hosts, "client.example.net");
+	assert_int_equal(agent_rules_match(r, q, &d, &line), 1);
+	assert_int_equal(line, 5);
+	agent_rules_free(r);
+	free(q);
+}
+
 /* Every error, as pfwc reports it: FILE:LINE:COL, the line, a caret. */
 static void test_syntax_errors(void **state)
 {
@@ -276,7 +335,8 @@ static void test_syntax_errors(void **state)
 		{ "allow * sctp;\n", "r:1:9: error: expected an operation" },
 		{ "allow * to 10.0.0.0/33;\n", "r:1:12: error: " },
 		{ "allow * to example.org;\n",
-		  "r:1:19: error: unexpected character '.'" },
+		  "r:1:12: error: a host name follows 'host': write 'host example.org'" },
+		{ "allow * to host *example.org;\n", "r:1:17: error: " },
 		{ "allow * to example;\n",
 		  "r:1:12: error: no hosts named 'example' is defined or built in" },
 		{ "allow * port 70000;\n",
@@ -437,6 +497,7 @@ int main(void)
 		cmocka_unit_test(test_app_patterns),
 		cmocka_unit_test(test_addresses_and_ports),
 		cmocka_unit_test(test_pfw_language),
+		cmocka_unit_test(test_host_names),
 		cmocka_unit_test(test_syntax_errors),
 		cmocka_unit_test(test_messages),
 		cmocka_unit_test(test_source_rules),

@@ -61,13 +61,31 @@ static const uint32_t all_present =
 	PFSEL_Q_HAS(PFSEL_ATTR_POLICY) | PFSEL_Q_HAS(PFSEL_ATTR_RULE_FILE) |
 	PFSEL_Q_HAS(PFSEL_ATTR_RULE_LINE) | PFSEL_Q_HAS(PFSEL_ATTR_RULE_COL) |
 	PFSEL_Q_HAS(PFSEL_ATTR_TIMEOUT_MS) | PFSEL_Q_HAS(PFSEL_ATTR_SECCTX) |
-	PFSEL_Q_HAS(PFSEL_ATTR_UNANSWERED);
+	PFSEL_Q_HAS(PFSEL_ATTR_UNANSWERED) | PFSEL_Q_HAS(PFSEL_ATTR_HOSTS);
 
 /* @len - 1 bytes of @c, then its NUL. */
 static void fill(char *field, size_t len, char c)
 {
 	memset(field, c, len - 1);
 	field[len - 1] = '\0';
+}
+
+/*
+ * @count names of PFSEL_HOST_NAME_MAX characters ("hhh...h.example"),
+ * joined by ',': with PFSEL_HOSTS_PER_ADDR, the longest list the kernel
+ * sends (PFSEL_HOSTS_TEXT_MAX with its NUL).
+ */
+static void host_list(char *out, size_t count)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++) {
+		memset(out, 'h', PFSEL_HOST_NAME_MAX);
+		memcpy(out + PFSEL_HOST_NAME_MAX - 8, ".example", 8);
+		out += PFSEL_HOST_NAME_MAX;
+		*out++ = ',';
+	}
+	out[-1] = '\0';
 }
 
 /* A question with every field set, each string as long as it can be. */
@@ -101,6 +119,7 @@ static struct pfsel_question *full_question(void)
 	q->timeout_ms = 30000;
 	fill(q->secctx, sizeof(q->secctx), 'x');
 	q->unanswered = PFSEL_ANSWER_DENY;
+	host_list(q->hosts, PFSEL_HOSTS_PER_ADDR);
 	q->present = all_present;
 	return q;
 }
@@ -142,7 +161,8 @@ static void test_ask_round_trip(void **state)
 
 	(void)state;
 	assert_non_null(r);
-	/* About 12 KiB of strings: well under PROMPT_WIRE_MAX. */
+	/* About 14 KiB of strings: well under PROMPT_WIRE_MAX. */
+	assert_int_equal(strlen(q->hosts) + 1, PFSEL_HOSTS_TEXT_MAX);
 	assert_int_equal(prompt_wire_send_ask(sv[0], q, 29500), 0);
 	memset(&m, 0, sizeof(m));
 	m.q = r;
@@ -190,6 +210,15 @@ static void test_ask_made_up(void **state)
 	assert_int_equal(prompt_wire_receive(sv[1], &m), 1);
 	assert_true(r->present & PFSEL_Q_HAS(PFSEL_ATTR_UNANSWERED));
 	assert_int_equal(r->unanswered, PFSEL_ANSWER_ALLOW);
+
+	/* Host names, when there are some: sent, and said. */
+	q->present = 0;
+	strcpy(q->hosts, "www.example.org,example.org");
+	assert_int_equal(prompt_wire_send_ask(sv[0], q, 0), 0);
+	assert_int_equal(prompt_wire_receive(sv[1], &m), 1);
+	assert_true(r->present & PFSEL_Q_HAS(PFSEL_ATTR_HOSTS));
+	assert_string_equal(r->hosts, "www.example.org,example.org");
+	q->hosts[0] = '\0';
 
 	/* Refused before sending: no unanswered verdict 2, no string
 	 * without its NUL. */
@@ -259,7 +288,9 @@ static void test_other_round_trips(void **state)
 	/* Out of range: refused before sending. */
 	assert_int_equal(prompt_wire_send_answer(sv[1], 1, 2, 0, 0), -EINVAL);
 	assert_int_equal(prompt_wire_send_answer(sv[1], 1, 0, 4, 0), -EINVAL);
-	assert_int_equal(prompt_wire_send_answer(sv[1], 1, 0, 3, 3), -EINVAL);
+	assert_int_equal(prompt_wire_send_answer(sv[1], 1, 0, 3,
+						 ANSWER_RULE_WIDTH_COUNT),
+			 -EINVAL);
 	assert_int_equal(prompt_wire_send_withdraw(sv[0], 1, 3), -EINVAL);
 	assert_int_equal(prompt_wire_send_result(sv[0], 1, 1, "x"), -EINVAL);
 	assert_int_equal(prompt_wire_receive(sv[0], &m), -EAGAIN);
@@ -594,6 +625,28 @@ static void test_malformed_question(void **state)
 	nla_nest_end(msg, nest);
 	send_raw(msg, 0);
 	expect_refused(sv[1]);
+	/* Host names that are not a list: a blank, an empty name, a list
+	 * longer than the kernel sends. */
+	msg = ask(&nest);
+	nla_put_string(msg, PFSEL_ATTR_HOSTS, "www.example.org example.org");
+	nla_nest_end(msg, nest);
+	send_raw(msg, 0);
+	expect_refused(sv[1]);
+	msg = ask(&nest);
+	nla_put_string(msg, PFSEL_ATTR_HOSTS, "www.example.org,");
+	nla_nest_end(msg, nest);
+	send_raw(msg, 0);
+	expect_refused(sv[1]);
+	{
+		char hosts[PFSEL_HOSTS_TEXT_MAX + PFSEL_HOST_NAME_MAX + 1];
+
+		host_list(hosts, PFSEL_HOSTS_PER_ADDR + 1);
+		msg = ask(&nest);
+		nla_put_string(msg, PFSEL_ATTR_HOSTS, hosts);
+		nla_nest_end(msg, nest);
+		send_raw(msg, 0);
+		expect_refused(sv[1]);
+	}
 	/* Attributes a question does not have: an answer's, an unknown
 	 * one, the id twice. */
 	msg = ask(&nest);
