@@ -31,6 +31,7 @@
 #include <linux/fs.h>
 #include <linux/inet.h>
 #include <linux/kernel.h>
+#include <linux/nsproxy.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -40,6 +41,7 @@
 #include "app.h"
 #include "check.h"
 #include "common.h"
+#include "hostmap.h"
 #include "names.h"
 #include "policy.h"
 
@@ -147,6 +149,61 @@ static int parse_query(struct pfsel_check_query *const q, char *text)
 	return 0;
 }
 
+/* The walk over the names the kernel knows for the checked address. */
+struct check_names {
+	const struct pfsel_policydb *db;
+	u32 app, op, proto, port;
+	u32 rule;
+};
+
+/* One known name: its name class's first rule, if it comes first. */
+static bool check_one_name(const char *const name, const size_t len,
+			   void *const arg)
+{
+	struct check_names *const c = arg;
+	const u32 name_class = pfsel_policydb_name_class(c->db, name, len);
+	u32 rule;
+
+	if (name_class &&
+	    !pfsel_policydb_decide_name(c->db, c->app, c->op, c->proto,
+					name_class, c->port, &rule))
+		c->rule = min(c->rule, rule);
+	return true;
+}
+
+/*
+ * The decision as the kernel would make it for a socket of the writer's
+ * network namespace: host rules see the names known for the address there.
+ */
+static int check_decide(const struct pfsel_policydb *const db, const u32 app,
+			const struct pfsel_check_query *const q,
+			struct pfsel_decision *const res)
+{
+	struct check_names c = {
+		.db = db,
+		.app = app,
+		.op = q->op,
+		.proto = q->proto,
+		.port = pfsel_policydb_classify_port(db, q->port),
+	};
+	int err;
+
+	err = pfsel_policydb_decide(db, app, q->op, q->proto,
+				    pfsel_policydb_classify_addr(db, q->addr),
+				    c.port, res);
+	if (err || !res->names || q->op == PFSEL_OP_CREATE)
+		return err;
+	c.rule = res->rule;
+	pfsel_hostmap_names(current->nsproxy->net_ns, q->addr, check_one_name,
+			    &c);
+	if (c.rule < res->rule) {
+		res->rule = c.rule;
+		res->verdict = db->rules[c.rule].verdict;
+		res->audit = db->rules[c.rule].audit;
+	}
+	return 0;
+}
+
 static int show_policy(char *const buf, const size_t size,
 		       const char *const name,
 		       const struct pfsel_policy *const policy,
@@ -161,11 +218,7 @@ static int show_policy(char *const buf, const size_t size,
 	if (!policy)
 		return scnprintf(buf, size, "%s none\n", name);
 	db = policy->db;
-	if (pfsel_policydb_decide(db, pfsel_app_class(app, policy), q->op,
-				  q->proto,
-				  pfsel_policydb_classify_addr(db, q->addr),
-				  pfsel_policydb_classify_port(db, q->port),
-				  &res))
+	if (check_decide(db, pfsel_app_class(app, policy), q, &res))
 		return -EINVAL;
 	*verdict = res.verdict;
 	if (res.rule == PFSEL_NONE ||

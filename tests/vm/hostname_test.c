@@ -21,6 +21,7 @@
 #define _GNU_SOURCE
 #include <netdb.h>
 
+#include "dns_message.h"
 #include "pfsel_test_util.h"
 
 #include "kselftest_harness.h"
@@ -106,73 +107,14 @@ static pid_t start_dnsmasq(const char *listen, const char *const *extra,
 /* The transaction id of the hand-made questions and answers. */
 #define ANSWER_ID 0x4242
 
-/* A DNS name in wire form at @p: its length. */
-static size_t put_name(uint8_t *p, const char *name)
-{
-	size_t len = 0;
-
-	while (*name) {
-		const size_t label = strcspn(name, ".");
-
-		p[len++] = (uint8_t)label;
-		memcpy(p + len, name, label);
-		len += label;
-		name += label;
-		if (*name == '.')
-			name++;
-	}
-	p[len++] = 0;
-	return len;
-}
-
-static size_t put16(uint8_t *p, unsigned int v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-	return 2;
-}
-
-static size_t put32(uint8_t *p, uint32_t v)
-{
-	put16(p, v >> 16);
-	put16(p + 2, v & 0xffff);
-	return 4;
-}
-
-/* A question for @name's A records, with id @id: its length. */
-static size_t dns_query(uint8_t *msg, unsigned int id, const char *name)
-{
-	size_t len = 0;
-
-	len += put16(msg + len, id);
-	len += put16(msg + len, 0x0100); /* recursion desired */
-	len += put16(msg + len, 1);
-	len += put16(msg + len, 0);
-	len += put16(msg + len, 0);
-	len += put16(msg + len, 0);
-	len += put_name(msg + len, name);
-	len += put16(msg + len, 1); /* A */
-	len += put16(msg + len, 1); /* IN */
-	return len;
-}
-
 /* The answer "@name has A @ipv4, for @ttl seconds": its length. */
 static size_t dns_answer(uint8_t *msg, const char *name, const char *ipv4,
 			 uint32_t ttl)
 {
 	struct in_addr a;
-	size_t len = dns_query(msg, ANSWER_ID, name);
 
 	inet_pton(AF_INET, ipv4, &a);
-	put16(msg + 2, 0x8180); /* a response, recursion available */
-	put16(msg + 6, 1); /* one answer */
-	len += put16(msg + len, 0xc00c); /* the question's name */
-	len += put16(msg + len, 1);
-	len += put16(msg + len, 1);
-	len += put32(msg + len, ttl);
-	len += put16(msg + len, 4);
-	memcpy(msg + len, &a, 4);
-	return len + 4;
+	return dns_answer_query(msg, dns_query(msg, ANSWER_ID, name), a, ttl);
 }
 
 /* A UDP socket bound to @addr:@port (0: any port): the descriptor or -1. */
@@ -452,6 +394,23 @@ FIXTURE_TEARDOWN(hostname)
 }
 
 /*
+ * Whether `pfsel check` for pfuser1's connect to @addr, port PORT_NAMED, by
+ * this program says @needle: what the kernel would decide, names included.
+ */
+static bool check_says(const char *addr, const char *needle)
+{
+	char out[4096];
+
+	pfsel_sh(out, sizeof(out),
+		 "pfsel check --uid 1001 --exe " PFSEL_TESTS_DIR
+		 "/hostname_test connect tcp %s %d",
+		 addr, PORT_NAMED);
+	if (!strstr(out, needle))
+		fprintf(stderr, "# pfsel check said: %s\n", out);
+	return strstr(out, needle) != NULL;
+}
+
+/*
  * The new user's story: a rule for the name, not the address.  Before
  * the name is resolved, the address has no name and no rule allows it;
  * once resolved, the same connect() is allowed.
@@ -459,11 +418,14 @@ FIXTURE_TEARDOWN(hostname)
 TEST_F(hostname, resolved_name_is_allowed)
 {
 	EXPECT_EQ(EACCES, as_user(NULL, "127.0.10.1", PORT_NAMED, false));
+	EXPECT_TRUE(check_says("127.0.10.1", "verdict  deny"));
 	EXPECT_EQ(0, as_user("www.test.example", "127.0.10.1", PORT_NAMED,
 			     true));
 	EXPECT_TRUE(table_has("127.0.10.1", "www.test.example"));
 	/* Another program of the user, later: the name is still known. */
 	EXPECT_EQ(0, as_user(NULL, "127.0.10.1", PORT_NAMED, false));
+	/* And the check file says so, with the host rule that decides. */
+	EXPECT_TRUE(check_says("127.0.10.1", "allow  by rule hosts_1001.pfw:12:1"));
 }
 
 /* A name no rule names: the default (deny) decides, and says the name. */
