@@ -507,7 +507,7 @@ struct pfsel_question *pfsel_ask_prepare(const struct pfsel_subject *subject,
 					   &info.rule_line, &info.rule_col);
 
 	/* The names that made the address match, or that the person knows. */
-	if (request->net) {
+	if (pfsel_hostmap_known(request->net, request->addr)) {
 		hosts = kmalloc(PFSEL_HOSTS_TEXT_MAX, GFP_ATOMIC | __GFP_NOWARN);
 		if (hosts)
 			pfsel_hostmap_format(request->net, request->addr, hosts,

@@ -76,7 +76,8 @@ static void log_hosts(struct audit_buffer *const ab,
 {
 	char *hosts;
 
-	if (!request->net || request->op == PFSEL_OP_CREATE)
+	if (request->op == PFSEL_OP_CREATE ||
+	    !pfsel_hostmap_known(request->net, request->addr))
 		return;
 	hosts = kmalloc(PFSEL_HOSTS_TEXT_MAX, GFP_ATOMIC | __GFP_NOWARN);
 	if (!hosts)

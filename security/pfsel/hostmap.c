@@ -502,6 +502,27 @@ int pfsel_hostmap_names(const struct net *const net, const u8 addr[16],
 	return map ? pfsel_hostmap_table_names(map, addr, fn, arg) : 0;
 }
 
+static bool stop_at_first(const char *const name, const size_t len,
+			  void *const arg)
+{
+	return false;
+}
+
+/**
+ * pfsel_hostmap_known - Tell whether any name is known for an address
+ * @net: the namespace of the request, or NULL (no names)
+ * @addr: IPv6, IPv4 as IPv4-mapped, network order
+ *
+ * For those that would allocate to format the names: most addresses have
+ * none.
+ *
+ * Return: true if at least one name is known.
+ */
+bool pfsel_hostmap_known(const struct net *const net, const u8 addr[16])
+{
+	return pfsel_hostmap_names(net, addr, stop_at_first, NULL) > 0;
+}
+
 /**
  * pfsel_hostmap_format - The names known for an address, as text
  * @net: the namespace of the request, or NULL (no names)

@@ -98,6 +98,7 @@ void pfsel_hostmap_learn(struct net *net, const u8 addr[16], const char *name,
 			 u32 ttl);
 int pfsel_hostmap_names(const struct net *net, const u8 addr[16],
 			pfsel_hostmap_fn fn, void *arg);
+bool pfsel_hostmap_known(const struct net *net, const u8 addr[16]);
 size_t pfsel_hostmap_format(const struct net *net, const u8 addr[16], char *buf,
 			    size_t size);
 void pfsel_hostmap_count(struct net *net, enum pfsel_hostmap_counter counter);

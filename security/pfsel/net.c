@@ -35,6 +35,7 @@
 #include "decide.h"
 #include "net.h"
 #include "policy.h"
+#include "resolver.h"
 #include "setup.h"
 #include "stats.h"
 
@@ -223,6 +224,9 @@ static int hook_socket_sendmsg(struct socket *const sock,
 	int err = 0;
 	u64 start;
 
+	/* A resolver's DNS query, whose answer may teach host names. */
+	if (pfsel_policy_resolvers())
+		pfsel_resolver_note_send(sock, msg);
 	/*
 	 * Only a send that names its destination, routes itself, or writes
 	 * its own IP header reaches a peer that connect() did not already

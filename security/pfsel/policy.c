@@ -37,6 +37,20 @@
 #include "reset.h"
 
 DEFINE_STATIC_KEY_FALSE(pfsel_policy_loaded);
+DEFINE_STATIC_KEY_FALSE(pfsel_resolvers_named);
+
+/*
+ * The learning hooks (resolver.c) run on every datagram sent or queued;
+ * only a system policy that names resolvers gives them anything to do.
+ * Called with the policy mutex held, after the system policy changed.
+ */
+static void note_resolvers(const struct pfsel_policy *const system)
+{
+	if (system && system->db->n_resolvers)
+		static_branch_enable(&pfsel_resolvers_named);
+	else
+		static_branch_disable(&pfsel_resolvers_named);
+}
 
 static DEFINE_MUTEX(pfsel_policy_mutex);
 static struct pfsel_policy __rcu *pfsel_system_policy;
@@ -301,6 +315,8 @@ int pfsel_policy_load(const struct cred *const opener, void *const blob,
 	}
 	pfsel_generation = policy->generation;
 	static_branch_enable(&pfsel_policy_loaded);
+	if (policy->slot == PFSEL_SLOT_SYSTEM)
+		note_resolvers(policy);
 	/* Every cache of decisions forgets what the old policy decided. */
 	pfsel_reset_caches(&(struct pfsel_change){
 		.kind = PFSEL_CHANGE_POLICY,
@@ -362,6 +378,8 @@ int pfsel_policy_unload(const struct cred *const opener,
 	 */
 	if (!rcu_access_pointer(pfsel_system_policy) && !pfsel_user_count)
 		static_branch_disable(&pfsel_policy_loaded);
+	if (slot == PFSEL_SLOT_SYSTEM)
+		note_resolvers(NULL);
 	pfsel_reset_caches(&(struct pfsel_change){
 		.kind = PFSEL_CHANGE_POLICY,
 		.slot = slot,

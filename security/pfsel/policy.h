@@ -64,6 +64,21 @@ static inline bool pfsel_policy_any(void)
 	return static_branch_unlikely(&pfsel_policy_loaded);
 }
 
+DECLARE_STATIC_KEY_FALSE(pfsel_resolvers_named);
+
+/**
+ * pfsel_policy_resolvers - Tell whether the system policy names resolvers
+ *
+ * Until one does, the hooks that learn host names (resolver.c) cost one
+ * patched-out branch on every datagram.
+ *
+ * Return: true when the system policy may name resolvers.
+ */
+static inline bool pfsel_policy_resolvers(void)
+{
+	return static_branch_unlikely(&pfsel_resolvers_named);
+}
+
 struct pfsel_policy *pfsel_policy_system(void);
 struct pfsel_policy *pfsel_policy_user(kuid_t uid);
 

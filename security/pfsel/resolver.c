@@ -14,8 +14,9 @@
  *
  * Only the name that was asked (the question's name) is learned, with each
  * address its CNAME chain reaches: the server vouches for nothing else.
- * And only an answer to a query the resolver sent is: socket_sendmsg notes
- * each query a resolver's socket sends to port 53 (its ID, the server, the
+ * And only an answer to a query the resolver sent is: net.c's
+ * socket_sendmsg hook has pfsel_resolver_note_send() note each query a
+ * resolver's socket sends to port 53 (its ID, the server, the
  * question's name), and an answer counts only when it arrives on that
  * socket, from that server, with that ID and question, within
  * PFSEL_RESOLVER_QUERY_WAIT seconds; each query is answered once.  So a
@@ -24,7 +25,8 @@
  * also guess the ID) teaches nothing.
  *
  * This runs in softirq for every datagram of every UDP socket: the cheap
- * tests (a policy with resolvers, UDP, source port 53) come first.  It
+ * tests (a system policy that names resolvers, a static key; UDP; source
+ * port 53) come first.  It
  * never drops the datagram and never sleeps; what it learns is bounded by
  * the table.
  */
@@ -315,8 +317,8 @@ static int hook_socket_sock_rcv_skb(struct sock *const sk,
 	const struct udphdr *uh;
 	struct udphdr uh_buf;
 
-	/* Without a policy, nothing names a resolver. */
-	if (!pfsel_policy_any() || !owner->governed)
+	/* Until the system policy names a resolver, there is nothing to do. */
+	if (!pfsel_policy_resolvers() || !owner->governed)
 		return 0;
 	if (sk->sk_protocol != IPPROTO_UDP || sk->sk_type != SOCK_DGRAM ||
 	    (sk->sk_family != AF_INET && sk->sk_family != AF_INET6) ||
@@ -407,25 +409,33 @@ static void note_query(struct sock *const sk, const struct msghdr *const msg,
 	spin_unlock_bh(&queries->lock);
 }
 
-static int hook_socket_sendmsg(struct socket *const sock,
-			       struct msghdr *const msg, const int size)
+/**
+ * pfsel_resolver_note_send - Note a resolver's query, if this send is one
+ * @sock: the sending socket
+ * @msg: the message, not yet copied: its data is read through a copy of
+ *	 its iterator
+ *
+ * net.c's socket_sendmsg hook calls it for every send while the system
+ * policy names resolvers (pfsel_policy_resolvers()): one hook for all that
+ * a send means to pfsel.
+ */
+void pfsel_resolver_note_send(struct socket *const sock,
+			      struct msghdr *const msg)
 {
 	struct sock *const sk = sock->sk;
 	u8 server[16];
 
-	if (!pfsel_policy_any() || !sk || !pfsel_sock(sk)->governed)
-		return 0;
+	if (!sk || !pfsel_sock(sk)->governed)
+		return;
 	if (sk->sk_protocol != IPPROTO_UDP || sk->sk_type != SOCK_DGRAM ||
 	    (sk->sk_family != AF_INET && sk->sk_family != AF_INET6))
-		return 0;
+		return;
 	if (query_server(sk, msg, server) && owner_is_resolver(pfsel_sock(sk)))
 		note_query(sk, msg, server);
-	return 0;
 }
 
 static struct security_hook_list pfsel_resolver_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(socket_sock_rcv_skb, hook_socket_sock_rcv_skb),
-	LSM_HOOK_INIT(socket_sendmsg, hook_socket_sendmsg),
 };
 
 __init void pfsel_add_resolver_hooks(void)

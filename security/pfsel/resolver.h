@@ -8,6 +8,10 @@
 
 #include <linux/init.h>
 
+struct msghdr;
+struct socket;
+
+void pfsel_resolver_note_send(struct socket *sock, struct msghdr *msg);
 __init void pfsel_add_resolver_hooks(void);
 
 #endif /* _SECURITY_PFSEL_RESOLVER_H */
