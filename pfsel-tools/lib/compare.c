@@ -692,27 +692,6 @@ static int names_build(struct cmp *c)
 
 /* ---- Host names: what they decide, port by port ------------------------ */
 
-/* The rule @row gives port class @port_class (PFSEL_NONE: none). */
-static u32 row_rule(const struct pfsel_policydb *db, u32 row, u32 port_class)
-{
-	const struct pfsel_policy_run *run;
-	u32 lo = 0, hi;
-
-	if (row == PFSEL_NONE)
-		return PFSEL_NONE;
-	run = db->runs + le32_to_cpu(db->rows[row].first);
-	hi = le32_to_cpu(db->rows[row].count);
-	while (hi - lo > 1) {
-		u32 mid = lo + (hi - lo) / 2;
-
-		if (le32_to_cpu(run[mid].start) <= port_class)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return le32_to_cpu(run[lo].rule);
-}
-
 /* The rows (old cells, then new) of the names of one behaviour. */
 struct sigs {
 	u32 *rows;
@@ -925,7 +904,8 @@ static int names_prepare(struct cmp *c, u32 n_old, u32 n_new)
 				const int sd = x >= n_old;
 				u32 *r = &cur[2 * now_sig + sd];
 
-				*r = min(*r, row_rule(dbs[sd], row[x], pc[sd]));
+				*r = min(*r, pfsel_policydb_row_rule(
+						     dbs[sd], row[x], pc[sd]));
 			}
 			if ((cur[2 * now_sig] != PFSEL_NONE ||
 			     cur[2 * now_sig + 1] != PFSEL_NONE) ==

@@ -251,6 +251,9 @@ pfsel_policydb_group_cell(const struct pfsel_policydb *db, u32 group, u32 key)
 	return NULL;
 }
 
+u32 pfsel_policydb_row_rule(const struct pfsel_policydb *db, u32 row,
+			    u32 port_class);
+
 /**
  * pfsel_policydb_slab_row - the row a cell's slabs give an address class
  * @db: the policy

@@ -225,8 +225,17 @@ void pfsel_policydb_family_addr(u32 family, u8 addr[16])
 	}
 }
 
-/* The rule a row gives port class @port_class, or PFSEL_NONE. */
-static u32 row_rule(const struct pfsel_policydb *db, u32 row, u32 port_class)
+/**
+ * pfsel_policydb_row_rule - the rule a row gives a port class
+ * @db: the policy
+ * @row: a row of @db, or PFSEL_NONE
+ * @port_class: a port class of @db
+ *
+ * Return: the rule of the row's last run starting at or below
+ * @port_class; PFSEL_NONE for no row, or a run without a rule.
+ */
+u32 pfsel_policydb_row_rule(const struct pfsel_policydb *db, u32 row,
+			    u32 port_class)
 {
 	const struct pfsel_policy_run *run;
 	u32 lo = 0, hi;
@@ -255,17 +264,18 @@ static u32 group_rule(const struct pfsel_policydb *db, u32 group, u32 key,
 		      u32 addr_class, u32 port_class, bool *names)
 {
 	const struct pfsel_policy_cell *cell;
-	u32 best, rule;
+	u32 best, rule, row;
 
 	cell = pfsel_policydb_group_cell(db, group, key);
 	if (!cell)
 		return PFSEL_NONE;
 	if (db->name_cells[cell - db->cells].count)
 		*names = true;
-	best = row_rule(db, le32_to_cpu(cell->wild_row), port_class);
-	/* No slabs: PFSEL_NONE, which row_rule() gives back. */
-	rule = row_rule(db, pfsel_policydb_slab_row(db, cell, addr_class),
-			port_class);
+	best = pfsel_policydb_row_rule(db, le32_to_cpu(cell->wild_row),
+				       port_class);
+	/* No slabs: PFSEL_NONE, which pfsel_policydb_row_rule() gives back. */
+	row = pfsel_policydb_slab_row(db, cell, addr_class);
+	rule = pfsel_policydb_row_rule(db, row, port_class);
 	/* PFSEL_NONE is the largest u32: min() picks any real rule. */
 	return min(best, rule);
 }
@@ -385,7 +395,7 @@ int pfsel_policydb_decide_name(const struct pfsel_policydb *db, u32 app_class,
 			       u32 port_class, u32 *rule)
 {
 	const __le32 *group;
-	u32 best = PFSEL_NONE, key, n, i;
+	u32 best = PFSEL_NONE, key, n, i, row;
 
 	if (app_class >= db->n_apps || op >= PFSEL_OP_COUNT ||
 	    proto >= PFSEL_PROTO_COUNT || name_class >= db->n_name_classes ||
@@ -402,11 +412,8 @@ int pfsel_policydb_decide_name(const struct pfsel_policydb *db, u32 app_class,
 
 		if (!cell)
 			continue;
-		best = min(best,
-			   row_rule(db,
-				    pfsel_policydb_name_slab_row(db, cell,
-								 name_class),
-				    port_class));
+		row = pfsel_policydb_name_slab_row(db, cell, name_class);
+		best = min(best, pfsel_policydb_row_rule(db, row, port_class));
 	}
 	*rule = best;
 	return 0;
