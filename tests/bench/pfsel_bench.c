@@ -3,7 +3,8 @@
  * pfsel_bench - pfsel's cost on socket calls, every configuration in one boot
  *
  *   pfsel_bench [-r ROUNDS] [-n ITERATIONS] [-u UID] -p POLICY.pfsel
- *               -s SMALL.pfsel [-a ASK.pfsel [-A ASK_ITERATIONS]]
+ *               -s SMALL.pfsel -H HOSTS.pfsel -R RESOLVER.pfsel
+ *               [-a ASK.pfsel [-A ASK_ITERATIONS]]
  *
  * Runs as root inside the benchmark VM (tests/bench/run).  Three loops:
  *
@@ -19,6 +20,16 @@
  *             warm: 256 addresses fit in the per-CPU cache of recent
  *             allows (recent.c, 1024 requests per CPU), which answers
  *   small     SMALL (the same policy without its 10k filler rules), warm
+ *   hosts     HOSTS (POLICY and 10k rules by host name), warm: the connect
+ *             and accept cells have host rules, so each such decision
+ *             looks the address's learned names up (it has none) and is
+ *             never kept in the cache of recent allows: the AVC answers
+ *             them (create and bind, without host rules, as in hits)
+ *   named     HOSTS, the addresses 127.x.y.2: each has one learned name,
+ *             kK.named.bench.example, that a host rule allows (learned
+ *             under RESOLVER, a system policy that names this program a
+ *             resolver, from DNS answers it sends itself as root; the
+ *             system policy is unloaded before anything is timed)
  *   repeat    POLICY, but every iteration uses the same address (127.0.1.1)
  *   avc       POLICY, the addresses cycled over 4096 (16 in each of the
  *             256 address classes of "hits"): more than the per-CPU caches
@@ -95,8 +106,11 @@ long iterations = 4000;
 uid_t bench_uid = 1001;
 long ask_iterations;
 
-/* The policies: the 10k-rule one, the small one, the ask part's. */
-struct policy big, small, ask_policy;
+/*
+ * The policies: the 10k-rule one, the small one, the one with host rules,
+ * the system policy that makes this program a resolver, the ask part's.
+ */
+struct policy big, small, hosts, resolver, ask_policy;
 unsigned int default_threshold = PFSEL_AVC_THRESHOLD_DEFAULT;
 
 void die(const char *fmt, ...)
@@ -176,6 +190,26 @@ void load_policy(const struct policy *p)
 	policy_loaded = p;
 }
 
+void load_system_policy(const struct policy *p)
+{
+	const int err = pfsel_load_buffer(p->blob, p->len);
+
+	if (err) {
+		errno = -err;
+		die("load %s", p->path);
+	}
+}
+
+void unload_system_policy(void)
+{
+	const int err = pfsel_unload_system();
+
+	if (err && err != -ENOENT) {
+		errno = -err;
+		die("unload the system policy");
+	}
+}
+
 void unload_policy(void)
 {
 	const int err = pfsel_unload_uid(bench_uid);
@@ -228,10 +262,12 @@ static void read_policy(struct policy *p)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: pfsel_bench [-r ROUNDS] [-n ITERATIONS] "
-			"[-u UID] -p POLICY.pfsel\n"
-			"                   -s SMALL.pfsel [-a ASK.pfsel "
-			"[-A ASK_ITERATIONS]]\n");
+	fprintf(stderr,
+		"usage: pfsel_bench [-r ROUNDS] [-n ITERATIONS] "
+		"[-u UID] -p POLICY.pfsel\n"
+		"                   -s SMALL.pfsel -H HOSTS.pfsel "
+		"-R RESOLVER.pfsel\n"
+		"                   [-a ASK.pfsel [-A ASK_ITERATIONS]]\n");
 	exit(2);
 }
 
@@ -240,7 +276,7 @@ int main(int argc, char **argv)
 	char buf[256];
 	int opt, err;
 
-	while ((opt = getopt(argc, argv, "r:n:u:p:s:a:A:")) != -1) {
+	while ((opt = getopt(argc, argv, "r:n:u:p:s:H:R:a:A:")) != -1) {
 		switch (opt) {
 		case 'r':
 			rounds = atoi(optarg);
@@ -257,6 +293,12 @@ int main(int argc, char **argv)
 		case 's':
 			small.path = optarg;
 			break;
+		case 'H':
+			hosts.path = optarg;
+			break;
+		case 'R':
+			resolver.path = optarg;
+			break;
 		case 'a':
 			ask_policy.path = optarg;
 			break;
@@ -267,13 +309,16 @@ int main(int argc, char **argv)
 			usage();
 		}
 	}
-	if (!big.path || !small.path || rounds < 1 || rounds > MAX_ROUNDS ||
-	    iterations < 1 || optind != argc || ask_iterations < 0)
+	if (!big.path || !small.path || !hosts.path || !resolver.path ||
+	    rounds < 1 || rounds > MAX_ROUNDS || iterations < 1 ||
+	    optind != argc || ask_iterations < 0)
 		usage();
 	if (!ask_iterations)
 		ask_iterations = iterations / 3 > 0 ? iterations / 3 : 1;
 	read_policy(&big);
 	read_policy(&small);
+	read_policy(&hosts);
+	read_policy(&resolver);
 	if (ask_policy.path)
 		read_policy(&ask_policy);
 
@@ -293,6 +338,7 @@ int main(int argc, char **argv)
 
 	calls_run();
 	unload_policy();
+	unload_system_policy();
 	set_threshold(default_threshold);
 	if (ask_policy.path)
 		ask_run();

@@ -3,8 +3,10 @@
  * pfsel_bench - what its files share.  pfsel_bench.c is the driver (the
  * options, the policies, pfsel's controls through libpfsel), and each
  * benchmark a file of its own: pfsel_bench_calls.c (pfsel's cost on socket
- * calls, every configuration), pfsel_bench_ask.c (asking an agent); the
- * statistics are pfsel_bench_stats.c.
+ * calls, every configuration), pfsel_bench_names.c (the names of the
+ * named configuration, taught to the kernel as a resolver would),
+ * pfsel_bench_ask.c (asking an agent); the statistics are
+ * pfsel_bench_stats.c.
  */
 
 #ifndef PFSEL_BENCH_H
@@ -24,20 +26,32 @@
 
 #define MAX_ROUNDS 200
 
+/*
+ * The "named" configuration's addresses: 127.x.y.NAMED_HOST, each with the
+ * name kK.named.bench.example (K = x.y) that the host rules of
+ * tests/bench/gen-policy allow.
+ */
+#define NAMED_HOST 2
+#define NAMED_DOMAIN "named.bench.example"
+/* Their TTL: the longest the kernel keeps, so no name expires in a run. */
+#define NAMED_TTL 86400
+/* How many addresses the loops cycle over (but for avc and misses). */
+#define HOT_SPREAD 256
+
 /* The options: -r, -n, -u, -A. */
 extern int rounds;
 extern long iterations;
 extern uid_t bench_uid;
 extern long ask_iterations;
 
-/* A compiled policy, read whole: -p, -s, -a. */
+/* A compiled policy, read whole: -p, -s, -H, -R, -a. */
 struct policy {
 	const char *path;
 	void *blob;
 	size_t len;
 };
 
-extern struct policy big, small, ask_policy;
+extern struct policy big, small, hosts, resolver, ask_policy;
 /* avc/cache_threshold as the boot left it. */
 extern unsigned int default_threshold;
 
@@ -54,6 +68,8 @@ void become_bench_uid(void);
 /* pfsel, through libpfsel: each dies on failure. */
 void load_policy(const struct policy *p);
 void unload_policy(void);
+void load_system_policy(const struct policy *p);
+void unload_system_policy(void);
 void set_threshold(unsigned int t);
 void set_hook_timing(bool on);
 
@@ -71,6 +87,16 @@ struct spread_stats summarize(double *v, int n);
 /* ROUNDS rounds of every configuration and loop; then the summary. */
 void calls_run(void);
 void calls_report(void);
+
+/* ---- pfsel_bench_names.c ------------------------------------------- */
+
+/*
+ * Teach the kernel the names of the named configuration (NAMED_HOST
+ * above), under the system policy @resolver_policy, which names this
+ * program a resolver and is unloaded again; then check that the table of
+ * learned names has them all.  Runs as root, in the parent.
+ */
+void names_learn(const struct policy *resolver_policy);
 
 /* ---- pfsel_bench_ask.c --------------------------------------------- */
 

@@ -2,8 +2,8 @@
 /*
  * pfsel_bench - the socket calls benchmark: pfsel's cost on TCP
  * connect+accept, UDP sendto and TCP bind, under each configuration
- * (inactive, hits, small, repeat, avc, misses, evict, landlock: see
- * pfsel_bench.c).  Each measurement forks a child of bench_uid that times
+ * (inactive, hits, small, hosts, named, repeat, avc, misses, evict,
+ * landlock: see pfsel_bench.c).  Each measurement forks a child of bench_uid that times
  * its loop twice, with pfsel's hook timers off and on; the parent reads
  * the hooks' counters and the AVC's statistics (libpfsel) around the
  * second.
@@ -26,7 +26,6 @@
 
 #include "pfsel_bench.h"
 
-#define HOT_SPREAD 256
 #define COLD_SPREAD 2500
 /* Addresses per class in the avc configuration: 4096 in all. */
 #define AVC_HOSTS 16
@@ -59,6 +58,8 @@ enum config {
 	CFG_INACTIVE,
 	CFG_HITS,
 	CFG_SMALL,
+	CFG_HOSTS,
+	CFG_NAMED,
 	CFG_REPEAT,
 	CFG_AVC,
 	CFG_MISSES,
@@ -69,8 +70,8 @@ enum config {
 enum loop { LOOP_TCP, LOOP_UDP, LOOP_BIND, LOOP_COUNT };
 
 static const char *const config_names[CFG_COUNT] = {
-	"inactive", "hits",   "small", "repeat",
-	"avc",	    "misses", "evict", "landlock",
+	"inactive", "hits", "small",  "hosts", "named",
+	"repeat",   "avc",  "misses", "evict", "landlock",
 };
 static const char *const loop_names[LOOP_COUNT] = { "tcp", "udp", "bind" };
 static const char *const loop_titles[LOOP_COUNT] = {
@@ -116,17 +117,21 @@ static long loop_iterations(const enum loop l)
  * The i-th iteration's address: 127.x.y.z where x.y is the 16-bit number
  * K = 1..HOT_SPREAD, or 1..COLD_SPREAD in the misses configuration.  The
  * policy puts each such /24 in an address class of its own.  z is 1, or
- * in the avc configuration 1..AVC_HOSTS, changing once every K has come.
+ * in the avc configuration 1..AVC_HOSTS, changing once every K has come,
+ * or NAMED_HOST in the named configuration (the only addresses the kernel
+ * has names for: a name, once learned, stays for the whole run).
  */
 static int addr_spread = HOT_SPREAD;
 static int addr_hosts = 1;
+static int addr_first_host = 1;
 
 static struct sockaddr_in spread(const long i, const int port)
 {
 	struct sockaddr_in a = loopback((int)(i % addr_spread) + 1, port);
 
-	a.sin_addr.s_addr = htonl(ntohl(a.sin_addr.s_addr) +
-				  (uint32_t)(i / addr_spread % addr_hosts));
+	a.sin_addr.s_addr =
+		htonl(ntohl(a.sin_addr.s_addr) - 1 + (uint32_t)addr_first_host +
+		      (uint32_t)(i / addr_spread % addr_hosts));
 	return a;
 }
 
@@ -180,6 +185,16 @@ static void setup_config(const enum config c)
 		break;
 	case CFG_SMALL:
 		load_policy(&small);
+		set_threshold(default_threshold);
+		break;
+	case CFG_HOSTS:
+		load_policy(&hosts);
+		set_threshold(default_threshold);
+		break;
+	case CFG_NAMED:
+		/* Again each round: the table keeps the newest 4096 pairs. */
+		names_learn(&resolver);
+		load_policy(&hosts);
 		set_threshold(default_threshold);
 		break;
 	case CFG_EVICT:
@@ -354,6 +369,8 @@ static void child(const enum config c, const enum loop l, int to_parent,
 		addr_spread = 1;
 	else if (c == CFG_AVC || c == CFG_EVICT)
 		addr_hosts = AVC_HOSTS;
+	else if (c == CFG_NAMED)
+		addr_first_host = NAMED_HOST;
 	loop_setup(l);
 	/* Warm caches (the AVC's too) with every address of the hot cycle. */
 	run_loop(l, HOT_SPREAD * 4);

@@ -84,6 +84,61 @@ if command -v pfwc >/dev/null 2>&1 && [ -f desktop.pfw ]; then
 	run cat /tmp/agent.log
 	kill $agent 2>/dev/null
 
+	if [ -x /usr/sbin/dnsmasq ]; then
+		say "Rules can name hosts instead of addresses. The kernel learns which addresses a name has from the DNS answers a resolver receives, if the system policy trusts that resolver:"
+		cat >/tmp/system.pfw <<-'EOF'
+		policy system;
+		default allow;
+		resolver /usr/sbin/dnsmasq;
+		EOF
+		run cat /tmp/system.pfw
+		run pfwc -o /tmp/system.pfsel /tmp/system.pfw &&
+			run pfsel load /tmp/system.pfsel
+
+		say "Here dnsmasq is the resolver (127.0.0.1:53); it forwards every question to a test zone's server (127.0.0.2), where shop.example is 127.0.0.1. pfuser1 allows the shop by name:"
+		dnsmasq --keep-in-foreground --user=root --conf-file=/dev/null \
+			--pid-file= --bind-interfaces --no-resolv --no-hosts \
+			--listen-address=127.0.0.2 \
+			--host-record=shop.example,127.0.0.1,600 2>/dev/null &
+		zone=$!
+		dnsmasq --keep-in-foreground --user=root --conf-file=/dev/null \
+			--pid-file= --bind-interfaces --no-resolv --no-hosts \
+			--listen-address=127.0.0.1 --server=127.0.0.2 \
+			--cache-size=0 2>/dev/null &
+		resolver=$!
+		cat >/tmp/shop.pfw <<-'EOF'
+		default deny;
+		allow * create;
+		allow * bind udp;
+		allow * connect udp to loopback port dns;
+		allow * connect tcp to host shop.example port 8080;
+		EOF
+		run cat /tmp/shop.pfw
+		run pfwc --uid 1001 -o /tmp/shop.pfsel /tmp/shop.pfw &&
+			run pfsel load /tmp/shop.pfsel
+		sleep 1
+
+		say "Before anyone looked the name up, 127.0.0.1 has no name, and no rule allows pfuser1 there:"
+		echo "before the lookup" | run $runas 1001 nc -w 2 127.0.0.1 8080
+
+		say "pfuser1 looks shop.example up through the resolver; the kernel learned the name from the answer dnsmasq received, before it was passed on:"
+		run $runas 1001 nslookup -type=a shop.example 127.0.0.1
+		run cat /sys/kernel/security/pfsel/hosts
+
+		say "Now the same connection matches the host rule:"
+		nc -l -p 8080 >/tmp/received &
+		server=$!
+		sleep 1
+		echo "from pfuser1, to shop.example" | run $runas 1001 nc -w 2 127.0.0.1 8080
+		# (Should the connection fail, the server would wait for ever.)
+		sleep 1
+		kill $server 2>/dev/null
+		wait $server 2>/dev/null
+		printf 'the server received: %s\n' "$(cat /tmp/received)"
+		kill $zone $resolver 2>/dev/null
+		pfsel unload system >/dev/null 2>&1
+	fi
+
 	say "Counters: the access vector cache, the questions, the time spent in each hook:"
 	run pfsel stats
 fi
