@@ -59,14 +59,11 @@ static int write_new(const char *path, const char *text)
 {
 	const int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 			    0644);
-	int err = 0;
 
 	if (fd < 0)
 		return errno;
-	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text))
-		err = errno ? errno : EIO;
 	close(fd);
-	return err;
+	return pfsel_write_file(path, text);
 }
 
 /* Start dnsmasq in the foreground with @extra arguments: its pid, or -1. */
