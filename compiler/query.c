@@ -178,9 +178,8 @@ static bool parse_port(const char *s, uint16_t *port)
 static const uint8_t v4_prefix[12] = { [10] = 0xff, [11] = 0xff };
 
 /*
- * Fold the host names into @res: for each name's class (0 matches nothing)
- * the first rule by name; the smallest rule index of all decides, and its
- * verdict and audit flags are the rule's.
+ * Fold the host names into @res: the first rule over the address and
+ * every name decides (pfsel_policydb_decide_also_by_name()).
  */
 static void decide_names(const struct pfsel_policydb *db, uint32_t app,
 			 uint32_t op, uint32_t proto, uint16_t port,
@@ -189,21 +188,10 @@ static void decide_names(const struct pfsel_policydb *db, uint32_t app,
 {
 	uint32_t port_class = pfsel_policydb_classify_port(db, port);
 
-	for (size_t i = 0; i < n_names; i++) {
-		uint32_t cls = pfsel_policydb_name_class(db, names[i],
-							 strlen(names[i]));
-		uint32_t rule;
-
-		if (!cls ||
-		    pfsel_policydb_decide_name(db, app, op, proto, cls,
-					       port_class, &rule) ||
-		    rule == PFSEL_NONE ||
-		    (res->rule != PFSEL_NONE && res->rule <= rule))
-			continue;
-		res->rule = rule;
-		res->verdict = db->rules[rule].verdict;
-		res->audit = db->rules[rule].audit;
-	}
+	for (size_t i = 0; i < n_names; i++)
+		pfsel_policydb_decide_also_by_name(db, app, op, proto,
+						   port_class, names[i],
+						   strlen(names[i]), res);
 }
 
 int pfw_policydb_request_names(const struct pfsel_policydb *db, const char *exe,

@@ -1448,25 +1448,20 @@ static int decide_named(const struct pfsel_policydb *db, u32 app, u32 op,
 			struct pfsel_decision *d)
 {
 	const u32 port_class = pfsel_policydb_classify_port(db, port);
-	u32 rule = PFSEL_NONE, best, i;
+	u32 i;
 
 	if (pfsel_policydb_decide(db, app, op, proto,
 				  pfsel_policydb_classify_addr(db, addr),
 				  port_class, d))
 		return pfsel_fail(-EINVAL, "compare: a lookup failed");
-	best = d->rule;
 	for (i = 0; i < n_names; i++) {
 		const char *name = names[i]->name;
 
-		if (pfsel_policydb_decide_name(
-			    db, app, op, proto,
-			    pfsel_policydb_name_class(db, name, strlen(name)),
-			    port_class, &rule))
+		if (pfsel_policydb_decide_also_by_name(db, app, op, proto,
+						       port_class, name,
+						       strlen(name), d))
 			return pfsel_fail(-EINVAL, "compare: a lookup failed");
-		best = min(best, rule);
 	}
-	if (best != d->rule)
-		rule_decision(db, best, d);
 	return 0;
 }
 

@@ -153,22 +153,17 @@ static int parse_query(struct pfsel_check_query *const q, char *text)
 struct check_names {
 	const struct pfsel_policydb *db;
 	u32 app, op, proto, port;
-	u32 rule;
+	struct pfsel_decision *res;
 };
 
-/* One known name: its name class's first rule, if it comes first. */
 static bool check_one_name(const char *const name, const size_t len,
 			   void *const arg)
 {
-	struct check_names *const c = arg;
-	const u32 name_class = pfsel_policydb_name_class(c->db, name, len);
-	u32 rule;
+	const struct check_names *const c = arg;
 
-	if (name_class &&
-	    !pfsel_policydb_decide_name(c->db, c->app, c->op, c->proto,
-					name_class, c->port, &rule))
-		c->rule = min(c->rule, rule);
-	return true;
+	return !pfsel_policydb_decide_also_by_name(c->db, c->app, c->op,
+						   c->proto, c->port, name,
+						   len, c->res);
 }
 
 /*
@@ -185,6 +180,7 @@ static int check_decide(const struct pfsel_policydb *const db, const u32 app,
 		.op = q->op,
 		.proto = q->proto,
 		.port = pfsel_policydb_classify_port(db, q->port),
+		.res = res,
 	};
 	int err;
 
@@ -193,14 +189,8 @@ static int check_decide(const struct pfsel_policydb *const db, const u32 app,
 				    c.port, res);
 	if (err || !res->names || q->op == PFSEL_OP_CREATE)
 		return err;
-	c.rule = res->rule;
 	pfsel_hostmap_names(current->nsproxy->net_ns, q->addr, check_one_name,
 			    &c);
-	if (c.rule < res->rule) {
-		res->rule = c.rule;
-		res->verdict = db->rules[c.rule].verdict;
-		res->audit = db->rules[c.rule].audit;
-	}
 	return 0;
 }
 

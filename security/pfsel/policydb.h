@@ -345,6 +345,29 @@ int pfsel_policydb_decide_name(const struct pfsel_policydb *db, u32 app_class,
 			       u32 port_class, u32 *rule);
 
 /**
+ * pfsel_policydb_decide_also_by_name - fold one host name into a decision
+ * @db: the policy
+ * @app_class: as for pfsel_policydb_decide()
+ * @op: enum pfsel_op
+ * @proto: enum pfsel_proto
+ * @port_class: as for pfsel_policydb_decide()
+ * @name: a name known for the request's address (any bytes)
+ * @len: its length
+ * @res: the decision so far: pfsel_policydb_decide()'s, then each earlier
+ *	 name's; replaced by the rule of @name's class when that rule comes
+ *	 first, as first match wins over the address and every name
+ *
+ * For deciders with no cache of their own (decide.c keeps the decisions
+ * of name classes in the AVC instead).
+ *
+ * Return: 0, or -EINVAL if an argument is out of range.
+ */
+int pfsel_policydb_decide_also_by_name(const struct pfsel_policydb *db,
+				       u32 app_class, u32 op, u32 proto,
+				       u32 port_class, const char *name,
+				       size_t len, struct pfsel_decision *res);
+
+/**
  * pfsel_policydb_has_names - whether a policy has any host rule
  * @db: the policy
  *

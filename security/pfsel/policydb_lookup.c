@@ -419,6 +419,27 @@ int pfsel_policydb_decide_name(const struct pfsel_policydb *db, u32 app_class,
 	return 0;
 }
 
+int pfsel_policydb_decide_also_by_name(const struct pfsel_policydb *db,
+				       u32 app_class, u32 op, u32 proto,
+				       u32 port_class, const char *name,
+				       size_t len, struct pfsel_decision *res)
+{
+	const u32 name_class = pfsel_policydb_name_class(db, name, len);
+	u32 rule;
+	int err;
+
+	if (!name_class)
+		return 0;
+	err = pfsel_policydb_decide_name(db, app_class, op, proto, name_class,
+					 port_class, &rule);
+	if (err || rule >= res->rule)
+		return err;
+	res->rule = rule;
+	res->verdict = db->rules[rule].verdict;
+	res->audit = db->rules[rule].audit;
+	return 0;
+}
+
 bool pfsel_policydb_has_names(const struct pfsel_policydb *db)
 {
 	return db->n_name_classes > 1;
