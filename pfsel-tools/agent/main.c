@@ -991,7 +991,7 @@ int main(int argc, char **argv)
 	if (user_arg && !confirmed.blob)
 		agent_log(
 			a.log,
-			"no policy of uid %u was confirmed (%s/%s): 'always' loads %s as it is",
+			"no policy of uid %u was confirmed (%s/%s): 'always' loads %s only if it is the policy in force, with the rule",
 			(unsigned int)agent_uid, PFSEL_PAM_CACHE_DIR,
 			PFSEL_PAM_CONFIRMED, a.pfw.pfw);
 	agent_log(a.log,

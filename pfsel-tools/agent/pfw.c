@@ -9,11 +9,12 @@
  * ~/.pfw and not the temporary file, and the result is loaded.
  *
  * The user's programs can write ~/.pfw too.  So the text as the agent
- * read it, before the new rule, must be no looser than the policy the
- * person last confirmed (pfsel_compare(), exact), and what is loaded must
- * be what the agent compiled from that text with the rule; the agent
- * process loads it itself, the one process of the user the kernel lets
- * load the user's policy.
+ * read it, before the new rule, must be no looser than the policy in
+ * force, which the person approved (pfsel_compare(), exact; baseline()
+ * says how the agent knows it, and loads nothing when it does not), and
+ * what is loaded must be what the agent compiled from that text with the
+ * rule; the agent process loads it itself, the one process of the user
+ * the kernel lets load the user's policy.
  *
  * The rules go in a section of their own at the top of the file: the
  * first matching rule decides, and the question was asked by a later rule
@@ -319,22 +320,115 @@ static int compile_text(const struct pfw_config *c, const char *text,
 }
 
 /*
- * Is @text, the source before the new rule, no looser than the policy the
- * person last confirmed?  0 when it is (or none is known), -EPERM with
- * the looser rules in @err when it is not, another negative errno when it
- * cannot be told.
+ * Compiles @c->pfw itself (the name its rule locations give, as loaded)
+ * into @blob: 0, or -errno and @err.
+ */
+static int compile_source(const struct pfw_config *c, void **blob, size_t *len,
+			  char *err, size_t errlen)
+{
+	char tmp[PATH_MAX], tmp_out[PATH_MAX];
+	int fd, rc;
+
+	fd = make_temp(c, tmp, tmp_out, err, errlen);
+	if (fd < 0)
+		return fd;
+	close(fd);
+	unlink(tmp);
+	rc = run_pfwc(c->pfwc, tmp_out, c->pfw, err, errlen);
+	if (!rc)
+		rc = read_blob(tmp_out, blob, len, err, errlen);
+	unlink(tmp_out);
+	return rc;
+}
+
+/* Whether @blob (@len bytes) is the policy whose SHA-256 is @digest. */
+static bool blob_is(const void *blob, size_t len,
+		    const uint8_t digest[PFSEL_DIGEST_SIZE])
+{
+	uint8_t own[PFSEL_DIGEST_SIZE];
+
+	return blob && !pfsel_policy_digest(blob, len, own) &&
+	       !memcmp(own, digest, sizeof(own));
+}
+
+/*
+ * What the source before the new rule is judged against: the policy in
+ * force for the user, as bytes the agent holds.  The kernel lets only the
+ * root side and this agent load it, so it is what the person approved:
+ * at a login (pam_pfsel records what it loads as the confirmed policy),
+ * with `pfsel confirm`, or by an earlier "always".  The agent knows its
+ * bytes when they are @c->confirmed's (what pam_pfsel recorded, or what
+ * the agent itself loaded last), or when ~/.pfw compiled now is that very
+ * policy (a restarted agent: the rules its predecessor added are in
+ * force and in ~/.pfw); those bytes are then what the source the agent
+ * read is compared with, whatever ~/.pfw holds by then.  Identity is
+ * SHA-256, which a program that writes ~/.pfw cannot match with a policy
+ * of its choosing.
+ *
+ * Return: the baseline, or NULL with -errno in @rc and @err: nothing in
+ * force and nothing confirmed, or a policy in force the agent does not
+ * know (loaded at another login since it started, say).  Either way the
+ * agent cannot tell what the person approved, and loads nothing.
+ */
+static const struct pfw_confirmed *baseline(const struct pfw_config *c,
+					    int *rc, char *err, size_t errlen)
+{
+	struct pfw_confirmed *const known = c->confirmed;
+	struct pfsel_policy_info info;
+	void *now;
+	size_t len;
+	int ret;
+
+	*rc = 0;
+	ret = pfsel_get_policy_info(false, getuid(), &info);
+	if (ret < 0) {
+		snprintf(err, errlen, "the policy in force: %s",
+			 pfsel_last_error());
+		*rc = ret;
+		return NULL;
+	}
+	if (ret == 1 && known && blob_is(known->blob, known->len, info.digest))
+		return known;
+	if (ret == 0 && known && known->blob)
+		return known;
+	if (ret == 1 && known && !compile_source(c, &now, &len, err, errlen)) {
+		if (blob_is(now, len, info.digest)) {
+			free(known->blob);
+			known->blob = now;
+			known->len = len;
+			return known;
+		}
+		free(now);
+	}
+	snprintf(
+		err, errlen,
+		ret == 1 ?
+			"%s is not the policy in force, and the agent does not know the one that is (a login or the administrator loaded it since the agent started): it loads nothing, the answer holds for the session; your next login loads %s if it is no looser than the policy you confirmed" :
+			"no policy of yours is in force or confirmed: the agent loads nothing, the answer holds for the session; your next login loads and confirms %s",
+		c->pfw, c->pfw);
+	*rc = -EPERM;
+	return NULL;
+}
+
+/*
+ * Is @text, the source before the new rule, no looser than the policy in
+ * force (baseline())?  0 when it is, -EPERM with the reason or the looser
+ * rules in @err when it is not or cannot be known, another negative errno
+ * when it cannot be told.
  */
 static int judge_source(const struct pfw_config *c, const char *text, char *err,
 			size_t errlen)
 {
+	const struct pfw_confirmed *base;
 	char *report = NULL;
 	size_t report_len = 0, len;
 	FILE *mem;
 	void *blob;
 	int rc;
 
-	if (!c->confirmed || !c->confirmed->blob)
-		return 0;
+	base = baseline(c, &rc, err, errlen);
+	if (!base)
+		return rc;
 	rc = compile_text(c, text, &blob, &len, err, errlen);
 	if (rc)
 		return rc;
@@ -344,19 +438,18 @@ static int judge_source(const struct pfw_config *c, const char *text, char *err,
 		snprintf(err, errlen, "open_memstream: %s", strerror(errno));
 		return -ENOMEM;
 	}
-	rc = pfsel_compare(c->confirmed->blob, c->confirmed->len, blob, len,
-			   mem, 5);
+	rc = pfsel_compare(base->blob, base->len, blob, len, mem, 5);
 	fclose(mem);
 	free(blob);
 	if (rc == 1) {
 		snprintf(
 			err, errlen,
-			"%s holds rules looser than the policy last confirmed, which the agent does not load (the answer holds for the session; to put %s in force, confirm it as root: pfsel confirm):\n%s",
+			"%s holds rules looser than the policy in force, which the agent does not load (the answer holds for the session; to put %s in force, confirm it as root: pfsel confirm):\n%s",
 			c->pfw, c->pfw, report ? report : "");
 		rc = -EPERM;
 	} else if (rc < 0) {
 		snprintf(err, errlen,
-			 "comparing %s with the confirmed policy: %s", c->pfw,
+			 "comparing %s with the policy in force: %s", c->pfw,
 			 pfsel_last_error());
 	}
 	free(report);

@@ -15,7 +15,11 @@
 #define PFW_SECTION_END "# END pfsel-agent"
 
 /**
- * struct pfw_confirmed - The policy the person last confirmed
+ * struct pfw_confirmed - A policy the person approved
+ *
+ * What pam_pfsel recorded as the user's confirmed policy when the agent
+ * started, then what the agent itself loaded last.
+ *
  * @blob: the compiled policy (malloc()ed), NULL when none is known.
  * @len: its size.
  */
@@ -30,9 +34,10 @@ struct pfw_confirmed {
  * @out: the compiled policy pfwc writes and the agent loads.
  * @pfwc: the compiler: a path, or a name looked up in $PATH.
  * @load: load @out after compiling it (false in tests).
- * @confirmed: NULL, or the policy the person last confirmed, which the
- *             rest of @pfw must be no looser than for an "always" rule to
- *             be loaded with it; replaced by what is loaded.
+ * @confirmed: NULL, or a policy the person approved: when it is the
+ *             policy in force, the rest of @pfw must be no looser than it
+ *             for an "always" rule to be loaded with it; replaced by what
+ *             is loaded.
  */
 struct pfw_config {
 	const char *pfw;
@@ -64,9 +69,13 @@ char *pfw_default_output(const char *pfw);
  * Returns 0 or a negative errno (-EINVAL: pfwc rejected the policy).
  *
  * The user's programs can write @c->pfw as well as the user can, so with
- * @c->load: when @c->confirmed holds a policy, the source as it was
- * before @line must be no looser than it (pfsel_compare(): exact), else
- * nothing is written or loaded (-EPERM, the looser rules in @err); and
+ * @c->load: the source as it was before @line must be no looser than the
+ * policy in force for the caller's uid (pfsel_compare(): exact), which
+ * the agent must know the bytes of: @c->confirmed's when its SHA-256 is
+ * the one `policies` shows, or the source's own compiled form when that
+ * is the policy in force (with nothing in force, @c->confirmed's); else
+ * nothing is written or loaded (-EPERM, the reason or the looser rules
+ * in @err); and
  * what is loaded must be, class by class, what the agent compiled from
  * its own text with @line (-EAGAIN when the source changed meanwhile).
  * It is loaded by this process, the agent the kernel lets load the

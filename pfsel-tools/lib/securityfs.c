@@ -452,7 +452,7 @@ static int policy_item(char *const line, const unsigned int lineno,
 {
 	struct pfsel_policy_info *const p = item;
 	static const char *const keys[] = { "generation", "size", "rules",
-					    "checksum", "mode" };
+					    "sha256", "mode" };
 	char *words[8];
 	const char *v;
 	uint64_t value;
@@ -474,6 +474,12 @@ static int policy_item(char *const line, const unsigned int lineno,
 		if (!v)
 			return pfsel_malformed("policies", lineno,
 					 "fields out of order");
+		if (i == 3) {
+			if (pfsel_digest_parse(v, p->digest))
+				return pfsel_malformed("policies", lineno,
+						       "bad sha256");
+			continue;
+		}
 		if (i == 4) {
 			mode = pfsel_mode_from_name(v);
 			if (mode < 0)
@@ -482,7 +488,7 @@ static int policy_item(char *const line, const unsigned int lineno,
 			p->permissive = mode == PFSEL_MODE_PERMISSIVE;
 			continue;
 		}
-		if (!pfsel_parse_u64(v, i == 3 ? 16 : 10, UINT32_MAX, &value))
+		if (!pfsel_parse_u64(v, 10, UINT32_MAX, &value))
 			return pfsel_malformed("policies", lineno, "bad number");
 		switch (i) {
 		case 0:
@@ -491,11 +497,8 @@ static int policy_item(char *const line, const unsigned int lineno,
 		case 1:
 			p->size = (uint32_t)value;
 			break;
-		case 2:
-			p->rules = (uint32_t)value;
-			break;
 		default:
-			p->checksum = (uint32_t)value;
+			p->rules = (uint32_t)value;
 			break;
 		}
 	}

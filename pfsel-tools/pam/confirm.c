@@ -11,7 +11,7 @@
  * through sudo or polkit), and meanwhile the confirmed policy stays in
  * force.  The confirmed policies are kept where only root writes or
  * reads: CACHE_DIR/confirmed/UID.pfsel, the folder 0700.  What waits for
- * confirmation is noted in RUN_DIR/UID.pending (its checksum only,
+ * confirmation is noted in RUN_DIR/UID.pending (its digest only,
  * readable by all: `pfsel status` shows it to the user), so that the
  * person is told once, not at every login.
  *
@@ -87,22 +87,12 @@ int pfsel_pam_forget_confirmed(const int conf_fd, const uid_t uid)
 	return remove_uid_file(conf_fd, uid, "pfsel");
 }
 
-static uint32_t checksum_of(const void *const blob, const size_t len,
-			    const uid_t uid)
-{
-	uint32_t sum = 0;
-
-	pfsel_pam_blob_check(blob, len, uid, &sum);
-	return sum;
-}
-
 enum pfsel_pam_judgement
 pfsel_pam_judge(const void *const confirmed, const size_t confirmed_len,
 		const void *const candidate, const size_t candidate_len,
-		const uid_t uid, const bool have_loaded,
-		const uint32_t loaded_checksum)
+		const uid_t uid, const uint8_t *const loaded)
 {
-	const uint32_t sum = checksum_of(candidate, candidate_len, uid);
+	uint8_t digest[PFSEL_DIGEST_SIZE];
 	int ret;
 
 	if (!confirmed)
@@ -113,9 +103,13 @@ pfsel_pam_judge(const void *const confirmed, const size_t confirmed_len,
 	/*
 	 * In force already: loaded by the root side or by the agent the
 	 * root side registered (an "always" answer at its prompt), the only
-	 * ones the kernel lets load a user's policy.
+	 * ones the kernel lets load a user's policy.  Told by SHA-256: the
+	 * user's programs write ~/.pfw and so choose what it compiles to,
+	 * which a checksum could be made to match.
 	 */
-	if (have_loaded && loaded_checksum == sum)
+	if (loaded &&
+	    !pfsel_pam_blob_check(candidate, candidate_len, uid, digest) &&
+	    !memcmp(loaded, digest, sizeof(digest)))
 		return PFSEL_PAM_IN_FORCE;
 	ret = pfsel_compare(confirmed, confirmed_len, candidate, candidate_len,
 			    NULL, 0);
@@ -152,15 +146,17 @@ bool pfsel_pam_judgement_loads(const enum pfsel_pam_judgement value)
 }
 
 int pfsel_pam_pending_set(const int run_fd, const uid_t uid,
-			  const uint32_t checksum)
+			  const uint8_t digest[PFSEL_DIGEST_SIZE])
 {
-	char name[32], text[32], *old = NULL;
+	char name[32], text[96], hex[PFSEL_DIGEST_HEX_SIZE], *old = NULL;
 	size_t len = 0;
 	int n, ret, same = 0;
 
 	snprintf(name, sizeof(name), "%u.pending", (unsigned int)uid);
-	n = snprintf(text, sizeof(text), "looser 0x%08x\n", checksum);
-	if (pfsel_pam_read_at(run_fd, name, 64, (void **)&old, &len) == 0)
+	n = snprintf(text, sizeof(text), "looser %s\n",
+		     pfsel_digest_hex(digest, hex));
+	if (pfsel_pam_read_at(run_fd, name, sizeof(text), (void **)&old,
+			      &len) == 0)
 		same = len == (size_t)n && !memcmp(old, text, len);
 	free(old);
 	if (same)
@@ -168,7 +164,7 @@ int pfsel_pam_pending_set(const int run_fd, const uid_t uid,
 	ret = pfsel_pam_write_atomic(run_fd, name, text, (size_t)n);
 	if (ret)
 		return ret;
-	/* The user reads it (pfsel status): a checksum, nothing more. */
+	/* The user reads it (pfsel status): a digest, nothing more. */
 	if (fchmodat(run_fd, name, 0644, 0))
 		return -errno;
 	return 1;
@@ -180,10 +176,9 @@ int pfsel_pam_pending_clear(const int run_fd, const uid_t uid)
 }
 
 int pfsel_pam_pending_read(const char *const run_dir, const uid_t uid,
-			   uint32_t *const checksum)
+			   uint8_t digest[PFSEL_DIGEST_SIZE])
 {
-	char path[4200], text[64];
-	unsigned int sum;
+	char path[4200], text[96], hex[PFSEL_DIGEST_HEX_SIZE];
 	size_t n;
 	FILE *f;
 
@@ -195,8 +190,8 @@ int pfsel_pam_pending_read(const char *const run_dir, const uid_t uid,
 	n = fread(text, 1, sizeof(text) - 1, f);
 	fclose(f);
 	text[n] = '\0';
-	if (sscanf(text, "looser 0x%8x", &sum) != 1)
+	if (sscanf(text, "looser %64[0-9a-f]", hex) != 1 ||
+	    pfsel_digest_parse(hex, digest))
 		return -EBADMSG;
-	*checksum = sum;
 	return 0;
 }

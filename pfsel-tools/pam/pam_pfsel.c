@@ -126,16 +126,17 @@ static void ctx_free(struct ctx *const c)
 }
 
 /*
- * The checksum of the policy loaded for the user: 1 and @checksum, 0 when
+ * The SHA-256 of the policy loaded for the user: 1 and @digest, 0 when
  * none is loaded, negative when `policies` cannot be read.
  */
-static int loaded_checksum(struct ctx *const c, uint32_t *const checksum)
+static int loaded_digest(struct ctx *const c,
+			 uint8_t digest[PFSEL_DIGEST_SIZE])
 {
 	struct pfsel_policy_info info;
 	int ret = pfsel_get_policy_info(false, c->user.uid, &info);
 
 	if (ret == 1)
-		*checksum = info.checksum;
+		memcpy(digest, info.digest, PFSEL_DIGEST_SIZE);
 	return ret;
 }
 
@@ -147,19 +148,22 @@ static int loaded_checksum(struct ctx *const c, uint32_t *const checksum)
 static int load_blob(struct ctx *const c, const void *const blob,
 		     const size_t len, const char *const what)
 {
-	uint32_t checksum, current;
+	uint8_t digest[PFSEL_DIGEST_SIZE], current[PFSEL_DIGEST_SIZE];
+	char hex[PFSEL_DIGEST_HEX_SIZE];
 	int ret;
 
-	ret = pfsel_pam_blob_check(blob, len, c->user.uid, &checksum);
+	ret = pfsel_pam_blob_check(blob, len, c->user.uid, digest);
 	if (ret) {
 		pam_syslog(c->pamh, LOG_ERR,
 			   "uid %u: %s is not a policy for them",
 			   (unsigned int)c->user.uid, what);
 		return ret;
 	}
-	if (loaded_checksum(c, &current) == 1 && current == checksum) {
-		DEBUG(c, "uid %u: %s (checksum 0x%08x) is loaded already",
-		      (unsigned int)c->user.uid, what, checksum);
+	pfsel_digest_hex(digest, hex);
+	if (loaded_digest(c, current) == 1 &&
+	    !memcmp(current, digest, sizeof(digest))) {
+		DEBUG(c, "uid %u: %s (sha256 %s) is loaded already",
+		      (unsigned int)c->user.uid, what, hex);
 		return 0;
 	}
 	ret = pfsel_load_buffer(blob, len);
@@ -168,8 +172,8 @@ static int load_blob(struct ctx *const c, const void *const blob,
 			   (unsigned int)c->user.uid, what, pfsel_last_error());
 		return ret;
 	}
-	pam_syslog(c->pamh, LOG_INFO, "uid %u: loaded %s (checksum 0x%08x)",
-		   (unsigned int)c->user.uid, what, checksum);
+	pam_syslog(c->pamh, LOG_INFO, "uid %u: loaded %s (sha256 %s)",
+		   (unsigned int)c->user.uid, what, hex);
 	return 0;
 }
 
@@ -181,16 +185,17 @@ static int load_blob(struct ctx *const c, const void *const blob,
  */
 static int keep_previous(struct ctx *const c, const int conf_fd)
 {
-	uint32_t checksum;
+	uint8_t digest[PFSEL_DIGEST_SIZE];
+	char hex[PFSEL_DIGEST_HEX_SIZE];
 	void *blob = NULL;
 	size_t len = 0;
 	int ret;
 
-	if (loaded_checksum(c, &checksum) == 1) {
-		pam_syslog(
-			c->pamh, LOG_NOTICE,
-			"uid %u: keeping the policy loaded (checksum 0x%08x)",
-			(unsigned int)c->user.uid, checksum);
+	if (loaded_digest(c, digest) == 1) {
+		pam_syslog(c->pamh, LOG_NOTICE,
+			   "uid %u: keeping the policy loaded (sha256 %s)",
+			   (unsigned int)c->user.uid,
+			   pfsel_digest_hex(digest, hex));
 		return 0;
 	}
 	ret = conf_fd >= 0 ? pfsel_pam_read_confirmed(conf_fd, c->user.uid,
@@ -341,7 +346,8 @@ static int open_run_dir(struct ctx *const c)
 }
 
 /* Tell the person, once per policy, that ~/.pfw waits for them. */
-static void tell_once(struct ctx *const c, const uint32_t checksum,
+static void tell_once(struct ctx *const c,
+		      const uint8_t digest[PFSEL_DIGEST_SIZE],
 		      const enum pfsel_pam_judgement why)
 {
 	const int run_fd = open_run_dir(c);
@@ -349,7 +355,7 @@ static void tell_once(struct ctx *const c, const uint32_t checksum,
 
 	if (run_fd < 0)
 		return;
-	ret = pfsel_pam_pending_set(run_fd, c->user.uid, checksum);
+	ret = pfsel_pam_pending_set(run_fd, c->user.uid, digest);
 	close(run_fd);
 	if (ret < 0) {
 		pam_syslog(c->pamh, LOG_ERR, "%s/%u.pending: %s",
@@ -390,8 +396,8 @@ static int judge_and_load(struct ctx *const c, const int conf_fd,
 	enum pfsel_pam_judgement judgement;
 	void *confirmed = NULL;
 	size_t confirmed_len = 0;
-	uint32_t loaded = 0, checksum = 0;
-	bool have_loaded;
+	uint8_t loaded[PFSEL_DIGEST_SIZE], digest[PFSEL_DIGEST_SIZE] = { 0 };
+	char hex[PFSEL_DIGEST_HEX_SIZE];
 	int ret;
 
 	ret = pfsel_pam_read_confirmed(conf_fd, c->user.uid, &confirmed,
@@ -404,32 +410,37 @@ static int judge_and_load(struct ctx *const c, const int conf_fd,
 		/* Unreadable as a policy: nothing to compare with, keep. */
 		judgement = PFSEL_PAM_UNCOMPARABLE;
 	} else {
-		have_loaded = loaded_checksum(c, &loaded) == 1;
-		judgement = pfsel_pam_judge(confirmed, confirmed_len, blob, len,
-					    c->user.uid, have_loaded, loaded);
+		judgement = pfsel_pam_judge(
+			confirmed, confirmed_len, blob, len, c->user.uid,
+			loaded_digest(c, loaded) == 1 ? loaded : NULL);
 	}
-	pfsel_pam_blob_check(blob, len, c->user.uid, &checksum);
-	DEBUG(c, "uid %u: ~/.pfw (checksum 0x%08x): %s",
-	      (unsigned int)c->user.uid, checksum,
-	      pfsel_pam_judgement_name(judgement));
+	pfsel_pam_blob_check(blob, len, c->user.uid, digest);
+	pfsel_digest_hex(digest, hex);
+	DEBUG(c, "uid %u: ~/.pfw (sha256 %s): %s", (unsigned int)c->user.uid,
+	      hex, pfsel_pam_judgement_name(judgement));
 
 	if (!pfsel_pam_judgement_loads(judgement)) {
-		pam_syslog(c->pamh, LOG_NOTICE,
-			   "uid %u: ~/.pfw (checksum 0x%08x) is %s",
-			   (unsigned int)c->user.uid, checksum,
+		pam_syslog(c->pamh, LOG_NOTICE, "uid %u: ~/.pfw (sha256 %s) is %s",
+			   (unsigned int)c->user.uid, hex,
 			   pfsel_pam_judgement_name(judgement));
 		free(confirmed);
 		if (keep_previous(c, conf_fd) && ret == -EBADMSG)
 			return -EBADMSG;
-		tell_once(c, checksum, judgement);
+		tell_once(c, digest, judgement);
 		return 0;
 	}
 	free(confirmed);
 	ret = load_blob(c, blob, len, "the policy compiled from ~/.pfw");
 	if (ret)
 		return ret;
-	if (judgement == PFSEL_PAM_FIRST || judgement == PFSEL_PAM_IN_FORCE) {
-		/* The person has just authenticated: this is what they use. */
+	if (judgement != PFSEL_PAM_CONFIRMED_SAME) {
+		/*
+		 * The person has just authenticated: this is what they use.
+		 * A policy no looser than the confirmed one replaces it on
+		 * record too: a program of the user that later puts the
+		 * older, looser text back must not undo the person's own
+		 * tightening without their password.
+		 */
 		ret = pfsel_pam_write_confirmed(conf_fd, c->user.uid, blob,
 						len);
 		if (ret)
@@ -439,8 +450,8 @@ static int judge_and_load(struct ctx *const c, const int conf_fd,
 		else
 			pam_syslog(
 				c->pamh, LOG_INFO,
-				"uid %u: policy 0x%08x recorded as confirmed",
-				(unsigned int)c->user.uid, checksum);
+				"uid %u: policy sha256 %s recorded as confirmed",
+				(unsigned int)c->user.uid, hex);
 	}
 	pending_clear(c);
 	return 0;

@@ -19,6 +19,8 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#include <pfsel/pfsel.h>
+
 #ifndef PFSEL_PAM_PFWC
 #define PFSEL_PAM_PFWC "/usr/bin/pfwc"
 #endif
@@ -190,13 +192,14 @@ int pfsel_pam_read_at(int dirfd, const char *name, size_t max, void **data,
  * pfsel_pam_blob_check - Whether a blob is a user policy for @uid
  * @blob: @len: the compiled policy.
  * @uid: whose it must be.
- * @checksum: set to the header's checksum (as `policies` shows it).
+ * @digest: NULL, or set to its SHA-256 (as `policies` shows a loaded
+ *          policy's: pfsel_policy_digest()).
  *
  * Return: 0, -EBADMSG (not a policy, sizes disagree), -EPERM (the
- * system policy, or another uid's).
+ * system policy, or another uid's), -EIO (no digest).
  */
 int pfsel_pam_blob_check(const void *blob, size_t len, uid_t uid,
-			 uint32_t *checksum);
+			 uint8_t *digest);
 
 /* ---- The session counter ------------------------------------------------ */
 
@@ -340,7 +343,7 @@ enum pfsel_pam_judgement {
 	PFSEL_PAM_FIRST, /* nothing confirmed: load it, it is confirmed */
 	PFSEL_PAM_CONFIRMED_SAME, /* the confirmed policy, byte for byte */
 	PFSEL_PAM_IN_FORCE, /* loaded already by a trusted path: confirm */
-	PFSEL_PAM_NO_LOOSER, /* load it; the confirmed one stays on record */
+	PFSEL_PAM_NO_LOOSER, /* load it; it is the confirmed one from now */
 	PFSEL_PAM_LOOSER, /* keep the confirmed one in force */
 	PFSEL_PAM_UNCOMPARABLE, /* as looser: cannot prove it is not */
 };
@@ -351,7 +354,9 @@ enum pfsel_pam_judgement {
  * @candidate: @candidate_len: the policy compiled from ~/.pfw (checked to
  *             be a policy for @uid).
  * @uid: the user.
- * @have_loaded: a policy is loaded for @uid, with @loaded_checksum.
+ * @loaded: NULL, or the SHA-256 of the policy loaded for @uid (from
+ *          `policies`): the kernel lets only the root side and the agent
+ *          the root side registered load it.
  *
  * "No looser" is pfsel_compare(): exact.  Whatever cannot be compared
  * (an invalid confirmed policy, out of memory) waits for confirmation.
@@ -359,7 +364,7 @@ enum pfsel_pam_judgement {
 enum pfsel_pam_judgement
 pfsel_pam_judge(const void *confirmed, size_t confirmed_len,
 		const void *candidate, size_t candidate_len, uid_t uid,
-		bool have_loaded, uint32_t loaded_checksum);
+		const uint8_t *loaded);
 
 const char *pfsel_pam_judgement_name(enum pfsel_pam_judgement value);
 
@@ -367,16 +372,18 @@ const char *pfsel_pam_judgement_name(enum pfsel_pam_judgement value);
 bool pfsel_pam_judgement_loads(enum pfsel_pam_judgement value);
 
 /*
- * Note in the run folder (UID.pending, 0644: "looser 0xCHECKSUM") that a
+ * Note in the run folder (UID.pending, 0644: "looser SHA256") that a
  * policy waits for confirmation: 1 when the note is new (tell the
  * person), 0 when it said so already, or a negative errno.
  */
-int pfsel_pam_pending_set(int run_fd, uid_t uid, uint32_t checksum);
+int pfsel_pam_pending_set(int run_fd, uid_t uid,
+			  const uint8_t digest[PFSEL_DIGEST_SIZE]);
 
 /* Remove the note: 0 (also when there was none) or a negative errno. */
 int pfsel_pam_pending_clear(int run_fd, uid_t uid);
 
-/* Read the note (any user may): 0 and its checksum, -ENOENT, -EBADMSG. */
-int pfsel_pam_pending_read(const char *run_dir, uid_t uid, uint32_t *checksum);
+/* Read the note (any user may): 0 and its digest, -ENOENT, -EBADMSG. */
+int pfsel_pam_pending_read(const char *run_dir, uid_t uid,
+			   uint8_t digest[PFSEL_DIGEST_SIZE]);
 
 #endif /* PFSEL_PAM_PFSEL_H */

@@ -153,7 +153,7 @@ static uint32_t le32(const void *const p)
 }
 
 int pfsel_pam_blob_check(const void *const blob, const size_t len,
-			 const uid_t uid, uint32_t *const checksum)
+			 const uid_t uid, uint8_t *const digest)
 {
 	const unsigned char *const p = blob;
 	const size_t hdr = sizeof(struct pfsel_policy_header);
@@ -167,9 +167,8 @@ int pfsel_pam_blob_check(const void *const blob, const size_t len,
 		    PFSEL_POLICY_F_SYSTEM ||
 	    le32(p + offsetof(struct pfsel_policy_header, uid)) != uid)
 		return -EPERM;
-	if (checksum)
-		*checksum = le32(
-			p + offsetof(struct pfsel_policy_header, checksum));
+	if (digest && pfsel_policy_digest(blob, len, digest))
+		return -EIO;
 	return 0;
 }
 

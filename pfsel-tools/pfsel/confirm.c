@@ -337,7 +337,9 @@ int pfselcmd_confirm(struct pfselcmd_ctx *ctx, int argc, char **argv)
 	const char *user = NULL;
 	void *blob = NULL, *confirmed = NULL;
 	size_t len = 0, confirmed_len = 0;
-	uint32_t uid = 0, checksum = 0;
+	uint8_t digest[PFSEL_DIGEST_SIZE] = { 0 };
+	char hex[PFSEL_DIGEST_HEX_SIZE];
+	uint32_t uid = 0;
 	int opt, ret, lock = -1, run_fd, conf_fd;
 
 	while ((opt = getopt_long(argc, argv, "+h", options, NULL)) != -1) {
@@ -399,7 +401,7 @@ int pfselcmd_confirm(struct pfselcmd_ctx *ctx, int argc, char **argv)
 		ret = PFSELCMD_EXIT_FAILED;
 		goto out;
 	}
-	pfsel_pam_blob_check(blob, len, uid, &checksum);
+	pfsel_pam_blob_check(blob, len, uid, digest);
 
 	/* What the person confirms: where it allows more. */
 	conf_fd = pfselcmd_open_confirmed();
@@ -437,8 +439,9 @@ int pfselcmd_confirm(struct pfselcmd_ctx *ctx, int argc, char **argv)
 		      PFSELCMD_EXIT_OK;
 	if (!ret)
 		fprintf(ctx->out,
-			"uid %u: %s/%s (checksum 0x%08x) loaded and confirmed\n",
-			uid, u.user.home, PFSEL_PAM_SOURCE, checksum);
+			"uid %u: %s/%s (sha256 %s) loaded and confirmed\n",
+			uid, u.user.home, PFSEL_PAM_SOURCE,
+			pfsel_digest_hex(digest, hex));
 out:
 	if (lock >= 0)
 		close(lock);

@@ -179,7 +179,7 @@ static void list_help(FILE *out)
 	fputs("Usage: pfsel list [--json]\n"
 	      "List the loaded policies: the system policy first, then "
 	      "users by uid,\nwith the generation of their load, size, "
-	      "number of rules, checksum and\nmode.\n\n"
+	      "number of rules, mode and\nSHA-256 digest.\n\n"
 	      "      --json   a JSON array of objects\n"
 	      "  -h, --help   show this help and exit\n\n"
 	      "Exit status: 0, 1 the file could not be read, 2 wrong usage, "
@@ -192,7 +192,7 @@ int pfselcmd_list(struct pfselcmd_ctx *ctx, int argc, char **argv)
 	struct pfsel_policy_info *list = NULL;
 	size_t count = 0, i;
 	bool json = false, done;
-	char target[16];
+	char target[16], hex[PFSEL_DIGEST_HEX_SIZE];
 	int ret;
 
 	ret = simple_options(ctx, argc, argv, &json, list_help, &done);
@@ -216,9 +216,9 @@ int pfselcmd_list(struct pfselcmd_ctx *ctx, int argc, char **argv)
 					list[i].uid);
 			fprintf(ctx->out,
 				",\"generation\":%u,\"size\":%u,\"rules\":%u,"
-				"\"checksum\":\"0x%08x\",\"mode\":\"%s\"}",
+				"\"sha256\":\"%s\",\"mode\":\"%s\"}",
 				list[i].generation, list[i].size, list[i].rules,
-				list[i].checksum,
+				pfsel_digest_hex(list[i].digest, hex),
 				pfsel_mode_name(list[i].permissive ?
 							PFSEL_MODE_PERMISSIVE :
 							PFSEL_MODE_ENFORCING));
@@ -228,19 +228,20 @@ int pfselcmd_list(struct pfselcmd_ctx *ctx, int argc, char **argv)
 		fputs("no policy is loaded\n", ctx->out);
 	} else {
 		fprintf(ctx->out, "%-10s %10s %8s %6s %-10s %s\n", "POLICY",
-			"GENERATION", "SIZE", "RULES", "CHECKSUM", "MODE");
+			"GENERATION", "SIZE", "RULES", "MODE", "SHA256");
 		for (i = 0; i < count; i++) {
 			if (list[i].system)
 				snprintf(target, sizeof(target), "system");
 			else
 				snprintf(target, sizeof(target), "%u",
 					 list[i].uid);
-			fprintf(ctx->out, "%-10s %10u %8u %6u 0x%08x %s\n",
+			fprintf(ctx->out, "%-10s %10u %8u %6u %-10s %s\n",
 				target, list[i].generation, list[i].size,
-				list[i].rules, list[i].checksum,
+				list[i].rules,
 				pfsel_mode_name(list[i].permissive ?
 							PFSEL_MODE_PERMISSIVE :
-							PFSEL_MODE_ENFORCING));
+							PFSEL_MODE_ENFORCING),
+				pfsel_digest_hex(list[i].digest, hex));
 		}
 	}
 	free(list);

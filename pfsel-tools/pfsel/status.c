@@ -66,14 +66,14 @@ bool pfselcmd_selinux_read(const char *enforce, const char *current,
 	return true;
 }
 
-/* The policy loaded for @uid: 1 and its checksum, 0 none, <0 error. */
-static int in_force(uint32_t uid, uint32_t *checksum)
+/* The policy loaded for @uid: 1 and its digest, 0 none, <0 error. */
+static int in_force(uint32_t uid, uint8_t digest[PFSEL_DIGEST_SIZE])
 {
 	struct pfsel_policy_info info;
 	int ret = pfsel_get_policy_info(false, (uid_t)uid, &info);
 
 	if (ret == 1)
-		*checksum = info.checksum;
+		memcpy(digest, info.digest, PFSEL_DIGEST_SIZE);
 	return ret;
 }
 
@@ -83,7 +83,8 @@ static void against_confirmed(struct pfselcmd_ctx *ctx, uint32_t uid,
 {
 	void *confirmed = NULL;
 	size_t confirmed_len = 0;
-	uint32_t sum = 0;
+	uint8_t sum[PFSEL_DIGEST_SIZE] = { 0 };
+	char hex[PFSEL_DIGEST_HEX_SIZE];
 	int conf_fd, ret;
 
 	conf_fd = pfselcmd_open_confirmed();
@@ -99,8 +100,9 @@ static void against_confirmed(struct pfselcmd_ctx *ctx, uint32_t uid,
 					 strerror(-ret));
 		return;
 	}
-	pfsel_pam_blob_check(confirmed, confirmed_len, uid, &sum);
-	fprintf(ctx->out, "%-24s0x%08x\n", "Confirmed policy:", sum);
+	pfsel_pam_blob_check(confirmed, confirmed_len, uid, sum);
+	fprintf(ctx->out, "%-24ssha256 %s\n", "Confirmed policy:",
+		pfsel_digest_hex(sum, hex));
 	if (!blob) {
 		free(confirmed);
 		return;
@@ -127,17 +129,22 @@ static void user_status(struct pfselcmd_ctx *ctx, uint32_t uid)
 	struct pfsel_pam_account u;
 	void *blob = NULL;
 	size_t len = 0;
-	uint32_t loaded = 0, compiled = 0, pending = 0;
+	uint8_t loaded[PFSEL_DIGEST_SIZE] = { 0 };
+	uint8_t compiled[PFSEL_DIGEST_SIZE] = { 0 };
+	uint8_t pending[PFSEL_DIGEST_SIZE] = { 0 };
+	char hex[PFSEL_DIGEST_HEX_SIZE];
 	struct pfsel_pam_stamp stamp;
+	bool same = false;
 	int have, ret;
 	FILE *quiet;
 
 	ret = pfsel_pam_account_lookup(&u, NULL, (uid_t)uid);
 	fprintf(ctx->out, "%-24s%s (uid %u)\n",
 		"User:", ret ? "?" : u.user.name, uid);
-	have = in_force(uid, &loaded);
+	have = in_force(uid, loaded);
 	if (have > 0)
-		fprintf(ctx->out, "%-24s0x%08x\n", "Policy in force:", loaded);
+		fprintf(ctx->out, "%-24ssha256 %s\n", "Policy in force:",
+			pfsel_digest_hex(loaded, hex));
 	else
 		fprintf(ctx->out, "%-24s%s\n", "Policy in force:",
 			have == 0 ? "none" : pfsel_last_error());
@@ -170,22 +177,23 @@ static void user_status(struct pfselcmd_ctx *ctx, uint32_t uid)
 					  "says why)" :
 					  strerror(-ret));
 	} else {
-		pfsel_pam_blob_check(blob, len, uid, &compiled);
-		fprintf(ctx->out, "%-24s0x%08x, %s\n", "~/.pfw:", compiled,
-			have > 0 && loaded == compiled ?
-				"the policy in force" :
-				"DIFFERS from the policy in force");
+		pfsel_pam_blob_check(blob, len, uid, compiled);
+		same = have > 0 && !memcmp(loaded, compiled, sizeof(loaded));
+		fprintf(ctx->out, "%-24ssha256 %s, %s\n", "~/.pfw:",
+			pfsel_digest_hex(compiled, hex),
+			same ? "the policy in force" :
+			       "DIFFERS from the policy in force");
 	}
 	if (geteuid() == 0) {
 		against_confirmed(ctx, uid, blob, len);
-	} else if (!ret && !(have > 0 && loaded == compiled) &&
-		   pfsel_pam_pending_read(PFSEL_PAM_RUN_DIR, uid, &pending) ==
+	} else if (!ret && !same &&
+		   pfsel_pam_pending_read(PFSEL_PAM_RUN_DIR, uid, pending) ==
 			   0 &&
-		   pending == compiled) {
+		   !memcmp(pending, compiled, sizeof(pending))) {
 		fprintf(ctx->out, "%-24s%s\n", "Not in force:",
 			"~/.pfw is looser than the policy you last confirmed; "
 			"it waits for 'pfsel confirm'");
-	} else if (!ret && !(have > 0 && loaded == compiled)) {
+	} else if (!ret && !same) {
 		fprintf(ctx->out, "%-24s%s\n", "Not in force:",
 			"your next login loads ~/.pfw if it is no looser than "
 			"the policy you last confirmed ('pfsel confirm' loads "

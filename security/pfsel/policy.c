@@ -286,7 +286,13 @@ int pfsel_policy_load(const struct cred *const opener, void *const blob,
 	policy->db = db;
 	refcount_set(&policy->usage, 1);
 	policy->size = len;
-	policy->checksum = pfsel_policydb_checksum(db->blob, len);
+	/*
+	 * User space tells policies apart by this digest (pam_pfsel: "is
+	 * the ~/.pfw it compiled the one in force?"), so it must be a
+	 * digest nobody can match with a policy of their choosing; CRC32C
+	 * is linear and can be.
+	 */
+	sha256(db->blob, len, policy->digest);
 	policy->permissive = db->flags & PFSEL_POLICY_F_PERMISSIVE;
 	if (db->flags & PFSEL_POLICY_F_SYSTEM) {
 		policy->slot = PFSEL_SLOT_SYSTEM;
@@ -399,9 +405,9 @@ static void show_one(struct seq_file *const m,
 		seq_puts(m, pfsel_slot_names[PFSEL_SLOT_SYSTEM]);
 	else
 		seq_printf(m, "%u", from_kuid(&init_user_ns, policy->uid));
-	seq_printf(m, " generation=%u size=%u rules=%u checksum=0x%08x mode=%s\n",
+	seq_printf(m, " generation=%u size=%u rules=%u sha256=%*phN mode=%s\n",
 		   policy->generation, policy->size, policy->db->n_rules,
-		   policy->checksum,
+		   SHA256_DIGEST_SIZE, policy->digest,
 		   pfsel_mode_names[policy->permissive ? PFSEL_MODE_PERMISSIVE :
 							 PFSEL_MODE_ENFORCING]);
 }

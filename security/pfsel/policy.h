@@ -14,6 +14,8 @@
 #include <linux/types.h>
 #include <linux/uidgid.h>
 
+#include <crypto/sha2.h>
+
 #include <uapi/linux/pfsel.h>
 
 #include "policydb.h"
@@ -28,7 +30,8 @@
  *              cached for this policy are keyed by it.
  * @permissive: the policy was compiled with "mode permissive;".
  * @size: size of the blob it was loaded from.
- * @checksum: the blob's CRC32C, as in its header.
+ * @digest: the blob's SHA-256: what says which policy this is (the header's
+ *          CRC32C only detects corruption, and anyone can forge one).
  * @usage: one reference while published (dropped a grace period after it
  *         is replaced), one per holder outside RCU (a caller waiting for
  *         its agent's answer).
@@ -43,7 +46,7 @@ struct pfsel_policy {
 	u32 generation;
 	bool permissive;
 	u32 size;
-	u32 checksum;
+	u8 digest[SHA256_DIGEST_SIZE];
 	refcount_t usage;
 	struct hlist_node uid_node;
 	struct rcu_head rcu;

@@ -147,7 +147,8 @@ static bool same_policies(const struct policies *a, const struct policies *b)
 
 		if (x->system != y->system || x->uid != y->uid ||
 		    x->generation != y->generation || x->size != y->size ||
-		    x->rules != y->rules || x->checksum != y->checksum ||
+		    x->rules != y->rules ||
+		    memcmp(x->digest, y->digest, sizeof(x->digest)) ||
 		    x->permissive != y->permissive)
 			return false;
 	}
@@ -313,7 +314,13 @@ TEST_F(corpus, policy_in_force_is_untouched)
 	{
 		TH_LOG("no line for uid %u", CORPUS_UID);
 	}
-	EXPECT_EQ(get32(self->valid + 12), p->checksum);
+	{
+		uint8_t digest[PFSEL_DIGEST_SIZE];
+
+		ASSERT_EQ(0, pfsel_policy_digest(self->valid, self->valid_len,
+						 digest));
+		EXPECT_EQ(0, memcmp(digest, p->digest, sizeof(digest)));
+	}
 	EXPECT_FALSE(p->permissive);
 	for (size_t i = 0; i < self->n; i++)
 		load(self->blobs[i].data, self->blobs[i].len);

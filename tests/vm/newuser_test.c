@@ -20,7 +20,7 @@
  *      confirmed policy stays in force, the login says how to confirm,
  *      and `pfsel status` (as pfuser1) says ~/.pfw waits for it;
  *      pfuser1 confirms (as root: `pfsel confirm`, which sudo or pkexec
- *      runs after their password): ~/.pfw is loaded (a new checksum and
+ *      runs after their password): ~/.pfw is loaded (a new digest and
  *      generation), and the next login keeps it;
  *   9. the same call now succeeds, and only it (another application is
  *      still denied the port);
@@ -228,9 +228,9 @@ TEST_F_TIMEOUT(newuser, first_day, 120)
 
 	/* 3. The policy is loaded for 1001, and compiled from ~/.pfw. */
 	ASSERT_EQ(1, pfsel_get_policy_info(false, PFSEL_UID1, &info));
-	sum1 = info.checksum;
+	memcpy(&sum1, info.digest, sizeof(sum1));
 	gen1 = info.generation;
-	TH_LOG("policies: generation %lld checksum 0x%08llx", gen1, sum1);
+	TH_LOG("policies: generation %lld sha256 %016llx...", gen1, sum1);
 	ASSERT_EQ(0, pfsel_sh(out, sizeof(out), "pfsel list"));
 	TH_LOG("pfsel list:\n%s", out);
 	EXPECT_NE(NULL, strstr(out, "\n1001 "));
@@ -310,7 +310,7 @@ TEST_F_TIMEOUT(newuser, first_day, 120)
 	TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "pfsel confirm")) TH_LOG("%s", out);
 	ASSERT_EQ(1, pfsel_get_policy_info(false, PFSEL_UID1, &info));
-	EXPECT_EQ(sum1, info.checksum);
+	EXPECT_EQ(0, memcmp(&sum1, info.digest, sizeof(sum1)));
 	EXPECT_EQ(EACCES, netprobe(PORT_DENIED, NULL));
 	EXPECT_EQ(0, pfsel_sh(out, sizeof(out),
 			      PFSEL_TESTS_DIR "/runas 1001 pfsel status"));
@@ -324,9 +324,9 @@ TEST_F_TIMEOUT(newuser, first_day, 120)
 	EXPECT_NE(NULL, strstr(out, "allows more than the policy confirmed"));
 	EXPECT_NE(NULL, strstr(out, "loaded and confirmed"));
 	ASSERT_EQ(1, pfsel_get_policy_info(false, PFSEL_UID1, &info));
-	sum2 = info.checksum;
+	memcpy(&sum2, info.digest, sizeof(sum2));
 	gen2 = info.generation;
-	TH_LOG("policies: generation %lld checksum 0x%08llx", gen2, sum2);
+	TH_LOG("policies: generation %lld sha256 %016llx...", gen2, sum2);
 	EXPECT_NE(sum1, sum2);
 	EXPECT_LT(gen1, gen2);
 
@@ -335,7 +335,7 @@ TEST_F_TIMEOUT(newuser, first_day, 120)
 	TH_LOG("pamtester:\n%s", out);
 	EXPECT_EQ(NULL, strstr(out, "pfsel confirm")) TH_LOG("%s", out);
 	ASSERT_EQ(1, pfsel_get_policy_info(false, PFSEL_UID1, &info));
-	EXPECT_EQ(sum2, info.checksum);
+	EXPECT_EQ(0, memcmp(&sum2, info.digest, sizeof(sum2)));
 	EXPECT_EQ(gen2, info.generation);
 
 	/* 9. The same call now succeeds; only netprobe's. */

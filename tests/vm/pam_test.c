@@ -16,7 +16,8 @@
  * reaches the kept policy; the per-uid session counter, and the forget
  * at the last close only.  The confirmed policy (issue 12): the first
  * login records what it loads as confirmed; a tighter ~/.pfw loads at
- * login; a looser one does not -- the confirmed policy stays in force,
+ * login and is recorded as confirmed too (so a program cannot put the
+ * looser text back); a looser one does not -- the confirmed policy stays in force,
  * the person is told once, `pfsel status` says so -- until root confirms
  * it (`pfsel confirm --user`); a ~/.pfw deleted or broken does not unload
  * what was confirmed.  Needs root: as anyone else every test is skipped.
@@ -146,15 +147,28 @@ static int log_count(const char *needle)
 	return n;
 }
 
-static bool loaded(uid_t uid, long long *checksum)
+/* Loaded for @uid, and which policy: its SHA-256's first 8 bytes. */
+static bool loaded(uid_t uid, long long *which)
 {
 	struct pfsel_policy_info info;
 
 	if (pfsel_get_policy_info(false, uid, &info) != 1)
 		return false;
-	if (checksum)
-		*checksum = info.checksum;
+	if (which)
+		memcpy(which, info.digest, sizeof(*which));
 	return true;
+}
+
+/* Whether the policy file @path is @which (as loaded() gives it). */
+static bool file_is(const char *path, long long which)
+{
+	uint8_t digest[PFSEL_DIGEST_SIZE];
+	static char blob[PFSEL_POLICY_MAX_SIZE > (1 << 20) ? 1 << 20 :
+							     PFSEL_POLICY_MAX_SIZE];
+	const ssize_t n = pfsel_read_file(path, blob, sizeof(blob));
+
+	return n > 0 && !pfsel_policy_digest(blob, (size_t)n, digest) &&
+	       !memcmp(&which, digest, sizeof(which));
 }
 
 static long long generation(uid_t uid)
@@ -296,7 +310,7 @@ TEST_F(pam, good_policy)
 	ASSERT_EQ(32, read(fd, header, 32));
 	close(fd);
 	EXPECT_EQ(1001u, *(uint32_t *)(header + 20));
-	EXPECT_EQ(sum1, (long long)*(uint32_t *)(header + 12));
+	EXPECT_TRUE(file_is(BLOB1, sum1));
 	EXPECT_EQ(0, access(CACHE_DIR "/1001.stamp", R_OK));
 	EXPECT_EQ(0, counter());
 
@@ -310,7 +324,8 @@ TEST_F(pam, good_policy)
 
 /*
  * A stale compiled policy is compiled again: newer, or put back older.
- * (Each version no looser than the first, which the first login confirmed.)
+ * The older text, looser than the tighter one now confirmed, waits for
+ * confirmation; what the cache and the note hold shows it was compiled.
  */
 TEST_F(pam, stale_policy)
 {
@@ -325,13 +340,69 @@ TEST_F(pam, stale_policy)
 	EXPECT_NE(a, b);
 	EXPECT_EQ(EACCES, connect_as_1001(PORT_A));
 	EXPECT_EQ(EACCES, connect_as_1001(PORT_B));
+	EXPECT_TRUE(file_is(CONFIRMED1, b));
 
 	/* The old file restored from a backup: its mtime is long ago. */
 	ASSERT_EQ(0, put_file(PFW1, GOOD_A, 0644, PFSEL_UID1, 1000000000));
 	SESSION_OK("pfsel-test");
+	EXPECT_TRUE(file_is(BLOB1, a));
+	ASSERT_TRUE(loaded(PFSEL_UID1, &c));
+	EXPECT_EQ(b, c);
+	EXPECT_EQ(0, access(PENDING1, F_OK));
+	EXPECT_EQ(EACCES, connect_as_1001(PORT_B));
+
+	/* Root confirms it: now it is in force. */
+	ASSERT_EQ(0, pfsel_sh(self->out, sizeof(self->out),
+			      "pfsel confirm --user pfuser1"))
+	TH_LOG("%s", self->out);
 	ASSERT_TRUE(loaded(PFSEL_UID1, &c));
 	EXPECT_EQ(a, c);
-	EXPECT_EQ(EACCES, connect_as_1001(PORT_A));
+	EXPECT_EQ(0, connect_as_1001(PORT_B));
+}
+
+/*
+ * The attack of issue 27 (item 5): the person tightened ~/.pfw and logged
+ * in; a program of theirs puts the older, looser text back and waits for
+ * the next login.  The tighter policy was recorded as confirmed when it
+ * loaded, so the older one is looser than it and waits for the person's
+ * password.  (Before, the confirmed policy stayed the older one, and the
+ * older text, "no looser" than it, loaded silently: the control is the
+ * same steps with the tighter policy never loaded, where GOOD_A is the
+ * confirmed policy itself.)
+ */
+TEST_F(pam, tightening_is_not_undone)
+{
+	long long a, b, c;
+
+	ASSERT_EQ(0, put_file(PFW1, GOOD_A, 0644, PFSEL_UID1, 0));
+	SESSION_OK("pfsel-test");
+	ASSERT_TRUE(loaded(PFSEL_UID1, &a));
+	ASSERT_EQ(0, put_file(PFW1, TIGHTER_A, 0644, PFSEL_UID1, 0));
+	SESSION_OK("pfsel-test");
+	ASSERT_TRUE(loaded(PFSEL_UID1, &b));
+	EXPECT_EQ(EACCES, connect_as_1001(PORT_B));
+
+	/* The program of 1001 writes the older text back. */
+	ASSERT_EQ(0, pfsel_sh(self->out, sizeof(self->out),
+			      PFSEL_TESTS_DIR "/runas 1001 sh -c "
+					      "'printf \"%%s\" \"$0\" > %s' "
+					      "'" GOOD_A "'",
+			      PFW1));
+	SESSION_OK("pfsel-test");
+	ASSERT_TRUE(loaded(PFSEL_UID1, &c));
+	EXPECT_EQ(b, c);
+	EXPECT_EQ(EACCES, connect_as_1001(PORT_B));
+	EXPECT_NE(NULL, strstr(self->out, "pfsel confirm"))
+	TH_LOG("%s", self->out);
+
+	/* The control: with nothing tightened, GOOD_A loads as it is. */
+	ASSERT_EQ(0, pfsel_sh(self->out, sizeof(self->out),
+			      "pfsel confirm --user pfuser1"));
+	ASSERT_TRUE(loaded(PFSEL_UID1, &c));
+	EXPECT_EQ(a, c);
+	SESSION_OK("pfsel-test");
+	ASSERT_TRUE(loaded(PFSEL_UID1, &c));
+	EXPECT_EQ(a, c);
 	EXPECT_EQ(0, connect_as_1001(PORT_B));
 }
 
@@ -456,11 +527,11 @@ TEST_F(pam, first_login_confirms)
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(32, read(fd, header, 32));
 	close(fd);
-	EXPECT_EQ(sum, (long long)*(uint32_t *)(header + 12));
+	EXPECT_TRUE(file_is(CONFIRMED1, sum));
 	EXPECT_NE(0, access(PENDING1, F_OK));
 }
 
-/* A tighter ~/.pfw loads at login, silently; the confirmed one stays. */
+/* A tighter ~/.pfw loads at login, silently, and is confirmed by that. */
 TEST_F(pam, tighter_loads)
 {
 	const int logged = log_count("no looser than the confirmed policy");
@@ -477,6 +548,7 @@ TEST_F(pam, tighter_loads)
 	EXPECT_EQ(NULL, strstr(self->out, "pfsel confirm"))
 	TH_LOG("%s", self->out);
 	EXPECT_NE(0, access(PENDING1, F_OK));
+	EXPECT_TRUE(file_is(CONFIRMED1, b));
 	if (logged >= 0) {
 		usleep(300 * 1000); /* syslogd writes it down */
 		EXPECT_EQ(logged + 1,

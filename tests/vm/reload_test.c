@@ -343,15 +343,17 @@ static uint32_t le32_at(const void *blob, size_t offset)
 
 /*
  * The `policies` line of @target ("system" or a uid) against the compiled
- * policy @name: size, number of rules and checksum from the blob's header
- * and section table (policy/FORMAT.md), the mode given.
+ * policy @name: size and number of rules from the blob's header and
+ * section table (policy/FORMAT.md), its SHA-256, the mode given.
  */
 static void check_policy_line(struct __test_metadata *const _metadata,
 			      const char *target, const char *name,
 			      const char *mode)
 {
 	const bool is_system = strcmp(target, "system") == 0;
-	char text[4096], path[PATH_MAX], expected[64];
+	char text[4096], path[PATH_MAX], expected[96];
+	char hex[PFSEL_DIGEST_HEX_SIZE];
+	uint8_t digest[PFSEL_DIGEST_SIZE];
 	struct pfsel_policy_info info;
 	void *blob = NULL;
 	const ssize_t len = pfsel_policy_blob(name, &blob);
@@ -364,8 +366,9 @@ static void check_policy_line(struct __test_metadata *const _metadata,
 	{
 		TH_LOG("no line for %s: %s", target, pfsel_last_error());
 	}
-	TH_LOG("%s generation=%u size=%u rules=%u checksum=0x%08x mode=%s",
-	       target, info.generation, info.size, info.rules, info.checksum,
+	TH_LOG("%s generation=%u size=%u rules=%u sha256=%s mode=%s", target,
+	       info.generation, info.size, info.rules,
+	       pfsel_digest_hex(info.digest, hex),
 	       info.permissive ? "permissive" : "enforcing");
 	nsections = le32_at(blob, 24);
 	for (i = 0; i < nsections && 32 + 16 * (i + 1) <= (size_t)len; i++)
@@ -374,14 +377,15 @@ static void check_policy_line(struct __test_metadata *const _metadata,
 	EXPECT_LT(0u, info.generation);
 	EXPECT_EQ(len, info.size);
 	EXPECT_EQ(rules, info.rules);
-	EXPECT_EQ(le32_at(blob, 12), info.checksum);
+	ASSERT_EQ(0, pfsel_policy_digest(blob, (size_t)len, digest));
+	EXPECT_EQ(0, memcmp(digest, info.digest, sizeof(digest)));
 	EXPECT_STREQ(mode, info.permissive ? "permissive" : "enforcing");
-	/* The checksum's form, as docs/kernel-interface.md gives it: raw. */
+	/* The digest's form, as docs/kernel-interface.md gives it: raw. */
 	ASSERT_LT(0, pfsel_read_file(pfsel_raw_path("policies", path,
 						    sizeof(path)),
 				     text, sizeof(text)));
-	snprintf(expected, sizeof(expected), " checksum=0x%08x ",
-		 le32_at(blob, 12));
+	snprintf(expected, sizeof(expected), " sha256=%s ",
+		 pfsel_digest_hex(digest, hex));
 	EXPECT_NE(NULL, strstr(text, expected))
 	{
 		TH_LOG("no '%s' in:\n%s", expected, text);

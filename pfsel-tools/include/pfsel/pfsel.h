@@ -189,6 +189,45 @@ int pfsel_unload_system(void);
  */
 int pfsel_unload_uid(uid_t uid);
 
+/* A policy's identity: the SHA-256 of its bytes, and its hex form's size. */
+#define PFSEL_DIGEST_SIZE 32
+#define PFSEL_DIGEST_HEX_SIZE (2 * PFSEL_DIGEST_SIZE + 1)
+
+/**
+ * pfsel_policy_digest - Which policy a compiled blob is
+ * @blob: the compiled policy.
+ * @len: its size.
+ * @digest: set to its SHA-256, as the kernel shows a loaded policy's in
+ *          `policies` (struct pfsel_policy_info's @digest).
+ *
+ * Two blobs with one digest are the same policy: a program that writes
+ * ~/.pfw cannot make it compile to another policy's digest (the header's
+ * CRC32C, which it can, only tells corruption).
+ *
+ * Return: 0, or -EIO when libcrypto fails (@digest is then all zero).
+ */
+int pfsel_policy_digest(const void *blob, size_t len,
+			uint8_t digest[PFSEL_DIGEST_SIZE]);
+
+/**
+ * pfsel_digest_hex - A digest in lower-case hex, as `policies` writes it
+ * @digest: the digest.
+ * @hex: where to write it (64 digits and a NUL).
+ *
+ * Return: @hex.
+ */
+const char *pfsel_digest_hex(const uint8_t digest[PFSEL_DIGEST_SIZE],
+			     char hex[PFSEL_DIGEST_HEX_SIZE]);
+
+/**
+ * pfsel_digest_parse - Read a digest written by pfsel_digest_hex()
+ * @hex: 64 lower-case hex digits.
+ * @digest: set to the digest.
+ *
+ * Return: 0, or -EINVAL for anything else.
+ */
+int pfsel_digest_parse(const char *hex, uint8_t digest[PFSEL_DIGEST_SIZE]);
+
 /**
  * struct pfsel_policy_info - One line of "policies"
  * @system: the system policy (then @uid is 0).
@@ -196,7 +235,8 @@ int pfsel_unload_uid(uid_t uid);
  * @generation: load generation.
  * @size: size of the blob in bytes.
  * @rules: number of rules.
- * @checksum: the blob's CRC32C.
+ * @digest: the blob's SHA-256, which tells one policy from another
+ *          (pfsel_policy_digest() of a blob in hand is comparable).
  * @permissive: compiled with "mode permissive;".
  */
 struct pfsel_policy_info {
@@ -205,7 +245,7 @@ struct pfsel_policy_info {
 	uint32_t generation;
 	uint32_t size;
 	uint32_t rules;
-	uint32_t checksum;
+	uint8_t digest[PFSEL_DIGEST_SIZE];
 	bool permissive;
 };
 

@@ -11,6 +11,8 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <fcntl.h>
+#include <string.h>
 #include <unistd.h>
 
 struct blob {
@@ -40,17 +42,25 @@ static int find_pfwc(void **state)
 	return 0;
 }
 
-/* Compile @text for @uid; fails the test when pfwc does. */
-static struct blob compile_for(const char *text, unsigned int uid)
+/*
+ * Compile @text, written to @src (a mkstemp() template when it ends in
+ * XXXXXX, else that very path: the blob names its source, so blobs meant
+ * to differ in @text alone come from one name), for @uid; fails the test
+ * when pfwc does.
+ */
+static struct blob compile_at(char *src, const char *text, unsigned int uid)
 {
-	char src[] = "/tmp/pfsel-unit-pfw-XXXXXX";
+	const size_t n = strlen(src);
 	char cmd[PATH_MAX + 128];
 	struct blob b = { NULL, 0 };
 	size_t cap = 0, got;
 	FILE *f, *p;
 	int fd;
 
-	fd = mkstemp(src);
+	if (n >= 6 && !strcmp(src + n - 6, "XXXXXX"))
+		fd = mkstemp(src);
+	else
+		fd = open(src, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	assert_true(fd >= 0);
 	f = fdopen(fd, "w");
 	assert_non_null(f);
@@ -75,6 +85,14 @@ static struct blob compile_for(const char *text, unsigned int uid)
 	unlink(src);
 	assert_true(b.len > 0);
 	return b;
+}
+
+/* Compile @text for @uid; fails the test when pfwc does. */
+static struct blob compile_for(const char *text, unsigned int uid)
+{
+	char src[] = "/tmp/pfsel-unit-pfw-XXXXXX";
+
+	return compile_at(src, text, uid);
 }
 
 #endif /* PFSEL_TEST_PFWC_COMPILE_H */

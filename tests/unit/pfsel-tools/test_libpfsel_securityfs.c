@@ -64,8 +64,8 @@ static int setup(void **state)
 			   "users: 2\ngeneration: 7\n");
 	put_file(
 		"policies",
-		"system generation=3 size=5120 rules=14 checksum=0x8f31c2a0 mode=enforcing\n"
-		"1001 generation=7 size=2048 rules=3 checksum=0x01b2c3d4 mode=permissive\n");
+		"system generation=3 size=5120 rules=14 sha256=8f31c2a000112233445566778899aabbccddeeffc0ffee00deadbeef00000001 mode=enforcing\n"
+		"1001 generation=7 size=2048 rules=3 sha256=01b2c3d401b2c3d401b2c3d401b2c3d401b2c3d401b2c3d401b2c3d401b2c3d4 mode=permissive\n");
 	put_file("enforce", "1\n");
 	put_file("load", "");
 	put_file("unload", "");
@@ -172,6 +172,10 @@ static void test_missing_file(void **state)
 	assert_non_null(strstr(pfsel_last_error(), strerror(ENOENT)));
 }
 
+/* The digests the fake `policies` file gives. */
+static const uint8_t d1[PFSEL_DIGEST_SIZE] = { 0x8f, 0x31, 0xc2, 0xa0, 0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff, 0xc0, 0xff, 0xee, 0x00, 0xde, 0xad, 0xbe, 0xef, 0x00, 0x00, 0x00, 0x01 };
+static const uint8_t d2[PFSEL_DIGEST_SIZE] = { 0x01, 0xb2, 0xc3, 0xd4, 0x01, 0xb2, 0xc3, 0xd4, 0x01, 0xb2, 0xc3, 0xd4, 0x01, 0xb2, 0xc3, 0xd4, 0x01, 0xb2, 0xc3, 0xd4, 0x01, 0xb2, 0xc3, 0xd4, 0x01, 0xb2, 0xc3, 0xd4, 0x01, 0xb2, 0xc3, 0xd4 };
+
 static void test_policies(void **state)
 {
 	struct pfsel_policy_info *p;
@@ -184,11 +188,11 @@ static void test_policies(void **state)
 	assert_int_equal(p[0].generation, 3);
 	assert_int_equal(p[0].size, 5120);
 	assert_int_equal(p[0].rules, 14);
-	assert_int_equal(p[0].checksum, 0x8f31c2a0);
+	assert_memory_equal(p[0].digest, d1, PFSEL_DIGEST_SIZE);
 	assert_false(p[0].permissive);
 	assert_false(p[1].system);
 	assert_int_equal(p[1].uid, 1001);
-	assert_int_equal(p[1].checksum, 0x01b2c3d4);
+	assert_memory_equal(p[1].digest, d2, PFSEL_DIGEST_SIZE);
 	assert_true(p[1].permissive);
 	free(p);
 
@@ -200,7 +204,7 @@ static void test_policies(void **state)
 	/* No newline after the last line. */
 	put_file(
 		"policies",
-		"4294967294 generation=1 size=1 rules=0 checksum=0x0 mode=enforcing");
+		"4294967294 generation=1 size=1 rules=0 sha256=0000000000000000000000000000000000000000000000000000000000000000 mode=enforcing");
 	assert_int_equal(pfsel_policies(&p, &n), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(p[0].uid, 4294967294u);
@@ -215,7 +219,7 @@ static void test_policy_info(void **state)
 	assert_int_equal(pfsel_get_policy_info(true, 0, &info), 1);
 	assert_true(info.system);
 	assert_int_equal(info.generation, 3);
-	assert_int_equal(info.checksum, 0x8f31c2a0);
+	assert_memory_equal(info.digest, d1, PFSEL_DIGEST_SIZE);
 	/* The uid does not matter for the system policy. */
 	assert_int_equal(pfsel_get_policy_info(true, 1001, &info), 1);
 	assert_true(info.system);
@@ -247,15 +251,20 @@ static void test_policy_info(void **state)
 static void test_policies_malformed(void **state)
 {
 	static const char *const bad[] = {
-		"system generation=3 size=5120 rules=14 checksum=0x8f31c2a0\n",
-		"system size=5120 generation=3 rules=14 checksum=0x8f31c2a0 mode=enforcing\n",
-		"root generation=3 size=5120 rules=14 checksum=0x8f31c2a0 mode=enforcing\n",
-		"1001 generation=3 size=5120 rules=14 checksum=8f31c2a0 mode=enforcing\n",
-		"1001 generation=3 size=5120 rules=14 checksum=0x8f31c2a0 mode=lax\n",
-		"1001 generation=-3 size=5120 rules=14 checksum=0x8f31c2a0 mode=enforcing\n",
-		"1001 generation=3 size=5120 rules=14 checksum=0x8f31c2a0 mode=enforcing x\n",
-		"1001 generation=3 size=5120 rules=14 checksum=0x18f31c2a0 mode=enforcing\n",
-		"system generation=3 size=5120 rules=14 checksum=0x8f31c2a0 mode=enforcing\n\n",
+		"system generation=3 size=5120 rules=14 sha256=8f31c2a000112233445566778899aabbccddeeffc0ffee00deadbeef00000001\n",
+		"system size=5120 generation=3 rules=14 sha256=8f31c2a000112233445566778899aabbccddeeffc0ffee00deadbeef00000001 mode=enforcing\n",
+		"root generation=3 size=5120 rules=14 sha256=8f31c2a000112233445566778899aabbccddeeffc0ffee00deadbeef00000001 mode=enforcing\n",
+		"1001 generation=3 size=5120 rules=14 sha256=8f31c2a000112233445566778899aabbccddeeffc0ffee00deadbeef00000001 mode=lax\n",
+		"1001 generation=-3 size=5120 rules=14 sha256=8f31c2a000112233445566778899aabbccddeeffc0ffee00deadbeef00000001 mode=enforcing\n",
+		"1001 generation=3 size=5120 rules=14 sha256=8f31c2a000112233445566778899aabbccddeeffc0ffee00deadbeef00000001 mode=enforcing x\n",
+		"system generation=3 size=5120 rules=14 sha256=8f31c2a000112233445566778899aabbccddeeffc0ffee00deadbeef00000001 mode=enforcing\n\n",
+		/* The old CRC32C field is no digest. */
+		"1001 generation=3 size=5120 rules=14 checksum=0x8f31c2a0 mode=enforcing\n",
+		/* 63 and 65 digits, upper case, not hex. */
+		"1001 generation=3 size=5120 rules=14 sha256=8f31c2a000112233445566778899aabbccddeeffc0ffee00deadbeef0000000 mode=enforcing\n",
+		"1001 generation=3 size=5120 rules=14 sha256=8f31c2a000112233445566778899aabbccddeeffc0ffee00deadbeef000000010 mode=enforcing\n",
+		"1001 generation=3 size=5120 rules=14 sha256=8F31C2A000112233445566778899AABBCCDDEEFFC0FFEE00DEADBEEF00000001 mode=enforcing\n",
+		"1001 generation=3 size=5120 rules=14 sha256=gf31c2a000112233445566778899aabbccddeeffc0ffee00deadbeef00000001 mode=enforcing\n",
 	};
 	struct pfsel_policy_info *p = (void *)1;
 	size_t n = 99, i;

@@ -47,13 +47,99 @@ static struct blob compile(const char *text)
 	return compile_for(text, (unsigned int)getuid());
 }
 
-static uint32_t checksum(const struct blob *b)
+static const uint8_t *digest(const struct blob *b)
 {
-	uint32_t sum = 0;
+	static uint8_t d[4][PFSEL_DIGEST_SIZE];
+	static unsigned int next;
+	uint8_t *const out = d[next++ % 4];
 
 	assert_int_equal(0,
-			 pfsel_pam_blob_check(b->data, b->len, getuid(), &sum));
-	return sum;
+			 pfsel_pam_blob_check(b->data, b->len, getuid(), out));
+	return out;
+}
+
+/* The CRC32C a blob's header holds. */
+static uint32_t header_crc(const struct blob *b)
+{
+	const unsigned char *p = (const unsigned char *)b->data +
+				 offsetof(struct pfsel_policy_header, checksum);
+
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+#define FORGE_LETTERS 64
+
+/* "default allow;" and a deny for a path whose letters' case @bits picks. */
+static struct blob forge_compile(uint64_t bits)
+{
+	char text[256], path[FORGE_LETTERS + 1], src[64];
+	int i;
+
+	for (i = 0; i < FORGE_LETTERS; i++)
+		path[i] = (char)((bits >> i & 1 ? 'A' : 'a') + i % 26);
+	path[FORGE_LETTERS] = '\0';
+	snprintf(text, sizeof(text),
+		 "default allow;\ndeny \"/nonexistent/%s\" connect;\n", path);
+	snprintf(src, sizeof(src), "/tmp/pfsel-unit-forge-%d.pfw", (int)getpid());
+	return compile_at(src, text, (unsigned int)getuid());
+}
+
+/*
+ * The attack of issue 27: a looser policy whose header CRC32C equals
+ * @target, the CRC of the policy in force, which anyone reads in
+ * `policies` (as it was).  CRC32C is affine in the blob's bits and the
+ * case of a letter is one bit, so the 64 letters' case solves for any
+ * CRC over GF(2): one compile per letter, then elimination.
+ */
+static struct blob forge(uint32_t target)
+{
+	struct blob base = forge_compile(0), b;
+	uint64_t row[32] = { 0 }, sol = 0;
+	uint32_t rhs = target ^ header_crc(&base), col;
+	int i, r, k, pivot[32], rank = 0;
+
+	for (i = 0; i < FORGE_LETTERS; i++) {
+		b = forge_compile(1ULL << i);
+		assert_int_equal(b.len, base.len);
+		col = header_crc(&b) ^ header_crc(&base);
+		free(b.data);
+		for (r = 0; r < 32; r++)
+			if (col >> r & 1)
+				row[r] |= 1ULL << i;
+	}
+	free(base.data);
+	/* Rows are equations (a CRC bit); the right sides ride in @rhs. */
+	for (k = 0; k < FORGE_LETTERS && rank < 32; k++) {
+		for (r = rank; r < 32 && !(row[r] >> k & 1); r++)
+			;
+		if (r == 32)
+			continue;
+		if (r != rank) {
+			uint64_t t = row[r];
+			uint32_t bit_r = rhs >> r & 1, bit_k = rhs >> rank & 1;
+
+			row[r] = row[rank];
+			row[rank] = t;
+			rhs = (rhs & ~(1U << r) & ~(1U << rank)) |
+			      bit_k << r | bit_r << rank;
+		}
+		for (r = 0; r < 32; r++) {
+			if (r != rank && row[r] >> k & 1) {
+				row[r] ^= row[rank];
+				rhs ^= (rhs >> rank & 1) << r;
+			}
+		}
+		pivot[rank++] = k;
+	}
+	for (r = rank; r < 32; r++)
+		assert_int_equal(0, rhs >> r & 1);
+	for (r = 0; r < rank; r++)
+		if (rhs >> r & 1)
+			sol |= 1ULL << pivot[r];
+	b = forge_compile(sol);
+	assert_int_equal(target, header_crc(&b));
+	return b;
 }
 
 #define A "default allow;\ndeny * connect to loopback port 5601;\n"
@@ -68,25 +154,24 @@ static void test_judge(void **state)
 
 	(void)state;
 	assert_int_equal(PFSEL_PAM_FIRST,
-			 pfsel_pam_judge(NULL, 0, a.data, a.len, uid, false,
-					 0));
+			 pfsel_pam_judge(NULL, 0, a.data, a.len, uid, NULL));
 	assert_int_equal(PFSEL_PAM_CONFIRMED_SAME,
 			 pfsel_pam_judge(a.data, a.len, a.data, a.len, uid,
-					 false, 0));
+					 NULL));
 	assert_int_equal(PFSEL_PAM_NO_LOOSER,
 			 pfsel_pam_judge(a.data, a.len, t.data, t.len, uid,
-					 false, 0));
+					 NULL));
 	assert_int_equal(PFSEL_PAM_LOOSER,
 			 pfsel_pam_judge(a.data, a.len, l.data, l.len, uid,
-					 true, checksum(&a)));
+					 digest(&a)));
 	/* In force already (the agent, or root): confirmed by that. */
 	assert_int_equal(PFSEL_PAM_IN_FORCE,
 			 pfsel_pam_judge(a.data, a.len, l.data, l.len, uid,
-					 true, checksum(&l)));
+					 digest(&l)));
 	/* A confirmed policy that is no policy: cannot prove no looser. */
 	assert_int_equal(PFSEL_PAM_UNCOMPARABLE,
 			 pfsel_pam_judge(junk, sizeof(junk), l.data, l.len, uid,
-					 false, 0));
+					 NULL));
 	assert_false(pfsel_pam_judgement_loads(PFSEL_PAM_LOOSER));
 	assert_false(pfsel_pam_judgement_loads(PFSEL_PAM_UNCOMPARABLE));
 	assert_true(pfsel_pam_judgement_loads(PFSEL_PAM_NO_LOOSER));
@@ -144,30 +229,55 @@ static void test_store(void **state)
 }
 
 /* The note: told once per policy; readable; cleared. */
+/*
+ * A looser ~/.pfw forged to the CRC32C of the policy in force is not "in
+ * force already": identity is SHA-256.  The control: the forged blob's
+ * header CRC is the loaded one's, which is what the judgement used to
+ * compare.
+ */
+static void test_judge_forged_checksum(void **state)
+{
+	struct blob a = compile(A), f;
+	const uid_t uid = getuid();
+
+	(void)state;
+	f = forge(header_crc(&a));
+	assert_int_equal(header_crc(&a), header_crc(&f));
+	assert_true(f.len != a.len || memcmp(f.data, a.data, a.len));
+	assert_int_equal(PFSEL_PAM_LOOSER,
+			 pfsel_pam_judge(a.data, a.len, f.data, f.len, uid,
+					 digest(&a)));
+	free(a.data);
+	free(f.data);
+}
+
 static void test_pending(void **state)
 {
-	uint32_t sum = 0;
+	uint8_t sum[PFSEL_DIGEST_SIZE];
+	uint8_t one[PFSEL_DIGEST_SIZE], other[PFSEL_DIGEST_SIZE];
 	struct stat st;
 	char path[128];
 	int run;
 
 	(void)state;
+	memset(one, 0x12, sizeof(one));
+	memset(other, 0x99, sizeof(other));
 	run = open(dir, O_RDONLY | O_DIRECTORY);
 	assert_true(run >= 0);
-	assert_int_equal(-ENOENT, pfsel_pam_pending_read(dir, getuid(), &sum));
-	assert_int_equal(1, pfsel_pam_pending_set(run, getuid(), 0x1234abcd));
-	assert_int_equal(0, pfsel_pam_pending_set(run, getuid(), 0x1234abcd));
-	assert_int_equal(0, pfsel_pam_pending_read(dir, getuid(), &sum));
-	assert_int_equal(0x1234abcd, sum);
+	assert_int_equal(-ENOENT, pfsel_pam_pending_read(dir, getuid(), sum));
+	assert_int_equal(1, pfsel_pam_pending_set(run, getuid(), one));
+	assert_int_equal(0, pfsel_pam_pending_set(run, getuid(), one));
+	assert_int_equal(0, pfsel_pam_pending_read(dir, getuid(), sum));
+	assert_memory_equal(one, sum, sizeof(sum));
 	snprintf(path, sizeof(path), "%s/%u.pending", dir,
 		 (unsigned int)getuid());
 	assert_int_equal(0, stat(path, &st));
 	assert_int_equal(0644, st.st_mode & 07777);
 	/* Another policy waiting: told again. */
-	assert_int_equal(1, pfsel_pam_pending_set(run, getuid(), 0x99));
+	assert_int_equal(1, pfsel_pam_pending_set(run, getuid(), other));
 	assert_int_equal(0, pfsel_pam_pending_clear(run, getuid()));
 	assert_int_equal(0, pfsel_pam_pending_clear(run, getuid()));
-	assert_int_equal(-ENOENT, pfsel_pam_pending_read(dir, getuid(), &sum));
+	assert_int_equal(-ENOENT, pfsel_pam_pending_read(dir, getuid(), sum));
 	close(run);
 }
 
@@ -175,6 +285,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_judge),
+		cmocka_unit_test(test_judge_forged_checksum),
 		cmocka_unit_test_setup_teardown(test_store, dir_setup,
 						dir_teardown),
 		cmocka_unit_test_setup_teardown(test_pending, dir_setup,

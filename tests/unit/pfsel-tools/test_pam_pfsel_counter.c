@@ -300,7 +300,7 @@ static void put32(unsigned char *p, uint32_t v)
 static void test_blob_check(void **state)
 {
 	unsigned char blob[64];
-	uint32_t sum = 0;
+	uint8_t sum[PFSEL_DIGEST_SIZE], want[PFSEL_DIGEST_SIZE];
 
 	(void)state;
 	memset(blob, 0, sizeof(blob));
@@ -310,8 +310,10 @@ static void test_blob_check(void **state)
 	put32(blob + offsetof(struct pfsel_policy_header, checksum),
 	      0x8f31c2a0);
 	put32(blob + offsetof(struct pfsel_policy_header, uid), 1001);
-	assert_int_equal(0, pfsel_pam_blob_check(blob, 64, 1001, &sum));
-	assert_int_equal(0x8f31c2a0, sum);
+	assert_int_equal(0, pfsel_pam_blob_check(blob, 64, 1001, sum));
+	/* The digest is the SHA-256 of the bytes, not the header's CRC. */
+	assert_int_equal(0, pfsel_policy_digest(blob, 64, want));
+	assert_memory_equal(want, sum, sizeof(sum));
 	assert_int_equal(-EPERM, pfsel_pam_blob_check(blob, 64, 1002, NULL));
 	assert_int_equal(-EBADMSG, pfsel_pam_blob_check(blob, 63, 1001, NULL));
 	assert_int_equal(-EBADMSG, pfsel_pam_blob_check(blob, 16, 1001, NULL));

@@ -160,13 +160,51 @@ static const char confirmed_pfw[] = "policy user;\n"
 				    "default deny;\n"
 				    "allow /usr/bin/curl connect tcp;\n";
 
+/*
+ * The fake kernel's `policies`: @blob (@len bytes) in force for the uid
+ * running the test, or nothing in force when @blob is NULL.
+ */
+static void set_in_force(const void *blob, size_t len)
+{
+	uint8_t d[PFSEL_DIGEST_SIZE];
+	char line[256], hex[PFSEL_DIGEST_HEX_SIZE];
+
+	if (!blob) {
+		put("sfs/policies", "", 0644);
+		return;
+	}
+	assert_int_equal(0, pfsel_policy_digest(blob, len, d));
+	snprintf(line, sizeof(line),
+		 "%u generation=1 size=%zu rules=1 sha256=%s mode=enforcing\n",
+		 (unsigned int)getuid(), len, pfsel_digest_hex(d, hex));
+	put("sfs/policies", line, 0644);
+}
+
+/* What the fake kernel was given to load is now in force. */
+static void loaded_is_in_force(void)
+{
+	struct stat st;
+	FILE *f = fopen(in("sfs/load"), "r");
+	char *blob;
+
+	assert_non_null(f);
+	assert_int_equal(0, fstat(fileno(f), &st));
+	assert_true(st.st_size > 0);
+	blob = malloc((size_t)st.st_size);
+	assert_non_null(blob);
+	assert_int_equal((size_t)st.st_size,
+			 fread(blob, 1, (size_t)st.st_size, f));
+	fclose(f);
+	set_in_force(blob, (size_t)st.st_size);
+	free(blob);
+}
+
 static void test_always_no_looser(void **state)
 {
 	const char *pfwc = real_pfwc();
-	struct pfw_confirmed confirmed = { 0 };
+	struct pfw_confirmed confirmed = { 0 }, forgotten = { 0 };
 	struct pfw_config c = { .load = true, .confirmed = &confirmed };
 	char err[4096], sfs[128], *before;
-	const char *loaded;
 
 	(void)state;
 	if (!pfwc)
@@ -176,6 +214,8 @@ static void test_always_no_looser(void **state)
 	assert_int_equal(pfsel_set_securityfs(sfs), 0);
 	put("sfs/load", "", 0644);
 	confirm(pfwc, confirmed_pfw, &confirmed);
+	/* pam_pfsel loaded and recorded it at login. */
+	set_in_force(confirmed.blob, confirmed.len);
 	c.pfwc = pfwc;
 	c.pfw = strdup(in(".pfw"));
 	c.out = strdup(in(".pfw.pfsel"));
@@ -186,7 +226,7 @@ static void test_always_no_looser(void **state)
 	assert_int_equal(pfw_add_rule(&c, "allow /usr/bin/wget connect tcp;",
 				      err, sizeof(err)),
 			 -EPERM);
-	assert_non_null(strstr(err, "looser than the policy last confirmed"));
+	assert_non_null(strstr(err, "looser than the policy in force"));
 	assert_string_equal(get(".pfw"), before);
 	assert_string_equal(get("sfs/load"), "");
 	free(before);
@@ -201,28 +241,66 @@ static void test_always_no_looser(void **state)
 			 0);
 	assert_non_null(
 		strstr(get(".pfw"), "allow /usr/bin/wget connect tcp;"));
-	loaded = get("sfs/load");
-	assert_true(strlen(loaded) > 0 || confirmed.len > 0);
 	/* What was loaded is now the reference: the new rule is in it. */
 	{
 		struct stat st;
 
 		assert_int_equal(stat(in("sfs/load"), &st), 0);
+		assert_true(st.st_size > 0);
 		assert_int_equal((size_t)st.st_size, confirmed.len);
 	}
+	loaded_is_in_force();
 	/* Another answer on top: the source is what was loaded, plus one. */
 	assert_int_equal(pfw_add_rule(&c, "deny /usr/bin/nc connect tcp;", err,
 				      sizeof(err)),
 			 0);
+	loaded_is_in_force();
 
-	/* No confirmed policy known: loaded as before. */
-	free(confirmed.blob);
-	confirmed.blob = NULL;
+	/*
+	 * A restarted agent knows only what pam_pfsel recorded at login, and
+	 * the rules its predecessor added are in force: ~/.pfw compiles to
+	 * the very policy in force, so it is the baseline, and loads.
+	 */
+	c.confirmed = &forgotten;
+	assert_int_equal(pfw_add_rule(&c, "deny /usr/bin/ftp connect tcp;",
+				      err, sizeof(err)),
+			 0);
+	loaded_is_in_force();
+
+	/*
+	 * Restarted, after a program of the user rewrote ~/.pfw: it is not
+	 * the policy in force, and the agent does not know the one that is.
+	 * Nothing is written or loaded (before issue 27 it was loaded as
+	 * it was).
+	 */
+	free(forgotten.blob);
+	forgotten.blob = NULL;
+	forgotten.len = 0;
 	put(".pfw", "policy user;\ndefault allow;\n", 0644);
+	put("sfs/load", "", 0644);
 	assert_int_equal(pfw_add_rule(&c, "deny /usr/bin/nc connect tcp;", err,
 				      sizeof(err)),
-			 0);
+			 -EPERM);
+	assert_non_null(strstr(err, "is not the policy in force"));
+	assert_string_equal(get(".pfw"), "policy user;\ndefault allow;\n");
+	assert_string_equal(get("sfs/load"), "");
+
+	/* Nothing in force, nothing confirmed: nothing loaded either. */
+	set_in_force(NULL, 0);
+	assert_int_equal(pfw_add_rule(&c, "deny /usr/bin/nc connect tcp;", err,
+				      sizeof(err)),
+			 -EPERM);
+	assert_non_null(strstr(err, "no policy of yours is in force"));
+	assert_string_equal(get("sfs/load"), "");
+
+	/* Nothing in force, the confirmed policy known: compared with it. */
+	c.confirmed = &confirmed;
+	assert_int_equal(pfw_add_rule(&c, "deny /usr/bin/nc connect tcp;", err,
+				      sizeof(err)),
+			 -EPERM);
+	assert_non_null(strstr(err, "looser than the policy in force"));
 	free(confirmed.blob);
+	free(forgotten.blob);
 	free((char *)c.pfw);
 	free((char *)c.out);
 }

@@ -96,8 +96,8 @@ static int reset(void **state)
 			   "users: 2\ngeneration: 7\n");
 	put_file(
 		"policies",
-		"system generation=3 size=5120 rules=14 checksum=0x8f31c2a0 mode=enforcing\n"
-		"1001 generation=7 size=2048 rules=3 checksum=0x01b2c3d4 mode=permissive\n");
+		"system generation=3 size=5120 rules=14 sha256=8f31c2a000112233445566778899aabbccddeeffc0ffee00deadbeef00000001 mode=enforcing\n"
+		"1001 generation=7 size=2048 rules=3 sha256=01b2c3d401b2c3d401b2c3d401b2c3d401b2c3d401b2c3d401b2c3d401b2c3d4 mode=permissive\n");
 	put_file("enforce", "1\n");
 	put_file("load", "");
 	put_file("unload", "");
@@ -305,19 +305,22 @@ static void test_list(void **state)
 	(void)state;
 	assert_int_equal(0, run(&out, &err, "list", NULL));
 	assert_string_equal(
-		"POLICY     GENERATION     SIZE  RULES CHECKSUM   MODE\n"
-		"system              3     5120     14 0x8f31c2a0 enforcing\n"
-		"1001                7     2048      3 0x01b2c3d4 permissive\n",
+		"POLICY     GENERATION     SIZE  RULES MODE       SHA256\n"
+		"system              3     5120     14 enforcing  "
+		"8f31c2a000112233445566778899aabbccddeeffc0ffee00deadbeef00000001\n"
+		"1001                7     2048      3 permissive "
+		"01b2c3d401b2c3d401b2c3d401b2c3d401b2c3d401b2c3d401b2c3d401b2c3d4\n",
 		out);
 	free(out);
 	free(err);
 	assert_int_equal(0, run(&out, &err, "list", "--json", NULL));
 	assert_string_equal(
 		"[{\"policy\":\"system\",\"uid\":null,\"generation\":3,"
-		"\"size\":5120,\"rules\":14,\"checksum\":\"0x8f31c2a0\","
+		"\"size\":5120,\"rules\":14,\"sha256\":"
+		"\"8f31c2a000112233445566778899aabbccddeeffc0ffee00deadbeef00000001\","
 		"\"mode\":\"enforcing\"},{\"policy\":\"user\",\"uid\":1001,"
-		"\"generation\":7,\"size\":2048,\"rules\":3,\"checksum\":"
-		"\"0x01b2c3d4\",\"mode\":\"permissive\"}]\n",
+		"\"generation\":7,\"size\":2048,\"rules\":3,\"sha256\":"
+		"\"01b2c3d401b2c3d401b2c3d401b2c3d401b2c3d401b2c3d401b2c3d401b2c3d4\",\"mode\":\"permissive\"}]\n",
 		out);
 	free(out);
 	free(err);

@@ -28,7 +28,7 @@
  * "unload" gets scratch uids and words that name no policy, "enforce" gets
  * "1" and words that are neither 0 nor 1, and registrations are for the
  * scratch uids only.  So at the end the policies loaded before it started
- * must be there still, the same loads (generation, checksum), and pfsel
+ * must be there still, the same loads (generation, digest), and pfsel
  * still enforcing: a difference is a violation.  As any other user every
  * change it tries must fail: a load, unload, forget, mode switch,
  * registration, a check of another uid's policy or a read of ask_stats
@@ -928,7 +928,8 @@ static void compare(const struct pfsel_policy_info *before, size_t nb,
 				  before[i].system ? "system/" : "uid ",
 				  before[i].uid);
 		} else if (before[i].generation != after[j].generation ||
-			   before[i].checksum != after[j].checksum) {
+			   memcmp(before[i].digest, after[j].digest,
+				  sizeof(before[i].digest))) {
 			violation(
 				"the policy %s%u was replaced (generation %u -> %u)",
 				before[i].system ? "system/" : "uid ",
