@@ -9,6 +9,7 @@
 
 #include <libgen.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -40,8 +41,12 @@ static int find_pfwc(void **state)
 	return 0;
 }
 
-/* Compile @text for @uid; fails the test when pfwc does. */
-static struct blob compile_for(const char *text, unsigned int uid)
+/*
+ * Compile @text for @uid, with @quiet pfwc's warnings unshown (policies a
+ * test generates by the hundred); fails the test when pfwc does.
+ */
+static struct blob compile_quietly(const char *text, unsigned int uid,
+				   bool quiet)
 {
 	char src[] = "/tmp/pfsel-unit-pfw-XXXXXX";
 	char cmd[PATH_MAX + 128];
@@ -56,7 +61,8 @@ static struct blob compile_for(const char *text, unsigned int uid)
 	assert_non_null(f);
 	fputs(text, f);
 	fclose(f);
-	snprintf(cmd, sizeof(cmd), "'%s' --uid %u -o - %s", pfwc, uid, src);
+	snprintf(cmd, sizeof(cmd), "'%s' --uid %u -o - %s%s", pfwc, uid, src,
+		 quiet ? " 2>/dev/null" : "");
 	p = popen(cmd, "r");
 	assert_non_null(p);
 	for (;;) {
@@ -75,6 +81,12 @@ static struct blob compile_for(const char *text, unsigned int uid)
 	unlink(src);
 	assert_true(b.len > 0);
 	return b;
+}
+
+/* Compile @text for @uid; fails the test when pfwc does. */
+static inline struct blob compile_for(const char *text, unsigned int uid)
+{
+	return compile_quietly(text, uid, false);
 }
 
 #endif /* PFSEL_TEST_PFWC_COMPILE_H */
