@@ -46,8 +46,9 @@
 /*
  * Patterns are absolute paths: this relative one matches none of them, so
  * an unnamed executable or script falls in the policy's "other" class.
+ * The same string as pfsel_compare()'s, through policydb.h.
  */
-static const char pfsel_unnamed[] = "?";
+static const char pfsel_unnamed[] = PFSEL_UNNAMED_PATH;
 
 static void pfsel_app_release(struct kref *const usage)
 {

@@ -155,6 +155,51 @@ static void test_script_forms_and_shadowing(void **state)
 	compiled_free(&c);
 }
 
+/*
+ * "/" with two stars matches every path the kernel can name; "*" also
+ * matches the unnamed applications (an executable or a script the kernel
+ * could not name from init's root, classified as "?"), so a "*" rule
+ * after a rule for every named path still decides those and is not
+ * shadowed (issue 27's counterexample).  The other way round, "*" covers
+ * every named path.
+ */
+static void test_unnamed_is_not_shadowed(void **state)
+{
+	struct compiled c;
+
+	(void)state;
+	compile_text(&c,
+		     "allow /** create;\n"
+		     "deny /** connect tcp to loopback port 7022;\n"
+		     "allow * create;\n"
+		     "allow * connect tcp to loopback port 7022;\n"
+		     "deny /usr/bin/python3 script /** connect;\n"
+		     "allow /usr/bin/python3 script * connect;\n"
+		     "allow * bind;\n"
+		     "deny /** bind tcp;\n"
+		     "allow /usr/bin/python3 script * listen;\n"
+		     "deny /usr/bin/python3 script /home/** listen;\n",
+		     NULL, false);
+	assert_int_equal(c.errors, 0);
+	assert_int_equal(c.policy->rules[2].shadowed_by, -1);
+	assert_int_equal(c.policy->rules[3].shadowed_by, -1);
+	assert_int_equal(c.policy->rules[5].shadowed_by, -1);
+	assert_int_equal(c.policy->rules[7].shadowed_by, 6);
+	assert_int_equal(c.policy->rules[9].shadowed_by, 8);
+	assert_int_equal(c.warnings, 2);
+	compiled_free(&c);
+
+	/* In one list, every named path is the member "*" covers, in any order. */
+	compile_text(&c, "allow /**, * connect;\n", NULL, false);
+	assert_true(
+		said(&c, "'/**' is already covered by '*' in the same list"));
+	compiled_free(&c);
+	compile_text(&c, "allow *, /** connect;\n", NULL, false);
+	assert_true(
+		said(&c, "'/**' is already covered by '*' in the same list"));
+	compiled_free(&c);
+}
+
 static void test_werror_and_disabling(void **state)
 {
 	struct compiled c;
@@ -457,6 +502,7 @@ int main(void)
 		cmocka_unit_test(test_service_on_two_protocols_is_one_port),
 		cmocka_unit_test(test_shadowed_rule_names_the_earlier_one),
 		cmocka_unit_test(test_script_forms_and_shadowing),
+		cmocka_unit_test(test_unnamed_is_not_shadowed),
 		cmocka_unit_test(test_werror_and_disabling),
 		cmocka_unit_test(test_audit_flags_without_effect),
 		cmocka_unit_test(test_protect_for_every_program),
