@@ -21,7 +21,11 @@
  *  - swap: rename a file of its own, the agent's text plus "allow
  *    /usr/bin/evil connect tcp;", over the temporary file's name;
  *  - include: add that rule to a file ~/.pfw includes (which the agent
- *    compiled, unchanged, when it judged the text).
+ *    compiled, unchanged, when it judged the text);
+ *  - output: let pfwc compile the agent's file, then rename a policy of
+ *    its own (that text plus the rule, compiled) over pfwc's output
+ *    before the agent reads it ("TMP.check", then ~/.pfw.pfsel after the
+ *    final compile: the same blob both times, so they agree).
  *
  * tests/vm/consent_test.c runs the same attacks for real: a separate
  * process of pfuser1 watching the home folder with inotify, against the
@@ -29,8 +33,8 @@
  *
  * The assertions state what must hold: what the agent loads is no looser
  * than the agent's own text with its rule compiled.  The attacks succeed
- * today, so test_always_temp_swap and test_always_include_swap FAIL
- * (KNOWN HOLE); test_always_no_attack is the control: the same steps
+ * today, so test_always_temp_swap, test_always_include_swap and
+ * test_always_output_swap FAIL (KNOWN HOLE); test_always_no_attack is the control: the same steps
  * with the stand-in pfwc doing nothing load exactly the legitimate
  * policy.
  */
@@ -124,7 +128,7 @@ static void set_in_force(const void *blob, size_t len)
  */
 static void put_stand_in(const char *pfwc)
 {
-	char script[4096];
+	char script[8192];
 
 	snprintf(script, sizeof(script),
 		 "#!/bin/sh\n"
@@ -140,11 +144,24 @@ static void put_stand_in(const char *pfwc)
 		 "        \"$src\" > \"$D/evil\" && mv \"$D/evil\" \"$src\" ;;\n"
 		 "    include)\n"
 		 "      echo 'allow /usr/bin/evil connect tcp;' >> \"$D/extra.pfw\" ;;\n"
+		 "    output)\n"
+		 "      sed '/^# BEGIN pfsel-agent$/a allow /usr/bin/evil connect tcp;' \\\n"
+		 "        \"$src\" > \"$D/evil.pfw\" &&\n"
+		 "      '%s' -o \"$D/evil.pfsel\" \"$D/evil.pfw\" &&\n"
+		 "      '%s' \"$@\" && cp \"$D/evil.pfsel\" \"$D/evil.out\" &&\n"
+		 "      mv \"$D/evil.out\" \"$2\"\n"
+		 "      exit $? ;;\n"
 		 "    esac\n"
+		 "  fi ;;\n"
+		 "\"$D/.pfw\")\n"
+		 "  if [ -e \"$D/evil.pfsel\" ]; then\n"
+		 "    '%s' \"$@\" && cp \"$D/evil.pfsel\" \"$D/evil.out\" &&\n"
+		 "    mv \"$D/evil.out\" \"$2\"\n"
+		 "    exit $?\n"
 		 "  fi ;;\n"
 		 "esac\n"
 		 "exec '%s' \"$@\"\n",
-		 dir, pfwc);
+		 dir, pfwc, pfwc, pfwc, pfwc);
 	put("pfwc-stand-in", script, 0755);
 }
 
@@ -323,6 +340,25 @@ static void test_always_include_swap(void **state)
 	assert_true(raced);
 }
 
+/*
+ * KNOWN HOLE (fails today): the attacker replaces pfwc's output, for the
+ * agent's own text and then for ~/.pfw, with one policy of its own.
+ */
+static void test_always_output_swap(void **state)
+{
+	char *loaded, *legit;
+	size_t len, legit_len;
+	bool raced;
+
+	(void)state;
+	if (!real_pfwc())
+		skip();
+	loaded = scene("output", false, &len, &legit, &legit_len);
+	raced = get("raced") != NULL;
+	assert_no_looser_than_legit(loaded, len, legit, legit_len);
+	assert_true(raced);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -333,6 +369,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_always_temp_swap, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_always_include_swap,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_always_output_swap,
 						setup, teardown),
 	};
 
