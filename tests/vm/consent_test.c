@@ -8,8 +8,9 @@
  * pam_pfsel), which records it as confirmed; the agent is the real
  * pfsel-agent, started by root for 1001 with a rule file that answers
  * "always" for one request (the person's answer); the attacker is a
- * child process that has become 1001 and watches pfuser1's home folder
- * with inotify, as any program of the user may.
+ * child process that has become 1001 and watches pfuser1's home folder,
+ * as any program of the user may (inotify would do; the test kernel has
+ * none, so it polls).
  *
  * agent.*: the attacker acts while the agent makes an "always" answer a
  * rule (pfsel-agent, pfw.c, pfw_add_rule()):
@@ -49,7 +50,7 @@
 #include "pfsel_test_util.h"
 
 #include <signal.h>
-#include <sys/inotify.h>
+#include <dirent.h>
 #include <sys/prctl.h>
 
 #include "kselftest_harness.h"
@@ -73,8 +74,8 @@
 #define PORT_EVIL 6420 /* what the attacker wants */
 #define PORT_A 5601 /* the person's own change allows it */
 
-#define START_MS 5000
-#define RULE_MS 10000
+#define START_MS 20000
+#define RULE_MS 30000
 #define ATTACK_MS 15000
 
 #define HEAD "default allow;\nask timeout 4 s;\nask unanswered deny;\n"
@@ -266,75 +267,88 @@ static int swap_in(const char *path, const char *text)
 }
 
 /*
- * As 1001: watch the home folder; act once, as @how says.  Exit 0 when it
- * acted, 1 when it never had the chance, 2 on error.  Tells @ready (a
- * pipe) once the watch is in place.
+ * The name of one of the agent's temporary files in the home folder (not
+ * its ".check" output) into @name: true when there is one.
+ */
+static bool agent_temp(char *name, size_t size)
+{
+	DIR *d = opendir(HOME1);
+	struct dirent *de;
+	bool found = false;
+
+	if (!d)
+		return false;
+	while (!found && (de = readdir(d))) {
+		if (strncmp(de->d_name, ".pfw.pfsel-agent.", 17) ||
+		    strstr(de->d_name, ".check"))
+			continue;
+		snprintf(name, size, HOME1 "/%s", de->d_name);
+		found = true;
+	}
+	closedir(d);
+	return found;
+}
+
+/*
+ * As 1001: watch the home folder (by polling it: the test kernel has no
+ * inotify, which a real attacker would use); act once, as @how says.
+ * Exit 0 when it acted, 1 when it never had the chance, 2 on error.
+ * Tells @ready (a pipe) once it watches.
  */
 static int attacker(enum attack how, int ready)
 {
-	char events[8192] __attribute__((aligned(__alignof__(struct inotify_event))));
-	char text[65536], pfw[65536], evil[70000];
+	static char text[65536], pfw[65536], evil[70000];
 	const long long deadline = pfsel_now_ms() + ATTACK_MS;
-	int fd = inotify_init1(IN_CLOEXEC);
+	char path[512], judged[512] = "";
+	struct stat st0, st;
+	ssize_t plen, len;
 
-	if (fd < 0 ||
-	    inotify_add_watch(fd, HOME1, IN_CLOSE_WRITE | IN_CLOSE_NOWRITE |
-						 IN_MOVED_TO) < 0)
+	plen = read_whole(PFW1, pfw, sizeof(pfw));
+	if (plen <= 0 || stat(PFW1, &st0))
 		return 2;
 	if (write(ready, "r", 1) != 1)
 		return 2;
 	close(ready);
 	while (pfsel_now_ms() < deadline) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		ssize_t n;
-		char *e;
-
-		if (poll(&p, 1, 200) <= 0)
-			continue;
-		n = read(fd, events, sizeof(events));
-		for (e = events; n > 0 && e < events + n;
-		     e += sizeof(struct inotify_event) +
-			  ((struct inotify_event *)e)->len) {
-			const struct inotify_event *ev = (void *)e;
-			char path[512];
-			ssize_t len, plen;
-
-			if (!ev->len)
+		switch (how) {
+		case ATTACK_TEMP:
+			/*
+			 * The agent's file with its rule, whole: its text is
+			 * not ~/.pfw's (the one it judges is), and ends with
+			 * it, after the agent's section.
+			 */
+			if (!agent_temp(path, sizeof(path)))
 				continue;
-			snprintf(path, sizeof(path), HOME1 "/%s", ev->name);
-			switch (how) {
-			case ATTACK_TEMP:
-				/*
-				 * The agent's file with its rule: one of its
-				 * temporary files whose text is not ~/.pfw's
-				 * (the one it judges is).
-				 */
-				if (!(ev->mask & IN_CLOSE_WRITE) ||
-				    strncmp(ev->name, ".pfw.pfsel-agent.", 17) ||
-				    strstr(ev->name, ".check"))
-					continue;
-				len = read_whole(path, text, sizeof(text));
-				plen = read_whole(PFW1, pfw, sizeof(pfw));
-				if (len <= 0 || (plen == len && !strcmp(pfw, text)))
-					continue;
-				with_evil(text, evil, sizeof(evil));
-				return swap_in(path, evil) ? 2 : 0;
-			case ATTACK_INCLUDE:
-				/* The judging compile read it: now. */
-				if (!(ev->mask & IN_CLOSE_NOWRITE) ||
-				    strcmp(ev->name, "extra.pfw"))
-					continue;
-				return swap_in(EXTRA1, ALLOW_EVIL "\n") ? 2 : 0;
-			case ATTACK_PFW:
-				if (!(ev->mask & IN_MOVED_TO) ||
-				    strcmp(ev->name, ".pfw"))
-					continue;
-				len = read_whole(PFW1, text, sizeof(text));
-				if (len <= 0)
-					return 2;
-				with_evil(text, evil, sizeof(evil));
-				return swap_in(PFW1, evil) ? 2 : 0;
+			len = read_whole(path, text, sizeof(text));
+			if (len <= plen || strcmp(text + len - plen, pfw) ||
+			    !strstr(text, "# END pfsel-agent\n"))
+				continue;
+			with_evil(text, evil, sizeof(evil));
+			return swap_in(path, evil) ? 2 : 0;
+		case ATTACK_INCLUDE:
+			/*
+			 * The judging compile is over when the temporary
+			 * file it compiled (with text: not the name-only
+			 * one of the baseline) is gone.
+			 */
+			if (agent_temp(path, sizeof(path))) {
+				if (read_whole(path, text, sizeof(text)) > 0)
+					snprintf(judged, sizeof(judged), "%s",
+						 path);
+				continue;
 			}
+			if (!judged[0] || !access(judged, F_OK))
+				continue;
+			return swap_in(EXTRA1, ALLOW_EVIL "\n") ? 2 : 0;
+		case ATTACK_PFW:
+			/* ~/.pfw is another file: the agent renamed its own. */
+			if (stat(PFW1, &st) || st.st_ino == st0.st_ino)
+				continue;
+			len = read_whole(PFW1, text, sizeof(text));
+			if (len <= 0)
+				return 2;
+			with_evil(text, evil, sizeof(evil));
+			return swap_in(PFW1, evil) ? 2 : 0;
 		}
 	}
 	return 1;
@@ -629,7 +643,7 @@ static int write_attackers_text(void *arg)
 }
 
 /* Control: the person confirms; what waited is what is loaded. */
-TEST_F(confirm, confirm_loads_what_was_pending)
+TEST_F_TIMEOUT(confirm, confirm_loads_what_was_pending, 180)
 {
 	const long long pending = pending_digest();
 
@@ -648,7 +662,7 @@ TEST_F(confirm, confirm_loads_what_was_pending)
  * ~/.pfw; the person confirms, as they were told to.  What must hold:
  * what is loaded is what waited (or nothing, and the person is asked).
  */
-TEST_F(confirm, confirm_loads_what_the_attacker_wrote)
+TEST_F_TIMEOUT(confirm, confirm_loads_what_the_attacker_wrote, 180)
 {
 	const long long pending = pending_digest();
 	char status[4096];
@@ -662,7 +676,8 @@ TEST_F(confirm, confirm_loads_what_the_attacker_wrote)
 	EXPECT_EQ(0, pfsel_run_as(PFSEL_UID1, write_attackers_text, NULL));
 	dump_file(_metadata, PFW1);
 	EXPECT_EQ(0, pfsel_sh(self->out, sizeof(self->out),
-			      "pfsel confirm --user pfuser1"))
+			      "pfsel confirm --user pfuser1"));
+	/* What the person sees: after the password, and no question. */
 	TH_LOG("pfsel confirm:\n%s", self->out);
 	EXPECT_EQ(pending, in_force())
 	TH_LOG("KNOWN HOLE: confirm loaded a policy other than the one that waited");
