@@ -13,35 +13,34 @@
  * none, so it polls).
  *
  * agent.*: the attacker acts while the agent makes an "always" answer a
- * rule (pfsel-agent, pfw.c, pfw_add_rule()):
+ * rule (pfsel-agent, pfw.c, pfw_add_rule()), which it compiles in its own
+ * process from its own copy of the text, parsed once, and loads from
+ * memory (issue 27):
  *
  *   - always_without_attacker (the control): the rule is added and
  *     loaded, port 6420 stays denied;
  *   - pfw_swapped_after_rename: ~/.pfw replaced by a looser text once the
- *     agent renamed its file over it, before the agent compiles ~/.pfw
- *     for loading: refused ("changed while the agent compiled it");
- *   - KNOWN HOLE, temp_swapped_before_compile (fails today): the agent's
- *     temporary file beside ~/.pfw, which holds the agent's own text with
- *     its rule, replaced by that text plus "allow * connect tcp to
- *     loopback port 6420;" after the agent closed it and before pfwc
- *     opens it.  The agent compiles the attacker's text as what it wants,
- *     renames it to ~/.pfw, compiles ~/.pfw (the same text) and loads it;
- *     the next login finds that very policy in force and records it as
- *     the confirmed one;
- *   - KNOWN HOLE, include_swapped_after_judgement (fails today): the
- *     confirmed ~/.pfw includes a file; the attacker waits until the
- *     agent's judging compile has read it, then makes it allow port 6420.
+ *     agent renamed its file over it: the agent's own policy is loaded,
+ *     the looser text waits at the next login;
+ *   - temp_swapped_before_compile: the agent's temporary file beside
+ *     ~/.pfw replaced by the attacker's text ("allow * connect tcp to
+ *     loopback port 6420;" added) before the rename: the same;
+ *   - include_swapped_after_judgement: the confirmed ~/.pfw includes a
+ *     file; the attacker makes it allow port 6420 once the agent read it:
+ *     nothing compiles it again.
+ * Before the fix, the agent had pfwc compile its temporary file and then
+ * ~/.pfw by name, and the last two got port 6420 out.
  *
  * confirm.*: `pfsel confirm` (root: sudo, or pkexec after the person's
- * password) loads ~/.pfw as it is when it runs:
+ * password):
  *
  *   - confirm_loads_what_was_pending (the control): the person's looser
  *     ~/.pfw waits after a login; confirmed, it is what is loaded;
- *   - KNOWN HOLE, confirm_loads_what_the_attacker_wrote (fails today):
- *     the same, but between the login (which noted the person's text as
- *     pending, and told them) and `pfsel confirm`, the attacker adds its
- *     rule to ~/.pfw; confirm loads and records that, without a question
- *     and without checking that it is what waited.
+ *   - confirm_loads_what_the_attacker_wrote: the same, but between the
+ *     login (which noted the person's text as pending, and told them) and
+ *     `pfsel confirm`, the attacker adds its rule to ~/.pfw: confirm says
+ *     ~/.pfw changed since, and with no terminal to ask on, loads nothing
+ *     (before the fix it loaded and recorded the attacker's text).
  *
  * Needs root: as anyone else every test is skipped.
  */
@@ -505,9 +504,10 @@ TEST_F_TIMEOUT(agent, always_without_attacker, 90)
 }
 
 /*
- * ~/.pfw swapped for a looser text after the agent's rename, before its
- * last compile: that compile differs from what the agent compiled from its
- * own text, and nothing is loaded.  (The control: always_without_attacker.)
+ * ~/.pfw swapped for a looser text after the agent's rename: the agent
+ * loads what it compiled from its own text, in its own process, and the
+ * looser ~/.pfw waits at the next login.  (The control:
+ * always_without_attacker.)
  */
 TEST_F_TIMEOUT(agent, pfw_swapped_after_rename, 90)
 {
@@ -517,8 +517,9 @@ TEST_F_TIMEOUT(agent, pfw_swapped_after_rename, 90)
 	before = in_force();
 	if (answer_always(_metadata, self, ATTACK_PFW) != 0)
 		SKIP(return, "the attacker was too late to swap ~/.pfw");
-	EXPECT_TRUE(file_has(LOG1, "changed while the agent compiled it")) DUMP;
-	EXPECT_EQ(before, in_force());
+	EXPECT_TRUE(file_has(LOG1, "added '")) DUMP;
+	EXPECT_NE(before, in_force());
+	EXPECT_EQ(0, probe(PORT_ALWAYS));
 	EXPECT_EQ(EACCES, probe(PORT_EVIL));
 	/* The looser ~/.pfw waits at the next login. */
 	EXPECT_EQ(0, login(self->out, sizeof(self->out)));
@@ -527,8 +528,12 @@ TEST_F_TIMEOUT(agent, pfw_swapped_after_rename, 90)
 }
 
 /*
- * KNOWN HOLE (fails today): the agent's temporary file swapped before pfwc
- * opens it.  What must hold: port 6420 stays denied.
+ * The agent's temporary file beside ~/.pfw swapped for the attacker's
+ * text before the agent renames it: the agent loads what it compiled
+ * from its own text (it compiled it before writing the file), and the
+ * attacker's ~/.pfw waits at the next login.  (Before issue 27's fix the
+ * agent had pfwc compile that file by name, and loaded the attacker's
+ * text.)
  */
 TEST_F_TIMEOUT(agent, temp_swapped_before_compile, 90)
 {
@@ -540,19 +545,18 @@ TEST_F_TIMEOUT(agent, temp_swapped_before_compile, 90)
 	dump_file(_metadata, PFW1);
 	dump_file(_metadata, LOG1);
 	EXPECT_EQ(0, acted);
-	EXPECT_EQ(EACCES, probe(PORT_EVIL))
-	TH_LOG("KNOWN HOLE: the agent loaded the attacker's text");
-	/* ... and a login would record it as the confirmed policy. */
+	EXPECT_EQ(EACCES, probe(PORT_EVIL));
+	EXPECT_EQ(0, probe(PORT_ALWAYS));
+	/* ... and a login does not take it for the policy in force. */
 	EXPECT_EQ(0, login(self->out, sizeof(self->out)));
-	EXPECT_EQ(EACCES, probe(PORT_EVIL))
-	TH_LOG("KNOWN HOLE: the login kept it (in force: 'confirmed now')");
-	if (file_digest(CONFIRMED1) == in_force())
-		TH_LOG("the policy in force is recorded as confirmed");
+	EXPECT_EQ(EACCES, probe(PORT_EVIL));
 }
 
 /*
- * KNOWN HOLE (fails today): the included file changed after the agent's
- * judging compile read it, before it compiles its own text with the rule.
+ * The included file changed once the agent has read it: the agent parsed
+ * it once and compiled what it judged; nothing is compiled later.
+ * (Before issue 27's fix the agent compiled three times, and loaded what
+ * the include held at the second.)
  */
 TEST_F_TIMEOUT(agent, include_swapped_after_judgement, 90)
 {
@@ -562,8 +566,7 @@ TEST_F_TIMEOUT(agent, include_swapped_after_judgement, 90)
 	acted = answer_always(_metadata, self, ATTACK_INCLUDE);
 	dump_file(_metadata, LOG1);
 	EXPECT_EQ(0, acted);
-	EXPECT_EQ(EACCES, probe(PORT_EVIL))
-	TH_LOG("KNOWN HOLE: the agent loaded the attacker's include");
+	EXPECT_EQ(EACCES, probe(PORT_EVIL));
 }
 
 /* ---- pfsel confirm ------------------------------------------------------ */
@@ -657,14 +660,17 @@ TEST_F_TIMEOUT(confirm, confirm_loads_what_was_pending, 180)
 }
 
 /*
- * KNOWN HOLE (fails today): after the login told the person that their
- * text waits (and noted its digest), the attacker adds its rule to
- * ~/.pfw; the person confirms, as they were told to.  What must hold:
- * what is loaded is what waited (or nothing, and the person is asked).
+ * After the login told the person that their text waits (and noted its
+ * digest), the attacker adds its rule to ~/.pfw; the person confirms, as
+ * they were told to, with no terminal to be asked on.  Nothing is loaded:
+ * ~/.pfw is not what waited (before issue 27's fix, confirm loaded and
+ * recorded the attacker's text).  The control is
+ * confirm_loads_what_was_pending: the same confirm of what waited loads.
  */
 TEST_F_TIMEOUT(confirm, confirm_loads_what_the_attacker_wrote, 180)
 {
 	const long long pending = pending_digest();
+	const long long before = in_force();
 	char status[4096];
 
 	ASSERT_NE(0, pending);
@@ -675,14 +681,15 @@ TEST_F_TIMEOUT(confirm, confirm_loads_what_the_attacker_wrote, 180)
 	/* The attacker, as pfuser1: its rule in ~/.pfw. */
 	EXPECT_EQ(0, pfsel_run_as(PFSEL_UID1, write_attackers_text, NULL));
 	dump_file(_metadata, PFW1);
-	EXPECT_EQ(0, pfsel_sh(self->out, sizeof(self->out),
-			      "pfsel confirm --user pfuser1"));
-	/* What the person sees: after the password, and no question. */
+	EXPECT_NE(0, pfsel_sh(self->out, sizeof(self->out),
+			      "pfsel confirm --user pfuser1 </dev/null"));
 	TH_LOG("pfsel confirm:\n%s", self->out);
-	EXPECT_EQ(pending, in_force())
-	TH_LOG("KNOWN HOLE: confirm loaded a policy other than the one that waited");
-	EXPECT_EQ(EACCES, probe(PORT_EVIL))
-	TH_LOG("KNOWN HOLE: the attacker's rule is in force");
+	EXPECT_NE(NULL, strstr(self->out, "changed since"));
+	/* What is in force is what was, and the attacker's port is denied. */
+	EXPECT_EQ(before, in_force());
+	EXPECT_NE(pending, in_force());
+	EXPECT_EQ(EACCES, probe(PORT_EVIL));
+	EXPECT_EQ(EACCES, probe(PORT_A));
 }
 
 TEST_HARNESS_MAIN

@@ -2,41 +2,33 @@
 /*
  * An attacker's view of pfsel-agent's "always" (pfw.c, pfw_add_rule()):
  * the program the user's policy denies runs as the user, and so may write
- * every file in the user's home folder, including the temporary file the
- * agent writes beside ~/.pfw and the files ~/.pfw includes.  The agent
- * judges the text it read (judge_source()), then writes that text with
- * the new rule to a temporary file beside ~/.pfw and has pfwc compile
- * the file by its name ("want"), renames it over ~/.pfw, compiles ~/.pfw
- * again and loads that when it equals "want" (load_checked()).  What
- * pfwc reads in the second and third compiles is not the agent's own
- * copy of the text: it is what the files hold by then.
+ * every file in the user's home folder (the temporary files beside
+ * ~/.pfw, the files ~/.pfw includes) and trace any process of the user's
+ * but the agent, which is not dumpable.
  *
- * These tests put the attacker exactly where a racing program of the
- * user lands: between the agent's close() of its temporary file and
- * pfwc's open() of it.  The stand-in pfwc (a shell script) does, just
- * before it runs the real pfwc on a temporary file whose text differs
- * from ~/.pfw (the agent's text with its rule, not the text it judged),
- * what any process of the user may do at that moment:
+ * The agent used to judge the text it read, then have pfwc compile its
+ * text with the new rule from a temporary file by name, rename it over
+ * ~/.pfw, compile ~/.pfw again and load that when it agreed: what pfwc
+ * read in the second and third compiles was what the files held by then.
+ * A stand-in pfwc (a shell script) played the attacker at the moment a
+ * racing program of the user lands, just before the real pfwc ran on the
+ * agent's temporary file:
  *
  *  - swap: rename a file of its own, the agent's text plus "allow
  *    /usr/bin/evil connect tcp;", over the temporary file's name;
- *  - include: add that rule to a file ~/.pfw includes (which the agent
- *    compiled, unchanged, when it judged the text);
- *  - output: let pfwc compile the agent's file, then rename a policy of
- *    its own (that text plus the rule, compiled) over pfwc's output
- *    before the agent reads it ("TMP.check", then ~/.pfw.pfsel after the
- *    final compile: the same blob both times, so they agree).
+ *  - include: add that rule to a file ~/.pfw includes;
+ *  - output: rename a policy of its own over pfwc's output, for the
+ *    agent's text and then for ~/.pfw (so that they agree).
+ *
+ * Each of them got /usr/bin/evil out (issue 27).  The agent now compiles
+ * its own copy of the text in its own process, parsed once; the stand-in
+ * is first in $PATH and never runs (the control that it would act, had
+ * any compiler process been started: "raced"), and what is loaded is the
+ * agent's text with its rule, exactly.  An include changed before the
+ * agent reads it is part of what it judges: looser, nothing is loaded.
  *
  * tests/vm/consent_test.c runs the same attacks for real: a separate
- * process of pfuser1 watching the home folder with inotify, against the
- * real agent and kernel.
- *
- * The assertions state what must hold: what the agent loads is no looser
- * than the agent's own text with its rule compiled.  The attacks succeed
- * today, so test_always_temp_swap, test_always_include_swap and
- * test_always_output_swap FAIL (KNOWN HOLE); test_always_no_attack is the control: the same steps
- * with the stand-in pfwc doing nothing load exactly the legitimate
- * policy.
+ * process of pfuser1 against the real agent and kernel.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -162,7 +154,7 @@ static void put_stand_in(const char *pfwc)
 		 "esac\n"
 		 "exec '%s' \"$@\"\n",
 		 dir, pfwc, pfwc, pfwc, pfwc);
-	put("pfwc-stand-in", script, 0755);
+	put("pfwc", script, 0755);
 }
 
 /*
@@ -189,6 +181,14 @@ static char *scene(const char *attack, bool include, size_t *len,
 	put("sfs/load", "", 0644);
 	put("attack", attack, 0644);
 	put_stand_in(pfwc);
+	{
+		/* Any compiler the agent would start by name is the attacker's. */
+		char path[4096];
+
+		snprintf(path, sizeof(path), "%s:%s", dir,
+			 getenv("PATH") ? getenv("PATH") : "/usr/bin");
+		setenv("PATH", path, 1);
+	}
 	if (include) {
 		put("extra.pfw", "allow /usr/bin/curl connect tcp;\n", 0644);
 		put(".pfw",
@@ -204,7 +204,11 @@ static char *scene(const char *attack, bool include, size_t *len,
 	confirmed.len = compile(pfwc, ".pfw", (char **)&confirmed.blob);
 	set_in_force(confirmed.blob, confirmed.len);
 
-	c.pfwc = in("pfwc-stand-in");
+	if (!strcmp(attack, "include-before"))
+		put("extra.pfw",
+		    "allow /usr/bin/curl connect tcp;\n"
+		    "allow /usr/bin/evil connect tcp;\n",
+		    0644);
 	c.pfw = strdup(in(".pfw"));
 	c.out = strdup(in(".pfw.pfsel"));
 	rc = pfw_add_rule(&c, "allow /usr/bin/wget connect tcp;", err,
@@ -256,8 +260,8 @@ static void assert_no_looser_than_legit(char *loaded, size_t len, char *legit,
 	else
 		rc = pfsel_compare(legit, legit_len, loaded, len, stdout, 5);
 	if (rc)
-		print_message("KNOWN HOLE: the agent loaded a policy looser "
-			      "than its own text with its rule (above)\n");
+		print_message("the agent loaded a policy looser than its own "
+			      "text with its rule (above)\n");
 	free(loaded);
 	free(legit);
 	assert_int_equal(0, rc);
@@ -298,65 +302,61 @@ static void test_always_include_no_attack(void **state)
 }
 
 /*
- * KNOWN HOLE (fails today): the attacker renames its own file over the
- * agent's temporary file after the agent closed it and before pfwc opens
- * it.  "want" is compiled from the attacker's text, the rename puts that
- * text in ~/.pfw, the final compile agrees with "want", and the agent
- * loads it: /usr/bin/evil may connect, which the policy in force denied
- * and the person never saw.
+ * The attacker waits, as pfwc's stand-in, to rename its own file over
+ * the agent's temporary file: no compiler process runs, and what is
+ * loaded is exactly the agent's text with its rule.  (It got
+ * /usr/bin/evil out when the agent compiled by file name.)
  */
 static void test_always_temp_swap(void **state)
 {
 	char *loaded, *legit;
 	size_t len, legit_len;
-	bool raced;
 
 	(void)state;
 	if (!real_pfwc())
 		skip();
 	loaded = scene("swap", false, &len, &legit, &legit_len);
-	raced = get("raced") != NULL; /* the attacker did act */
+	assert_null(get("raced"));
+	assert_non_null(loaded);
 	assert_no_looser_than_legit(loaded, len, legit, legit_len);
-	assert_true(raced);
 }
 
 /*
- * KNOWN HOLE (fails today): the attacker adds its rule to a file that the
- * confirmed ~/.pfw includes, after the agent judged the text (compiling
- * the include unchanged) and before it compiles "want".
+ * The attacker changes an included file: before the agent reads it, the
+ * change is part of what the agent judges, looser than the policy in
+ * force, and nothing is loaded; there is no later compile to change it
+ * for (the stand-in never runs).
  */
 static void test_always_include_swap(void **state)
 {
 	char *loaded, *legit;
 	size_t len, legit_len;
-	bool raced;
 
 	(void)state;
 	if (!real_pfwc())
 		skip();
-	loaded = scene("include", true, &len, &legit, &legit_len);
-	raced = get("raced") != NULL;
-	assert_no_looser_than_legit(loaded, len, legit, legit_len);
-	assert_true(raced);
+	loaded = scene("include-before", true, &len, &legit, &legit_len);
+	assert_null(get("raced"));
+	assert_null(loaded);
+	free(legit);
 }
 
 /*
- * KNOWN HOLE (fails today): the attacker replaces pfwc's output, for the
- * agent's own text and then for ~/.pfw, with one policy of its own.
+ * The attacker waits to replace pfwc's output with a policy of its own:
+ * there is no output to replace; the agent loads from memory.
  */
 static void test_always_output_swap(void **state)
 {
 	char *loaded, *legit;
 	size_t len, legit_len;
-	bool raced;
 
 	(void)state;
 	if (!real_pfwc())
 		skip();
 	loaded = scene("output", false, &len, &legit, &legit_len);
-	raced = get("raced") != NULL;
+	assert_null(get("raced"));
+	assert_non_null(loaded);
 	assert_no_looser_than_legit(loaded, len, legit, legit_len);
-	assert_true(raced);
 }
 
 int main(void)
