@@ -5,6 +5,13 @@
  * A credential carries a reference to the application identity of the
  * program it was created for (app.c).  Copies of a credential share the
  * identity.
+ *
+ * It also remembers whether the task has been root since it last executed
+ * a program: a credential prepared from root's (a root daemon's child
+ * that drops to a service account with setresuid(), say) keeps that, so
+ * that the program it executes next is known to be root's choice
+ * (app.c, resolver.c).  Every credential of a task is prepared from the
+ * one before, so the mark reaches each of them; exec clears it.
  */
 
 #include <linux/cred.h>
@@ -15,10 +22,16 @@
 #include "cred.h"
 #include "setup.h"
 
+/*
+ * @old is the task's own credential: for a session keyring that a child
+ * gives its parent (keyctl's KEYCTL_SESSION_TO_PARENT), the parent's, so
+ * nothing of the child's passes to the parent.
+ */
 static void hook_cred_transfer(struct cred *const new,
 			       const struct cred *const old)
 {
 	pfsel_cred(new)->app = pfsel_app_get(pfsel_cred(old)->app);
+	pfsel_cred(new)->was_root = pfsel_cred_root_since_exec(old);
 }
 
 static int hook_cred_prepare(struct cred *const new,
