@@ -468,6 +468,45 @@ static void test_host_warnings(void **state)
 }
 
 /*
+ * A deny or an ask by name holds only for the names the kernel learned: a
+ * warning at the rule, on by default (-Whost); not for an allow by name,
+ * nor a deny by address.
+ */
+static void test_host_deny_is_advice(void **state)
+{
+	static const char source[] =
+		"default deny;\n"
+		"hosts bad = host bad.example;\n"
+		"allow * connect tcp to host www.example.org port 443;\n"
+		"deny * connect to host evil.example;\n"
+		"deny * connect to 192.0.2.0/24;\n"
+		"ask /usr/bin/curl connect tcp to bad, 10.0.0.0/8 port 80;\n";
+	struct compiled c;
+
+	(void)state;
+	compile_text(&c, source, NULL, false);
+	assert_int_equal(c.errors, 0);
+	assert_int_equal(c.warnings, 2);
+	assert_true(said(
+		&c,
+		"test.pfw:4:1: warning: 'deny' by host name holds only for addresses whose name the kernel learned from a resolver's answer: a program that connects by address, or after the name expired, is not denied by this rule; to confine a program, deny by default and allow the names it may reach [-Whost]"));
+	assert_true(said(
+		&c,
+		"test.pfw:6:1: warning: 'ask' by host name holds only for addresses whose name the kernel learned"));
+	compiled_free(&c);
+
+	compile_text(&c, source, "-Wno-host", false);
+	assert_int_equal(c.warnings, 0);
+	assert_int_equal(c.messages_len, 0);
+	compiled_free(&c);
+	compile_text(&c, source, "-Werror", false);
+	assert_int_equal(c.errors, 2);
+	assert_true(said(&c, "test.pfw:4:1: error: 'deny' by host name"));
+	assert_true(said(&c, "[-Werror=host]"));
+	compiled_free(&c);
+}
+
+/*
  * Shadowing knows names: a host rule is not covered by an address rule,
  * and "*.example.org" covers "www.example.org".
  */
@@ -495,6 +534,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_host_semantics),
 		cmocka_unit_test(test_host_warnings),
+		cmocka_unit_test(test_host_deny_is_advice),
 		cmocka_unit_test(test_host_shadowing),
 		cmocka_unit_test(test_names_resolve_in_any_order),
 		cmocka_unit_test(test_name_errors),
