@@ -67,7 +67,7 @@
 #define RULES1 RULES_DIR "/agent.rules"
 #define LOG1 HOME1 "/agent.log"
 #define ERR1 HOME1 "/agent.stderr"
-#define SYSLOG "/var/log/consent_test.log"
+#define SYSLOG PFSEL_SYSLOG
 
 #define PORT_ALWAYS 6406 /* the person answers "always" */
 #define PORT_EVIL 6420 /* what the attacker wants */
@@ -187,7 +187,7 @@ static pid_t agent_start(void)
 {
 	const long long deadline = pfsel_now_ms() + START_MS;
 	char *argv[] = { AGENT, "--user=1001", "--rules=" RULES1,
-			 "--log=" LOG1, "--pfwc=/usr/bin/pfwc", NULL };
+			 "--log=" LOG1, NULL };
 	char status_path[64], status[2048];
 	const pid_t parent = getpid();
 	struct ask_stats s;
@@ -544,7 +544,13 @@ TEST_F_TIMEOUT(agent, temp_swapped_before_compile, 90)
 	TH_LOG("~/.pfw now:");
 	dump_file(_metadata, PFW1);
 	dump_file(_metadata, LOG1);
-	EXPECT_EQ(0, acted);
+	/*
+	 * The file now lives for the instant between the agent's write and
+	 * its rename, after the compile: the attacker may or may not catch
+	 * it, and either way what is loaded is the agent's own.
+	 */
+	TH_LOG("the attacker %s", acted == 0 ? "swapped the file" :
+						"never saw the file with the rule");
 	EXPECT_EQ(EACCES, probe(PORT_EVIL));
 	EXPECT_EQ(0, probe(PORT_ALWAYS));
 	/* ... and a login does not take it for the policy in force. */
@@ -565,7 +571,14 @@ TEST_F_TIMEOUT(agent, include_swapped_after_judgement, 90)
 	scene(_metadata, self, include_pfw, extra_pfw);
 	acted = answer_always(_metadata, self, ATTACK_INCLUDE);
 	dump_file(_metadata, LOG1);
-	EXPECT_EQ(0, acted);
+	/*
+	 * It waits for a judging compile of a temporary file, which no longer
+	 * exists (the agent parses its text once, in memory): whether it
+	 * acted or not, what is loaded is what the agent judged.
+	 */
+	TH_LOG("the attacker %s", acted == 0 ? "changed the include" :
+						"never saw a judging compile");
+	EXPECT_TRUE(file_has(LOG1, "added '")) DUMP;
 	EXPECT_EQ(EACCES, probe(PORT_EVIL));
 }
 
