@@ -49,6 +49,7 @@
 #include "policy.h"
 #include "policydb.h"
 #include "protect.h"
+#include "scriptenv.h"
 #include "setup.h"
 
 /* Whether @policy, if any, marks the class of @app protected. */
@@ -113,7 +114,9 @@ static void mm_owned_by_init_ns(struct linux_binprm *const bprm)
  *
  * Return: 0, or -EPERM when the caller holds something over the process
  * that would survive the execve() (a tracer without CAP_SYS_PTRACE, a
- * seccomp filter, a shared filesystem context).
+ * seccomp filter, a shared filesystem context), or, for a script, when
+ * its environment would make the interpreter run code it names
+ * (scriptenv.c); another errno when that environment cannot be read.
  */
 int pfsel_protect_exec(struct linux_binprm *const bprm)
 {
@@ -126,6 +129,12 @@ int pfsel_protect_exec(struct linux_binprm *const bprm)
 	if (bprm->unsafe & LSM_UNSAFE_PTRACE &&
 	    !ptracer_capable(current, &init_user_ns))
 		return -EPERM;
+	if (app->has_script) {
+		int err = pfsel_scriptenv_check(bprm);
+
+		if (err)
+			return err;
+	}
 	mm_owned_by_init_ns(bprm);
 	app->protected = true;
 	bprm->secureexec = 1;
