@@ -19,6 +19,17 @@
  * program's open() of a library with a descriptor of its own choosing),
  * a filesystem context shared with another process.  Such an execve()
  * fails with EPERM, before the point of no return.
+ *
+ * Protection follows the process, not the user namespace it was started
+ * in.  A non-dumpable process still lets in whoever holds CAP_SYS_PTRACE
+ * in its mm's user namespace (__ptrace_may_access()), and that is the
+ * namespace that ran execve(): any program of the user can make one of
+ * its own, be root there, and start the protected application in it.  So
+ * the new mm of a protected application belongs to the initial user
+ * namespace, as fs/exec.c's would_dump() makes an unreadable executable's
+ * belong to an ancestor: only CAP_SYS_PTRACE over the whole system gets
+ * in, wherever the application was started (Flatpak and other sandboxes
+ * run programs in user namespaces of their own, so refusing would not do).
  */
 
 #include <linux/binfmts.h>
@@ -38,6 +49,7 @@
 #include "policy.h"
 #include "policydb.h"
 #include "protect.h"
+#include "scriptenv.h"
 #include "setup.h"
 
 /* Whether @policy, if any, marks the class of @app protected. */
@@ -73,6 +85,22 @@ static bool under_seccomp_filter(void)
 #endif
 }
 
+/*
+ * The new mm is not anyone's yet (exec_mmap() installs it after the
+ * point of no return), so nothing else reads the field; if the execve()
+ * fails before then, the mm is dropped with whichever namespace it holds.
+ * would_dump(), later, only moves the owner towards the initial namespace.
+ */
+static void mm_owned_by_init_ns(struct linux_binprm *const bprm)
+{
+	struct user_namespace *const old = bprm->mm->user_ns;
+
+	if (old == &init_user_ns)
+		return;
+	bprm->mm->user_ns = get_user_ns(&init_user_ns);
+	put_user_ns(old);
+}
+
 /**
  * pfsel_protect_exec - Protect the process of a protected application
  *
@@ -80,13 +108,15 @@ static bool under_seccomp_filter(void)
  *        application identity.
  *
  * Called from the bprm_creds_from_file hook once the identity is final
- * (app.c).  Marks the identity protected and asks for secure-execution
- * mode; the process is made non-dumpable when the credentials are
- * committed.
+ * (app.c).  Marks the identity protected, asks for secure-execution mode
+ * and gives the new mm to the initial user namespace; the process is made
+ * non-dumpable when the credentials are committed.
  *
  * Return: 0, or -EPERM when the caller holds something over the process
  * that would survive the execve() (a tracer without CAP_SYS_PTRACE, a
- * seccomp filter, a shared filesystem context).
+ * seccomp filter, a shared filesystem context), or, for a script, when
+ * its environment would make the interpreter run code it names
+ * (scriptenv.c); another errno when that environment cannot be read.
  */
 int pfsel_protect_exec(struct linux_binprm *const bprm)
 {
@@ -99,6 +129,13 @@ int pfsel_protect_exec(struct linux_binprm *const bprm)
 	if (bprm->unsafe & LSM_UNSAFE_PTRACE &&
 	    !ptracer_capable(current, &init_user_ns))
 		return -EPERM;
+	if (app->has_script) {
+		int err = pfsel_scriptenv_check(bprm);
+
+		if (err)
+			return err;
+	}
+	mm_owned_by_init_ns(bprm);
 	app->protected = true;
 	bprm->secureexec = 1;
 	/* As for a setuid program: no inherited ADDR_NO_RANDOMIZE and such. */

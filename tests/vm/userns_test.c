@@ -40,7 +40,10 @@
  * protectee-plain, the same program allowed the same connection but not
  * marked, is open to all of it, as THREAT-MODEL.md says ("Not
  * defended").  From a user namespace of its own the attacker gets
- * neither (Linux's capability rules: see attack_all()).
+ * neither (Linux's capability rules: see attack_all()).  Nor does it get
+ * into protectee when it started protectee in that namespace itself,
+ * where it holds CAP_SYS_PTRACE (issue 27, item 3); it gets into
+ * protectee-plain.
  *
  * Needs root (the policy, the files, /dev/fuse's mode): as anyone else
  * every test is skipped.
@@ -589,8 +592,12 @@ static int in_own_netns(const struct netns_case *c)
 
 /* ---- Process access ---------------------------------------------------- */
 
-/* Start @path as pfuser1, waiting: its pid (its line in @line), or -1. */
-static pid_t target_start(const char *path, char *line, size_t size)
+/*
+ * Start @path, waiting, as pfuser1 (@become) or as this process is: its
+ * pid (its line in @line), or -1.
+ */
+static pid_t start_waiting(const char *path, char *line, size_t size,
+			   bool become)
 {
 	char *argv[] = { (char *)path, "wait", NULL };
 	int out[2];
@@ -601,7 +608,8 @@ static pid_t target_start(const char *path, char *line, size_t size)
 		return -1;
 	pid = fork();
 	if (pid == 0) {
-		if (pfsel_become(PFSEL_UID1) || dup2(out[1], STDOUT_FILENO) < 0)
+		if ((become && pfsel_become(PFSEL_UID1)) ||
+		    dup2(out[1], STDOUT_FILENO) < 0)
 			_exit(126);
 		execv(argv[0], argv);
 		_exit(127);
@@ -620,6 +628,12 @@ static pid_t target_start(const char *path, char *line, size_t size)
 	else
 		close(out[0]);
 	return pid;
+}
+
+/* Start @path as pfuser1, waiting: its pid (its line in @line), or -1. */
+static pid_t target_start(const char *path, char *line, size_t size)
+{
+	return start_waiting(path, line, size, true);
 }
 
 static void target_stop(pid_t pid)
@@ -651,6 +665,74 @@ static int attack_from_userns(void *arg)
 	if (enter_userns(0))
 		FAIL_SETUP("user namespace");
 	return a->attack(a->arg);
+}
+
+/*
+ * The other way round: the attacker starts the application itself in a
+ * user namespace of its own, where it is root (no mount namespace, so the
+ * application is the same, with the same rules), and attacks it from
+ * there.  The mm of a process belongs to the user namespace that ran its
+ * execve(), and Linux lets CAP_SYS_PTRACE over that namespace past a
+ * process that is not dumpable; pfsel gives a protected application's mm
+ * to the initial namespace.
+ */
+enum ns_attack { NS_PTRACE, NS_SEIZE, NS_MEM, NS_VM_WRITEV, NS_ATTACKS };
+
+static const char *const ns_attack_names[] = {
+	[NS_PTRACE] = "PTRACE_ATTACH",
+	[NS_SEIZE] = "PTRACE_SEIZE",
+	[NS_MEM] = "/proc/PID/mem",
+	[NS_VM_WRITEV] = "process_vm_writev()",
+};
+
+struct started_in_userns {
+	const char *path;
+	const char *line; /* what it must say of itself */
+	enum ns_attack attack;
+};
+
+/* As pfuser1: the attack's errno, 0 when it got in. */
+static int attack_started_in_userns(void *arg)
+{
+	const struct started_in_userns *a = arg;
+	struct attack_vm vm;
+	char line[128];
+	pid_t pid;
+	int ret;
+
+	if (enter_userns(0))
+		FAIL_SETUP("user namespace");
+	pid = start_waiting(a->path, line, sizeof(line), false);
+	if (pid < 0)
+		FAIL_SETUP("start in the user namespace");
+	if (strcmp(line, a->line)) {
+		fprintf(stderr, "userns_test: %s says %s", a->path, line);
+		target_stop(pid);
+		return SETUP_FAILED;
+	}
+	switch (a->attack) {
+	case NS_PTRACE:
+		ret = attack_ptrace((void *)(intptr_t)pid);
+		break;
+	case NS_SEIZE:
+		ret = attack_seize((void *)(intptr_t)pid);
+		break;
+	case NS_MEM:
+		ret = attack_mem((void *)(intptr_t)pid);
+		break;
+	default:
+		/*
+		 * The stack as the attacker reads it from /proc/PID/maps: a
+		 * process it may not read, it may not write either, and
+		 * process_vm_writev() fails before it looks at the address.
+		 */
+		vm.pid = pid;
+		vm.addr = stack_of(pid) ?: 4096;
+		ret = attack_vm_writev(&vm);
+		break;
+	}
+	target_stop(pid);
+	return ret;
 }
 
 /*
@@ -837,6 +919,41 @@ TEST_F_TIMEOUT(userns, process_access_with_yama, 180)
 
 	attack_all(_metadata, self->targets[0], EPERM);
 	attack_all(_metadata, self->targets[1], 0);
+}
+
+/*
+ * Protection follows the process (issue 27, item 3): pfuser1 makes a
+ * user namespace of its own, maps itself to 0 there, starts protectee in
+ * it -- protected, secure-execution mode and not dumpable, as anywhere --
+ * and, root of that namespace, attaches with PTRACE_ATTACH and
+ * PTRACE_SEIZE, opens /proc/PID/mem for writing and writes with
+ * process_vm_writev(): each is refused.  The control: protectee-plain,
+ * started and attacked the same way, lets each in.  (Before pfsel gave
+ * the mm to the initial namespace, each got into protectee too.)
+ */
+TEST_F_TIMEOUT(userns, protected_started_in_own_userns, 180)
+{
+	static const int refused[] = {
+		[NS_PTRACE] = EPERM,
+		[NS_SEIZE] = EPERM,
+		[NS_MEM] = EACCES,
+		[NS_VM_WRITEV] = EPERM,
+	};
+	struct started_in_userns a;
+	int i;
+
+	for (i = 0; i < NS_ATTACKS; i++) {
+		TH_LOG("%s from the user namespace that started it",
+		       ns_attack_names[i]);
+		a = (struct started_in_userns){
+			PROTECTED, "secure=1 dumpable=0 preloaded=0\n", i
+		};
+		EXPECT_EQ(refused[i], attacker(attack_started_in_userns, &a));
+		a = (struct started_in_userns){
+			PLAIN, "secure=0 dumpable=1 preloaded=0\n", i
+		};
+		EXPECT_EQ(0, attacker(attack_started_in_userns, &a));
+	}
 }
 
 TEST_HARNESS_MAIN
