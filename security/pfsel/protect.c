@@ -34,7 +34,9 @@
 
 #include <linux/binfmts.h>
 #include <linux/capability.h>
+#include <linux/fs_struct.h>
 #include <linux/lsm_hooks.h>
+#include <linux/path.h>
 #include <linux/personality.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -86,6 +88,33 @@ static bool under_seccomp_filter(void)
 }
 
 /*
+ * Whether the calling process finds files where init does: its root is
+ * init's root directory, on init's root mount.  The loader of the new
+ * program, the libraries and the files it opens by name in secure-
+ * execution mode too (/etc/ld.so.preload, /etc/ld.so.cache) are looked
+ * up from the process's root, in its mount namespace, while only the
+ * executable is checked against init's tree.  A program of the user can
+ * make either its own: a mount namespace (in a user namespace of its own)
+ * with its own /etc/ld.so.preload, or a chroot there with an execveat()
+ * of the protected file opened before.  No mount namespace but init's
+ * holds init's root mount, and a chroot moves the root: so this one test
+ * rules out both, and the files are root's.
+ */
+static bool sees_init_root(void)
+{
+	struct path root, init_root;
+	bool same;
+
+	if (!pfsel_init_root(&init_root))
+		return false;
+	get_fs_root(current->fs, &root);
+	same = path_equal(&root, &init_root);
+	path_put(&root);
+	path_put(&init_root);
+	return same;
+}
+
+/*
  * The new mm is not anyone's yet (exec_mmap() installs it after the
  * point of no return), so nothing else reads the field; if the execve()
  * fails before then, the mm is dropped with whichever namespace it holds.
@@ -114,7 +143,9 @@ static void mm_owned_by_init_ns(struct linux_binprm *const bprm)
  *
  * Return: 0, or -EPERM when the caller holds something over the process
  * that would survive the execve() (a tracer without CAP_SYS_PTRACE, a
- * seccomp filter, a shared filesystem context), or, for a script, when
+ * seccomp filter, a shared filesystem context), when the process's root
+ * is not init's (a mount namespace or chroot, where the loader's files
+ * can be another's: sees_init_root()), or, for a script, when
  * its environment would make the interpreter run code it names
  * (scriptenv.c); another errno when that environment cannot be read.
  */
@@ -128,6 +159,8 @@ int pfsel_protect_exec(struct linux_binprm *const bprm)
 		return -EPERM;
 	if (bprm->unsafe & LSM_UNSAFE_PTRACE &&
 	    !ptracer_capable(current, &init_user_ns))
+		return -EPERM;
+	if (!sees_init_root())
 		return -EPERM;
 	if (app->has_script) {
 		int err = pfsel_scriptenv_check(bprm);

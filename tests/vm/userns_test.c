@@ -58,7 +58,9 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 
 #include "pfsel_test_util.h"
 #include "process_attacks.h"
@@ -956,4 +958,157 @@ TEST_F_TIMEOUT(userns, protected_started_in_own_userns, 180)
 	}
 }
 
+/* ---- The loader's files, of one's own -------------------------------- */
+
+#define PRELOAD TESTS_DIR "/preload.so"
+
+/* What starting a protectee said of itself (the exit status's meaning). */
+enum { RAN_PRELOADED = 0, RAN_CLEAN = 1 };
+
+/*
+ * Run @path (a protectee) with no argument: its first line into @line, or
+ * the errno of its execve().  Nothing but the exec's errno comes back
+ * through @err, closed on a successful exec.
+ */
+static int run_and_read(const char *path, char *line, size_t size)
+{
+	char *argv[] = { (char *)path, NULL };
+	int out[2], err[2], status, code = 0;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		dup2(out[1], STDOUT_FILENO);
+		execv(argv[0], argv);
+		code = errno;
+		if (write(err[1], &code, sizeof(code)) < 0)
+			_exit(126);
+		_exit(127);
+	}
+	close(out[1]);
+	close(err[1]);
+	n = read(err[0], &code, sizeof(code));
+	close(err[0]);
+	if (n != sizeof(code)) {
+		code = 0;
+		n = read(out[0], line, size - 1);
+		line[n > 0 ? n : 0] = '\0';
+	}
+	close(out[0]);
+	waitpid(pid, &status, 0);
+	return code;
+}
+
+/*
+ * As pfuser1, in a user and mount namespace of its own: a tmpfs over
+ * /etc whose ld.so.preload names preload.so, then @arg (a protectee)
+ * started there.  RAN_PRELOADED when the library ran in it, RAN_CLEAN
+ * when it ran without it, or the execve()'s errno.
+ */
+static int start_under_own_etc(void *arg)
+{
+	char line[128];
+	int err;
+
+	if (enter_userns(CLONE_NEWNS))
+		FAIL_SETUP("user and mount namespace");
+	if (mount("pfsel-etc", "/etc", "tmpfs", 0, NULL) ||
+	    pfsel_write_file("/etc/ld.so.preload", PRELOAD "\n"))
+		FAIL_SETUP("an /etc of one's own");
+	err = run_and_read(arg, line, sizeof(line));
+	if (err)
+		return err;
+	fprintf(stderr, "userns_test: %s says %s", (char *)arg, line);
+	return strstr(line, "preloaded=1") ? RAN_PRELOADED : RAN_CLEAN;
+}
+
+/*
+ * The files the loader opens by name are found from the process's root,
+ * in its mount namespace: a program of the user mounts an /etc of its own
+ * with an ld.so.preload naming its library, and starts the protected
+ * application there (its executable is the file init finds at that path,
+ * so its identity holds).  The execve() fails with EPERM: a protected
+ * application starts only where the process's root is init's.  The
+ * control: the same program not protected runs there with the library
+ * in it (as it did in the protected one before the fix, reporting
+ * "secure=1 dumpable=0 preloaded=1").
+ */
+TEST_F_TIMEOUT(userns, protected_under_loader_files_of_ones_own, 120)
+{
+	EXPECT_EQ(EPERM, attacker(start_under_own_etc, PROTECTED));
+	EXPECT_EQ(RAN_PRELOADED, attacker(start_under_own_etc, PLAIN));
+}
+
+/* Copy @from to @to (a new file of the caller's): 0 or an errno. */
+static int copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	int in = open(from, O_RDONLY | O_CLOEXEC), out;
+	ssize_t n;
+
+	if (in < 0)
+		return errno;
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+	if (out < 0) {
+		close(in);
+		return errno;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			break;
+	close(in);
+	return close(out) || n ? EIO : 0;
+}
+
+/*
+ * The same through a root of one's own: the protected file opened first,
+ * then, in a user namespace of one's own (which allows chroot()), a
+ * folder of the user's made the root, with copies of the loader and the C
+ * library (the user's, then: any code), and execveat() of the descriptor
+ * there.  EPERM when protected; the control, the plain program, runs
+ * there (exit 0: the user's loader and library ran as the program).
+ */
+static int exec_fd_in_own_root(void *arg)
+{
+	static const char dir[] = "/tmp/userns_test-root";
+	static const char *const files[] = {
+		"/lib64/ld-linux-x86-64.so.2",
+		"/lib/x86_64-linux-gnu/libc.so.6",
+	};
+	char *argv[] = { "protectee", NULL }, *envp[] = { NULL };
+	char to[256];
+	int fd = open(arg, O_PATH | O_CLOEXEC), status;
+	size_t i;
+	pid_t pid;
+
+	if (fd < 0)
+		FAIL_SETUP("open the program");
+	if (system("mkdir -p /tmp/userns_test-root/lib64 "
+		   "/tmp/userns_test-root/lib/x86_64-linux-gnu"))
+		FAIL_SETUP("a folder of one's own");
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(to, sizeof(to), "%s%s", dir, files[i]);
+		if (copy_file(files[i], to))
+			FAIL_SETUP("copy the loader and libc");
+	}
+	if (enter_userns(0) || chroot(dir) || chdir("/"))
+		FAIL_SETUP("chroot in a user namespace of one's own");
+	pid = fork();
+	if (pid == 0) {
+		syscall(SYS_execveat, fd, "", argv, envp, AT_EMPTY_PATH);
+		_exit(errno);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		FAIL_SETUP("run it");
+	return WEXITSTATUS(status);
+}
+
+TEST_F_TIMEOUT(userns, protected_in_a_root_of_ones_own, 120)
+{
+	EXPECT_EQ(EPERM, attacker(exec_fd_in_own_root, PROTECTED));
+	EXPECT_EQ(0, attacker(exec_fd_in_own_root, PLAIN));
+}
 TEST_HARNESS_MAIN
