@@ -24,6 +24,11 @@
  * with the user's library in it) and FAILS, printing how many tries won.
  * The control, `thread_chroot_race_control`, runs the same steps against
  * protectee-plain, which is not protected: the library gets in.
+ *
+ * `proc_mem_opened_before_exec`, DEFENDED: a /proc/PID/mem descriptor
+ * opened while the child was still the user's program reads and writes
+ * nothing of the protected program it then executes, and no new one
+ * opens (the control: against protectee-plain a new one opens).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -251,6 +256,85 @@ TEST_F_TIMEOUT(root_race, thread_chroot_race_control, 600)
 
 	EXPECT_LT(0, won);
 	EXPECT_GE(100, won);
+}
+
+/* ---- /proc/PID/mem opened before the exec ------------------------------ */
+
+/*
+ * As pfuser1 (dumpable, as a user's program is): a child that waits,
+ * then execs @arg with "wait".  This process opens /proc/CHILD/mem while
+ * the child is still its own program, lets it exec, and when it has
+ * started (its first line) reads and writes through that descriptor at
+ * the start of each of the new program's mappings it can find, and
+ * through a descriptor opened now.  Returns a bit set: 1 when the old
+ * descriptor read or wrote anything, 2 when a new one could be opened.
+ */
+static int mem_opened_before_exec(void *arg)
+{
+	char *argv[] = { arg, "wait", NULL }, *envp[] = { NULL };
+	char path[64], line[128], maps[4096];
+	int go[2], out[2], old_fd, new_fd, result = 0, maps_fd;
+	unsigned long addr = 0x400000;
+	ssize_t n;
+	pid_t pid;
+	char c = 0;
+
+	if (prctl(PR_SET_DUMPABLE, 1) || pipe2(go, O_CLOEXEC) ||
+	    pipe2(out, O_CLOEXEC))
+		return SETUP_FAILED;
+	pid = fork();
+	if (pid == 0) {
+		dup2(out[1], STDOUT_FILENO);
+		if (read(go[0], &c, 1) != 1)
+			_exit(SETUP_FAILED);
+		execve(argv[0], argv, envp);
+		_exit(127);
+	}
+	close(out[1]);
+	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
+	old_fd = open(path, O_RDWR | O_CLOEXEC);
+	if (old_fd < 0 || write(go[1], &c, 1) != 1)
+		return SETUP_FAILED;
+	n = read(out[0], line, sizeof(line) - 1);
+	line[n > 0 ? n : 0] = '\0';
+	fprintf(stderr, "protect_root_race_test: %s says %s", (char *)arg,
+		line);
+	/* Where the new program is mapped, when that can be read (PLAIN). */
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	maps_fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (maps_fd >= 0) {
+		n = read(maps_fd, maps, sizeof(maps) - 1);
+		maps[n > 0 ? n : 0] = '\0';
+		sscanf(maps, "%lx-", &addr);
+		close(maps_fd);
+	}
+	if (pread(old_fd, &c, 1, (off_t)addr) > 0 ||
+	    pwrite(old_fd, &c, 1, (off_t)addr) > 0)
+		result |= 1;
+	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
+	new_fd = open(path, O_RDWR | O_CLOEXEC);
+	if (new_fd >= 0) {
+		result |= 2;
+		close(new_fd);
+	}
+	close(old_fd);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	return result;
+}
+
+/*
+ * A descriptor of /proc/PID/mem opened while the child was still the
+ * user's program holds the mm it had then: after the exec of the
+ * protected application it reads and writes nothing, and no new one
+ * opens.  The control: against the plain program, the old descriptor is
+ * as dead (the kernel's doing), but a new one opens.
+ */
+TEST_F_TIMEOUT(root_race, proc_mem_opened_before_exec, 120)
+{
+	EXPECT_EQ(0, pfsel_run_as(PFSEL_UID1, mem_opened_before_exec,
+				  PROTECTED));
+	EXPECT_EQ(2, pfsel_run_as(PFSEL_UID1, mem_opened_before_exec, PLAIN));
 }
 
 TEST_HARNESS_MAIN
