@@ -22,19 +22,19 @@
  *  - thread_moves_cwd: a thread of the exec'ing process flips the shared
  *    directory between the script's folder and the attacker's, so that
  *    the check at exec sees the former and the interpreter the latter
- *    (de_thread() kills the thread only after the check).  ATTACK
- *    SUCCEEDS on the kernel of this commit: the test asserts the defended
- *    outcome (nothing of the attacker's heard on the protected script's
- *    connection) and FAILS.  No user namespace is needed.
+ *    (de_thread() kills the thread only after the check).  It got in
+ *    before issue 27's fix; now a protected application's execve()
+ *    fails with EPERM while another thread holds the fs_struct.
  *  - dotdot_through_own_folder: no sharing at all.  The name may hold
  *    "..": "/tmp/pfsel-dotdot/x/../../pfsel-scriptenv/protected.sh" leads
  *    to the script through a folder of the user's, x, with no symbolic
  *    link; once the exec committed, another process of the user swaps x
  *    for a symbolic link to a deeper folder of its own, and the same name
  *    now leads to the user's file, at another absolute path, which
- *    hook_file_open() lets the interpreter open.  ATTACK SUCCEEDS,
- *    deterministically (the window is the interpreter's start-up): the
- *    test asserts the defended outcome and FAILS.
+ *    hook_file_open() lets the interpreter open.  It got in every time
+ *    before issue 27's fix; now a name that goes up gives no script
+ *    identity: the interpreter runs as itself, without the script's
+ *    rules (protected or not).
  *
  * Policy: policies/protect_script_1001.pfw (protect_script_test's).
  */
@@ -298,7 +298,11 @@ TEST_F_TIMEOUT(script_cwd, sibling_process_moves_cwd, 120)
 	EXPECT_NE(NULL, strstr(said, "evil"));
 }
 
-/* ATTACK SUCCEEDS on this kernel: the expectation below FAILS. */
+/*
+ * Refused: a protected application starts only when no other thread
+ * holds the filesystem context (protect.c, sees_init_root()); the
+ * control is sibling_process_moves_cwd's plain.sh.
+ */
 TEST_F_TIMEOUT(script_cwd, thread_moves_cwd, 900)
 {
 	char said[4096];
@@ -361,9 +365,12 @@ static int dotdot_swap(void *arg)
 }
 
 /*
- * ATTACK SUCCEEDS on this kernel: the expectations on protected.sh FAIL.
- * The control: plain.sh, the same way, is borrowed too (as it can be
- * anyway: it is not protected).
+ * A name that goes up ("..") gives no script identity (app.c,
+ * names_file_plainly()): the interpreter runs as itself, without the
+ * script's rules.  The swap still happens (the control: the attacker's
+ * file runs, exit 3, its connection refused), for plain.sh as for
+ * protected.sh, and nothing reaches the listener over the connection
+ * only the script may make.  Before the fix, both were borrowed.
  */
 TEST_F_TIMEOUT(script_cwd, dotdot_through_own_folder, 120)
 {
@@ -373,7 +380,8 @@ TEST_F_TIMEOUT(script_cwd, dotdot_through_own_folder, 120)
 	status = pfsel_run_as(PFSEL_UID1, dotdot_swap, "plain.sh");
 	heard(self->listener, said, sizeof(said));
 	TH_LOG("plain.sh: status %d, heard \"%s\"", status, said);
-	EXPECT_NE(NULL, strstr(said, "evil"));
+	EXPECT_EQ(3, status);
+	EXPECT_EQ(NULL, strstr(said, "evil"));
 
 	status = pfsel_run_as(PFSEL_UID1, dotdot_swap, "protected.sh");
 	heard(self->listener, said, sizeof(said));

@@ -14,10 +14,10 @@
  * switch (a folder added to @INC), finds no program name after it, and
  * reads its program from standard input, which is the attacker's.
  *
- * ATTACK SUCCEEDS on the kernel of this commit: `perl_reads_stdin`
- * asserts the defended outcome (nothing of the attacker's reaches the
- * listener, over the connection only the protected script may make) and
- * FAILS.  Controls: the attacker's program given to perl by hand, the
+ * It got in before issue 27's fix; now a name that starts with '-' (or
+ * goes up) gives no script identity: perl runs as itself, and the
+ * attacker's program on its standard input connects to nothing
+ * (`perl_reads_stdin`).  Controls: the attacker's program given to perl by hand, the
  * same way (`perl -Ia`, program on standard input), is refused its
  * connection; the protected script started by its plain name runs itself.
  * Not tried here (the VM has neither): python3 ("-Xa/../...", an option
@@ -174,7 +174,6 @@ FIXTURE_TEARDOWN(script_dash)
 		status_;                                                   \
 	})
 
-/* ATTACK SUCCEEDS on this kernel: the last expectation FAILS. */
 TEST_F_TIMEOUT(script_dash, perl_reads_stdin, 120)
 {
 	char said[256];
