@@ -21,9 +21,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <arpa/inet.h>
+
 #include <pfsel/pfsel.h>
 
+#include "policydb.h"
+
 #include "pfwc_compile.h"
+
+static bool brute_looser(const char *old_text, const char *new_text,
+			 char **witness);
 
 static struct blob compile(const char *text)
 {
@@ -56,9 +63,16 @@ static void no_looser(const char *old_text, const char *new_text)
 	char *out = NULL;
 	int ret = compare(old_text, new_text, &out);
 
+	char *seen = NULL;
+
 	if (ret != 0)
 		fail_msg("expected no looser (0), got %d:\n%s", ret, out);
 	free(out);
+	/* Brute force agrees: no request of the grid is looser. */
+	if (brute_looser(old_text, new_text, &seen))
+		fail_msg("pfsel_compare() says no looser, but brute force "
+			 "finds a looser request:\n  %s\nold:\n%snew:\n%s",
+			 seen, old_text, new_text);
 }
 
 /* Looser, and the report names @what. */
@@ -73,6 +87,311 @@ static void is_looser(const char *old_text, const char *new_text,
 	if (what && !strstr(out, what))
 		fail_msg("the report does not say '%s':\n%s", what, out);
 	free(out);
+	/* Brute force agrees: some request of the grid is looser. */
+	if (!brute_looser(old_text, new_text, NULL))
+		fail_msg("pfsel_compare() says looser, but no request of the "
+			 "brute-force grid is:\nold:\n%snew:\n%s",
+			 old_text, new_text);
+}
+
+/* ---- Brute force -------------------------------------------------------- */
+
+/*
+ * Every pair tried here is also decided request by request over a grid,
+ * through the kernel's own reader (security/pfsel/policydb_lookup.c), as
+ * test_compare_property.c does: the grid holds the edges its generator
+ * never produces (port 0 and 65535, the ends of ::ffff:0:0/96 and of the
+ * address space, IPv4-compatible and NAT64 addresses, the unnamed
+ * executable and script, a file directly in a folder and deeper, names
+ * under a "*." pattern and the pattern's own name).  A pair compare calls
+ * no looser must have no looser request in the grid; a pair it calls
+ * looser must have one (each test's witness is in the grid).
+ */
+static const char *const grid_exes[] = {
+	PFSEL_UNNAMED_PATH, "/usr/bin/python3", "/usr/bin/curl",
+	"/usr/bin/ssh",	    "/usr/bin/nc",	"/usr/bin/firefox",
+	"/usr/bin/a",	    "/usr/bin/b",	"/usr/bin/x/y",
+	"/usr/binx",	    "/opt/app/x",	"/opt/app/d/x",
+	"/opt/a/b/c",	    "/opt/a/b/d",	"/opt/a/x",		"/home/u/bin/a",
+	"/a",
+};
+static const char *const grid_scripts[] = {
+	NULL,	       PFSEL_UNNAMED_PATH, "/home/u/sync.py",
+	"/home/u/s.py", "/home/u/d/e.py",   "/tmp/q",
+	"/usr/bin/python3",
+};
+static const char *const grid_addrs[] = {
+	"::",
+	"::1",
+	"::2",
+	"::a00:1", /* IPv4-compatible ::10.0.0.1: IPv6 */
+	"::fffe:ffff:ffff", /* just below ::ffff:0:0/96 */
+	"::ffff:0.0.0.0",
+	"::ffff:0.0.0.1",
+	"::ffff:10.0.0.0",
+	"::ffff:10.1.0.0",
+	"::ffff:10.1.255.255",
+	"::ffff:10.128.0.0",
+	"::ffff:10.255.255.255",
+	"::ffff:11.0.0.0",
+	"::ffff:127.0.0.1",
+	"::ffff:127.0.0.53",
+	"::ffff:192.0.2.1",
+	"::ffff:198.51.100.0",
+	"::ffff:198.51.100.7",
+	"::ffff:198.51.100.255",
+	"::ffff:255.255.255.254",
+	"::ffff:255.255.255.255",
+	"::1:0:0:0", /* just above ::ffff:0:0/96 */
+	"64:ff9b::a00:1", /* NAT64 10.0.0.1: IPv6 */
+	"2001:db8::5",
+	"2001:db8:8000::",
+	"2001:db9::",
+	"ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff",
+};
+static const u16 grid_ports[] = {
+	0,   1,	  21,	22,   23,   53,	  79,	 80,	443,
+	444, 445, 1023, 1024, 5353, 5354, 7022, 65534, 65535,
+};
+/* Sets of 0 to 2 names the kernel knows for an address. */
+static const char *const grid_names[][2] = {
+	{ NULL, NULL },
+	{ "a.example", NULL },
+	{ "b.example", NULL },
+	{ "x.a.example", NULL },
+	{ "example", NULL },
+	{ "www.example.org", NULL },
+	{ "example.org", NULL },
+	{ "ads.example.org", NULL },
+	{ "x.ads.example.org", NULL },
+	{ "y.ads.example.org", NULL },
+	{ "a.evil.example", NULL },
+	{ "x.evil.example", NULL },
+	{ "evil.test", NULL },
+	{ "a.example", "b.example" },
+	{ "www.example.org", "x.ads.example.org" },
+	{ "x.evil.example", "a.example" },
+};
+
+/* One request of the grid. */
+struct grid_req {
+	const char *exe, *script;
+	u32 op, proto, family;
+	u8 addr[16];
+	u16 port;
+	const char *const *names; /* 2, NULL-padded */
+};
+
+static void put_req(char **out, const struct grid_req *q)
+{
+	char addr[INET6_ADDRSTRLEN];
+
+	if (!out)
+		return;
+	inet_ntop(AF_INET6, q->addr, addr, sizeof(addr));
+	assert_true(asprintf(out,
+			     "exe %s script %s op %s proto %s family %u "
+			     "addr %s port %u names %s %s",
+			     q->exe, q->script ? q->script : "(none)",
+			     pfsel_op_name(q->op), pfsel_proto_name(q->proto),
+			     q->family, addr, q->port,
+			     q->names[0] ? q->names[0] : "-",
+			     q->names[1] ? q->names[1] : "-") > 0);
+}
+
+/* One policy's decision of @q for its application class @app. */
+static void grid_decide(const struct pfsel_policydb *db, u32 app,
+			const struct grid_req *q, struct pfsel_decision *d)
+{
+	const u32 port_class = pfsel_policydb_classify_port(db, q->port);
+	int i;
+
+	assert_int_equal(pfsel_policydb_decide(
+				 db, app, q->op, q->proto,
+				 pfsel_policydb_classify_addr(db, q->addr),
+				 port_class, d),
+			 0);
+	for (i = 0; i < 2 && q->names[i]; i++)
+		assert_int_equal(pfsel_policydb_decide_also_by_name(
+					 db, app, q->op, q->proto, port_class,
+					 q->names[i], strlen(q->names[i]), d),
+				 0);
+}
+
+/* How strict one policy's decision is, 0 allow .. 3 deny (compare.c). */
+static int grid_strictness(const struct pfsel_policydb *db, u32 verdict)
+{
+	if (db->flags & PFSEL_POLICY_F_PERMISSIVE)
+		return 0;
+	if (verdict == PFSEL_VERDICT_ALLOW)
+		return 0;
+	if (verdict == PFSEL_VERDICT_ASK)
+		return db->no_answer == PFSEL_VERDICT_ALLOW ? 1 : 2;
+	return 3;
+}
+
+/*
+ * Walks every request of the grid over @n policies (@dbs), calling @visit
+ * with each policy's application class and the request, once per
+ * distinct tuple of application classes; stops when @visit returns true.
+ */
+typedef bool (*grid_visit)(const struct pfsel_policydb *const *dbs, int n,
+			   const u32 *apps, const struct grid_req *q,
+			   void *arg);
+
+static bool grid_walk(const struct pfsel_policydb *const *dbs, int n,
+		      grid_visit visit, void *arg)
+{
+	const size_t ne = sizeof(grid_exes) / sizeof(grid_exes[0]);
+	const size_t ns = sizeof(grid_scripts) / sizeof(grid_scripts[0]);
+	u32(*seen)[3] = calloc(ne * ns, sizeof(*seen));
+	size_t n_seen = 0, e, s, k, a, p, m, nm = 1;
+	bool names = false;
+	int i;
+
+	assert_non_null(seen);
+	for (i = 0; i < n; i++)
+		names |= dbs[i]->n_name_classes > 1;
+	if (names)
+		nm = sizeof(grid_names) / sizeof(grid_names[0]);
+	for (e = 0; e < ne; e++) {
+		for (s = 0; s < ns; s++) {
+			u32 apps[3] = { 0, 0, 0 };
+			struct grid_req q = { .exe = grid_exes[e],
+					      .script = grid_scripts[s] };
+
+			for (i = 0; i < n; i++)
+				apps[i] = pfsel_policydb_classify_app(
+					dbs[i], q.exe, q.script);
+			for (k = 0; k < n_seen; k++)
+				if (!memcmp(seen[k], apps, sizeof(apps)))
+					break;
+			if (k < n_seen)
+				continue;
+			memcpy(seen[n_seen++], apps, sizeof(apps));
+			for (q.op = 0; q.op < PFSEL_OP_COUNT; q.op++) {
+				for (q.proto = 0; q.proto < PFSEL_PROTO_COUNT;
+				     q.proto++) {
+					static const char *const none[2];
+					bool ported =
+						q.proto == PFSEL_PROTO_TCP ||
+						q.proto == PFSEL_PROTO_UDP;
+
+					q.names = none;
+					q.port = 0;
+					if (q.op == PFSEL_OP_CREATE) {
+						u32 f, fn = PFSEL_FAMILY_COUNT;
+
+						for (f = 0; f < fn; f++) {
+							q.family =
+								q.proto == PFSEL_PROTO_PACKET ?
+									PFSEL_FAMILY_PACKET :
+									f;
+							pfsel_policydb_family_addr(
+								q.family,
+								q.addr);
+							if (visit(dbs, n, apps,
+								  &q, arg))
+								goto hit;
+						}
+						continue;
+					}
+					if (q.proto == PFSEL_PROTO_PACKET)
+						continue;
+					q.family = 0;
+					for (a = 0; a < sizeof(grid_addrs) /
+								sizeof(grid_addrs[0]);
+					     a++) {
+						assert_int_equal(
+							inet_pton(AF_INET6,
+								  grid_addrs[a],
+								  q.addr),
+							1);
+						for (p = 0;
+						     p < (ported ?
+								  sizeof(grid_ports) /
+									  sizeof(grid_ports[0]) :
+								  1);
+						     p++) {
+							q.port = ported ?
+									 grid_ports[p] :
+									 0;
+							for (m = 0; m < nm;
+							     m++) {
+								q.names =
+									grid_names[m];
+								if (visit(dbs,
+									  n,
+									  apps,
+									  &q,
+									  arg))
+									goto hit;
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	free(seen);
+	return false;
+hit:
+	free(seen);
+	return true;
+}
+
+/* The user policy alone, as compare.c judges it (and the property test). */
+static bool visit_alone(const struct pfsel_policydb *const *dbs, int n,
+			const u32 *apps, const struct grid_req *q, void *arg)
+{
+	const struct pfsel_policydb *old = dbs[0], *new = dbs[1];
+	struct pfsel_decision was, now;
+	int a, b;
+	bool looser;
+
+	(void)n;
+	if (pfsel_policydb_app_protected(old, apps[0]) &&
+	    !pfsel_policydb_app_protected(new, apps[1])) {
+		looser = true;
+	} else {
+		grid_decide(old, apps[0], q, &was);
+		grid_decide(new, apps[1], q, &now);
+		a = grid_strictness(old, was.verdict);
+		b = grid_strictness(new, now.verdict);
+		looser = b != a ? b < a :
+				  a == 1 && new->ask_timeout_ms <
+						    old->ask_timeout_ms;
+	}
+	if (looser)
+		put_req(arg, q);
+	return looser;
+}
+
+static void load_blob(const char *text, unsigned int uid,
+		      struct pfsel_policydb **db)
+{
+	struct blob b = compile_quietly(text, uid, true);
+
+	assert_int_equal(pfsel_policydb_load(b.data, b.len, db), 0);
+	free(b.data);
+}
+
+/* Whether some request of the grid is decided more loosely by @new_text. */
+static bool brute_looser(const char *old_text, const char *new_text,
+			 char **witness)
+{
+	struct pfsel_policydb *old = NULL, *new = NULL;
+	const struct pfsel_policydb *dbs[2];
+	bool looser;
+
+	load_blob(old_text, 1001, &old);
+	load_blob(new_text, 1001, &new);
+	dbs[0] = old;
+	dbs[1] = new;
+	looser = grid_walk(dbs, 2, visit_alone, witness);
+	pfsel_policydb_free(old);
+	pfsel_policydb_free(new);
+	return looser;
 }
 
 #define BASE                         \
@@ -498,6 +817,196 @@ static void test_create_packet(void **state)
 		  "create raw family inet;");
 }
 
+/*
+ * Adversarial pairs (issue 27's review): the edges the property test's
+ * generator never writes.  Each is held to brute force by no_looser() and
+ * is_looser().
+ */
+static void test_edge_ports(void **state)
+{
+	(void)state;
+	/* Port 0 ("kernel, choose") and 65535 are ports like the others. */
+	is_looser(BASE "allow * bind tcp port 1-65535;\n",
+		  BASE "allow * bind tcp port any;\n", "port 0");
+	is_looser(BASE "allow * connect tcp port 1-65534;\n",
+		  BASE "allow * connect tcp port 1-65535;\n", "65535");
+	no_looser(BASE "allow * bind tcp port 0-65535;\n",
+		  BASE "allow * bind tcp port any;\n");
+	no_looser(BASE "allow * bind tcp port any;\n",
+		  BASE "allow * bind tcp port 0-65535;\n");
+	/* A rule without a protocol but with a port: tcp and udp only. */
+	no_looser(BASE "allow * connect tcp, udp port 5353;\n",
+		  BASE "allow * connect port 5353;\n");
+}
+
+static void test_edge_addresses(void **state)
+{
+	(void)state;
+	/* IPv4 written IPv4-mapped is the same class. */
+	no_looser(BASE "allow * connect tcp to 10.0.0.0/8;\n",
+		  BASE "allow * connect tcp to ::ffff:10.0.0.0/104;\n");
+	no_looser(BASE "allow * connect tcp to ::ffff:0:0/96;\n",
+		  BASE "allow * connect tcp to 0.0.0.0/0;\n");
+	/* The top of the IPv4 space, and of the whole space. */
+	is_looser(BASE "allow * connect tcp to 255.255.255.254;\n",
+		  BASE "allow * connect tcp to 255.255.255.254/31;\n",
+		  "255.255.255.255");
+	is_looser(BASE "allow * connect tcp to 8000::/1;\n",
+		  BASE "allow * connect tcp to ::/0;\n", NULL);
+	/* All of IPv4 is not everything: IPv6, and the addresses around. */
+	is_looser(BASE "allow * connect tcp to 0.0.0.0/0;\n",
+		  BASE "allow * connect tcp to any;\n", NULL);
+	/* IPv4-compatible ::10.0.0.1 and NAT64 64:ff9b::a00:1 are IPv6. */
+	is_looser(BASE "allow * connect tcp to 10.0.0.0/8;\n",
+		  BASE "allow * connect tcp to 10.0.0.0/8, ::a00:0/104;\n",
+		  NULL);
+	is_looser(BASE "allow * connect tcp to 10.0.0.0/8;\n",
+		  BASE "allow * connect tcp to 10.0.0.0/8, 64:ff9b::/96;\n",
+		  NULL);
+	/* An exception at an interval's very first and last address. */
+	is_looser(BASE "deny * connect to 10.0.0.0;\n"
+		       "deny * connect to 10.255.255.255;\n"
+		       "allow * connect tcp to 10.0.0.0/8;\n",
+		  BASE "deny * connect to 10.0.0.0;\n"
+		       "allow * connect tcp to 10.0.0.0/8;\n",
+		  "10.255.255.255");
+}
+
+static void test_edge_paths(void **state)
+{
+	(void)state;
+	/* "**" reaches deeper than "*"; "*" the unnamed ones too. */
+	is_looser(BASE "allow /usr/bin/* connect tcp;\n",
+		  BASE "allow /usr/bin/** connect tcp;\n", NULL);
+	is_looser(BASE "allow /** connect tcp;\n",
+		  BASE "allow * connect tcp;\n", NULL);
+	no_looser(BASE "allow * connect tcp;\n",
+		  BASE "allow /** connect tcp;\n");
+	/* "/" then one star: the files of the root only; a sibling of a folder. */
+	is_looser(BASE "allow /* connect tcp;\n",
+		  BASE "allow /** connect tcp;\n", NULL);
+	is_looser(BASE "allow /usr/bin/* connect tcp;\n",
+		  BASE "allow /usr/** connect tcp;\n", NULL);
+	/* A folder's own name is not in it. */
+	no_looser(BASE "allow /usr/bin/** connect tcp;\n",
+		  BASE "allow /usr/bin/* connect tcp;\n");
+	/* A path written with "//" names no file the kernel names. */
+	no_looser(BASE "allow /usr/bin/curl connect tcp;\n",
+		  BASE "allow /usr//bin/curl connect tcp;\n");
+}
+
+static void test_edge_scripts(void **state)
+{
+	(void)state;
+	/* "script *": the unnamed script too; the interpreter by hand not. */
+	is_looser(BASE "allow /usr/bin/python3 script /** connect tcp;\n",
+		  BASE "allow /usr/bin/python3 script * connect tcp;\n", NULL);
+	is_looser(BASE "allow /usr/bin/python3 script * connect tcp;\n",
+		  BASE "allow /usr/bin/python3 connect tcp;\n", NULL);
+	no_looser(BASE "allow /usr/bin/python3 connect tcp;\n",
+		  BASE "allow /usr/bin/python3 script * connect tcp;\n");
+	/* The unnamed interpreter running a named script. */
+	is_looser(BASE "allow /** script /home/u/s.py connect tcp;\n",
+		  BASE "allow * script /home/u/s.py connect tcp;\n", NULL);
+	/* A script rule removed, the interpreter's rule stays. */
+	is_looser(BASE "deny /usr/bin/python3 script /home/u/** connect;\n"
+		       "allow /usr/bin/python3 connect tcp;\n",
+		  BASE "deny /usr/bin/python3 script /home/u/* connect;\n"
+		       "allow /usr/bin/python3 connect tcp;\n",
+		  NULL);
+}
+
+static void test_edge_settings(void **state)
+{
+	(void)state;
+	/* Timeouts count only when the unanswered verdict is allow. */
+	is_looser("default ask;\nask unanswered allow;\nask timeout 30 s;\n",
+		  "default ask;\nask unanswered allow;\nask timeout 29999 ms;\n",
+		  NULL);
+	no_looser("default ask;\nask unanswered allow;\nask timeout 30 s;\n",
+		  "default ask;\nask unanswered allow;\nask timeout 600 s;\n");
+	no_looser("default ask;\nask timeout 30 s;\n",
+		  "default ask;\nask timeout 1 ms;\n");
+	is_looser("default ask;\n", "default ask;\nask unanswered allow;\n",
+		  NULL);
+	/* Permissive: nothing is looser than it, it is looser than all. */
+	no_looser("mode permissive;\ndefault deny;\n",
+		  "mode permissive;\ndefault allow;\n");
+	is_looser("default deny;\n", "mode permissive;\ndefault deny;\n",
+		  NULL);
+	/* Audit flags alone change nothing allowed. */
+	no_looser(BASE "deny * connect tcp port 22;\n",
+		  BASE "deny * connect tcp port 22 quiet;\n");
+	no_looser(BASE "ask * connect tcp port 22 quiet;\n",
+		  BASE "ask * connect tcp port 22;\n");
+	no_looser(BASE "allow * connect tcp port 22;\n",
+		  BASE "allow * connect tcp port 22 log;\n");
+}
+
+static void test_edge_protocols(void **state)
+{
+	(void)state;
+	/* family: only inet before, both after. */
+	is_looser("default deny;\nallow * create udp family inet;\n",
+		  "default deny;\nallow * create udp;\n", NULL);
+	no_looser("default deny;\nallow * create icmp, raw;\n",
+		  "default deny;\nallow * create icmp family inet6;\n");
+	/* packet: a create only, no address. */
+	is_looser("default deny;\nallow * create tcp;\n",
+		  "default deny;\nallow * create tcp, packet;\n", NULL);
+	no_looser("default deny;\nallow * create packet;\n"
+		  "allow * connect;\n",
+		  "default deny;\nallow * create packet;\n"
+		  "allow * connect tcp, udp, icmp, raw;\n");
+	/* icmp and raw: at port 0, every address. */
+	is_looser(BASE "allow * connect icmp to 10.0.0.0/8;\n",
+		  BASE "allow * connect icmp;\n", NULL);
+	is_looser(BASE "allow * bind raw to ::1;\n",
+		  BASE "allow * bind raw to loopback;\n", NULL);
+}
+
+static void test_edge_hosts(void **state)
+{
+	(void)state;
+	/* "*.example" does not match "example" itself. */
+	is_looser(BASE "allow * connect tcp to host *.example;\n",
+		  BASE "allow * connect tcp to host *.example, "
+		       "host example;\n",
+		  NULL);
+	no_looser(BASE "allow * connect tcp to host *.example;\n",
+		  BASE "allow * connect tcp to host a.example;\n");
+	/* A deny by name moved after the allow by address. */
+	is_looser(BASE "deny * connect tcp to host evil.test;\n"
+		       "allow * connect tcp to 198.51.100.0/24;\n",
+		  BASE "allow * connect tcp to 198.51.100.0/24;\n"
+		       "deny * connect tcp to host evil.test;\n",
+		  NULL);
+	/* A name's rule at port 0 and 65535 only. */
+	is_looser(BASE "allow * connect tcp to host a.example port 1-65534;\n",
+		  BASE "allow * connect tcp to host a.example;\n", NULL);
+	/* Two names of one address: the deny of either holds. */
+	no_looser(BASE "deny * connect tcp to host b.example;\n"
+		       "allow * connect tcp to host *.example;\n",
+		  BASE "deny * connect tcp to host b.example;\n"
+		       "deny * connect tcp to host x.a.example;\n"
+		       "allow * connect tcp to host *.example;\n");
+}
+
+/* A protected application stays protected, whatever decides its requests. */
+static void test_edge_protect(void **state)
+{
+	(void)state;
+	is_looser(BASE "allow /usr/bin/** connect tcp protect;\n",
+		  BASE "allow /usr/bin/* connect tcp protect;\n", NULL);
+	is_looser(BASE "allow /usr/bin/python3 script /home/u/** "
+		       "connect tcp protect;\n",
+		  BASE "allow /usr/bin/python3 script /home/u/* "
+		       "connect tcp protect;\n",
+		  NULL);
+	no_looser("mode permissive;\n" BASE "allow /usr/bin/ssh protect;\n",
+		  "mode permissive;\n" BASE "deny /usr/bin/ssh protect;\n");
+}
+
 static void test_bad_blob(void **state)
 {
 	struct blob good = compile("default deny;\n");
@@ -537,6 +1046,14 @@ int main(void)
 		cmocka_unit_test(test_unnamed_application),
 		cmocka_unit_test(test_unnamed_script),
 		cmocka_unit_test(test_create_packet),
+		cmocka_unit_test(test_edge_ports),
+		cmocka_unit_test(test_edge_addresses),
+		cmocka_unit_test(test_edge_paths),
+		cmocka_unit_test(test_edge_scripts),
+		cmocka_unit_test(test_edge_settings),
+		cmocka_unit_test(test_edge_protocols),
+		cmocka_unit_test(test_edge_hosts),
+		cmocka_unit_test(test_edge_protect),
 		cmocka_unit_test(test_bad_blob),
 	};
 
