@@ -69,10 +69,15 @@ static void no_looser(const char *old_text, const char *new_text)
 		fail_msg("expected no looser (0), got %d:\n%s", ret, out);
 	free(out);
 	/* Brute force agrees: no request of the grid is looser. */
-	if (brute_looser(old_text, new_text, &seen))
+	if (brute_looser(old_text, new_text, &seen)) {
+		char msg[512];
+
+		snprintf(msg, sizeof(msg), "%s", seen);
+		free(seen);
 		fail_msg("pfsel_compare() says no looser, but brute force "
 			 "finds a looser request:\n  %s\nold:\n%snew:\n%s",
-			 seen, old_text, new_text);
+			 msg, old_text, new_text);
+	}
 }
 
 /* Looser, and the report names @what. */
@@ -1007,6 +1012,258 @@ static void test_edge_protect(void **state)
 		  "mode permissive;\n" BASE "deny /usr/bin/ssh protect;\n");
 }
 
+/*
+ * ---- FAILING: the system policy makes a "no looser" user policy looser ---
+ *
+ * pfsel_compare() judges a user policy alone.  The kernel decides every
+ * request by the system policy and the user's together (decide.c,
+ * pfsel_decide_fully()): the stricter verdict's policy is the "decider";
+ * between two asks the system's decides unless the user's rule wants an
+ * audit record and the system's does not (speaks_before(): "quiet" on the
+ * system's ask).  And the decider's settings say what an unanswered
+ * question becomes ("ask unanswered", "ask timeout"), for the other
+ * policy's ask too (apply()).  So a user "ask" can take a question away
+ * from a system "ask ... quiet" and answer it with its own "ask unanswered
+ * allow": a user allow -> ask (tighter for compare) turns the system's
+ * unanswered deny into an unanswered allow; a "quiet" dropped or added
+ * (compare does not look at audit flags) moves the decision between the
+ * two policies' settings; and in permissive mode, where compare compares
+ * nothing, the user's asks still decide.  LANGUAGE.md section 2 says the
+ * system policy "is a floor: a user can make it stricter, never looser".
+ *
+ * The model below is decide.c's, line for line: decide_one() per policy
+ * (names folded in), speaks_before(), apply().  A request's effect, from
+ * loosest: 0 allowed whatever the agent says; 1 asked, allowed when
+ * unanswered (then a shorter timeout is looser); 2 asked, denied when
+ * unanswered; 3 denied without a question.
+ */
+static bool sys_wants_audit(u32 verdict, u32 audit)
+{
+	if (verdict == PFSEL_VERDICT_ALLOW)
+		return audit & PFSEL_AUDIT_LOG_ALLOWED;
+	return !(audit & PFSEL_AUDIT_QUIET_DENIAL);
+}
+
+static unsigned int sys_strictness(u32 verdict)
+{
+	return verdict == PFSEL_VERDICT_ALLOW ? 0 :
+	       verdict == PFSEL_VERDICT_ASK   ? 1 :
+						2;
+}
+
+/* apply(): whether the call fails when asks become @answer. */
+static bool sys_enforced(const struct pfsel_policydb *const *dbs,
+			 const struct pfsel_decision *d, u32 answer)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		u32 v = d[i].verdict == PFSEL_VERDICT_ASK ? answer :
+							    d[i].verdict;
+
+		if (v != PFSEL_VERDICT_ALLOW &&
+		    !(dbs[i]->flags & PFSEL_POLICY_F_PERMISSIVE))
+			return true;
+	}
+	return false;
+}
+
+/* The kernel's effect of @q: system @dbs[0] (class @apps[0]), user @dbs[1]. */
+static int sys_effect(const struct pfsel_policydb *sys,
+		      const struct pfsel_policydb *user, u32 sys_app,
+		      u32 user_app, const struct grid_req *q, u32 *timeout)
+{
+	const struct pfsel_policydb *dbs[2] = { sys, user };
+	struct pfsel_decision d[2];
+	int decider = 0;
+
+	grid_decide(sys, sys_app, q, &d[0]);
+	grid_decide(user, user_app, q, &d[1]);
+	if (sys_strictness(d[1].verdict) != sys_strictness(d[0].verdict) ?
+		    sys_strictness(d[1].verdict) > sys_strictness(d[0].verdict) :
+		    sys_wants_audit(d[1].verdict, d[1].audit) &&
+			    !sys_wants_audit(d[0].verdict, d[0].audit))
+		decider = 1;
+	*timeout = 0;
+	if (d[decider].verdict != PFSEL_VERDICT_ASK)
+		return sys_enforced(dbs, d, PFSEL_VERDICT_DENY) ? 3 : 0;
+	*timeout = dbs[decider]->ask_timeout_ms;
+	if (!sys_enforced(dbs, d, PFSEL_VERDICT_DENY))
+		return 0;
+	return sys_enforced(dbs, d, dbs[decider]->no_answer) ? 2 : 1;
+}
+
+/* dbs: system, old user, new user. */
+static bool visit_with_system(const struct pfsel_policydb *const *dbs, int n,
+			      const u32 *apps, const struct grid_req *q,
+			      void *arg)
+{
+	u32 t_old, t_new;
+	int a, b;
+	bool looser;
+
+	(void)n;
+	a = sys_effect(dbs[0], dbs[1], apps[0], apps[1], q, &t_old);
+	b = sys_effect(dbs[0], dbs[2], apps[0], apps[2], q, &t_new);
+	looser = b != a ? b < a : a == 1 && t_new < t_old;
+	if (looser)
+		put_req(arg, q);
+	return looser;
+}
+
+/* The system policy @text ("policy system;"), compiled by pfwc, loaded. */
+static void load_system_blob(const char *text, struct pfsel_policydb **db)
+{
+	char src[] = "/tmp/pfsel-unit-pfw-XXXXXX", cmd[PATH_MAX + 128];
+	char *data = NULL;
+	size_t cap = 0, len = 0, got;
+	int fd = mkstemp(src);
+	FILE *f, *p;
+
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "'%s' -o - %s 2>/dev/null", pfwc, src);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	for (;;) {
+		if (len == cap) {
+			cap = cap ? 2 * cap : 65536;
+			data = realloc(data, cap);
+			assert_non_null(data);
+		}
+		got = fread(data + len, 1, cap - len, p);
+		if (!got)
+			break;
+		len += got;
+	}
+	unlink(src);
+	if (pclose(p) != 0) {
+		free(data);
+		fail_msg("pfwc failed on:\n%s", text);
+	}
+	assert_int_equal(pfsel_policydb_load(data, len, db), 0);
+	free(data);
+}
+
+/* Whether, beside the system policy @sys_text, some request gets looser. */
+static bool brute_looser_with_system(const char *sys_text,
+				     const char *old_text,
+				     const char *new_text, char **witness)
+{
+	struct pfsel_policydb *sys = NULL, *old = NULL, *new = NULL;
+	const struct pfsel_policydb *dbs[3];
+	bool looser;
+
+	load_system_blob(sys_text, &sys);
+	assert_true(sys->flags & PFSEL_POLICY_F_SYSTEM);
+	load_blob(old_text, 1001, &old);
+	load_blob(new_text, 1001, &new);
+	dbs[0] = sys;
+	dbs[1] = old;
+	dbs[2] = new;
+	looser = grid_walk(dbs, 3, visit_with_system, witness);
+	pfsel_policydb_free(sys);
+	pfsel_policydb_free(old);
+	pfsel_policydb_free(new);
+	return looser;
+}
+
+/*
+ * Compare's verdict on (@old_text, @new_text) must hold beside @sys_text:
+ * "no looser" only when no request is decided more loosely by the kernel.
+ */
+static void holds_with_system(const char *sys_text, const char *old_text,
+			      const char *new_text)
+{
+	char *seen = NULL;
+	int said = compare(old_text, new_text, NULL);
+
+	char msg[512];
+
+	if (said == 0 &&
+	    brute_looser_with_system(sys_text, old_text, new_text, &seen)) {
+		snprintf(msg, sizeof(msg), "%s", seen);
+		free(seen);
+		fail_msg("pfsel_compare() says no looser, but beside the "
+			 "system policy the kernel decides\n  %s\nmore "
+			 "loosely.\nsystem:\n%sold:\n%snew:\n%s",
+			 msg, sys_text, old_text, new_text);
+	}
+	free(seen);
+}
+
+#define SYS_QUIET_ASK                                                 \
+	"policy system;\ndefault allow;\n"                            \
+	"ask * connect tcp to 192.0.2.0/24 quiet;\n"
+#define SYS_QUIET_ASK_UNANSWERED_ALLOW                                \
+	"policy system;\ndefault allow;\nask unanswered allow;\n"     \
+	"ask * connect tcp to 192.0.2.0/24 quiet;\n"
+#define SYS_LOUD_ASK                                                  \
+	"policy system;\ndefault allow;\n"                            \
+	"ask * connect tcp to 192.0.2.0/24;\n"
+
+/* The controls: compare and the kernel agree here. */
+static void test_system_controls(void **state)
+{
+	(void)state;
+	/* A system ask that is not quiet keeps its question. */
+	holds_with_system(SYS_LOUD_ASK,
+			  BASE "allow * connect tcp to 192.0.2.1 port 443;\n",
+			  "ask unanswered allow;\n" BASE
+			  "ask * connect tcp to 192.0.2.1 port 443;\n");
+	/* Tighter by deny stays tighter beside any system policy. */
+	holds_with_system(SYS_QUIET_ASK,
+			  BASE "allow * connect tcp to 192.0.2.1 port 443;\n",
+			  BASE "deny * connect tcp to 192.0.2.1 port 443;\n");
+	holds_with_system(SYS_QUIET_ASK_UNANSWERED_ALLOW,
+			  BASE "ask * connect tcp port 443;\n",
+			  BASE "deny * connect tcp port 443;\n");
+}
+
+/* FAILING: allow -> ask with "ask unanswered allow" takes the question. */
+static void test_FAILING_system_quiet_ask_taken_by_user_ask(void **state)
+{
+	(void)state;
+	holds_with_system(SYS_QUIET_ASK,
+			  BASE "allow * connect tcp to 192.0.2.1 port 443;\n",
+			  "ask unanswered allow;\n" BASE
+			  "ask * connect tcp to 192.0.2.1 port 443;\n");
+}
+
+/* FAILING: a "quiet" added hands the question back to the system's ask. */
+static void test_FAILING_system_quiet_flag(void **state)
+{
+	(void)state;
+	holds_with_system(SYS_QUIET_ASK_UNANSWERED_ALLOW,
+			  BASE "ask * connect tcp to 192.0.2.1 port 443;\n",
+			  BASE "ask * connect tcp to 192.0.2.1 port 443 "
+			       "quiet;\n");
+}
+
+/* FAILING: in permissive mode the user's asks still take the question. */
+static void test_FAILING_system_permissive_user_asks(void **state)
+{
+	(void)state;
+	holds_with_system(SYS_QUIET_ASK, "mode permissive;\ndefault allow;\n",
+			  "mode permissive;\ndefault ask;\n"
+			  "ask unanswered allow;\n");
+}
+
+/* FAILING: the user's shorter timeout replaces the system's. */
+static void test_FAILING_system_timeout(void **state)
+{
+	(void)state;
+	holds_with_system("policy system;\ndefault allow;\n"
+			  "ask unanswered allow;\nask timeout 600 s;\n"
+			  "ask * connect tcp to 192.0.2.0/24 quiet;\n",
+			  BASE "allow * connect tcp to 192.0.2.1 port 443;\n",
+			  "ask unanswered allow;\nask timeout 1 ms;\n" BASE
+			  "ask * connect tcp to 192.0.2.1 port 443;\n");
+}
+
 static void test_bad_blob(void **state)
 {
 	struct blob good = compile("default deny;\n");
@@ -1054,6 +1311,12 @@ int main(void)
 		cmocka_unit_test(test_edge_protocols),
 		cmocka_unit_test(test_edge_hosts),
 		cmocka_unit_test(test_edge_protect),
+		cmocka_unit_test(test_system_controls),
+		/* FAILING on purpose: compare is wrong beside the system policy. */
+		cmocka_unit_test(test_FAILING_system_quiet_ask_taken_by_user_ask),
+		cmocka_unit_test(test_FAILING_system_quiet_flag),
+		cmocka_unit_test(test_FAILING_system_permissive_user_asks),
+		cmocka_unit_test(test_FAILING_system_timeout),
 		cmocka_unit_test(test_bad_blob),
 	};
 
