@@ -221,6 +221,45 @@ static bool speaks_before(const struct pfsel_outcome *const a,
 	       !wants_audit(vb, b->decision.audit);
 }
 
+/*
+ * What an unanswered question comes to (@no_answer) and how long it waits
+ * (@timeout_ms): the strictest terms among the enforcing policies that ask
+ * (unanswered deny over allow; between two that allow, the longer wait).
+ * The decider speaks for the question, its rule and its record; but its
+ * terms apply to every policy's ask (apply()), so a user policy that asks
+ * too, and speaks first (a system "ask ... quiet"), must not bring its own
+ * looser terms to the system's ask, nor a permissive one any: else a user
+ * policy made stricter (allow to ask) could make the decision looser, and
+ * pfsel_compare(), which judges a user policy alone, would be wrong.
+ */
+static void ask_terms(const struct pfsel_outcome *const outcomes, const int n,
+		      const struct pfsel_outcome *const decider,
+		      u32 *const no_answer, u32 *const timeout_ms)
+{
+	bool any = false;
+	u32 na, ms;
+	int i;
+
+	*no_answer = pfsel_policydb_no_answer(decider->policy->db);
+	*timeout_ms = pfsel_policydb_ask_timeout_ms(decider->policy->db);
+	for (i = 0; i < n; i++) {
+		if (outcomes[i].decision.verdict != PFSEL_VERDICT_ASK ||
+		    outcomes[i].permissive)
+			continue;
+		na = pfsel_policydb_no_answer(outcomes[i].policy->db);
+		ms = pfsel_policydb_ask_timeout_ms(outcomes[i].policy->db);
+		if (!any || (na != PFSEL_VERDICT_ALLOW &&
+			     *no_answer == PFSEL_VERDICT_ALLOW)) {
+			*no_answer = na;
+			*timeout_ms = ms;
+		} else if (na == PFSEL_VERDICT_ALLOW &&
+			   *no_answer == PFSEL_VERDICT_ALLOW && ms > *timeout_ms) {
+			*timeout_ms = ms;
+		}
+		any = true;
+	}
+}
+
 /* What became of an ask, for the audit record. */
 enum pfsel_asked {
 	PFSEL_ASKED_NOT,
@@ -324,8 +363,7 @@ int pfsel_decide_fully(const struct pfsel_subject *const subject,
 	}
 
 	if (decider->decision.verdict == PFSEL_VERDICT_ASK) {
-		no_answer = pfsel_policydb_no_answer(decider->policy->db);
-		timeout_ms = pfsel_policydb_ask_timeout_ms(decider->policy->db);
+		ask_terms(outcomes, n, decider, &no_answer, &timeout_ms);
 		answer = no_answer;
 		asked = PFSEL_ASKED_UNANSWERED;
 		if (pfsel_ask_cached(subject, request, &decider->key,

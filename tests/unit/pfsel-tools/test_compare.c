@@ -1013,7 +1013,7 @@ static void test_edge_protect(void **state)
 }
 
 /*
- * ---- FAILING: the system policy makes a "no looser" user policy looser ---
+ * ---- Beside the system policy: a "no looser" user policy stays so -------
  *
  * pfsel_compare() judges a user policy alone.  The kernel decides every
  * request by the system policy and the user's together (decide.c,
@@ -1030,6 +1030,12 @@ static void test_edge_protect(void **state)
  * two policies' settings; and in permissive mode, where compare compares
  * nothing, the user's asks still decide.  LANGUAGE.md section 2 says the
  * system policy "is a floor: a user can make it stricter, never looser".
+ *
+ * That was so until issue 27's fix: now the terms of an unanswered
+ * question are the strictest among the enforcing policies that ask
+ * (decide.c, ask_terms()), so the decision by both policies is monotone
+ * in the user policy's strictness, as compare judges it, and these pairs
+ * hold.
  *
  * The model below is decide.c's, line for line: decide_one() per policy
  * (names folded in), speaks_before(), apply().  A request's effect, from
@@ -1087,10 +1093,34 @@ static int sys_effect(const struct pfsel_policydb *sys,
 	*timeout = 0;
 	if (d[decider].verdict != PFSEL_VERDICT_ASK)
 		return sys_enforced(dbs, d, PFSEL_VERDICT_DENY) ? 3 : 0;
-	*timeout = dbs[decider]->ask_timeout_ms;
-	if (!sys_enforced(dbs, d, PFSEL_VERDICT_DENY))
-		return 0;
-	return sys_enforced(dbs, d, dbs[decider]->no_answer) ? 2 : 1;
+	/* ask_terms(): the strictest terms of the enforcing policies asking. */
+	{
+		u32 na = dbs[decider]->no_answer, t = dbs[decider]->ask_timeout_ms;
+		bool any = false;
+		int i;
+
+		for (i = 0; i < 2; i++) {
+			const u32 ni = dbs[i]->no_answer;
+			const u32 ti = dbs[i]->ask_timeout_ms;
+
+			if (d[i].verdict != PFSEL_VERDICT_ASK ||
+			    dbs[i]->flags & PFSEL_POLICY_F_PERMISSIVE)
+				continue;
+			if (!any || (ni != PFSEL_VERDICT_ALLOW &&
+				     na == PFSEL_VERDICT_ALLOW)) {
+				na = ni;
+				t = ti;
+			} else if (ni == PFSEL_VERDICT_ALLOW &&
+				   na == PFSEL_VERDICT_ALLOW && ti > t) {
+				t = ti;
+			}
+			any = true;
+		}
+		*timeout = t;
+		if (!sys_enforced(dbs, d, PFSEL_VERDICT_DENY))
+			return 0;
+		return sys_enforced(dbs, d, na) ? 2 : 1;
+	}
 }
 
 /* dbs: system, old user, new user. */
@@ -1223,8 +1253,8 @@ static void test_system_controls(void **state)
 			  BASE "deny * connect tcp port 443;\n");
 }
 
-/* FAILING: allow -> ask with "ask unanswered allow" takes the question. */
-static void test_FAILING_system_quiet_ask_taken_by_user_ask(void **state)
+/* Was a hole: allow -> ask with "ask unanswered allow" took the question. */
+static void test_system_quiet_ask_taken_by_user_ask(void **state)
 {
 	(void)state;
 	holds_with_system(SYS_QUIET_ASK,
@@ -1233,8 +1263,8 @@ static void test_FAILING_system_quiet_ask_taken_by_user_ask(void **state)
 			  "ask * connect tcp to 192.0.2.1 port 443;\n");
 }
 
-/* FAILING: a "quiet" added hands the question back to the system's ask. */
-static void test_FAILING_system_quiet_flag(void **state)
+/* Was a hole: a "quiet" added handed the question to the system's terms. */
+static void test_system_quiet_flag(void **state)
 {
 	(void)state;
 	holds_with_system(SYS_QUIET_ASK_UNANSWERED_ALLOW,
@@ -1243,8 +1273,8 @@ static void test_FAILING_system_quiet_flag(void **state)
 			       "quiet;\n");
 }
 
-/* FAILING: in permissive mode the user's asks still take the question. */
-static void test_FAILING_system_permissive_user_asks(void **state)
+/* Was a hole: in permissive mode the user's asks brought their terms. */
+static void test_system_permissive_user_asks(void **state)
 {
 	(void)state;
 	holds_with_system(SYS_QUIET_ASK, "mode permissive;\ndefault allow;\n",
@@ -1252,8 +1282,8 @@ static void test_FAILING_system_permissive_user_asks(void **state)
 			  "ask unanswered allow;\n");
 }
 
-/* FAILING: the user's shorter timeout replaces the system's. */
-static void test_FAILING_system_timeout(void **state)
+/* Was a hole: the user's shorter timeout replaced the system's. */
+static void test_system_timeout(void **state)
 {
 	(void)state;
 	holds_with_system("policy system;\ndefault allow;\n"
@@ -1312,11 +1342,11 @@ int main(void)
 		cmocka_unit_test(test_edge_hosts),
 		cmocka_unit_test(test_edge_protect),
 		cmocka_unit_test(test_system_controls),
-		/* FAILING on purpose: compare is wrong beside the system policy. */
-		cmocka_unit_test(test_FAILING_system_quiet_ask_taken_by_user_ask),
-		cmocka_unit_test(test_FAILING_system_quiet_flag),
-		cmocka_unit_test(test_FAILING_system_permissive_user_asks),
-		cmocka_unit_test(test_FAILING_system_timeout),
+		/* Beside the system policy (decide.c, ask_terms()). */
+		cmocka_unit_test(test_system_quiet_ask_taken_by_user_ask),
+		cmocka_unit_test(test_system_quiet_flag),
+		cmocka_unit_test(test_system_permissive_user_asks),
+		cmocka_unit_test(test_system_timeout),
 		cmocka_unit_test(test_bad_blob),
 	};
 
