@@ -118,7 +118,7 @@ static void heard(int listener, char *out, size_t size)
 /* What to execute, and whether through the user namespace's handler. */
 struct ident_case {
 	const char *name;
-	bool handler;
+	const char *flags; /* the handler's flags: "", "O", "C"; NULL: none */
 };
 
 static int write_str(const char *path, const char *text)
@@ -132,7 +132,7 @@ static int write_str(const char *path, const char *text)
  * for files that start "#!/usr/bin/perl".  Tells @ready, then waits to
  * be killed (the instance lives as long as the mount).
  */
-static void handler_keeper(int ready)
+static void handler_keeper(int ready, const char *flags)
 {
 	static const char magic[] = "#!" PERL;
 	char rule[512], hex[4 * sizeof(magic) + 1];
@@ -144,7 +144,8 @@ static void handler_keeper(int ready)
 	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
 	    mount("binfmt_misc", BINFMT, "binfmt_misc", 0, NULL))
 		_exit(1);
-	snprintf(rule, sizeof(rule), ":pfsel-ident:M::%s::" PERL ":O", hex);
+	snprintf(rule, sizeof(rule), ":pfsel-ident:M::%s::" PERL ":%s", hex,
+		 flags);
 	if (write_str(BINFMT "/register", rule))
 		_exit(2);
 	if (write(ready, "r", 1) != 1)
@@ -179,7 +180,7 @@ static int exec_with_program_on_stdin(void *arg)
 	if (write(in[1], evil_pl, strlen(evil_pl)) != (ssize_t)strlen(evil_pl))
 		return SETUP_FAILED;
 	close(in[1]);
-	if (c->handler) {
+	if (c->flags) {
 		/* A user namespace only: the root stays init's. */
 		if (prctl(PR_SET_DUMPABLE, 1) || unshare(CLONE_NEWUSER) ||
 		    write_str("/proc/self/setgroups", "deny") ||
@@ -189,7 +190,7 @@ static int exec_with_program_on_stdin(void *arg)
 		keeper = fork();
 		if (keeper == 0) {
 			close(ready[0]);
-			handler_keeper(ready[1]);
+			handler_keeper(ready[1], c->flags);
 		}
 		close(ready[1]);
 		if (keeper < 0 || read(ready[0], &byte, 1) != 1) {
@@ -246,14 +247,15 @@ FIXTURE_TEARDOWN(script_ident)
 	system("rm -rf " DIR " " ATTACKER);
 }
 
-#define RUN(name_, handler_, said)                                     \
+#define RUN(name_, flags_, said)                                       \
 	({                                                                 \
-		struct ident_case c_ = { name_, handler_ };                \
+		struct ident_case c_ = { name_, flags_ };                  \
 		int status_ = pfsel_run_as(PFSEL_UID1,                     \
 					   exec_with_program_on_stdin, &c_); \
 		heard(self->listener, said, sizeof(said));                 \
-		TH_LOG("%s%s: status %d, heard \"%s\"", name_,             \
-		       handler_ ? " (binfmt_misc O)" : "", status_, said); \
+		TH_LOG("%s (binfmt_misc flags %s): status %d, heard \"%s\"", \
+		       name_, c_.flags ? c_.flags : "-, none", status_,  \
+		       said);                                              \
 		status_;                                                   \
 	})
 
@@ -268,15 +270,44 @@ TEST_F_TIMEOUT(script_ident, binfmt_misc_open_binary_dash_name, 120)
 	char said[256];
 
 	/* Control: the dash name without the handler: no script identity. */
-	RUN("-Ia/../../pfsel-scriptenv/protected.pl", false, said);
+	RUN("-Ia/../../pfsel-scriptenv/protected.pl", NULL, said);
 	EXPECT_EQ(NULL, strstr(said, "evil"));
 
 	/* Control: the handler, the script by its plain name: runs itself. */
-	ASSERT_EQ(0, RUN(DIR "/protected.pl", true, said));
+	ASSERT_EQ(0, RUN(DIR "/protected.pl", "O", said));
 	EXPECT_STREQ("perl", said);
 
 	/* The attack. */
-	RUN("-Ia/../../pfsel-scriptenv/protected.pl", true, said);
+	RUN("-Ia/../../pfsel-scriptenv/protected.pl", "O", said);
+	EXPECT_EQ(NULL, strstr(said, "evil"));
+}
+
+/*
+ * A handler without flags: perl is given the name only, which
+ * names_file_plainly() checks: the '-' name gets no script identity.
+ * Defended (the control of the "O" case).
+ */
+TEST_F_TIMEOUT(script_ident, binfmt_misc_no_flag_dash_name, 120)
+{
+	char said[256];
+
+	ASSERT_EQ(0, RUN(DIR "/protected.pl", "", said));
+	EXPECT_STREQ("perl", said);
+	RUN("-Ia/../../pfsel-scriptenv/protected.pl", "", said);
+	EXPECT_EQ(NULL, strstr(said, "evil"));
+}
+
+/*
+ * ATTACK SUCCEEDS at this commit, as with "O": "C" implies "O"
+ * (have_execfd), and the credentials come from the script.
+ */
+TEST_F_TIMEOUT(script_ident, binfmt_misc_credentials_dash_name, 120)
+{
+	char said[256];
+
+	ASSERT_EQ(0, RUN(DIR "/protected.pl", "C", said));
+	EXPECT_STREQ("perl", said);
+	RUN("-Ia/../../pfsel-scriptenv/protected.pl", "C", said);
 	EXPECT_EQ(NULL, strstr(said, "evil"));
 }
 
@@ -298,7 +329,7 @@ TEST_F_TIMEOUT(script_ident, dash_name_spellings, 180)
 	size_t i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		RUN(names[i], false, said);
+		RUN(names[i], NULL, said);
 		EXPECT_EQ(NULL, strstr(said, "evil"));
 	}
 }
