@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * protect_script_ident_test - a protected script's identity through a
+ * binfmt_misc handler of the attacker's own user namespace, with the
+ * "O" flag (issue 27's review of names_file_plainly()).
+ *
+ * app.c's identify_script() checks the name the interpreter will open
+ * (names_file_plainly(): no '-' first, no "..", no symbolic link, the
+ * file executed) only when !bprm->have_execfd, and a binfmt_misc handler
+ * with "O" sets have_execfd.  But binfmt_misc passes the interpreter the
+ * name too (argv[1] is bprm->interp, the name given to execve(), with
+ * the descriptor in AT_EXECFD besides), and perl, bash and the others
+ * never look at AT_EXECFD: they read the name.
+ *
+ * So pfuser1 makes a user namespace of its own (no mount namespace: its
+ * root stays init's, sees_init_root() is satisfied); a child of it makes
+ * a mount namespace there, mounts binfmt_misc (the instance belongs to
+ * the user namespace, not the mount namespace) and registers
+ * ":x:M::#!/usr/bin/perl::/usr/bin/perl:O".  The first process, still in
+ * init's mount namespace, execs "-Ia/../../pfsel-scriptenv/protected.pl"
+ * from a folder of its own holding "-Ia", its program on standard input:
+ * protect_script_ident_test's attack, which the '-' check now stops for
+ * "#!", comes back through binfmt_misc.  The identity is perl with the
+ * protected script, and perl takes the name for -I and runs standard
+ * input.
+ *
+ * RESULT at this commit: THE ATTACK SUCCEEDS.  `binfmt_misc_open_binary_dash_name`
+ * fails: the listener hears "evil", the attacker's program from standard
+ * input, connected under perl + protected.pl's rule.  At fault: app.c,
+ * identify_script(), "if (!bprm->have_execfd && !names_file_plainly(...))"
+ * -- have_execfd does not mean the interpreter is given no name.
+ * binfmt_misc_credentials_dash_name ("C", which implies "O") and
+ * binfmt_misc_open_binary_cwd_switch_bash (bash, no '-' name: a symbolic
+ * link to "/proc/self/cwd/protected.sh" exec'd by a non-leader thread
+ * with its own fs_struct) fail the same way.  The file_open hook does
+ * not catch the switch: identify_script() sets script_opened for
+ * have_execfd, so nothing checks what the interpreter opens.
+ *
+ * Controls: the same handler, the script by its plain name, runs itself
+ * (its connection is heard as "perl": the handler is in use and the
+ * identity is the script's); without the handler the dash name gets no
+ * script identity (protect_script_ident_test).
+ *
+ * Policy: policies/protect_script_1001.pfw (protect_script_test's).
+ */
+#define _GNU_SOURCE
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+
+#include "pfsel_test_util.h"
+
+#include "kselftest_harness.h"
+
+#define DIR "/tmp/pfsel-scriptenv"
+#define ATTACKER "/tmp/pfsel-ident"
+#define BINFMT ATTACKER "/binfmt"
+#define PERL "/usr/bin/perl"
+
+#define PORT 7720
+#define PORT_TEXT "7720"
+
+#define PERL_CONNECT(word)                                                 \
+	"socket(S, 2, 1, 6) or die \"socket: $!\";\n"                      \
+	"connect(S, pack(\"S n C4 x8\", 2, " PORT_TEXT ", 127, 0, 0, 1))" \
+	" or die \"connect: $!\";\n"                                       \
+	"print S \"" word "\\n\";\nclose(S);\n"
+
+static const char script_pl[] = "#!" PERL "\n" PERL_CONNECT("perl");
+static const char evil_pl[] = PERL_CONNECT("evil");
+
+#define BASH "/bin/bash"
+#define BASH_CONNECT(word)                                                 \
+	"exec 3<>/dev/tcp/127.0.0.1/" PORT_TEXT " && echo " word " >&3\n"
+static const char script_sh[] = "#!" BASH "\n" BASH_CONNECT("bash");
+static const char evil_sh[] = "#!" BASH "\n" BASH_CONNECT("evil");
+
+#define SETUP_FAILED 124
+
+static int write_text(const char *path, const char *text, mode_t mode)
+{
+	const int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			    mode);
+	const size_t len = strlen(text);
+	ssize_t written;
+
+	if (fd < 0)
+		return -errno;
+	written = write(fd, text, len);
+	close(fd);
+	return written == (ssize_t)len ? 0 : -EIO;
+}
+
+static int prepare_files(void)
+{
+	if (system("rm -rf " DIR " " ATTACKER) || mkdir(DIR, 0755))
+		return -errno;
+	if (write_text(DIR "/protected.sh", script_sh, 0755) ||
+	    write_text(DIR "/protected.pl", script_pl, 0755) ||
+	    write_text(DIR "/plain.pl", script_pl, 0755))
+		return -EIO;
+	return 0;
+}
+
+static void heard(int listener, char *out, size_t size)
+{
+	char word[64];
+	ssize_t len;
+	int fd;
+
+	out[0] = '\0';
+	while ((fd = accept4(listener, NULL, NULL,
+			     SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+
+		poll(&p, 1, 2000);
+		len = read(fd, word, sizeof(word) - 1);
+		close(fd);
+		word[len > 0 ? len : 0] = '\0';
+		word[strcspn(word, "\n")] = '\0';
+		if (out[0])
+			strncat(out, " ", size - strlen(out) - 1);
+		strncat(out, word[0] ? word : "(nothing)",
+			size - strlen(out) - 1);
+	}
+}
+
+/* What to execute, and whether through the user namespace's handler. */
+struct ident_case {
+	const char *name;
+	const char *flags; /* the handler's flags: "", "O", "C"; NULL: none */
+	const char *interp; /* the handler's interpreter; NULL: perl */
+	bool cwd_switch; /* execve() from a thread with its own current dir */
+};
+
+
+/*
+ * The thread trick: "/proc/self/cwd" is the thread group leader's
+ * current directory.  A second thread unshares its filesystem context
+ * (CLONE_FS), goes to a folder of its own holding an evil
+ * "protected.sh", and execs a symbolic link to
+ * "/proc/self/cwd/protected.sh" while the leader's current directory is
+ * the protected script's folder: the exec finds the protected script.
+ * After the exec the thread is the leader, and the same name leads to its
+ * own current directory's file: the evil one, which the interpreter opens.
+ * The exec'ing thread's fs_struct has one user (sees_init_root() passes).
+ */
+static int switch_go[2], switch_ready[2];
+
+static void *switch_thread(void *arg)
+{
+	char *const *argv = arg;
+	char *envp[] = { "PATH=/usr/bin:/bin", "HOME=/home/pfuser1", NULL };
+	char byte;
+
+	if (unshare(CLONE_FS) || chdir(ATTACKER "/evil") ||
+	    write(switch_ready[1], "r", 1) != 1 ||
+	    read(switch_go[0], &byte, 1) != 1)
+		_exit(SETUP_FAILED);
+	execve(argv[0], argv, envp);
+	_exit(errno == EPERM ? 200 : 127);
+}
+
+static void exec_switching_cwd(char **argv)
+{
+	pthread_t t;
+	char byte;
+
+	if (pipe(switch_go) || pipe(switch_ready) ||
+	    pthread_create(&t, NULL, switch_thread, argv) ||
+	    read(switch_ready[0], &byte, 1) != 1 || chdir(DIR) ||
+	    write(switch_go[1], "g", 1) != 1)
+		_exit(SETUP_FAILED);
+	pthread_join(t, NULL);
+	_exit(SETUP_FAILED);
+}
+
+static int write_str(const char *path, const char *text)
+{
+	return pfsel_write_file(path, text);
+}
+
+/*
+ * In a user namespace made before (this process's): a mount namespace
+ * of its own, binfmt_misc mounted there, a handler running perl with "O"
+ * for files that start "#!/usr/bin/perl".  Tells @ready, then waits to
+ * be killed (the instance lives as long as the mount).
+ */
+static void handler_keeper(int ready, const char *flags, const char *interp)
+{
+	char magic[64], rule[512], hex[4 * sizeof(magic) + 1];
+	size_t i;
+
+	snprintf(magic, sizeof(magic), "#!%s", interp);
+	for (i = 0; magic[i]; i++)
+		snprintf(hex + 4 * i, 5, "\\x%02x", (unsigned char)magic[i]);
+	if (unshare(CLONE_NEWNS) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount("binfmt_misc", BINFMT, "binfmt_misc", 0, NULL))
+		_exit(1);
+	snprintf(rule, sizeof(rule), ":pfsel-ident:M::%s::%s:%s", hex,
+		 interp, flags);
+	if (write_str(BINFMT "/register", rule))
+		_exit(2);
+	if (write(ready, "r", 1) != 1)
+		_exit(3);
+	for (;;)
+		pause();
+}
+
+/*
+ * As pfuser1, in a folder of its own with a folder "-Ia" in it: with
+ * @arg's handler, in a user namespace of its own whose binfmt_misc
+ * handler runs perl with "O"; then execve() @arg's name (argv[0] the
+ * same), the attacker's program on standard input.  The exit status, or
+ * 200 for EPERM, SETUP_FAILED when the namespace or handler failed.
+ */
+static int exec_with_program_on_stdin(void *arg)
+{
+	const struct ident_case *const c = arg;
+	char *argv[] = { (char *)c->name, NULL };
+	char *envp[] = { "PATH=/usr/bin:/bin", "HOME=/home/pfuser1", NULL };
+	int in[2], ready[2], null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	pid_t pid, keeper = -1;
+	char byte;
+	int status;
+
+	if (mkdir(ATTACKER, 0755) && errno != EEXIST)
+		return SETUP_FAILED;
+	if ((mkdir(ATTACKER "/-Ia", 0755) && errno != EEXIST) ||
+	    (mkdir(BINFMT, 0755) && errno != EEXIST) || chdir(ATTACKER) ||
+	    pipe(in) || pipe(ready) || null < 0)
+		return SETUP_FAILED;
+	if (write(in[1], evil_pl, strlen(evil_pl)) != (ssize_t)strlen(evil_pl))
+		return SETUP_FAILED;
+	close(in[1]);
+	if (c->cwd_switch &&
+	    ((mkdir(ATTACKER "/evil", 0755) && errno != EEXIST) ||
+	     write_text(ATTACKER "/evil/protected.sh", evil_sh, 0755) ||
+	     (symlink("/proc/self/cwd/protected.sh", ATTACKER "/lnk") &&
+	      errno != EEXIST)))
+		return SETUP_FAILED;
+	if (c->flags) {
+		/* A user namespace only: the root stays init's. */
+		if (prctl(PR_SET_DUMPABLE, 1) || unshare(CLONE_NEWUSER) ||
+		    write_str("/proc/self/setgroups", "deny") ||
+		    write_str("/proc/self/uid_map", "0 1001 1") ||
+		    write_str("/proc/self/gid_map", "0 1001 1"))
+			return SETUP_FAILED;
+		keeper = fork();
+		if (keeper == 0) {
+			close(ready[0]);
+			handler_keeper(ready[1], c->flags, c->interp ? c->interp : PERL);
+		}
+		close(ready[1]);
+		if (keeper < 0 || read(ready[0], &byte, 1) != 1) {
+			if (keeper > 0) {
+				kill(keeper, SIGKILL);
+				waitpid(keeper, NULL, 0);
+			}
+			return SETUP_FAILED;
+		}
+	}
+	pid = fork();
+	if (pid == 0) {
+		dup2(in[0], STDIN_FILENO);
+		dup2(null, STDOUT_FILENO);
+		if (c->cwd_switch)
+			exec_switching_cwd(argv);
+		execve(argv[0], argv, envp);
+		_exit(errno == EPERM ? 200 : 127);
+	}
+	close(in[0]);
+	status = pfsel_wait_status(pid);
+	if (keeper > 0) {
+		kill(keeper, SIGKILL);
+		waitpid(keeper, NULL, 0);
+	}
+	return status;
+}
+
+FIXTURE(script_ident)
+{
+	int listener;
+};
+
+FIXTURE_SETUP(script_ident)
+{
+	self->listener = -1;
+	if (geteuid() != 0)
+		SKIP(return, "loading 1001's policy and the files need root");
+	if (access(PERL, X_OK))
+		SKIP(return, "no perl in this VM");
+	pfsel_reset();
+	ASSERT_EQ(0, prepare_files());
+	ASSERT_EQ(0, pfsel_load("protect_script_1001"));
+	self->listener = pfsel_peer(SOCK_STREAM, "127.0.0.1", PORT);
+	ASSERT_LE(0, self->listener);
+	ASSERT_EQ(0, fcntl(self->listener, F_SETFL, O_NONBLOCK));
+}
+
+FIXTURE_TEARDOWN(script_ident)
+{
+	if (geteuid() != 0)
+		return;
+	if (self->listener >= 0)
+		close(self->listener);
+	pfsel_reset();
+	system("rm -rf " DIR " " ATTACKER);
+}
+
+#define RUN(name_, flags_, said)                                       \
+	({                                                                 \
+		struct ident_case c_ = { name_, flags_, NULL, false };                  \
+		int status_ = pfsel_run_as(PFSEL_UID1,                     \
+					   exec_with_program_on_stdin, &c_); \
+		heard(self->listener, said, sizeof(said));                 \
+		TH_LOG("%s (binfmt_misc flags %s): status %d, heard \"%s\"", \
+		       name_, c_.flags ? c_.flags : "-, none", status_,  \
+		       said);                                              \
+		status_;                                                   \
+	})
+
+/*
+ * ATTACK SUCCEEDS at this commit (the last EXPECT fails: "evil" heard).
+ * The "-Ia/../..." name through a binfmt_misc "O" handler of the
+ * attacker's user namespace: the attacker's program must not run with
+ * the protected script's identity (its connection is not heard).
+ */
+TEST_F_TIMEOUT(script_ident, binfmt_misc_open_binary_dash_name, 120)
+{
+	char said[256];
+
+	/* Control: the dash name without the handler: no script identity. */
+	RUN("-Ia/../../pfsel-scriptenv/protected.pl", NULL, said);
+	EXPECT_EQ(NULL, strstr(said, "evil"));
+
+	/* Control: the handler, the script by its plain name: runs itself. */
+	ASSERT_EQ(0, RUN(DIR "/protected.pl", "O", said));
+	EXPECT_STREQ("perl", said);
+
+	/* The attack. */
+	RUN("-Ia/../../pfsel-scriptenv/protected.pl", "O", said);
+	EXPECT_EQ(NULL, strstr(said, "evil"));
+}
+
+/*
+ * A handler without flags: perl is given the name only, which
+ * names_file_plainly() checks: the '-' name gets no script identity.
+ * Defended (the control of the "O" case).
+ */
+TEST_F_TIMEOUT(script_ident, binfmt_misc_no_flag_dash_name, 120)
+{
+	char said[256];
+
+	ASSERT_EQ(0, RUN(DIR "/protected.pl", "", said));
+	EXPECT_STREQ("perl", said);
+	RUN("-Ia/../../pfsel-scriptenv/protected.pl", "", said);
+	EXPECT_EQ(NULL, strstr(said, "evil"));
+}
+
+/*
+ * ATTACK SUCCEEDS at this commit, as with "O": "C" implies "O"
+ * (have_execfd), and the credentials come from the script.
+ */
+TEST_F_TIMEOUT(script_ident, binfmt_misc_credentials_dash_name, 120)
+{
+	char said[256];
+
+	ASSERT_EQ(0, RUN(DIR "/protected.pl", "C", said));
+	EXPECT_STREQ("perl", said);
+	RUN("-Ia/../../pfsel-scriptenv/protected.pl", "C", said);
+	EXPECT_EQ(NULL, strstr(said, "evil"));
+}
+
+#define RUN_SH(name_, flags_, said)                                    \
+	({                                                                 \
+		struct ident_case c_ = { name_, flags_, BASH, true };      \
+		int status_ = pfsel_run_as(PFSEL_UID1,                     \
+					   exec_with_program_on_stdin, &c_); \
+		heard(self->listener, said, sizeof(said));                 \
+		TH_LOG("%s, thread with its own cwd (binfmt_misc flags %s):" \
+		       " status %d, heard \"%s\"", name_,                  \
+		       c_.flags ? c_.flags : "-, none", status_, said);    \
+		status_;                                                   \
+	})
+
+/*
+ * ATTACK SUCCEEDS at this commit (with "O"): bash, deterministically,
+ * without any '-' name: the thread trick above through a symbolic link,
+ * which names_file_plainly() would refuse but "O" skips.
+ * Controls: with no handler ("#!"), the link gets no script identity and
+ * the evil file's connection is refused; with the handler, the protected
+ * script by its plain name (same thread trick) runs itself ("bash").
+ */
+TEST_F_TIMEOUT(script_ident, binfmt_misc_open_binary_cwd_switch_bash, 120)
+{
+	char said[256];
+
+	if (access(BASH, X_OK))
+		SKIP(return, "no bash in this VM");
+	RUN_SH(ATTACKER "/lnk", NULL, said);
+	EXPECT_EQ(NULL, strstr(said, "evil"));
+	ASSERT_EQ(0, RUN_SH(DIR "/protected.sh", "O", said));
+	EXPECT_STREQ("bash", said);
+	RUN_SH(ATTACKER "/lnk", "O", said);
+	EXPECT_EQ(NULL, strstr(said, "evil"));
+}
+
+/*
+ * Spellings of the same "-Ia/../..." name, without a handler: each must
+ * give perl no script identity (or not read as a switch), so the
+ * attacker's program on standard input connects to nothing.
+ */
+TEST_F_TIMEOUT(script_ident, dash_name_spellings, 180)
+{
+	static const char *const names[] = {
+		"-Ia//../../pfsel-scriptenv/protected.pl",
+		"-Ia/.//../../pfsel-scriptenv/protected.pl",
+		"-Ia/./../..//pfsel-scriptenv/./protected.pl",
+		"./-Ia/../../pfsel-scriptenv/protected.pl",
+		".//-Ia//..//..//pfsel-scriptenv//protected.pl",
+	};
+	char said[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		RUN(names[i], NULL, said);
+		EXPECT_EQ(NULL, strstr(said, "evil"));
+	}
+}
+
+TEST_HARNESS_MAIN
