@@ -319,10 +319,13 @@ static int identify_script(struct linux_binprm *const bprm)
 	if (err)
 		return err;
 	/*
-	 * The interpreter is handed the name (not the file, as with
-	 * have_execfd): it must lead to the file executed, and nowhere else.
+	 * The interpreter is handed the name: it must lead to the file
+	 * executed, and nowhere else.  binfmt_misc's "O" and "C" flags pass
+	 * an open descriptor of the file too (have_execfd), but still the
+	 * name as an argument, which perl or bash open (and read as their
+	 * options) without looking at the descriptor.
 	 */
-	if (!bprm->have_execfd && !names_file_plainly(bprm->filename, first))
+	if (!names_file_plainly(bprm->filename, first))
 		has_script = false;
 	if (first->exe && has_script) {
 		script = kstrdup(first->exe, GFP_KERNEL_ACCOUNT);
@@ -343,8 +346,8 @@ static int identify_script(struct linux_binprm *const bprm)
 	app->ino = first->ino;
 	app->dev = first->dev;
 	app->root_started = first->root_started;
-	/* A handler that passes the file leaves no name to open. */
-	app->script_opened = !script || bprm->have_execfd;
+	/* Until the interpreter opened the file by its name, it is watched. */
+	app->script_opened = !script;
 	set_cred_app(bprm->cred, app);
 	return 0;
 }

@@ -24,11 +24,12 @@
  * protected script, and perl takes the name for -I and runs standard
  * input.
  *
- * RESULT at this commit: THE ATTACK SUCCEEDS.  `binfmt_misc_open_binary_dash_name`
- * fails: the listener hears "evil", the attacker's program from standard
- * input, connected under perl + protected.pl's rule.  At fault: app.c,
- * identify_script(), "if (!bprm->have_execfd && !names_file_plainly(...))"
- * -- have_execfd does not mean the interpreter is given no name.
+ * Before issue 27's last fix the attack succeeded: the listener heard
+ * "evil", the attacker's program from standard input, connected under
+ * perl + protected.pl's rule, because app.c's identify_script() skipped
+ * names_file_plainly() for have_execfd, which does not mean the
+ * interpreter is given no name.  Now the name is checked whatever the
+ * handler passes, and each case below is stopped.
  * binfmt_misc_credentials_dash_name ("C", which implies "O") and
  * binfmt_misc_open_binary_cwd_switch_bash (bash, no '-' name: a symbolic
  * link to "/proc/self/cwd/protected.sh" exec'd by a non-leader thread
@@ -326,8 +327,7 @@ FIXTURE_TEARDOWN(script_ident)
 	})
 
 /*
- * ATTACK SUCCEEDS at this commit (the last EXPECT fails: "evil" heard).
- * The "-Ia/../..." name through a binfmt_misc "O" handler of the
+ * Stopped (it succeeded before the fix: "evil" heard).  The "-Ia/../..." name through a binfmt_misc "O" handler of the
  * attacker's user namespace: the attacker's program must not run with
  * the protected script's identity (its connection is not heard).
  */
@@ -364,7 +364,7 @@ TEST_F_TIMEOUT(script_ident, binfmt_misc_no_flag_dash_name, 120)
 }
 
 /*
- * ATTACK SUCCEEDS at this commit, as with "O": "C" implies "O"
+ * Stopped, as with "O" (it succeeded before the fix): "C" implies "O"
  * (have_execfd), and the credentials come from the script.
  */
 TEST_F_TIMEOUT(script_ident, binfmt_misc_credentials_dash_name, 120)
@@ -390,7 +390,7 @@ TEST_F_TIMEOUT(script_ident, binfmt_misc_credentials_dash_name, 120)
 	})
 
 /*
- * ATTACK SUCCEEDS at this commit (with "O"): bash, deterministically,
+ * Stopped (it succeeded before the fix, with "O"): bash, deterministically,
  * without any '-' name: the thread trick above through a symbolic link,
  * which names_file_plainly() would refuse but "O" skips.
  * Controls: with no handler ("#!"), the link gets no script identity and
