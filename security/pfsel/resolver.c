@@ -22,7 +22,13 @@
  * PFSEL_RESOLVER_QUERY_WAIT seconds; each query is answered once.  So a
  * datagram from port 53 that nobody asked for (a forged answer sent to the
  * resolver's port by a local program or from off the path, which must
- * also guess the ID) teaches nothing.
+ * also guess the ID) teaches nothing.  What is learned so is charged to
+ * the resolver's own uid.
+ *
+ * The answers a resolver sends from port 53 to the programs of its
+ * namespace are learned as well (learn_served()), charged to the uid of
+ * the program that receives each: a caching resolver's answer from its
+ * cache, which nothing upstream sent, is seen so too.
  *
  * This runs in softirq for every datagram of every UDP socket: the cheap
  * tests (a system policy that names resolvers, a static key; UDP; source
@@ -52,8 +58,10 @@
 #include <linux/udp.h>
 #include <linux/uio.h>
 #include <net/inet_sock.h>
+#include <net/addrconf.h>
 #include <net/ipv6.h>
 #include <net/net_namespace.h>
+#include <net/route.h>
 #include <net/netns/generic.h>
 #include <net/sock.h>
 #include <net/tcp_states.h>
@@ -262,9 +270,18 @@ static bool answers_query(struct sock *const sk,
 	return found;
 }
 
+/* Where an answer's pairs go: the namespace, the uid charged, how. */
+struct learn_ctx {
+	struct net *net;
+	kuid_t uid;
+	gfp_t gfp;
+};
+
 static void learn_binding(const struct pfsel_dns_binding *const b,
 			  void *const arg)
 {
+	const struct learn_ctx *const ctx = arg;
+
 	/*
 	 * The server answers for the name it was asked, not its aliases.
 	 * Only a name a rule can name is kept: any other matches nothing,
@@ -272,17 +289,24 @@ static void learn_binding(const struct pfsel_dns_binding *const b,
 	 * a ',' or '"' of the answer's making would read as something else.
 	 */
 	if (b->asked && pfsel_policydb_name_valid(b->name, strlen(b->name)))
-		pfsel_hostmap_learn(arg, b->addr, b->name, b->ttl);
+		pfsel_hostmap_learn(ctx->net, b->addr, b->name, b->ttl,
+				    ctx->uid, ctx->gfp);
 }
 
 /*
  * Copies the DNS message out of the datagram (whose data may be in pages)
- * into a buffer of exactly its size, and learns what it says.
+ * into a buffer of exactly its size, and learns what it says, charged to
+ * the resolver's own uid.
  */
 static void learn_answer(struct sock *const sk, struct sk_buff *const skb)
 {
 	const unsigned int at = sizeof(struct udphdr);
 	struct net *const net = sock_net(sk);
+	struct learn_ctx ctx = {
+		.net = net,
+		.uid = pfsel_sock(sk)->uid,
+		.gfp = GFP_ATOMIC,
+	};
 	unsigned int len;
 	u8 *msg;
 	int ret;
@@ -303,7 +327,7 @@ static void learn_answer(struct sock *const sk, struct sk_buff *const skb)
 		pfsel_hostmap_count(net, PFSEL_HOSTMAP_UNASKED);
 		goto out;
 	}
-	ret = pfsel_dns_parse_answer(msg, len, learn_binding, net);
+	ret = pfsel_dns_parse_answer(msg, len, learn_binding, &ctx);
 	if (ret == -EINVAL)
 		pfsel_hostmap_count(net, PFSEL_HOSTMAP_MALFORMED);
 out:
@@ -334,11 +358,12 @@ static int hook_socket_sock_rcv_skb(struct sock *const sk,
 }
 
 /*
- * The server a send goes to, when it goes to port 53: the address it
- * names, or the connected peer's.
+ * Where a send goes: the address and port it names, or the connected
+ * peer's.
  */
-static bool query_server(const struct sock *const sk,
-			 const struct msghdr *const msg, u8 server[16])
+static bool send_dest(const struct sock *const sk,
+		      const struct msghdr *const msg, u8 addr[16],
+		      __be16 *const port)
 {
 	const struct sockaddr *const sa = msg->msg_name;
 
@@ -347,33 +372,40 @@ static bool query_server(const struct sock *const sk,
 		    msg->msg_namelen >= sizeof(struct sockaddr_in)) {
 			const struct sockaddr_in *const sin = msg->msg_name;
 
-			if (sin->sin_port != htons(DNS_PORT))
-				return false;
-			set_v4mapped(server, sin->sin_addr.s_addr);
+			*port = sin->sin_port;
+			set_v4mapped(addr, sin->sin_addr.s_addr);
 			return true;
 		}
 		if (sa->sa_family == AF_INET6 &&
 		    msg->msg_namelen >= SIN6_LEN_RFC2133) {
 			const struct sockaddr_in6 *const sin6 = msg->msg_name;
 
-			if (sin6->sin6_port != htons(DNS_PORT))
-				return false;
-			memcpy(server, &sin6->sin6_addr, 16);
+			*port = sin6->sin6_port;
+			memcpy(addr, &sin6->sin6_addr, 16);
 			return true;
 		}
 		return false;
 	}
-	if (READ_ONCE(sk->sk_state) != TCP_ESTABLISHED ||
-	    READ_ONCE(inet_sk(sk)->inet_dport) != htons(DNS_PORT))
+	if (READ_ONCE(sk->sk_state) != TCP_ESTABLISHED)
 		return false;
+	*port = READ_ONCE(inet_sk(sk)->inet_dport);
 #if IS_ENABLED(CONFIG_IPV6)
 	if (sk->sk_family == AF_INET6) {
-		memcpy(server, &sk->sk_v6_daddr, 16);
+		memcpy(addr, &sk->sk_v6_daddr, 16);
 		return true;
 	}
 #endif
-	set_v4mapped(server, READ_ONCE(sk->sk_daddr));
+	set_v4mapped(addr, READ_ONCE(sk->sk_daddr));
 	return true;
+}
+
+/* The server a send goes to, when it goes to port 53. */
+static bool query_server(const struct sock *const sk,
+			 const struct msghdr *const msg, u8 server[16])
+{
+	__be16 port;
+
+	return send_dest(sk, msg, server, &port) && port == htons(DNS_PORT);
 }
 
 /*
@@ -409,11 +441,158 @@ static void note_query(struct sock *const sk, const struct msghdr *const msg,
 	spin_unlock_bh(&queries->lock);
 }
 
+/*
+ * Answers a resolver serves.  A caching resolver answers a program from its
+ * cache without asking anyone, so nothing arrives to learn from; and what
+ * was learned from its upstream answer may have been pushed out since by
+ * other users' names.  So the answer a resolver's socket sends from port
+ * 53 to a program of this namespace is learned too, as it is sent, and
+ * charged to the uid of the socket that will receive it: the name that
+ * program is shown stays known for as long as the resolver may serve it,
+ * within that uid's own budget (hostmap.c), whoever else asks.
+ */
+
+static bool addr_any(const u8 addr[16])
+{
+	return ipv6_addr_any((const struct in6_addr *)addr) ||
+	       (ipv6_addr_v4mapped((const struct in6_addr *)addr) &&
+		!memchr_inv(addr + 12, 0, 4));
+}
+
+/*
+ * The address a send from @sk goes from: the one it is bound to, else
+ * that of its IP_PKTINFO or IPV6_PKTINFO control message (how a resolver
+ * bound to every address answers from the one it was asked at), else
+ * @daddr itself, the kernel's choice for a local destination.
+ */
+static void send_source(const struct sock *const sk,
+			const struct msghdr *const msg, const u8 daddr[16],
+			u8 saddr[16])
+{
+	struct msghdr *const m = (struct msghdr *)msg;
+	struct cmsghdr *cmsg;
+
+#if IS_ENABLED(CONFIG_IPV6)
+	if (sk->sk_family == AF_INET6)
+		memcpy(saddr, &sk->sk_v6_rcv_saddr, 16);
+	else
+#endif
+		set_v4mapped(saddr, READ_ONCE(inet_sk(sk)->inet_rcv_saddr));
+	if (addr_any(saddr) && !msg->msg_control_is_user) {
+		for_each_cmsghdr(cmsg, m) {
+			if (!CMSG_OK(m, cmsg))
+				break;
+			if (cmsg->cmsg_level == SOL_IP &&
+			    cmsg->cmsg_type == IP_PKTINFO &&
+			    cmsg->cmsg_len ==
+				    CMSG_LEN(sizeof(struct in_pktinfo))) {
+				const struct in_pktinfo *const info =
+					CMSG_DATA(cmsg);
+
+				set_v4mapped(saddr, info->ipi_spec_dst.s_addr);
+			} else if (cmsg->cmsg_level == SOL_IPV6 &&
+				   cmsg->cmsg_type == IPV6_PKTINFO &&
+				   cmsg->cmsg_len ==
+					   CMSG_LEN(sizeof(struct in6_pktinfo))) {
+				const struct in6_pktinfo *const info =
+					CMSG_DATA(cmsg);
+
+				memcpy(saddr, &info->ipi6_addr, 16);
+			}
+		}
+	}
+	if (addr_any(saddr))
+		memcpy(saddr, daddr, 16);
+}
+
+/*
+ * The uid of the socket of @net that a datagram from @saddr port 53 to
+ * @daddr:@dport is delivered to, found as UDP finds it, when @daddr is an
+ * address of @net's own.  False when it goes elsewhere (another machine,
+ * another namespace), or to no socket a process made.
+ */
+static bool receiver_uid(struct net *const net, const u8 saddr[16],
+			 const u8 daddr[16], const __be16 dport,
+			 kuid_t *const uid)
+{
+	const struct in6_addr *const s6 = (const struct in6_addr *)saddr;
+	const struct in6_addr *const d6 = (const struct in6_addr *)daddr;
+	struct sock *rsk = NULL;
+	bool found = false;
+
+	rcu_read_lock();
+	if (ipv6_addr_v4mapped(d6)) {
+		if (ipv6_addr_v4mapped(s6) &&
+		    inet_addr_type(net, d6->s6_addr32[3]) == RTN_LOCAL)
+			rsk = __udp4_lib_lookup(net, s6->s6_addr32[3],
+						htons(DNS_PORT),
+						d6->s6_addr32[3], dport, 0, 0,
+						net->ipv4.udp_table, NULL);
+	}
+#if IS_BUILTIN(CONFIG_IPV6)
+	else if (ipv6_chk_addr(net, d6, NULL, 0)) {
+		rsk = __udp6_lib_lookup(net, s6, htons(DNS_PORT), d6, dport, 0,
+					0, net->ipv4.udp_table, NULL);
+	}
+#endif
+	/* UDP sockets are freed after a grace period: the blob is there. */
+	if (!IS_ERR_OR_NULL(rsk) && pfsel_sock(rsk)->governed) {
+		*uid = pfsel_sock(rsk)->uid;
+		found = true;
+	}
+	rcu_read_unlock();
+	return found;
+}
+
+/*
+ * Learns the answer a resolver's socket @sk sends from port 53, when it
+ * goes to a socket of this namespace: read from a copy of the message's
+ * iterator, in process context, so the pairs are charged to the sender's
+ * memory cgroup (GFP_KERNEL_ACCOUNT) and to the receiver's uid.
+ */
+static void learn_served(struct sock *const sk, const struct msghdr *const msg)
+{
+	const size_t len = iov_iter_count(&msg->msg_iter);
+	struct learn_ctx ctx = {
+		.net = sock_net(sk),
+		.gfp = GFP_KERNEL_ACCOUNT,
+	};
+	u8 saddr[16], daddr[16];
+	struct iov_iter iter;
+	__be16 dport;
+	u8 *answer;
+
+	if (len <= DNS_HEADER_SIZE || len > DNS_UDP_MAX ||
+	    !send_dest(sk, msg, daddr, &dport))
+		return;
+	send_source(sk, msg, daddr, saddr);
+	if (!receiver_uid(ctx.net, saddr, daddr, dport, &ctx.uid))
+		return;
+	answer = kmalloc(len, GFP_KERNEL | __GFP_NOWARN);
+	if (!answer) {
+		pfsel_hostmap_count(ctx.net, PFSEL_HOSTMAP_NOMEM);
+		return;
+	}
+	iter = msg->msg_iter;
+	if (copy_from_iter(answer, len, &iter) != len ||
+	    !(answer[2] & DNS_FLAG_QR))
+		goto out;
+	pfsel_hostmap_count(ctx.net, PFSEL_HOSTMAP_SERVED);
+	if (pfsel_dns_parse_answer(answer, len, learn_binding, &ctx) ==
+	    -EINVAL)
+		pfsel_hostmap_count(ctx.net, PFSEL_HOSTMAP_MALFORMED);
+out:
+	kfree(answer);
+}
+
 /**
  * pfsel_resolver_note_send - Note a resolver's query, if this send is one
  * @sock: the sending socket
  * @msg: the message, not yet copied: its data is read through a copy of
  *	 its iterator
+ *
+ * An answer a resolver's socket sends from port 53 to a program of this
+ * machine is learned, for that program's uid.
  *
  * net.c's socket_sendmsg hook calls it for every send while the system
  * policy names resolvers (pfsel_policy_resolvers()): one hook for all that
@@ -430,8 +609,13 @@ void pfsel_resolver_note_send(struct socket *const sock,
 	if (sk->sk_protocol != IPPROTO_UDP || sk->sk_type != SOCK_DGRAM ||
 	    (sk->sk_family != AF_INET && sk->sk_family != AF_INET6))
 		return;
-	if (query_server(sk, msg, server) && owner_is_resolver(pfsel_sock(sk)))
-		note_query(sk, msg, server);
+	if (query_server(sk, msg, server)) {
+		if (owner_is_resolver(pfsel_sock(sk)))
+			note_query(sk, msg, server);
+	} else if (READ_ONCE(inet_sk(sk)->inet_sport) == htons(DNS_PORT) &&
+		   owner_is_resolver(pfsel_sock(sk))) {
+		learn_served(sk, msg);
+	}
 }
 
 static struct security_hook_list pfsel_resolver_hooks[] __ro_after_init = {
