@@ -696,9 +696,18 @@ TEST_F(hostname, names_no_rule_can_name_are_not_learned)
 /* How many answers the flood sends: more than the table holds. */
 #define FLOOD 6000
 
+/* How many pairs one uid keeps (PFSEL_HOSTMAP_UID_ENTRIES). */
+#define UID_PAIRS 2048
+/* How many pairs the namespace keeps (PFSEL_HOSTMAP_MAX_ENTRIES). */
+#define ALL_PAIRS 8192
+
+static long table_pairs_of(long uid);
+
 /*
- * A flood of answers, each with a name and address of its own: the table
- * keeps at most PFSEL_HOSTMAP_MAX_ENTRIES pairs, the newest.
+ * A flood of answers, each with a name and address of its own, received
+ * by this program (a resolver, run by root): the table keeps at most
+ * PFSEL_HOSTMAP_UID_ENTRIES pairs for root, the newest, and at most
+ * PFSEL_HOSTMAP_MAX_ENTRIES in all.
  */
 TEST_F(hostname, flood_of_answers_stays_bounded)
 {
@@ -716,15 +725,293 @@ TEST_F(hostname, flood_of_answers_stays_bounded)
 	}
 	close(server);
 	close(to);
-	pairs = table_pairs();
-	TH_LOG("%ld pairs after %d answers", pairs, FLOOD);
-	EXPECT_GE(4096, pairs);
-	EXPECT_LE(4000, pairs);
+	pairs = table_pairs_of(0);
+	TH_LOG("%ld pairs of uid 0 after %d answers, %ld in all", pairs, FLOOD,
+	       table_pairs());
+	EXPECT_GE(UID_PAIRS, pairs);
+	EXPECT_LE(UID_PAIRS - 50, pairs);
+	EXPECT_GE(ALL_PAIRS, table_pairs());
 	EXPECT_FALSE(table_has("127.1.0.1", "flood-0.test.example"));
 	snprintf(name, sizeof(name), "flood-%d.test.example", FLOOD - 1);
 	snprintf(addr, sizeof(addr), "127.1.%d.%d", (FLOOD - 1) / 250,
 		 (FLOOD - 1) % 250 + 1);
 	EXPECT_TRUE(table_has(addr, name));
+}
+
+/*
+ * Another user takes a user's host names away (issue 32): uid 1002 floods
+ * the resolver that uid 1001 uses with names of its own, or with names of
+ * 1001's address.  Here the resolver caches (dnsmasq on 127.0.0.4, which
+ * asks a zone server of its own on 127.0.0.5), so 1001's second lookup of
+ * its name is answered from the cache and nothing arrives from upstream
+ * to learn.  The answer the resolver serves is learned as it is sent, for
+ * the uid it is sent to, within that uid's own budget: 1001's name stays.
+ */
+#define CACHE "127.0.0.4"
+#define SHOP_ZONE "127.0.0.5"
+#define SHOP_HOSTS "/tmp/hostname-shop.hosts"
+/*
+ * www.shop.test and two.shop.test, which hosts_1001.pfw allows by
+ * "*.shop.test": one for each test.
+ */
+#define SHOP_ADDR "127.0.20.1"
+#define TWO_ADDR "127.0.20.2"
+/* Names uid 1002 gives 1001's address: more than an address keeps. */
+#define SAME_NAMES (8 + 4)
+
+/*
+ * The zone (a hosts file, 600 s TTL) and the caching resolver before
+ * it, and a listener on 1001's address; /etc/resolv.conf names the cache.
+ */
+FIXTURE(hostshare)
+{
+	pid_t zone, cache;
+	int peer, peer2;
+};
+
+FIXTURE_SETUP(hostshare)
+{
+	static const char *const zone_extra[] = {
+		"--addn-hosts=" SHOP_HOSTS,
+		"--local-ttl=600",
+	};
+	static const char *const cache_extra[] = {
+		"--server=" SHOP_ZONE,
+		"--cache-size=10000",
+	};
+	FILE *hosts;
+	int i, tries;
+
+	self->zone = self->cache = -1;
+	self->peer = self->peer2 = -1;
+	if (geteuid() != 0)
+		SKIP(return, "loading policies and running dnsmasq need root");
+	if (access(DNSMASQ, X_OK))
+		SKIP(return, "no " DNSMASQ " in the VM (Debian's dnsmasq-base)");
+
+	pfsel_reset();
+	hosts = fopen(SHOP_HOSTS, "we");
+	ASSERT_NE(NULL, hosts);
+	fprintf(hosts, "%s www.shop.test\n%s two.shop.test\n", SHOP_ADDR,
+		TWO_ADDR);
+	for (i = 0; i < SAME_NAMES; i++)
+		fprintf(hosts, "%s same-%d.other.test\n", TWO_ADDR, i);
+	for (i = 0; i < FLOOD; i++)
+		fprintf(hosts, "127.2.%d.%d flood-%d.other.test\n", i / 250,
+			i % 250 + 1, i);
+	ASSERT_EQ(0, fclose(hosts));
+	ASSERT_EQ(0, write_new("/etc/resolv.conf",
+			       "nameserver " CACHE
+			       "\noptions attempts:2 timeout:2\n"));
+	ASSERT_EQ(0, write_new("/etc/nsswitch.conf", "hosts: dns\n"));
+
+	self->zone = start_dnsmasq(SHOP_ZONE, zone_extra,
+				   sizeof(zone_extra) / sizeof(zone_extra[0]));
+	ASSERT_LT(0, self->zone);
+	self->cache = start_dnsmasq(CACHE, cache_extra,
+				    sizeof(cache_extra) / sizeof(cache_extra[0]));
+	ASSERT_LT(0, self->cache);
+	for (tries = 0; tries < 50 && !ask_server(CACHE, "same-0.other.test");
+	     tries++)
+		usleep(100 * 1000);
+	ASSERT_GT(50, tries)
+	{
+		TH_LOG("the caching resolver did not answer");
+	}
+	self->peer = pfsel_peer(SOCK_STREAM, SHOP_ADDR, PORT_NAMED);
+	ASSERT_LE(0, self->peer);
+	self->peer2 = pfsel_peer(SOCK_STREAM, TWO_ADDR, PORT_NAMED);
+	ASSERT_LE(0, self->peer2);
+	ASSERT_EQ(0, pfsel_load("hosts_system"));
+	ASSERT_EQ(0, pfsel_load("hosts_1001"));
+}
+
+FIXTURE_TEARDOWN(hostshare)
+{
+	if (self->peer >= 0)
+		close(self->peer);
+	if (self->peer2 >= 0)
+		close(self->peer2);
+	if (self->zone > 0)
+		kill(self->zone, SIGTERM);
+	if (self->cache > 0)
+		kill(self->cache, SIGTERM);
+	if (self->zone > 0)
+		pfsel_wait_status(self->zone);
+	if (self->cache > 0)
+		pfsel_wait_status(self->cache);
+	unlink(SHOP_HOSTS);
+	if (geteuid() == 0)
+		pfsel_reset();
+}
+
+/*
+ * The pairs of the table ("hosts": ADDRESS NAME SECONDS-LEFT UID) charged
+ * to @uid, or all of them for -1; of @addr and @name only, when given.
+ */
+static long table_count(long uid, const char *addr, const char *name)
+{
+	char path[PATH_MAX], a[64], n[256];
+	const size_t size = 4 << 20;
+	char *text = malloc(size), *line, *save;
+	unsigned long left;
+	long owner, count = 0;
+
+	if (!text || pfsel_read_file(pfsel_raw_path("hosts", path, sizeof(path)),
+				     text, size) < 0) {
+		free(text);
+		return -1;
+	}
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "%63s %255s %lu %ld", a, n, &left, &owner) != 4)
+			continue;
+		if ((uid < 0 || owner == uid) && (!addr || !strcmp(a, addr)) &&
+		    (!name || !strcmp(n, name)))
+			count++;
+	}
+	free(text);
+	return count;
+}
+
+static long table_pairs_of(long uid)
+{
+	return table_count(uid, NULL, NULL);
+}
+
+/* One of the counters of "hosts_stats", by its name: -1 if missing. */
+static long hosts_stat(const char *what)
+{
+	char path[PATH_MAX], text[1024], *names, *values, *n, *v, *sn, *sv;
+
+	if (pfsel_read_file(pfsel_raw_path("hosts_stats", path, sizeof(path)),
+			    text, sizeof(text)) < 0)
+		return -1;
+	names = text;
+	values = strchr(text, '\n');
+	if (!values)
+		return -1;
+	*values++ = '\0';
+	for (n = strtok_r(names, " ", &sn), v = strtok_r(values, " \n", &sv);
+	     n && v; n = strtok_r(NULL, " ", &sn), v = strtok_r(NULL, " \n", &sv))
+		if (!strcmp(n, what))
+			return atol(v);
+	return -1;
+}
+
+/*
+ * For pfsel_run_as(): ask the caching resolver, from one socket, for the
+ * names @arg says (a printf format with one %d, and how many), each
+ * answer awaited: 0 when every one came, else how many did not.
+ */
+struct lookups {
+	const char *format;
+	int count;
+};
+
+static int lookup_many(void *arg)
+{
+	const struct lookups *l = arg;
+	union pfsel_addr dest;
+	const socklen_t dlen = pfsel_addr(CACHE, 53, &dest);
+	struct pollfd pfd = { .events = POLLIN };
+	uint8_t msg[512];
+	char name[128];
+	int i, missing = 0;
+
+	pfd.fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (pfd.fd < 0 || connect(pfd.fd, &dest.sa, dlen))
+		return 126;
+	for (i = 0; i < l->count; i++) {
+		size_t len;
+
+		snprintf(name, sizeof(name), l->format, i);
+		len = dns_query(msg, i & 0xffff, name);
+		if (send(pfd.fd, msg, len, 0) != (ssize_t)len ||
+		    poll(&pfd, 1, 5000) != 1 ||
+		    recv(pfd.fd, msg, sizeof(msg), 0) <= 12)
+			missing++;
+	}
+	close(pfd.fd);
+	return missing > 125 ? 125 : missing;
+}
+
+/* uid 1002 asks the caching resolver for @count names of @format. */
+static int flood_as_other(const char *format, int count)
+{
+	struct lookups l = { format, count };
+
+	return pfsel_run_as(PFSEL_UID2, lookup_many, &l);
+}
+
+/*
+ * 1001 looks its name up again and connects: the resolver answers from
+ * its cache (nothing upstream answers), and the answer it serves 1001
+ * is learned for 1001.
+ */
+static void again_from_cache(struct __test_metadata *const _metadata,
+			     const char *name, const char *addr)
+{
+	const long upstream = hosts_stat("answers");
+	const long served = hosts_stat("served");
+
+	EXPECT_EQ(0, as_user(name, addr, PORT_NAMED, true));
+	EXPECT_EQ(upstream, hosts_stat("answers"));
+	EXPECT_LT(served, hosts_stat("served"));
+}
+
+/*
+ * 6,000 other names by uid 1002: its own pairs and the resolver's (what
+ * the resolver receives from upstream) churn, 1001's stay.
+ */
+TEST_F_TIMEOUT(hostshare, other_users_flood_leaves_the_name, 600)
+{
+	ASSERT_EQ(0, as_user("www.shop.test", SHOP_ADDR, PORT_NAMED, true));
+	EXPECT_EQ(1, table_count(PFSEL_UID1, SHOP_ADDR, "www.shop.test"));
+	/* What the resolver received from upstream, for its own uid. */
+	EXPECT_EQ(1, table_count(0, SHOP_ADDR, "www.shop.test"));
+
+	ASSERT_EQ(0, flood_as_other("flood-%d.other.test", FLOOD));
+	TH_LOG("after the flood: %ld pairs of 1002, %ld of the resolver, %ld of 1001, %ld in all",
+	       table_pairs_of(PFSEL_UID2), table_pairs_of(0),
+	       table_pairs_of(PFSEL_UID1), table_pairs_of(-1));
+	EXPECT_GE(UID_PAIRS, table_pairs_of(PFSEL_UID2));
+	EXPECT_LE(UID_PAIRS - 50, table_pairs_of(PFSEL_UID2));
+	EXPECT_GE(UID_PAIRS, table_pairs_of(0));
+	EXPECT_GE(ALL_PAIRS, table_pairs_of(-1));
+	/*
+	 * The flood did push out what the resolver had received: all that
+	 * the kernel knew of the name before answers served were learned.
+	 */
+	EXPECT_EQ(0, table_count(0, SHOP_ADDR, "www.shop.test"));
+	EXPECT_EQ(1, table_count(PFSEL_UID1, SHOP_ADDR, "www.shop.test"));
+
+	/* Without a lookup: the name is still known. */
+	EXPECT_EQ(0, as_user(NULL, SHOP_ADDR, PORT_NAMED, false));
+	again_from_cache(_metadata, "www.shop.test", SHOP_ADDR);
+}
+
+/*
+ * Names of 1001's address by uid 1002, more than an address keeps: they
+ * replace only 1002's own, and 1001's requests see 1001's name first.
+ */
+TEST_F_TIMEOUT(hostshare, other_users_names_of_the_address_leave_the_name,
+	       120)
+{
+	ASSERT_EQ(0, as_user("two.shop.test", TWO_ADDR, PORT_NAMED, true));
+	ASSERT_EQ(0, flood_as_other("same-%d.other.test", SAME_NAMES));
+	TH_LOG("names of %s: %ld of 1002, %ld in all", TWO_ADDR,
+	       table_count(PFSEL_UID2, TWO_ADDR, NULL),
+	       table_count(-1, TWO_ADDR, NULL));
+	EXPECT_EQ(8, table_count(PFSEL_UID2, TWO_ADDR, NULL));
+	/* The resolver's own copies: 8 names, two.shop.test replaced. */
+	EXPECT_EQ(0, table_count(0, TWO_ADDR, "two.shop.test"));
+	EXPECT_EQ(1, table_count(PFSEL_UID1, TWO_ADDR, "two.shop.test"));
+
+	EXPECT_EQ(0, as_user(NULL, TWO_ADDR, PORT_NAMED, false));
+	again_from_cache(_metadata, "two.shop.test", TWO_ADDR);
+	/* And pfsel check, for 1001, decides by 1001's name. */
+	EXPECT_TRUE(check_says(TWO_ADDR, "verdict  allow"));
 }
 
 TEST_HARNESS_MAIN
