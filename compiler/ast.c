@@ -111,17 +111,17 @@ bool pfw_path_matches(const struct pfw_path_pattern *pattern, const char *path)
 	return false;
 }
 
-/* "/" followed by "**" covers every absolute path, so it equals "*". */
-static bool path_is_everything(const struct pfw_path_pattern *pattern)
-{
-	return pattern->kind == PFW_PATH_ANY ||
-	       (pattern->kind == PFW_PATH_TREE && pattern->path[0] == '\0');
-}
-
+/*
+ * "/" followed by "**" matches every path the kernel can name, but not an
+ * unnamed executable or script (LANGUAGE.md, section 5): only "*" matches
+ * those.  So "/" followed by "**" is contained in "*" and does not contain
+ * it, and a rule for "*" after one for every named path still decides the
+ * unnamed applications.
+ */
 bool pfw_path_contains(const struct pfw_path_pattern *outer,
 		       const struct pfw_path_pattern *inner)
 {
-	if (path_is_everything(outer))
+	if (outer->kind == PFW_PATH_ANY)
 		return true;
 	if (inner->kind == PFW_PATH_ANY)
 		return false;

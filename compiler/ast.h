@@ -394,7 +394,8 @@ struct pfw_settings {
  * @loc:      where "resolver" was written
  * @apps:     @n_apps >= 1 application patterns, resolved as a rule's
  * @any_user: "any user": also learn from processes whose uid has a user
- *	      policy (PFSEL_RESOLVER_ANY_USER)
+ *	      policy, or whose program root's code did not start
+ *	      (PFSEL_RESOLVER_ANY_USER)
  * @app_refs: names used, front end only (sema expands them into @apps)
  *
  * The kernel learns host names from the DNS answers that processes of

@@ -31,7 +31,8 @@ enum pfw_warning {
 	PFW_W_AUDIT, /* log/quiet on a rule where it has no effect */
 	PFW_W_EXACT, /* a quoted path ending in '*' or '**': that file only */
 	PFW_W_PROTECT, /* 'protect' on a rule for every program */
-	PFW_W_HOST, /* a host element that is too wide or can hardly match */
+	PFW_W_HOST, /* a host element too wide or that can hardly match; */
+	/* a deny or ask by name (it holds only for names the kernel learned) */
 	PFW_W_COUNT
 };
 

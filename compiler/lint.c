@@ -2,7 +2,8 @@
 /*
  * pfwc - warnings about resolved rules: audit flags without effect,
  * 'protect' for every program, host elements that are too wide or can
- * hardly match, and rules that can never match.
+ * hardly match, rules that deny or ask by name (which hold only for the
+ * names the kernel learned), and rules that can never match.
  *
  * The shadow analysis is the simple, exact-per-pair one: a rule can never
  * match if one earlier rule contains it in every dimension.  (A rule covered
@@ -75,6 +76,13 @@ static void check_protect(const struct pfw_rule *rule, struct pfw_diag *diag)
  * element matches a local address that some DNS answer named, which is
  * rarely what the rule's author had in mind (names are for the peers a
  * program connects to or accepts from).
+ *
+ * And a rule that denies or asks by name holds only where the kernel
+ * learned the name: a program can always reach an address by the address,
+ * from a name it resolved some other way or never resolved, and the
+ * kernel cannot know which name that address would have had.  No
+ * definition of the language can make such a rule exact, so the warning
+ * says what confines: a default deny, and allows by name.
  */
 static void check_hosts(const struct pfw_rule *rule, struct pfw_diag *diag)
 {
@@ -94,6 +102,14 @@ static void check_hosts(const struct pfw_rule *rule, struct pfw_diag *diag)
 		pfw_warn(
 			diag, PFW_W_HOST, &rule->hosts[0].loc,
 			"host names in a rule for 'bind' and 'listen' only match a local address that a DNS answer named; they are meant for the peers of 'connect' and 'accept'");
+	if (rule->verdict == PFW_VERDICT_DENY)
+		pfw_warn(
+			diag, PFW_W_HOST, &rule->loc,
+			"'deny' by host name holds only for addresses whose name the kernel learned from a resolver's answer: a program that connects by address, or after the name expired, is not denied by this rule; to confine a program, deny by default and allow the names it may reach");
+	else if (rule->verdict == PFW_VERDICT_ASK)
+		pfw_warn(
+			diag, PFW_W_HOST, &rule->loc,
+			"'ask' by host name holds only for addresses whose name the kernel learned from a resolver's answer: a program that connects by address, or after the name expired, is not asked about by this rule; to confine a program, deny by default and allow the names it may reach");
 }
 
 void pfw_lint_rule(const struct pfw_rule *rule, struct pfw_diag *diag)

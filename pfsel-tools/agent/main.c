@@ -118,9 +118,9 @@ static void usage(FILE *out)
 		"Answers with scope 'always' become rules:\n"
 		"      --pfw=FILE       the policy source to add them to (default ~/.pfw,\n"
 		"                       in USER's home with --user)\n"
-		"      --policy=FILE    the compiled policy to write and load (default:\n"
-		"                       what pfwc writes for FILE, ~/.pfw.pfsel)\n"
-		"      --pfwc=PATH      the compiler (default: pfwc, found in $PATH)\n"
+		"      --policy=FILE    where to write the compiled policy it loads\n"
+		"                       (default: what pfwc writes for FILE,\n"
+		"                       ~/.pfw.pfsel); the agent compiles it itself\n"
 		"\n"
 		"  -l, --log=FILE       append the log to FILE (default: standard error)\n"
 		"  -n, --count=N        exit after N questions\n"
@@ -241,7 +241,7 @@ static int drop_failed(const char *what)
 /*
  * Becomes @u for good: its groups, gid and uid (real, effective, saved),
  * then checks that none of root's can be had back and that no capability
- * is left; no new privileges on exec (pfwc), not dumpable (the user's
+ * is left; no new privileges on exec (the prompt), not dumpable (the user's
  * other programs can neither ptrace it nor read or write its memory
  * through /proc), no core dump.  0, or -1 with a message printed: the
  * caller must then exit, not answer.
@@ -291,7 +291,7 @@ static int drop_to(const struct agent_user *u)
 		return drop_failed("prctl(PR_SET_DUMPABLE, 0)");
 	if (setrlimit(RLIMIT_CORE, &no_core))
 		return drop_failed("setrlimit(RLIMIT_CORE)");
-	/* pfwc and the defaults see the user's world, not root's. */
+	/* ~/.pfw and the defaults are the user's world, not root's. */
 	if (setenv("HOME", u->dir, 1) || setenv("USER", u->name, 1) ||
 	    setenv("LOGNAME", u->name, 1))
 		return drop_failed("setenv");
@@ -353,7 +353,7 @@ static int make_permanent(struct agent *a, const struct pfsel_question *q,
 	}
 	rc = pfw_add_rule(&a->pfw, rule, err, sizeof(err));
 	if (rc) {
-		/* pfwc's messages may span lines: one log line each. */
+		/* The compiler's messages may span lines: one log line each. */
 		char *save = NULL, *line;
 
 		agent_log(
@@ -727,7 +727,6 @@ int main(int argc, char **argv)
 		{ "prompt", optional_argument, NULL, 'p' },
 		{ "pfw", required_argument, NULL, 'P' },
 		{ "policy", required_argument, NULL, 'O' },
-		{ "pfwc", required_argument, NULL, 'C' },
 		{ "log", required_argument, NULL, 'l' },
 		{ "count", required_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
@@ -745,7 +744,7 @@ int main(int argc, char **argv)
 	const char *prompt_arg = NULL;
 	char *prompt_path = NULL;
 	unsigned long count = 0, seen = 0;
-	struct agent a = { .pfw = { .pfwc = "pfwc", .load = true } };
+	struct agent a = { .pfw = { .load = true } };
 	char *default_pfw = NULL, *default_out = NULL, err[4096];
 	struct pfsel_question *q = NULL;
 	struct sigaction sa;
@@ -797,9 +796,6 @@ int main(int argc, char **argv)
 			break;
 		case 'O':
 			out_path = optarg;
-			break;
-		case 'C':
-			a.pfw.pfwc = optarg;
 			break;
 		case 'l':
 			log_path = optarg;
@@ -895,15 +891,18 @@ int main(int argc, char **argv)
 		}
 		rules_path = rules_real;
 	}
+	/*
+	 * The vocabulary of service names, of the rule file and of ~/.pfw as
+	 * the agent compiles it: root's too, for an agent of a user.
+	 */
+	services = source_rules_services(user_arg != NULL, err, sizeof(err));
+	if (!services && err[0]) {
+		fprintf(stderr, "pfsel-agent: %s\n", err);
+		status = EXIT_FILE;
+		goto out;
+	}
+	a.pfw.services = services;
 	if (rules_path) {
-		/* The vocabulary of its service names: root's too. */
-		services = source_rules_services(user_arg != NULL, err,
-						 sizeof(err));
-		if (!services && err[0]) {
-			fprintf(stderr, "pfsel-agent: %s\n", err);
-			status = EXIT_FILE;
-			goto out;
-		}
 		a.sources[a.n_sources] = source_rules_new(
 			rules_path, services, stderr, err, sizeof(err));
 		if (!a.sources[a.n_sources]) {

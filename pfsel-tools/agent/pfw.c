@@ -2,19 +2,27 @@
 /*
  * pfsel-agent - "always": a rule in ~/.pfw, compiled and loaded.
  *
- * The new text goes to a temporary file beside ~/.pfw (same folder, so
- * that relative includes resolve the same and the rename is atomic), pfwc
- * checks it, and only then does it replace ~/.pfw.  pfwc then compiles
- * ~/.pfw itself, so that the rule locations the kernel reports name
- * ~/.pfw and not the temporary file, and the result is loaded.
+ * The agent reads ~/.pfw once, adds the rule to its own copy of the text,
+ * and compiles that copy in this process with pfwc's own front and back
+ * end (libpfw), under the name ~/.pfw (the rule locations the kernel
+ * reports name it); only then does the text replace ~/.pfw, through a
+ * temporary file beside it (an atomic rename), and the compiled policy is
+ * loaded from memory.
  *
- * The user's programs can write ~/.pfw too.  So the text as the agent
- * read it, before the new rule, must be no looser than the policy in
- * force, which the person approved (pfsel_compare(), exact; baseline()
- * says how the agent knows it, and loads nothing when it does not), and
- * what is loaded must be what the agent compiled from that text with the
- * rule; the agent process loads it itself, the one process of the user
- * the kernel lets load the user's policy.
+ * The user's programs can write ~/.pfw and the files it includes too, and
+ * trace any process of the user's but this one (the agent is not
+ * dumpable).  So nothing between the text and the load passes through
+ * their hands: no pfwc process to trace, no file to swap.  And what is
+ * loaded must be no looser than the policy in force, which the person
+ * approved, but for the new rule: the text is parsed once, includes and
+ * all, and compiled twice, with the rule and without it; the policy
+ * without it must be no looser than the policy in force
+ * (pfsel_compare(), exact; baseline() says how the agent knows it, and
+ * loads nothing when it does not).  The two differ in the one rule, which
+ * decides only the requests it matches and that no earlier rule decides,
+ * so the policy loaded is looser than the one in force at most where the
+ * person's answer says so.  The agent process loads it itself, the one
+ * process of the user the kernel lets load the user's policy.
  *
  * The rules go in a section of their own at the top of the file: the
  * first matching rule decides, and the question was asked by a later rule
@@ -25,19 +33,20 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <spawn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "agent.h"
+#include "backend.h"
+#include "diag.h"
+#include "parser.h"
 #include "pfw.h"
-
-extern char **environ;
+#include "sema.h"
+#include "services.h"
 
 /* The offset just past the line starting with @marker, or -1. */
 static long find_line(const char *text, const char *marker)
@@ -57,7 +66,18 @@ static long find_line(const char *text, const char *marker)
 	return -1;
 }
 
-char *pfw_insert(const char *text, const char *line)
+/* The number of lines before @end in @text (@end's line is that plus 1). */
+static unsigned int lines_before(const char *text, const char *end)
+{
+	unsigned int n = 0;
+
+	for (; text < end; text++)
+		n += *text == '\n';
+	return n;
+}
+
+/* pfw_insert(), and the line (from 1) @line is on in the result. */
+static char *insert(const char *text, const char *line, unsigned int *lineno)
 {
 	long begin = find_line(text, PFW_SECTION_BEGIN);
 	long end = begin < 0 ? -1 : find_line(text + begin, PFW_SECTION_END);
@@ -69,8 +89,10 @@ char *pfw_insert(const char *text, const char *line)
 		return NULL;
 	if (end >= 0) {
 		end += begin;
+		*lineno = lines_before(text, text + end) + 1;
 		fprintf(f, "%.*s%s\n%s", (int)end, text, line, text + end);
 	} else {
+		*lineno = 4;
 		fprintf(f,
 			"# Rules pfsel-agent added for answers \"always\".  They come\n"
 			"# first: the first matching rule decides.\n" PFW_SECTION_BEGIN
@@ -82,6 +104,13 @@ char *pfw_insert(const char *text, const char *line)
 		return NULL;
 	}
 	return out;
+}
+
+char *pfw_insert(const char *text, const char *line)
+{
+	unsigned int lineno;
+
+	return insert(text, line, &lineno);
 }
 
 char *pfw_default_output(const char *pfw)
@@ -98,83 +127,6 @@ char *pfw_default_output(const char *pfw)
 	if (out)
 		sprintf(out, "%.*s.pfsel", (int)len, pfw);
 	return out;
-}
-
-/*
- * Runs "PFWC -o OUT SRC", with its standard error (and output) collected
- * into @err.  Returns 0 when pfwc exits 0, -EINVAL when it rejects the
- * policy (exit 1), another negative errno when it cannot run.
- */
-static int run_pfwc(const char *pfwc, const char *out, const char *src,
-		    char *err, size_t errlen)
-{
-	char *argv[] = { (char *)pfwc, "-o", (char *)out, (char *)src, NULL };
-	posix_spawn_file_actions_t fa;
-	size_t len = 0;
-	int pipefd[2], status, rc;
-	ssize_t n;
-	pid_t pid;
-
-	if (pipe2(pipefd, O_CLOEXEC)) {
-		snprintf(err, errlen, "pipe2: %s", strerror(errno));
-		return -errno;
-	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDOUT_FILENO);
-	posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDERR_FILENO);
-	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null",
-					 O_RDONLY, 0);
-	rc = strchr(pfwc, '/') ?
-		     posix_spawn(&pid, pfwc, &fa, NULL, argv, environ) :
-		     posix_spawnp(&pid, pfwc, &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(pipefd[1]);
-	if (rc) {
-		close(pipefd[0]);
-		snprintf(err, errlen, "posix_spawn(%s): %s", pfwc,
-			 strerror(rc));
-		return -rc;
-	}
-	if (errlen)
-		err[0] = '\0';
-	for (;;) {
-		char chunk[512];
-
-		n = read(pipefd[0], chunk, sizeof(chunk));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		if (errlen && len + 1 < errlen) {
-			size_t take = (size_t)n < errlen - 1 - len ?
-					      (size_t)n :
-					      errlen - 1 - len;
-			memcpy(err + len, chunk, take);
-			len += take;
-			err[len] = '\0';
-		}
-	}
-	close(pipefd[0]);
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			snprintf(err, errlen, "waitpid(%s): %s", pfwc,
-				 strerror(errno));
-			return -errno;
-		}
-	}
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		return 0;
-	/* Keep pfwc's own words; strip the last newline. */
-	if (len && err[len - 1] == '\n')
-		err[len - 1] = '\0';
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 1)
-		return -EINVAL;
-	if (!len)
-		snprintf(err, errlen, "%s: %s %d", pfwc,
-			 WIFEXITED(status) ? "exit status" : "killed by signal",
-			 WIFEXITED(status) ? WEXITSTATUS(status) :
-					     WTERMSIG(status));
-	return WIFEXITED(status) && WEXITSTATUS(status) == 127 ? -ENOENT : -EIO;
 }
 
 /* Reads @path whole; a missing file is the empty text. */
@@ -226,118 +178,161 @@ static int read_all(const char *path, char **text, char *err, size_t errlen)
 	return 0;
 }
 
-/* Reads the compiled policy @path whole: 0, or a negative errno and @err. */
-static int read_blob(const char *path, void **blob, size_t *len, char *err,
-		     size_t errlen)
-{
-	FILE *f = fopen(path, "re");
-	struct stat st;
-	int rc;
-
-	*blob = NULL;
-	*len = 0;
-	if (!f || fstat(fileno(f), &st)) {
-		rc = -errno;
-		snprintf(err, errlen, "open(%s): %s", path, strerror(errno));
-		if (f)
-			fclose(f);
-		return rc;
-	}
-	if (!S_ISREG(st.st_mode) || st.st_size <= 0 ||
-	    (uintmax_t)st.st_size > PFSEL_POLICY_MAX_SIZE) {
-		snprintf(err, errlen, "%s: not a compiled policy", path);
-		fclose(f);
-		return -EINVAL;
-	}
-	*blob = malloc((size_t)st.st_size);
-	if (!*blob ||
-	    fread(*blob, 1, (size_t)st.st_size, f) != (size_t)st.st_size) {
-		snprintf(err, errlen, "read(%s): %s", path,
-			 *blob ? "short read" : strerror(ENOMEM));
-		free(*blob);
-		*blob = NULL;
-		fclose(f);
-		return -EIO;
-	}
-	fclose(f);
-	*len = (size_t)st.st_size;
-	return 0;
-}
-
 /*
- * Creates a temporary file beside @c->pfw (relative includes resolve the
- * same, and a rename is atomic), @tmp, and names @tmp_out, where pfwc is
- * to write its policy.  The file's descriptor, or a negative errno and
- * @err.
+ * Replaces @path with @len bytes of @data, mode @mode, through a temporary
+ * file in the same folder (an atomic rename): 0, or -errno and @err.
  */
-static int make_temp(const struct pfw_config *c, char tmp[PATH_MAX],
-		     char tmp_out[PATH_MAX], char *err, size_t errlen)
+static int write_atomic(const char *path, const void *data, size_t len,
+			mode_t mode, char *err, size_t errlen)
 {
-	int fd;
+	char tmp[PATH_MAX];
+	int fd, rc = 0;
 
-	if (snprintf(tmp, PATH_MAX, "%s.pfsel-agent.XXXXXX", c->pfw) >=
-		    PATH_MAX ||
-	    snprintf(tmp_out, PATH_MAX, "%s.check", tmp) >= PATH_MAX) {
-		snprintf(err, errlen, "%s: %s", c->pfw, strerror(ENAMETOOLONG));
+	if (snprintf(tmp, sizeof(tmp), "%s.pfsel-agent.XXXXXX", path) >=
+	    (int)sizeof(tmp)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(ENAMETOOLONG));
 		return -ENAMETOOLONG;
 	}
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
-		fd = -errno;
-		snprintf(err, errlen, "mkostemp(%s): %s", tmp, strerror(errno));
-		return fd;
-	}
-	/* tmp_out follows the name mkostemp chose (its last six bytes). */
-	memcpy(tmp_out + strlen(tmp) - 6, tmp + strlen(tmp) - 6, 6);
-	return fd;
-}
-
-/* Compiles @text, as a temporary file, into @blob: 0, or -errno and @err. */
-static int compile_text(const struct pfw_config *c, const char *text,
-			void **blob, size_t *len, char *err, size_t errlen)
-{
-	char tmp[PATH_MAX], tmp_out[PATH_MAX];
-	size_t n = strlen(text);
-	int fd, rc;
-
-	fd = make_temp(c, tmp, tmp_out, err, errlen);
-	if (fd < 0)
-		return fd;
-	if (fchmod(fd, 0600) || write(fd, text, n) != (ssize_t)n) {
 		rc = -errno;
-		snprintf(err, errlen, "write(%s): %s", tmp, strerror(errno));
-		close(fd);
-		unlink(tmp);
+		snprintf(err, errlen, "mkostemp(%s): %s", tmp, strerror(errno));
 		return rc;
 	}
-	close(fd);
-	rc = run_pfwc(c->pfwc, tmp_out, tmp, err, errlen);
-	unlink(tmp);
-	if (!rc)
-		rc = read_blob(tmp_out, blob, len, err, errlen);
-	unlink(tmp_out);
+	if (fchmod(fd, mode) || write(fd, data, len) != (ssize_t)len ||
+	    fsync(fd)) {
+		rc = -errno;
+		snprintf(err, errlen, "write(%s): %s", tmp, strerror(errno));
+	}
+	if (close(fd) && !rc) {
+		rc = -errno;
+		snprintf(err, errlen, "close(%s): %s", tmp, strerror(errno));
+	}
+	if (!rc && rename(tmp, path)) {
+		rc = -errno;
+		snprintf(err, errlen, "rename(%s, %s): %s", tmp, path,
+			 strerror(errno));
+	}
+	if (rc)
+		unlink(tmp);
 	return rc;
 }
 
-/*
- * Compiles @c->pfw itself (the name its rule locations give, as loaded)
- * into @blob: 0, or -errno and @err.
- */
-static int compile_source(const struct pfw_config *c, void **blob, size_t *len,
-			  char *err, size_t errlen)
+/* Leaves out of @policy the rule that starts on line @line of @file. */
+static int leave_out(struct pfw_policy *policy, const char *file,
+		     unsigned int line)
 {
-	char tmp[PATH_MAX], tmp_out[PATH_MAX];
-	int fd, rc;
+	size_t i, at = policy->n_rules;
 
-	fd = make_temp(c, tmp, tmp_out, err, errlen);
-	if (fd < 0)
-		return fd;
-	close(fd);
-	unlink(tmp);
-	rc = run_pfwc(c->pfwc, tmp_out, c->pfw, err, errlen);
-	if (!rc)
-		rc = read_blob(tmp_out, blob, len, err, errlen);
-	unlink(tmp_out);
+	for (i = 0; i < policy->n_rules; i++) {
+		const struct pfw_loc *loc = &policy->rules[i].loc;
+
+		if (loc->file && !strcmp(loc->file, file) && loc->line == line) {
+			if (at != policy->n_rules)
+				return -EINVAL;
+			at = i;
+		}
+	}
+	if (at == policy->n_rules)
+		return -EINVAL;
+	pfw_rule_fini(&policy->rules[at]);
+	memmove(&policy->rules[at], &policy->rules[at + 1],
+		(policy->n_rules - at - 1) * sizeof(policy->rules[0]));
+	/* A rule's index is its place: the format's rule numbers. */
+	for (i = at; i + 1 < policy->n_rules; i++)
+		policy->rules[i].index = (uint32_t)i;
+	policy->n_rules--;
+	return 0;
+}
+
+/* Moves @buf (@len bytes, malloc()ed) into @out. */
+static void keep(struct pfw_confirmed *out, uint8_t *buf, size_t len)
+{
+	free(out->blob);
+	out->blob = buf;
+	out->len = len;
+}
+
+/*
+ * Compiles @text, named @c->pfw, in this process, as pfwc would compile
+ * ~/.pfw for the caller's uid, into @with.  With @without, also the same
+ * parse without the rule that starts on line @line: includes are read
+ * once, so the two differ in that rule alone.  0, -EINVAL with the
+ * compiler's messages in @err (FILE:LINE:COL, the line, a caret), or
+ * another negative errno.
+ */
+static int compile_here(const struct pfw_config *c, const char *text,
+			unsigned int line, struct pfw_confirmed *with,
+			struct pfw_confirmed *without, char *err, size_t errlen)
+{
+	static const struct pfw_parse_options parse_opts = {
+		.allow_includes = true,
+	};
+	struct pfw_sema_options sema_opts = { 0 };
+	struct pfw_services *services = NULL;
+	struct pfw_policy *policy = NULL;
+	struct pfw_diag diag;
+	char *messages = NULL;
+	size_t messages_len = 0, len;
+	uint8_t *buf;
+	FILE *mem;
+	int rc = -EINVAL;
+
+	mem = open_memstream(&messages, &messages_len);
+	if (!mem) {
+		snprintf(err, errlen, "open_memstream: %s", strerror(errno));
+		return -ENOMEM;
+	}
+	pfw_diag_init(&diag, mem);
+	diag.program = "pfsel-agent";
+	if (c->services) {
+		services = pfw_services_load(c->services, &diag);
+		if (!services || diag.errors)
+			goto out;
+		sema_opts.services = services;
+	}
+	policy = pfw_parse_buffer(c->pfw, text, strlen(text), &parse_opts,
+				  &diag);
+	if (!policy || diag.errors || !pfw_sema(policy, &sema_opts, &diag) ||
+	    diag.errors)
+		goto out;
+	if (!policy->settings.is_system && !policy->settings.has_uid) {
+		policy->settings.has_uid = true;
+		policy->settings.uid = (uint32_t)getuid();
+	}
+	rc = pfw_compile_pfsel(policy, &buf, &len);
+	if (rc)
+		goto out;
+	keep(with, buf, len);
+	if (without) {
+		rc = leave_out(policy, c->pfw, line);
+		if (rc) {
+			fprintf(mem, "%s:%u: the new rule is not a rule there\n",
+				c->pfw, line);
+			goto out;
+		}
+		rc = pfw_compile_pfsel(policy, &buf, &len);
+		if (rc)
+			goto out;
+		keep(without, buf, len);
+	}
+out:
+	if (rc == -E2BIG)
+		fprintf(mem, "%s: the policy is too large for the binary format\n",
+			c->pfw);
+	else if (rc == -ENOMEM)
+		fprintf(mem, "%s: %s\n", c->pfw, strerror(ENOMEM));
+	pfw_policy_free(policy);
+	pfw_services_free(services);
+	pfw_diag_fini(&diag);
+	fclose(mem);
+	if (rc) {
+		/* Keep the compiler's own words; strip the last newline. */
+		if (messages_len && messages[messages_len - 1] == '\n')
+			messages[messages_len - 1] = '\0';
+		snprintf(err, errlen, "%s", messages ? messages : "");
+	}
+	free(messages);
 	return rc;
 }
 
@@ -358,12 +353,12 @@ static bool blob_is(const void *blob, size_t len,
  * at a login (pam_pfsel records what it loads as the confirmed policy),
  * with `pfsel confirm`, or by an earlier "always".  The agent knows its
  * bytes when they are @c->confirmed's (what pam_pfsel recorded, or what
- * the agent itself loaded last), or when ~/.pfw compiled now is that very
- * policy (a restarted agent: the rules its predecessor added are in
- * force and in ~/.pfw); those bytes are then what the source the agent
- * read is compared with, whatever ~/.pfw holds by then.  Identity is
- * SHA-256, which a program that writes ~/.pfw cannot match with a policy
- * of its choosing.
+ * the agent itself loaded last), or when @text, the source as the agent
+ * read it, compiles to that very policy (a restarted agent: the rules its
+ * predecessor added are in force and in ~/.pfw).  Identity is SHA-256,
+ * which a program that writes ~/.pfw cannot match with a policy of its
+ * choosing, so those bytes are the policy in force however they were
+ * made.
  *
  * Return: the baseline, or NULL with -errno in @rc and @err: nothing in
  * force and nothing confirmed, or a policy in force the agent does not
@@ -371,12 +366,12 @@ static bool blob_is(const void *blob, size_t len,
  * agent cannot tell what the person approved, and loads nothing.
  */
 static const struct pfw_confirmed *baseline(const struct pfw_config *c,
-					    int *rc, char *err, size_t errlen)
+					    const char *text, int *rc,
+					    char *err, size_t errlen)
 {
 	struct pfw_confirmed *const known = c->confirmed;
+	struct pfw_confirmed now = { 0 };
 	struct pfsel_policy_info info;
-	void *now;
-	size_t len;
 	int ret;
 
 	*rc = 0;
@@ -391,14 +386,13 @@ static const struct pfw_confirmed *baseline(const struct pfw_config *c,
 		return known;
 	if (ret == 0 && known && known->blob)
 		return known;
-	if (ret == 1 && known && !compile_source(c, &now, &len, err, errlen)) {
-		if (blob_is(now, len, info.digest)) {
-			free(known->blob);
-			known->blob = now;
-			known->len = len;
+	if (ret == 1 && known &&
+	    !compile_here(c, text, 0, &now, NULL, err, errlen)) {
+		if (blob_is(now.blob, now.len, info.digest)) {
+			keep(known, now.blob, now.len);
 			return known;
 		}
-		free(now);
+		free(now.blob);
 	}
 	snprintf(
 		err, errlen,
@@ -411,36 +405,31 @@ static const struct pfw_confirmed *baseline(const struct pfw_config *c,
 }
 
 /*
- * Is @text, the source before the new rule, no looser than the policy in
- * force (baseline())?  0 when it is, -EPERM with the reason or the looser
- * rules in @err when it is not or cannot be known, another negative errno
- * when it cannot be told.
+ * Is @without, the source compiled without the new rule, no looser than
+ * the policy in force (baseline(), of @text as read)?  0 when it is,
+ * -EPERM with the reason or the looser rules in @err when it is not or
+ * cannot be known, another negative errno when it cannot be told.
  */
-static int judge_source(const struct pfw_config *c, const char *text, char *err,
-			size_t errlen)
+static int judge(const struct pfw_config *c, const char *text,
+		 const struct pfw_confirmed *without, char *err, size_t errlen)
 {
 	const struct pfw_confirmed *base;
 	char *report = NULL;
-	size_t report_len = 0, len;
+	size_t report_len = 0;
 	FILE *mem;
-	void *blob;
 	int rc;
 
-	base = baseline(c, &rc, err, errlen);
+	base = baseline(c, text, &rc, err, errlen);
 	if (!base)
-		return rc;
-	rc = compile_text(c, text, &blob, &len, err, errlen);
-	if (rc)
 		return rc;
 	mem = open_memstream(&report, &report_len);
 	if (!mem) {
-		free(blob);
 		snprintf(err, errlen, "open_memstream: %s", strerror(errno));
 		return -ENOMEM;
 	}
-	rc = pfsel_compare(base->blob, base->len, blob, len, mem, 5);
+	rc = pfsel_compare(base->blob, base->len, without->blob, without->len,
+			   mem, 5);
 	fclose(mem);
-	free(blob);
 	if (rc == 1) {
 		snprintf(
 			err, errlen,
@@ -456,126 +445,52 @@ static int judge_source(const struct pfw_config *c, const char *text, char *err,
 	return rc;
 }
 
-/*
- * Loads @c->out, which must be what @want (the agent's own text, compiled)
- * is, class by class: 0, or a negative errno and @err.  On success the
- * loaded policy becomes @c->confirmed's.
- */
-static int load_checked(const struct pfw_config *c, const void *want,
-			size_t want_len, char *err, size_t errlen)
-{
-	void *blob;
-	size_t len;
-	int rc;
-
-	rc = read_blob(c->out, &blob, &len, err, errlen);
-	if (rc)
-		return rc;
-	if (pfsel_compare(want, want_len, blob, len, NULL, 0) != 0 ||
-	    pfsel_compare(blob, len, want, want_len, NULL, 0) != 0) {
-		snprintf(
-			err, errlen,
-			"%s (or %s) changed while the agent compiled it: not loaded, the answer holds for the session",
-			c->pfw, c->out);
-		free(blob);
-		return -EAGAIN;
-	}
-	/* By this process: the kernel's agent channel for the user. */
-	rc = pfsel_load_buffer(blob, len);
-	if (rc) {
-		snprintf(err, errlen, "%s", pfsel_last_error());
-		free(blob);
-		return rc;
-	}
-	if (c->confirmed) {
-		free(c->confirmed->blob);
-		c->confirmed->blob = blob;
-		c->confirmed->len = len;
-	} else {
-		free(blob);
-	}
-	return 0;
-}
-
 int pfw_add_rule(const struct pfw_config *c, const char *line, char *err,
 		 size_t errlen)
 {
-	char tmp[PATH_MAX], tmp_out[PATH_MAX];
+	struct pfw_confirmed with = { 0 }, without = { 0 };
 	char *text = NULL, *updated = NULL;
-	void *want = NULL;
-	size_t want_len = 0;
+	unsigned int lineno = 0;
 	struct stat st;
 	mode_t mode = 0600;
-	size_t len;
-	int fd = -1, rc;
+	int rc;
 
 	rc = read_all(c->pfw, &text, err, errlen);
 	if (rc)
 		return rc;
-	/* The rest of the source must be what the person confirmed. */
-	if (c->load) {
-		rc = judge_source(c, text ? text : "", err, errlen);
-		if (rc) {
-			free(text);
-			return rc;
-		}
-	}
 	if (!stat(c->pfw, &st))
 		mode = st.st_mode & 07777;
-	updated = pfw_insert(text ? text : "", line);
-	free(text);
+	updated = insert(text, line, &lineno);
 	if (!updated) {
+		free(text);
 		snprintf(err, errlen, "%s", strerror(ENOMEM));
 		return -ENOMEM;
 	}
-
-	fd = make_temp(c, tmp, tmp_out, err, errlen);
-	if (fd < 0) {
-		rc = fd;
-		goto out;
-	}
-	len = strlen(updated);
-	if (fchmod(fd, mode) || write(fd, updated, len) != (ssize_t)len ||
-	    fsync(fd)) {
-		rc = -errno;
-		snprintf(err, errlen, "write(%s): %s", tmp, strerror(errno));
-		goto out_unlink;
-	}
-	if (close(fd)) {
-		fd = -1;
-		rc = -errno;
-		snprintf(err, errlen, "close(%s): %s", tmp, strerror(errno));
-		goto out_unlink;
-	}
-	fd = -1;
-
 	/* Is the new text a policy?  Only then does it replace the old. */
-	rc = run_pfwc(c->pfwc, tmp_out, tmp, err, errlen);
+	rc = compile_here(c, updated, lineno, &with, c->load ? &without : NULL,
+			  err, errlen);
 	if (!rc && c->load)
-		rc = read_blob(tmp_out, &want, &want_len, err, errlen);
-	unlink(tmp_out);
-	if (rc)
-		goto out_unlink;
-	if (rename(tmp, c->pfw)) {
-		rc = -errno;
-		snprintf(err, errlen, "rename(%s, %s): %s", tmp, c->pfw,
-			 strerror(errno));
-		goto out_unlink;
+		rc = judge(c, text, &without, err, errlen);
+	if (!rc)
+		rc = write_atomic(c->pfw, updated, strlen(updated), mode, err,
+				  errlen);
+	/* What is loaded, for the person to see (pfwc -o writes it so). */
+	if (!rc && c->out)
+		rc = write_atomic(c->out, with.blob, with.len, 0644, err,
+				  errlen);
+	if (!rc && c->load) {
+		/* By this process: the kernel's agent channel for the user. */
+		rc = pfsel_load_buffer(with.blob, with.len);
+		if (rc)
+			snprintf(err, errlen, "%s", pfsel_last_error());
+		else if (c->confirmed) {
+			keep(c->confirmed, with.blob, with.len);
+			with.blob = NULL;
+		}
 	}
-
-	rc = run_pfwc(c->pfwc, c->out, c->pfw, err, errlen);
-	if (rc)
-		goto out;
-	if (c->load)
-		rc = load_checked(c, want, want_len, err, errlen);
-	goto out;
-
-out_unlink:
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp);
-out:
-	free(want);
+	free(with.blob);
+	free(without.blob);
 	free(updated);
+	free(text);
 	return rc;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * pfsel-agent - making an "always" answer permanent: a rule in ~/.pfw,
- * compiled by pfwc and loaded.
+ * compiled in the agent's own process (libpfw, pfwc's front and back end)
+ * and loaded.
  */
 #ifndef PFSEL_AGENT_PFW_H
 #define PFSEL_AGENT_PFW_H
@@ -31,9 +32,11 @@ struct pfw_confirmed {
 /**
  * struct pfw_config - Where the policy is and how to compile it
  * @pfw: the source, e.g. ~/.pfw.
- * @out: the compiled policy pfwc writes and the agent loads.
- * @pfwc: the compiler: a path, or a name looked up in $PATH.
- * @load: load @out after compiling it (false in tests).
+ * @out: NULL, or where the compiled policy the agent loads is also
+ *       written (for the person to look at; it is loaded from memory).
+ * @services: NULL, or the services file whose names the policy may use
+ *            (as pfwc finds it: source_rules_services()).
+ * @load: load the compiled policy (false in tests).
  * @confirmed: NULL, or a policy the person approved: when it is the
  *             policy in force, the rest of @pfw must be no looser than it
  *             for an "always" rule to be loaded with it; replaced by what
@@ -42,7 +45,7 @@ struct pfw_confirmed {
 struct pfw_config {
 	const char *pfw;
 	const char *out;
-	const char *pfwc;
+	const char *services;
 	bool load;
 	struct pfw_confirmed *confirmed;
 };
@@ -62,24 +65,23 @@ char *pfw_insert(const char *text, const char *line);
 char *pfw_default_output(const char *pfw);
 
 /*
- * Adds @line to @c->pfw through a temporary file in the same folder that
- * replaces it only after pfwc has accepted it, then compiles it to @c->out
- * and, if @c->load, loads that.  On failure the source is as it was and
- * @err holds the reason (pfwc's own messages, or the syscall and errno).
- * Returns 0 or a negative errno (-EINVAL: pfwc rejected the policy).
+ * Adds @line to the agent's copy of @c->pfw's text, compiles it in this
+ * process, and only then replaces @c->pfw with it (through a temporary
+ * file in the same folder), writes the compiled policy to @c->out and,
+ * if @c->load, loads it from memory.  On failure the source is as it was
+ * and @err holds the reason (the compiler's own messages, or the syscall
+ * and errno).  Returns 0 or a negative errno (-EINVAL: the text is no
+ * policy).
  *
  * The user's programs can write @c->pfw as well as the user can, so with
- * @c->load: the source as it was before @line must be no looser than the
- * policy in force for the caller's uid (pfsel_compare(): exact), which
- * the agent must know the bytes of: @c->confirmed's when its SHA-256 is
- * the one `policies` shows, or the source's own compiled form when that
- * is the policy in force (with nothing in force, @c->confirmed's); else
- * nothing is written or loaded (-EPERM, the reason or the looser rules
- * in @err); and
- * what is loaded must be, class by class, what the agent compiled from
- * its own text with @line (-EAGAIN when the source changed meanwhile).
- * It is loaded by this process, the agent the kernel lets load the
- * user's policy, from memory.
+ * @c->load: the text compiled without @line (one parse, includes read
+ * once) must be no looser than the policy in force for the caller's uid
+ * (pfsel_compare(): exact), which the agent must know the bytes of:
+ * @c->confirmed's when its SHA-256 is the one `policies` shows, or the
+ * text's own compiled form when that is the policy in force (with nothing
+ * in force, @c->confirmed's); else nothing is written or loaded (-EPERM,
+ * the reason or the looser rules in @err).  It is loaded by this process,
+ * the agent the kernel lets load the user's policy.
  */
 int pfw_add_rule(const struct pfw_config *c, const char *line, char *err,
 		 size_t errlen);

@@ -12,16 +12,51 @@
  *    address and port spaces into common intervals; every address (port)
  *    of an interval is in one class of each policy, so one representative
  *    per interval decides for all of it;
- *  - applications: an executable (or script) path is classified by which
- *    path entries equal it, hold it as a child, or hold it in their tree.
- *    With S the entry strings of both policies (and the root, ""), let d
- *    be the deepest directory of S that is an ancestor of a path p: p is
- *    classified as d itself (p in S), as a fresh child of d, or as a fresh
- *    grandchild of d, "fresh" being a name no entry uses.  So the paths S,
- *    d/F and d/F/F (d in S and "") meet every combination of classes that
- *    any path meets, in both policies at once; the scripts likewise, and
- *    "no script".  Every (exe, script) combination of those gives a pair
- *    (old class, new class); the pairs are all the pairs that exist;
+ *  - applications: the kernel classifies a process by the two strings
+ *    app.c hands pfsel_policydb_classify_app(), and nothing else.  The
+ *    executable is the file's path as init's mount tree reaches it (an
+ *    absolute path of a file: it begins with '/' and does not end with
+ *    one), or PFSEL_UNNAMED_PATH ("?") when it has none (memfd and
+ *    fexecve, a mount of the user's own, a task that executed nothing).
+ *    The script is NULL when none runs (no interpreter, one run by hand,
+ *    or a name that did not lead to the file), an absolute path, or "?"
+ *    for a script the kernel ran but cannot name.  Any of these
+ *    executables goes with any of these scripts (a named interpreter
+ *    with an unnamed script, an unnamed one with a named script, ...).
+ *    Each string is classified alone by its path table (FORMAT.md
+ *    "Classifying a path"), and the application class is a function of
+ *    the two classes.  So representatives that meet, for each table, every
+ *    class it gives any string the kernel can pass, both policies at
+ *    once, give in their product every pair (old class, new class) that
+ *    any process has:
+ *    - "?" is asked as the very string the kernel passes, so its class is
+ *      the kernel's whatever the entries hold.  (pfwc writes absolute
+ *      entries only, so it is the "other" class, which only "*" reaches
+ *      and every "/" with two stars misses; a blob is not trusted to be
+ *      pfwc's.)  NULL, for the script, likewise;
+ *    - an absolute path p: with S the entry strings of both policies
+ *      (and the root, ""), let d be the deepest string of S that is a
+ *      directory above p (p begins with d followed by '/').  The
+ *      classification looks at p itself (equal to an entry?), at p's
+ *      parent (a child entry?) and at the directories above p (tree
+ *      entries, deepest first).  If p is in S, the representative p is
+ *      the same string.  Else the directories strictly between d and p
+ *      are in no entry, so p is classified as d/F if p is directly in d,
+ *      and as d/F/F otherwise, F being a name no entry uses.  So the
+ *      paths S, d/F and d/F/F (d in S and "") meet every class of every
+ *      absolute path.
+ *    Every (exe, script) of those gives a pair (old class, new class);
+ *    the pairs are all the pairs that exist;
+ *  - requests (security/pfsel/classify.c): an operation and a protocol,
+ *    then an address and a port.  A create is asked at its family's
+ *    address (pfsel_policydb_family_addr()) and port 0: an inet protocol
+ *    at each family's, packet at "::" (a packet socket has no family,
+ *    PFSEL_FAMILY_PACKET).  The other operations are never asked of a
+ *    packet socket (pfsel_classify_sock()); they are asked at any address
+ *    (one space: IPv4 is ::ffff:0:0/96), tcp and udp at any port, 0
+ *    included, icmp and raw at port 0.  So creates are compared at every
+ *    family of their protocol, the rest at every address and port
+ *    interval (above), both families and port 0 among them;
  *  - host names (FORMAT.md "Host names"): a connect, accept, bind or
  *    listen request also has the set S of names the kernel knows for its
  *    address (0 to PFSEL_HOSTS_PER_ADDR), and its decision in a policy is
@@ -57,11 +92,12 @@
  * has the old class protected and the new one not.  Adding protection is
  * tighter.
  *
- * A few requests enumerated here cannot happen (a create is asked only at
- * its family's address; an icmp or raw request only with port 0, a packet
- * one only at create): they are left out.  Any request the enumeration
- * includes that cannot happen could only make a policy look looser, never
- * hide a looser one.
+ * So the enumeration is total: every request the kernel can decide falls
+ * in a cell compared here.  A cell compared that cannot happen (an absolute
+ * representative the entries of a hand-made blob invent, say) could only
+ * make a policy look looser, never hide a looser one.  The property test
+ * tests/unit/pfsel-tools/test_compare_property.c holds this function to
+ * brute force over random policies and requests of every class.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -82,6 +118,7 @@ enum rep_kind {
 	REP_CHILD, /* a file directly in it that no entry names */
 	REP_DEEP, /* a file deeper in it that no entry names */
 	REP_NONE, /* no script */
+	REP_UNNAMED, /* a file the kernel cannot name: PFSEL_UNNAMED_PATH */
 };
 
 struct rep {
@@ -230,7 +267,7 @@ static int reps_build(struct reps *r, const struct pfsel_policydb *old,
 		      const struct pfsel_policydb *new,
 		      const struct pfsel_policy_path *b, u32 nb, bool scripts)
 {
-	char fresh[64];
+	char fresh[64], *p;
 	size_t i, j, n = 0, run = 0, longest = 0;
 	int err;
 
@@ -275,7 +312,6 @@ static int reps_build(struct reps *r, const struct pfsel_policydb *old,
 	}
 	for (i = 0; i < n; i++) {
 		const char *base = r->owned[i];
-		char *p;
 
 		if (i && !strcmp(base, r->owned[i - 1]))
 			continue; /* in both policies */
@@ -298,6 +334,16 @@ static int reps_build(struct reps *r, const struct pfsel_policydb *old,
 			free(p);
 			return -ENOMEM;
 		}
+	}
+	/*
+	 * The unnamed file, by the kernel's own string whatever the entries
+	 * hold.  Last, so that a report names a path when one shares its
+	 * classes.
+	 */
+	p = strdup(PFSEL_UNNAMED_PATH);
+	if (!p || reps_add(r, p, NULL, REP_UNNAMED)) {
+		free(p);
+		return -ENOMEM;
 	}
 	return 0;
 }
@@ -1178,6 +1224,10 @@ static void put_rep(FILE *f, const struct rep *r)
 	case REP_DEEP:
 		put_path(f, r->base, "/**");
 		break;
+	case REP_UNNAMED:
+		/* As pfwc --query takes it and the prompt shows it. */
+		fputs(PFSEL_UNNAMED_PATH, f);
+		break;
 	case REP_NONE:
 		break;
 	}
@@ -1333,7 +1383,7 @@ static void put_name(FILE *f, const struct name_rep *r)
  * @n_names of them).
  */
 static void report(struct cmp *c, const struct app_pair *pair, u32 op,
-		   u32 proto, int family, u32 ai, u32 plo, u32 phi,
+		   u32 proto, u32 family, u32 ai, u32 plo, u32 phi,
 		   const struct name_rep *const *names, u32 n_names,
 		   const struct pfsel_decision *was,
 		   const struct pfsel_decision *now)
@@ -1357,10 +1407,8 @@ static void report(struct cmp *c, const struct app_pair *pair, u32 op,
 	}
 	fprintf(f, " %s %s", pfsel_op_name(op), pfsel_proto_name(proto));
 	if (op == PFSEL_OP_CREATE) {
-		if (proto != PFSEL_PROTO_PACKET)
-			fprintf(f, " family %s",
-				pfsel_family_name(family ? PFSEL_FAMILY_INET6 :
-							   PFSEL_FAMILY_INET));
+		if (family != PFSEL_FAMILY_PACKET)
+			fprintf(f, " family %s", pfsel_family_name(family));
 	} else {
 		u128 lo = addr_num(c->addrs[ai]);
 		u128 hi = ai + 1 < c->n_addrs ? addr_num(c->addrs[ai + 1]) - 1 :
@@ -1467,7 +1515,7 @@ static int decide_named(const struct pfsel_policydb *db, u32 app, u32 op,
 
 /* Count a looser request; 1 when enough are found to stop. */
 static int found(struct cmp *c, const struct app_pair *pair, u32 op, u32 proto,
-		 int family, u32 ai, u32 plo, u32 phi,
+		 u32 family, u32 ai, u32 plo, u32 phi,
 		 const struct name_rep *const *names, u32 n_names,
 		 const struct pfsel_decision *was,
 		 const struct pfsel_decision *now)
@@ -1486,14 +1534,13 @@ static int found(struct cmp *c, const struct app_pair *pair, u32 op, u32 proto,
  * (found enough), or a negative errno.
  */
 static int cell(struct cmp *c, const struct app_pair *pair, u32 op, u32 proto,
-		int family, u32 ai, u32 plo, u32 phi,
+		u32 family, u32 ai, u32 plo, u32 phi,
 		struct pfsel_decision *was, struct pfsel_decision *now)
 {
 	u8 addr[16];
 
 	if (op == PFSEL_OP_CREATE)
-		pfsel_policydb_family_addr(
-			family ? PFSEL_FAMILY_INET6 : PFSEL_FAMILY_INET, addr);
+		pfsel_policydb_family_addr(family, addr);
 	else
 		memcpy(addr, c->addrs[ai], 16);
 	if (decide_named(c->old, pair->old_app, op, proto, addr, (u16)plo, NULL,
@@ -1561,6 +1608,30 @@ static int named_cell(struct cmp *c, const struct app_pair *pair, u32 op,
 	return 0;
 }
 
+/*
+ * The create requests of @proto: classify.c asks them at their family's
+ * address (pfsel_policydb_family_addr()), every inet family for an inet
+ * protocol; a packet socket has none and is asked at "::", as
+ * PFSEL_FAMILY_PACKET's address is.  Returns as cell().
+ */
+static int create_cells(struct cmp *c, const struct app_pair *pair, u32 proto)
+{
+	struct pfsel_decision was, now;
+	u32 family;
+	int ret;
+
+	if (proto == PFSEL_PROTO_PACKET)
+		return cell(c, pair, PFSEL_OP_CREATE, proto,
+			    PFSEL_FAMILY_PACKET, 0, 0, 0, &was, &now);
+	for (family = 0; family < PFSEL_FAMILY_COUNT; family++) {
+		ret = cell(c, pair, PFSEL_OP_CREATE, proto, family, 0, 0, 0,
+			   &was, &now);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int enumerate(struct cmp *c)
 {
 	size_t i;
@@ -1579,12 +1650,7 @@ static int enumerate(struct cmp *c)
 				struct pfsel_decision was, now;
 
 				if (op == PFSEL_OP_CREATE) {
-					ret = cell(c, pair, op, proto, 0, 0, 0,
-						   0, &was, &now);
-					if (!ret)
-						ret = cell(c, pair, op, proto,
-							   1, 0, 0, 0, &was,
-							   &now);
+					ret = create_cells(c, pair, proto);
 					if (ret)
 						return ret;
 					continue;

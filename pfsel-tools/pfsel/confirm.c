@@ -43,13 +43,16 @@
 
 static void confirm_help(FILE *out)
 {
-	fputs("Usage: pfsel confirm [--user USER] [--yes]\n"
+	fputs("Usage: pfsel confirm [--user USER]\n"
 	      "Put ~/.pfw in force and record it as the policy the person "
 	      "confirmed.\nAt login, pam_pfsel loads ~/.pfw only when it is "
 	      "no looser than the\npolicy last confirmed; a looser one waits "
 	      "for this command.  It compiles\n~/.pfw as the user, shows "
 	      "where it allows more than the confirmed policy,\nloads it and "
-	      "records it as confirmed.  It runs as root: run as a user, it\n"
+	      "records it as confirmed.  When ~/.pfw is not what the last "
+	      "login noted\nas waiting (it changed since), it says so and "
+	      "asks on the terminal first;\nwith no terminal it refuses.  "
+	      "It runs as root: run as a user, it\n"
 	      "starts itself again through pkexec, which asks for your "
 	      "password (or use\n'sudo pfsel confirm').\n\n"
 	      "      --user USER  whose ~/.pfw (root only; default: the user "
@@ -61,6 +64,44 @@ static void confirm_help(FILE *out)
 	      "terminal to ask on), 2 wrong usage, 3 pfsel\nis not "
 	      "available.\n",
 	      out);
+}
+
+/*
+ * The person was told at login that the policy ~/.pfw compiled to then
+ * waits (the pending note: its SHA-256).  A program of theirs can write
+ * ~/.pfw between that and this command, so what is confirmed must be
+ * what waited; when it is not, the person says so on the terminal, after
+ * the looser cells were shown.  True when it may go on.
+ */
+static bool still_what_waits(struct pfselcmd_ctx *ctx, uint32_t uid,
+			     const uint8_t digest[PFSEL_DIGEST_SIZE])
+{
+	uint8_t pending[PFSEL_DIGEST_SIZE];
+	char hex[PFSEL_DIGEST_HEX_SIZE], answer[16];
+
+	if (pfsel_pam_pending_read(PFSEL_PAM_RUN_DIR, (uid_t)uid, pending) ||
+	    !memcmp(pending, digest, sizeof(pending)))
+		return true;
+	fprintf(ctx->out,
+		"~/.pfw is not the policy your login said waits for "
+		"confirmation (sha256 %s):\nit changed since.  ",
+		pfsel_digest_hex(pending, hex));
+	if (!isatty(STDIN_FILENO)) {
+		fprintf(ctx->err,
+			"pfsel confirm: ~/.pfw changed since the login that "
+			"noted it; not loaded.\nLook at it ('pfsel status' as "
+			"root shows what it allows more), then log in again or "
+			"run 'pfsel confirm' on a terminal.\n");
+		return false;
+	}
+	fprintf(ctx->out, "Put it in force anyway? [y/N] ");
+	fflush(ctx->out);
+	if (!fgets(answer, sizeof(answer), stdin) ||
+	    (answer[0] != 'y' && answer[0] != 'Y')) {
+		fprintf(ctx->err, "pfsel confirm: not loaded\n");
+		return false;
+	}
+	return true;
 }
 
 /* The uid behind sudo or pkexec, from its variable: true and *uid. */
@@ -426,6 +467,10 @@ int pfselcmd_confirm(struct pfselcmd_ctx *ctx, int argc, char **argv)
 	if (conf_fd >= 0)
 		close(conf_fd);
 	free(confirmed);
+	if (!still_what_waits(ctx, uid, digest)) {
+		ret = PFSELCMD_EXIT_FAILED;
+		goto out;
+	}
 
 	ret = pfsel_load_buffer(blob, len);
 	if (ret) {

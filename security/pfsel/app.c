@@ -46,8 +46,9 @@
 /*
  * Patterns are absolute paths: this relative one matches none of them, so
  * an unnamed executable or script falls in the policy's "other" class.
+ * The same string as pfsel_compare()'s, through policydb.h.
  */
-static const char pfsel_unnamed[] = "?";
+static const char pfsel_unnamed[] = PFSEL_UNNAMED_PATH;
 
 static void pfsel_app_release(struct kref *const usage)
 {
@@ -225,7 +226,10 @@ static void set_cred_app(const struct cred *const cred,
 
 /*
  * The file named in execve(): the executable, unless a binary handler
- * turns out to run it through an interpreter.
+ * turns out to run it through an interpreter.  Whether root's code runs
+ * it is the caller's to say, as it is now: the new program starts afresh,
+ * root only if its credentials are root's (a set-user-ID-root program is
+ * not, until it makes itself root in full).
  */
 static int hook_bprm_creds_for_exec(struct linux_binprm *const bprm)
 {
@@ -244,7 +248,9 @@ static int hook_bprm_creds_for_exec(struct linux_binprm *const bprm)
 	app->exe = exe;
 	app->ino = file_inode(bprm->file)->i_ino;
 	app->dev = file_inode(bprm->file)->i_sb->s_dev;
+	app->root_started = pfsel_cred_root_since_exec(current_cred());
 	set_cred_app(bprm->cred, app);
+	pfsel_cred(bprm->cred)->was_root = false;
 	return 0;
 }
 
@@ -294,6 +300,7 @@ static int identify_script(struct linux_binprm *const bprm)
 	app->has_script = has_script;
 	app->ino = first->ino;
 	app->dev = first->dev;
+	app->root_started = first->root_started;
 	/* A handler that passes the file leaves no name to open. */
 	app->script_opened = !script || bprm->have_execfd;
 	set_cred_app(bprm->cred, app);

@@ -33,6 +33,12 @@
  * @protected: a policy in force at exec marked the application "protect"
  *             (app.c): the process was made non-dumpable and ran in
  *             secure-execution mode.
+ * @root_started: the process that executed the program had been root
+ *                since its own last exec (pfsel_cred_root_since_exec()):
+ *                root's code chose to run it (a service that systemd
+ *                starts, as its own account or as root), not a person's
+ *                program, which never is root.  A resolver's answers
+ *                teach names only then (resolver.c).
  * @classes: per policy slot, the application class last computed, with
  *           the generation of the policy it was computed for in the upper
  *           32 bits.
@@ -51,6 +57,7 @@ struct pfsel_app {
 	dev_t dev;
 	bool script_opened;
 	bool protected;
+	bool root_started;
 	atomic64_t classes[PFSEL_SLOT_COUNT];
 };
 

@@ -187,6 +187,15 @@ void pfsel_policydb_free(struct pfsel_policydb *db);
 
 u32 pfsel_policydb_checksum(const void *blob, size_t len);
 
+/*
+ * The path an unnamed executable or script is classified by (app.c): a
+ * process whose file init's mount tree does not reach, or a task that has
+ * executed nothing.  Patterns are absolute paths, so pfwc writes no entry
+ * that equals it or holds it: it falls in the "other" class, which only
+ * "*" rules reach.  pfsel_compare() asks with this very string.
+ */
+#define PFSEL_UNNAMED_PATH "?"
+
 u32 pfsel_policydb_classify_app(const struct pfsel_policydb *db,
 				const char *exe, const char *script);
 /**

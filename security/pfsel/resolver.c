@@ -5,9 +5,10 @@
  * Rules by host name need to know which names an address has.  The kernel
  * learns them from the DNS answers that the system policy's resolvers
  * receive ("resolver APPS;", policy/LANGUAGE.md): a UDP datagram from port
- * 53 arriving at a socket whose creator's application is a resolver, and
- * whose real uid has no policy of its own (a system account such as
- * systemd-resolve's) unless the statement says "any user".  The answer is
+ * 53 arriving at a socket whose creator's application is a resolver that
+ * root's code started (app.c: systemd, not a person's program), and whose
+ * real uid has no policy of its own (a system account such as
+ * systemd-resolve's), unless the statement says "any user".  The answer is
  * read when it is queued to the socket (socket_sock_rcv_skb), so the
  * table (hostmap.c) already has the name when the program, and whoever it
  * answers, reads the answer and connects.
@@ -131,13 +132,18 @@ static struct pfsel_dns_queries *queries_of(const struct net *const net)
 
 /*
  * Whether the socket's owner is a trusted resolver: its application, in
- * the system policy, is named by a "resolver" statement, and its uid has
- * no user policy unless the statement said "any user" (a person's own
- * program could otherwise teach names that widen the person's rules).
+ * the system policy, is named by a "resolver" statement, and unless the
+ * statement said "any user", the program was started by root's code
+ * (pfsel_app->root_started) and its uid has no user policy.  A person's
+ * own program could otherwise teach names that widen the person's rules:
+ * the first condition holds whether or not the person's policy is loaded
+ * yet (before the first login since boot, a lingering user service or a
+ * cron job of the person's runs with none), the second when root's code
+ * ran the resolver as the person.
  */
 static bool owner_is_resolver(const struct pfsel_sock_security *const owner)
 {
-	const struct pfsel_policy *system, *user;
+	const struct pfsel_policy *system;
 	bool trusted = false;
 	int flags;
 
@@ -149,8 +155,9 @@ static bool owner_is_resolver(const struct pfsel_sock_security *const owner)
 					pfsel_app_class(owner->app, system));
 	if (flags < 0)
 		goto out;
-	user = pfsel_policy_user(owner->uid);
-	trusted = !user || (flags & PFSEL_RESOLVER_ANY_USER);
+	trusted = (flags & PFSEL_RESOLVER_ANY_USER) ||
+		  (owner->app && owner->app->root_started &&
+		   !pfsel_policy_user(owner->uid));
 out:
 	rcu_read_unlock();
 	return trusted;

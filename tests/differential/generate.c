@@ -58,6 +58,12 @@ static const char *const concrete_paths[] = {
 	"/opt/app/x/y", "/opt/apps/a",	  "/home/u/a",
 };
 
+/*
+ * The kernel's name for an unnamed executable or script (PFSEL_UNNAMED_PATH
+ * of security/pfsel/policydb.h, which this file does not include).
+ */
+static const char unnamed_path[] = "?";
+
 /* IPv4 prefixes, written as IPv4 and stored IPv4-mapped. */
 static const struct {
 	const char *addr;
@@ -647,6 +653,17 @@ static void random_request_subject(struct gen_rng *rng,
 	path_in(rng, &app->exe, out->exe, sizeof(out->exe));
 	if (app->is_script || chance(rng, 25)) {
 		path_in(rng, &app->script, out->script, sizeof(out->script));
+		request->script = out->script;
+	}
+	/*
+	 * Now and then the executable or the script is one the kernel could
+	 * not name (security/pfsel/app.c): only "*" matches it, and every
+	 * glob below "/" misses it.
+	 */
+	if (chance(rng, 10))
+		snprintf(out->exe, sizeof(out->exe), "%s", unnamed_path);
+	if (chance(rng, 10)) {
+		snprintf(out->script, sizeof(out->script), "%s", unnamed_path);
 		request->script = out->script;
 	}
 	request->op = (enum pfw_op)random_member(rng, rule->ops);

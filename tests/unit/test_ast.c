@@ -58,6 +58,13 @@ static void test_path_matching(void **state)
 	assert_true(matches("/*", "/a"));
 	assert_false(matches("/*", "/a/b"));
 	assert_true(matches("*", "/anything/at/all"));
+	/*
+	 * The kernel classifies an unnamed executable or script as "?": only
+	 * "*" matches it, no absolute pattern, not even every path below "/".
+	 */
+	assert_true(matches("*", "?"));
+	assert_false(matches("/**", "?"));
+	assert_false(matches("/*", "?"));
 }
 
 static void test_path_relations(void **state)
@@ -68,7 +75,12 @@ static void test_path_relations(void **state)
 	assert_true(relation("/usr/bin/*", "/usr/bin/ssh", true));
 	assert_false(relation("/usr/bin/*", "/usr/**", true));
 	assert_false(relation("/usr/bin/*", "/usr/bin/x/y", true));
-	assert_true(relation("/**", "*", true));
+	/* "/" and two stars: every named path, but not the unnamed "?". */
+	assert_false(relation("/**", "*", true));
+	assert_true(relation("/**", "/*", true));
+	assert_true(relation("/**", "/usr/bin/ssh", true));
+	assert_true(relation("*", "/**", true));
+	assert_true(relation("/**", "*", false));
 	assert_false(relation("/usr/**", "*", true));
 	assert_true(relation("*", "/usr/**", true));
 

@@ -155,6 +155,51 @@ static void test_script_forms_and_shadowing(void **state)
 	compiled_free(&c);
 }
 
+/*
+ * "/" with two stars matches every path the kernel can name; "*" also
+ * matches the unnamed applications (an executable or a script the kernel
+ * could not name from init's root, classified as "?"), so a "*" rule
+ * after a rule for every named path still decides those and is not
+ * shadowed (issue 27's counterexample).  The other way round, "*" covers
+ * every named path.
+ */
+static void test_unnamed_is_not_shadowed(void **state)
+{
+	struct compiled c;
+
+	(void)state;
+	compile_text(&c,
+		     "allow /** create;\n"
+		     "deny /** connect tcp to loopback port 7022;\n"
+		     "allow * create;\n"
+		     "allow * connect tcp to loopback port 7022;\n"
+		     "deny /usr/bin/python3 script /** connect;\n"
+		     "allow /usr/bin/python3 script * connect;\n"
+		     "allow * bind;\n"
+		     "deny /** bind tcp;\n"
+		     "allow /usr/bin/python3 script * listen;\n"
+		     "deny /usr/bin/python3 script /home/** listen;\n",
+		     NULL, false);
+	assert_int_equal(c.errors, 0);
+	assert_int_equal(c.policy->rules[2].shadowed_by, -1);
+	assert_int_equal(c.policy->rules[3].shadowed_by, -1);
+	assert_int_equal(c.policy->rules[5].shadowed_by, -1);
+	assert_int_equal(c.policy->rules[7].shadowed_by, 6);
+	assert_int_equal(c.policy->rules[9].shadowed_by, 8);
+	assert_int_equal(c.warnings, 2);
+	compiled_free(&c);
+
+	/* In one list, every named path is the member "*" covers, in any order. */
+	compile_text(&c, "allow /**, * connect;\n", NULL, false);
+	assert_true(
+		said(&c, "'/**' is already covered by '*' in the same list"));
+	compiled_free(&c);
+	compile_text(&c, "allow *, /** connect;\n", NULL, false);
+	assert_true(
+		said(&c, "'/**' is already covered by '*' in the same list"));
+	compiled_free(&c);
+}
+
 static void test_werror_and_disabling(void **state)
 {
 	struct compiled c;
@@ -423,6 +468,45 @@ static void test_host_warnings(void **state)
 }
 
 /*
+ * A deny or an ask by name holds only for the names the kernel learned: a
+ * warning at the rule, on by default (-Whost); not for an allow by name,
+ * nor a deny by address.
+ */
+static void test_host_deny_is_advice(void **state)
+{
+	static const char source[] =
+		"default deny;\n"
+		"hosts bad = host bad.example;\n"
+		"allow * connect tcp to host www.example.org port 443;\n"
+		"deny * connect to host evil.example;\n"
+		"deny * connect to 192.0.2.0/24;\n"
+		"ask /usr/bin/curl connect tcp to bad, 10.0.0.0/8 port 80;\n";
+	struct compiled c;
+
+	(void)state;
+	compile_text(&c, source, NULL, false);
+	assert_int_equal(c.errors, 0);
+	assert_int_equal(c.warnings, 2);
+	assert_true(said(
+		&c,
+		"test.pfw:4:1: warning: 'deny' by host name holds only for addresses whose name the kernel learned from a resolver's answer: a program that connects by address, or after the name expired, is not denied by this rule; to confine a program, deny by default and allow the names it may reach [-Whost]"));
+	assert_true(said(
+		&c,
+		"test.pfw:6:1: warning: 'ask' by host name holds only for addresses whose name the kernel learned"));
+	compiled_free(&c);
+
+	compile_text(&c, source, "-Wno-host", false);
+	assert_int_equal(c.warnings, 0);
+	assert_int_equal(c.messages_len, 0);
+	compiled_free(&c);
+	compile_text(&c, source, "-Werror", false);
+	assert_int_equal(c.errors, 2);
+	assert_true(said(&c, "test.pfw:4:1: error: 'deny' by host name"));
+	assert_true(said(&c, "[-Werror=host]"));
+	compiled_free(&c);
+}
+
+/*
  * Shadowing knows names: a host rule is not covered by an address rule,
  * and "*.example.org" covers "www.example.org".
  */
@@ -450,6 +534,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_host_semantics),
 		cmocka_unit_test(test_host_warnings),
+		cmocka_unit_test(test_host_deny_is_advice),
 		cmocka_unit_test(test_host_shadowing),
 		cmocka_unit_test(test_names_resolve_in_any_order),
 		cmocka_unit_test(test_name_errors),
@@ -457,6 +542,7 @@ int main(void)
 		cmocka_unit_test(test_service_on_two_protocols_is_one_port),
 		cmocka_unit_test(test_shadowed_rule_names_the_earlier_one),
 		cmocka_unit_test(test_script_forms_and_shadowing),
+		cmocka_unit_test(test_unnamed_is_not_shadowed),
 		cmocka_unit_test(test_werror_and_disabling),
 		cmocka_unit_test(test_audit_flags_without_effect),
 		cmocka_unit_test(test_protect_for_every_program),

@@ -173,7 +173,7 @@ static bool agent_has_user_option(void)
 }
 
 /*
- * Start pfsel-agent for pfuser1 with "--log=LOG1 --pfwc=..." and @opt1,
+ * Start pfsel-agent for pfuser1 with "--log=LOG1" and @opt1,
  * @opt2 (or NULL): as root with --user=1001 when it has that option, else
  * as pfuser1.  With @terminal its standard input is a pipe the test keeps
  * (@ag->input), else /dev/null; its standard error (the prompt) goes to
@@ -192,7 +192,6 @@ static bool agent_start(struct agent *ag, bool terminal, const char *opt1,
 	if (as_root)
 		argv[i++] = "--user=1001";
 	argv[i++] = "--log=" LOG1;
-	argv[i++] = "--pfwc=/usr/bin/pfwc";
 	if (opt1)
 		argv[i++] = (char *)opt1;
 	if (opt2)

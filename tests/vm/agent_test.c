@@ -253,15 +253,13 @@ struct agent {
 static bool agent_start(struct agent *ag, bool terminal, const char *extra)
 {
 	const long long deadline = pfsel_now_ms() + START_MS;
-	char *argv[] = { AGENT,	      "--user=1001",
-			 "--rules=" RULES1, "--log=" LOG1,
-			 "--pfwc=/usr/bin/pfwc", NULL,
-			 NULL,	      NULL };
+	char *argv[] = { AGENT, "--user=1001", "--rules=" RULES1,
+			 "--log=" LOG1, NULL, NULL, NULL };
 	char status_path[64], status[2048];
 	const pid_t parent = getpid();
 	struct ask_stats s;
 	int in[2] = { -1, -1 }, fd;
-	int i = 5;
+	int i = 4;
 
 	if (terminal)
 		argv[i++] = "--interactive";

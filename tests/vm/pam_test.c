@@ -41,7 +41,7 @@
 #define BLOB1 CACHE_DIR "/1001.pfsel"
 #define CONFIRMED1 CACHE_DIR "/confirmed/1001.pfsel"
 #define PENDING1 RUN_DIR "/1001.pending"
-#define SYSLOG "/var/log/pam_test.log"
+#define SYSLOG PFSEL_SYSLOG
 
 #define PORT_A 5601 /* denied by GOOD_A */
 #define PORT_B 5602 /* denied by GOOD_B */

@@ -98,6 +98,12 @@ static inline bool pfsel_list_has(const char *list, const char *item)
 
 /* The test programs' directory in the VM, and the compiled policies. */
 #define PFSEL_TESTS_DIR "/usr/lib/pfsel/tests"
+
+/*
+ * Where the VM's syslogd writes, whichever test starts it (the first
+ * that needs it): pam_pfsel's messages, which pam_test reads.
+ */
+#define PFSEL_SYSLOG "/var/log/pfsel-tests.log"
 #define PFSEL_POLICY_DIR PFSEL_TESTS_DIR "/policies"
 #define PFSEL_NETPROBE PFSEL_TESTS_DIR "/netprobe"
 

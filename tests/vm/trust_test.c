@@ -465,8 +465,7 @@ TEST_F(trust, only_the_agent_process_loads)
 /* Start pfsel-agent --user 1001 as root; true once it runs as 1001. */
 static bool real_agent_start(pid_t *pid)
 {
-	char *argv[] = { AGENT, "--user=1001", "--auto=deny",
-			 "--pfwc=/usr/bin/pfwc", NULL };
+	char *argv[] = { AGENT, "--user=1001", "--auto=deny", NULL };
 	const long long deadline = pfsel_now_ms() + START_MS;
 	char path[64], status[2048];
 

@@ -153,12 +153,15 @@ int pfsel_load_buffer_fd(int fd, const void *blob, size_t size);
  * @report: where the looser cells go, one a line, each written as the
  *          rule that would allow it (with the two decisions in a comment),
  *          and the applications no longer protected ("no longer protects
- *          APP;"); NULL for none.
+ *          APP;"); NULL for none.  An executable or script the kernel
+ *          cannot name (only "*" matches it) is written "?", as the
+ *          kernel's questions show it.
  * @max: report at most this many (then "..."); 0 stops at the first.
  *
  * Exact, not a heuristic: every request the kernel can ask (application,
- * operation, protocol, address, port) is decided by both policies, class
- * by class, with the kernel's own reader; @new is no looser when no
+ * the unnamed ones included, operation, protocol, address, port, host
+ * names) is decided by both policies, class by class, with the kernel's
+ * own reader; @new is no looser when no
  * decision of it is less strict (allow < ask unanswered-allow < ask
  * unanswered-deny < deny; a permissive policy allows everything; of two
  * asks that end in allow, the shorter timeout is looser).  @new is also

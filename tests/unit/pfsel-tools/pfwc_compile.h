@@ -7,11 +7,12 @@
 #ifndef PFSEL_TEST_PFWC_COMPILE_H
 #define PFSEL_TEST_PFWC_COMPILE_H
 
+#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -45,10 +46,12 @@ static int find_pfwc(void **state)
 /*
  * Compile @text, written to @src (a mkstemp() template when it ends in
  * XXXXXX, else that very path: the blob names its source, so blobs meant
- * to differ in @text alone come from one name), for @uid; fails the test
- * when pfwc does.
+ * to differ in @text alone come from one name), for @uid, with @quiet
+ * pfwc's warnings unshown (policies a test generates by the hundred);
+ * fails the test when pfwc does.
  */
-static struct blob compile_at(char *src, const char *text, unsigned int uid)
+static struct blob compile_at(char *src, const char *text, unsigned int uid,
+			      bool quiet)
 {
 	const size_t n = strlen(src);
 	char cmd[PATH_MAX + 128];
@@ -66,7 +69,8 @@ static struct blob compile_at(char *src, const char *text, unsigned int uid)
 	assert_non_null(f);
 	fputs(text, f);
 	fclose(f);
-	snprintf(cmd, sizeof(cmd), "'%s' --uid %u -o - %s", pfwc, uid, src);
+	snprintf(cmd, sizeof(cmd), "'%s' --uid %u -o - %s%s", pfwc, uid, src,
+		 quiet ? " 2>/dev/null" : "");
 	p = popen(cmd, "r");
 	assert_non_null(p);
 	for (;;) {
@@ -87,12 +91,19 @@ static struct blob compile_at(char *src, const char *text, unsigned int uid)
 	return b;
 }
 
-/* Compile @text for @uid; fails the test when pfwc does. */
-static struct blob compile_for(const char *text, unsigned int uid)
+/* As compile_for(), with @quiet as compile_at() has it. */
+static inline struct blob compile_quietly(const char *text, unsigned int uid,
+					  bool quiet)
 {
 	char src[] = "/tmp/pfsel-unit-pfw-XXXXXX";
 
-	return compile_at(src, text, uid);
+	return compile_at(src, text, uid, quiet);
+}
+
+/* Compile @text for @uid; fails the test when pfwc does. */
+static inline struct blob compile_for(const char *text, unsigned int uid)
+{
+	return compile_quietly(text, uid, false);
 }
 
 #endif /* PFSEL_TEST_PFWC_COMPILE_H */

@@ -419,6 +419,85 @@ static void test_host_wildcard_vs_exact(void **state)
 		  "with host name *.ads.example.org;");
 }
 
+/*
+ * Issue 27: the unnamed application ("?": memfd and fexecve, a program
+ * run through a mount of the user's own) is a class of its own, which
+ * "*" rules reach and "/" with two stars does not.  Old and new are the
+ * issue's: the new one denies port 7022 to every named application and
+ * lets the unnamed one create sockets and connect there.
+ */
+#define ISSUE27_OLD           \
+	"default deny;\n"     \
+	"allow /** create;\n" \
+	"allow /** connect tcp to loopback port 7443;\n"
+#define ISSUE27_NEW                                     \
+	ISSUE27_OLD                                     \
+	"deny /** connect tcp to loopback port 7022;\n" \
+	"allow * create;\n"                             \
+	"allow * connect tcp to loopback port 7022;\n"
+
+static void test_unnamed_application(void **state)
+{
+	(void)state;
+	is_looser(ISSUE27_OLD, ISSUE27_NEW, "allow ? create tcp family inet;");
+	/* With the create rules alike, the connect is what is looser. */
+	is_looser(ISSUE27_OLD "allow * create;\n", ISSUE27_NEW,
+		  "allow ? connect tcp to ::1 port 7022;");
+	/* The other way round it is tighter. */
+	no_looser(ISSUE27_NEW, ISSUE27_OLD);
+	/* Only the default changed, and only "?" reaches it. */
+	is_looser("default deny;\nask /**;\n", "default allow;\nask /**;\n",
+		  "allow ? create tcp family inet;");
+	/* "*" and every named path differ only by the unnamed one. */
+	is_looser("default deny;\nallow /** connect;\n",
+		  "default deny;\nallow * connect;\n", "allow ? connect");
+	no_looser("default deny;\nallow * connect;\n",
+		  "default deny;\nallow /** connect;\n");
+	/* Its protection, too. */
+	is_looser(BASE "allow * connect tcp port 443 protect;\n",
+		  BASE "allow /** connect tcp port 443 protect;\n"
+		       "allow * connect tcp port 443;\n",
+		  "no longer protects ?;");
+}
+
+/*
+ * A named interpreter running a script the kernel could not name, and an
+ * unnamed interpreter running a named script: "script *" reaches them,
+ * "script" with "/" and two stars does not.
+ */
+static void test_unnamed_script(void **state)
+{
+	(void)state;
+	is_looser(BASE "deny /usr/bin/python3 script /** connect tcp;\n",
+		  BASE "deny /usr/bin/python3 script /** connect tcp;\n"
+		       "allow /usr/bin/python3 script * connect tcp;\n",
+		  "allow /usr/bin/python3 script ? connect tcp");
+	/* An unnamed interpreter, a named script: every named exe alike. */
+	is_looser(BASE "allow /** connect tcp port 22;\n",
+		  BASE "allow * script /** connect tcp port 22;\n"
+		       "allow /** connect tcp port 22;\n",
+		  "allow ? script /* connect tcp to ");
+	is_looser(BASE "allow * script /** connect tcp port 22;\n",
+		  BASE "allow * script * connect tcp port 22;\n",
+		  "script ? connect tcp");
+	no_looser(BASE "allow * script * connect tcp port 22;\n",
+		  BASE "allow * script /** connect tcp port 22;\n");
+}
+
+/*
+ * A packet socket's create is asked at no family's address; an inet
+ * socket's at its family's, so each family is compared.
+ */
+static void test_create_packet(void **state)
+{
+	(void)state;
+	is_looser("default deny;\nallow * create tcp, udp, icmp, raw;\n",
+		  "default deny;\nallow * create;\n", "create packet;");
+	is_looser("default deny;\nallow * create raw family inet6;\n",
+		  "default deny;\nallow * create raw;\n",
+		  "create raw family inet;");
+}
+
 static void test_bad_blob(void **state)
 {
 	struct blob good = compile("default deny;\n");
@@ -455,6 +534,9 @@ int main(void)
 		cmocka_unit_test(test_host_pair_reordered),
 		cmocka_unit_test(test_host_equal),
 		cmocka_unit_test(test_host_wildcard_vs_exact),
+		cmocka_unit_test(test_unnamed_application),
+		cmocka_unit_test(test_unnamed_script),
+		cmocka_unit_test(test_create_packet),
 		cmocka_unit_test(test_bad_blob),
 	};
 

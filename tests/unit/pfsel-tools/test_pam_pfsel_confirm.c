@@ -82,7 +82,7 @@ static struct blob forge_compile(uint64_t bits)
 	snprintf(text, sizeof(text),
 		 "default allow;\ndeny \"/nonexistent/%s\" connect;\n", path);
 	snprintf(src, sizeof(src), "/tmp/pfsel-unit-forge-%d.pfw", (int)getpid());
-	return compile_at(src, text, (unsigned int)getuid());
+	return compile_at(src, text, (unsigned int)getuid(), false);
 }
 
 /*

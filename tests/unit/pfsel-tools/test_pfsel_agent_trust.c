@@ -216,7 +216,6 @@ static void test_always_no_looser(void **state)
 	confirm(pfwc, confirmed_pfw, &confirmed);
 	/* pam_pfsel loaded and recorded it at login. */
 	set_in_force(confirmed.blob, confirmed.len);
-	c.pfwc = pfwc;
 	c.pfw = strdup(in(".pfw"));
 	c.out = strdup(in(".pfw.pfsel"));
 

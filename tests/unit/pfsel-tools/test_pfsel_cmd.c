@@ -3,7 +3,8 @@
  * Unit tests for the pfsel command's securityfs subcommands (pfsel-tools/
  * pfsel: status, enforce, load, unload, list, check, stats) against
  * fixture files in a temporary folder set as the securityfs root through
- * libpfsel's override; and its usage errors and exit codes.
+ * libpfsel's override; and its usage errors and exit codes.  And compare,
+ * on policies the real pfwc compiles ($BUILD/bin/pfwc).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,6 +22,7 @@
 #include <pfsel/pfsel.h>
 
 #include "cmd.h"
+#include "pfwc_compile.h"
 
 static char root[64];
 
@@ -636,6 +638,65 @@ static void test_selinux_status(void **state)
 	free(err);
 }
 
+/* Compile @text with pfwc into @name, in the test's folder. */
+static void put_policy(const char *name, const char *text)
+{
+	struct blob b = compile_for(text, 1001);
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, name);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(b.data, 1, b.len, f), b.len);
+	fclose(f);
+	free(b.data);
+}
+
+/*
+ * Issue 27's pair: the new policy lets the unnamed application ("?")
+ * create sockets and connect to port 7022, and pfsel compare says so.
+ */
+static void test_compare_unnamed(void **state)
+{
+	static const char old[] =
+		"default deny;\n"
+		"allow /** create;\n"
+		"allow /** connect tcp to loopback port 7443;\n";
+	char old_path[256], new_path[256];
+	char *out, *err;
+
+	(void)state;
+	assert_int_equal(find_pfwc(NULL), 0);
+	put_policy("old.pfsel", old);
+	put_policy("new.pfsel", "default deny;\n"
+				"allow /** create;\n"
+				"allow /** connect tcp to loopback port 7443;\n"
+				"deny /** connect tcp to loopback port 7022;\n"
+				"allow * create;\n"
+				"allow * connect tcp to loopback port 7022;\n");
+	snprintf(old_path, sizeof(old_path), "%s/old.pfsel", root);
+	snprintf(new_path, sizeof(new_path), "%s/new.pfsel", root);
+
+	assert_int_equal(1, run(&out, &err, "compare", "--max", "20", old_path,
+				new_path, NULL));
+	assert_non_null(strstr(out, "allow ? create tcp family inet;"));
+	assert_non_null(strstr(out, "allow ? create packet;"));
+	assert_non_null(strstr(out, "allow ? connect tcp to 127.0.0.0/8 "
+				    "port 7022;  # now allow by "));
+	/* Every named application is denied there, as before. */
+	assert_null(strstr(out, "allow /"));
+	assert_non_null(strstr(err, "is looser than"));
+	free(out);
+	free(err);
+
+	assert_int_equal(0,
+			 run(&out, &err, "compare", new_path, old_path, NULL));
+	assert_non_null(strstr(out, "no looser"));
+	free(out);
+	free(err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -650,6 +711,7 @@ int main(void)
 		cmocka_unit_test(test_main),
 		cmocka_unit_test(test_json_str),
 		cmocka_unit_test_setup(test_selinux_status, reset),
+		cmocka_unit_test(test_compare_unnamed),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
