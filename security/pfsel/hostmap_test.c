@@ -65,6 +65,36 @@ static void learn_for(struct pfsel_hostmap *const map, const kuid_t uid,
 				  GFP_KERNEL_ACCOUNT);
 }
 
+/* @n names of @uid, each for an address of its own from @base on. */
+static void flood(struct pfsel_hostmap *const map, const kuid_t uid,
+		  const u32 base, const unsigned int n)
+{
+	char name[32];
+	unsigned int i;
+	u8 a[16];
+
+	for (i = 0; i < n; i++) {
+		v4(a, base + i);
+		snprintf(name, sizeof(name), "f%u-%u.example", __kuid_val(uid),
+			 i);
+		learn_for(map, uid, a, name);
+	}
+}
+
+/* @n names of @uid for the address @a: @format's, with %u from 0 on. */
+static void names_of_one(struct pfsel_hostmap *const map, const kuid_t uid,
+			 const u8 a[16], const char *const format,
+			 const unsigned int n)
+{
+	char name[32];
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), format, i);
+		learn_for(map, uid, a, name);
+	}
+}
+
 static const u8 v6_doc1[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 };
 
 #define TEST_MAX_SEEN 12
@@ -220,10 +250,7 @@ static void hostmap_test_per_address_cap(struct kunit *test)
 	v4(a, 0xc0000201);
 	v4(b, 0xc0000202);
 	learn(map, b, "other.example", 300);
-	for (i = 0; i < PFSEL_HOSTS_PER_ADDR + 2; i++) {
-		snprintf(name, sizeof(name), "n%u.example", i);
-		learn(map, a, name, 300);
-	}
+	names_of_one(map, RESOLVER, a, "n%u.example", PFSEL_HOSTS_PER_ADDR + 2);
 	seen = names_of(test, map, a);
 	KUNIT_ASSERT_EQ(test, seen->n, PFSEL_HOSTS_PER_ADDR);
 	/* The newest stay, newest first: n9 .. n2. */
@@ -243,26 +270,17 @@ static void hostmap_test_uid_budget(struct kunit *test)
 {
 	struct pfsel_hostmap *map = new_map(test);
 	const unsigned int extra = 100;
-	char name[32];
 	unsigned int i;
 	u8 a[16];
 
-	for (i = 0; i < PFSEL_HOSTMAP_UID_ENTRIES; i++) {
-		v4(a, 0x0a000000 + i);
-		snprintf(name, sizeof(name), "h%u.example", i);
-		learn(map, a, name, 300);
-	}
+	flood(map, RESOLVER, 0x0a000000, PFSEL_HOSTMAP_UID_ENTRIES);
 	KUNIT_EXPECT_EQ(test, map->count, PFSEL_HOSTMAP_UID_ENTRIES);
 	KUNIT_EXPECT_EQ(test, counter(map, PFSEL_HOSTMAP_EVICTED), 0);
 
 	/* Learnt again, the first pair is the newest: the second goes first. */
 	v4(a, 0x0a000000);
-	learn(map, a, "h0.example", 300);
-	for (i = 0; i < extra; i++) {
-		v4(a, 0x0b000000 + i);
-		snprintf(name, sizeof(name), "x%u.example", i);
-		learn(map, a, name, 300);
-	}
+	learn(map, a, "f0-0.example", 300);
+	flood(map, RESOLVER, 0x0b000000, extra);
 	KUNIT_EXPECT_EQ(test, map->count, PFSEL_HOSTMAP_UID_ENTRIES);
 	KUNIT_EXPECT_EQ(test, pfsel_hostmap_table_held(map, RESOLVER),
 			PFSEL_HOSTMAP_UID_ENTRIES);
@@ -469,22 +487,6 @@ static void hostmap_test_tables_independent(struct kunit *test)
 /* The flood of the issue: more names than a uid's budget, each its own. */
 #define TEST_FLOOD 6000
 
-/* @n names of @uid, each for an address of its own from @base on. */
-static void flood(struct pfsel_hostmap *const map, const kuid_t uid,
-		  const u32 base, const unsigned int n)
-{
-	char name[32];
-	unsigned int i;
-	u8 a[16];
-
-	for (i = 0; i < n; i++) {
-		v4(a, base + i);
-		snprintf(name, sizeof(name), "f%u-%u.example", __kuid_val(uid),
-			 i);
-		learn_for(map, uid, a, name);
-	}
-}
-
 /*
  * Another uid's flood of answers (and the resolver's own copies of them)
  * evicts only the flooders' pairs: the user's name stays, and each uid
@@ -531,18 +533,13 @@ static void hostmap_test_same_address_per_uid(struct kunit *test)
 {
 	struct pfsel_hostmap *map = new_map(test);
 	struct test_names *seen;
-	char name[32];
-	unsigned int i;
 	u8 shop[16];
 
 	v4(shop, 0xc0000201);
 	learn_for(map, USER, shop, "www.shop.test");
 	learn_for(map, OTHER, shop, "www.shop.test");
 	KUNIT_EXPECT_EQ(test, names_of(test, map, shop)->n, 1);
-	for (i = 0; i < PFSEL_HOSTS_PER_ADDR + 2; i++) {
-		snprintf(name, sizeof(name), "n%u.example", i);
-		learn_for(map, OTHER, shop, name);
-	}
+	names_of_one(map, OTHER, shop, "n%u.example", PFSEL_HOSTS_PER_ADDR + 2);
 	KUNIT_EXPECT_EQ(test, counter(map, PFSEL_HOSTMAP_REPLACED), 3);
 	KUNIT_EXPECT_EQ(test, pfsel_hostmap_table_held(map, USER), 1);
 	KUNIT_EXPECT_EQ(test, pfsel_hostmap_table_held(map, OTHER),
@@ -563,10 +560,7 @@ static void hostmap_test_same_address_per_uid(struct kunit *test)
 			   "n2.example");
 
 	/* The user's own names of the address are still eight at most. */
-	for (i = 0; i < PFSEL_HOSTS_PER_ADDR; i++) {
-		snprintf(name, sizeof(name), "u%u.example", i);
-		learn_for(map, USER, shop, name);
-	}
+	names_of_one(map, USER, shop, "u%u.example", PFSEL_HOSTS_PER_ADDR);
 	seen = names_for(test, map, shop, USER);
 	KUNIT_ASSERT_EQ(test, seen->n, PFSEL_HOSTS_PER_ADDR);
 	KUNIT_EXPECT_STREQ(test, seen->name[0], "u7.example");
@@ -587,14 +581,9 @@ static void hostmap_test_global_bound(struct kunit *test)
 		PFSEL_HOSTMAP_MAX_ENTRIES / PFSEL_HOSTMAP_UID_ENTRIES + 1;
 	struct pfsel_hostmap *map = new_map(test);
 	unsigned int i;
-	char name[32];
 	u8 a[16];
 
-	for (i = 0; i < 16; i++) {
-		v4(a, 0xc0000200 + i);
-		snprintf(name, sizeof(name), "u%u.shop.test", i);
-		learn_for(map, USER, a, name);
-	}
+	flood(map, USER, 0xc0000200, 16);
 	for (i = 0; i < flooders; i++)
 		flood(map, KUIDT_INIT(2000 + i), 0x0a000000 + (i << 16),
 		      PFSEL_HOSTMAP_UID_ENTRIES);

@@ -29,11 +29,16 @@
  * The answers a resolver sends from port 53 to the programs of its
  * namespace are learned as well (learn_served()), charged to the uid of
  * the program that receives each: a caching resolver's answer from its
- * cache, which nothing upstream sent, is seen so too.
+ * cache, which nothing upstream sent, is seen so too.  Such an answer
+ * counts in the same way only when it answers a query: one that reached
+ * that port-53 socket (noted by note_client_query() as it is queued) from
+ * the address and port the answer goes to, with its ID and question,
+ * within PFSEL_RESOLVER_QUERY_WAIT seconds, once.  So a resolver cannot
+ * be made to plant a name for a user by serving what nobody asked.
  *
  * This runs in softirq for every datagram of every UDP socket: the cheap
  * tests (a system policy that names resolvers, a static key; UDP; source
- * port 53) come first.  It
+ * or destination port 53) come first.  It
  * never drops the datagram and never sleeps; what it learns is bounded by
  * the table.
  */
@@ -89,19 +94,27 @@
 #define PFSEL_RESOLVER_QUERIES BIT(PFSEL_RESOLVER_QUERY_BITS)
 
 /**
- * struct pfsel_dns_query - A query a resolver sent, awaiting its answer
- * @sock: sock_gen_cookie() of the socket that sent it; 0 for a free slot
- * @sent: jiffies when it was sent
- * @server: the address it was sent to (IPv4 as IPv4-mapped IPv6)
+ * struct pfsel_dns_query - A query awaiting its answer
+ * @sock: sock_gen_cookie() of the resolver's socket that sent it, or that
+ *	  received it; 0 for a free slot
+ * @sent: jiffies when it was sent or received
+ * @peer: the address it was sent to (the server), or came from (the
+ *	  client); IPv4 as IPv4-mapped IPv6
  * @name_hash: of the question's name, in lower case, keyed per namespace
  * @id: the message ID
+ * @port: the peer's port: 53 for a query sent, the client's for one
+ *	  received
+ * @served: received from a client, to be answered by @sock (served);
+ *	    else sent by @sock, to be answered to it
  */
 struct pfsel_dns_query {
 	u64 sock;
 	unsigned long sent;
-	u8 server[16];
+	u8 peer[16];
 	u64 name_hash;
 	u16 id;
+	__be16 port;
+	bool served;
 };
 
 /**
@@ -239,33 +252,54 @@ static bool source_address(const struct sk_buff *const skb, u8 addr[16])
 	return false;
 }
 
+/* Notes a query of @sk's to or from @peer:@port (see pfsel_dns_query). */
+static void note(struct pfsel_dns_queries *const queries, struct sock *const sk,
+		 const u8 peer[16], const __be16 port, const bool served,
+		 const u16 id, const u64 hash)
+{
+	const u64 cookie = sock_gen_cookie(sk);
+	struct pfsel_dns_query *q;
+
+	spin_lock_bh(&queries->lock);
+	q = &queries->query[queries->next];
+	queries->next = (queries->next + 1) % PFSEL_RESOLVER_QUERIES;
+	q->sock = cookie;
+	q->sent = jiffies;
+	memcpy(q->peer, peer, 16);
+	q->port = port;
+	q->served = served;
+	q->name_hash = hash;
+	q->id = id;
+	spin_unlock_bh(&queries->lock);
+}
+
 /*
- * Whether the answer @msg, arriving on @sk in @skb, answers a query that
- * @sk sent; if so, that query is answered and is no longer awaited.
+ * Whether the answer @msg of @len bytes, between @sk and @peer:@port,
+ * answers a query noted for them (@served: one @sk received; else one it
+ * sent); if so, that query is answered and is no longer awaited.
  */
-static bool answers_query(struct sock *const sk,
-			  const struct sk_buff *const skb, const u8 *const msg,
-			  const size_t len)
+static bool answers_query(struct sock *const sk, const u8 peer[16],
+			  const __be16 port, const bool served,
+			  const u8 *const msg, const size_t len)
 {
 	struct pfsel_dns_queries *const queries = queries_of(sock_net(sk));
 	const unsigned long now = jiffies;
 	struct pfsel_dns_query *q;
 	bool found = false;
-	u8 server[16];
 	u64 hash;
 	u16 id;
 	u64 cookie;
 	unsigned int i;
 
-	if (!queries || !source_address(skb, server) ||
-	    !read_question(queries, msg, len, false, &id, &hash))
+	if (!queries || !read_question(queries, msg, len, false, &id, &hash))
 		return false;
 	cookie = sock_gen_cookie(sk);
 	spin_lock_bh(&queries->lock);
 	for (i = 0; i < PFSEL_RESOLVER_QUERIES; i++) {
 		q = &queries->query[i];
 		if (q->sock != cookie || q->id != id || q->name_hash != hash ||
-		    memcmp(q->server, server, 16) ||
+		    q->served != served || q->port != port ||
+		    memcmp(q->peer, peer, 16) ||
 		    time_after_eq(now,
 				  q->sent + PFSEL_RESOLVER_QUERY_WAIT * HZ))
 			continue;
@@ -315,11 +349,12 @@ static void learn_answer(struct sock *const sk, struct sk_buff *const skb)
 		.gfp = GFP_ATOMIC,
 	};
 	unsigned int len;
+	u8 server[16];
 	u8 *msg;
 	int ret;
 
 	if (!checksum_good(skb) || skb->len <= at ||
-	    skb->len - at > DNS_UDP_MAX)
+	    skb->len - at > DNS_UDP_MAX || !source_address(skb, server))
 		return;
 	len = skb->len - at;
 	msg = kmalloc(len, GFP_ATOMIC | __GFP_NOWARN);
@@ -330,7 +365,7 @@ static void learn_answer(struct sock *const sk, struct sk_buff *const skb)
 	if (skb_copy_bits(skb, at, msg, len))
 		goto out;
 	pfsel_hostmap_count(net, PFSEL_HOSTMAP_ANSWERS);
-	if (!answers_query(sk, skb, msg, len)) {
+	if (!answers_query(sk, server, htons(DNS_PORT), false, msg, len)) {
 		pfsel_hostmap_count(net, PFSEL_HOSTMAP_UNASKED);
 		goto out;
 	}
@@ -339,6 +374,32 @@ static void learn_answer(struct sock *const sk, struct sk_buff *const skb)
 		pfsel_hostmap_count(net, PFSEL_HOSTMAP_MALFORMED);
 out:
 	kfree(msg);
+}
+
+/*
+ * Notes a query that a client sent to the resolver's port-53 socket @sk,
+ * from port @port: the answer @sk serves to it may then be learned
+ * (learn_served()).  Only what UDP will deliver: the checksum is checked.
+ */
+static void note_client_query(struct sock *const sk, struct sk_buff *const skb,
+			      const __be16 port)
+{
+	struct pfsel_dns_queries *const queries = queries_of(sock_net(sk));
+	const unsigned int at = sizeof(struct udphdr);
+	u8 head[DNS_HEADER_SIZE + DNS_WIRE_NAME_MAX];
+	unsigned int len;
+	u8 client[16];
+	u64 hash;
+	u16 id;
+
+	if (!queries || !checksum_good(skb) || skb->len <= at ||
+	    !source_address(skb, client))
+		return;
+	len = min_t(unsigned int, skb->len - at, sizeof(head));
+	if (skb_copy_bits(skb, at, head, len) ||
+	    !read_question(queries, head, len, true, &id, &hash))
+		return;
+	note(queries, sk, client, port, true, id, hash);
 }
 
 static int hook_socket_sock_rcv_skb(struct sock *const sk,
@@ -357,10 +418,14 @@ static int hook_socket_sock_rcv_skb(struct sock *const sk,
 		return 0;
 	uh = skb_header_pointer(skb, skb_transport_offset(skb), sizeof(uh_buf),
 				&uh_buf);
-	if (!uh || uh->source != htons(DNS_PORT))
+	if (!uh || (uh->source != htons(DNS_PORT) &&
+		    uh->dest != htons(DNS_PORT)) ||
+	    !owner_is_resolver(owner))
 		return 0;
-	if (owner_is_resolver(owner))
+	if (uh->source == htons(DNS_PORT))
 		learn_answer(sk, skb);
+	if (uh->dest == htons(DNS_PORT))
+		note_client_query(sk, skb, uh->source);
 	return 0;
 }
 
@@ -424,7 +489,6 @@ static void note_query(struct sock *const sk, const struct msghdr *const msg,
 {
 	struct pfsel_dns_queries *const queries = queries_of(sock_net(sk));
 	u8 head[DNS_HEADER_SIZE + DNS_WIRE_NAME_MAX];
-	struct pfsel_dns_query *q;
 	struct iov_iter iter;
 	size_t len;
 	u64 hash;
@@ -437,15 +501,7 @@ static void note_query(struct sock *const sk, const struct msghdr *const msg,
 			     &iter);
 	if (!read_question(queries, head, len, true, &id, &hash))
 		return;
-	spin_lock_bh(&queries->lock);
-	q = &queries->query[queries->next];
-	queries->next = (queries->next + 1) % PFSEL_RESOLVER_QUERIES;
-	q->sock = sock_gen_cookie(sk);
-	q->sent = jiffies;
-	memcpy(q->server, server, 16);
-	q->name_hash = hash;
-	q->id = id;
-	spin_unlock_bh(&queries->lock);
+	note(queries, sk, server, htons(DNS_PORT), false, id, hash);
 }
 
 /*
@@ -456,7 +512,9 @@ static void note_query(struct sock *const sk, const struct msghdr *const msg,
  * 53 to a program of this namespace is learned too, as it is sent, and
  * charged to the uid of the socket that will receive it: the name that
  * program is shown stays known for as long as the resolver may serve it,
- * within that uid's own budget (hostmap.c), whoever else asks.
+ * within that uid's own budget (hostmap.c), whoever else asks.  Only an
+ * answer to a query that program's socket sent to the resolver's (noted
+ * by note_client_query()) counts, once, as for the resolver's own queries.
  */
 
 static bool addr_any(const u8 addr[16])
@@ -585,6 +643,10 @@ static void learn_served(struct sock *const sk, const struct msghdr *const msg)
 	    !(answer[2] & DNS_FLAG_QR))
 		goto out;
 	pfsel_hostmap_count(ctx.net, PFSEL_HOSTMAP_SERVED);
+	if (!answers_query(sk, daddr, dport, true, answer, len)) {
+		pfsel_hostmap_count(ctx.net, PFSEL_HOSTMAP_UNASKED);
+		goto out;
+	}
 	if (pfsel_dns_parse_answer(answer, len, learn_binding, &ctx) ==
 	    -EINVAL)
 		pfsel_hostmap_count(ctx.net, PFSEL_HOSTMAP_MALFORMED);
@@ -599,7 +661,8 @@ out:
  *	 its iterator
  *
  * An answer a resolver's socket sends from port 53 to a program of this
- * machine is learned, for that program's uid.
+ * machine, to a query that program sent it, is learned, for that
+ * program's uid.
  *
  * net.c's socket_sendmsg hook calls it for every send while the system
  * policy names resolvers (pfsel_policy_resolvers()): one hook for all that
