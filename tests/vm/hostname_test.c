@@ -212,8 +212,8 @@ static bool start_zone_and_resolver(struct dnsmasq_pair *pair,
 	if (system("rm -f " ZONE_DNSMASQ " && cp " DNSMASQ " " ZONE_DNSMASQ))
 		return false;
 	pair->zone = start_dnsmasq(ZONE_DNSMASQ, zone_at, zone, n_zone);
-	pair->resolver = start_dnsmasq(DNSMASQ, resolver_at, resolver,
-				       n_resolver);
+	pair->resolver =
+		start_dnsmasq(DNSMASQ, resolver_at, resolver, n_resolver);
 	if (pair->zone < 0 || pair->resolver < 0)
 		return false;
 	for (tries = 0; tries < 50; tries++) {
