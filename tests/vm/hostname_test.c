@@ -196,8 +196,9 @@ struct dnsmasq_pair {
  * Start the zone's server (ZONE_DNSMASQ, a fresh copy of DNSMASQ) on
  * @zone_at with the @n_zone words of @zone, and the resolver (DNSMASQ,
  * forwarding to it) on @resolver_at with the @n_resolver words of
- * @resolver, and wait until the resolver answers for @probe: true then.
- * What was started is in @pair either way, for the teardown.
+ * @resolver, which /etc/resolv.conf then names, and wait until the
+ * resolver answers for @probe: true then.  What was started is in @pair
+ * either way, for the teardown.
  */
 static bool start_zone_and_resolver(struct dnsmasq_pair *pair,
 				    const char *zone_at,
@@ -206,9 +207,15 @@ static bool start_zone_and_resolver(struct dnsmasq_pair *pair,
 				    const char *const *resolver,
 				    size_t n_resolver, const char *probe)
 {
+	char conf[128];
 	int tries;
 
 	pair->zone = pair->resolver = -1;
+	snprintf(conf, sizeof(conf),
+		 "nameserver %s\noptions attempts:2 timeout:2\n", resolver_at);
+	if (write_new("/etc/resolv.conf", conf) ||
+	    write_new("/etc/nsswitch.conf", "hosts: dns\n"))
+		return false;
 	if (system("rm -f " ZONE_DNSMASQ " && cp " DNSMASQ " " ZONE_DNSMASQ))
 		return false;
 	pair->zone = start_dnsmasq(ZONE_DNSMASQ, zone_at, zone, n_zone);
@@ -425,11 +432,6 @@ FIXTURE_SETUP(hostname)
 		SKIP(return, "no " DNSMASQ " in the VM (Debian's dnsmasq-base)");
 
 	pfsel_reset();
-	ASSERT_EQ(0, write_new("/etc/resolv.conf",
-				      "nameserver " RESOLVER
-				      "\noptions attempts:2 timeout:2\n"));
-	ASSERT_EQ(0, write_new("/etc/nsswitch.conf", "hosts: dns\n"));
-
 	ASSERT_TRUE(start_zone_and_resolver(
 		&self->dns, ZONE_SERVER, zone_args,
 		sizeof(zone_args) / sizeof(zone_args[0]), RESOLVER,
@@ -938,7 +940,7 @@ TEST_F_TIMEOUT(hostname, flood_of_answers_stays_bounded, 180)
 
 /*
  * The zone (a hosts file, 600 s TTL) and the caching resolver before
- * it, and a listener on 1001's address; /etc/resolv.conf names the cache.
+ * it, which /etc/resolv.conf names, and listeners on 1001's addresses.
  */
 FIXTURE(hostshare)
 {
@@ -977,11 +979,6 @@ FIXTURE_SETUP(hostshare)
 		fprintf(hosts, "127.2.%d.%d flood-%d.other.test\n", i / 250,
 			i % 250 + 1, i);
 	ASSERT_EQ(0, fclose(hosts));
-	ASSERT_EQ(0, write_new("/etc/resolv.conf",
-			       "nameserver " CACHE
-			       "\noptions attempts:2 timeout:2\n"));
-	ASSERT_EQ(0, write_new("/etc/nsswitch.conf", "hosts: dns\n"));
-
 	ASSERT_TRUE(start_zone_and_resolver(
 		&self->dns, SHOP_ZONE, zone_extra,
 		sizeof(zone_extra) / sizeof(zone_extra[0]), CACHE, cache_extra,
