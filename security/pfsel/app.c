@@ -123,14 +123,22 @@ u32 pfsel_app_class(struct pfsel_app *const app,
 	return class;
 }
 
-/* Tells whether @name, looked up from init's root, is @file itself. */
-static bool names_file_for_init(const char *const name,
-				const struct file *const file)
+/**
+ * pfsel_init_root - The root directory of the init process
+ *
+ * @root: set to it, with a reference (path_put() it), when there is one.
+ *
+ * Applications are named as init's mount tree reaches their files; and a
+ * protected application runs only where the files its loader opens by
+ * name are the ones init sees (protect.c).
+ *
+ * Return: true when @root was set.
+ */
+bool pfsel_init_root(struct path *const root)
 {
 	struct task_struct *init;
-	struct path root = {}, found;
-	bool same = false;
 
+	*root = (struct path){};
 	rcu_read_lock();
 	init = READ_ONCE(init_pid_ns.child_reaper);
 	if (init)
@@ -141,10 +149,20 @@ static bool names_file_for_init(const char *const name,
 
 	task_lock(init);
 	if (init->fs)
-		get_fs_root(init->fs, &root);
+		get_fs_root(init->fs, root);
 	task_unlock(init);
 	put_task_struct(init);
-	if (!root.mnt)
+	return root->mnt;
+}
+
+/* Tells whether @name, looked up from init's root, is @file itself. */
+static bool names_file_for_init(const char *const name,
+				const struct file *const file)
+{
+	struct path root, found;
+	bool same = false;
+
+	if (!pfsel_init_root(&root))
 		return false;
 
 	if (!vfs_path_lookup(root.dentry, root.mnt, name, 0, &found)) {

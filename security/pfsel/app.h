@@ -13,6 +13,8 @@
 
 #include "policy.h"
 
+struct path;
+
 /**
  * struct pfsel_app - Application identity of a process
  *
@@ -75,6 +77,7 @@ static inline u64 pfsel_app_id(const struct pfsel_app *const app)
 
 struct pfsel_app *pfsel_app_get(struct pfsel_app *app);
 void pfsel_app_put(struct pfsel_app *app);
+bool pfsel_init_root(struct path *root);
 u32 pfsel_app_class(struct pfsel_app *app, const struct pfsel_policy *policy);
 
 __init void pfsel_add_app_hooks(void);

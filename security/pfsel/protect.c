@@ -19,11 +19,24 @@
  * program's open() of a library with a descriptor of its own choosing),
  * a filesystem context shared with another process.  Such an execve()
  * fails with EPERM, before the point of no return.
+ *
+ * Protection follows the process, not the user namespace it was started
+ * in.  A non-dumpable process still lets in whoever holds CAP_SYS_PTRACE
+ * in its mm's user namespace (__ptrace_may_access()), and that is the
+ * namespace that ran execve(): any program of the user can make one of
+ * its own, be root there, and start the protected application in it.  So
+ * the new mm of a protected application belongs to the initial user
+ * namespace, as fs/exec.c's would_dump() makes an unreadable executable's
+ * belong to an ancestor: only CAP_SYS_PTRACE over the whole system gets
+ * in, wherever the application was started (Flatpak and other sandboxes
+ * run programs in user namespaces of their own, so refusing would not do).
  */
 
 #include <linux/binfmts.h>
 #include <linux/capability.h>
+#include <linux/fs_struct.h>
 #include <linux/lsm_hooks.h>
+#include <linux/path.h>
 #include <linux/personality.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -38,6 +51,7 @@
 #include "policy.h"
 #include "policydb.h"
 #include "protect.h"
+#include "scriptenv.h"
 #include "setup.h"
 
 /* Whether @policy, if any, marks the class of @app protected. */
@@ -73,6 +87,49 @@ static bool under_seccomp_filter(void)
 #endif
 }
 
+/*
+ * Whether the calling process finds files where init does: its root is
+ * init's root directory, on init's root mount.  The loader of the new
+ * program, the libraries and the files it opens by name in secure-
+ * execution mode too (/etc/ld.so.preload, /etc/ld.so.cache) are looked
+ * up from the process's root, in its mount namespace, while only the
+ * executable is checked against init's tree.  A program of the user can
+ * make either its own: a mount namespace (in a user namespace of its own)
+ * with its own /etc/ld.so.preload, or a chroot there with an execveat()
+ * of the protected file opened before.  No mount namespace but init's
+ * holds init's root mount, and a chroot moves the root: so this one test
+ * rules out both, and the files are root's.
+ */
+static bool sees_init_root(void)
+{
+	struct path root, init_root;
+	bool same;
+
+	if (!pfsel_init_root(&init_root))
+		return false;
+	get_fs_root(current->fs, &root);
+	same = path_equal(&root, &init_root);
+	path_put(&root);
+	path_put(&init_root);
+	return same;
+}
+
+/*
+ * The new mm is not anyone's yet (exec_mmap() installs it after the
+ * point of no return), so nothing else reads the field; if the execve()
+ * fails before then, the mm is dropped with whichever namespace it holds.
+ * would_dump(), later, only moves the owner towards the initial namespace.
+ */
+static void mm_owned_by_init_ns(struct linux_binprm *const bprm)
+{
+	struct user_namespace *const old = bprm->mm->user_ns;
+
+	if (old == &init_user_ns)
+		return;
+	bprm->mm->user_ns = get_user_ns(&init_user_ns);
+	put_user_ns(old);
+}
+
 /**
  * pfsel_protect_exec - Protect the process of a protected application
  *
@@ -80,13 +137,17 @@ static bool under_seccomp_filter(void)
  *        application identity.
  *
  * Called from the bprm_creds_from_file hook once the identity is final
- * (app.c).  Marks the identity protected and asks for secure-execution
- * mode; the process is made non-dumpable when the credentials are
- * committed.
+ * (app.c).  Marks the identity protected, asks for secure-execution mode
+ * and gives the new mm to the initial user namespace; the process is made
+ * non-dumpable when the credentials are committed.
  *
  * Return: 0, or -EPERM when the caller holds something over the process
  * that would survive the execve() (a tracer without CAP_SYS_PTRACE, a
- * seccomp filter, a shared filesystem context).
+ * seccomp filter, a shared filesystem context), when the process's root
+ * is not init's (a mount namespace or chroot, where the loader's files
+ * can be another's: sees_init_root()), or, for a script, when
+ * its environment would make the interpreter run code it names
+ * (scriptenv.c); another errno when that environment cannot be read.
  */
 int pfsel_protect_exec(struct linux_binprm *const bprm)
 {
@@ -99,6 +160,15 @@ int pfsel_protect_exec(struct linux_binprm *const bprm)
 	if (bprm->unsafe & LSM_UNSAFE_PTRACE &&
 	    !ptracer_capable(current, &init_user_ns))
 		return -EPERM;
+	if (!sees_init_root())
+		return -EPERM;
+	if (app->has_script) {
+		int err = pfsel_scriptenv_check(bprm);
+
+		if (err)
+			return err;
+	}
+	mm_owned_by_init_ns(bprm);
 	app->protected = true;
 	bprm->secureexec = 1;
 	/* As for a setuid program: no inherited ADDR_NO_RANDOMIZE and such. */

@@ -25,7 +25,9 @@
  *    IPv6 IPPROTO_RAW header naming D sent to ::1 must not leave.
  * 3. The unspecified address, as pfuser1 under policies/unspec_1001.pfw
  *    (`deny * connect to loopback;`): a connect or a send to 0.0.0.0, ::
- *    or ::ffff:0.0.0.0 reaches loopback, and is refused with EACCES.
+ *    or ::ffff:0.0.0.0 reaches loopback, and is refused with EACCES.  The
+ *    control: pfuser2, whom no policy restrains, reaches the loopback
+ *    listeners by the same connect and send.
  *
  * Needs root: as anyone else every test is skipped.
  */
@@ -696,6 +698,40 @@ TEST_F(unspecified, connect_and_send_to_unspecified_is_loopback)
 			       reached);
 		}
 		EXPECT_EQ(0, reached);
+
+		/*
+		 * The control: pfuser2, whom no policy restrains, reaches
+		 * the loopback listeners by the same connect and send.
+		 */
+		p.op = PFSEL_PROBE_CONNECT;
+		p.type = SOCK_STREAM;
+		err = pfsel_probe_as(PFSEL_UID2, &p);
+		reached = pfsel_drain(self->tcp4) + pfsel_drain(self->tcp6);
+		EXPECT_EQ(0, err)
+		{
+			TH_LOG("control: pfuser2's connect to %s: %s",
+			       targets[i].addr, strerror(err));
+		}
+		EXPECT_EQ(1, reached)
+		{
+			TH_LOG("control: pfuser2's connect to %s: %d connections reached the loopback listeners",
+			       targets[i].addr, reached);
+		}
+		p.op = PFSEL_PROBE_SENDTO;
+		p.type = SOCK_DGRAM;
+		err = pfsel_probe_as(PFSEL_UID2, &p);
+		reached = pfsel_udp_received(self->udp4, SETTLE_MS) +
+			  pfsel_udp_received(self->udp6, 0);
+		EXPECT_EQ(0, err)
+		{
+			TH_LOG("control: pfuser2's sendto %s: %s",
+			       targets[i].addr, strerror(err));
+		}
+		EXPECT_EQ(1, reached)
+		{
+			TH_LOG("control: pfuser2's sendto %s: %d loopback receivers got it",
+			       targets[i].addr, reached);
+		}
 	}
 }
 

@@ -17,9 +17,10 @@
  *     unanswered verdict at once;
  *   - unload 1001's policy, forget its kept answers: EPERM;
  *   - load a looser policy for 1001: EPERM;
- *   - attach with ptrace, open /proc/PID/mem for writing and
- *     process_vm_writev() against a running `pfsel-agent --user 1001`:
- *     refused; against an ordinary process of 1001 (the control): works.
+ *   - attach with ptrace, open /proc/PID/mem for writing,
+ *     process_vm_writev() and take a descriptor with pidfd_getfd() against
+ *     a running `pfsel-agent --user 1001`: refused; against an ordinary
+ *     process of 1001 (the control): works.
  *
  * After every attempt the denied connect (netprobe as pfuser1 to 6501) is
  * still denied.  The paths that must keep working: an agent registered by
@@ -493,8 +494,9 @@ static bool real_agent_start(pid_t *pid)
 
 /*
  * The agent's memory: pfuser1's programs can neither ptrace pfsel-agent
- * --user 1001, nor open its /proc/PID/mem for writing, nor write into it
- * with process_vm_writev(); an ordinary process of pfuser1 they can (the
+ * --user 1001, nor open its /proc/PID/mem for writing, nor take its
+ * descriptors with pidfd_getfd(), nor write into it with
+ * process_vm_writev(); an ordinary process of pfuser1 they can (the
  * control: what makes the refusals mean something).  The agent still
  * answers afterwards.
  */
@@ -529,6 +531,12 @@ TEST_F(trust, agent_memory_is_protected)
 	EXPECT_EQ(EACCES, pfsel_run_as(PFSEL_UID1, attack_mem,
 				       (void *)(intptr_t)agent));
 	EXPECT_EQ(0, pfsel_run_as(PFSEL_UID1, attack_mem,
+				  (void *)(intptr_t)control));
+	EXPECT_STILL_DENIED();
+
+	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, attack_getfd,
+				      (void *)(intptr_t)agent));
+	EXPECT_EQ(0, pfsel_run_as(PFSEL_UID1, attack_getfd,
 				  (void *)(intptr_t)control));
 	EXPECT_STILL_DENIED();
 

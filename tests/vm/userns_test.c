@@ -40,7 +40,10 @@
  * protectee-plain, the same program allowed the same connection but not
  * marked, is open to all of it, as THREAT-MODEL.md says ("Not
  * defended").  From a user namespace of its own the attacker gets
- * neither (Linux's capability rules: see attack_all()).
+ * neither (Linux's capability rules: see attack_all()).  Nor does it get
+ * into protectee when it started protectee in that namespace itself,
+ * where it holds CAP_SYS_PTRACE (issue 27, item 3); it gets into
+ * protectee-plain.
  *
  * Needs root (the policy, the files, /dev/fuse's mode): as anyone else
  * every test is skipped.
@@ -55,7 +58,9 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 
 #include "pfsel_test_util.h"
 #include "process_attacks.h"
@@ -589,8 +594,12 @@ static int in_own_netns(const struct netns_case *c)
 
 /* ---- Process access ---------------------------------------------------- */
 
-/* Start @path as pfuser1, waiting: its pid (its line in @line), or -1. */
-static pid_t target_start(const char *path, char *line, size_t size)
+/*
+ * Start @path, waiting, as pfuser1 (@become) or as this process is: its
+ * pid (its line in @line), or -1.
+ */
+static pid_t start_waiting(const char *path, char *line, size_t size,
+			   bool become)
 {
 	char *argv[] = { (char *)path, "wait", NULL };
 	int out[2];
@@ -601,7 +610,8 @@ static pid_t target_start(const char *path, char *line, size_t size)
 		return -1;
 	pid = fork();
 	if (pid == 0) {
-		if (pfsel_become(PFSEL_UID1) || dup2(out[1], STDOUT_FILENO) < 0)
+		if ((become && pfsel_become(PFSEL_UID1)) ||
+		    dup2(out[1], STDOUT_FILENO) < 0)
 			_exit(126);
 		execv(argv[0], argv);
 		_exit(127);
@@ -620,6 +630,12 @@ static pid_t target_start(const char *path, char *line, size_t size)
 	else
 		close(out[0]);
 	return pid;
+}
+
+/* Start @path as pfuser1, waiting: its pid (its line in @line), or -1. */
+static pid_t target_start(const char *path, char *line, size_t size)
+{
+	return start_waiting(path, line, size, true);
 }
 
 static void target_stop(pid_t pid)
@@ -651,6 +667,74 @@ static int attack_from_userns(void *arg)
 	if (enter_userns(0))
 		FAIL_SETUP("user namespace");
 	return a->attack(a->arg);
+}
+
+/*
+ * The other way round: the attacker starts the application itself in a
+ * user namespace of its own, where it is root (no mount namespace, so the
+ * application is the same, with the same rules), and attacks it from
+ * there.  The mm of a process belongs to the user namespace that ran its
+ * execve(), and Linux lets CAP_SYS_PTRACE over that namespace past a
+ * process that is not dumpable; pfsel gives a protected application's mm
+ * to the initial namespace.
+ */
+enum ns_attack { NS_PTRACE, NS_SEIZE, NS_MEM, NS_VM_WRITEV, NS_ATTACKS };
+
+static const char *const ns_attack_names[] = {
+	[NS_PTRACE] = "PTRACE_ATTACH",
+	[NS_SEIZE] = "PTRACE_SEIZE",
+	[NS_MEM] = "/proc/PID/mem",
+	[NS_VM_WRITEV] = "process_vm_writev()",
+};
+
+struct started_in_userns {
+	const char *path;
+	const char *line; /* what it must say of itself */
+	enum ns_attack attack;
+};
+
+/* As pfuser1: the attack's errno, 0 when it got in. */
+static int attack_started_in_userns(void *arg)
+{
+	const struct started_in_userns *a = arg;
+	struct attack_vm vm;
+	char line[128];
+	pid_t pid;
+	int ret;
+
+	if (enter_userns(0))
+		FAIL_SETUP("user namespace");
+	pid = start_waiting(a->path, line, sizeof(line), false);
+	if (pid < 0)
+		FAIL_SETUP("start in the user namespace");
+	if (strcmp(line, a->line)) {
+		fprintf(stderr, "userns_test: %s says %s", a->path, line);
+		target_stop(pid);
+		return SETUP_FAILED;
+	}
+	switch (a->attack) {
+	case NS_PTRACE:
+		ret = attack_ptrace((void *)(intptr_t)pid);
+		break;
+	case NS_SEIZE:
+		ret = attack_seize((void *)(intptr_t)pid);
+		break;
+	case NS_MEM:
+		ret = attack_mem((void *)(intptr_t)pid);
+		break;
+	default:
+		/*
+		 * The stack as the attacker reads it from /proc/PID/maps: a
+		 * process it may not read, it may not write either, and
+		 * process_vm_writev() fails before it looks at the address.
+		 */
+		vm.pid = pid;
+		vm.addr = stack_of(pid) ?: 4096;
+		ret = attack_vm_writev(&vm);
+		break;
+	}
+	target_stop(pid);
+	return ret;
 }
 
 /*
@@ -839,4 +923,192 @@ TEST_F_TIMEOUT(userns, process_access_with_yama, 180)
 	attack_all(_metadata, self->targets[1], 0);
 }
 
+/*
+ * Protection follows the process (issue 27, item 3): pfuser1 makes a
+ * user namespace of its own, maps itself to 0 there, starts protectee in
+ * it -- protected, secure-execution mode and not dumpable, as anywhere --
+ * and, root of that namespace, attaches with PTRACE_ATTACH and
+ * PTRACE_SEIZE, opens /proc/PID/mem for writing and writes with
+ * process_vm_writev(): each is refused.  The control: protectee-plain,
+ * started and attacked the same way, lets each in.  (Before pfsel gave
+ * the mm to the initial namespace, each got into protectee too.)
+ */
+TEST_F_TIMEOUT(userns, protected_started_in_own_userns, 180)
+{
+	static const int refused[] = {
+		[NS_PTRACE] = EPERM,
+		[NS_SEIZE] = EPERM,
+		[NS_MEM] = EACCES,
+		[NS_VM_WRITEV] = EPERM,
+	};
+	struct started_in_userns a;
+	int i;
+
+	for (i = 0; i < NS_ATTACKS; i++) {
+		TH_LOG("%s from the user namespace that started it",
+		       ns_attack_names[i]);
+		a = (struct started_in_userns){
+			PROTECTED, "secure=1 dumpable=0 preloaded=0\n", i
+		};
+		EXPECT_EQ(refused[i], attacker(attack_started_in_userns, &a));
+		a = (struct started_in_userns){
+			PLAIN, "secure=0 dumpable=1 preloaded=0\n", i
+		};
+		EXPECT_EQ(0, attacker(attack_started_in_userns, &a));
+	}
+}
+
+/* ---- The loader's files, of one's own -------------------------------- */
+
+#define PRELOAD TESTS_DIR "/preload.so"
+
+/* What starting a protectee said of itself (the exit status's meaning). */
+enum { RAN_PRELOADED = 0, RAN_CLEAN = 1 };
+
+/*
+ * Run @path (a protectee) with no argument: its first line into @line, or
+ * the errno of its execve().  Nothing but the exec's errno comes back
+ * through @err, closed on a successful exec.
+ */
+static int run_and_read(const char *path, char *line, size_t size)
+{
+	char *argv[] = { (char *)path, NULL };
+	int out[2], err[2], status, code = 0;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		dup2(out[1], STDOUT_FILENO);
+		execv(argv[0], argv);
+		code = errno;
+		if (write(err[1], &code, sizeof(code)) < 0)
+			_exit(126);
+		_exit(127);
+	}
+	close(out[1]);
+	close(err[1]);
+	n = read(err[0], &code, sizeof(code));
+	close(err[0]);
+	if (n != sizeof(code)) {
+		code = 0;
+		n = read(out[0], line, size - 1);
+		line[n > 0 ? n : 0] = '\0';
+	}
+	close(out[0]);
+	waitpid(pid, &status, 0);
+	return code;
+}
+
+/*
+ * As pfuser1, in a user and mount namespace of its own: a tmpfs over
+ * /etc whose ld.so.preload names preload.so, then @arg (a protectee)
+ * started there.  RAN_PRELOADED when the library ran in it, RAN_CLEAN
+ * when it ran without it, or the execve()'s errno.
+ */
+static int start_under_own_etc(void *arg)
+{
+	char line[128];
+	int err;
+
+	if (enter_userns(CLONE_NEWNS))
+		FAIL_SETUP("user and mount namespace");
+	if (mount("pfsel-etc", "/etc", "tmpfs", 0, NULL) ||
+	    pfsel_write_file("/etc/ld.so.preload", PRELOAD "\n"))
+		FAIL_SETUP("an /etc of one's own");
+	err = run_and_read(arg, line, sizeof(line));
+	if (err)
+		return err;
+	fprintf(stderr, "userns_test: %s says %s", (char *)arg, line);
+	return strstr(line, "preloaded=1") ? RAN_PRELOADED : RAN_CLEAN;
+}
+
+/*
+ * The files the loader opens by name are found from the process's root,
+ * in its mount namespace: a program of the user mounts an /etc of its own
+ * with an ld.so.preload naming its library, and starts the protected
+ * application there (its executable is the file init finds at that path,
+ * so its identity holds).  The execve() fails with EPERM: a protected
+ * application starts only where the process's root is init's.  The
+ * control: the same program not protected runs there with the library
+ * in it (as it did in the protected one before the fix, reporting
+ * "secure=1 dumpable=0 preloaded=1").
+ */
+TEST_F_TIMEOUT(userns, protected_under_loader_files_of_ones_own, 120)
+{
+	EXPECT_EQ(EPERM, attacker(start_under_own_etc, PROTECTED));
+	EXPECT_EQ(RAN_PRELOADED, attacker(start_under_own_etc, PLAIN));
+}
+
+/* Copy @from to @to (a new file of the caller's): 0 or an errno. */
+static int copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	int in = open(from, O_RDONLY | O_CLOEXEC), out;
+	ssize_t n;
+
+	if (in < 0)
+		return errno;
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+	if (out < 0) {
+		close(in);
+		return errno;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			break;
+	close(in);
+	return close(out) || n ? EIO : 0;
+}
+
+/*
+ * The same through a root of one's own: the protected file opened first,
+ * then, in a user namespace of one's own (which allows chroot()), a
+ * folder of the user's made the root, with copies of the loader and the C
+ * library (the user's, then: any code), and execveat() of the descriptor
+ * there.  EPERM when protected; the control, the plain program, runs
+ * there (exit 0: the user's loader and library ran as the program).
+ */
+static int exec_fd_in_own_root(void *arg)
+{
+	static const char dir[] = "/tmp/userns_test-root";
+	static const char *const files[] = {
+		"/lib64/ld-linux-x86-64.so.2",
+		"/lib/x86_64-linux-gnu/libc.so.6",
+	};
+	char *argv[] = { "protectee", NULL }, *envp[] = { NULL };
+	char to[256];
+	int fd = open(arg, O_PATH | O_CLOEXEC), status;
+	size_t i;
+	pid_t pid;
+
+	if (fd < 0)
+		FAIL_SETUP("open the program");
+	if (system("mkdir -p /tmp/userns_test-root/lib64 "
+		   "/tmp/userns_test-root/lib/x86_64-linux-gnu"))
+		FAIL_SETUP("a folder of one's own");
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(to, sizeof(to), "%s%s", dir, files[i]);
+		if (copy_file(files[i], to))
+			FAIL_SETUP("copy the loader and libc");
+	}
+	if (enter_userns(0) || chroot(dir) || chdir("/"))
+		FAIL_SETUP("chroot in a user namespace of one's own");
+	pid = fork();
+	if (pid == 0) {
+		syscall(SYS_execveat, fd, "", argv, envp, AT_EMPTY_PATH);
+		_exit(errno);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		FAIL_SETUP("run it");
+	return WEXITSTATUS(status);
+}
+
+TEST_F_TIMEOUT(userns, protected_in_a_root_of_ones_own, 120)
+{
+	EXPECT_EQ(EPERM, attacker(exec_fd_in_own_root, PROTECTED));
+	EXPECT_EQ(0, attacker(exec_fd_in_own_root, PLAIN));
+}
 TEST_HARNESS_MAIN

@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pfsel VM tests - the environment of a protected script (issue 27, item
+ * 4; security/pfsel/scriptenv.c; policy/LANGUAGE.md, "Protected
+ * applications"; docs/THREAT-MODEL.md, section 2).
+ *
+ * Root loads policies/protect_script_1001.pfw for pfuser1: bash running
+ * /tmp/pfsel-scriptenv/protected.sh, and perl running protected.pl, may
+ * connect to 127.0.0.1:7720 and are protected; plain.sh and plain.pl, the
+ * same scripts under other names, may connect the same and are not
+ * protected; bash and perl run by hand may not connect at all.  Each
+ * script connects to the test's listener and says who it is ("script",
+ * "perl").
+ *
+ * A program of pfuser1 -- a child of this test that became uid 1001 --
+ * starts a script with an environment that makes its interpreter run the
+ * attacker's code first: BASH_ENV (a file bash sources), an exported
+ * function BASH_FUNC_echo%% (run in place of the builtin the script
+ * calls), PERL5OPT=-Mevil with PERL5LIB (a module perl loads).  That code
+ * connects, or writes into the script's connection, and says "evil".
+ *
+ *   - protected script, attacker's environment: the execve() fails with
+ *     EPERM, nothing connects;
+ *   - protected script, an ordinary environment (a value that holds a
+ *     refused name included): it runs and connects (control);
+ *   - plain script, attacker's environment: "evil" reaches the listener,
+ *     over a connection only the script may make (control: the attack is
+ *     real, and gets the script's rules);
+ *   - the attacker's code run by hand: its connect is refused (control:
+ *     the rule is what it borrows).
+ *
+ * Needs root (the policy, the files) and bash and perl in the VM: as
+ * anyone else, or without them, every test is skipped.
+ */
+
+#define _GNU_SOURCE
+#include <poll.h>
+
+#include "pfsel_test_util.h"
+
+#include "kselftest_harness.h"
+
+#define DIR "/tmp/pfsel-scriptenv"
+#define PROT_SH DIR "/protected.sh"
+#define PLAIN_SH DIR "/plain.sh"
+#define PROT_PL DIR "/protected.pl"
+#define PLAIN_PL DIR "/plain.pl"
+#define EVIL_RC DIR "/evil.rc"
+#define EVIL_LIB DIR "/lib"
+#define BASH "/bin/bash"
+#define PERL "/usr/bin/perl"
+
+#define PORT 7720
+#define PORT_TEXT "7720"
+
+/* bash's own way to a TCP connection: a redirection. */
+#define BASH_CONNECT(fd, word) \
+	"exec " fd "<>/dev/tcp/127.0.0.1/" PORT_TEXT " && echo " word " >&" fd "\n"
+
+/* perl's, with its built-ins only (the VM has no modules). */
+#define PERL_CONNECT(word)                                                 \
+	"socket(S, 2, 1, 6) or die \"socket: $!\";\n"                      \
+	"connect(S, pack(\"S n C4 x8\", 2, " PORT_TEXT ", 127, 0, 0, 1))" \
+	" or die \"connect: $!\";\n"                                       \
+	"print S \"" word "\\n\";\nclose(S);\n"
+
+/* The script says, too, what of the loader's variables it was left. */
+static const char script_sh[] =
+	"#!" BASH "\n"
+	BASH_CONNECT("3", "script${PFSEL_PRELOADED:+ preloaded}${GCONV_PATH:+ gconv}");
+static const char script_pl[] = "#!" PERL "\n" PERL_CONNECT("perl");
+static const char evil_rc[] = BASH_CONNECT("4", "evil");
+static const char evil_pm[] = "package evil;\n" PERL_CONNECT("evil") "1;\n";
+
+/* Writes "evil" instead of what the script says, in its own connection. */
+#define EVIL_ECHO "BASH_FUNC_echo%%=() {  builtin echo evil >&3\n}"
+
+/* A child's status when it could not set its attack up (it says why). */
+#define SETUP_FAILED 124
+
+static int write_text(const char *path, const char *text, mode_t mode)
+{
+	const int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			    mode);
+	const size_t len = strlen(text);
+	ssize_t written;
+
+	if (fd < 0)
+		return -errno;
+	written = write(fd, text, len);
+	close(fd);
+	return written == (ssize_t)len ? 0 : -EIO;
+}
+
+/* The scripts and the attacker's files, root's, in a folder of root's. */
+static int prepare_files(void)
+{
+	if (system("rm -rf " DIR) || mkdir(DIR, 0755) || mkdir(EVIL_LIB, 0755))
+		return -errno;
+	if (write_text(PROT_SH, script_sh, 0755) ||
+	    write_text(PLAIN_SH, script_sh, 0755) ||
+	    write_text(PROT_PL, script_pl, 0755) ||
+	    write_text(PLAIN_PL, script_pl, 0755) ||
+	    write_text(EVIL_RC, evil_rc, 0644) ||
+	    write_text(EVIL_LIB "/evil.pm", evil_pm, 0644))
+		return -EIO;
+	return 0;
+}
+
+/* What a child runs, and with which environment besides PATH and HOME. */
+struct run {
+	char *const *argv;
+	const char *env[4];
+};
+
+/* As pfuser1: execve() the program; the errno when that fails. */
+static int exec_with_env(void *arg)
+{
+	const struct run *r = arg;
+	char *envp[8] = { "PATH=/usr/bin:/bin", "HOME=/home/pfuser1" };
+	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	size_t i, n = 2;
+
+	for (i = 0; i < 4 && r->env[i]; i++)
+		envp[n++] = (char *)r->env[i];
+	envp[n] = NULL;
+	if (null < 0 || dup2(null, STDOUT_FILENO) < 0)
+		return SETUP_FAILED;
+	execve(r->argv[0], r->argv, envp);
+	return errno;
+}
+
+/*
+ * What reached the listener since the last call: the first line of each
+ * connection, in the order they came, separated by spaces.
+ */
+static void heard(int listener, char *out, size_t size)
+{
+	char word[64];
+	ssize_t len;
+	int fd;
+
+	out[0] = '\0';
+	while ((fd = accept4(listener, NULL, NULL,
+			     SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+
+		poll(&p, 1, 2000);
+		len = read(fd, word, sizeof(word) - 1);
+		close(fd);
+		word[len > 0 ? len : 0] = '\0';
+		word[strcspn(word, "\n")] = '\0';
+		if (out[0])
+			strncat(out, " ", size - strlen(out) - 1);
+		strncat(out, word[0] ? word : "(nothing)",
+			size - strlen(out) - 1);
+	}
+}
+
+FIXTURE(script_env)
+{
+	int listener;
+};
+
+FIXTURE_SETUP(script_env)
+{
+	self->listener = -1;
+	if (geteuid() != 0)
+		SKIP(return, "loading 1001's policy and the files need root");
+	if (access(BASH, X_OK) || access(PERL, X_OK))
+		SKIP(return, "no bash or no perl in this VM");
+	pfsel_reset();
+	ASSERT_EQ(0, prepare_files());
+	ASSERT_EQ(0, pfsel_load("protect_script_1001"));
+	self->listener = pfsel_peer(SOCK_STREAM, "127.0.0.1", PORT);
+	ASSERT_LE(0, self->listener);
+	ASSERT_EQ(0, fcntl(self->listener, F_SETFL, O_NONBLOCK));
+}
+
+FIXTURE_TEARDOWN(script_env)
+{
+	if (geteuid() != 0)
+		return;
+	if (self->listener >= 0)
+		close(self->listener);
+	pfsel_reset();
+	system("rm -rf " DIR);
+}
+
+/* Run @r as pfuser1: its status; what it said to the listener in @said. */
+#define RUN(r, said)                                                      \
+	({                                                                \
+		int status_ = pfsel_run_as(PFSEL_UID1, exec_with_env, &(r)); \
+		heard(self->listener, said, sizeof(said));                \
+		TH_LOG("%s: status %d, heard \"%s\"", (r).argv[0], status_, \
+		       said);                                             \
+		status_;                                                  \
+	})
+
+/*
+ * bash sources $BASH_ENV before a script: refused for the protected
+ * script; the plain one runs the attacker's file, which connects with
+ * the script's rules before the script does.
+ */
+TEST_F(script_env, bash_env)
+{
+	char *prot[] = { PROT_SH, NULL }, *plain[] = { PLAIN_SH, NULL };
+	char *by_hand[] = { BASH, EVIL_RC, NULL };
+	struct run r = { prot, { "BASH_ENV=" EVIL_RC } };
+	char said[256];
+
+	EXPECT_EQ(EPERM, RUN(r, said));
+	EXPECT_STREQ("", said);
+	/* The control: an ordinary environment, which names BASH_ENV. */
+	r = (struct run){ prot, { "X=BASH_ENV=" EVIL_RC, "PS4X=1" } };
+	EXPECT_EQ(0, RUN(r, said));
+	EXPECT_STREQ("script", said);
+	/* The attack is real, and gets the script's rules. */
+	r = (struct run){ plain, { "BASH_ENV=" EVIL_RC } };
+	EXPECT_EQ(0, RUN(r, said));
+	EXPECT_STREQ("evil script", said);
+	r = (struct run){ by_hand, { NULL } };
+	EXPECT_NE(0, RUN(r, said));
+	EXPECT_STREQ("", said);
+}
+
+/*
+ * An exported function takes the place of the builtin the script calls:
+ * refused for the protected script; in the plain one it speaks in the
+ * script's own connection.
+ */
+TEST_F(script_env, bash_exported_function)
+{
+	char *prot[] = { PROT_SH, NULL }, *plain[] = { PLAIN_SH, NULL };
+	struct run r = { prot, { EVIL_ECHO } };
+	char said[256];
+
+	EXPECT_EQ(EPERM, RUN(r, said));
+	EXPECT_STREQ("", said);
+	r = (struct run){ plain, { EVIL_ECHO } };
+	EXPECT_EQ(0, RUN(r, said));
+	EXPECT_STREQ("evil", said);
+}
+
+/*
+ * perl loads the module PERL5OPT names from PERL5LIB before the script:
+ * refused for the protected script, with either variable alone too; the
+ * plain script runs the module, which connects first.
+ */
+TEST_F(script_env, perl5opt)
+{
+	char *prot[] = { PROT_PL, NULL }, *plain[] = { PLAIN_PL, NULL };
+	struct run r = { prot, { "PERL5OPT=-Mevil", "PERL5LIB=" EVIL_LIB } };
+	char said[256];
+
+	EXPECT_EQ(EPERM, RUN(r, said));
+	EXPECT_STREQ("", said);
+	r = (struct run){ prot, { "PERL5LIB=" EVIL_LIB } };
+	EXPECT_EQ(EPERM, RUN(r, said));
+	r = (struct run){ prot, { "PERL5OPT=-w" } };
+	EXPECT_EQ(EPERM, RUN(r, said));
+	r = (struct run){ prot, { NULL } };
+	EXPECT_EQ(0, RUN(r, said));
+	EXPECT_STREQ("perl", said);
+	r = (struct run){ plain, { "PERL5OPT=-Mevil", "PERL5LIB=" EVIL_LIB } };
+	EXPECT_EQ(0, RUN(r, said));
+	EXPECT_STREQ("evil perl", said);
+}
+
+/*
+ * The loader's variables need no entry: in secure-execution mode glibc's
+ * loader removes them (its unsecure-envvars.h) before bash starts, and
+ * the protected script runs without them; the plain script keeps them,
+ * and the library gets in.
+ */
+TEST_F(script_env, loader_variables_are_the_loaders)
+{
+	char *prot[] = { PROT_SH, NULL }, *plain[] = { PLAIN_SH, NULL };
+	struct run r = { prot, { "LD_PRELOAD=" PFSEL_TESTS_DIR "/preload.so",
+				 "GCONV_PATH=" DIR } };
+	char said[256];
+
+	EXPECT_EQ(0, RUN(r, said));
+	EXPECT_STREQ("script", said);
+	r.argv = plain;
+	EXPECT_EQ(0, RUN(r, said));
+	EXPECT_STREQ("script preloaded gconv", said);
+}
+
+TEST_HARNESS_MAIN
