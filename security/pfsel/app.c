@@ -198,9 +198,31 @@ static int name_file(const struct file *const file, char **const name)
 }
 
 /*
+ * Whether @name goes up a folder ("..").  The interpreter opens the
+ * script's name after exec: a ".." makes the file it leads to depend on
+ * a folder above it on the way, which may be the user's to swap (for a
+ * symbolic link, say) once the name was checked; a name that only goes
+ * down leads to the file through its own parents.
+ */
+static bool goes_up(const char *name)
+{
+	while (*name) {
+		if (name[0] == '.' && name[1] == '.' &&
+		    (name[2] == '/' || !name[2]))
+			return true;
+		name = strchrnul(name, '/');
+		while (*name == '/')
+			name++;
+	}
+	return false;
+}
+
+/*
  * Tells whether @name, as the interpreter will look it up (from the
- * current directory and root), crosses no symbolic link and is the file
- * executed.
+ * current directory and root), crosses no symbolic link, goes up no
+ * folder, reads as no option (an interpreter takes "-I..." or "-x" for
+ * one of its switches, and then runs other code: the old attack on
+ * set-user-ID scripts), and is the file executed.
  */
 static bool names_file_plainly(const char *const name,
 			       const struct pfsel_app *const named)
@@ -209,6 +231,8 @@ static bool names_file_plainly(const char *const name,
 	struct path path;
 	bool same;
 
+	if (name[0] == '-' || goes_up(name))
+		return false;
 	if (kern_path(name, LOOKUP_NO_SYMLINKS | LOOKUP_NO_MAGICLINKS, &path))
 		return false;
 	inode = d_backing_inode(path.dentry);

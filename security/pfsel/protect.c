@@ -102,12 +102,25 @@ static bool under_seccomp_filter(void)
  */
 static bool sees_init_root(void)
 {
+	struct fs_struct *const fs = current->fs;
 	struct path root, init_root;
-	bool same;
+	bool alone, same;
 
+	/*
+	 * The root checked must be the root the loader finds, and the
+	 * current directory the one the interpreter opens its script from:
+	 * no other thread may hold the filesystem context, for it could
+	 * chroot() or chdir() between this check and de_thread(), which
+	 * check_unsafe_exec() does not count as sharing.
+	 */
+	spin_lock(&fs->lock);
+	alone = fs->users == 1;
+	spin_unlock(&fs->lock);
+	if (!alone)
+		return false;
 	if (!pfsel_init_root(&init_root))
 		return false;
-	get_fs_root(current->fs, &root);
+	get_fs_root(fs, &root);
 	same = path_equal(&root, &init_root);
 	path_put(&root);
 	path_put(&init_root);

@@ -1016,6 +1016,8 @@ static int start_under_own_etc(void *arg)
 	if (enter_userns(CLONE_NEWNS))
 		FAIL_SETUP("user and mount namespace");
 	if (mount("pfsel-etc", "/etc", "tmpfs", 0, NULL) ||
+	    close(open("/etc/ld.so.preload", O_WRONLY | O_CREAT | O_CLOEXEC,
+		       0644)) ||
 	    pfsel_write_file("/etc/ld.so.preload", PRELOAD "\n"))
 		FAIL_SETUP("an /etc of one's own");
 	err = run_and_read(arg, line, sizeof(line));
