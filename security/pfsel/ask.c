@@ -510,7 +510,8 @@ struct pfsel_question *pfsel_ask_prepare(const struct pfsel_subject *subject,
 	if (pfsel_hostmap_known(request->net, request->addr)) {
 		hosts = kmalloc(PFSEL_HOSTS_TEXT_MAX, GFP_ATOMIC | __GFP_NOWARN);
 		if (hosts)
-			pfsel_hostmap_format(request->net, request->addr, hosts,
+			pfsel_hostmap_format(request->net, request->addr,
+					     subject->uid, hosts,
 					     PFSEL_HOSTS_TEXT_MAX);
 		info.hosts = hosts;
 	}

@@ -72,7 +72,8 @@ static void log_rule(struct audit_buffer *const ab,
  * Absent when it knows none.
  */
 static void log_hosts(struct audit_buffer *const ab,
-		      const struct pfsel_request *const request)
+		      const struct pfsel_request *const request,
+		      const kuid_t uid)
 {
 	char *hosts;
 
@@ -82,7 +83,7 @@ static void log_hosts(struct audit_buffer *const ab,
 	hosts = kmalloc(PFSEL_HOSTS_TEXT_MAX, GFP_ATOMIC | __GFP_NOWARN);
 	if (!hosts)
 		return;
-	if (pfsel_hostmap_format(request->net, request->addr, hosts,
+	if (pfsel_hostmap_format(request->net, request->addr, uid, hosts,
 				 PFSEL_HOSTS_TEXT_MAX)) {
 		audit_log_format(ab, " hosts=");
 		audit_log_untrustedstring(ab, hosts);
@@ -165,7 +166,7 @@ void pfsel_audit_decision(const struct pfsel_subject *const subject,
 		log_addr(ab, "laddr", request->laddr, request->lport, "lport");
 		log_addr(ab, "raddr", request->addr, request->port, "rport");
 	}
-	log_hosts(ab, request);
+	log_hosts(ab, request, subject->uid);
 
 	log_path(ab, "app", subject->app ? subject->app->exe : NULL);
 	log_path(ab, "script",

@@ -53,16 +53,23 @@
 
 /*
  * Host names learned from DNS answers (hostmap.c), per network namespace:
- * at most PFSEL_HOSTMAP_MAX_ENTRIES (address, name) pairs, the least
- * recently learned going first, in a hash of 512 buckets by address.  How
- * many names one address keeps is PFSEL_HOSTS_PER_ADDR (uapi).  A pair
- * lives as long as its answer's TTL says, but no less than
- * PFSEL_HOSTMAP_TTL_MIN seconds (a program connects a moment after its
- * answer, even one with TTL 0) and no more than PFSEL_HOSTMAP_TTL_MAX (a
- * day: an answer cannot name an address for ever).
+ * each pair (address, name) is charged to a uid (the program's that a
+ * resolver's answer was sent to, or the resolver's own for what it
+ * received), which keeps at most PFSEL_HOSTMAP_UID_ENTRIES pairs and
+ * PFSEL_HOSTS_PER_ADDR (uapi) names per address, its own least recently
+ * learned going first.  The namespace keeps at most
+ * PFSEL_HOSTMAP_MAX_ENTRIES pairs: when full, the uid holding the most
+ * gives one up.  A hash of 512 buckets by address; the uids that hold
+ * pairs, in 16 buckets by uid.  A pair lives as long as its answer's TTL
+ * says, but no less than PFSEL_HOSTMAP_TTL_MIN seconds (a program connects
+ * a moment after its answer, even one with TTL 0) and no more than
+ * PFSEL_HOSTMAP_TTL_MAX (a day: an answer cannot name an address for
+ * ever).
  */
-#define PFSEL_HOSTMAP_MAX_ENTRIES 4096
+#define PFSEL_HOSTMAP_MAX_ENTRIES 8192
+#define PFSEL_HOSTMAP_UID_ENTRIES 2048
 #define PFSEL_HOSTMAP_BUCKET_BITS 9
+#define PFSEL_HOSTMAP_OWNER_BITS 4
 #define PFSEL_HOSTMAP_TTL_MIN 30
 #define PFSEL_HOSTMAP_TTL_MAX 86400
 

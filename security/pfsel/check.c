@@ -189,8 +189,8 @@ static int check_decide(const struct pfsel_policydb *const db, const u32 app,
 				    c.port, res);
 	if (err || !res->names || q->op == PFSEL_OP_CREATE)
 		return err;
-	pfsel_hostmap_names(current->nsproxy->net_ns, q->addr, check_one_name,
-			    &c);
+	pfsel_hostmap_names(current->nsproxy->net_ns, q->addr, q->uid,
+			    check_one_name, &c);
 	return 0;
 }
 

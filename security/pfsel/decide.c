@@ -192,7 +192,7 @@ static void decide_one(struct pfsel_policy *const policy,
 			.by_address = out->key,
 		};
 
-		pfsel_hostmap_names(request->net, request->addr,
+		pfsel_hostmap_names(request->net, request->addr, subject->uid,
 				    decide_one_name, &walk);
 		out->decision.names = 1;
 	}

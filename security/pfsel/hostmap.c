@@ -8,14 +8,21 @@
  * (resolver.c), so writers take the namespace's lock with spin_lock_bh();
  * decisions read the table in any context, under RCU, and never wait.
  *
- * The table is bounded whoever sends the answers: at most
- * PFSEL_HOSTS_PER_ADDR names per address (the oldest goes) and
- * PFSEL_HOSTMAP_MAX_ENTRIES pairs per namespace (the least recently
- * learned goes), so a flood of answers costs a few hundred kilobytes and
- * displaces names, nothing more.  A pair whose time has run out is never
- * reported; writers drop such pairs where they meet them.
+ * Each pair is charged to a uid: that of the program a trusted resolver
+ * sent the answer to, or the resolver's own for the answers it received
+ * (resolver.c).  A uid keeps at most PFSEL_HOSTS_PER_ADDR names per
+ * address and PFSEL_HOSTMAP_UID_ENTRIES pairs, its own oldest going first,
+ * so one uid's flood of answers displaces that uid's names and nobody
+ * else's.  The same pair wanted by two uids is held (and charged) twice;
+ * readers see it once.  The namespace keeps at most
+ * PFSEL_HOSTMAP_MAX_ENTRIES pairs, several uids' budgets: when full, the
+ * uid that holds the most gives up its least recently learned pair, so
+ * another's learning takes a pair of a uid only when no uid holds more.
+ * A pair whose time has run out is never reported; writers drop such pairs
+ * where they meet them.
  */
 
+#include <linux/gfp.h>
 #include <linux/init.h>
 #include <linux/jhash.h>
 #include <linux/jiffies.h>
@@ -25,8 +32,11 @@
 #include <linux/overflow.h>
 #include <linux/random.h>
 #include <linux/rculist.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/uidgid.h>
+#include <linux/user_namespace.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 
@@ -36,14 +46,17 @@
 #include "setup.h"
 
 /**
- * struct pfsel_host - One name learned for one address
+ * struct pfsel_host - One name learned for one address, charged to one uid
  *
  * @node: in its address's bucket (RCU).
  * @lru: in the table's list, least recently learned first (under the lock).
+ * @owned: in its owner's list, least recently learned first (likewise).
  * @rcu: frees it once no reader can see it.
+ * @owner: the uid's account (under the lock; readers read @uid).
  * @expires: jiffies when the answer's TTL, clamped, runs out.
  * @stamp: the table's stamp when it was last learned: the newest name of
  *	   an address has the largest.
+ * @uid: whom it is charged to; readers put that uid's names first.
  * @addr: IPv6, IPv4 as IPv4-mapped, network order.
  * @len: length of @name.
  * @name: lower case, no final dot, as the DNS parser spelt it; NUL-terminated.
@@ -54,15 +67,39 @@
 struct pfsel_host {
 	struct hlist_node node;
 	struct list_head lru;
+	struct list_head owned;
 	struct rcu_head rcu;
+	struct pfsel_host_owner *owner;
 	unsigned long expires;
 	unsigned long stamp;
+	kuid_t uid;
 	u8 addr[16];
 	u8 len;
 	char name[];
 };
 
 static_assert(PFSEL_HOST_NAME_MAX <= U8_MAX);
+
+/**
+ * struct pfsel_host_owner - The pairs one uid holds in one table
+ *
+ * @node: in the table's owner_buckets (under the lock).
+ * @pairs: its pairs (struct pfsel_host.owned), least recently learned first.
+ * @count: how many, at most PFSEL_HOSTMAP_UID_ENTRIES.
+ * @uid: the uid.
+ *
+ * Made with a uid's first pair, freed with its last.  Readers never see it.
+ */
+struct pfsel_host_owner {
+	struct hlist_node node;
+	struct list_head pairs;
+	unsigned int count;
+	kuid_t uid;
+};
+
+/* The table may need several uids' budgets to fill. */
+static_assert(PFSEL_HOSTMAP_UID_ENTRIES >= PFSEL_HOSTS_PER_ADDR);
+static_assert(PFSEL_HOSTMAP_MAX_ENTRIES >= 2 * PFSEL_HOSTMAP_UID_ENTRIES);
 
 static unsigned int hostmap_net_id __read_mostly;
 /* Set once every namespace, init_net included, has its table. */
@@ -78,6 +115,7 @@ static const char *const counter_names[PFSEL_HOSTMAP_COUNTERS] = {
 	[PFSEL_HOSTMAP_EXPIRED] = "expired",
 	[PFSEL_HOSTMAP_NOMEM] = "nomem",
 	[PFSEL_HOSTMAP_UNASKED] = "unasked",
+	[PFSEL_HOSTMAP_SERVED] = "served",
 };
 
 static void bump(struct pfsel_hostmap *const map,
@@ -119,24 +157,103 @@ void pfsel_hostmap_init(struct pfsel_hostmap *const map)
 	spin_lock_init(&map->lock);
 	map->seed = get_random_u32();
 	map->count = 0;
+	map->owners = 0;
 	map->stamp = 0;
 	INIT_LIST_HEAD(&map->lru);
 	for (i = 0; i < PFSEL_HOSTMAP_COUNTERS; i++)
 		atomic_long_set(&map->counters[i], 0);
 	for (i = 0; i < PFSEL_HOSTMAP_BUCKETS; i++)
 		INIT_HLIST_HEAD(&map->buckets[i]);
+	for (i = 0; i < PFSEL_HOSTMAP_OWNER_BUCKETS; i++)
+		INIT_HLIST_HEAD(&map->owner_buckets[i]);
+}
+
+static struct hlist_head *owner_bucket(struct pfsel_hostmap *const map,
+				       const kuid_t uid)
+{
+	return &map->owner_buckets[hash_32(__kuid_val(uid),
+					   PFSEL_HOSTMAP_OWNER_BITS)];
+}
+
+/* The account of @uid in @map, or NULL when it holds no pair. */
+static struct pfsel_host_owner *find_owner(struct pfsel_hostmap *const map,
+					   const kuid_t uid)
+{
+	struct pfsel_host_owner *owner;
+
+	lockdep_assert_held(&map->lock);
+	hlist_for_each_entry(owner, owner_bucket(map, uid), node) {
+		if (uid_eq(owner->uid, uid))
+			return owner;
+	}
+	return NULL;
+}
+
+/*
+ * The account of @uid, made if it has none: a few dozen bytes, once per
+ * uid, under the lock (so atomic).  NULL without memory.
+ */
+static struct pfsel_host_owner *get_owner(struct pfsel_hostmap *const map,
+					  const kuid_t uid)
+{
+	struct pfsel_host_owner *owner = find_owner(map, uid);
+
+	if (owner)
+		return owner;
+	owner = kmalloc(sizeof(*owner), GFP_ATOMIC | __GFP_NOWARN);
+	if (!owner)
+		return NULL;
+	INIT_LIST_HEAD(&owner->pairs);
+	owner->count = 0;
+	owner->uid = uid;
+	hlist_add_head(&owner->node, owner_bucket(map, uid));
+	map->owners++;
+	return owner;
+}
+
+/*
+ * The uid holding the most pairs: a walk over the uids that hold any,
+ * made only when the table is full.
+ */
+static struct pfsel_host_owner *greediest(struct pfsel_hostmap *const map)
+{
+	struct pfsel_host_owner *owner, *most = NULL;
+	unsigned int i;
+
+	lockdep_assert_held(&map->lock);
+	for (i = 0; i < PFSEL_HOSTMAP_OWNER_BUCKETS; i++) {
+		hlist_for_each_entry(owner, &map->owner_buckets[i], node) {
+			if (!most || owner->count > most->count)
+				most = owner;
+		}
+	}
+	return most;
 }
 
 /* Takes @host out of the table; readers may still see it for a grace period. */
 static void drop(struct pfsel_hostmap *const map, struct pfsel_host *const host,
 		 const enum pfsel_hostmap_counter why)
 {
+	struct pfsel_host_owner *const owner = host->owner;
+
 	lockdep_assert_held(&map->lock);
 	hlist_del_rcu(&host->node);
 	list_del(&host->lru);
+	list_del(&host->owned);
 	map->count--;
 	kfree_rcu(host, rcu);
 	bump(map, why);
+	if (!--owner->count) {
+		hlist_del(&owner->node);
+		map->owners--;
+		kfree(owner);
+	}
+}
+
+/* The least recently learned pair of @owner, which holds at least one. */
+static struct pfsel_host *oldest_of(struct pfsel_host_owner *const owner)
+{
+	return list_first_entry(&owner->pairs, struct pfsel_host, owned);
 }
 
 /**
@@ -147,7 +264,10 @@ static void drop(struct pfsel_hostmap *const map, struct pfsel_host *const host,
  */
 void pfsel_hostmap_clear(struct pfsel_hostmap *const map)
 {
+	struct pfsel_host_owner *owner;
 	struct pfsel_host *host, *next;
+	struct hlist_node *tmp;
+	unsigned int i;
 
 	spin_lock_bh(&map->lock);
 	list_for_each_entry_safe(host, next, &map->lru, lru) {
@@ -155,7 +275,15 @@ void pfsel_hostmap_clear(struct pfsel_hostmap *const map)
 		list_del(&host->lru);
 		kfree_rcu(host, rcu);
 	}
+	for (i = 0; i < PFSEL_HOSTMAP_OWNER_BUCKETS; i++) {
+		hlist_for_each_entry_safe(owner, tmp, &map->owner_buckets[i],
+					  node) {
+			hlist_del(&owner->node);
+			kfree(owner);
+		}
+	}
 	map->count = 0;
+	map->owners = 0;
 	spin_unlock_bh(&map->lock);
 }
 
@@ -182,8 +310,36 @@ static void reap_oldest(struct pfsel_hostmap *const map,
 	}
 }
 
+/*
+ * Makes room for a new pair of @uid in @map: the uid's oldest name of the
+ * address when it has PFSEL_HOSTS_PER_ADDR (@oldest, of @names), a couple
+ * of expired pairs, the uid's least recently learned pair when it has its
+ * budget, and when the table is full the least recently learned pair of
+ * the uid holding the most.  Then the account to charge: NULL without
+ * memory.
+ */
+static struct pfsel_host_owner *make_room(struct pfsel_hostmap *const map,
+					  const kuid_t uid,
+					  struct pfsel_host *const oldest,
+					  const unsigned int names,
+					  const unsigned long now)
+{
+	struct pfsel_host_owner *owner;
+
+	if (names >= PFSEL_HOSTS_PER_ADDR)
+		drop(map, oldest, PFSEL_HOSTMAP_REPLACED);
+	reap_oldest(map, now);
+	owner = find_owner(map, uid);
+	if (owner && owner->count >= PFSEL_HOSTMAP_UID_ENTRIES)
+		drop(map, oldest_of(owner), PFSEL_HOSTMAP_EVICTED);
+	else if (map->count >= PFSEL_HOSTMAP_MAX_ENTRIES)
+		drop(map, oldest_of(greediest(map)), PFSEL_HOSTMAP_EVICTED);
+	/* The drops may have freed @uid's account: look again. */
+	return get_owner(map, uid);
+}
+
 /**
- * pfsel_hostmap_table_learn - Learn that an address has a name
+ * pfsel_hostmap_table_learn - Learn that an address has a name, for a uid
  * @map: the table
  * @addr: IPv6, IPv4 as IPv4-mapped, network order
  * @name: lower case, no final dot, NUL-terminated (as the DNS parser
@@ -191,30 +347,40 @@ static void reap_oldest(struct pfsel_hostmap *const map,
  *	  none, is ignored
  * @ttl: the answer's TTL in seconds; clamped to [PFSEL_HOSTMAP_TTL_MIN,
  *	 PFSEL_HOSTMAP_TTL_MAX]
+ * @uid: whom the pair is charged to: the program the answer was for
+ * @gfp: how to allocate: GFP_KERNEL_ACCOUNT where the caller may sleep
+ *	 (the pair is then allocated before the lock is taken, and charged
+ *	 to the caller's memory cgroup), GFP_ATOMIC in softirq
  *
- * A pair already in the table gets the new expiry and becomes the newest.
- * A new pair may push out the address's oldest name (at most
- * PFSEL_HOSTS_PER_ADDR per address), then the table's least recently
- * learned pair (at most PFSEL_HOSTMAP_MAX_ENTRIES).  Without memory the
- * pair is not learned.
+ * A pair @uid already holds gets the new expiry and becomes the newest.
+ * A new pair may push out @uid's oldest name of the address (at most
+ * PFSEL_HOSTS_PER_ADDR per uid and address), then @uid's least recently
+ * learned pair (at most PFSEL_HOSTMAP_UID_ENTRIES per uid), or when the
+ * table is full (PFSEL_HOSTMAP_MAX_ENTRIES) that of the uid holding the
+ * most.  Without memory the pair is not learned.
  *
- * Context: any; does not sleep.
+ * Context: any; may sleep only if @gfp allows it.
  */
 void pfsel_hostmap_table_learn(struct pfsel_hostmap *const map,
 			       const u8 addr[16], const char *const name,
-			       const u32 ttl)
+			       const u32 ttl, const kuid_t uid, const gfp_t gfp)
 {
 	const size_t len = strnlen(name, PFSEL_HOST_NAME_MAX + 1);
 	const u32 life =
 		clamp_t(u32, ttl, PFSEL_HOSTMAP_TTL_MIN, PFSEL_HOSTMAP_TTL_MAX);
 	struct hlist_head *const bucket = bucket_of(map, addr);
-	struct pfsel_host *host, *oldest = NULL;
+	struct pfsel_host *host, *oldest = NULL, *fresh = NULL;
+	struct pfsel_host_owner *owner;
 	struct hlist_node *next;
 	unsigned long now, expires;
 	unsigned int names = 0;
+	size_t size;
 
 	if (!len || len > PFSEL_HOST_NAME_MAX)
 		return;
+	size = struct_size(host, name, len + 1);
+	if (gfpflags_allow_blocking(gfp))
+		fresh = kmalloc(size, gfp | __GFP_NOWARN);
 
 	spin_lock_bh(&map->lock);
 	now = jiffies;
@@ -224,12 +390,13 @@ void pfsel_hostmap_table_learn(struct pfsel_hostmap *const map,
 			drop(map, host, PFSEL_HOSTMAP_EXPIRED);
 			continue;
 		}
-		if (memcmp(host->addr, addr, 16))
+		if (memcmp(host->addr, addr, 16) || !uid_eq(host->uid, uid))
 			continue;
 		if (host->len == len && !memcmp(host->name, name, len)) {
 			WRITE_ONCE(host->expires, expires);
 			WRITE_ONCE(host->stamp, ++map->stamp);
 			list_move_tail(&host->lru, &map->lru);
+			list_move_tail(&host->owned, &host->owner->pairs);
 			bump(map, PFSEL_HOSTMAP_REFRESHED);
 			goto out;
 		}
@@ -238,19 +405,17 @@ void pfsel_hostmap_table_learn(struct pfsel_hostmap *const map,
 			oldest = host;
 	}
 
-	if (names >= PFSEL_HOSTS_PER_ADDR)
-		drop(map, oldest, PFSEL_HOSTMAP_REPLACED);
-	reap_oldest(map, now);
-	if (map->count >= PFSEL_HOSTMAP_MAX_ENTRIES)
-		drop(map, list_first_entry(&map->lru, struct pfsel_host, lru),
-		     PFSEL_HOSTMAP_EVICTED);
-
-	host = kmalloc(struct_size(host, name, len + 1),
-		       GFP_ATOMIC | __GFP_NOWARN);
-	if (!host) {
+	if (!fresh && !gfpflags_allow_blocking(gfp))
+		fresh = kmalloc(size, gfp | __GFP_NOWARN);
+	owner = fresh ? make_room(map, uid, oldest, names, now) : NULL;
+	if (!owner) {
 		bump(map, PFSEL_HOSTMAP_NOMEM);
 		goto out;
 	}
+	host = fresh;
+	fresh = NULL;
+	host->owner = owner;
+	host->uid = uid;
 	host->expires = expires;
 	host->stamp = ++map->stamp;
 	memcpy(host->addr, addr, 16);
@@ -258,20 +423,60 @@ void pfsel_hostmap_table_learn(struct pfsel_hostmap *const map,
 	memcpy(host->name, name, len);
 	host->name[len] = '\0';
 	list_add_tail(&host->lru, &map->lru);
+	list_add_tail(&host->owned, &owner->pairs);
+	owner->count++;
 	hlist_add_head_rcu(&host->node, bucket);
 	map->count++;
 	bump(map, PFSEL_HOSTMAP_LEARNED);
 out:
 	spin_unlock_bh(&map->lock);
+	kfree(fresh);
+}
+
+/**
+ * pfsel_hostmap_table_held - How many pairs a uid holds in a table
+ * @map: the table
+ * @uid: the uid
+ *
+ * Return: at most PFSEL_HOSTMAP_UID_ENTRIES, expired pairs included.
+ */
+unsigned int pfsel_hostmap_table_held(struct pfsel_hostmap *const map,
+				      const kuid_t uid)
+{
+	const struct pfsel_host_owner *owner;
+	unsigned int held;
+
+	spin_lock_bh(&map->lock);
+	owner = find_owner(map, uid);
+	held = owner ? owner->count : 0;
+	spin_unlock_bh(&map->lock);
+	return held;
+}
+
+/* Whether @a should be reported before @b to a reader of @uid. */
+static bool reported_before(const struct pfsel_host *const a,
+			    const struct pfsel_host *const b, const kuid_t uid)
+{
+	const bool a_own = uid_eq(a->uid, uid), b_own = uid_eq(b->uid, uid);
+
+	if (a_own != b_own)
+		return a_own;
+	return newer(READ_ONCE(a->stamp), READ_ONCE(b->stamp));
+}
+
+static bool same_name(const struct pfsel_host *const a,
+		      const struct pfsel_host *const b)
+{
+	return a->len == b->len && !memcmp(a->name, b->name, a->len);
 }
 
 /*
- * The live names of one address, newest first: at most
- * PFSEL_HOSTS_PER_ADDR (a reader racing a writer may meet one more for a
- * moment; the oldest is left out).  Under rcu_read_lock().
+ * The live names of one address, each once, for a reader of @uid: that
+ * uid's own first, then the others', newest first within each; at most
+ * PFSEL_HOSTS_PER_ADDR.  Under rcu_read_lock().
  */
 static unsigned int collect(const struct pfsel_hostmap *const map,
-			    const u8 addr[16],
+			    const u8 addr[16], const kuid_t uid,
 			    const struct pfsel_host **const found)
 {
 	const unsigned long now = jiffies;
@@ -279,13 +484,20 @@ static unsigned int collect(const struct pfsel_hostmap *const map,
 	unsigned int n = 0, i;
 
 	hlist_for_each_entry_rcu(host, bucket_of(map, addr), node) {
-		const unsigned long stamp = READ_ONCE(host->stamp);
-
 		if (memcmp(host->addr, addr, 16) || expired(host, now))
 			continue;
-		/* Insertion into the sorted few: newest first. */
-		for (i = n;
-		     i > 0 && newer(stamp, READ_ONCE(found[i - 1]->stamp));
+		/* Another uid's copy of a name: the better placed stays. */
+		for (i = 0; i < n && !same_name(found[i], host); i++)
+			;
+		if (i < n) {
+			if (!reported_before(host, found[i], uid))
+				continue;
+			memmove(&found[i], &found[i + 1],
+				(n - i - 1) * sizeof(*found));
+			n--;
+		}
+		/* Insertion into the sorted few. */
+		for (i = n; i > 0 && reported_before(host, found[i - 1], uid);
 		     i--) {
 			if (i < PFSEL_HOSTS_PER_ADDR)
 				found[i] = found[i - 1];
@@ -302,8 +514,10 @@ static unsigned int collect(const struct pfsel_hostmap *const map,
  * pfsel_hostmap_table_names - Report the names known for an address
  * @map: the table
  * @addr: IPv6, IPv4 as IPv4-mapped, network order
- * @fn: called for each name whose TTL has not run out, newest first,
- *	under rcu_read_lock(); returns false to stop
+ * @uid: whose request it is: that uid's names come first, so that no
+ *	 other uid's names of the address can crowd them out
+ * @fn: called for each name whose TTL has not run out, once, @uid's
+ *	first, newest first, under rcu_read_lock(); returns false to stop
  * @arg: passed to @fn
  *
  * Context: any; does not sleep (nor may @fn).
@@ -311,14 +525,14 @@ static unsigned int collect(const struct pfsel_hostmap *const map,
  * Return: how many names were reported (the one @fn stopped at included).
  */
 int pfsel_hostmap_table_names(const struct pfsel_hostmap *const map,
-			      const u8 addr[16], const pfsel_hostmap_fn fn,
-			      void *const arg)
+			      const u8 addr[16], const kuid_t uid,
+			      const pfsel_hostmap_fn fn, void *const arg)
 {
 	const struct pfsel_host *found[PFSEL_HOSTS_PER_ADDR];
 	unsigned int n, i;
 
 	rcu_read_lock();
-	n = collect(map, addr, found);
+	n = collect(map, addr, uid, found);
 	for (i = 0; i < n;) {
 		const struct pfsel_host *const host = found[i++];
 
@@ -356,15 +570,16 @@ static bool format_one(const char *const name, const size_t len,
  * pfsel_hostmap_table_format - The names known for an address, as text
  * @map: the table
  * @addr: IPv6, IPv4 as IPv4-mapped, network order
- * @buf: receives "a.example,b.example" (newest first), NUL-terminated;
- *	 names that do not fit whole are left out
+ * @uid: whose request it is (pfsel_hostmap_table_names())
+ * @buf: receives "a.example,b.example" (@uid's first, newest first),
+ *	 NUL-terminated; names that do not fit whole are left out
  * @size: size of @buf; PFSEL_HOSTS_TEXT_MAX holds every name
  *
  * Return: the length of the text, 0 (and "") when no name is known.
  */
 size_t pfsel_hostmap_table_format(const struct pfsel_hostmap *const map,
-				  const u8 addr[16], char *const buf,
-				  const size_t size)
+				  const u8 addr[16], const kuid_t uid,
+				  char *const buf, const size_t size)
 {
 	struct format_state st = { .buf = buf, .size = size };
 
@@ -372,7 +587,7 @@ size_t pfsel_hostmap_table_format(const struct pfsel_hostmap *const map,
 		return 0;
 	buf[0] = '\0';
 	if (map)
-		pfsel_hostmap_table_names(map, addr, format_one, &st);
+		pfsel_hostmap_table_names(map, addr, uid, format_one, &st);
 	return st.len;
 }
 
@@ -387,7 +602,8 @@ static bool is_v4_mapped(const u8 addr[16])
  * pfsel_hostmap_show_bucket - List the live pairs of one bucket
  * @map: the table
  * @bucket: below PFSEL_HOSTMAP_BUCKETS
- * @m: receives one line per pair, "ADDRESS NAME SECONDS-LEFT"
+ * @m: receives one line per pair, "ADDRESS NAME SECONDS-LEFT UID" (the
+ *     uid it is charged to, in the initial user namespace)
  *
  * Context: under rcu_read_lock().
  */
@@ -407,8 +623,9 @@ void pfsel_hostmap_show_bucket(const struct pfsel_hostmap *const map,
 			seq_printf(m, "%pI4", host->addr + 12);
 		else
 			seq_printf(m, "%pI6c", host->addr);
-		seq_printf(m, " %s %lu\n", host->name,
-			   DIV_ROUND_UP(expires - now, HZ));
+		seq_printf(m, " %s %lu %u\n", host->name,
+			   DIV_ROUND_UP(expires - now, HZ),
+			   from_kuid_munged(&init_user_ns, host->uid));
 	}
 }
 
@@ -416,18 +633,20 @@ void pfsel_hostmap_show_bucket(const struct pfsel_hostmap *const map,
  * pfsel_hostmap_show_stats - The counters of a table
  * @map: the table
  * @m: receives a line of names and a line of numbers: the pairs in the
- *     table, its bound, and each enum pfsel_hostmap_counter
+ *     table, its bound, the uids holding pairs, the bound of each, and
+ *     each enum pfsel_hostmap_counter
  */
 void pfsel_hostmap_show_stats(const struct pfsel_hostmap *const map,
 			      struct seq_file *const m)
 {
 	unsigned int i;
 
-	seq_puts(m, "entries max_entries");
+	seq_puts(m, "entries max_entries uids max_uid_entries");
 	for (i = 0; i < PFSEL_HOSTMAP_COUNTERS; i++)
 		seq_printf(m, " %s", counter_names[i]);
-	seq_printf(m, "\n%u %u", READ_ONCE(map->count),
-		   PFSEL_HOSTMAP_MAX_ENTRIES);
+	seq_printf(m, "\n%u %u %u %u", READ_ONCE(map->count),
+		   PFSEL_HOSTMAP_MAX_ENTRIES, READ_ONCE(map->owners),
+		   PFSEL_HOSTMAP_UID_ENTRIES);
 	for (i = 0; i < PFSEL_HOSTMAP_COUNTERS; i++)
 		seq_printf(m, " %ld", atomic_long_read(&map->counters[i]));
 	seq_putc(m, '\n');
@@ -468,38 +687,43 @@ struct pfsel_hostmap *pfsel_hostmap_of(const struct net *const net)
 
 /**
  * pfsel_hostmap_learn - Learn that an address has a name, in a namespace
- * @net: the namespace whose resolver received the answer
+ * @net: the namespace whose resolver received or sent the answer
  * @addr: IPv6, IPv4 as IPv4-mapped, network order
  * @name: lower case, no final dot, NUL-terminated
  * @ttl: the answer's TTL in seconds, before clamping
+ * @uid: whom the pair is charged to
+ * @gfp: GFP_KERNEL_ACCOUNT where the caller may sleep, else GFP_ATOMIC
  *
  * As pfsel_hostmap_table_learn(), on @net's table.
  */
 void pfsel_hostmap_learn(struct net *const net, const u8 addr[16],
-			 const char *const name, const u32 ttl)
+			 const char *const name, const u32 ttl,
+			 const kuid_t uid, const gfp_t gfp)
 {
 	struct pfsel_hostmap *const map = pfsel_hostmap_of(net);
 
 	if (map)
-		pfsel_hostmap_table_learn(map, addr, name, ttl);
+		pfsel_hostmap_table_learn(map, addr, name, ttl, uid, gfp);
 }
 
 /**
  * pfsel_hostmap_names - Report the names known for an address, in a namespace
  * @net: the namespace of the request, or NULL (no names)
  * @addr: IPv6, IPv4 as IPv4-mapped, network order
- * @fn: called for each name, newest first, under rcu_read_lock(); returns
- *	false to stop
+ * @uid: whose request it is: that uid's names come first
+ * @fn: called for each name, @uid's first, newest first, under
+ *	rcu_read_lock(); returns false to stop
  * @arg: passed to @fn
  *
  * Return: how many names were reported.
  */
 int pfsel_hostmap_names(const struct net *const net, const u8 addr[16],
-			const pfsel_hostmap_fn fn, void *const arg)
+			const kuid_t uid, const pfsel_hostmap_fn fn,
+			void *const arg)
 {
 	const struct pfsel_hostmap *const map = pfsel_hostmap_of(net);
 
-	return map ? pfsel_hostmap_table_names(map, addr, fn, arg) : 0;
+	return map ? pfsel_hostmap_table_names(map, addr, uid, fn, arg) : 0;
 }
 
 static bool stop_at_first(const char *const name, const size_t len,
@@ -520,23 +744,26 @@ static bool stop_at_first(const char *const name, const size_t len,
  */
 bool pfsel_hostmap_known(const struct net *const net, const u8 addr[16])
 {
-	return pfsel_hostmap_names(net, addr, stop_at_first, NULL) > 0;
+	return pfsel_hostmap_names(net, addr, INVALID_UID, stop_at_first,
+				   NULL) > 0;
 }
 
 /**
  * pfsel_hostmap_format - The names known for an address, as text
  * @net: the namespace of the request, or NULL (no names)
  * @addr: IPv6, IPv4 as IPv4-mapped, network order
- * @buf: receives "a.example,b.example", newest first
+ * @uid: whose request it is: that uid's names come first
+ * @buf: receives "a.example,b.example", @uid's first, newest first
  * @size: size of @buf (PFSEL_HOSTS_TEXT_MAX holds them all)
  *
  * Return: the length of the text; 0, and "", when no name is known.
  */
 size_t pfsel_hostmap_format(const struct net *const net, const u8 addr[16],
-			    char *const buf, const size_t size)
+			    const kuid_t uid, char *const buf,
+			    const size_t size)
 {
-	return pfsel_hostmap_table_format(pfsel_hostmap_of(net), addr, buf,
-					  size);
+	return pfsel_hostmap_table_format(pfsel_hostmap_of(net), addr, uid,
+					  buf, size);
 }
 
 /**

@@ -15,10 +15,12 @@
 #include <linux/atomic.h>
 #include <linux/bits.h>
 #include <linux/fs.h>
+#include <linux/gfp_types.h>
 #include <linux/list.h>
 #include <linux/seq_file.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/uidgid.h>
 
 #include "cache_limits.h"
 
@@ -33,14 +35,17 @@ struct net;
  * @PFSEL_HOSTMAP_LEARNED: pairs added to the table
  * @PFSEL_HOSTMAP_REFRESHED: pairs learned again while in the table (a new
  *			     expiry, and the newest place)
- * @PFSEL_HOSTMAP_EVICTED: pairs dropped to keep the table within
+ * @PFSEL_HOSTMAP_EVICTED: pairs dropped to keep their uid within
+ *			   PFSEL_HOSTMAP_UID_ENTRIES, or the table within
  *			   PFSEL_HOSTMAP_MAX_ENTRIES
- * @PFSEL_HOSTMAP_REPLACED: pairs dropped to keep an address within
- *			    PFSEL_HOSTS_PER_ADDR names
+ * @PFSEL_HOSTMAP_REPLACED: pairs dropped to keep a uid's names of an
+ *			    address within PFSEL_HOSTS_PER_ADDR
  * @PFSEL_HOSTMAP_EXPIRED: pairs dropped because their TTL ran out
  * @PFSEL_HOSTMAP_NOMEM: pairs not learned for want of memory
  * @PFSEL_HOSTMAP_UNASKED: answers ignored because they answered no query
  *			   the resolver sent (resolver.c)
+ * @PFSEL_HOSTMAP_SERVED: answers trusted resolvers sent to a local
+ *			  program, and read (resolver.c)
  * @PFSEL_HOSTMAP_COUNTERS: how many counters there are
  *
  * The order is that of the lines of the securityfs file hosts_stats.
@@ -55,10 +60,12 @@ enum pfsel_hostmap_counter {
 	PFSEL_HOSTMAP_EXPIRED,
 	PFSEL_HOSTMAP_NOMEM,
 	PFSEL_HOSTMAP_UNASKED,
+	PFSEL_HOSTMAP_SERVED,
 	PFSEL_HOSTMAP_COUNTERS
 };
 
 #define PFSEL_HOSTMAP_BUCKETS BIT(PFSEL_HOSTMAP_BUCKET_BITS)
+#define PFSEL_HOSTMAP_OWNER_BUCKETS BIT(PFSEL_HOSTMAP_OWNER_BITS)
 
 /**
  * struct pfsel_hostmap - The host names of one network namespace
@@ -68,12 +75,15 @@ enum pfsel_hostmap_counter {
  * @seed: of the hash of addresses, so that no one can choose addresses
  *	  that share a bucket.
  * @count: pairs in the table, at most PFSEL_HOSTMAP_MAX_ENTRIES.
+ * @owners: how many uids hold pairs.
  * @stamp: the last learning's sequence number: a pair's own tells which
  *	   of an address's names is the newest.
  * @lru: every pair, least recently learned first.
  * @counters: enum pfsel_hostmap_counter.
  * @buckets: pairs by address; all the names of one address are in one
  *	     bucket.
+ * @owner_buckets: the uids that hold pairs (struct pfsel_host_owner), by
+ *		   uid; writers only.
  *
  * Each namespace has one (net_generic()); the KUnit tests make their own.
  */
@@ -81,10 +91,12 @@ struct pfsel_hostmap {
 	spinlock_t lock; /* writers, with bottom halves off */
 	u32 seed;
 	unsigned int count;
+	unsigned int owners;
 	unsigned long stamp;
 	struct list_head lru;
 	atomic_long_t counters[PFSEL_HOSTMAP_COUNTERS];
 	struct hlist_head buckets[PFSEL_HOSTMAP_BUCKETS];
+	struct hlist_head owner_buckets[PFSEL_HOSTMAP_OWNER_BUCKETS];
 };
 
 /*
@@ -95,12 +107,12 @@ struct pfsel_hostmap {
 typedef bool (*pfsel_hostmap_fn)(const char *name, size_t len, void *arg);
 
 void pfsel_hostmap_learn(struct net *net, const u8 addr[16], const char *name,
-			 u32 ttl);
-int pfsel_hostmap_names(const struct net *net, const u8 addr[16],
+			 u32 ttl, kuid_t uid, gfp_t gfp);
+int pfsel_hostmap_names(const struct net *net, const u8 addr[16], kuid_t uid,
 			pfsel_hostmap_fn fn, void *arg);
 bool pfsel_hostmap_known(const struct net *net, const u8 addr[16]);
-size_t pfsel_hostmap_format(const struct net *net, const u8 addr[16], char *buf,
-			    size_t size);
+size_t pfsel_hostmap_format(const struct net *net, const u8 addr[16],
+			    kuid_t uid, char *buf, size_t size);
 void pfsel_hostmap_count(struct net *net, enum pfsel_hostmap_counter counter);
 struct pfsel_hostmap *pfsel_hostmap_of(const struct net *net);
 
@@ -108,12 +120,15 @@ struct pfsel_hostmap *pfsel_hostmap_of(const struct net *net);
 void pfsel_hostmap_init(struct pfsel_hostmap *map);
 void pfsel_hostmap_clear(struct pfsel_hostmap *map);
 void pfsel_hostmap_table_learn(struct pfsel_hostmap *map, const u8 addr[16],
-			       const char *name, u32 ttl);
+			       const char *name, u32 ttl, kuid_t uid,
+			       gfp_t gfp);
 int pfsel_hostmap_table_names(const struct pfsel_hostmap *map,
-			      const u8 addr[16], pfsel_hostmap_fn fn,
-			      void *arg);
+			      const u8 addr[16], kuid_t uid,
+			      pfsel_hostmap_fn fn, void *arg);
 size_t pfsel_hostmap_table_format(const struct pfsel_hostmap *map,
-				  const u8 addr[16], char *buf, size_t size);
+				  const u8 addr[16], kuid_t uid, char *buf,
+				  size_t size);
+unsigned int pfsel_hostmap_table_held(struct pfsel_hostmap *map, kuid_t uid);
 void pfsel_hostmap_show_bucket(const struct pfsel_hostmap *map,
 			       unsigned int bucket, struct seq_file *m);
 void pfsel_hostmap_show_stats(const struct pfsel_hostmap *map,

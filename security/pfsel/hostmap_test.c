@@ -45,6 +45,56 @@ static void v4(u8 addr[16], const u32 v4)
 	addr[15] = v4;
 }
 
+/* The uids of the tests: a user, another user, a resolver's account. */
+#define USER KUIDT_INIT(1001)
+#define OTHER KUIDT_INIT(1002)
+#define RESOLVER KUIDT_INIT(0)
+
+/* Learn as the resolver's own answers are: for its uid, in softirq's way. */
+static void learn(struct pfsel_hostmap *const map, const u8 addr[16],
+		  const char *const name, const u32 ttl)
+{
+	pfsel_hostmap_table_learn(map, addr, name, ttl, RESOLVER, GFP_ATOMIC);
+}
+
+/* Learn as an answer served to a program of @uid is. */
+static void learn_for(struct pfsel_hostmap *const map, const kuid_t uid,
+		      const u8 addr[16], const char *const name)
+{
+	pfsel_hostmap_table_learn(map, addr, name, 300, uid,
+				  GFP_KERNEL_ACCOUNT);
+}
+
+/* @n names of @uid, each for an address of its own from @base on. */
+static void flood(struct pfsel_hostmap *const map, const kuid_t uid,
+		  const u32 base, const unsigned int n)
+{
+	char name[32];
+	unsigned int i;
+	u8 a[16];
+
+	for (i = 0; i < n; i++) {
+		v4(a, base + i);
+		snprintf(name, sizeof(name), "f%u-%u.example", __kuid_val(uid),
+			 i);
+		learn_for(map, uid, a, name);
+	}
+}
+
+/* @n names of @uid for the address @a: @format's, with %u from 0 on. */
+static void names_of_one(struct pfsel_hostmap *const map, const kuid_t uid,
+			 const u8 a[16], const char *const format,
+			 const unsigned int n)
+{
+	char name[32];
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), format, i);
+		learn_for(map, uid, a, name);
+	}
+}
+
 static const u8 v6_doc1[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 };
 
 #define TEST_MAX_SEEN 12
@@ -67,17 +117,25 @@ static bool collect(const char *const name, const size_t len, void *const arg)
 	return seen->n != seen->stop_after;
 }
 
-static struct test_names *
-names_of(struct kunit *test, const struct pfsel_hostmap *map, const u8 addr[16])
+static struct test_names *names_for(struct kunit *test,
+				    const struct pfsel_hostmap *map,
+				    const u8 addr[16], const kuid_t uid)
 {
 	struct test_names *seen =
 		kunit_kzalloc(test, sizeof(*seen), GFP_KERNEL);
 	int ret;
 
 	KUNIT_ASSERT_NOT_NULL(test, seen);
-	ret = pfsel_hostmap_table_names(map, addr, collect, seen);
+	ret = pfsel_hostmap_table_names(map, addr, uid, collect, seen);
 	KUNIT_EXPECT_EQ(test, ret, (int)seen->n);
 	return seen;
+}
+
+/* The names of @addr, as a request of a uid holding none sees them. */
+static struct test_names *
+names_of(struct kunit *test, const struct pfsel_hostmap *map, const u8 addr[16])
+{
+	return names_for(test, map, addr, INVALID_UID);
 }
 
 /* The names of @addr as text, in a buffer of @size. */
@@ -89,7 +147,7 @@ static const char *format(struct kunit *test, const struct pfsel_hostmap *map,
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	memset(buf, 'x', size + 1);
-	len = pfsel_hostmap_table_format(map, addr, buf, size);
+	len = pfsel_hostmap_table_format(map, addr, INVALID_UID, buf, size);
 	KUNIT_EXPECT_LT(test, len, size);
 	KUNIT_EXPECT_EQ(test, strlen(buf), len);
 	/* Not a byte past @size written. */
@@ -115,8 +173,8 @@ static void hostmap_test_learn_lookup(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, format(test, map, a, PFSEL_HOSTS_TEXT_MAX),
 			   "");
 
-	pfsel_hostmap_table_learn(map, a, "www.example.org", 300);
-	pfsel_hostmap_table_learn(map, v6_doc1, "v6.example.org", 300);
+	learn(map, a, "www.example.org", 300);
+	learn(map, v6_doc1, "v6.example.org", 300);
 	seen = names_of(test, map, a);
 	KUNIT_ASSERT_EQ(test, seen->n, 1);
 	KUNIT_EXPECT_STREQ(test, seen->name[0], "www.example.org");
@@ -129,16 +187,16 @@ static void hostmap_test_learn_lookup(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, counter(map, PFSEL_HOSTMAP_LEARNED), 2);
 
 	/* Names that are none, or too long, are not learned. */
-	pfsel_hostmap_table_learn(map, b, "", 300);
+	learn(map, b, "", 300);
 	{
 		char *long_name = kunit_kzalloc(test, PFSEL_HOST_NAME_MAX + 2,
 						GFP_KERNEL);
 
 		KUNIT_ASSERT_NOT_NULL(test, long_name);
 		memset(long_name, 'a', PFSEL_HOST_NAME_MAX + 1);
-		pfsel_hostmap_table_learn(map, b, long_name, 300);
+		learn(map, b, long_name, 300);
 		long_name[PFSEL_HOST_NAME_MAX] = '\0';
-		pfsel_hostmap_table_learn(map, b, long_name, 300);
+		learn(map, b, long_name, 300);
 		seen = names_of(test, map, b);
 		KUNIT_ASSERT_EQ(test, seen->n, 1);
 		KUNIT_EXPECT_EQ(test, strlen(seen->name[0]),
@@ -154,9 +212,9 @@ static void hostmap_test_newest_first(struct kunit *test)
 	u8 a[16];
 
 	v4(a, 0xc0000201);
-	pfsel_hostmap_table_learn(map, a, "one.example", 300);
-	pfsel_hostmap_table_learn(map, a, "two.example", 300);
-	pfsel_hostmap_table_learn(map, a, "three.example", 300);
+	learn(map, a, "one.example", 300);
+	learn(map, a, "two.example", 300);
+	learn(map, a, "three.example", 300);
 	seen = names_of(test, map, a);
 	KUNIT_ASSERT_EQ(test, seen->n, 3);
 	KUNIT_EXPECT_STREQ(test, seen->name[0], "three.example");
@@ -164,7 +222,7 @@ static void hostmap_test_newest_first(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, seen->name[2], "one.example");
 
 	/* Learnt again, the oldest becomes the newest, and is not doubled. */
-	pfsel_hostmap_table_learn(map, a, "one.example", 300);
+	learn(map, a, "one.example", 300);
 	KUNIT_EXPECT_EQ(test, map->count, 3);
 	KUNIT_EXPECT_EQ(test, counter(map, PFSEL_HOSTMAP_REFRESHED), 1);
 	KUNIT_EXPECT_STREQ(test, format(test, map, a, PFSEL_HOSTS_TEXT_MAX),
@@ -174,7 +232,9 @@ static void hostmap_test_newest_first(struct kunit *test)
 	seen = kunit_kzalloc(test, sizeof(*seen), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, seen);
 	seen->stop_after = 2;
-	KUNIT_EXPECT_EQ(test, pfsel_hostmap_table_names(map, a, collect, seen),
+	KUNIT_EXPECT_EQ(test,
+			pfsel_hostmap_table_names(map, a, RESOLVER, collect,
+						  seen),
 			2);
 	KUNIT_EXPECT_EQ(test, seen->n, 2);
 }
@@ -189,11 +249,8 @@ static void hostmap_test_per_address_cap(struct kunit *test)
 
 	v4(a, 0xc0000201);
 	v4(b, 0xc0000202);
-	pfsel_hostmap_table_learn(map, b, "other.example", 300);
-	for (i = 0; i < PFSEL_HOSTS_PER_ADDR + 2; i++) {
-		snprintf(name, sizeof(name), "n%u.example", i);
-		pfsel_hostmap_table_learn(map, a, name, 300);
-	}
+	learn(map, b, "other.example", 300);
+	names_of_one(map, RESOLVER, a, "n%u.example", PFSEL_HOSTS_PER_ADDR + 2);
 	seen = names_of(test, map, a);
 	KUNIT_ASSERT_EQ(test, seen->n, PFSEL_HOSTS_PER_ADDR);
 	/* The newest stay, newest first: n9 .. n2. */
@@ -208,34 +265,28 @@ static void hostmap_test_per_address_cap(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, names_of(test, map, b)->n, 1);
 }
 
-static void hostmap_test_global_cap(struct kunit *test)
+/* One uid alone keeps PFSEL_HOSTMAP_UID_ENTRIES, its newest. */
+static void hostmap_test_uid_budget(struct kunit *test)
 {
 	struct pfsel_hostmap *map = new_map(test);
 	const unsigned int extra = 100;
-	char name[32];
 	unsigned int i;
 	u8 a[16];
 
-	for (i = 0; i < PFSEL_HOSTMAP_MAX_ENTRIES; i++) {
-		v4(a, 0x0a000000 + i);
-		snprintf(name, sizeof(name), "h%u.example", i);
-		pfsel_hostmap_table_learn(map, a, name, 300);
-	}
-	KUNIT_EXPECT_EQ(test, map->count, PFSEL_HOSTMAP_MAX_ENTRIES);
+	flood(map, RESOLVER, 0x0a000000, PFSEL_HOSTMAP_UID_ENTRIES);
+	KUNIT_EXPECT_EQ(test, map->count, PFSEL_HOSTMAP_UID_ENTRIES);
 	KUNIT_EXPECT_EQ(test, counter(map, PFSEL_HOSTMAP_EVICTED), 0);
 
 	/* Learnt again, the first pair is the newest: the second goes first. */
 	v4(a, 0x0a000000);
-	pfsel_hostmap_table_learn(map, a, "h0.example", 300);
-	for (i = 0; i < extra; i++) {
-		v4(a, 0x0b000000 + i);
-		snprintf(name, sizeof(name), "x%u.example", i);
-		pfsel_hostmap_table_learn(map, a, name, 300);
-	}
-	KUNIT_EXPECT_EQ(test, map->count, PFSEL_HOSTMAP_MAX_ENTRIES);
+	learn(map, a, "f0-0.example", 300);
+	flood(map, RESOLVER, 0x0b000000, extra);
+	KUNIT_EXPECT_EQ(test, map->count, PFSEL_HOSTMAP_UID_ENTRIES);
+	KUNIT_EXPECT_EQ(test, pfsel_hostmap_table_held(map, RESOLVER),
+			PFSEL_HOSTMAP_UID_ENTRIES);
 	KUNIT_EXPECT_EQ(test, counter(map, PFSEL_HOSTMAP_EVICTED), extra);
 	KUNIT_EXPECT_EQ(test, counter(map, PFSEL_HOSTMAP_LEARNED),
-			PFSEL_HOSTMAP_MAX_ENTRIES + extra);
+			PFSEL_HOSTMAP_UID_ENTRIES + extra);
 
 	v4(a, 0x0a000000);
 	KUNIT_EXPECT_EQ(test, names_of(test, map, a)->n, 1);
@@ -258,10 +309,10 @@ static void hostmap_test_ttl_clamp(struct kunit *test)
 	v4(day, 0xc0000202);
 	v4(plain, 0xc0000203);
 	/* TTL 0: still there for the connect that follows the answer. */
-	pfsel_hostmap_table_learn(map, zero, "zero.example", 0);
+	learn(map, zero, "zero.example", 0);
 	/* A TTL of a year is held for a day. */
-	pfsel_hostmap_table_learn(map, day, "day.example", 365 * 86400);
-	pfsel_hostmap_table_learn(map, plain, "plain.example", 300);
+	learn(map, day, "day.example", 365 * 86400);
+	learn(map, plain, "plain.example", 300);
 	KUNIT_EXPECT_EQ(test, names_of(test, map, zero)->n, 1);
 
 	pfsel_hostmap_test_age(map, PFSEL_HOSTMAP_TTL_MIN - 1);
@@ -286,7 +337,7 @@ static void hostmap_test_ttl_clamp(struct kunit *test)
 
 	/* Expired pairs still take room until a writer meets them. */
 	KUNIT_EXPECT_EQ(test, map->count, 3);
-	pfsel_hostmap_table_learn(map, zero, "zero.example", 60);
+	learn(map, zero, "zero.example", 60);
 	KUNIT_EXPECT_EQ(test, names_of(test, map, zero)->n, 1);
 	/* The old one was met in its bucket, two more at the old end. */
 	KUNIT_EXPECT_EQ(test, map->count, 1);
@@ -301,9 +352,9 @@ static void hostmap_test_refresh(struct kunit *test)
 	u8 a[16];
 
 	v4(a, 0xc0000201);
-	pfsel_hostmap_table_learn(map, a, "www.example.org", 60);
+	learn(map, a, "www.example.org", 60);
 	pfsel_hostmap_test_age(map, 50);
-	pfsel_hostmap_table_learn(map, a, "www.example.org", 60);
+	learn(map, a, "www.example.org", 60);
 	pfsel_hostmap_test_age(map, 50);
 	/* 100 s after the first answer, 50 after the second. */
 	KUNIT_EXPECT_EQ(test, names_of(test, map, a)->n, 1);
@@ -313,8 +364,8 @@ static void hostmap_test_refresh(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, names_of(test, map, a)->n, 0);
 
 	/* A shorter TTL learnt later shortens it: the latest answer holds. */
-	pfsel_hostmap_table_learn(map, a, "www.example.org", 3600);
-	pfsel_hostmap_table_learn(map, a, "www.example.org", 60);
+	learn(map, a, "www.example.org", 3600);
+	learn(map, a, "www.example.org", 60);
 	pfsel_hostmap_test_age(map, 61);
 	KUNIT_EXPECT_EQ(test, names_of(test, map, a)->n, 0);
 }
@@ -330,8 +381,8 @@ static void hostmap_test_format(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, name);
 	v4(a, 0xc0000201);
 	v4(b, 0xc0000202);
-	pfsel_hostmap_table_learn(map, a, "a.example", 300);
-	pfsel_hostmap_table_learn(map, a, "bb.example", 300);
+	learn(map, a, "a.example", 300);
+	learn(map, a, "bb.example", 300);
 	KUNIT_EXPECT_STREQ(test, format(test, map, a, PFSEL_HOSTS_TEXT_MAX),
 			   "bb.example,a.example");
 	/* Only whole names: what does not fit is left out. */
@@ -340,15 +391,17 @@ static void hostmap_test_format(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, format(test, map, a, 21),
 			   "bb.example,a.example");
 	KUNIT_EXPECT_STREQ(test, format(test, map, a, 10), "");
-	KUNIT_EXPECT_EQ(test, pfsel_hostmap_table_format(map, a, NULL, 0), 0);
-	KUNIT_EXPECT_EQ(test, pfsel_hostmap_table_format(NULL, a, name, 8), 0);
+	KUNIT_EXPECT_EQ(test, pfsel_hostmap_table_format(map, a, USER, NULL, 0),
+			0);
+	KUNIT_EXPECT_EQ(test,
+			pfsel_hostmap_table_format(NULL, a, USER, name, 8), 0);
 	KUNIT_EXPECT_STREQ(test, name, "");
 
 	/* The longest names, as many as an address keeps, fit the bound. */
 	for (i = 0; i < PFSEL_HOSTS_PER_ADDR; i++) {
 		memset(name, 'a' + i, PFSEL_HOST_NAME_MAX);
 		name[PFSEL_HOST_NAME_MAX] = '\0';
-		pfsel_hostmap_table_learn(map, b, name, 300);
+		learn(map, b, name, 300);
 	}
 	text = format(test, map, b, PFSEL_HOSTS_TEXT_MAX);
 	KUNIT_EXPECT_EQ(test, strlen(text), PFSEL_HOSTS_TEXT_MAX - 1);
@@ -382,22 +435,22 @@ static const char *show(struct kunit *test, const struct pfsel_hostmap *map,
 
 static void hostmap_test_listing(struct kunit *test)
 {
-	static const char line_a[] = "192.0.2.1 www.example.org 300\n";
+	static const char line_a[] = "192.0.2.1 www.example.org 300 0\n";
 	/* A year's TTL is held for a day. */
-	static const char line_v6[] = "2001:db8::1 v6.example.org 86400\n";
+	static const char line_v6[] = "2001:db8::1 v6.example.org 86400 0\n";
 	static const char stats[] =
-		"entries max_entries answers malformed learned refreshed evicted replaced expired nomem unasked\n"
-		"2 4096 0 0 3 0 0 0 1 0 0\n";
+		"entries max_entries uids max_uid_entries answers malformed learned refreshed evicted replaced expired nomem unasked served\n"
+		"2 8192 1 2048 0 0 3 0 0 0 1 0 0 0\n";
 	struct pfsel_hostmap *map = new_map(test);
 	const char *text;
 	u8 a[16], gone[16];
 
 	v4(a, 0xc0000201);
 	v4(gone, 0xc0000209);
-	pfsel_hostmap_table_learn(map, gone, "gone.example", 0);
+	learn(map, gone, "gone.example", 0);
 	pfsel_hostmap_test_age(map, PFSEL_HOSTMAP_TTL_MIN);
-	pfsel_hostmap_table_learn(map, a, "www.example.org", 300);
-	pfsel_hostmap_table_learn(map, v6_doc1, "v6.example.org", 365 * 86400);
+	learn(map, a, "www.example.org", 300);
+	learn(map, v6_doc1, "v6.example.org", 365 * 86400);
 
 	text = show(test, map, false);
 	KUNIT_EXPECT_NOT_NULL(test, strstr(text, line_a));
@@ -415,8 +468,8 @@ static void hostmap_test_tables_independent(struct kunit *test)
 	u8 a[16];
 
 	v4(a, 0xc0000201);
-	pfsel_hostmap_table_learn(one, a, "one.example", 300);
-	pfsel_hostmap_table_learn(two, a, "two.example", 300);
+	learn(one, a, "one.example", 300);
+	learn(two, a, "two.example", 300);
 	KUNIT_EXPECT_STREQ(test, format(test, one, a, PFSEL_HOSTS_TEXT_MAX),
 			   "one.example");
 	KUNIT_EXPECT_STREQ(test, format(test, two, a, PFSEL_HOSTS_TEXT_MAX),
@@ -427,20 +480,144 @@ static void hostmap_test_tables_independent(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, names_of(test, one, a)->n, 0);
 	KUNIT_EXPECT_EQ(test, names_of(test, two, a)->n, 1);
 	/* A cleared table learns again. */
-	pfsel_hostmap_table_learn(one, a, "again.example", 300);
+	learn(one, a, "again.example", 300);
 	KUNIT_EXPECT_EQ(test, names_of(test, one, a)->n, 1);
+}
+
+/* The flood of the issue: more names than a uid's budget, each its own. */
+#define TEST_FLOOD 6000
+
+/*
+ * Another uid's flood of answers (and the resolver's own copies of them)
+ * evicts only the flooders' pairs: the user's name stays, and each uid
+ * stays within its budget.
+ */
+static void hostmap_test_flood_spares_other_uids(struct kunit *test)
+{
+	struct pfsel_hostmap *map = new_map(test);
+	struct test_names *seen;
+	u8 shop[16];
+
+	v4(shop, 0xc0000201);
+	learn(map, shop, "www.shop.test", 300);
+	learn_for(map, USER, shop, "www.shop.test");
+	flood(map, OTHER, 0x0a000000, TEST_FLOOD);
+	flood(map, RESOLVER, 0x0a000000, TEST_FLOOD);
+
+	seen = names_for(test, map, shop, USER);
+	KUNIT_ASSERT_EQ(test, seen->n, 1);
+	KUNIT_EXPECT_STREQ(test, seen->name[0], "www.shop.test");
+	KUNIT_EXPECT_EQ(test, pfsel_hostmap_table_held(map, USER), 1);
+	KUNIT_EXPECT_EQ(test, pfsel_hostmap_table_held(map, OTHER),
+			PFSEL_HOSTMAP_UID_ENTRIES);
+	KUNIT_EXPECT_EQ(test, pfsel_hostmap_table_held(map, RESOLVER),
+			PFSEL_HOSTMAP_UID_ENTRIES);
+	KUNIT_EXPECT_EQ(test, map->count, 2 * PFSEL_HOSTMAP_UID_ENTRIES + 1);
+	KUNIT_EXPECT_EQ(test, map->owners, 3);
+	KUNIT_EXPECT_EQ(test, counter(map, PFSEL_HOSTMAP_EVICTED),
+			2 * (TEST_FLOOD - PFSEL_HOSTMAP_UID_ENTRIES) + 1);
+
+	/* The control: the same flood as the user's own evicts the name. */
+	flood(map, USER, 0x0b000000, TEST_FLOOD);
+	KUNIT_EXPECT_EQ(test, names_for(test, map, shop, USER)->n, 0);
+	KUNIT_EXPECT_EQ(test, pfsel_hostmap_table_held(map, USER),
+			PFSEL_HOSTMAP_UID_ENTRIES);
+}
+
+/*
+ * Names another uid learns for the user's address neither replace the
+ * user's name nor crowd it out of what the user's requests see: its own
+ * come first.  The same pair held by two uids is reported once.
+ */
+static void hostmap_test_same_address_per_uid(struct kunit *test)
+{
+	struct pfsel_hostmap *map = new_map(test);
+	struct test_names *seen;
+	u8 shop[16];
+
+	v4(shop, 0xc0000201);
+	learn_for(map, USER, shop, "www.shop.test");
+	learn_for(map, OTHER, shop, "www.shop.test");
+	KUNIT_EXPECT_EQ(test, names_of(test, map, shop)->n, 1);
+	names_of_one(map, OTHER, shop, "n%u.example", PFSEL_HOSTS_PER_ADDR + 2);
+	KUNIT_EXPECT_EQ(test, counter(map, PFSEL_HOSTMAP_REPLACED), 3);
+	KUNIT_EXPECT_EQ(test, pfsel_hostmap_table_held(map, USER), 1);
+	KUNIT_EXPECT_EQ(test, pfsel_hostmap_table_held(map, OTHER),
+			PFSEL_HOSTS_PER_ADDR);
+
+	/* The user's request: its name first, then the newest others. */
+	seen = names_for(test, map, shop, USER);
+	KUNIT_ASSERT_EQ(test, seen->n, PFSEL_HOSTS_PER_ADDR);
+	KUNIT_EXPECT_STREQ(test, seen->name[0], "www.shop.test");
+	KUNIT_EXPECT_STREQ(test, seen->name[1], "n9.example");
+	KUNIT_EXPECT_STREQ(test, seen->name[PFSEL_HOSTS_PER_ADDR - 1],
+			   "n3.example");
+	/* Another's request sees its own eight. */
+	seen = names_for(test, map, shop, OTHER);
+	KUNIT_ASSERT_EQ(test, seen->n, PFSEL_HOSTS_PER_ADDR);
+	KUNIT_EXPECT_STREQ(test, seen->name[0], "n9.example");
+	KUNIT_EXPECT_STREQ(test, seen->name[PFSEL_HOSTS_PER_ADDR - 1],
+			   "n2.example");
+
+	/* The user's own names of the address are still eight at most. */
+	names_of_one(map, USER, shop, "u%u.example", PFSEL_HOSTS_PER_ADDR);
+	seen = names_for(test, map, shop, USER);
+	KUNIT_ASSERT_EQ(test, seen->n, PFSEL_HOSTS_PER_ADDR);
+	KUNIT_EXPECT_STREQ(test, seen->name[0], "u7.example");
+	KUNIT_EXPECT_STREQ(test, seen->name[PFSEL_HOSTS_PER_ADDR - 1],
+			   "u0.example");
+	KUNIT_EXPECT_EQ(test, pfsel_hostmap_table_held(map, USER),
+			PFSEL_HOSTS_PER_ADDR);
+}
+
+/*
+ * The namespace's bound holds whatever the number of uids: with more
+ * uids at their budget than it holds, the table stays full, and the uids
+ * holding the most give up pairs, never the user holding few.
+ */
+static void hostmap_test_global_bound(struct kunit *test)
+{
+	const unsigned int flooders =
+		PFSEL_HOSTMAP_MAX_ENTRIES / PFSEL_HOSTMAP_UID_ENTRIES + 1;
+	struct pfsel_hostmap *map = new_map(test);
+	unsigned int i;
+	u8 a[16];
+
+	flood(map, USER, 0xc0000200, 16);
+	for (i = 0; i < flooders; i++)
+		flood(map, KUIDT_INIT(2000 + i), 0x0a000000 + (i << 16),
+		      PFSEL_HOSTMAP_UID_ENTRIES);
+	KUNIT_EXPECT_EQ(test, map->count, PFSEL_HOSTMAP_MAX_ENTRIES);
+	KUNIT_EXPECT_EQ(test, map->owners, flooders + 1);
+	KUNIT_EXPECT_EQ(test, pfsel_hostmap_table_held(map, USER), 16);
+	for (i = 0; i < flooders; i++)
+		KUNIT_EXPECT_LE(test,
+				pfsel_hostmap_table_held(map,
+							 KUIDT_INIT(2000 + i)),
+				PFSEL_HOSTMAP_UID_ENTRIES);
+	for (i = 0; i < 16; i++) {
+		v4(a, 0xc0000200 + i);
+		KUNIT_EXPECT_EQ(test, names_for(test, map, a, USER)->n, 1);
+	}
+	/* Every pair of the table is charged to one uid's count. */
+	KUNIT_EXPECT_EQ(test, counter(map, PFSEL_HOSTMAP_LEARNED) -
+				      counter(map, PFSEL_HOSTMAP_EVICTED),
+			PFSEL_HOSTMAP_MAX_ENTRIES);
 }
 
 static struct kunit_case hostmap_test_cases[] = {
 	KUNIT_CASE(hostmap_test_learn_lookup),
 	KUNIT_CASE(hostmap_test_newest_first),
 	KUNIT_CASE(hostmap_test_per_address_cap),
-	KUNIT_CASE(hostmap_test_global_cap),
+	KUNIT_CASE(hostmap_test_uid_budget),
 	KUNIT_CASE(hostmap_test_ttl_clamp),
 	KUNIT_CASE(hostmap_test_refresh),
 	KUNIT_CASE(hostmap_test_format),
 	KUNIT_CASE(hostmap_test_listing),
 	KUNIT_CASE(hostmap_test_tables_independent),
+	KUNIT_CASE(hostmap_test_flood_spares_other_uids),
+	KUNIT_CASE(hostmap_test_same_address_per_uid),
+	KUNIT_CASE(hostmap_test_global_bound),
 	{}
 };
 

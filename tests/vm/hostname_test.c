@@ -7,12 +7,15 @@
  * Two dnsmasq (Debian's) run on loopback: the test zone's server on
  * 127.0.0.2:53, and the resolver on 127.0.0.1:53, which forwards every
  * question to it and keeps no cache; the system policy names dnsmasq a
- * resolver.  The programs of pfuser1 resolve names with the C library
- * (/etc/resolv.conf names the resolver) and connect to listeners on the
- * addresses the zone gives.  The attacks are played by hand-made answers:
- * this program is a resolver too in the system policy, and sends itself
- * answers from port 53 (and from other ports), as root, the only one that
- * may bind port 53 here.
+ * resolver.  The zone's server is a copy of dnsmasq at another path,
+ * another application, which the system policy does not trust: what it
+ * serves is learned only where a trusted resolver receives it.  The
+ * programs of pfuser1 resolve names with the C library (/etc/resolv.conf
+ * names the resolver) and connect to listeners on the addresses the zone
+ * gives.  The attacks are played by hand-made answers: this program is a
+ * resolver too in the system policy, and sends itself answers from port
+ * 53 (and from other ports), as root, the only one that may bind port 53
+ * here.
  *
  * Every test uses names and addresses of its own: a name learned stays
  * learned (at least 30 s) for the tests after it.  Needs root.
@@ -27,6 +30,8 @@
 #include "kselftest_harness.h"
 
 #define DNSMASQ "/usr/sbin/dnsmasq"
+/* The zone servers' dnsmasq: a copy, which no "resolver" names. */
+#define ZONE_DNSMASQ "/tmp/hostname-zone-dnsmasq"
 #define ZONE_SERVER "127.0.0.2"
 #define RESOLVER "127.0.0.1"
 /* The port the host rules of hosts_1001.pfw allow. */
@@ -57,6 +62,7 @@ static const char *const zone_args[] = {
 	"--host-record=shell-started.test.example,127.0.12.5,600",
 	"--host-record=userns-started.test.example,127.0.12.6,600",
 	"--host-record=suid-started.test.example,127.0.12.7,600",
+	"--host-record=user.test.example,127.0.12.2,600",
 };
 
 /* Write @text to @path, created or emptied first: 0 or errno. */
@@ -72,13 +78,13 @@ static int write_new(const char *path, const char *text)
 }
 
 /*
- * Start dnsmasq in the foreground with @extra arguments, through the
- * @n_via words of @via (a program that executes the rest of its
- * arguments, as "runas 1002"): its pid, or -1.
+ * Start @dnsmasq (DNSMASQ or ZONE_DNSMASQ) in the foreground with @extra
+ * arguments, through the @n_via words of @via (a program that executes
+ * the rest of its arguments, as "runas 1002"): its pid, or -1.
  */
-static pid_t start_dnsmasq_via(const char *const *via, size_t n_via,
-			       const char *listen, const char *const *extra,
-			       size_t n_extra)
+static pid_t start_dnsmasq_via(const char *dnsmasq, const char *const *via,
+			       size_t n_via, const char *listen,
+			       const char *const *extra, size_t n_extra)
 {
 	char listen_arg[64];
 	const char *argv[40];
@@ -88,7 +94,7 @@ static pid_t start_dnsmasq_via(const char *const *via, size_t n_via,
 	snprintf(listen_arg, sizeof(listen_arg), "--listen-address=%s", listen);
 	for (i = 0; i < n_via && i < 8; i++)
 		argv[argc++] = via[i];
-	argv[argc++] = DNSMASQ;
+	argv[argc++] = dnsmasq;
 	argv[argc++] = "--keep-in-foreground";
 	argv[argc++] = "--user=root";
 	argv[argc++] = "--conf-file=/dev/null";
@@ -113,11 +119,11 @@ static pid_t start_dnsmasq_via(const char *const *via, size_t n_via,
 	return pid;
 }
 
-/* Start dnsmasq in the foreground with @extra arguments: its pid, or -1. */
-static pid_t start_dnsmasq(const char *listen, const char *const *extra,
-			   size_t n_extra)
+/* Start @dnsmasq in the foreground with @extra arguments: its pid, or -1. */
+static pid_t start_dnsmasq(const char *dnsmasq, const char *listen,
+			   const char *const *extra, size_t n_extra)
 {
-	return start_dnsmasq_via(NULL, 0, listen, extra, n_extra);
+	return start_dnsmasq_via(dnsmasq, NULL, 0, listen, extra, n_extra);
 }
 
 /* The transaction id of the hand-made questions and answers. */
@@ -179,6 +185,63 @@ static bool ask_server_at(const char *server, unsigned short port,
 static bool ask_server(const char *server, const char *name)
 {
 	return ask_server_at(server, 53, name, 5000);
+}
+
+/* The dnsmasq of a fixture: the zone's server, and the resolver before it. */
+struct dnsmasq_pair {
+	pid_t zone, resolver;
+};
+
+/*
+ * Start the zone's server (ZONE_DNSMASQ, a fresh copy of DNSMASQ) on
+ * @zone_at with the @n_zone words of @zone, and the resolver (DNSMASQ,
+ * forwarding to it) on @resolver_at with the @n_resolver words of
+ * @resolver, which /etc/resolv.conf then names, and wait until the
+ * resolver answers for @probe: true then.  What was started is in @pair
+ * either way, for the teardown.
+ */
+static bool start_zone_and_resolver(struct dnsmasq_pair *pair,
+				    const char *zone_at,
+				    const char *const *zone, size_t n_zone,
+				    const char *resolver_at,
+				    const char *const *resolver,
+				    size_t n_resolver, const char *probe)
+{
+	char conf[128];
+	int tries;
+
+	pair->zone = pair->resolver = -1;
+	snprintf(conf, sizeof(conf),
+		 "nameserver %s\noptions attempts:2 timeout:2\n", resolver_at);
+	if (write_new("/etc/resolv.conf", conf) ||
+	    write_new("/etc/nsswitch.conf", "hosts: dns\n"))
+		return false;
+	if (system("rm -f " ZONE_DNSMASQ " && cp " DNSMASQ " " ZONE_DNSMASQ))
+		return false;
+	pair->zone = start_dnsmasq(ZONE_DNSMASQ, zone_at, zone, n_zone);
+	pair->resolver =
+		start_dnsmasq(DNSMASQ, resolver_at, resolver, n_resolver);
+	if (pair->zone < 0 || pair->resolver < 0)
+		return false;
+	for (tries = 0; tries < 50; tries++) {
+		if (ask_server(resolver_at, probe))
+			return true;
+		usleep(100 * 1000);
+	}
+	return false;
+}
+
+/* Stop what start_zone_and_resolver() started. */
+static void stop_zone_and_resolver(const struct dnsmasq_pair *pair)
+{
+	if (pair->zone > 0)
+		kill(pair->zone, SIGTERM);
+	if (pair->resolver > 0)
+		kill(pair->resolver, SIGTERM);
+	if (pair->zone > 0)
+		pfsel_wait_status(pair->zone);
+	if (pair->resolver > 0)
+		pfsel_wait_status(pair->resolver);
 }
 
 /*
@@ -337,7 +400,7 @@ static int as_user(const char *name, const char *addr, unsigned short port,
 
 FIXTURE(hostname)
 {
-	pid_t zone, resolver;
+	struct dnsmasq_pair dns;
 	int peers[16];
 	int npeers;
 };
@@ -360,9 +423,8 @@ FIXTURE_SETUP(hostname)
 		{ "127.0.12.5", PORT_NAMED },	  { "127.0.11.8", PORT_BY_ADDRESS },
 	};
 	size_t i;
-	int tries;
 
-	self->zone = self->resolver = -1;
+	self->dns.zone = self->dns.resolver = -1;
 	self->npeers = 0;
 	if (geteuid() != 0)
 		SKIP(return, "loading policies and running dnsmasq need root");
@@ -370,22 +432,11 @@ FIXTURE_SETUP(hostname)
 		SKIP(return, "no " DNSMASQ " in the VM (Debian's dnsmasq-base)");
 
 	pfsel_reset();
-	ASSERT_EQ(0, write_new("/etc/resolv.conf",
-				      "nameserver " RESOLVER
-				      "\noptions attempts:2 timeout:2\n"));
-	ASSERT_EQ(0, write_new("/etc/nsswitch.conf", "hosts: dns\n"));
-
-	self->zone = start_dnsmasq(ZONE_SERVER, zone_args,
-				   sizeof(zone_args) / sizeof(zone_args[0]));
-	ASSERT_LT(0, self->zone);
-	self->resolver = start_dnsmasq(RESOLVER, resolver_args,
-				       sizeof(resolver_args) /
-					       sizeof(resolver_args[0]));
-	ASSERT_LT(0, self->resolver);
-	for (tries = 0; tries < 50 && !ask_server(RESOLVER, "www.test.example");
-	     tries++)
-		usleep(100 * 1000);
-	ASSERT_GT(50, tries)
+	ASSERT_TRUE(start_zone_and_resolver(
+		&self->dns, ZONE_SERVER, zone_args,
+		sizeof(zone_args) / sizeof(zone_args[0]), RESOLVER,
+		resolver_args, sizeof(resolver_args) / sizeof(resolver_args[0]),
+		"www.test.example"))
 	{
 		TH_LOG("the resolver did not answer");
 	}
@@ -405,14 +456,7 @@ FIXTURE_TEARDOWN(hostname)
 
 	for (i = 0; i < self->npeers; i++)
 		close(self->peers[i]);
-	if (self->zone > 0)
-		kill(self->zone, SIGTERM);
-	if (self->resolver > 0)
-		kill(self->resolver, SIGTERM);
-	if (self->zone > 0)
-		pfsel_wait_status(self->zone);
-	if (self->resolver > 0)
-		pfsel_wait_status(self->resolver);
+	stop_zone_and_resolver(&self->dns);
 	if (geteuid() == 0)
 		pfsel_reset();
 }
@@ -608,9 +652,10 @@ static int nslookup_as(uid_t uid, const char *name, const char *server)
 
 /*
  * A program that asks the zone's server itself: its answer comes from
- * port 53, but it is no resolver of the system policy's, so nothing is
- * learned; once the system policy trusts every process's answers
- * ("resolver * any user;"), the same answer is.
+ * port 53, but neither is a resolver of the system policy's (the server
+ * is a copy of dnsmasq), so nothing is learned; once the system policy
+ * trusts every process's answers ("resolver * any user;"), the same
+ * answer is (the control).
  */
 TEST_F(hostname, answer_to_an_untrusted_process_is_not_learned)
 {
@@ -629,7 +674,10 @@ TEST_F(hostname, answer_to_an_untrusted_process_is_not_learned)
 /*
  * Forged answers to a resolver's question: one from a port other than
  * 53 teaches nothing, nor one from port 53 that answers no question the
- * socket asked; the real answer (the control) does.
+ * socket asked; the real answer (the control) does.  The sender on port
+ * 53 is this program, a trusted resolver too, so the answers it serves
+ * are read as well: the unasked one answers no question that reached it,
+ * and teaches nothing that way either.
  */
 TEST_F(hostname, forged_answers_are_not_learned)
 {
@@ -660,66 +708,37 @@ TEST_F(hostname, forged_answers_are_not_learned)
 }
 
 /*
- * A resolver program run by @uid: a socket it made asks a server on
- * port 53 about @name, and receives the answer.  True when it arrived.
+ * A resolver program run by @uid: a socket it made asks the zone's server
+ * (a program no "resolver" names, so what it serves teaches nothing of
+ * itself) about @name, and receives the answer.  True when it arrived.
  */
-static bool resolver_as(uid_t uid, const char *name, const char *ipv4)
+static bool resolver_as(uid_t uid, const char *name)
 {
-	const int server = udp_bound(FORGER, 53);
-	bool arrived = false;
-	pid_t pid;
+	pid_t pid = fork();
 
-	if (server < 0)
-		return false;
-	pid = fork();
 	if (pid == 0) {
-		union pfsel_addr dest;
-		const socklen_t dlen = pfsel_addr(FORGER, 53, &dest);
-		uint8_t msg[512];
-		const size_t len = dns_query(msg, ANSWER_ID, name);
-		int to;
-
-		close(server);
 		if (pfsel_become(uid))
 			_exit(126);
-		to = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-		if (to < 0 ||
-		    sendto(to, msg, len, 0, &dest.sa, dlen) != (ssize_t)len)
-			_exit(125);
-		_exit(recv(to, msg, sizeof(msg), 0) > 0 ? 0 : 1);
+		_exit(ask_server(ZONE_SERVER, name) ? 0 : 1);
 	}
-	if (pid > 0) {
-		struct pollfd pfd = { .fd = server, .events = POLLIN };
-		union pfsel_addr peer;
-		socklen_t plen = sizeof(peer.storage);
-		uint8_t msg[512];
-		size_t len;
-
-		if (poll(&pfd, 1, 5000) == 1 &&
-		    recvfrom(server, msg, sizeof(msg), 0, &peer.sa, &plen) > 0) {
-			len = dns_answer(msg, name, ipv4, 600);
-			sendto(server, msg, len, 0, &peer.sa, plen);
-		}
-		arrived = pfsel_wait_status(pid) == 0;
-	}
-	close(server);
-	return arrived;
+	return pid > 0 && pfsel_wait_status(pid) == 0;
 }
 
 /*
  * The resolver program (this one is a resolver of the system policy)
  * run by a user who has a policy, is the user's own: its answers teach
  * nothing.  Run by an account without a user policy, they do: root started
- * this program, and the child drops to that account, as a service does.
+ * this program, and the child drops to that account, as a service does
+ * (the control).
  */
 TEST_F(hostname, resolver_run_by_a_user_is_not_trusted)
 {
 	ASSERT_TRUE(pfsel_uid_loaded(PFSEL_UID1));
-	ASSERT_TRUE(resolver_as(PFSEL_UID1, "user.test.example", "127.0.12.2"));
+	ASSERT_TRUE(resolver_as(PFSEL_UID1, "user.test.example"));
 	EXPECT_FALSE(table_has("127.0.12.2", "user.test.example"));
 
 	ASSERT_FALSE(pfsel_uid_loaded(PFSEL_UID2));
-	ASSERT_TRUE(resolver_as(PFSEL_UID2, "user.test.example", "127.0.12.2"));
+	ASSERT_TRUE(resolver_as(PFSEL_UID2, "user.test.example"));
 	EXPECT_TRUE(table_has("127.0.12.2", "user.test.example"));
 }
 
@@ -751,7 +770,7 @@ static bool learned_through(struct __test_metadata *const _metadata,
 	pid_t pid;
 
 	EXPECT_FALSE(table_has(addr, name));
-	pid = start_dnsmasq_via(via, n_via, listen, args,
+	pid = start_dnsmasq_via(DNSMASQ, via, n_via, listen, args,
 				sizeof(args) / sizeof(args[0]));
 	EXPECT_LT(0, pid);
 	if (pid <= 0)
@@ -855,10 +874,19 @@ TEST_F(hostname, names_no_rule_can_name_are_not_learned)
 /* How many answers the flood sends: more than the table holds. */
 #define FLOOD 6000
 
+/* How many pairs one uid keeps (PFSEL_HOSTMAP_UID_ENTRIES). */
+#define UID_PAIRS 2048
+/* How many pairs the namespace keeps (PFSEL_HOSTMAP_MAX_ENTRIES). */
+#define ALL_PAIRS 8192
+
+static long table_pairs_of(long uid);
+
 /*
- * A flood of answers, each with a name and address of its own: the table
- * keeps at most PFSEL_HOSTMAP_MAX_ENTRIES pairs, the newest.  In the debug
- * kernel on a busy 2-core host the flood takes about 40 s.
+ * A flood of answers, each with a name and address of its own, received
+ * by this program (a resolver, run by root): the table keeps at most
+ * PFSEL_HOSTMAP_UID_ENTRIES pairs for root, the newest, and at most
+ * PFSEL_HOSTMAP_MAX_ENTRIES in all.  In the debug kernel on a busy 2-core
+ * host the flood takes about 40 s.
  */
 TEST_F_TIMEOUT(hostname, flood_of_answers_stays_bounded, 180)
 {
@@ -876,15 +904,351 @@ TEST_F_TIMEOUT(hostname, flood_of_answers_stays_bounded, 180)
 	}
 	close(server);
 	close(to);
-	pairs = table_pairs();
-	TH_LOG("%ld pairs after %d answers", pairs, FLOOD);
-	EXPECT_GE(4096, pairs);
-	EXPECT_LE(4000, pairs);
+	pairs = table_pairs_of(0);
+	TH_LOG("%ld pairs of uid 0 after %d answers, %ld in all", pairs, FLOOD,
+	       table_pairs());
+	EXPECT_GE(UID_PAIRS, pairs);
+	EXPECT_LE(UID_PAIRS - 50, pairs);
+	EXPECT_GE(ALL_PAIRS, table_pairs());
 	EXPECT_FALSE(table_has("127.1.0.1", "flood-0.test.example"));
 	snprintf(name, sizeof(name), "flood-%d.test.example", FLOOD - 1);
 	snprintf(addr, sizeof(addr), "127.1.%d.%d", (FLOOD - 1) / 250,
 		 (FLOOD - 1) % 250 + 1);
 	EXPECT_TRUE(table_has(addr, name));
+}
+
+/*
+ * Another user takes a user's host names away (issue 32): uid 1002 floods
+ * the resolver that uid 1001 uses with names of its own, or with names of
+ * 1001's address.  Here the resolver caches (dnsmasq on 127.0.0.4, which
+ * asks a zone server of its own on 127.0.0.5), so 1001's second lookup of
+ * its name is answered from the cache and nothing arrives from upstream
+ * to learn.  The answer the resolver serves is learned as it is sent, for
+ * the uid it is sent to, within that uid's own budget: 1001's name stays.
+ */
+#define CACHE "127.0.0.4"
+#define SHOP_ZONE "127.0.0.5"
+#define SHOP_HOSTS "/tmp/hostname-shop.hosts"
+/*
+ * www.shop.test and two.shop.test, which hosts_1001.pfw allows by
+ * "*.shop.test": one for each test.
+ */
+#define SHOP_ADDR "127.0.20.1"
+#define TWO_ADDR "127.0.20.2"
+/* Names uid 1002 gives 1001's address: more than an address keeps. */
+#define SAME_NAMES (8 + 4)
+
+/*
+ * The zone (a hosts file, 600 s TTL) and the caching resolver before
+ * it, which /etc/resolv.conf names, and listeners on 1001's addresses.
+ */
+FIXTURE(hostshare)
+{
+	struct dnsmasq_pair dns;
+	int peer, peer2;
+};
+
+FIXTURE_SETUP(hostshare)
+{
+	static const char *const zone_extra[] = {
+		"--addn-hosts=" SHOP_HOSTS,
+		"--local-ttl=600",
+	};
+	static const char *const cache_extra[] = {
+		"--server=" SHOP_ZONE,
+		"--cache-size=10000",
+	};
+	FILE *hosts;
+	int i;
+
+	self->dns.zone = self->dns.resolver = -1;
+	self->peer = self->peer2 = -1;
+	if (geteuid() != 0)
+		SKIP(return, "loading policies and running dnsmasq need root");
+	if (access(DNSMASQ, X_OK))
+		SKIP(return, "no " DNSMASQ " in the VM (Debian's dnsmasq-base)");
+
+	pfsel_reset();
+	hosts = fopen(SHOP_HOSTS, "we");
+	ASSERT_NE(NULL, hosts);
+	fprintf(hosts, "%s www.shop.test\n%s two.shop.test\n", SHOP_ADDR,
+		TWO_ADDR);
+	for (i = 0; i < SAME_NAMES; i++)
+		fprintf(hosts, "%s same-%d.other.test\n", TWO_ADDR, i);
+	for (i = 0; i < FLOOD; i++)
+		fprintf(hosts, "127.2.%d.%d flood-%d.other.test\n", i / 250,
+			i % 250 + 1, i);
+	ASSERT_EQ(0, fclose(hosts));
+	ASSERT_TRUE(start_zone_and_resolver(
+		&self->dns, SHOP_ZONE, zone_extra,
+		sizeof(zone_extra) / sizeof(zone_extra[0]), CACHE, cache_extra,
+		sizeof(cache_extra) / sizeof(cache_extra[0]),
+		"same-0.other.test"))
+	{
+		TH_LOG("the caching resolver did not answer");
+	}
+	self->peer = pfsel_peer(SOCK_STREAM, SHOP_ADDR, PORT_NAMED);
+	ASSERT_LE(0, self->peer);
+	self->peer2 = pfsel_peer(SOCK_STREAM, TWO_ADDR, PORT_NAMED);
+	ASSERT_LE(0, self->peer2);
+	ASSERT_EQ(0, pfsel_load("hosts_system"));
+	ASSERT_EQ(0, pfsel_load("hosts_1001"));
+}
+
+FIXTURE_TEARDOWN(hostshare)
+{
+	if (self->peer >= 0)
+		close(self->peer);
+	if (self->peer2 >= 0)
+		close(self->peer2);
+	stop_zone_and_resolver(&self->dns);
+	unlink(SHOP_HOSTS);
+	if (geteuid() == 0)
+		pfsel_reset();
+}
+
+/*
+ * The pairs of the table ("hosts": ADDRESS NAME SECONDS-LEFT UID) charged
+ * to @uid, or all of them for -1; of @addr and @name only, when given.
+ */
+static long table_count(long uid, const char *addr, const char *name)
+{
+	char path[PATH_MAX], a[64], n[256];
+	const size_t size = 4 << 20;
+	char *text = malloc(size), *line, *save;
+	unsigned long left;
+	long owner, count = 0;
+
+	if (!text || pfsel_read_file(pfsel_raw_path("hosts", path, sizeof(path)),
+				     text, size) < 0) {
+		free(text);
+		return -1;
+	}
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "%63s %255s %lu %ld", a, n, &left, &owner) != 4)
+			continue;
+		if ((uid < 0 || owner == uid) && (!addr || !strcmp(a, addr)) &&
+		    (!name || !strcmp(n, name)))
+			count++;
+	}
+	free(text);
+	return count;
+}
+
+static long table_pairs_of(long uid)
+{
+	return table_count(uid, NULL, NULL);
+}
+
+/* One of the counters of "hosts_stats", by its name: -1 if missing. */
+static long hosts_stat(const char *what)
+{
+	char path[PATH_MAX], text[1024], *names, *values, *n, *v, *sn, *sv;
+
+	if (pfsel_read_file(pfsel_raw_path("hosts_stats", path, sizeof(path)),
+			    text, sizeof(text)) < 0)
+		return -1;
+	names = text;
+	values = strchr(text, '\n');
+	if (!values)
+		return -1;
+	*values++ = '\0';
+	for (n = strtok_r(names, " ", &sn), v = strtok_r(values, " \n", &sv);
+	     n && v; n = strtok_r(NULL, " ", &sn), v = strtok_r(NULL, " \n", &sv))
+		if (!strcmp(n, what))
+			return atol(v);
+	return -1;
+}
+
+/*
+ * For pfsel_run_as(): ask the caching resolver, from one socket, for the
+ * names @arg says (a printf format with one %d, and how many), each
+ * answer awaited: 0 when every one came, else how many did not.
+ */
+struct lookups {
+	const char *format;
+	int count;
+};
+
+static int lookup_many(void *arg)
+{
+	const struct lookups *l = arg;
+	union pfsel_addr dest;
+	const socklen_t dlen = pfsel_addr(CACHE, 53, &dest);
+	struct pollfd pfd = { .events = POLLIN };
+	uint8_t msg[512];
+	char name[128];
+	int i, missing = 0;
+
+	pfd.fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (pfd.fd < 0 || connect(pfd.fd, &dest.sa, dlen))
+		return 126;
+	for (i = 0; i < l->count; i++) {
+		size_t len;
+
+		snprintf(name, sizeof(name), l->format, i);
+		len = dns_query(msg, i & 0xffff, name);
+		if (send(pfd.fd, msg, len, 0) != (ssize_t)len ||
+		    poll(&pfd, 1, 5000) != 1 ||
+		    recv(pfd.fd, msg, sizeof(msg), 0) <= 12)
+			missing++;
+	}
+	close(pfd.fd);
+	return missing > 125 ? 125 : missing;
+}
+
+/* uid 1002 asks the caching resolver for @count names of @format. */
+static int flood_as_other(const char *format, int count)
+{
+	struct lookups l = { format, count };
+
+	return pfsel_run_as(PFSEL_UID2, lookup_many, &l);
+}
+
+/*
+ * 1001 looks its name up again and connects: the resolver answers from
+ * its cache (nothing upstream answers), and the answer it serves 1001
+ * is learned for 1001.
+ */
+static void again_from_cache(struct __test_metadata *const _metadata,
+			     const char *name, const char *addr)
+{
+	const long upstream = hosts_stat("answers");
+	const long served = hosts_stat("served");
+
+	EXPECT_EQ(0, as_user(name, addr, PORT_NAMED, true));
+	EXPECT_EQ(upstream, hosts_stat("answers"));
+	EXPECT_LT(served, hosts_stat("served"));
+}
+
+/*
+ * 6,000 other names by uid 1002: its own pairs and the resolver's (what
+ * the resolver receives from upstream) churn, 1001's stay.
+ */
+TEST_F_TIMEOUT(hostshare, other_users_flood_leaves_the_name, 600)
+{
+	ASSERT_EQ(0, as_user("www.shop.test", SHOP_ADDR, PORT_NAMED, true));
+	EXPECT_EQ(1, table_count(PFSEL_UID1, SHOP_ADDR, "www.shop.test"));
+	/* What the resolver received from upstream, for its own uid. */
+	EXPECT_EQ(1, table_count(0, SHOP_ADDR, "www.shop.test"));
+
+	ASSERT_EQ(0, flood_as_other("flood-%d.other.test", FLOOD));
+	TH_LOG("after the flood: %ld pairs of 1002, %ld of the resolver, %ld of 1001, %ld in all",
+	       table_pairs_of(PFSEL_UID2), table_pairs_of(0),
+	       table_pairs_of(PFSEL_UID1), table_pairs_of(-1));
+	EXPECT_GE(UID_PAIRS, table_pairs_of(PFSEL_UID2));
+	EXPECT_LE(UID_PAIRS - 50, table_pairs_of(PFSEL_UID2));
+	EXPECT_GE(UID_PAIRS, table_pairs_of(0));
+	EXPECT_GE(ALL_PAIRS, table_pairs_of(-1));
+	/*
+	 * The flood did push out what the resolver had received: all that
+	 * the kernel knew of the name before answers served were learned.
+	 */
+	EXPECT_EQ(0, table_count(0, SHOP_ADDR, "www.shop.test"));
+	EXPECT_EQ(1, table_count(PFSEL_UID1, SHOP_ADDR, "www.shop.test"));
+
+	/* Without a lookup: the name is still known. */
+	EXPECT_EQ(0, as_user(NULL, SHOP_ADDR, PORT_NAMED, false));
+	again_from_cache(_metadata, "www.shop.test", SHOP_ADDR);
+}
+
+/*
+ * Names of 1001's address by uid 1002, more than an address keeps: they
+ * replace only 1002's own, and 1001's requests see 1001's name first.
+ */
+TEST_F_TIMEOUT(hostshare, other_users_names_of_the_address_leave_the_name,
+	       120)
+{
+	ASSERT_EQ(0, as_user("two.shop.test", TWO_ADDR, PORT_NAMED, true));
+	ASSERT_EQ(0, flood_as_other("same-%d.other.test", SAME_NAMES));
+	TH_LOG("names of %s: %ld of 1002, %ld in all", TWO_ADDR,
+	       table_count(PFSEL_UID2, TWO_ADDR, NULL),
+	       table_count(-1, TWO_ADDR, NULL));
+	EXPECT_EQ(8, table_count(PFSEL_UID2, TWO_ADDR, NULL));
+	/* The resolver's own copies: 8 names, two.shop.test replaced. */
+	EXPECT_EQ(0, table_count(0, TWO_ADDR, "two.shop.test"));
+	EXPECT_EQ(1, table_count(PFSEL_UID1, TWO_ADDR, "two.shop.test"));
+
+	EXPECT_EQ(0, as_user(NULL, TWO_ADDR, PORT_NAMED, false));
+	again_from_cache(_metadata, "two.shop.test", TWO_ADDR);
+	/* And pfsel check, for 1001, decides by 1001's name. */
+	EXPECT_TRUE(check_says(TWO_ADDR, "verdict  allow"));
+}
+
+/*
+ * Answers a trusted resolver serves (this program, on port 53) to a
+ * program of uid 1001 that asked it for served.test.example: only the
+ * answer to that question, from the socket it was sent to, with its ID,
+ * once, is learned for 1001 (the last is the control).  So a resolver
+ * cannot be made to plant a name for a user by serving what nobody asked.
+ */
+TEST_F(hostname, served_answer_counts_only_for_its_query)
+{
+	const int server = udp_bound(FORGER, 53);
+	const int other = udp_bound("127.0.0.6", 53);
+	const char *const name = "served.test.example", *const addr =
+		"127.0.12.8";
+	union pfsel_addr peer;
+	socklen_t plen = sizeof(peer.storage);
+	struct pollfd pfd = { .fd = server, .events = POLLIN };
+	uint8_t msg[512];
+	int hold[2];
+	long unasked;
+	size_t len;
+	pid_t pid;
+
+	ASSERT_LE(0, server);
+	ASSERT_LE(0, other);
+	ASSERT_EQ(0, pipe2(hold, O_CLOEXEC));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		/* 1001's program: ask, and keep the socket until told. */
+		union pfsel_addr dest;
+		const socklen_t dlen = pfsel_addr(FORGER, 53, &dest);
+		int fd;
+
+		close(hold[1]);
+		if (pfsel_become(PFSEL_UID1))
+			_exit(126);
+		fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		len = dns_query(msg, ANSWER_ID, name);
+		if (fd < 0 ||
+		    sendto(fd, msg, len, 0, &dest.sa, dlen) != (ssize_t)len)
+			_exit(125);
+		_exit(read(hold[0], msg, 1) == 0 ? 0 : 1);
+	}
+	close(hold[0]);
+	ASSERT_EQ(1, poll(&pfd, 1, 5000));
+	ASSERT_LT(0, recvfrom(server, msg, sizeof(msg), 0, &peer.sa, &plen));
+
+	unasked = hosts_stat("unasked");
+	/* Another name than the question's. */
+	len = dns_answer(msg, "planted.test.example", addr, 600);
+	ASSERT_EQ((ssize_t)len, sendto(server, msg, len, 0, &peer.sa, plen));
+	EXPECT_FALSE(table_has(addr, "planted.test.example"));
+	/* Another ID. */
+	len = dns_answer(msg, name, addr, 600);
+	msg[1] ^= 1;
+	ASSERT_EQ((ssize_t)len, sendto(server, msg, len, 0, &peer.sa, plen));
+	/* From another port-53 socket of the resolver's than the one asked. */
+	msg[1] ^= 1;
+	ASSERT_EQ((ssize_t)len, sendto(other, msg, len, 0, &peer.sa, plen));
+	EXPECT_FALSE(table_has(addr, name));
+	EXPECT_EQ(unasked + 3, hosts_stat("unasked"));
+
+	/* The answer: learned for 1001, as it is sent; once. */
+	ASSERT_EQ((ssize_t)len, sendto(server, msg, len, 0, &peer.sa, plen));
+	EXPECT_EQ(1, table_count(PFSEL_UID1, addr, name));
+	EXPECT_EQ(unasked + 3, hosts_stat("unasked"));
+	ASSERT_EQ((ssize_t)len, sendto(server, msg, len, 0, &peer.sa, plen));
+	EXPECT_EQ(unasked + 4, hosts_stat("unasked"));
+
+	close(hold[1]);
+	EXPECT_EQ(0, pfsel_wait_status(pid));
+	close(other);
+	close(server);
 }
 
 TEST_HARNESS_MAIN
