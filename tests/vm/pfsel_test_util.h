@@ -21,12 +21,15 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -128,6 +131,77 @@ static inline int pfsel_write_file(const char *path, const char *text)
 		err = errno ? errno : EIO;
 	close(fd);
 	return err;
+}
+
+/*
+ * Create (or truncate) @path with mode @mode and write @text to it in one
+ * write(): a test's script or file, made whole before anything runs it.
+ * 0 or -errno (-EIO for a short write).
+ */
+static inline int pfsel_create_file(const char *path, const char *text,
+				    mode_t mode)
+{
+	const int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			    mode);
+	const size_t len = strlen(text);
+	ssize_t written;
+
+	if (fd < 0)
+		return -errno;
+	written = write(fd, text, len);
+	close(fd);
+	return written == (ssize_t)len ? 0 : -EIO;
+}
+
+/*
+ * In a child that became pfuser1: take a user namespace, and @flags'
+ * other namespaces (CLONE_NEW*), where it is root (uid and gid 0 are 1001
+ * outside), as `unshare -Ur` does; with a mount namespace, make every
+ * mount private, so that the test's mounts stay its own.  The child must
+ * be dumpable again (setresuid() made it not) to write its own uid_map.
+ * 0, or errno.
+ */
+static inline int pfsel_enter_userns(int flags)
+{
+	if (prctl(PR_SET_DUMPABLE, 1) || unshare(CLONE_NEWUSER | flags))
+		return errno;
+	errno = pfsel_write_file("/proc/self/setgroups", "deny");
+	if (!errno)
+		errno = pfsel_write_file("/proc/self/uid_map", "0 1001 1");
+	if (!errno)
+		errno = pfsel_write_file("/proc/self/gid_map", "0 1001 1");
+	if (errno)
+		return errno;
+	if ((flags & CLONE_NEWNS) &&
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return errno;
+	return 0;
+}
+
+/*
+ * Copy @from to @to, a new file of the caller's with mode @mode (a
+ * program or library the test places where an attacker would): 0 or an
+ * errno.
+ */
+static inline int pfsel_copy_file(const char *from, const char *to,
+				  mode_t mode)
+{
+	char buf[65536];
+	int in = open(from, O_RDONLY | O_CLOEXEC), out;
+	ssize_t n;
+
+	if (in < 0)
+		return errno;
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	if (out < 0) {
+		close(in);
+		return errno;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			break;
+	close(in);
+	return close(out) || n ? EIO : 0;
 }
 
 /* Read a whole (small) file into @buf, NUL-terminated: length or -errno. */

@@ -63,26 +63,6 @@
 
 /* ---- Files ------------------------------------------------------------- */
 
-static int copy_file(const char *from, const char *to, mode_t mode)
-{
-	char buf[65536];
-	int in = open(from, O_RDONLY | O_CLOEXEC), out;
-	ssize_t n;
-
-	if (in < 0)
-		return errno;
-	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-	if (out < 0) {
-		close(in);
-		return errno;
-	}
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n)
-			break;
-	close(in);
-	return close(out) || n ? EIO : 0;
-}
-
 /*
  * The user's root: what the test makes here as root, a program of the
  * user makes in its own folder (/tmp, its home) just the same.
@@ -102,11 +82,11 @@ static int prepare_root(void)
 		return EIO;
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		snprintf(to, sizeof(to), "%s%s", EVIL, files[i]);
-		err = copy_file(files[i], to, 0755);
+		err = pfsel_copy_file(files[i], to, 0755);
 		if (err)
 			return err;
 	}
-	err = copy_file(PRELOAD, EVIL "/preload.so", 0755);
+	err = pfsel_copy_file(PRELOAD, EVIL "/preload.so", 0755);
 	if (err)
 		return err;
 	fd = open(EVIL "/etc/ld.so.preload", O_WRONLY | O_CREAT | O_TRUNC,
@@ -121,19 +101,6 @@ static int prepare_root(void)
 /* ---- The attacker ------------------------------------------------------ */
 
 #define SETUP_FAILED 124
-
-/* A user namespace of one's own, root there (`unshare -Ur`): no mounts. */
-static int enter_userns(void)
-{
-	if (prctl(PR_SET_DUMPABLE, 1) || unshare(CLONE_NEWUSER))
-		return errno;
-	errno = pfsel_write_file("/proc/self/setgroups", "deny");
-	if (!errno)
-		errno = pfsel_write_file("/proc/self/uid_map", "0 1001 1");
-	if (!errno)
-		errno = pfsel_write_file("/proc/self/gid_map", "0 1001 1");
-	return errno;
-}
 
 static int real_root = -1, evil_root = -1;
 
@@ -210,7 +177,7 @@ static int race(void *arg)
 		return SETUP_FAILED;
 	real_root = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	evil_root = open(EVIL, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (real_root < 0 || evil_root < 0 || enter_userns())
+	if (real_root < 0 || evil_root < 0 || pfsel_enter_userns(0))
 		return SETUP_FAILED;
 	for (i = 0; i < TRIES && counts[WON] < 5; i++)
 		counts[one_try(exe)]++;

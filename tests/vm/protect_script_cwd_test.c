@@ -39,88 +39,38 @@
  * Policy: policies/protect_script_1001.pfw (protect_script_test's).
  */
 #define _GNU_SOURCE
-#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-#include "pfsel_test_util.h"
+#include "protect_script.h"
 
-#include "kselftest_harness.h"
-
-#define DIR "/tmp/pfsel-scriptenv"
 #define EVIL_DIR "/tmp/pfsel-cwd-evil"
-#define BASH "/bin/bash"
 
-#define PORT 7720
-#define PORT_TEXT "7720"
-
-#define BASH_CONNECT(word) \
-	"exec 3<>/dev/tcp/127.0.0.1/" PORT_TEXT " && echo " word " >&3\n"
-
-static const char script_sh[] = "#!" BASH "\n" BASH_CONNECT("script");
+static const char script_sh[] = "#!" BASH "\n" BASH_CONNECT("3", "script");
 /* The attacker's files, at the scripts' names in a folder of its own. */
 /* It exits 42 only when it connected, as the script it is taken for. */
 static const char evil_sh[] =
-	"#!" BASH "\nexec 3<>/dev/tcp/127.0.0.1/" PORT_TEXT
+	"#!" BASH "\nexec 3<>/dev/tcp/127.0.0.1/" SCRIPT_PORT_TEXT
 	" && echo evil >&3 && exit 42\nexit 3\n";
 #define EVIL_STATUS 42
 
-#define SETUP_FAILED 124
 /* Tries per run: refused whatever the timing now (see thread_moves_cwd). */
 #define TRIES 20
 
-static int write_text(const char *path, const char *text, mode_t mode)
-{
-	const int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-			    mode);
-	const size_t len = strlen(text);
-	ssize_t written;
-
-	if (fd < 0)
-		return -errno;
-	written = write(fd, text, len);
-	close(fd);
-	return written == (ssize_t)len ? 0 : -EIO;
-}
-
 static int prepare_files(void)
 {
-	if (system("rm -rf " DIR " " EVIL_DIR) || mkdir(DIR, 0755) ||
-	    mkdir(EVIL_DIR, 0755))
+	if (system("rm -rf " SCRIPT_DIR " " EVIL_DIR) ||
+	    mkdir(SCRIPT_DIR, 0755) || mkdir(EVIL_DIR, 0755))
 		return -errno;
-	if (write_text(DIR "/protected.sh", script_sh, 0755) ||
-	    write_text(DIR "/plain.sh", script_sh, 0755) ||
-	    write_text(EVIL_DIR "/protected.sh", evil_sh, 0755) ||
-	    write_text(EVIL_DIR "/plain.sh", evil_sh, 0755))
+	if (pfsel_create_file(SCRIPT_DIR "/protected.sh", script_sh, 0755) ||
+	    pfsel_create_file(SCRIPT_DIR "/plain.sh", script_sh, 0755) ||
+	    pfsel_create_file(EVIL_DIR "/protected.sh", evil_sh, 0755) ||
+	    pfsel_create_file(EVIL_DIR "/plain.sh", evil_sh, 0755))
 		return -EIO;
 	return 0;
-}
-
-/* Every line heard since the last call, separated by spaces. */
-static void heard(int listener, char *out, size_t size)
-{
-	char word[64];
-	ssize_t len;
-	int fd;
-
-	out[0] = '\0';
-	while ((fd = accept4(listener, NULL, NULL,
-			     SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-
-		poll(&p, 1, 2000);
-		len = read(fd, word, sizeof(word) - 1);
-		close(fd);
-		word[len > 0 ? len : 0] = '\0';
-		word[strcspn(word, "\n")] = '\0';
-		if (out[0])
-			strncat(out, " ", size - strlen(out) - 1);
-		strncat(out, word[0] ? word : "(nothing)",
-			size - strlen(out) - 1);
-	}
 }
 
 /* ---- A sibling process sharing the fs_struct -------------------------- */
@@ -138,7 +88,7 @@ static int sibling_exec(void *unused)
 	if (null >= 0)
 		dup2(null, STDOUT_FILENO);
 	close(sibling_pipe[0]);
-	if (chdir(DIR))
+	if (chdir(SCRIPT_DIR))
 		_exit(SETUP_FAILED);
 	execve(sibling_name, argv, envp);
 	_exit(errno);
@@ -193,7 +143,7 @@ static int thread_moves_cwd(void *arg)
 {
 	int i;
 
-	real_dir = open(DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	real_dir = open(SCRIPT_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	evil_dir = open(EVIL_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (real_dir < 0 || evil_dir < 0)
 		return SETUP_FAILED;
@@ -243,22 +193,13 @@ FIXTURE_SETUP(script_cwd)
 		SKIP(return, "loading 1001's policy and the files need root");
 	if (access(BASH, X_OK))
 		SKIP(return, "no bash in this VM");
-	pfsel_reset();
-	ASSERT_EQ(0, prepare_files());
-	ASSERT_EQ(0, pfsel_load("protect_script_1001"));
-	self->listener = pfsel_peer(SOCK_STREAM, "127.0.0.1", PORT);
-	ASSERT_LE(0, self->listener);
-	ASSERT_EQ(0, fcntl(self->listener, F_SETFL, O_NONBLOCK));
+	protect_script_setup(_metadata, prepare_files, &self->listener);
 }
 
 FIXTURE_TEARDOWN(script_cwd)
 {
-	if (geteuid() != 0)
-		return;
-	if (self->listener >= 0)
-		close(self->listener);
-	pfsel_reset();
-	system("rm -rf " DIR " " EVIL_DIR " /tmp/pfsel-dotdot");
+	protect_script_teardown(self->listener, "rm -rf " SCRIPT_DIR " " EVIL_DIR
+				" /tmp/pfsel-dotdot");
 }
 
 /* The attacker's file run as what it is: its connect is refused. */
@@ -282,19 +223,19 @@ TEST_F_TIMEOUT(script_cwd, sibling_process_moves_cwd, 120)
 
 	/* Control: the attacker's file by hand connects to nothing. */
 	pfsel_run_as(PFSEL_UID1, evil_by_hand, NULL);
-	heard(self->listener, said, sizeof(said));
+	protect_script_heard(self->listener, said, sizeof(said));
 	TH_LOG("by hand: heard \"%s\"", said);
 	EXPECT_EQ(NULL, strstr(said, "evil"));
 
 	status = pfsel_run_as(PFSEL_UID1, sibling_moves_cwd, "protected.sh");
-	heard(self->listener, said, sizeof(said));
+	protect_script_heard(self->listener, said, sizeof(said));
 	TH_LOG("protected.sh: status %d, heard \"%s\"", status, said);
 	EXPECT_EQ(EPERM, status);
 	EXPECT_EQ(NULL, strstr(said, "evil"));
 
 	/* Control: the plain script, moved under the same way, is borrowed. */
 	status = pfsel_run_as(PFSEL_UID1, sibling_moves_cwd, "plain.sh");
-	heard(self->listener, said, sizeof(said));
+	protect_script_heard(self->listener, said, sizeof(said));
 	TH_LOG("plain.sh: status %d, heard \"%s\"", status, said);
 	EXPECT_NE(NULL, strstr(said, "evil"));
 }
@@ -310,7 +251,7 @@ TEST_F_TIMEOUT(script_cwd, thread_moves_cwd, 900)
 	int status;
 
 	status = pfsel_run_as(PFSEL_UID1, thread_moves_cwd, "protected.sh");
-	heard(self->listener, said, sizeof(said));
+	protect_script_heard(self->listener, said, sizeof(said));
 	TH_LOG("protected.sh, %d tries: status %d, heard \"%s\"", TRIES,
 	       status, said);
 	EXPECT_EQ(0, status);
@@ -322,7 +263,7 @@ TEST_F_TIMEOUT(script_cwd, thread_moves_cwd, 900)
 #define OWN "/tmp/pfsel-dotdot"
 
 /*
- * As pfuser1: exec the script @arg (its file name in DIR) by the name
+ * As pfuser1: exec the script @arg (its file name in SCRIPT_DIR) by the name
  * OWN/x/../../pfsel-scriptenv/@arg, which crosses no symbolic link and
  * leads to the script; the moment the exec committed, swap OWN/x for a
  * symbolic link to OWN/deep/a (renameat2()'s exchange), so that the same
@@ -344,7 +285,7 @@ static int dotdot_swap(void *arg)
 	if (system("rm -rf " OWN " && mkdir -p " OWN "/x " OWN "/deep/a "
 		   OWN "/pfsel-scriptenv && ln -s " OWN "/deep/a " OWN
 		   "/x.link") ||
-	    write_text(evil, evil_sh, 0755) || pipe2(p, O_CLOEXEC))
+	    pfsel_create_file(evil, evil_sh, 0755) || pipe2(p, O_CLOEXEC))
 		return SETUP_FAILED;
 	pid = fork();
 	if (pid == 0) {
@@ -379,13 +320,13 @@ TEST_F_TIMEOUT(script_cwd, dotdot_through_own_folder, 120)
 	int status;
 
 	status = pfsel_run_as(PFSEL_UID1, dotdot_swap, "plain.sh");
-	heard(self->listener, said, sizeof(said));
+	protect_script_heard(self->listener, said, sizeof(said));
 	TH_LOG("plain.sh: status %d, heard \"%s\"", status, said);
 	EXPECT_EQ(3, status);
 	EXPECT_EQ(NULL, strstr(said, "evil"));
 
 	status = pfsel_run_as(PFSEL_UID1, dotdot_swap, "protected.sh");
-	heard(self->listener, said, sizeof(said));
+	protect_script_heard(self->listener, said, sizeof(said));
 	TH_LOG("protected.sh: status %d, heard \"%s\"", status, said);
 	EXPECT_NE(EVIL_STATUS, status);
 	EXPECT_EQ(NULL, strstr(said, "evil"));

@@ -45,89 +45,29 @@
  * Policy: policies/protect_script_1001.pfw (protect_script_test's).
  */
 #define _GNU_SOURCE
-#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/mount.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 
-#include "pfsel_test_util.h"
+#include "protect_script.h"
 
-#include "kselftest_harness.h"
-
-#define DIR "/tmp/pfsel-scriptenv"
 #define ATTACKER "/tmp/pfsel-ident"
 #define BINFMT ATTACKER "/binfmt"
-#define PERL "/usr/bin/perl"
 
-#define PORT 7720
-#define PORT_TEXT "7720"
-
-#define PERL_CONNECT(word)                                                 \
-	"socket(S, 2, 1, 6) or die \"socket: $!\";\n"                      \
-	"connect(S, pack(\"S n C4 x8\", 2, " PORT_TEXT ", 127, 0, 0, 1))" \
-	" or die \"connect: $!\";\n"                                       \
-	"print S \"" word "\\n\";\nclose(S);\n"
-
-static const char script_pl[] = "#!" PERL "\n" PERL_CONNECT("perl");
-static const char evil_pl[] = PERL_CONNECT("evil");
-
-#define BASH "/bin/bash"
-#define BASH_CONNECT(word)                                                 \
-	"exec 3<>/dev/tcp/127.0.0.1/" PORT_TEXT " && echo " word " >&3\n"
-static const char script_sh[] = "#!" BASH "\n" BASH_CONNECT("bash");
-static const char evil_sh[] = "#!" BASH "\n" BASH_CONNECT("evil");
-
-#define SETUP_FAILED 124
-
-static int write_text(const char *path, const char *text, mode_t mode)
-{
-	const int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-			    mode);
-	const size_t len = strlen(text);
-	ssize_t written;
-
-	if (fd < 0)
-		return -errno;
-	written = write(fd, text, len);
-	close(fd);
-	return written == (ssize_t)len ? 0 : -EIO;
-}
+static const char script_sh[] = "#!" BASH "\n" BASH_CONNECT("3", "bash");
+static const char evil_sh[] = "#!" BASH "\n" BASH_CONNECT("3", "evil");
 
 static int prepare_files(void)
 {
-	if (system("rm -rf " DIR " " ATTACKER) || mkdir(DIR, 0755))
+	if (system("rm -rf " SCRIPT_DIR " " ATTACKER) || mkdir(SCRIPT_DIR, 0755))
 		return -errno;
-	if (write_text(DIR "/protected.sh", script_sh, 0755) ||
-	    write_text(DIR "/protected.pl", script_pl, 0755) ||
-	    write_text(DIR "/plain.pl", script_pl, 0755))
+	if (pfsel_create_file(SCRIPT_DIR "/protected.sh", script_sh, 0755) ||
+	    pfsel_create_file(SCRIPT_DIR "/protected.pl", script_pl, 0755) ||
+	    pfsel_create_file(SCRIPT_DIR "/plain.pl", script_pl, 0755))
 		return -EIO;
 	return 0;
-}
-
-static void heard(int listener, char *out, size_t size)
-{
-	char word[64];
-	ssize_t len;
-	int fd;
-
-	out[0] = '\0';
-	while ((fd = accept4(listener, NULL, NULL,
-			     SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-
-		poll(&p, 1, 2000);
-		len = read(fd, word, sizeof(word) - 1);
-		close(fd);
-		word[len > 0 ? len : 0] = '\0';
-		word[strcspn(word, "\n")] = '\0';
-		if (out[0])
-			strncat(out, " ", size - strlen(out) - 1);
-		strncat(out, word[0] ? word : "(nothing)",
-			size - strlen(out) - 1);
-	}
 }
 
 /* What to execute, and whether through the user namespace's handler. */
@@ -173,16 +113,11 @@ static void exec_switching_cwd(char **argv)
 
 	if (pipe(switch_go) || pipe(switch_ready) ||
 	    pthread_create(&t, NULL, switch_thread, argv) ||
-	    read(switch_ready[0], &byte, 1) != 1 || chdir(DIR) ||
+	    read(switch_ready[0], &byte, 1) != 1 || chdir(SCRIPT_DIR) ||
 	    write(switch_go[1], "g", 1) != 1)
 		_exit(SETUP_FAILED);
 	pthread_join(t, NULL);
 	_exit(SETUP_FAILED);
-}
-
-static int write_str(const char *path, const char *text)
-{
-	return pfsel_write_file(path, text);
 }
 
 /*
@@ -205,7 +140,7 @@ static void handler_keeper(int ready, const char *flags, const char *interp)
 		_exit(1);
 	snprintf(rule, sizeof(rule), ":pfsel-ident:M::%s::%s:%s", hex,
 		 interp, flags);
-	if (write_str(BINFMT "/register", rule))
+	if (pfsel_write_file(BINFMT "/register", rule))
 		_exit(2);
 	if (write(ready, "r", 1) != 1)
 		_exit(3);
@@ -230,27 +165,19 @@ static int exec_with_program_on_stdin(void *arg)
 	char byte;
 	int status;
 
-	if (mkdir(ATTACKER, 0755) && errno != EEXIST)
+	if (protect_script_dash_folder(ATTACKER, in) ||
+	    (mkdir(BINFMT, 0755) && errno != EEXIST) || pipe(ready) ||
+	    null < 0)
 		return SETUP_FAILED;
-	if ((mkdir(ATTACKER "/-Ia", 0755) && errno != EEXIST) ||
-	    (mkdir(BINFMT, 0755) && errno != EEXIST) || chdir(ATTACKER) ||
-	    pipe(in) || pipe(ready) || null < 0)
-		return SETUP_FAILED;
-	if (write(in[1], evil_pl, strlen(evil_pl)) != (ssize_t)strlen(evil_pl))
-		return SETUP_FAILED;
-	close(in[1]);
 	if (c->cwd_switch &&
 	    ((mkdir(ATTACKER "/evil", 0755) && errno != EEXIST) ||
-	     write_text(ATTACKER "/evil/protected.sh", evil_sh, 0755) ||
+	     pfsel_create_file(ATTACKER "/evil/protected.sh", evil_sh, 0755) ||
 	     (symlink("/proc/self/cwd/protected.sh", ATTACKER "/lnk") &&
 	      errno != EEXIST)))
 		return SETUP_FAILED;
 	if (c->flags) {
 		/* A user namespace only: the root stays init's. */
-		if (prctl(PR_SET_DUMPABLE, 1) || unshare(CLONE_NEWUSER) ||
-		    write_str("/proc/self/setgroups", "deny") ||
-		    write_str("/proc/self/uid_map", "0 1001 1") ||
-		    write_str("/proc/self/gid_map", "0 1001 1"))
+		if (pfsel_enter_userns(0))
 			return SETUP_FAILED;
 		keeper = fork();
 		if (keeper == 0) {
@@ -296,22 +223,13 @@ FIXTURE_SETUP(script_ident)
 		SKIP(return, "loading 1001's policy and the files need root");
 	if (access(PERL, X_OK))
 		SKIP(return, "no perl in this VM");
-	pfsel_reset();
-	ASSERT_EQ(0, prepare_files());
-	ASSERT_EQ(0, pfsel_load("protect_script_1001"));
-	self->listener = pfsel_peer(SOCK_STREAM, "127.0.0.1", PORT);
-	ASSERT_LE(0, self->listener);
-	ASSERT_EQ(0, fcntl(self->listener, F_SETFL, O_NONBLOCK));
+	protect_script_setup(_metadata, prepare_files, &self->listener);
 }
 
 FIXTURE_TEARDOWN(script_ident)
 {
-	if (geteuid() != 0)
-		return;
-	if (self->listener >= 0)
-		close(self->listener);
-	pfsel_reset();
-	system("rm -rf " DIR " " ATTACKER);
+	protect_script_teardown(self->listener,
+				"rm -rf " SCRIPT_DIR " " ATTACKER);
 }
 
 #define RUN(name_, flags_, said)                                       \
@@ -319,7 +237,7 @@ FIXTURE_TEARDOWN(script_ident)
 		struct ident_case c_ = { name_, flags_, NULL, false };                  \
 		int status_ = pfsel_run_as(PFSEL_UID1,                     \
 					   exec_with_program_on_stdin, &c_); \
-		heard(self->listener, said, sizeof(said));                 \
+		protect_script_heard(self->listener, said, sizeof(said)); \
 		TH_LOG("%s (binfmt_misc flags %s): status %d, heard \"%s\"", \
 		       name_, c_.flags ? c_.flags : "-, none", status_,  \
 		       said);                                              \
@@ -340,7 +258,7 @@ TEST_F_TIMEOUT(script_ident, binfmt_misc_open_binary_dash_name, 120)
 	EXPECT_EQ(NULL, strstr(said, "evil"));
 
 	/* Control: the handler, the script by its plain name: runs itself. */
-	ASSERT_EQ(0, RUN(DIR "/protected.pl", "O", said));
+	ASSERT_EQ(0, RUN(SCRIPT_DIR "/protected.pl", "O", said));
 	EXPECT_STREQ("perl", said);
 
 	/* The attack. */
@@ -357,7 +275,7 @@ TEST_F_TIMEOUT(script_ident, binfmt_misc_no_flag_dash_name, 120)
 {
 	char said[256];
 
-	ASSERT_EQ(0, RUN(DIR "/protected.pl", "", said));
+	ASSERT_EQ(0, RUN(SCRIPT_DIR "/protected.pl", "", said));
 	EXPECT_STREQ("perl", said);
 	RUN("-Ia/../../pfsel-scriptenv/protected.pl", "", said);
 	EXPECT_EQ(NULL, strstr(said, "evil"));
@@ -371,7 +289,7 @@ TEST_F_TIMEOUT(script_ident, binfmt_misc_credentials_dash_name, 120)
 {
 	char said[256];
 
-	ASSERT_EQ(0, RUN(DIR "/protected.pl", "C", said));
+	ASSERT_EQ(0, RUN(SCRIPT_DIR "/protected.pl", "C", said));
 	EXPECT_STREQ("perl", said);
 	RUN("-Ia/../../pfsel-scriptenv/protected.pl", "C", said);
 	EXPECT_EQ(NULL, strstr(said, "evil"));
@@ -382,7 +300,7 @@ TEST_F_TIMEOUT(script_ident, binfmt_misc_credentials_dash_name, 120)
 		struct ident_case c_ = { name_, flags_, BASH, true };      \
 		int status_ = pfsel_run_as(PFSEL_UID1,                     \
 					   exec_with_program_on_stdin, &c_); \
-		heard(self->listener, said, sizeof(said));                 \
+		protect_script_heard(self->listener, said, sizeof(said)); \
 		TH_LOG("%s, thread with its own cwd (binfmt_misc flags %s):" \
 		       " status %d, heard \"%s\"", name_,                  \
 		       c_.flags ? c_.flags : "-, none", status_, said);    \
@@ -405,7 +323,7 @@ TEST_F_TIMEOUT(script_ident, binfmt_misc_open_binary_cwd_switch_bash, 120)
 		SKIP(return, "no bash in this VM");
 	RUN_SH(ATTACKER "/lnk", NULL, said);
 	EXPECT_EQ(NULL, strstr(said, "evil"));
-	ASSERT_EQ(0, RUN_SH(DIR "/protected.sh", "O", said));
+	ASSERT_EQ(0, RUN_SH(SCRIPT_DIR "/protected.sh", "O", said));
 	EXPECT_STREQ("bash", said);
 	RUN_SH(ATTACKER "/lnk", "O", said);
 	EXPECT_EQ(NULL, strstr(said, "evil"));

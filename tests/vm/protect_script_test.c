@@ -34,75 +34,38 @@
  */
 
 #define _GNU_SOURCE
-#include <poll.h>
 
-#include "pfsel_test_util.h"
+#include "protect_script.h"
 
-#include "kselftest_harness.h"
-
-#define DIR "/tmp/pfsel-scriptenv"
-#define PROT_SH DIR "/protected.sh"
-#define PLAIN_SH DIR "/plain.sh"
-#define PROT_PL DIR "/protected.pl"
-#define PLAIN_PL DIR "/plain.pl"
-#define EVIL_RC DIR "/evil.rc"
-#define EVIL_LIB DIR "/lib"
-#define BASH "/bin/bash"
-#define PERL "/usr/bin/perl"
-
-#define PORT 7720
-#define PORT_TEXT "7720"
-
-/* bash's own way to a TCP connection: a redirection. */
-#define BASH_CONNECT(fd, word) \
-	"exec " fd "<>/dev/tcp/127.0.0.1/" PORT_TEXT " && echo " word " >&" fd "\n"
-
-/* perl's, with its built-ins only (the VM has no modules). */
-#define PERL_CONNECT(word)                                                 \
-	"socket(S, 2, 1, 6) or die \"socket: $!\";\n"                      \
-	"connect(S, pack(\"S n C4 x8\", 2, " PORT_TEXT ", 127, 0, 0, 1))" \
-	" or die \"connect: $!\";\n"                                       \
-	"print S \"" word "\\n\";\nclose(S);\n"
+#define PROT_SH SCRIPT_DIR "/protected.sh"
+#define PLAIN_SH SCRIPT_DIR "/plain.sh"
+#define PROT_PL SCRIPT_DIR "/protected.pl"
+#define PLAIN_PL SCRIPT_DIR "/plain.pl"
+#define EVIL_RC SCRIPT_DIR "/evil.rc"
+#define EVIL_LIB SCRIPT_DIR "/lib"
 
 /* The script says, too, what of the loader's variables it was left. */
 static const char script_sh[] =
 	"#!" BASH "\n"
 	BASH_CONNECT("3", "script${PFSEL_PRELOADED:+ preloaded}${GCONV_PATH:+ gconv}");
-static const char script_pl[] = "#!" PERL "\n" PERL_CONNECT("perl");
 static const char evil_rc[] = BASH_CONNECT("4", "evil");
 static const char evil_pm[] = "package evil;\n" PERL_CONNECT("evil") "1;\n";
 
 /* Writes "evil" instead of what the script says, in its own connection. */
 #define EVIL_ECHO "BASH_FUNC_echo%%=() {  builtin echo evil >&3\n}"
 
-/* A child's status when it could not set its attack up (it says why). */
-#define SETUP_FAILED 124
-
-static int write_text(const char *path, const char *text, mode_t mode)
-{
-	const int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-			    mode);
-	const size_t len = strlen(text);
-	ssize_t written;
-
-	if (fd < 0)
-		return -errno;
-	written = write(fd, text, len);
-	close(fd);
-	return written == (ssize_t)len ? 0 : -EIO;
-}
-
 /* The scripts and the attacker's files, root's, in a folder of root's. */
 static int prepare_files(void)
 {
-	if (system("rm -rf " DIR) || mkdir(DIR, 0755) || mkdir(EVIL_LIB, 0755))
+	if (system("rm -rf " SCRIPT_DIR) || mkdir(SCRIPT_DIR, 0755) ||
+	    mkdir(EVIL_LIB, 0755))
 		return -errno;
-	if (write_text(PROT_SH, script_sh, 0755) ||
-	    write_text(PLAIN_SH, script_sh, 0755) ||
-	    write_text(PROT_PL, script_pl, 0755) ||
-	    write_text(PLAIN_PL, script_pl, 0755) ||
-	    write_text(EVIL_RC, evil_rc, 0644) ||
-	    write_text(EVIL_LIB "/evil.pm", evil_pm, 0644))
+	if (pfsel_create_file(PROT_SH, script_sh, 0755) ||
+	    pfsel_create_file(PLAIN_SH, script_sh, 0755) ||
+	    pfsel_create_file(PROT_PL, script_pl, 0755) ||
+	    pfsel_create_file(PLAIN_PL, script_pl, 0755) ||
+	    pfsel_create_file(EVIL_RC, evil_rc, 0644) ||
+	    pfsel_create_file(EVIL_LIB "/evil.pm", evil_pm, 0644))
 		return -EIO;
 	return 0;
 }
@@ -130,33 +93,6 @@ static int exec_with_env(void *arg)
 	return errno;
 }
 
-/*
- * What reached the listener since the last call: the first line of each
- * connection, in the order they came, separated by spaces.
- */
-static void heard(int listener, char *out, size_t size)
-{
-	char word[64];
-	ssize_t len;
-	int fd;
-
-	out[0] = '\0';
-	while ((fd = accept4(listener, NULL, NULL,
-			     SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-
-		poll(&p, 1, 2000);
-		len = read(fd, word, sizeof(word) - 1);
-		close(fd);
-		word[len > 0 ? len : 0] = '\0';
-		word[strcspn(word, "\n")] = '\0';
-		if (out[0])
-			strncat(out, " ", size - strlen(out) - 1);
-		strncat(out, word[0] ? word : "(nothing)",
-			size - strlen(out) - 1);
-	}
-}
-
 FIXTURE(script_env)
 {
 	int listener;
@@ -169,29 +105,19 @@ FIXTURE_SETUP(script_env)
 		SKIP(return, "loading 1001's policy and the files need root");
 	if (access(BASH, X_OK) || access(PERL, X_OK))
 		SKIP(return, "no bash or no perl in this VM");
-	pfsel_reset();
-	ASSERT_EQ(0, prepare_files());
-	ASSERT_EQ(0, pfsel_load("protect_script_1001"));
-	self->listener = pfsel_peer(SOCK_STREAM, "127.0.0.1", PORT);
-	ASSERT_LE(0, self->listener);
-	ASSERT_EQ(0, fcntl(self->listener, F_SETFL, O_NONBLOCK));
+	protect_script_setup(_metadata, prepare_files, &self->listener);
 }
 
 FIXTURE_TEARDOWN(script_env)
 {
-	if (geteuid() != 0)
-		return;
-	if (self->listener >= 0)
-		close(self->listener);
-	pfsel_reset();
-	system("rm -rf " DIR);
+	protect_script_teardown(self->listener, "rm -rf " SCRIPT_DIR);
 }
 
 /* Run @r as pfuser1: its status; what it said to the listener in @said. */
 #define RUN(r, said)                                                      \
 	({                                                                \
 		int status_ = pfsel_run_as(PFSEL_UID1, exec_with_env, &(r)); \
-		heard(self->listener, said, sizeof(said));                \
+		protect_script_heard(self->listener, said, sizeof(said)); \
 		TH_LOG("%s: status %d, heard \"%s\"", (r).argv[0], status_, \
 		       said);                                             \
 		status_;                                                  \
@@ -277,7 +203,7 @@ TEST_F(script_env, loader_variables_are_the_loaders)
 {
 	char *prot[] = { PROT_SH, NULL }, *plain[] = { PLAIN_SH, NULL };
 	struct run r = { prot, { "LD_PRELOAD=" PFSEL_TESTS_DIR "/preload.so",
-				 "GCONV_PATH=" DIR } };
+				 "GCONV_PATH=" SCRIPT_DIR } };
 	char said[256];
 
 	EXPECT_EQ(0, RUN(r, said));

@@ -247,12 +247,7 @@ static void mount_attacker(bool mount_over)
 
 	if (pfsel_become(PFSEL_UID1))
 		_exit(126);
-	/* setresuid() made this process non-dumpable: its uid_map needs it. */
-	if (prctl(PR_SET_DUMPABLE, 1) || unshare(CLONE_NEWUSER | CLONE_NEWNS) ||
-	    pfsel_write_file("/proc/self/setgroups", "deny") ||
-	    pfsel_write_file("/proc/self/uid_map", "0 1001 1") ||
-	    pfsel_write_file("/proc/self/gid_map", "0 1001 1") ||
-	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+	if (pfsel_enter_userns(CLONE_NEWNS))
 		_exit(120);
 	pid = fork();
 	if (pid < 0)

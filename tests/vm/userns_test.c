@@ -178,30 +178,6 @@ static int is_copy(const char *path)
 	} while (0)
 
 /*
- * In a child that became pfuser1: take a user namespace, and @flags'
- * other namespaces, where it is root (uid and gid 0 are 1001 outside), as
- * `unshare -Ur` does; with a mount namespace, make every mount private.
- * The child must be dumpable again (setresuid() made it not) to write its
- * own uid_map.  0, or errno.
- */
-static int enter_userns(int flags)
-{
-	if (prctl(PR_SET_DUMPABLE, 1) || unshare(CLONE_NEWUSER | flags))
-		return errno;
-	errno = pfsel_write_file("/proc/self/setgroups", "deny");
-	if (!errno)
-		errno = pfsel_write_file("/proc/self/uid_map", "0 1001 1");
-	if (!errno)
-		errno = pfsel_write_file("/proc/self/gid_map", "0 1001 1");
-	if (errno)
-		return errno;
-	if ((flags & CLONE_NEWNS) &&
-	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
-		return errno;
-	return 0;
-}
-
-/*
  * Run @exe with "OP inet 127.0.0.1 PORT" (netprobe's arguments): its
  * status, the errno of its request; 127 when the exec failed.
  */
@@ -242,7 +218,7 @@ static int plainly(void *arg)
 /* Run @arg in a user and mount namespace of one's own, nothing mounted. */
 static int in_own_userns(void *arg)
 {
-	if (enter_userns(CLONE_NEWNS))
+	if (pfsel_enter_userns(CLONE_NEWNS))
 		FAIL_SETUP("user and mount namespace");
 	return connect_allowed_port(arg);
 }
@@ -250,7 +226,7 @@ static int in_own_userns(void *arg)
 /* Bind-mount the denied program over netprobe, then run netprobe's path. */
 static int bind_mount_over(void *arg)
 {
-	if (enter_userns(CLONE_NEWNS))
+	if (pfsel_enter_userns(CLONE_NEWNS))
 		FAIL_SETUP("user and mount namespace");
 	if (mount(COPY, NETPROBE, NULL, MS_BIND, NULL))
 		FAIL_SETUP("bind mount");
@@ -270,7 +246,7 @@ static int overlay_over(void *arg)
 	const char *top = arg;
 	char options[256];
 
-	if (enter_userns(CLONE_NEWNS))
+	if (pfsel_enter_userns(CLONE_NEWNS))
 		FAIL_SETUP("user and mount namespace");
 	snprintf(options, sizeof(options), "lowerdir=%s:%s", top, TESTS_DIR);
 	if (mount("overlay", TESTS_DIR, "overlay", MS_RDONLY, options))
@@ -414,7 +390,7 @@ static int fuse_over(void *unused)
 	ssize_t size;
 	int fd, status;
 
-	if (enter_userns(CLONE_NEWNS))
+	if (pfsel_enter_userns(CLONE_NEWNS))
 		FAIL_SETUP("user and mount namespace");
 	size = slurp(COPY, &data);
 	if (size < 0) {
@@ -469,7 +445,7 @@ static int binfmt_handler(void *arg)
 	size_t i;
 	int fd;
 
-	if (enter_userns(CLONE_NEWNS))
+	if (pfsel_enter_userns(CLONE_NEWNS))
 		FAIL_SETUP("user and mount namespace");
 	fd = open(c->matched, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || read(fd, head, sizeof(head)) != (ssize_t)sizeof(head))
@@ -548,7 +524,7 @@ static int in_own_netns(const struct netns_case *c)
 		close(go[1]);
 		if (pfsel_become(PFSEL_UID1))
 			_exit(126);
-		errno = enter_userns(CLONE_NEWNET);
+		errno = pfsel_enter_userns(CLONE_NEWNET);
 		if (!errno)
 			errno = loopback_up();
 		if (errno) {
@@ -664,7 +640,7 @@ static int attack_from_userns(void *arg)
 {
 	const struct from_userns *a = arg;
 
-	if (enter_userns(0))
+	if (pfsel_enter_userns(0))
 		FAIL_SETUP("user namespace");
 	return a->attack(a->arg);
 }
@@ -702,7 +678,7 @@ static int attack_started_in_userns(void *arg)
 	pid_t pid;
 	int ret;
 
-	if (enter_userns(0))
+	if (pfsel_enter_userns(0))
 		FAIL_SETUP("user namespace");
 	pid = start_waiting(a->path, line, sizeof(line), false);
 	if (pid < 0)
@@ -1013,7 +989,7 @@ static int start_under_own_etc(void *arg)
 	char line[128];
 	int err;
 
-	if (enter_userns(CLONE_NEWNS))
+	if (pfsel_enter_userns(CLONE_NEWNS))
 		FAIL_SETUP("user and mount namespace");
 	if (mount("pfsel-etc", "/etc", "tmpfs", 0, NULL) ||
 	    close(open("/etc/ld.so.preload", O_WRONLY | O_CREAT | O_CLOEXEC,
@@ -1044,27 +1020,6 @@ TEST_F_TIMEOUT(userns, protected_under_loader_files_of_ones_own, 120)
 	EXPECT_EQ(RAN_PRELOADED, attacker(start_under_own_etc, PLAIN));
 }
 
-/* Copy @from to @to (a new file of the caller's): 0 or an errno. */
-static int copy_file(const char *from, const char *to)
-{
-	char buf[65536];
-	int in = open(from, O_RDONLY | O_CLOEXEC), out;
-	ssize_t n;
-
-	if (in < 0)
-		return errno;
-	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
-	if (out < 0) {
-		close(in);
-		return errno;
-	}
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n)
-			break;
-	close(in);
-	return close(out) || n ? EIO : 0;
-}
-
 /*
  * The same through a root of one's own: the protected file opened first,
  * then, in a user namespace of one's own (which allows chroot()), a
@@ -1093,10 +1048,10 @@ static int exec_fd_in_own_root(void *arg)
 		FAIL_SETUP("a folder of one's own");
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		snprintf(to, sizeof(to), "%s%s", dir, files[i]);
-		if (copy_file(files[i], to))
+		if (pfsel_copy_file(files[i], to, 0755))
 			FAIL_SETUP("copy the loader and libc");
 	}
-	if (enter_userns(0) || chroot(dir) || chdir("/"))
+	if (pfsel_enter_userns(0) || chroot(dir) || chdir("/"))
 		FAIL_SETUP("chroot in a user namespace of one's own");
 	pid = fork();
 	if (pid == 0) {
