@@ -102,7 +102,7 @@ static void exchange(const int client, const int server, const int k)
 		die("receive the answer about %s", name);
 }
 
-/* The table of learned names ("ADDRESS NAME SECONDS-LEFT" lines), whole. */
+/* The table of learned names ("ADDRESS NAME SECONDS-LEFT UID" lines), whole. */
 static char *read_hosts(void)
 {
 	static const char path[] = PFSEL_SECURITYFS_DEFAULT "/hosts";
