@@ -34,6 +34,24 @@
 #       debian_mirror (log: WORK/debootstrap.log) and keeps the tarball
 #       in place of any older one.  Messages on stdout; on failure the
 #       reason on stdout and status 1.
+#
+# A disk as Debian installs one on a PC with UEFI, without a loop device
+# (the files are made with mkfs -d, mtools and sgdisk):
+#
+#   efi_system_partition ESP ROOT ID MIB
+#       ESP: a FAT image of MIB MiB, volume ID (8 hex digits; fstab's
+#       UUID=XXXX-XXXX), holding ROOT's Debian-signed shim, GRUB and MOK
+#       manager (shim-signed, grub-efi-amd64-signed) where "grub-install
+#       --uefi-secure-boot --removable" puts them: EFI/BOOT/BOOTX64.EFI
+#       (shim, what the firmware starts from a disk it has no boot entry
+#       for), grubx64.efi and mmx64.efi beside it; and an empty EFI/debian,
+#       where that GRUB reads its grub.cfg (its built-in prefix).
+#
+#   gpt_disk DISK ESP ROOTFS PARTUUID
+#       DISK: a GPT, partition 1 the EFI system partition (ESP's image,
+#       from 1 MiB), partition 2 a Linux x86-64 root (ROOTFS's image),
+#       whose GPT partition GUID (root=PARTUUID=) is PARTUUID.  Files of
+#       DISK's EFI system partition: mtools with -i DISK@@1M.
 
 passed=0
 failed=0
@@ -128,4 +146,26 @@ debian_root() {
 		return 1
 	fi
 	echo "the root ready in $(elapsed "$start") s"
+}
+
+efi_system_partition() {
+	local esp=$1 root=$2 id=$3 mib=$4
+	rm -f "$esp"
+	mkfs.vfat -C -i "$id" -n EFI "$esp" $((mib * 1024)) >/dev/null &&
+		mmd -i "$esp" ::/EFI ::/EFI/BOOT ::/EFI/debian &&
+		mcopy -i "$esp" "$root/usr/lib/shim/shimx64.efi.signed" ::/EFI/BOOT/BOOTX64.EFI &&
+		mcopy -i "$esp" "$root/usr/lib/grub/x86_64-efi-signed/grubx64.efi.signed" ::/EFI/BOOT/grubx64.efi &&
+		mcopy -i "$esp" "$root/usr/lib/shim/mmx64.efi.signed" ::/EFI/BOOT/mmx64.efi
+}
+
+gpt_disk() {
+	local disk=$1 esp=$2 rootfs=$3 partuuid=$4 esp_mib root_mib
+	esp_mib=$(($(stat -c %s "$esp") / 1048576))
+	root_mib=$((($(stat -c %s "$rootfs") + 1048575) / 1048576))
+	rm -f "$disk"
+	truncate -s $((1 + esp_mib + root_mib + 1))M "$disk" &&
+		sgdisk -n "1:1M:+${esp_mib}M" -t 1:ef00 -c 1:EFI \
+			-n "2:0:+${root_mib}M" -t 2:8304 -c 2:root -u "2:$partuuid" "$disk" >/dev/null &&
+		dd if="$esp" of="$disk" bs=1M seek=1 conv=notrunc,sparse status=none &&
+		dd if="$rootfs" of="$disk" bs=1M seek=$((1 + esp_mib)) conv=notrunc,sparse status=none
 }
