@@ -535,7 +535,8 @@ static gboolean on_tick(gpointer data)
  * Make the window visible.  Presented (focused) the first time only;
  * afterwards, if the person closed it, it is mapped again without focus:
  * on X11 with a user time of 0, which tells the window manager not to
- * give it focus; Wayland compositors do not give focus uninvited.
+ * give it focus.  Under Wayland no client can ask that: the compositor
+ * decides, and mutter (GNOME) focuses every window it maps.
  */
 static void show_window(struct ask_window *w)
 {
