@@ -26,12 +26,19 @@ What the tests use of the shell, each through the shell's own interface:
   screenshot()      org.gnome.Shell.Screenshot, which answers only the
                     names it trusts: the test's connection owns one of
                     them, org.gnome.Screenshot (the screenshot tool's);
+  has_focus()       org.gnome.Shell.Introspect's GetWindows, the
+                    compositor's own word on which window has the focus
+                    (trusted names only too: the test's connection owns
+                    the GNOME desktop portal's, which no portal takes in
+                    this session);
   lock(), unlock()  org.gnome.ScreenSaver (Lock; SetActive(false), what
                     GDM's unlock does once the person is back), and
-                    locked(), its GetActive;
-  shell_texts()     what the shell shows, through the accessibility bus
-                    (the shell registers there as any application): the
-                    banners and the notification list.
+                    locked(), its GetActive.
+
+What the shell shows (its banners, its notification list) the tests read
+through the accessibility bus, where the shell registers as any
+application does (shell_pid).  The session starts in the overview, as
+GNOME's does; it is left for the desktop (the shell's OverviewActive).
 """
 
 import ctypes
