@@ -197,12 +197,18 @@ class GnomeShell:
                      "--disable-acceleration-check", f"--session={SESSION}",
                      f"--autostart={autostart}"], env=self._settings_env())
         self.bus = _session_bus()
-        ready = self.wait_for(
-            lambda: (_has_owner(self.bus, "org.gnome.Shell")
-                     and _has_owner(self.bus, "org.gnome.Shell.ScreenShield")
-                     and _has_owner(self.bus, "org.gnome.SessionManager")
-                     and os.path.exists(os.path.join(runtime, SOCKET))), 60, 0.1)
-        if not ready:
+        # The shell's screen shield needs GDM (above) and systemd's
+        # /run/systemd/seats (loginManager.js, haveSystemd()).
+        awaited = {
+            "org.gnome.SessionManager": lambda: _has_owner(self.bus, "org.gnome.SessionManager"),
+            "org.gnome.Shell": lambda: _has_owner(self.bus, "org.gnome.Shell"),
+            "org.gnome.Shell.ScreenShield (needs /run/systemd/seats)":
+                lambda: _has_owner(self.bus, "org.gnome.Shell.ScreenShield"),
+            f"the Wayland socket {SOCKET}": lambda: os.path.exists(os.path.join(runtime, SOCKET)),
+        }
+        if not self.wait_for(lambda: all(up() for up in awaited.values()), 60, 0.1):
+            log("gnome: not there after 60 s: "
+                + ", ".join(name for name, up in awaited.items() if not up()))
             return False
         from gi.repository import GLib
 

@@ -1535,7 +1535,7 @@ def main():
             ctx.gnome = shell = gnome_session.GnomeShell(ctx, wait_for)
             if not check("gnome: gnome-session starts gnome-shell (headless, a virtual "
                          f"monitor of {gnome_session.MONITOR})", ctx.gnome.start(),
-                         "see build/logs/gui-gnome-shell.log"):
+                         "see build/logs/gui-gnome.log and gui-gnome-shell.log"):
                 return 1
         for c in cases:
             t0 = time.monotonic()
