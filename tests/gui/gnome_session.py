@@ -33,7 +33,11 @@ What the tests use of the shell, each through the shell's own interface:
                     this session);
   lock(), unlock()  org.gnome.ScreenSaver (Lock; SetActive(false), what
                     GDM's unlock does once the person is back), and
-                    locked(), its GetActive.
+                    locked(), its GetActive;
+  press()           a key pressed and released on mutter's virtual
+                    keyboard (org.gnome.Mutter.RemoteDesktop, what GNOME's
+                    remote desktop types with): the compositor sends it to
+                    the focused window as the person's own.
 
 What the shell shows (its banners, its notification list) the tests read
 through the accessibility bus, where the shell registers as any
@@ -47,6 +51,10 @@ import signal
 import subprocess
 import sys
 import time
+
+# X keysyms (X11/keysymdef.h) of the modifiers the keyboard holds.
+KEY_SHIFT = 0xFFE1
+KEY_ALT = 0xFFE9
 
 # The virtual monitor, and the Wayland socket the shell makes.
 MONITOR = "1024x768"
@@ -230,6 +238,7 @@ class GnomeShell:
         if not self.wait_for(lambda: not self._overview_active(), 10, 0.1):
             log("gnome: the overview stays")
             return False
+        self._start_keyboard()
         log(f"gnome: session up in {time.monotonic() - t0:.1f} s (shell pid {self.shell_pid})")
         return True
 
@@ -246,8 +255,6 @@ class GnomeShell:
                 proc.wait()
         self.log_file.close()
 
-    # --- The shell's interfaces --------------------------------------------------
-
     def screenshot(self, out):
         """The whole screen to out (PNG), taken by the shell; True when made."""
         try:
@@ -258,6 +265,34 @@ class GnomeShell:
             log(f"gnome: Screenshot: {e!r}")
             return False
         return ok and os.path.exists(out)
+
+    # --- The keyboard ---------------------------------------------------------
+
+    def _remote_desktop(self, method, args=None):
+        _call(self.bus, "org.gnome.Mutter.RemoteDesktop", self.keyboard,
+              "org.gnome.Mutter.RemoteDesktop.Session", method, args)
+
+    def _start_keyboard(self):
+        """A remote desktop session of mutter's: its virtual keyboard."""
+        self.keyboard = _call(self.bus, "org.gnome.Mutter.RemoteDesktop",
+                              "/org/gnome/Mutter/RemoteDesktop",
+                              "org.gnome.Mutter.RemoteDesktop", "CreateSession", None, "(o)")[0]
+        self._remote_desktop("Start")
+        # The virtual device comes a moment after Start: keys sent before
+        # are lost.  A modifier alone types nothing anywhere.
+        self.press(KEY_SHIFT)
+        time.sleep(1)
+
+    def press(self, keysym, with_alt=False):
+        """keysym pressed and released (with Alt held, if with_alt)."""
+        keys = ([KEY_ALT] if with_alt else []) + [keysym]
+        for key in keys:
+            self._remote_desktop("NotifyKeyboardKeysym", _variant("(ub)", (key, True)))
+        for key in reversed(keys):
+            self._remote_desktop("NotifyKeyboardKeysym", _variant("(ub)", (key, False)))
+        time.sleep(0.15)
+
+    # --- The shell's interfaces --------------------------------------------------
 
     def windows(self):
         """The shell's windows: {title: {"has-focus": ..., "is-hidden": ...}},
