@@ -279,9 +279,13 @@ class GnomeShell:
                               "org.gnome.Mutter.RemoteDesktop", "CreateSession", None, "(o)")[0]
         self._remote_desktop("Start")
         # The virtual device comes a moment after Start: keys sent before
-        # are lost.  A modifier alone types nothing anywhere.
-        self.press(KEY_SHIFT)
+        # are lost.
+        self.nudge()
         time.sleep(1)
+
+    def nudge(self):
+        """Shift pressed alone: the person is there, and nothing is typed."""
+        self.press(KEY_SHIFT)
 
     def press(self, keysym, with_alt=False):
         """keysym pressed and released (with Alt held, if with_alt)."""
