@@ -101,7 +101,7 @@ def log(*args):
     print(*args, file=sys.stderr, flush=True)
 
 
-def _call(bus, name, path, iface, method, args=None, reply=None, timeout_ms=10000):
+def _call(bus, name, path, iface, method, args=None, reply=None, timeout_ms=25000):
     """A method call on bus: its reply unpacked (raises GLib.Error)."""
     from gi.repository import Gio, GLib
 
@@ -330,12 +330,12 @@ class GnomeShell:
         """Lock the screen, as the person's Super+L does; True once the
         screen shield says it is active."""
         self._screensaver("Lock")
-        return bool(self.wait_for(self.locked, 10))
+        return bool(self.wait_for(self.locked, 20))
 
     def unlock(self):
         """What GDM's unlock does once the person is back."""
         self._screensaver("SetActive", _variant("(b)", (False,)))
-        return bool(self.wait_for(lambda: not self.locked(), 10))
+        return bool(self.wait_for(lambda: not self.locked(), 20))
 
 
 def _die_with_parent():
