@@ -19,6 +19,9 @@
 #   signing_sign_image KEY CERT_PEM IMAGE
 #       IMAGE (an EFI program: the kernel's EFI stub) signed in place, and
 #       the signature checked with sbverify.
+#   signing_sign_package KEY CERT_PEM DEB
+#       the kernel images (boot/vmlinuz-*) in the package DEB signed, its
+#       md5sums made to match, and the package made again in DEB's place.
 #   signing_check_packages CERT_PEM DEB...
 #       what the packages hold: every linux-image package's kernel image
 #       verifies with the certificate, every module is signed with its key
@@ -103,6 +106,31 @@ signing_sign_image() {
 	fi
 	mv "$image.signed" "$image"
 	rm -f "$image.sbsign.log"
+}
+
+signing_sign_package() {
+	local key=$1 cert_pem=$2 deb=$3 dir image name
+	dir=$(mktemp -d "$deb.XXXXXX")
+	if ! dpkg-deb --raw-extract "$deb" "$dir/pkg"; then
+		rm -rf "$dir"
+		signing_fail "dpkg-deb could not unpack $deb"
+		return 1
+	fi
+	for image in "$dir"/pkg/boot/vmlinuz-*; do
+		name=${image#"$dir"/pkg/}
+		if ! signing_sign_image "$key" "$cert_pem" "$image"; then
+			rm -rf "$dir"
+			return 1
+		fi
+		sed -i "s|^[0-9a-f]*  $name\$|$(cd "$dir/pkg" && md5sum "$name")|" "$dir/pkg/DEBIAN/md5sums"
+	done
+	if ! dpkg-deb --root-owner-group --build "$dir/pkg" "$dir/signed.deb" >/dev/null; then
+		rm -rf "$dir"
+		signing_fail "dpkg-deb could not make $deb again"
+		return 1
+	fi
+	mv "$dir/signed.deb" "$deb"
+	rm -rf "$dir"
 }
 
 # signing_serial CERT_PEM: the certificate's serial number as modinfo
