@@ -10,12 +10,16 @@
  *
  * The stage: the resolver, dnsmasq (Debian's, which the system policy names),
  * on 127.0.0.21 without a cache and on 127.0.0.23 with one, forwards
- * adv.example to the zone's server (a copy of dnsmasq at another path, no
- * resolver) on 127.0.0.22, and evil.example to 127.0.0.24, the attacker's
+ * names to the zone's server (a copy of dnsmasq at another path, no
+ * resolver) on 127.0.0.22, but evil.example to 127.0.0.24, the attacker's
  * own authoritative server (this program, as root: a server on the
  * Internet binds port 53), which answers what the attacker likes about
- * names of its zone.  pfuser1 may reach port 7101 of www.adv.example
- * (127.0.20.1) and of *.ok.adv.example by name, nothing else.
+ * names of its zone.  Both also send svc.example and svc.ok.adv.example to
+ * a local service on 127.0.0.25 port 5300, not running, whose port any
+ * program may bind.  pfuser1 may reach port 7101 of www.adv.example
+ * (127.0.20.1) and of *.ok.adv.example by name, nothing else; it may bind
+ * and listen, and send UDP to loopback (the resolvers, and the programs it
+ * answers as a DNS server).
  *
  * A name learned stays learned (at least 30 s) for the tests after it:
  * every test uses addresses of its own.  Needs root.
@@ -37,6 +41,13 @@
 #define ZONE_SERVER "127.0.0.22"
 #define CACHING_RESOLVER "127.0.0.23"
 #define ATTACKER_SERVER "127.0.0.24"
+/*
+ * Where both resolvers send svc.example and svc.ok.adv.example: a local
+ * service on a port above 1023 (as dnsmasq forwards .consul to Consul's
+ * agent on 8600), which is not running: any program may bind it.
+ */
+#define LOCAL_SERVICE "127.0.0.25"
+#define LOCAL_SERVICE_PORT 5300
 #define PORT 7101
 
 /* The allowed name, its address, and the address the attacker wants. */
@@ -53,7 +64,7 @@ static const char *const zone_args[] = {
 static const char *const listen_addrs[] = {
 	ALLOWED_ADDR,  "127.0.20.2",  "127.0.20.3",  "127.0.20.30",
 	"127.0.20.66", "127.0.20.67", "127.0.20.68", "127.0.20.69",
-	"127.0.20.70", "127.0.20.72",
+	"127.0.20.70", "127.0.20.72", "127.0.20.73", "127.0.20.74",
 };
 
 /* Write @text to @path, created or emptied first: 0 or errno. */
@@ -472,11 +483,15 @@ static bool answers(const char *server, const char *name)
 FIXTURE_SETUP(adv)
 {
 	static const char *const resolver_args[] = {
+		"--server=/svc.example/" LOCAL_SERVICE "#5300",
+		"--server=/svc.ok.adv.example/" LOCAL_SERVICE "#5300",
 		"--server=/evil.example/" ATTACKER_SERVER,
 		"--server=" ZONE_SERVER,
 		"--cache-size=0",
 	};
 	static const char *const caching_args[] = {
+		"--server=/svc.example/" LOCAL_SERVICE "#5300",
+		"--server=/svc.ok.adv.example/" LOCAL_SERVICE "#5300",
 		"--server=/evil.example/" ATTACKER_SERVER,
 		"--server=" ZONE_SERVER,
 		"--cache-size=1000",
@@ -706,6 +721,104 @@ TEST_F(adv, odd_bytes_in_the_question_teach_nothing)
 					      NULL));
 	EXPECT_TRUE(table_has("127.0.20.70", "plain.evil.example"));
 	EXPECT_EQ(EACCES, user_connect("127.0.20.70"));
+}
+
+/*
+ * pfuser1's own DNS server, on the local service's free port: it answers
+ * db.svc.ok.adv.example with 127.0.20.74, and db.svc.example with an alias
+ * to squat.ok.adv.example, 127.0.20.73.  The parent kills it.
+ */
+static int squatter_fn(void *arg)
+{
+	static const struct dns_rr direct[] = { { NULL, 1, "127.0.20.74" } };
+	static const struct dns_rr alias[] = {
+		{ NULL, 5, "squat.ok.adv.example" },
+		{ "squat.ok.adv.example", 1, "127.0.20.73" },
+	};
+	const int fd = udp_bound(LOCAL_SERVICE, LOCAL_SERVICE_PORT);
+	const int ready = (int)(intptr_t)arg;
+	uint8_t query[512], msg[1024];
+
+	if (fd < 0)
+		return errno;
+	if (write(ready, "r", 1) != 1)
+		return EIO;
+	for (;;) {
+		union pfsel_addr peer;
+		socklen_t plen = sizeof(peer.storage);
+		const ssize_t len =
+			recvfrom(fd, query, sizeof(query), 0, &peer.sa, &plen);
+		char name[256];
+		size_t out;
+
+		if (len < DNS_HEADER_SIZE ||
+		    !dns_question(query, (size_t)len, name, sizeof(name)))
+			continue;
+		if (!strcasecmp(name, "db.svc.ok.adv.example"))
+			out = dns_reply(query, (size_t)len, msg, direct, 1);
+		else
+			out = dns_reply(query, (size_t)len, msg, alias, 2);
+		if (sendto(fd, msg, out, 0, &peer.sa, plen) < 0)
+			fprintf(stderr, "# the squatter's answer: %s\n",
+				strerror(errno));
+	}
+	return 0;
+}
+
+/* Start pfuser1's squatter: its pid, once it is bound, or -1. */
+static pid_t start_squatter(void)
+{
+	int ready[2];
+	char c;
+	pid_t pid;
+
+	if (pipe2(ready, O_CLOEXEC))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(ready[0]);
+		if (pfsel_become(PFSEL_UID1))
+			_exit(126);
+		_exit(squatter_fn((void *)(intptr_t)ready[1]));
+	}
+	close(ready[1]);
+	if (pid > 0 && read(ready[0], &c, 1) != 1) {
+		pfsel_wait_status(pid);
+		pid = -1;
+	}
+	close(ready[0]);
+	return pid;
+}
+
+/*
+ * A resolver sends a zone to a local service on a port above 1023 that
+ * is not running (Consul's agent, say, for .consul on 8600): pfuser1's
+ * program binds that port and answers.  The resolver does not receive
+ * the answer from port 53, so the kernel does not learn it there; but it
+ * serves it from its port 53 to pfuser1's question, and the kernel learns
+ * what a resolver serves.  So a local program's answer, from a port any
+ * program may bind, names db.svc.ok.adv.example (under *.ok.adv.example)
+ * 127.0.20.74, and through the caching resolver, by an alias, any name:
+ * squat.ok.adv.example.  The control: the squatter's answers do reach the
+ * programs that asked (the resolver passes them on).
+ */
+TEST_F(adv, squatted_local_upstream_is_served_and_learned)
+{
+	const pid_t squatter = start_squatter();
+
+	ASSERT_LT(0, squatter);
+	/* Without a cache: a name of the forwarded zone. */
+	EXPECT_EQ(EACCES, user_lookup_connect(RESOLVER,
+					      "db.svc.ok.adv.example", NULL));
+	EXPECT_FALSE(table_has("127.0.20.74", "db.svc.ok.adv.example"));
+	/* With a cache: the alias's target, asked for afterwards. */
+	EXPECT_EQ(EACCES, user_lookup_connect(CACHING_RESOLVER,
+					      "db.svc.example", NULL));
+	EXPECT_EQ(EACCES, user_lookup_connect(CACHING_RESOLVER,
+					      "squat.ok.adv.example", NULL));
+	EXPECT_FALSE(table_has("127.0.20.73", "squat.ok.adv.example"));
+	kill(squatter, SIGKILL);
+	pfsel_wait_status(squatter);
 }
 
 /* ---- A load against the lookups that would keep a name ----------------- */
