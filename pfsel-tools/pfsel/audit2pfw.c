@@ -89,17 +89,18 @@ static bool append(void **array, size_t *count, size_t size, const void *value)
 	append((void **)&(array), &(count), sizeof(*(array)), &(value))
 
 static struct a2p_group *find_group(struct a2p_state *st,
-				    const struct pfselcmd_record *rec)
+				    const struct pfsel_audit_record *rec)
 {
 	struct a2p_group group = { 0 };
+	const struct pfsel_request *req = &rec->request;
 	size_t i;
 
 	for (i = 0; i < st->ngroups; i++)
-		if (!strcmp(st->groups[i].app, rec->app) &&
-		    !strcmp(st->groups[i].script, rec->script))
+		if (!strcmp(st->groups[i].app, req->exe) &&
+		    !strcmp(st->groups[i].script, req->script))
 			return &st->groups[i];
-	group.app = strdup(rec->app);
-	group.script = strdup(rec->script);
+	group.app = strdup(req->exe);
+	group.script = strdup(req->script);
 	if (!group.app || !group.script ||
 	    !APPEND(st->groups, st->ngroups, group)) {
 		free(group.app);
@@ -109,75 +110,46 @@ static struct a2p_group *find_group(struct a2p_state *st,
 	return &st->groups[st->ngroups - 1];
 }
 
-static bool has_ports(const char *proto)
+static bool has_ports(unsigned int proto)
 {
-	const int p = pfsel_proto_from_name(proto);
-
-	return p == PFSEL_PROTO_TCP || p == PFSEL_PROTO_UDP;
+	return proto == PFSEL_PROTO_TCP || proto == PFSEL_PROTO_UDP;
 }
 
-/* The request's address and port, as section 1 of LANGUAGE.md has them. */
-static void request_of(const struct pfselcmd_record *rec, const char **addr,
-		       int *port)
+static int add_rule(struct a2p_group *group,
+		    const struct pfsel_audit_record *rec, const bool addresses)
 {
-	const int op = pfsel_op_from_name(rec->op);
-
-	if (op == PFSEL_OP_BIND || op == PFSEL_OP_LISTEN) {
-		*addr = rec->laddr;
-		*port = rec->lport;
-	} else if (op == PFSEL_OP_ACCEPT) {
-		*addr = rec->raddr;
-		*port = rec->lport;
-	} else {
-		*addr = rec->raddr;
-		*port = rec->rport;
-	}
-}
-
-/* connect and accept: the request's address is a peer's. */
-static bool peer_op(const char *op)
-{
-	const int v = pfsel_op_from_name(op);
-
-	return v == PFSEL_OP_CONNECT || v == PFSEL_OP_ACCEPT;
-}
-
-static int add_rule(struct a2p_group *group, const struct pfselcmd_record *rec,
-		    const bool addresses)
-{
+	const struct pfsel_request *req = &rec->request;
 	struct a2p_rule rule = { 0 }, *r;
-	const bool create = pfsel_op_from_name(rec->op) == PFSEL_OP_CREATE;
+	const bool create = req->op == PFSEL_OP_CREATE;
 	char name[PFSEL_HOST_NAME_MAX + 1];
-	uint8_t bytes[16];
-	const char *addr = NULL;
 	unsigned int port;
-	int rport = 0;
 	size_t i, j;
 
-	snprintf(rule.op, sizeof(rule.op), "%s", rec->op);
-	snprintf(rule.proto, sizeof(rule.proto), "%s", rec->proto);
+	snprintf(rule.op, sizeof(rule.op), "%s", pfsel_op_name(req->op));
+	snprintf(rule.proto, sizeof(rule.proto), "%s",
+		 pfsel_proto_name(req->proto));
 	if (create) {
-		if (pfsel_proto_from_name(rec->proto) != PFSEL_PROTO_PACKET)
+		if (req->proto != PFSEL_PROTO_PACKET)
 			snprintf(rule.family, sizeof(rule.family), "%s",
-				 rec->family);
+				 pfsel_family_name(req->family));
 	} else {
-		request_of(rec, &addr, &rport);
 		/* The address as the language writes it: IPv4 for mapped. */
-		if (pfsel_parse_addr(addr, bytes) ||
-		    pfsel_format_addr(bytes, rule.addr, sizeof(rule.addr)))
+		if (pfsel_format_addr(req->addr, rule.addr, sizeof(rule.addr)))
 			return -EBADMSG;
 		/*
 		 * The kernel names the hosts of the request's peer: the rule
 		 * names the newest that a rule can write.  Not for bind and
 		 * listen, whose address is the machine's own.
 		 */
-		if (!addresses && peer_op(rec->op) &&
-		    pfsel_hosts_rule_name(rec->hosts, name, sizeof(name)) > 0) {
+		if (!addresses &&
+		    (req->op == PFSEL_OP_CONNECT ||
+		     req->op == PFSEL_OP_ACCEPT) &&
+		    pfsel_hosts_rule_name(req->hosts, name, sizeof(name)) > 0) {
 			snprintf(rule.addr, sizeof(rule.addr), "host %s", name);
 			group->host_rules = true;
 		}
 	}
-	port = (unsigned int)(rport < 0 ? 0 : rport);
+	port = req->port;
 
 	for (i = 0; i < group->nrules; i++) {
 		r = &group->rules[i];
@@ -186,7 +158,7 @@ static int add_rule(struct a2p_group *group, const struct pfselcmd_record *rec,
 		    strcmp(r->addr, rule.addr))
 			continue;
 		r->records++;
-		if (create || !has_ports(rule.proto))
+		if (create || !has_ports(req->proto))
 			return 0;
 		for (j = 0; j < r->nports; j++)
 			if (r->ports[j] == port)
@@ -194,7 +166,7 @@ static int add_rule(struct a2p_group *group, const struct pfselcmd_record *rec,
 		return APPEND(r->ports, r->nports, port) ? 0 : -ENOMEM;
 	}
 	rule.records = 1;
-	if (!create && has_ports(rule.proto) &&
+	if (!create && has_ports(req->proto) &&
 	    !APPEND(rule.ports, rule.nports, port))
 		return -ENOMEM;
 	if (!APPEND(group->rules, group->nrules, rule)) {
@@ -205,27 +177,28 @@ static int add_rule(struct a2p_group *group, const struct pfselcmd_record *rec,
 }
 
 static int add_reason(struct a2p_group *group,
-		      const struct pfselcmd_record *rec)
+		      const struct pfsel_audit_record *rec)
 {
+	const char *policy = pfsel_policy_name(rec->policy);
 	char text[4400], asked[32] = "", *copy;
 	size_t i;
 
 	if (rec->asked[0])
 		snprintf(asked, sizeof(asked), " (asked: %s)", rec->asked);
-	if (!strcmp(rec->verdict, pfsel_verdict_name(PFSEL_VERDICT_ALLOW)))
+	if (rec->verdict == PFSEL_VERDICT_ALLOW)
 		snprintf(text, sizeof(text),
-			 "allowed by the %s policy's %s%s%s", rec->policy,
+			 "allowed by the %s policy's %s%s%s", policy,
 			 rec->rule_default ? "default verdict" : "rule ",
 			 rec->rule_default ? "" : rec->rule, asked);
 	else if (rec->rule_default)
 		snprintf(text, sizeof(text),
-			 "denied by the %s policy's default verdict%s",
-			 rec->policy, asked);
+			 "denied by the %s policy's default verdict%s", policy,
+			 asked);
 	else
 		snprintf(text, sizeof(text),
 			 "denied by rule %s of the %s policy%s: put these "
 			 "rules before it",
-			 rec->rule, rec->policy, asked);
+			 rec->rule, policy, asked);
 	for (i = 0; i < group->nreasons; i++)
 		if (!strcmp(group->reasons[i], text))
 			return 0;
@@ -237,13 +210,13 @@ static int add_reason(struct a2p_group *group,
 	return 0;
 }
 
-static int on_record(const struct pfselcmd_record *rec, void *arg)
+static int on_record(const struct pfsel_audit_record *rec, void *arg)
 {
 	struct a2p_state *st = arg;
 	struct a2p_group *group;
 	size_t i;
 
-	if (st->policy && strcmp(rec->policy, st->policy))
+	if (st->policy && strcmp(pfsel_policy_name(rec->policy), st->policy))
 		return 0;
 	if (st->permissive_only && !rec->permissive)
 		return 0;
@@ -251,7 +224,7 @@ static int on_record(const struct pfselcmd_record *rec, void *arg)
 	if (!group)
 		return st->error = -ENOMEM;
 	st->records++;
-	if (!strcmp(rec->verdict, pfsel_verdict_name(PFSEL_VERDICT_ALLOW)))
+	if (rec->verdict == PFSEL_VERDICT_ALLOW)
 		group->allowed++;
 	else
 		group->denied++;
@@ -451,7 +424,7 @@ int pfselcmd_audit2pfw(struct pfselcmd_ctx *ctx, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct pfselcmd_log_source src = { .want_deny = true };
+	struct pfsel_audit_filter src = { .want_deny = true };
 	struct a2p_state st = { .ctx = ctx };
 	unsigned long bad;
 	size_t i;
