@@ -31,7 +31,7 @@
 
 /*
  * An answer: PFSEL_ANSWER_* and PFSEL_SCOPE_*; for scope always, how wide
- * the rule it becomes is (enum answer_rule_width, answer_rule.h; 0, the
+ * the rule it becomes is (enum rule_width, userpolicy.h; 0, the
  * exact address and port, unless a source says otherwise).
  */
 struct agent_decision {

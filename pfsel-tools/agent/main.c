@@ -40,10 +40,9 @@
 #include <unistd.h>
 
 #include "agent.h"
-#include "answer_rule.h"
-#include "pam_pfsel.h" /* where pam_pfsel keeps the confirmed policies */
 #include "pfw.h"
 #include "prompt_wire.h"
+#include "userpolicy.h"
 
 /* Exit statuses (pfsel-agent(1)). */
 enum {
@@ -190,44 +189,28 @@ static int lookup_user(const char *arg, struct agent_user *u)
  * it (root's alone), into @c: 0, 0 with no blob when there is none, or -1
  * with a message printed.  Read as root, before the drop.
  */
-static int read_confirmed(uid_t uid, struct pfw_confirmed *c)
+static int read_confirmed(uid_t uid, struct policy_blob *c)
 {
-	char path[PATH_MAX];
-	struct stat st;
-	ssize_t n;
-	int fd;
+	int fd, ret;
 
-	snprintf(path, sizeof(path), "%s/%s/%u.pfsel", PFSEL_PAM_CACHE_DIR,
-		 PFSEL_PAM_CONFIRMED, (unsigned int)uid);
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 && (errno == ENOENT || errno == ENOTDIR))
+	fd = confirmed_open_existing();
+	if (fd == -ENOENT)
 		return 0;
-	if (fd < 0 || fstat(fd, &st)) {
-		fprintf(stderr, "pfsel-agent: open(%s): %s\n", path,
-			strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	if (!S_ISREG(st.st_mode) || st.st_uid != 0 || (st.st_mode & 022) ||
-	    st.st_size <= 0 || (uintmax_t)st.st_size > PFSEL_POLICY_MAX_SIZE) {
-		fprintf(stderr,
-			"pfsel-agent: %s: not a policy only root can change\n",
-			path);
+	ret = fd < 0 ? fd : confirmed_read(fd, uid, &c->blob, &c->len);
+	if (fd >= 0)
 		close(fd);
-		return -1;
-	}
-	c->blob = malloc((size_t)st.st_size);
-	n = c->blob ? read(fd, c->blob, (size_t)st.st_size) : -1;
-	close(fd);
-	if (n != st.st_size) {
-		fprintf(stderr, "pfsel-agent: read(%s): %s\n", path,
-			n < 0 ? strerror(errno) : "short read");
-		free(c->blob);
+	if (ret == -ENOENT)
+		return 0;
+	if (ret) {
+		fprintf(stderr, "pfsel-agent: %s/%s/%u.pfsel: %s\n",
+			POLICY_CACHE_DIR, POLICY_CONFIRMED_DIR,
+			(unsigned int)uid,
+			ret == -EBADMSG ? "not a policy of the user's" :
+			ret == -EPERM	? "not a folder only root can change" :
+					  strerror(-ret));
 		c->blob = NULL;
 		return -1;
 	}
-	c->len = (size_t)st.st_size;
 	return 0;
 }
 
@@ -326,14 +309,13 @@ static int make_permanent(struct agent *a, const struct pfsel_question *q,
 			a->pfw.pfw);
 		return -EPERM;
 	}
-	rc = answer_rule_format(q, d->verdict, d->width, rule, sizeof(rule));
+	rc = pfw_answer_rule(q, d->verdict, d->width, rule, sizeof(rule));
 	if (rc == -ENOENT) {
 		/* A host width for an address without a name (a bad prompt). */
 		agent_log(
 			a->log,
 			"question %llu: no rule added: the answer's width is %s, and the kernel named no host for the address that a rule can name",
-			(unsigned long long)q->id,
-			answer_rule_width_name(d->width));
+			(unsigned long long)q->id, rule_width_name(d->width));
 		snprintf(
 			text, size,
 			"no rule added: the kernel named no host for the address that a rule can name");
@@ -736,7 +718,7 @@ int main(int argc, char **argv)
 	const char *rules_path = NULL, *log_path = NULL, *pfw_path = NULL;
 	const char *out_path = NULL, *user_arg = NULL;
 	struct agent_user user = { 0 };
-	struct pfw_confirmed confirmed = { 0 };
+	struct policy_blob confirmed = { 0 };
 	char *rules_real = NULL, *services = NULL;
 	uid_t agent_uid;
 	int auto_verdict = -1, auto_scope = PFSEL_SCOPE_ONCE;
@@ -991,8 +973,8 @@ int main(int argc, char **argv)
 		agent_log(
 			a.log,
 			"no policy of uid %u was confirmed (%s/%s): 'always' loads %s only if it is the policy in force, with the rule",
-			(unsigned int)agent_uid, PFSEL_PAM_CACHE_DIR,
-			PFSEL_PAM_CONFIRMED, a.pfw.pfw);
+			(unsigned int)agent_uid, POLICY_CACHE_DIR,
+			POLICY_CONFIRMED_DIR, a.pfw.pfw);
 	agent_log(a.log,
 		  "registered as the agent of uid %u%s%s (sources:%s%s%s%s)",
 		  (unsigned int)agent_uid, user_arg ? ", running as " : "",

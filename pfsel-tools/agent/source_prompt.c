@@ -39,9 +39,9 @@
 #include <unistd.h>
 
 #include "agent.h"
-#include "answer_rule.h"
 #include "prompt_wire.h"
 #include "session_display.h"
+#include "userpolicy.h"
 
 /* The descriptor the child finds its end of the socket pair at. */
 #define PROMPT_FD 3
@@ -321,7 +321,7 @@ static int prompt_collect(struct agent_source *src, uint64_t *id,
 		d->verdict = m.verdict;
 		d->scope = m.scope;
 		d->width = m.scope == PFSEL_SCOPE_ALWAYS ? m.width :
-							   ANSWER_RULE_EXACT;
+							   RULE_WIDTH_EXACT;
 		return 1;
 	}
 	return 0; /* more later: the descriptor is still readable */

@@ -18,7 +18,7 @@
 
 #include <pfsel/pfsel.h>
 
-#include "pam_pfsel.h"
+#include "userpolicy.h"
 
 /* Exit codes, documented in pfsel(8). */
 enum {
@@ -115,7 +115,7 @@ int pfselcmd_caller(uint32_t *uid);
 /* Root through pkexec for a user: only that user's "confirm" is allowed. */
 bool pfselcmd_under_pkexec(void);
 
-/* The pfwc beside this pfsel, else PFSEL_PAM_PFWC. */
+/* The pfwc beside this pfsel, else POLICY_PFWC. */
 const char *pfselcmd_pfwc(void);
 
 /*
@@ -123,7 +123,7 @@ const char *pfselcmd_pfwc(void);
  * their uid, or a negative errno (said on ctx->err).
  */
 int pfselcmd_compile_user(struct pfselcmd_ctx *ctx,
-			  const struct pfsel_pam_account *u, void **blob,
+			  const struct user_account *u, void **blob,
 			  size_t *len);
 
 /* The folder of confirmed policies (root's): a descriptor or -errno. */

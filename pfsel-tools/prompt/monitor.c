@@ -270,29 +270,6 @@ static int take_new_lines(struct prompt_monitor *mon)
 
 /* ---- What the window shows -------------------------------------------- */
 
-/* The record's request as a question, for answer_rule_format(). */
-static void record_question(const struct pfsel_audit_record *rec,
-			    struct pfsel_question *q)
-{
-	const struct pfsel_request *req = &rec->request;
-
-	memset(q, 0, sizeof(*q));
-	g_strlcpy(q->exe, req->exe[0] ? req->exe : "?", sizeof(q->exe));
-	g_strlcpy(q->script, req->script, sizeof(q->script));
-	g_strlcpy(q->comm, rec->comm, sizeof(q->comm));
-	q->op = (uint8_t)req->op;
-	q->proto = (uint8_t)req->proto;
-	q->family = (uint8_t)req->family;
-	q->uid = rec->uid;
-	q->tgid = q->pid = rec->pid > 0 ? (uint32_t)rec->pid : 0;
-	memcpy(q->raddr, req->addr, sizeof(q->raddr));
-	q->rport = req->port;
-	if (rec->has_laddr)
-		pfsel_parse_addr(rec->laddr, q->laddr);
-	q->lport = (uint16_t)(rec->lport > 0 ? rec->lport : 0);
-	g_strlcpy(q->hosts, req->hosts, sizeof(q->hosts));
-}
-
 static gboolean proto_has_ports(unsigned int proto)
 {
 	return proto == PFSEL_PROTO_TCP || proto == PFSEL_PROTO_UDP;
@@ -456,11 +433,9 @@ static void on_row_why(GtkButton *button, gpointer data)
 static void on_row_rule(GtkButton *button, gpointer data)
 {
 	struct row_data *rd = data;
-	g_autofree struct pfsel_question *q = g_new0(struct pfsel_question, 1);
 
 	(void)button;
-	record_question(rd->rec, q);
-	prompt_rule_dialog_show(rd->mon->window, q,
+	prompt_rule_dialog_show(rd->mon->window, &rd->rec->request,
 				rd->rec->verdict == PFSEL_VERDICT_DENY ?
 					PFSEL_ANSWER_DENY :
 					PFSEL_ANSWER_ALLOW);

@@ -53,8 +53,8 @@
 #include <pfsel/pfsel.h>
 
 #include "agent.h"
-#include "answer_rule.h"
 #include "prompt_wire.h"
+#include "userpolicy.h"
 
 #define MAX_PENDING 64
 
@@ -67,10 +67,10 @@ struct pending {
 static struct pending pending[MAX_PENDING];
 static size_t n_pending;
 
-static const char *const width_names[ANSWER_RULE_WIDTH_COUNT] = {
-	[ANSWER_RULE_EXACT] = "exact",	 [ANSWER_RULE_ADDRESS] = "address",
-	[ANSWER_RULE_PORT] = "port",	 [ANSWER_RULE_HOST] = "host",
-	[ANSWER_RULE_DOMAIN] = "domain",
+static const char *const width_names[RULE_WIDTH_COUNT] = {
+	[RULE_WIDTH_EXACT] = "exact",	[RULE_WIDTH_ADDRESS] = "address",
+	[RULE_WIDTH_PORT] = "port",	[RULE_WIDTH_HOST] = "host",
+	[RULE_WIDTH_DOMAIN] = "domain",
 };
 
 static const char *const reason_names[] = {
@@ -351,8 +351,7 @@ static bool collect_all(struct agent_source *src)
 		printf("answer %" PRIu64 " %s %s %s\n", id,
 		       pfsel_answer_name(d.verdict), pfsel_scope_name(d.scope),
 		       d.scope != PFSEL_SCOPE_ALWAYS ? "-" :
-		       d.width < ANSWER_RULE_WIDTH_COUNT ?
-						       width_names[d.width] :
+		       d.width < RULE_WIDTH_COUNT    ? width_names[d.width] :
 						       "?");
 		/* As the agent: the prompt hears what became of its answer. */
 		if (src->result) {

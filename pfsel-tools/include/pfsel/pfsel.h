@@ -157,37 +157,6 @@ int pfsel_load_open(void);
 int pfsel_load_buffer_fd(int fd, const void *blob, size_t size);
 
 /**
- * pfsel_compare - Whether a compiled policy is no looser than another
- * @old_blob: @old_len: the policy in force, or the one last confirmed.
- * @new_blob: @new_len: the candidate.
- * @report: where the looser cells go, one a line, each written as the
- *          rule that would allow it (with the two decisions in a comment),
- *          and the applications no longer protected ("no longer protects
- *          APP;"); NULL for none.  An executable or script the kernel
- *          cannot name (only "*" matches it) is written "?", as the
- *          kernel's questions show it.
- * @max: report at most this many (then "..."); 0 stops at the first.
- *
- * Exact, not a heuristic: every request the kernel can ask (application,
- * the unnamed ones included, operation, protocol, address, port, host
- * names) is decided by both policies, class by class, with the kernel's
- * own reader; @new is no looser when no
- * decision of it is less strict (allow < ask unanswered-allow < ask
- * unanswered-deny < deny; a permissive policy allows everything; of two
- * asks that end in allow, the shorter timeout is looser).  @new is also
- * looser when it leaves unprotected an application that @old protects
- * (the rule flag "protect"; compared even when @old is permissive, since
- * protection holds in permissive mode).  The uids in the headers are not
- * compared.
- *
- * Return: 0 no looser, 1 looser, or a negative errno: -EINVAL, -EBADMSG,
- * -EPROTONOSUPPORT, -E2BIG (a blob is not a valid policy; the message
- * says which), -ENOMEM.
- */
-int pfsel_compare(const void *old_blob, size_t old_len, const void *new_blob,
-		  size_t new_len, FILE *report, unsigned int max);
-
-/**
  * pfsel_unload_system - Unload the system policy (needs CAP_MAC_ADMIN)
  *
  * Return: 0, -ENOENT if none is loaded, -EPERM, or the error of open().

@@ -27,8 +27,8 @@
 #include <unistd.h>
 
 #include "agent.h"
-#include "answer_rule.h"
 #include "prompt_wire.h"
+#include "userpolicy.h"
 #include "curl_question.h"
 #include "tmpdir.h"
 
@@ -160,7 +160,7 @@ static void test_post_collect(void **state)
 	assert_true(id == 7);
 	assert_int_equal(d.verdict, PFSEL_ANSWER_ALLOW);
 	assert_int_equal(d.scope, PFSEL_SCOPE_SESSION);
-	assert_int_equal(d.width, ANSWER_RULE_EXACT);
+	assert_int_equal(d.width, RULE_WIDTH_EXACT);
 	/* One answer, and nothing more. */
 	assert_int_equal(src->collect(src, &id, &d), 0);
 	src->result(src, 7, 0, "answered allow session");
@@ -206,7 +206,7 @@ static void test_many_and_width(void **state)
 		seen |= UINT64_C(1) << id;
 		assert_int_equal(d.verdict, PFSEL_ANSWER_DENY);
 		assert_int_equal(d.scope, PFSEL_SCOPE_ALWAYS);
-		assert_int_equal(d.width, ANSWER_RULE_PORT);
+		assert_int_equal(d.width, RULE_WIDTH_PORT);
 	}
 	finish(src, log);
 	free(log_text);
