@@ -229,6 +229,7 @@ static void cmd_ask(struct agent_source *src, struct pfsel_question *q,
 		    char *args)
 {
 	char *save = NULL, *id_s, *timeout_s, *field;
+	struct agent_decision d;
 	uint64_t id;
 	uint32_t timeout_ms;
 	long long deadline;
@@ -263,9 +264,10 @@ static void cmd_ask(struct agent_source *src, struct pfsel_question *q,
 	}
 	/* As the agent does: the deadline counts from the question's arrival. */
 	deadline = agent_now_ms() + timeout_ms;
-	rc = src->post(src, q, deadline);
-	if (rc) {
-		printf("error post %" PRIu64 ": %s\n", id, strerror(-rc));
+	rc = src->post(src, q, deadline, &d);
+	if (rc != AGENT_TAKEN) {
+		printf("error post %" PRIu64 ": %s\n", id,
+		       strerror(rc < 0 ? -rc : EINVAL));
 		return;
 	}
 	pending[n_pending].id = id;

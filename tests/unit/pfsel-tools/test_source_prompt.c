@@ -80,7 +80,7 @@ static struct agent_source *start(const char *mode, const char *a1,
 	if (!src)
 		fail_msg("source_prompt_new: %s", err);
 	assert_string_equal(src->name, "prompt");
-	assert_null(src->decide);
+	assert_non_null(src->collect); /* it answers later */
 	assert_non_null(src->post);
 	*log = open_memstream(&log_text, &log_len);
 	assert_non_null(*log);
@@ -155,7 +155,7 @@ static void test_post_collect(void **state)
 	(void)state;
 	src = start("answer", "allow", "session", "exact", &log);
 	assert_true(src->fd(src) >= 0);
-	assert_int_equal(src->post(src, q, agent_now_ms() + 5000), 0);
+	assert_int_equal(src->post(src, q, agent_now_ms() + 5000, &d), 0);
 	assert_int_equal(wait_collect(src, WAIT_MS, &id, &d), 1);
 	assert_true(id == 7);
 	assert_int_equal(d.verdict, PFSEL_ANSWER_ALLOW);
@@ -196,7 +196,7 @@ static void test_many_and_width(void **state)
 	src = start("answer", "deny", "always", "port", &log);
 	for (i = 1; i <= 5; i++) {
 		q = question((uint64_t)i);
-		assert_int_equal(src->post(src, q, agent_now_ms() + 5000), 0);
+		assert_int_equal(src->post(src, q, agent_now_ms() + 5000, &d), 0);
 		free(q);
 	}
 	for (i = 1; i <= 5; i++) {
@@ -226,7 +226,7 @@ static void test_unknown_and_twice(void **state)
 
 	(void)state;
 	src = start("unknown", NULL, NULL, NULL, &log);
-	assert_int_equal(src->post(src, q, agent_now_ms() + 5000), 0);
+	assert_int_equal(src->post(src, q, agent_now_ms() + 5000, &d), 0);
 	assert_int_equal(wait_collect(src, WAIT_MS, &id, &d), 1);
 	/* Not 1007, the one it was not given: 7, its first answer. */
 	assert_true(id == 7);
@@ -257,7 +257,7 @@ static void test_withdraw(void **state)
 
 	(void)state;
 	src = start("late", NULL, NULL, NULL, &log);
-	assert_int_equal(src->post(src, q, agent_now_ms() + 5000), 0);
+	assert_int_equal(src->post(src, q, agent_now_ms() + 5000, &d), 0);
 	src->withdraw(src, 11, PROMPT_WITHDRAW_EXPIRED);
 	assert_int_equal(wait_collect(src, 1000, &id, &d), 0);
 	fflush(log);
@@ -284,7 +284,7 @@ static void test_garbage(void **state)
 
 	(void)state;
 	src = start("garbage", NULL, NULL, NULL, &log);
-	assert_int_equal(src->post(src, q, agent_now_ms() + 5000), 0);
+	assert_int_equal(src->post(src, q, agent_now_ms() + 5000, &d), 0);
 	assert_int_equal(wait_collect(src, WAIT_MS, &id, &d), 1);
 	assert_true(id == 3);
 	assert_int_equal(d.verdict, PFSEL_ANSWER_ALLOW);
@@ -314,7 +314,7 @@ static void test_child_descriptors(void **state)
 	(void)state;
 	assert_true(leak > 2);
 	src = start("fds", NULL, NULL, NULL, &log);
-	assert_int_equal(src->post(src, q, agent_now_ms() + 5000), 0);
+	assert_int_equal(src->post(src, q, agent_now_ms() + 5000, &d), 0);
 	assert_int_equal(wait_collect(src, WAIT_MS, &id, &d), 1);
 	finish(src, log);
 	close(leak);
@@ -342,12 +342,12 @@ static void test_dead_child(void **state)
 
 	(void)state;
 	src = start("die", NULL, NULL, NULL, &log);
-	assert_int_equal(src->post(src, q, agent_now_ms() + 5000), 0);
+	assert_int_equal(src->post(src, q, agent_now_ms() + 5000, &d), 0);
 	rc = wait_collect(src, WAIT_MS, &id, &d);
 	assert_true(rc == -EPIPE || rc == -ECONNRESET);
 	assert_int_equal(src->fd(src), -1);
 	q->id = 2;
-	assert_int_equal(src->post(src, q, agent_now_ms() + 5000), -EAGAIN);
+	assert_int_equal(src->post(src, q, agent_now_ms() + 5000, &d), -EAGAIN);
 	assert_int_equal(src->collect(src, &id, &d), 0);
 	src->withdraw(src, 1, PROMPT_WITHDRAW_STOPPING); /* no crash */
 	src->result(src, 1, 0, "x");
@@ -355,7 +355,7 @@ static void test_dead_child(void **state)
 	assert_non_null(strstr(log_text, "exited with status 7"));
 	/* Later, a new child, which dies the same way. */
 	usleep(2100 * 1000);
-	assert_int_equal(src->post(src, q, agent_now_ms() + 5000), 0);
+	assert_int_equal(src->post(src, q, agent_now_ms() + 5000, &d), 0);
 	assert_int_not_equal(src->fd(src), -1);
 	rc = wait_collect(src, WAIT_MS, &id, &d);
 	assert_true(rc == -EPIPE || rc == -ECONNRESET);
@@ -452,7 +452,7 @@ static void test_no_session(void **state)
 	src = start("answer allow once exact", NULL, NULL, NULL, &log);
 	assert_int_equal(src->fd(src), -1); /* not started */
 	assert_int_equal(access(in("record"), F_OK), -1);
-	assert_true(src->post(src, q, agent_now_ms() + 5000) < 0);
+	assert_true(src->post(src, q, agent_now_ms() + 5000, &d) < 0);
 	assert_int_equal(src->fd(src), -1);
 	assert_int_equal(src->collect(src, &id, &d), 0);
 	fflush(log);
