@@ -392,7 +392,8 @@ static void test_terminal_never_blocks(void **state)
 	assert_int_equal(count_lines("log", "question 1: asked the terminal"),
 			 1);
 	assert_int_equal(
-		count_lines("log", "question 2: answered allow once (by rules)"),
+		count_lines("log",
+			    "question 2: answered allow once (by rules)"),
 		1);
 	assert_int_equal(
 		count_lines("log",

@@ -196,7 +196,8 @@ static void test_many_and_width(void **state)
 	src = start("answer", "deny", "always", "port", &log);
 	for (i = 1; i <= 5; i++) {
 		q = question((uint64_t)i);
-		assert_int_equal(src->post(src, q, agent_now_ms() + 5000, &d), 0);
+		assert_int_equal(src->post(src, q, agent_now_ms() + 5000, &d),
+				 0);
 		free(q);
 	}
 	for (i = 1; i <= 5; i++) {
