@@ -5,17 +5,20 @@
  * The adversary of a per-application firewall is a program running as the
  * user: it can write ~/.pfw as well as the user can.  So a new ~/.pfw
  * takes effect at login only when it is no looser than the policy the
- * person last confirmed (trust_judge(), trust.c); a
- * looser one waits for the person to confirm it (`pfsel load`, as root,
- * through sudo or polkit), and meanwhile the confirmed policy stays in
- * force.  The confirmed policies are kept where only root writes or
- * reads: CACHE_DIR/confirmed/UID.pfsel, the folder 0700.  What waits for
- * confirmation is noted in RUN_DIR/UID.pending (its digest only,
- * readable by all: `pfsel status` shows it to the user), so that the
- * person is told once, not at every login.
+ * person last confirmed (trust_judge(), trust.c); a looser one waits for
+ * the person to confirm it (`pfsel confirm`, as root, through sudo or
+ * polkit), and meanwhile the confirmed policy stays in force.  The
+ * confirmed policies are kept where only root writes or reads:
+ * CACHE_DIR/confirmed/UID.pfsel, the folder 0700.  What waits for
+ * confirmation is noted in RUN_DIR/UID.pending (its digest only, readable
+ * by all: `pfsel status` shows it to the user), so that the person is
+ * told once, not at every login.
  *
- * Shared by pam_pfsel.c and the pfsel command (`pfsel load` as root,
- * `pfsel status`); nothing here needs PAM.
+ * What changes a uid's record -- a login, `pfsel confirm` -- does so under
+ * the uid's lock (confirmed_lock()).  Shared by pam_pfsel, the pfsel
+ * command (`pfsel confirm`, `pfsel load` and `pfsel unload` as root,
+ * `pfsel status`) and the agent, which reads what the person confirmed,
+ * as root, before it becomes the user; nothing here needs PAM.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -143,7 +143,8 @@ int store_open_dir(const char *path, mode_t mode);
 /*
  * The same relative to the folder @at (or AT_FDCWD), the folder's mode
  * having none of the bits @forbidden (store_open_dir(): S_IWGRP |
- * S_IWOTH).
+ * S_IWOTH); with @mode 0, nothing is created (-ENOENT when it is not
+ * there).
  */
 int store_open_dir_at(int at, const char *path, mode_t mode, mode_t forbidden);
 
