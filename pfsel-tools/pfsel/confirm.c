@@ -71,25 +71,38 @@ static void confirm_help(FILE *out)
  * waits (the pending note: its SHA-256).  A program of theirs can write
  * ~/.pfw between that and this command, so what is confirmed must be
  * what waited; when it is not, the person says so on the terminal, after
- * the looser cells were shown.  True when it may go on.
+ * the looser cells were shown.  With no note, a ~/.pfw that is @looser
+ * than the confirmed policy is asked about the same way: a program of
+ * theirs can remove the note (a session it opens that loads the confirmed
+ * policy ends it) or write ~/.pfw with no login between.  True when it
+ * may go on.
  */
 static bool still_what_waits(struct pfselcmd_ctx *ctx, uint32_t uid,
-			     const uint8_t digest[PFSEL_DIGEST_SIZE])
+			     const uint8_t digest[PFSEL_DIGEST_SIZE],
+			     bool looser)
 {
 	uint8_t pending[PFSEL_DIGEST_SIZE];
 	char hex[PFSEL_DIGEST_HEX_SIZE], answer[16];
 
-	if (confirmed_pending_read(POLICY_RUN_DIR, (uid_t)uid, pending) ||
-	    !memcmp(pending, digest, sizeof(pending)))
+	if (confirmed_pending_read(POLICY_RUN_DIR, (uid_t)uid, pending)) {
+		if (!looser)
+			return true;
+		fprintf(ctx->out,
+			"No login noted a looser ~/.pfw as waiting for "
+			"confirmation: a program of yours may\nhave written "
+			"it.  ");
+	} else if (!memcmp(pending, digest, sizeof(pending))) {
 		return true;
-	fprintf(ctx->out,
-		"~/.pfw is not the policy your login said waits for "
-		"confirmation (sha256 %s):\nit changed since.  ",
-		pfsel_digest_hex(pending, hex));
+	} else {
+		fprintf(ctx->out,
+			"~/.pfw is not the policy your login said waits for "
+			"confirmation (sha256 %s):\nit changed since.  ",
+			pfsel_digest_hex(pending, hex));
+	}
 	if (!isatty(STDIN_FILENO)) {
 		fprintf(ctx->err,
-			"pfsel confirm: ~/.pfw changed since the login that "
-			"noted it; not loaded.\nLook at it ('pfsel status' as "
+			"pfsel confirm: ~/.pfw is not what a login noted as "
+			"waiting; not loaded.\nLook at it ('pfsel status' as "
 			"root shows what it allows more), then log in again or "
 			"run 'pfsel confirm' on a terminal.\n");
 		return false;
@@ -107,20 +120,22 @@ static bool still_what_waits(struct pfselcmd_ctx *ctx, uint32_t uid,
 /*
  * Whether the policy compiled from ~/.pfw could have replaced the
  * confirmed one without the person (trust_judge(), as a login judges it):
- * where it allows more, on ctx->out.
+ * where it allows more, on ctx->out.  True when it allows more.
  */
-static void show_judgement(struct pfselcmd_ctx *ctx,
+static bool show_judgement(struct pfselcmd_ctx *ctx,
 			   const struct user_account *u, const void *confirmed,
 			   size_t confirmed_len, const void *blob, size_t len)
 {
 	struct trust_report report = { .max = SHOW_CELLS };
 	char *cells = NULL;
 	size_t cells_len = 0;
+	bool looser = false;
 
 	report.out = open_memstream(&cells, &cells_len);
 	switch (trust_judge(confirmed, confirmed_len, blob, len, u->user.uid,
 			    NULL, report.out ? &report : NULL)) {
 	case TRUST_LOOSER:
+		looser = true;
 		if (report.out)
 			fclose(report.out);
 		report.out = NULL;
@@ -142,6 +157,7 @@ static void show_judgement(struct pfselcmd_ctx *ctx,
 	if (report.out)
 		fclose(report.out);
 	free(cells);
+	return looser;
 }
 
 /* The uid behind sudo or pkexec, from its variable: true and *uid. */
@@ -421,6 +437,7 @@ int pfselcmd_confirm(struct pfselcmd_ctx *ctx, int argc, char **argv)
 	char hex[PFSEL_DIGEST_HEX_SIZE];
 	uint32_t uid = 0;
 	int opt, ret, lock = -1, run_fd, conf_fd;
+	bool looser = true;
 
 	while ((opt = getopt_long(argc, argv, "+h", options, NULL)) != -1) {
 		switch (opt) {
@@ -484,14 +501,16 @@ int pfselcmd_confirm(struct pfselcmd_ctx *ctx, int argc, char **argv)
 	policy_blob_check(blob, len, uid, digest);
 
 	/* What the person confirms: where it allows more. */
+	/* No confirmed policy: anything is looser than nothing confirmed. */
 	conf_fd = pfselcmd_open_confirmed();
 	if (conf_fd >= 0 &&
 	    confirmed_read(conf_fd, uid, &confirmed, &confirmed_len) == 0)
-		show_judgement(ctx, &u, confirmed, confirmed_len, blob, len);
+		looser = show_judgement(ctx, &u, confirmed, confirmed_len, blob,
+					len);
 	if (conf_fd >= 0)
 		close(conf_fd);
 	free(confirmed);
-	if (!still_what_waits(ctx, uid, digest)) {
+	if (!still_what_waits(ctx, uid, digest, looser)) {
 		ret = PFSELCMD_EXIT_FAILED;
 		goto out;
 	}
