@@ -28,7 +28,7 @@ struct agent_source *source_auto_new(const unsigned int verdict,
 				     const unsigned int scope)
 {
 	struct agent_source *src = calloc(1, sizeof(*src));
-	struct agent_decision *d = malloc(sizeof(*d));
+	struct agent_decision *d = calloc(1, sizeof(*d));
 
 	if (!src || !d) {
 		free(src);
