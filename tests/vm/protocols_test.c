@@ -92,63 +92,6 @@
 /* ---- descriptors made by another user --------------------------------- */
 
 /*
- * Send descriptor @fd (or, when negative, the errno -@fd) over the
- * AF_UNIX socket @sock.
- */
-static void send_fd(int sock, int fd)
-{
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} control;
-	int err = fd < 0 ? -fd : 0;
-	struct iovec iov = { .iov_base = &err, .iov_len = sizeof(err) };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
-	struct cmsghdr *cmsg;
-
-	if (fd >= 0) {
-		msg.msg_control = control.buf;
-		msg.msg_controllen = sizeof(control.buf);
-		cmsg = CMSG_FIRSTHDR(&msg);
-		cmsg->cmsg_level = SOL_SOCKET;
-		cmsg->cmsg_type = SCM_RIGHTS;
-		cmsg->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(cmsg), &fd, sizeof(int));
-	}
-	if (sendmsg(sock, &msg, 0) < 0)
-		_exit(SETUP_FAILED);
-}
-
-/* What send_fd() sent: a descriptor, or -errno. */
-static int recv_fd(int sock)
-{
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} control;
-	int err = EPROTO, fd;
-	struct iovec iov = { .iov_base = &err, .iov_len = sizeof(err) };
-	struct msghdr msg = {
-		.msg_iov = &iov,
-		.msg_iovlen = 1,
-		.msg_control = control.buf,
-		.msg_controllen = sizeof(control.buf),
-	};
-	struct cmsghdr *cmsg;
-
-	if (recvmsg(sock, &msg, MSG_CMSG_CLOEXEC) != sizeof(err))
-		return -EPROTO;
-	if (err)
-		return -err;
-	cmsg = CMSG_FIRSTHDR(&msg);
-	if (!cmsg || cmsg->cmsg_level != SOL_SOCKET ||
-	    cmsg->cmsg_type != SCM_RIGHTS)
-		return -EPROTO;
-	memcpy(&fd, CMSG_DATA(cmsg), sizeof(int));
-	return fd;
-}
-
-/*
  * Run @fn(@arg) in a child that has become @uid, and take the descriptor
  * it returns (or its -errno): the socket keeps the owner that made it
  * (pfuser1 and its application), and root goes on with it here.
@@ -168,14 +111,12 @@ static int fd_as(uid_t uid, int (*fn)(const void *), const void *arg)
 	}
 	if (pid == 0) {
 		close(sv[0]);
-		if (pfsel_become(uid))
-			send_fd(sv[1], -EPERM);
-		else
-			send_fd(sv[1], fn(arg));
+		if (pfsel_send_fd(sv[1], pfsel_become(uid) ? -EPERM : fn(arg)))
+			_exit(SETUP_FAILED);
 		_exit(0);
 	}
 	close(sv[1]);
-	fd = recv_fd(sv[0]);
+	fd = pfsel_recv_fd(sv[0]);
 	close(sv[0]);
 	pfsel_wait_status(pid);
 	return fd;
@@ -337,6 +278,41 @@ static bool accepted_from(struct __test_metadata *_metadata, int listener,
 		close(conn);
 	close(client);
 	return connected && conn >= 0;
+}
+
+/*
+ * pfuser1's @protocol listener on ALLOWED:@port (@name, for the log)
+ * accepts from the allowed peer and not from STRANGER; the control: under
+ * the open policy it accepts from STRANGER too.
+ */
+static void expect_accepts_from_allowed_only(struct __test_metadata *_metadata,
+					     int protocol, unsigned short port,
+					     const char *name)
+{
+	const struct sock_spec s = { .type = SOCK_STREAM,
+				     .protocol = protocol,
+				     .dst = ALLOWED,
+				     .port = port };
+	int listener;
+
+	listener = fd_as(PFSEL_UID1, make_listener, &s);
+	ASSERT_LE(0, listener)
+	{
+		TH_LOG("pfuser1's %s listener: %s", name, strerror(-listener));
+	}
+	EXPECT_TRUE(accepted_from(_metadata, listener, SOCK_STREAM, protocol,
+				  ALLOWED, port));
+	EXPECT_FALSE(accepted_from(_metadata, listener, SOCK_STREAM, protocol,
+				   STRANGER, port));
+	close(listener);
+
+	/* The control: the open policy accepts from there. */
+	ASSERT_EQ(0, pfsel_load(POLICY_OPEN));
+	listener = fd_as(PFSEL_UID1, make_listener, &s);
+	ASSERT_LE(0, listener);
+	EXPECT_TRUE(accepted_from(_metadata, listener, SOCK_STREAM, protocol,
+				  STRANGER, port));
+	close(listener);
 }
 
 /* ---- MPTCP: the path manager, subflows ----------------------------------- */
@@ -678,30 +654,8 @@ TEST_F(mptcp, connect_is_tcp)
 
 TEST_F(mptcp, listener_accepts_from_allowed_peer_only)
 {
-	const struct sock_spec s = { .type = SOCK_STREAM,
-				     .protocol = IPPROTO_MPTCP,
-				     .dst = ALLOWED,
-				     .port = MPTCP_PORT_OWN };
-	int listener;
-
-	listener = fd_as(PFSEL_UID1, make_listener, &s);
-	ASSERT_LE(0, listener)
-	{
-		TH_LOG("pfuser1's MPTCP listener: %s", strerror(-listener));
-	}
-	EXPECT_TRUE(accepted_from(_metadata, listener, SOCK_STREAM,
-				  IPPROTO_MPTCP, ALLOWED, MPTCP_PORT_OWN));
-	EXPECT_FALSE(accepted_from(_metadata, listener, SOCK_STREAM,
-				   IPPROTO_MPTCP, STRANGER, MPTCP_PORT_OWN));
-	close(listener);
-
-	/* The control: the open policy accepts from there. */
-	ASSERT_EQ(0, pfsel_load(POLICY_OPEN));
-	listener = fd_as(PFSEL_UID1, make_listener, &s);
-	ASSERT_LE(0, listener);
-	EXPECT_TRUE(accepted_from(_metadata, listener, SOCK_STREAM,
-				  IPPROTO_MPTCP, STRANGER, MPTCP_PORT_OWN));
-	close(listener);
+	expect_accepts_from_allowed_only(_metadata, IPPROTO_MPTCP,
+					 MPTCP_PORT_OWN, "MPTCP");
 }
 
 /* ---- 2. MPTCP subflows ----------------------------------------------------- */
@@ -1198,30 +1152,8 @@ TEST_F(sctp, bindx_every_address)
 
 TEST_F(sctp, listener_accepts_from_allowed_peer_only)
 {
-	const struct sock_spec s = { .type = SOCK_STREAM,
-				     .protocol = IPPROTO_SCTP,
-				     .dst = ALLOWED,
-				     .port = SCTP_PORT_OWN };
-	int listener;
-
-	listener = fd_as(PFSEL_UID1, make_listener, &s);
-	ASSERT_LE(0, listener)
-	{
-		TH_LOG("pfuser1's SCTP listener: %s", strerror(-listener));
-	}
-	EXPECT_TRUE(accepted_from(_metadata, listener, SOCK_STREAM,
-				  IPPROTO_SCTP, ALLOWED, SCTP_PORT_OWN));
-	EXPECT_FALSE(accepted_from(_metadata, listener, SOCK_STREAM,
-				   IPPROTO_SCTP, STRANGER, SCTP_PORT_OWN));
-	close(listener);
-
-	/* The control: the open policy accepts from there. */
-	ASSERT_EQ(0, pfsel_load(POLICY_OPEN));
-	listener = fd_as(PFSEL_UID1, make_listener, &s);
-	ASSERT_LE(0, listener);
-	EXPECT_TRUE(accepted_from(_metadata, listener, SOCK_STREAM,
-				  IPPROTO_SCTP, STRANGER, SCTP_PORT_OWN));
-	close(listener);
+	expect_accepts_from_allowed_only(_metadata, IPPROTO_SCTP, SCTP_PORT_OWN,
+					 "SCTP");
 }
 
 /* ---- 4. socket families, kTLS -------------------------------------------- */

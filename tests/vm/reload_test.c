@@ -218,56 +218,6 @@ TEST_F(load, bad_writes)
 	EXPECT_FALSE(pfsel_uid_loaded(PFSEL_UID1));
 }
 
-/* Send descriptor @fd over the socket @sock. */
-static int send_fd(int sock, int fd)
-{
-	char data = 'f';
-	struct iovec iov = { .iov_base = &data, .iov_len = 1 };
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} control;
-	struct msghdr msg = {
-		.msg_iov = &iov,
-		.msg_iovlen = 1,
-		.msg_control = control.buf,
-		.msg_controllen = sizeof(control.buf),
-	};
-	struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
-
-	cmsg->cmsg_level = SOL_SOCKET;
-	cmsg->cmsg_type = SCM_RIGHTS;
-	cmsg->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cmsg), &fd, sizeof(int));
-	return sendmsg(sock, &msg, 0) == 1 ? 0 : -1;
-}
-
-static int recv_fd(int sock)
-{
-	char data;
-	struct iovec iov = { .iov_base = &data, .iov_len = 1 };
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} control;
-	struct msghdr msg = {
-		.msg_iov = &iov,
-		.msg_iovlen = 1,
-		.msg_control = control.buf,
-		.msg_controllen = sizeof(control.buf),
-	};
-	struct cmsghdr *cmsg;
-	int fd;
-
-	if (recvmsg(sock, &msg, 0) != 1)
-		return -1;
-	cmsg = CMSG_FIRSTHDR(&msg);
-	if (!cmsg || cmsg->cmsg_type != SCM_RIGHTS)
-		return -1;
-	memcpy(&fd, CMSG_DATA(cmsg), sizeof(int));
-	return fd;
-}
-
 /* Load the compiled test policy @name through @fd, a descriptor of load. */
 static int load_through(int fd, const char *name)
 {
@@ -296,7 +246,7 @@ static int open_and_send_fn(void *arg)
 
 	if (fd < 0)
 		return -fd;
-	return send_fd(sock, fd) ? 125 : 0;
+	return pfsel_send_fd(sock, fd) ? 125 : 0;
 }
 
 /*
@@ -320,7 +270,7 @@ TEST_F(load, opener_credentials_decide)
 	ASSERT_EQ(0,
 		  socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sockets));
 	ASSERT_EQ(0, pfsel_run_as(PFSEL_UID1, open_and_send_fn, &sockets[1]));
-	fd = recv_fd(sockets[0]);
+	fd = pfsel_recv_fd(sockets[0]);
 	ASSERT_LE(0, fd);
 	/* 1001's descriptor lends root nothing, not even 1001's own policy. */
 	EXPECT_EQ(-EPERM, load_through(fd, "enforce_1002"));
