@@ -37,6 +37,7 @@
 #include <linux/slab.h>
 
 #include "app.h"
+#include "audit.h"
 #include "common.h"
 #include "cred.h"
 #include "exec.h"
@@ -244,11 +245,14 @@ static int hook_bprm_creds_from_file(struct linux_binprm *const bprm,
  * the file executed settles it; an open before that of another file at
  * the script's path means the name was made to lead elsewhere since exec
  * (a mount over it in the process's own mount namespace): refused, or the
- * other file would run as the script.
+ * other file would run as the script.  The refusal is audited (its
+ * record's script= is the path): no policy made it, every script identity
+ * is watched so.
  */
 static int hook_file_open(struct file *const file)
 {
-	struct pfsel_app *const app = pfsel_cred(current_cred())->app;
+	const struct cred *const cred = current_cred();
+	struct pfsel_app *const app = pfsel_cred(cred)->app;
 	const struct inode *const inode = file_inode(file);
 	char *buf, *path;
 	bool refused;
@@ -267,7 +271,19 @@ static int hook_file_open(struct file *const file)
 	path = d_absolute_path(&file->f_path, buf, PATH_MAX);
 	refused = !IS_ERR(path) && !strcmp(path, app->script);
 	__putname(buf);
-	return refused ? -EACCES : 0;
+	if (!refused)
+		return 0;
+	pfsel_audit_refusal(&(struct pfsel_subject){
+				    .app = app,
+				    .uid = cred->uid,
+				    .task = true,
+			    },
+			    &(struct pfsel_refused){
+				    .what = PFSEL_REFUSED_SCRIPT_PATH,
+				    .op = "open",
+				    .slot = PFSEL_SLOT_COUNT,
+			    });
+	return -EACCES;
 }
 
 /*
