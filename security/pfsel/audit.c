@@ -239,6 +239,12 @@ void pfsel_audit_refusal(const struct pfsel_subject *const subject,
 		log_request(ab, refused->request);
 	if (refused->what == PFSEL_REFUSED_SCRIPT_ENVIRONMENT)
 		log_path(ab, "variable", refused->variable);
+	if (refused->has_target && refused->target_slot == PFSEL_SLOT_USER)
+		audit_log_format(ab, " target=%u",
+				 from_kuid(&init_user_ns, refused->target_uid));
+	else if (refused->has_target)
+		audit_log_format(ab, " target=%s",
+				 pfsel_slot_names[PFSEL_SLOT_SYSTEM]);
 	log_subject(ab, subject);
 	audit_log_end(ab);
 }

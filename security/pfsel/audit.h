@@ -33,6 +33,9 @@
  * @slot: the policy that restrains the user or protects the application;
  *        PFSEL_SLOT_COUNT when no policy is what refuses.
  * @permissive: a refusal that was let through (permissive mode).
+ * @has_target: for PFSEL_REFUSED_ADMIN, the change was for a policy (a
+ *              user's also for a user's answers or agent):
+ * @target_slot: @target_uid: that policy.
  */
 struct pfsel_refused {
 	enum pfsel_refusal what;
@@ -42,6 +45,9 @@ struct pfsel_refused {
 	const char *variable;
 	enum pfsel_policy_slot slot;
 	bool permissive;
+	bool has_target;
+	enum pfsel_policy_slot target_slot;
+	kuid_t target_uid;
 };
 
 void pfsel_audit_decision(const struct pfsel_subject *subject,

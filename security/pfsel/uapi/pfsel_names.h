@@ -160,4 +160,6 @@ PFSEL_REFUSAL(PFSEL_REFUSED_PRIVATE_ROOT, "private-root", 8)
 PFSEL_REFUSAL(PFSEL_REFUSED_SCRIPT_ENVIRONMENT, "script-environment", 9)
 /* an open of another file at a script's path, before the script's own */
 PFSEL_REFUSAL(PFSEL_REFUSED_SCRIPT_PATH, "script-path", 10)
+/* a change of what is in force, by a process that may not make it */
+PFSEL_REFUSAL(PFSEL_REFUSED_ADMIN, "admin", 11)
 #endif
