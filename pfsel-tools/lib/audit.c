@@ -276,7 +276,10 @@ static bool decode_decision(const struct pfsel_audit_field *const fields,
 	       pick_request(rec);
 }
 
-/* A word of lower-case letters that fits @size: a call, a family. */
+/*
+ * A word of lower-case letters and '_' that fits @size: a call
+ * ("hook_timing"), a family.
+ */
 static bool copy_name(const char *const value, char *const out,
 		      const size_t size)
 {
@@ -285,7 +288,7 @@ static bool copy_name(const char *const value, char *const out,
 	if (!value || !value[0] || strlen(value) >= size)
 		return false;
 	for (i = 0; value[i]; i++)
-		if (value[i] < 'a' || value[i] > 'z')
+		if ((value[i] < 'a' || value[i] > 'z') && value[i] != '_')
 			return false;
 	strcpy(out, value);
 	return true;
@@ -297,7 +300,7 @@ static bool copy_name(const char *const value, char *const out,
  * protects the application ("?" for none), without a rule, and with only
  * the fields its call has: a refused family's name, or the socket's
  * family, protocol and ends (its local end at least); a script
- * environment's variable.
+ * environment's variable; what a refused change was for.
  */
 static bool decode_refusal(const struct pfsel_audit_field *const fields,
 			   const size_t count, const char *const refused,
@@ -305,6 +308,7 @@ static bool decode_refusal(const struct pfsel_audit_field *const fields,
 {
 	struct pfsel_request *const req = &rec->request;
 	const int what = pfsel_refusal_from_name(refused);
+	unsigned long n;
 	const char *v;
 	int op;
 
@@ -350,8 +354,22 @@ static bool decode_refusal(const struct pfsel_audit_field *const fields,
 			return false;
 	}
 	v = field(fields, count, "variable");
-	return !v ||
-	       !pfsel_audit_string(v, rec->variable, sizeof(rec->variable));
+	if (v && pfsel_audit_string(v, rec->variable, sizeof(rec->variable)))
+		return false;
+	/* What a refused change was for: target=system or a uid. */
+	v = field(fields, count, "target");
+	if (!v)
+		return true;
+	rec->has_target = true;
+	if (!strcmp(v, pfsel_policy_name(PFSEL_SLOT_SYSTEM))) {
+		rec->target_policy = PFSEL_SLOT_SYSTEM;
+		return true;
+	}
+	rec->target_policy = PFSEL_SLOT_USER;
+	if (!parse_ulong(v, 4294967294UL, &n))
+		return false;
+	rec->target_uid = (uint32_t)n;
+	return true;
 }
 
 /* Who: the application, the task's ids, its context; the host names. */

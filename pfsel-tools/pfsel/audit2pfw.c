@@ -321,6 +321,15 @@ static void refusal_reason(const struct pfsel_audit_record *rec, char *text,
 		why = "the name was made to lead elsewhere after the script "
 		      "was started (LANGUAGE.md, section 5)";
 		break;
+	case PFSEL_REFUSED_ADMIN:
+		snprintf(text, size,
+			 "refused %s: only the administrator (CAP_MAC_ADMIN) "
+			 "changes what is in force, and for a user's policy "
+			 "the agent root started for that user; no rule "
+			 "allows it (docs/kernel-interface.md, \"Who may do "
+			 "what\")",
+			 rec->call);
+		return;
 	}
 	if (!what) {
 		snprintf(text, size, "refused %s: no rule allows it",

@@ -178,6 +178,11 @@ static void put_refusal(FILE *out, const struct pfsel_audit_record *rec)
 		fputs(" variable=", out);
 		put_escaped(out, rec->variable, PFSEL_ESCAPE_QUOTE);
 	}
+	if (rec->has_target && rec->target_policy == PFSEL_SLOT_USER)
+		fprintf(out, " target=%u", rec->target_uid);
+	else if (rec->has_target)
+		fprintf(out, " target=%s",
+			pfsel_policy_name(rec->target_policy));
 }
 
 static void print_text(FILE *out, const struct pfsel_audit_record *rec)
@@ -282,6 +287,16 @@ static void print_json(FILE *out, const struct pfsel_audit_record *rec,
 		pfselcmd_json_str(out, pfsel_refusal_name(rec->refused));
 		fputs(",\"variable\":", out);
 		pfselcmd_json_str(out, rec->variable[0] ? rec->variable : NULL);
+		fputs(",\"target\":", out);
+		pfselcmd_json_str(
+			out, rec->has_target ?
+				     pfsel_policy_name(rec->target_policy) :
+				     NULL);
+		fputs(",\"target_uid\":", out);
+		pfselcmd_json_int(out,
+				  rec->has_target &&
+					  rec->target_policy == PFSEL_SLOT_USER,
+				  rec->target_uid);
 	}
 	fputs(",\"uid\":", out);
 	pfselcmd_json_int(out, rec->has_uid, rec->uid);

@@ -1118,13 +1118,19 @@ int pfsel_request_from_check(const struct pfsel_check_request *check,
  *           family (@has_socket) and its ends (@laddr, @raddr); its
  *           operation is PFSEL_OP_COUNT unless @call is one.
  * @call: a refusal's call (op=): an operation ("create", "connect"), or
- *        "setsockopt", "sendmsg", "exec", "open"; "" for a decision.
+ *        "setsockopt", "sendmsg", "exec", "open", or a change of what is
+ *        in force ("load", "unload", "forget", "enforce", "hook_timing",
+ *        "cache_threshold", "register", "answer"); "" for a decision.
  * @has_socket: a refusal's call had a socket, whose protocol and family
  *              @request has.
  * @refused_family: the name of a family refused (refused=family): "smc",
  *                  "rds", "rxrpc", "tipc"; "" otherwise.
  * @variable: the variable a protected script's environment was refused
  *            for (refused=script-environment); "" otherwise.
+ * @has_target: a change refused (refused=admin) was for a policy (a
+ *              user's also for a user's answers or agent; target=):
+ * @target_policy: @target_uid: that policy, PFSEL_SLOT_SYSTEM or
+ *                 PFSEL_SLOT_USER and its user.
  *
  * About 14 KiB: allocate it.
  */
@@ -1152,6 +1158,9 @@ struct pfsel_audit_record {
 	bool has_socket;
 	char refused_family[16];
 	char variable[64];
+	bool has_target;
+	unsigned int target_policy;
+	uint32_t target_uid;
 };
 
 /* One NAME=VALUE field of a record, as the kernel writes it. */

@@ -795,6 +795,10 @@ static void test_log_refusals(void **state)
 		"pid=1508\n",
 		"deny  uid=1001 /usr/bin/bash script /usr/local/bin/sync.sh "
 		"open refused=script-path pid=1509\n",
+		"deny  uid=1001 /usr/sbin/pfsel unload refused=admin "
+		"target=1001 pid=1511\n",
+		"deny  uid=0 /usr/bin/dash hook_timing refused=admin "
+		"pid=1512\n",
 	};
 	char *out, *err;
 	size_t i;
@@ -816,7 +820,8 @@ static void test_log_refusals(void **state)
 				fixture("refusals.log"), "--json", NULL));
 	assert_non_null(strstr(
 		out, "\"policy\":\"user\",\"rule\":null,\"refused\":\"family\","
-		     "\"variable\":null,\"uid\":1001,\"pid\":1505,\"app\":"
+		     "\"variable\":null,\"target\":null,\"target_uid\":null,"
+		     "\"uid\":1001,\"pid\":1505,\"app\":"
 		     "\"/usr/bin/netprobe\",\"script\":null,\"op\":\"create\","
 		     "\"protocol\":null,\"family\":\"rds\",\"laddr\":null,"
 		     "\"lport\":null,\"raddr\":null,\"rport\":null,"));
@@ -824,6 +829,9 @@ static void test_log_refusals(void **state)
 				    "\"refused\":\"script-path\","));
 	assert_non_null(strstr(out, "\"refused\":\"script-environment\","
 				    "\"variable\":\"BASH_ENV\","));
+	assert_non_null(strstr(out,
+			       "\"refused\":\"admin\",\"variable\":null,"
+			       "\"target\":\"user\",\"target_uid\":1001,"));
 	/* The denial's object is a decision's, as it was. */
 	assert_non_null(
 		strstr(out, "\"rule\":null,\"uid\":1001,\"pid\":1501,"));
@@ -858,7 +866,7 @@ static void test_reader_wants_refusals(void **state)
 	n = 0;
 	src.want_refusals = true;
 	assert_int_equal(0, pfsel_audit_read(&src, count_record, &n, &bad));
-	assert_int_equal(9, n);
+	assert_int_equal(11, n);
 	assert_int_equal(1, bad);
 }
 

@@ -248,7 +248,7 @@ static void test_refusal_decode(void **state)
 		"op=exec verdict=deny refused=traced permissive=0 policy=root",
 		/* a family's name that is no word */
 		"op=create verdict=deny refused=family permissive=0 "
-		"policy=user family=rx_rpc",
+		"policy=user family=RxRPC",
 		/* a socket without its local end, or its protocol */
 		"op=sendmsg verdict=deny refused=ip-options permissive=0 "
 		"policy=user family=inet protocol=udp laddr=? lport=? "
@@ -256,6 +256,9 @@ static void test_refusal_decode(void **state)
 		"op=sendmsg verdict=deny refused=ip-options permissive=0 "
 		"policy=user family=inet laddr=0.0.0.0 lport=0 raddr=? "
 		"rport=?",
+		/* a target that is neither the system nor a uid */
+		"op=load verdict=deny refused=admin permissive=0 policy=? "
+		"target=root",
 		/* a family of the vocabulary's for a socket's refusal */
 		"op=setsockopt verdict=deny refused=ip-options permissive=0 "
 		"policy=user family=rds protocol=udp laddr=0.0.0.0 lport=0 "
@@ -318,6 +321,23 @@ static void test_refusal_decode(void **state)
 					     "policy=?" TAIL,
 					rec));
 	assert_int_equal(PFSEL_SLOT_COUNT, rec->policy);
+	assert_false(rec->has_target);
+
+	/* A refused change, and what it was for. */
+	assert_int_equal(0, decode_line(HEAD "op=unload verdict=deny "
+					     "refused=admin permissive=0 "
+					     "policy=? target=1002" TAIL,
+					rec));
+	assert_int_equal(PFSEL_REFUSED_ADMIN, rec->refused);
+	assert_string_equal("unload", rec->call);
+	assert_true(rec->has_target);
+	assert_int_equal(PFSEL_SLOT_USER, rec->target_policy);
+	assert_int_equal(1002, rec->target_uid);
+	assert_int_equal(0, decode_line(HEAD "op=cache_threshold verdict=deny "
+					     "refused=admin permissive=0 "
+					     "policy=? target=system" TAIL,
+					rec));
+	assert_int_equal(PFSEL_SLOT_SYSTEM, rec->target_policy);
 
 	/* Each of these breaks it. */
 
