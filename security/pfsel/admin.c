@@ -56,12 +56,7 @@ bool pfsel_may_admin(const struct cred *const cred)
 int pfsel_admin_refuse(const char *const op, const enum pfsel_policy_slot slot,
 		       const kuid_t uid)
 {
-	const struct cred *const cred = current_cred();
-	const struct pfsel_subject subject = {
-		.app = pfsel_cred(cred)->app,
-		.uid = cred->uid,
-		.task = true,
-	};
+	const struct pfsel_subject subject = pfsel_current_subject();
 	const struct pfsel_refused refused = {
 		.what = PFSEL_REFUSED_ADMIN,
 		.op = op,

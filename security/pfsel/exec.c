@@ -240,19 +240,31 @@ static int hook_bprm_creds_from_file(struct linux_binprm *const bprm,
 	return pfsel_protect_exec(bprm, pfsel_cred(bprm->cred)->app);
 }
 
+/* An open refused for the script's sake: audited, though no policy made it. */
+static int refuse_script_path(void)
+{
+	const struct pfsel_subject subject = pfsel_current_subject();
+	const struct pfsel_refused refused = {
+		.what = PFSEL_REFUSED_SCRIPT_PATH,
+		.op = "open",
+		.slot = PFSEL_SLOT_COUNT,
+	};
+
+	pfsel_audit_refusal(&subject, &refused);
+	return -EACCES;
+}
+
 /*
  * The interpreter opens its script by name.  The first open that finds
  * the file executed settles it; an open before that of another file at
  * the script's path means the name was made to lead elsewhere since exec
  * (a mount over it in the process's own mount namespace): refused, or the
- * other file would run as the script.  The refusal is audited (its
- * record's script= is the path): no policy made it, every script identity
- * is watched so.
+ * other file would run as the script.  The refusal's record names the
+ * script (its path): every script identity is watched so.
  */
 static int hook_file_open(struct file *const file)
 {
-	const struct cred *const cred = current_cred();
-	struct pfsel_app *const app = pfsel_cred(cred)->app;
+	struct pfsel_app *const app = pfsel_cred(current_cred())->app;
 	const struct inode *const inode = file_inode(file);
 	char *buf, *path;
 	bool refused;
@@ -271,19 +283,7 @@ static int hook_file_open(struct file *const file)
 	path = d_absolute_path(&file->f_path, buf, PATH_MAX);
 	refused = !IS_ERR(path) && !strcmp(path, app->script);
 	__putname(buf);
-	if (!refused)
-		return 0;
-	pfsel_audit_refusal(&(struct pfsel_subject){
-				    .app = app,
-				    .uid = cred->uid,
-				    .task = true,
-			    },
-			    &(struct pfsel_refused){
-				    .what = PFSEL_REFUSED_SCRIPT_PATH,
-				    .op = "open",
-				    .slot = PFSEL_SLOT_COUNT,
-			    });
-	return -EACCES;
+	return refused ? refuse_script_path() : 0;
 }
 
 /*

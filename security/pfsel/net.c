@@ -88,12 +88,7 @@ int pfsel_refuse_unruled(const struct pfsel_subject *const subject,
 /* pfsel_refuse_unruled() for the calling task. */
 static int refuse_current(struct pfsel_refused *const refused)
 {
-	const struct cred *const cred = current_cred();
-	const struct pfsel_subject subject = {
-		.app = pfsel_cred(cred)->app,
-		.uid = cred->uid,
-		.task = true,
-	};
+	const struct pfsel_subject subject = pfsel_current_subject();
 
 	return pfsel_refuse_unruled(&subject, refused);
 }
@@ -107,6 +102,22 @@ static int refuse_family(const char *const family)
 		.family = family,
 	};
 
+	return refuse_current(&refused);
+}
+
+/* A socket option that no rule can allow, on an inet socket @sk. */
+static int refuse_option(const struct sock *const sk,
+			 const enum pfsel_refusal what)
+{
+	struct pfsel_request request;
+	struct pfsel_refused refused = {
+		.what = what,
+		.op = "setsockopt",
+		.request = &request,
+	};
+
+	if (pfsel_classify_ends(sk, &request))
+		return 0;
 	return refuse_current(&refused);
 }
 
@@ -338,19 +349,12 @@ static int hook_socket_sendmsg(struct socket *const sock,
 static int hook_socket_setsockopt(struct socket *const sock, const int level,
 				  const int optname)
 {
-	struct pfsel_request request;
-	struct pfsel_refused refused = {
-		.op = "setsockopt",
-		.request = &request,
-	};
+	enum pfsel_refusal route;
 
 	if (!pfsel_policy_any() || !sock->sk)
 		return 0;
-	refused.what = pfsel_classify_route_option(level, optname);
-	if (refused.what == PFSEL_NOT_REFUSED ||
-	    pfsel_classify_ends(sock->sk, &request))
-		return 0;
-	return refuse_current(&refused);
+	route = pfsel_classify_route_option(level, optname);
+	return route == PFSEL_NOT_REFUSED ? 0 : refuse_option(sock->sk, route);
 }
 
 static int hook_inet_conn_request(const struct sock *const sk,
