@@ -127,18 +127,12 @@ static bool expected_rule(const char *policy, const char *app, const char *op,
 static void expect_fields(struct __test_metadata *const _metadata,
 			  const char *record, const char *const *fields)
 {
-	const char *at = record, *found;
-	size_t i;
+	const char *const missing = pfsel_record_lacks(record, fields);
 
-	for (i = 0; fields[i]; i++) {
-		found = strstr(at, fields[i]);
-		EXPECT_NE(NULL, found)
-		{
-			TH_LOG("'%s' missing (or out of order) in: %s",
-			       fields[i], record);
-		}
-		if (found)
-			at = found + 1;
+	EXPECT_EQ(NULL, missing)
+	{
+		TH_LOG("'%s' missing (or out of order) in: %s", missing,
+		       record);
 	}
 }
 

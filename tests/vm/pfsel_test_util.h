@@ -1232,6 +1232,18 @@ static inline bool pfsel_auditd_running(void)
 	return system("pidof auditd >/dev/null 2>&1") == 0;
 }
 
+/* Whether @line holds every string of the NULL-terminated @needles. */
+static inline bool pfsel_line_has_all(const char *line,
+				      const char *const *needles)
+{
+	size_t i;
+
+	for (i = 0; needles[i]; i++)
+		if (!strstr(line, needles[i]))
+			return false;
+	return true;
+}
+
 /*
  * Wait up to @ms for an audit record of @type (a name or number, as
  * `ausearch -m` takes it; pfsel's decisions are "1430") that holds every
@@ -1243,7 +1255,6 @@ static inline bool pfsel_audit_find(const char *type,
 {
 	const long long deadline = pfsel_now_ms() + ms;
 	char line[4096], command[128];
-	size_t i;
 
 	snprintf(command, sizeof(command),
 		 "ausearch --input-logs -m %s --raw 2>/dev/null", type);
@@ -1253,10 +1264,7 @@ static inline bool pfsel_audit_find(const char *type,
 		if (!search)
 			return false;
 		while (fgets(line, sizeof(line), search)) {
-			for (i = 0; needles[i]; i++)
-				if (!strstr(line, needles[i]))
-					break;
-			if (!needles[i]) {
+			if (pfsel_line_has_all(line, needles)) {
 				snprintf(out, size, "%s", line);
 				out[strcspn(out, "\n")] = '\0';
 				pclose(search);
@@ -1267,6 +1275,99 @@ static inline bool pfsel_audit_find(const char *type,
 		usleep(200 * 1000);
 	} while (pfsel_now_ms() < deadline);
 	return false;
+}
+
+/*
+ * Wait until auditd has written every record the kernel queued before
+ * this call: a message of this process's own (auditctl -m), queued after
+ * them, is in the log.  So a record that is not there now never will be.
+ */
+static inline bool pfsel_audit_settle(void)
+{
+	static unsigned int serial;
+	char marker[64], command[128], record[4096];
+	const char *const needles[] = { marker, NULL };
+
+	snprintf(marker, sizeof(marker), "pfsel-test-mark-%d-%u", (int)getpid(),
+		 ++serial);
+	snprintf(command, sizeof(command), "auditctl -m %s >/dev/null 2>&1",
+		 marker);
+	if (system(command) != 0)
+		return false;
+	return pfsel_audit_find("USER", needles, record, sizeof(record),
+				10000);
+}
+
+/*
+ * pfsel's records (1430) that hold every string of the NULL-terminated
+ * @needles, once auditd has written what the kernel queued
+ * (pfsel_audit_settle()): how many, and the last of them in @last (when
+ * not NULL); -1 when auditd did not answer.  Counted before and after a
+ * call, they tell whether the call made one.
+ */
+static inline int pfsel_audit_records(const char *const *needles, char *last,
+				      size_t size)
+{
+	char line[4096];
+	FILE *search;
+	int count = 0;
+
+	if (!pfsel_audit_settle())
+		return -1;
+	search = popen("ausearch --input-logs -m 1430 --raw 2>/dev/null", "r");
+	if (!search)
+		return -1;
+	while (fgets(line, sizeof(line), search)) {
+		if (!pfsel_line_has_all(line, needles))
+			continue;
+		count++;
+		if (last) {
+			snprintf(last, size, "%s", line);
+			last[strcspn(last, "\n")] = '\0';
+		}
+	}
+	pclose(search);
+	return count;
+}
+
+/*
+ * In a test (kselftest_harness.h): pfsel's records that hold every string
+ * of @needles are one more than @before (pfsel_audit_records() before the
+ * call tested), and the newest, which is logged, holds every string of
+ * the NULL-terminated @fields in that order (pfsel_record_lacks()).
+ */
+#define PFSEL_EXPECT_RECORD(before, needles, fields)                          \
+	do {                                                                  \
+		char record_[4096] = "";                                      \
+		const char *missing_;                                         \
+									      \
+		EXPECT_EQ((before) + 1, pfsel_audit_records(needles, record_, \
+							    sizeof(record_))); \
+		TH_LOG("%s", record_);                                        \
+		missing_ = pfsel_record_lacks(record_, fields);               \
+		EXPECT_EQ(NULL, missing_)                                     \
+		{                                                             \
+			TH_LOG("'%s' missing (or out of order)", missing_);   \
+		}                                                             \
+	} while (0)
+
+/*
+ * The first of the NULL-terminated @fields that @record does not hold
+ * after the ones before it; NULL when it holds them all, in that order.
+ */
+static inline const char *pfsel_record_lacks(const char *record,
+					     const char *const *fields)
+{
+	const char *at = record, *found;
+	size_t i;
+
+	for (i = 0; fields[i]; i++) {
+		found = strstr(at, fields[i]);
+		if (!found)
+			return fields[i];
+		at = found + 1;
+	}
+	return NULL;
 }
 
 /*

@@ -192,6 +192,42 @@ TEST_F(script_env, perl5opt)
 }
 
 /*
+ * The refusal has its record: an exec, refused=script-environment, the
+ * variable of the kernel's table the environment held, the interpreter
+ * and the script it would have been.  The protected script started with
+ * an ordinary environment makes none (the control).
+ */
+TEST_F(script_env, refusal_is_audited)
+{
+	char *prot[] = { PROT_SH, NULL };
+	struct run r = { prot, { "BASH_ENV=" EVIL_RC } };
+	char said[256];
+	const char *const needles[] = { " refused=script-environment ",
+					" script=\"" PROT_SH "\" ", NULL };
+	const char *const fields[] = {
+		" op=exec ",
+		" verdict=deny ",
+		" refused=script-environment ",
+		" permissive=0 ",
+		" policy=user ",
+		" variable=\"BASH_ENV\" ",
+		" script=\"" PROT_SH "\" ",
+		" uid=1001 ",
+		NULL,
+	};
+	int before;
+
+	before = pfsel_audit_records(needles, NULL, 0);
+	ASSERT_LE(0, before);
+	EXPECT_EQ(EPERM, RUN(r, said));
+	PFSEL_EXPECT_RECORD(before, needles, fields);
+
+	r = (struct run){ prot, { "X=BASH_ENV=" EVIL_RC } };
+	EXPECT_EQ(0, RUN(r, said));
+	EXPECT_EQ(before + 1, pfsel_audit_records(needles, NULL, 0));
+}
+
+/*
  * The loader's variables need no entry: in secure-execution mode glibc's
  * loader removes them (its unsecure-envvars.h) before bash starts, and
  * the protected script runs without them; the plain script keeps them,

@@ -280,6 +280,50 @@ TEST_F(protect, exec_under_control_is_refused)
 }
 
 /*
+ * Each refused start has its record: an exec, refused= what the caller
+ * held over the new process, the protected application, the policy that
+ * protects it.  The same starts of protectee-plain, which nothing
+ * protects, make none (the control).
+ */
+TEST_F(protect, exec_refusals_are_audited)
+{
+	static const struct {
+		enum how how;
+		const char *refused;
+	} cases[] = {
+		{ TRACED, " refused=traced " },
+		{ SECCOMP, " refused=seccomp " },
+		{ SHARED_FS, " refused=shared-fs " },
+	};
+	const char *const plain[] = { " op=exec ", " app=\"" PLAIN "\" ",
+				      NULL };
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *const needles[] = { " op=exec ", cases[i].refused,
+						" app=\"" PROTECTED "\" ",
+						NULL };
+		const char *const fields[] = {
+			" op=exec ",	     " verdict=deny ",
+			cases[i].refused,    " permissive=0 ",
+			" policy=user ",     " app=\"" PROTECTED "\" ",
+			" script=? ",	     " uid=1001 ",
+			NULL,
+		};
+		int before;
+
+		before = pfsel_audit_records(needles, NULL, 0);
+		ASSERT_LE(0, before);
+		EXPECT_EQ(EPERM, exec_as_user(cases[i].how, PROTECTED));
+		PFSEL_EXPECT_RECORD(before, needles, fields);
+
+		before = pfsel_audit_records(plain, NULL, 0);
+		EXPECT_EQ(0, exec_as_user(cases[i].how, PLAIN));
+		EXPECT_EQ(before, pfsel_audit_records(plain, NULL, 0));
+	}
+}
+
+/*
  * Root attaches to a process of pfuser1 before it starts @path (a child
  * stopped ahead of its execve()), as `sudo gdb -p PID` or `sudo strace -p
  * PID` would: 0 when the execve() succeeded under root's eye, else its

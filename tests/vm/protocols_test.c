@@ -38,10 +38,17 @@
  *    AF_XDP and AF_PPPOX are packet (refused unless allowed); AF_VSOCK is
  *    not governed; the kTLS ULP attaches to an allowed TCP connection.
  *
+ * What no rule decides is audited as a denial with what was refused: the
+ * path manager's subflow (refused=mptcp-subflow, with the connection's
+ * ends and its owner's uid) and each family (refused=family, family=
+ * its name), and never for an unrestrained user (the controls); the SCTP
+ * addresses are decisions, recorded as any denial is.
+ *
  * Needs root: as anyone else every test is skipped.
  */
 
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <linux/mptcp.h>
 #include <linux/sctp.h>
 #include <netlink/genl/ctrl.h>
@@ -846,6 +853,30 @@ TEST_F_TIMEOUT(join, passive_join_through_kernel_listener_control, 60)
 }
 
 /*
+ * The records of subflows refused to @uid's connection @client: its
+ * local port names it (the subflow has no ends yet, and the path
+ * manager's worker no task of the owner's).  pfsel_audit_records().
+ */
+static int subflow_records(struct __test_metadata *_metadata, int client,
+			   uid_t uid, char *last, size_t size)
+{
+	struct sockaddr_storage local;
+	socklen_t len = sizeof(local);
+	char lport[32], uid_field[32];
+	const char *const needles[] = { " refused=mptcp-subflow ", " op=connect ",
+					lport, uid_field, NULL };
+	int n;
+
+	EXPECT_EQ(0, getsockname(client, (struct sockaddr *)&local, &len));
+	snprintf(lport, sizeof(lport), " lport=%u ",
+		 ntohs(((struct sockaddr_in *)&local)->sin_port));
+	snprintf(uid_field, sizeof(uid_field), " uid=%u", uid);
+	n = pfsel_audit_records(needles, last, size);
+	EXPECT_LE(0, n);
+	return n;
+}
+
+/*
  * (b) Active: @uid connects to root's listener @listener; the path
  * manager then opens a subflow of that connection from 127.0.0.3.
  */
@@ -857,9 +888,9 @@ static void active_subflow(struct __test_metadata *_metadata, int listener,
 				      .protocol = IPPROTO_MPTCP,
 				      .dst = ALLOWED,
 				      .port = MPTCP_PORT };
-	int client, server, info;
+	int client, server, info, before;
+	char text[512], record[4096] = "";
 	long long join_err;
-	char text[512];
 	struct watch w;
 
 	pm_endpoint(_metadata, STRANGER, MPTCP_PM_ADDR_FLAG_SUBFLOW, 0);
@@ -873,6 +904,7 @@ static void active_subflow(struct __test_metadata *_metadata, int listener,
 	server = accept_within(listener, 2000);
 	ASSERT_LE(0, server);
 
+	before = subflow_records(_metadata, client, uid, NULL, 0);
 	w = watch_subflows(client, server, &from_stranger,
 			   refused ? JOIN_DENY_MS : JOIN_WAIT_MS, !refused);
 	info = mptcp_info_subflows(client, NULL);
@@ -892,11 +924,21 @@ static void active_subflow(struct __test_metadata *_metadata, int listener,
 		EXPECT_EQ(0, info);
 		EXPECT_TRUE(w.flowed);
 		EXPECT_TRUE(ping_pong(client, server));
+		/* Each refused subflow (the path manager may retry) says so. */
+		EXPECT_LT(before, subflow_records(_metadata, client, uid,
+						  record, sizeof(record)));
+		TH_LOG("%s", record);
+		EXPECT_NE(NULL, strstr(record, " verdict=deny "));
+		EXPECT_NE(NULL, strstr(record, " permissive=0 policy=user "));
+		EXPECT_NE(NULL, strstr(record, " raddr=" ALLOWED " rport=7701 "));
 	} else {
 		EXPECT_LE(1, w.client_max);
 		EXPECT_LE(1, w.server_max);
 		EXPECT_LE(1, info);
 		EXPECT_TRUE(w.flowed);
+		/* The control: the subflow opened, nothing recorded. */
+		EXPECT_EQ(before, subflow_records(_metadata, client, uid, NULL,
+						  0));
 	}
 	close(client);
 	close(server);
@@ -1150,6 +1192,40 @@ TEST_F(sctp, bindx_every_address)
 	EXPECT_SCTP(0, PFSEL_UID2, SCTP_OP_BINDX, BIND_DENIED, NULL);
 }
 
+/*
+ * An SCTP address refused is a decision, recorded as any denial is: a
+ * connect of the raw protocol to that address, whichever way it was
+ * given (sctp_connectx(), a send's SCTP_DSTADDRV4, SCTP_PRIMARY_ADDR).
+ * The allowed address leaves no record.
+ */
+TEST_F(sctp, refused_address_is_recorded)
+{
+	static const enum sctp_op ops[] = { SCTP_OP_CONNECTX, SCTP_OP_DSTADDR,
+					    SCTP_OP_PRIMARY };
+	char ppid[32];
+	const char *const denied[] = { " op=connect ", " raddr=" DENIED " ",
+				       ppid, NULL };
+	const char *const allowed[] = { " op=connect ", " raddr=" ALLOWED " ",
+					ppid, NULL };
+	const char *const fields[] = { " verdict=deny ", " policy=user ",
+				       " family=inet ", " protocol=raw ",
+				       " raddr=" DENIED " ", " uid=1001 ",
+				       NULL };
+	unsigned int i;
+	int before;
+
+	snprintf(ppid, sizeof(ppid), " ppid=%d ", (int)getpid());
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		before = pfsel_audit_records(denied, NULL, 0);
+		ASSERT_LE(0, before);
+		EXPECT_SCTP(EACCES, PFSEL_UID1, ops[i], DENIED, NULL);
+		PFSEL_EXPECT_RECORD(before, denied, fields);
+	}
+	before = pfsel_audit_records(allowed, NULL, 0);
+	EXPECT_SCTP(0, PFSEL_UID1, SCTP_OP_CONNECTX, ALLOWED, NULL);
+	EXPECT_EQ(before, pfsel_audit_records(allowed, NULL, 0));
+}
+
 TEST_F(sctp, listener_accepts_from_allowed_peer_only)
 {
 	expect_accepts_from_allowed_only(_metadata, IPPROTO_SCTP, SCTP_PORT_OWN,
@@ -1245,6 +1321,60 @@ TEST_F(families, unruled_families_refused_whatever_the_rules)
 		TH_LOG("%s, uid 1001 under %s: %s", unruled[i].name,
 		       POLICY_OPEN, status_text(status));
 		EXPECT_EQ(EACCES, status);
+	}
+}
+
+/*
+ * Each refused family has its record: a create, refused=family and the
+ * family's name, for the user the policy restrains.  An unrestrained
+ * user's socket() makes none (the control); in permissive mode the
+ * socket() goes on to the kernel, and the record says it was let through.
+ */
+TEST_F(families, unruled_family_refusal_is_audited)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < N_ELEMS(unruled); i++) {
+		const struct family_case *f = &unruled[i];
+		char lower[8], name[32], ppid[32];
+		const char *const needles[] = { " refused=family ", name,
+						ppid, NULL };
+		const char *const fields[] = {
+			" op=create ",	   " verdict=deny ",
+			" refused=family ", " permissive=0 ",
+			" policy=user ",   name,
+			" app=",	   " uid=1001 ",
+			NULL,
+		};
+		const char *const let_through[] = { " permissive=1 ", name,
+						     " uid=1001 ", NULL };
+		int before, status;
+
+		/* " family=smc ": the AF_ name in lower case. */
+		for (j = 0; f->name[3 + j] && j < sizeof(lower) - 1; j++)
+			lower[j] = (char)tolower((unsigned char)f->name[3 + j]);
+		lower[j] = '\0';
+		snprintf(name, sizeof(name), " family=%s ", lower);
+		snprintf(ppid, sizeof(ppid), " ppid=%d ", (int)getpid());
+
+		before = pfsel_audit_records(needles, NULL, 0);
+		ASSERT_LE(0, before);
+		EXPECT_EQ(EACCES, family_as(PFSEL_UID1, f));
+		PFSEL_EXPECT_RECORD(before, needles, fields);
+
+		before = pfsel_audit_records(needles, NULL, 0);
+		status = family_as(PFSEL_UID2, f);
+		EXPECT_NE(EACCES, status);
+		EXPECT_EQ(before, pfsel_audit_records(needles, NULL, 0))
+		{
+			TH_LOG("%s, uid 1002 (no policy): recorded", f->name);
+		}
+
+		ASSERT_EQ(0, pfsel_set_enforce(false));
+		status = family_as(PFSEL_UID1, f);
+		ASSERT_EQ(0, pfsel_set_enforce(true));
+		EXPECT_NE(EACCES, status);
+		PFSEL_EXPECT_RECORD(before, needles, let_through);
 	}
 }
 

@@ -983,8 +983,22 @@ static int start_under_own_etc(void *arg)
  */
 TEST_F_TIMEOUT(userns, protected_under_loader_files_of_ones_own, 120)
 {
+	const char *const refused[] = { " op=exec ", " refused=private-root ",
+					" app=\"" PROTECTED "\" ", NULL };
+	const char *const plain[] = { " op=exec ", " app=\"" PLAIN "\" ",
+				      NULL };
+	/* The record's uid is the initial user namespace's. */
+	const char *const fields[] = { " verdict=deny refused=private-root "
+				       "permissive=0 policy=user ",
+				       " uid=1001 ", NULL };
+	int before = pfsel_audit_records(refused, NULL, 0);
+	int plain_before = pfsel_audit_records(plain, NULL, 0);
+
 	EXPECT_EQ(EPERM, attacker(start_under_own_etc, PROTECTED));
 	EXPECT_EQ(RAN_PRELOADED, attacker(start_under_own_etc, PLAIN));
+	EXPECT_LE(0, before);
+	PFSEL_EXPECT_RECORD(before, refused, fields);
+	EXPECT_EQ(plain_before, pfsel_audit_records(plain, NULL, 0));
 }
 
 /*
