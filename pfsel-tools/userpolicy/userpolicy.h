@@ -312,6 +312,13 @@ struct user_account {
 int user_account_lookup(struct user_account *a, const char *name, uid_t uid);
 void user_account_free(struct user_account *a);
 
+/*
+ * A user as a person types one: @text is looked up as a name first (as
+ * chown and id do), then, when no one has that name and it is all
+ * digits, as a uid.  Returns as user_account_lookup().
+ */
+int user_account_parse(struct user_account *a, const char *text);
+
 /* ---- ~/.pfw as its user, for the root side (runas.c) ------------------- */
 
 /**

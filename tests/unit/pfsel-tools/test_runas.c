@@ -301,6 +301,39 @@ static void test_root_becomes_the_user(void **state)
 	assert_non_null(strstr(diag, "Permission denied"));
 }
 
+/* A user as a person types one: a name, else a uid; nothing else. */
+static void test_account_parse(void **state)
+{
+	static const char *const nobody_at_all[] = {
+		"no-such-user-pfsel",
+		"4294967295",
+		"99999999999",
+		"12a",
+		"-1",
+		"",
+	};
+	struct user_account a;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(0, user_account_parse(&a, "root"));
+	assert_int_equal(0, a.pw.pw_uid);
+	user_account_free(&a);
+	/* No one is called "0": the uid. */
+	assert_int_equal(0, user_account_parse(&a, "0"));
+	assert_string_equal("root", a.pw.pw_name);
+	user_account_free(&a);
+	assert_int_equal(0, user_account_parse(&a, "65534"));
+	assert_int_equal(NOBODY, a.pw.pw_uid);
+	assert_int_equal(NOBODY, a.user.uid);
+	user_account_free(&a);
+	for (i = 0; i < sizeof(nobody_at_all) / sizeof(*nobody_at_all); i++) {
+		assert_int_equal(-ESRCH,
+				 user_account_parse(&a, nobody_at_all[i]));
+		user_account_free(&a);
+	}
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -314,6 +347,7 @@ int main(void)
 		T(test_source_stat),
 		T(test_cannot_become_another),
 		T(test_root_becomes_the_user),
+		cmocka_unit_test(test_account_parse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
