@@ -349,11 +349,12 @@ int user_source_stat(const struct user_identity *user, unsigned int timeout,
  * @diag: set to the first line pfwc wrote to its standard error.
  * @diaglen: size of @diag.
  *
- * Runs `pfwc --uid=UID -o - HOME/.pfw` in a child that has become the
- * user (as user_source_stat()), in the home folder, with an empty
- * environment but HOME, USER, LOGNAME and PATH; the policy comes back
- * through a pipe.  What it wrote is the caller's to check
- * (policy_blob_check(): a policy of the user's).
+ * Runs `pfwc --uid=UID -Wno-shadow -o - HOME/.pfw` in a child that has
+ * become the user (as user_source_stat()), in the home folder, with an
+ * empty environment but HOME, USER, LOGNAME and PATH; the policy comes
+ * back through a pipe (-Wno-shadow: that analysis only warns, and costs
+ * most of a large policy's compile).  What it wrote is the caller's to
+ * check (policy_blob_check(): a policy of the user's).
  *
  * Return: 0; -EBADMSG when pfwc failed (status 1: errors in the policy;
  * others: see @diag);
