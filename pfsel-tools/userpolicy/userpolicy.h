@@ -103,6 +103,24 @@ int policy_compare(const void *old_blob, size_t old_len, const void *new_blob,
 		   size_t new_len, FILE *report, unsigned int max);
 
 /**
+ * policy_compare_exhaustive - policy_compare() without its shortcuts
+ * @old_blob: @old_len: @new_blob: @new_len: @report: @max: as for
+ *            policy_compare().
+ *
+ * Every address interval of every application pair and request kind is
+ * decided cell by cell, port by port, with the kernel's own lookups,
+ * where policy_compare() decides a set of rows once and passes over what
+ * the rows of the `*` rules alone decide (compare.c says why that is
+ * exact).  The same answer and the same report, many times slower: what
+ * the tests hold policy_compare() to.
+ *
+ * Return: as policy_compare().
+ */
+int policy_compare_exhaustive(const void *old_blob, size_t old_len,
+			      const void *new_blob, size_t new_len,
+			      FILE *report, unsigned int max);
+
+/**
  * policy_last_error - What the last failing policy_compare() of this thread
  *                     did
  *

@@ -38,18 +38,31 @@ static struct blob compile(const char *text)
 	return compile_for(text, 1001);
 }
 
-/* policy_compare(old, new), and what it reported. */
+/*
+ * policy_compare(old, new), and what it reported; the same, word for
+ * word, as policy_compare_exhaustive() (no shortcut) says.
+ */
 static int compare(const char *old_text, const char *new_text, char **out)
 {
 	struct blob old = compile(old_text), new = compile(new_text);
-	size_t size = 0;
-	char *text = NULL;
+	size_t size = 0, ref_size = 0;
+	char *text = NULL, *ref_text = NULL;
 	FILE *report = open_memstream(&text, &size);
-	int ret;
+	FILE *ref_report = open_memstream(&ref_text, &ref_size);
+	int ret, ref;
 
 	assert_non_null(report);
+	assert_non_null(ref_report);
 	ret = policy_compare(old.data, old.len, new.data, new.len, report, 5);
+	ref = policy_compare_exhaustive(old.data, old.len, new.data, new.len,
+					ref_report, 5);
 	fclose(report);
+	fclose(ref_report);
+	if (ret != ref || strcmp(text, ref_text))
+		fail_msg("policy_compare() says %d:\n%s\nbut with no shortcut "
+			 "%d:\n%s\nold:\n%snew:\n%s",
+			 ret, text, ref, ref_text, old_text, new_text);
+	free(ref_text);
 	free(old.data);
 	free(new.data);
 	if (out)
