@@ -120,6 +120,69 @@ static const char *const addresses[] = {
 	"2001:db8::/32",  "any",	"0.0.0.0/1",   "host a.example",
 	"host *.example", "8.8.8.8",	"::/1",	       "host b.example",
 };
+/*
+ * An adversary's shape (issue 30 item 5, the shortcuts): many applications
+ * with rules of their own and few or no `*` rules, so that the group most
+ * applications list is not the `*` rules' and differs between the
+ * policies; one rule for several request kinds (sets of rows that come
+ * again in other kinds and pairs); host names under nested patterns, in
+ * `*` rules and in applications' own; interpreters whose scripts have
+ * rules in one policy only.
+ */
+static const char *const adv_exe_patterns[] = {
+	"*",	      "/opt/a",	 "/opt/b",	     "/opt/c",
+	"/opt/*",     "/opt/**", "/usr/bin/python3", "/usr/bin/*",
+	"/usr/**",    "/**",	 "/opt/a, /opt/b",   "/opt/b, /opt/c, /opt/a",
+	"/home/u/**",
+};
+static const char *const adv_script_patterns[] = {
+	"*", "/**", "/home/u/**", "/home/u/s.py", "/tmp/*", "/opt/*",
+};
+static const char *const adv_catch_named[] = {
+	"/opt/a, /opt/b, /opt/c",
+	"/opt/** connect",
+	"/usr/bin/python3 script /tmp/*",
+	"* connect tcp to host *.a.example",
+	"/opt/a connect tcp to host *.b.a.example",
+};
+static const char *const adv_addresses[] = {
+	"loopback",
+	"10.0.0.0/8",
+	"10.1.0.0/16",
+	"::1",
+	"host a.example",
+	"host *.a.example",
+	"host b.a.example",
+	"host *.b.a.example",
+	"host x.b.a.example",
+	"host *.example",
+	"any",
+	"0.0.0.0/1",
+	"10.1.2.3",
+	"host c.example",
+};
+static const char *const adv_exes[] = {
+	PFSEL_UNNAMED_PATH,
+	"/usr/bin/python3",
+	"/usr/bin/curl",
+	"/opt/a",
+	"/opt/b",
+	"/opt/c",
+	"/opt/d",
+	"/opt/x/y",
+	"/usr/x/y",
+	"/home/u/c/d/e",
+	"/a",
+};
+static const char *const adv_scripts[] = {
+	NULL,	  PFSEL_UNNAMED_PATH, "/home/u/s.py", "/home/u/d/e.py",
+	"/tmp/q", "/opt/a",	      "/srv/x",
+};
+static const char *const adv_request_names[] = {
+	"a.example",	   "x.a.example", "b.a.example", "x.b.a.example",
+	"y.x.b.a.example", "c.example",	  "example",	 "evil.test",
+};
+
 static const char *const ports[] = {
 	"0",	  "22",		"7022", "7443", "80-443",
 	"1-1023", "1024-65535", "any",	"0-21",
@@ -155,11 +218,37 @@ static void put(struct text *t, const char *fmt, ...)
 	t->len += (size_t)n;
 }
 
+/* A list of words to pick from. */
+struct words {
+	const char *const *v;
+	size_t n;
+};
+
+#define WORDS(a)                                \
+	{                                       \
+		(a), sizeof(a) / sizeof((a)[0]) \
+	}
+#define PICK_WORD(r, w) ((w).v[below((r), (uint32_t)(w).n)])
+
+/*
+ * What the generator writes and asks: the patterns of rules, and the
+ * executables, scripts and names of requests; with @ask_settings, a
+ * mutation may change the ask settings alone.
+ */
+struct shape {
+	struct words exe_patterns, script_patterns, catch_named, addresses;
+	struct words exes, scripts, request_names;
+	bool ask_settings;
+};
+
+/* The shape the test at hand generates (below: the_shape, adv_shape). */
+static const struct shape *shape;
+
 static void put_app(struct rng *r, struct text *t)
 {
-	put(t, "%s", PICK(r, exe_patterns));
+	put(t, "%s", PICK_WORD(r, shape->exe_patterns));
 	if (chance(r, 35))
-		put(t, " script %s", PICK(r, script_patterns));
+		put(t, " script %s", PICK_WORD(r, shape->script_patterns));
 }
 
 /* One rule, as text: every clause combination the language allows. */
@@ -209,7 +298,7 @@ static void put_rule(struct rng *r, struct text *t)
 			n = 1 + below(r, 2);
 			for (i = 0; i < n; i++)
 				put(t, "%s%s", i ? ", " : " to ",
-				    PICK(r, addresses));
+				    PICK_WORD(r, shape->addresses));
 		}
 		if (ported && chance(r, 80))
 			put(t, " port %s", PICK(r, ports));
@@ -255,7 +344,8 @@ static void random_policy(struct rng *r, struct policy *p)
 		p->rules[i] = rule_text(r);
 	if (chance(r, 40)) {
 		t = (struct text){ 0 };
-		put(&t, "%s %s;\n", PICK(r, verdicts), PICK(r, catch_named));
+		put(&t, "%s %s;\n", PICK(r, verdicts),
+		    PICK_WORD(r, shape->catch_named));
 		i = below(r, p->n + 1);
 		memmove(&p->rules[i + 1], &p->rules[i],
 			(p->n - i) * sizeof(p->rules[0]));
@@ -328,6 +418,12 @@ static void mutate(struct rng *r, const struct policy *old, struct policy *p)
 				struct text t = { 0 };
 
 				put(&t, "default %s;\n", PICK(r, verdicts));
+				/* The ask settings, changed alone. */
+				if (shape->ask_settings && chance(r, 50))
+					put(&t, "ask unanswered allow;\n");
+				if (shape->ask_settings && chance(r, 50))
+					put(&t, "ask timeout %u ms;\n",
+					    1 + below(r, 3) * 10);
 				p->settings = t.s;
 			}
 			break;
@@ -388,6 +484,27 @@ static const char *const request_names[] = {
 	"a.example", "b.example", "x.a.example", "example", "evil.test",
 };
 
+/* test_compare_property's own shape, and the adversary's. */
+static const struct shape the_shape = {
+	.exe_patterns = WORDS(exe_patterns),
+	.script_patterns = WORDS(script_patterns),
+	.catch_named = WORDS(catch_named),
+	.addresses = WORDS(addresses),
+	.exes = WORDS(exes),
+	.scripts = WORDS(scripts),
+	.request_names = WORDS(request_names),
+};
+static const struct shape adv_shape = {
+	.exe_patterns = WORDS(adv_exe_patterns),
+	.script_patterns = WORDS(adv_script_patterns),
+	.catch_named = WORDS(adv_catch_named),
+	.addresses = WORDS(adv_addresses),
+	.exes = WORDS(adv_exes),
+	.scripts = WORDS(adv_scripts),
+	.request_names = WORDS(adv_request_names),
+	.ask_settings = true,
+};
+
 struct request {
 	const char *exe, *script;
 	u32 op, proto, family;
@@ -400,8 +517,8 @@ struct request {
 static void random_request(struct rng *r, struct request *q)
 {
 	memset(q, 0, sizeof(*q));
-	q->exe = PICK(r, exes);
-	q->script = chance(r, 50) ? NULL : PICK(r, scripts);
+	q->exe = PICK_WORD(r, shape->exes);
+	q->script = chance(r, 50) ? NULL : PICK_WORD(r, shape->scripts);
 	q->op = below(r, PFSEL_OP_COUNT);
 	q->proto = below(r, PFSEL_PROTO_COUNT);
 	if (q->op == PFSEL_OP_CREATE) {
@@ -429,8 +546,8 @@ static void random_request(struct rng *r, struct request *q)
 		q->port = chance(r, 10) ? (u16)below(r, 65536) :
 					  PICK(r, request_ports);
 	q->n_names = below(r, 3);
-	q->names[0] = PICK(r, request_names);
-	q->names[1] = PICK(r, request_names);
+	q->names[0] = PICK_WORD(r, shape->request_names);
+	q->names[1] = PICK_WORD(r, shape->request_names);
 	if (q->n_names == 2 && !strcmp(q->names[0], q->names[1]))
 		q->n_names = 1;
 }
@@ -617,7 +734,8 @@ static char *one_pair(unsigned long seed, unsigned long pair, int *said,
 	return msg.s;
 }
 
-static void test_compare_matches_brute_force(void **state)
+/* Pairs of @of's shape, as the environment chooses (top of the file). */
+static void shape_matches_brute_force(const struct shape *of)
 {
 	const unsigned long seed =
 		env_number("PFSEL_COMPARE_SEED", DEFAULT_SEED);
@@ -625,7 +743,7 @@ static void test_compare_matches_brute_force(void **state)
 		env_number("PFSEL_COMPARE_PAIRS", DEFAULT_PAIRS);
 	unsigned long pair, said_looser = 0, saw_looser = 0, unnamed = 0;
 
-	(void)state;
+	shape = of;
 	for (pair = 0; pair < pairs; pair++) {
 		bool saw, by_unnamed;
 		int said;
@@ -646,6 +764,22 @@ static void test_compare_matches_brute_force(void **state)
 		      pairs, said_looser, saw_looser, unnamed);
 	/* The run tested something: both answers came up. */
 	assert_true(said_looser > 0 && said_looser < pairs);
+}
+
+static void test_compare_matches_brute_force(void **state)
+{
+	(void)state;
+	shape_matches_brute_force(&the_shape);
+}
+
+/*
+ * The adversary's shape (adv_shape): what the shortcuts assume of the `*`
+ * rules, of sets of rows and of scripts, tested where it is least true.
+ */
+static void test_adversary_shape_matches_brute_force(void **state)
+{
+	(void)state;
+	shape_matches_brute_force(&adv_shape);
 }
 
 /* ---- The shortcuts at scale --------------------------------------------- */
@@ -784,6 +918,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_compare_matches_brute_force),
+		cmocka_unit_test(test_adversary_shape_matches_brute_force),
 		cmocka_unit_test(test_shortcuts_at_scale),
 	};
 
