@@ -510,6 +510,14 @@ static inline bool ask_stats_read(struct ask_stats *s)
 	return err == 0;
 }
 
+/* One counter of ask_stats (PFSEL_ASK_STAT(agents)), or -1 when unread. */
+#define PFSEL_ASK_STAT(field)                                    \
+	({                                                       \
+		struct ask_stats stats_;                         \
+									 \
+		ask_stats_read(&stats_) ? stats_.field : -1;     \
+	})
+
 /* Become @uid for good (real, effective and saved; gid too): 0 or -errno. */
 static inline int pfsel_become(uid_t uid)
 {
