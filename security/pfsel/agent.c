@@ -25,6 +25,7 @@
 #include <linux/user_namespace.h>
 #include <net/genetlink.h>
 #include <net/net_namespace.h>
+#include <net/sock.h>
 #include <uapi/linux/pfsel.h>
 
 #include "admin.h"
@@ -32,6 +33,23 @@
 #include "common.h"
 #include "netlink.h"
 #include "setup.h"
+
+/*
+ * The sender and whoever opened its socket.  netlink_ns_capable() asks
+ * the opener only of a message that names no destination (a write() to a
+ * descriptor handed down, as a set-user-ID program's output); but the
+ * agent is the socket, read and answered by whoever holds it, so a
+ * socket a user opened and lent to the root side, which sends REGISTER
+ * on it with sendto(), must not become that user's agent either.
+ */
+static bool may_register(const struct sk_buff *const skb)
+{
+	const struct socket *const sock = NETLINK_CB(skb).sk->sk_socket;
+
+	return netlink_ns_capable(skb, &init_user_ns, CAP_MAC_ADMIN) &&
+	       sock && sock->file &&
+	       file_ns_capable(sock->file, &init_user_ns, CAP_MAC_ADMIN);
+}
 
 static int agent_register(struct sk_buff *const skb,
 			  struct genl_info *const info)
@@ -42,7 +60,7 @@ static int agent_register(struct sk_buff *const skb,
 		return -EINVAL;
 	uid = make_kuid(&init_user_ns,
 			nla_get_u32(info->attrs[PFSEL_ATTR_UID]));
-	if (!netlink_ns_capable(skb, &init_user_ns, CAP_MAC_ADMIN))
+	if (!may_register(skb))
 		return pfsel_admin_refuse("register",
 					  uid_valid(uid) ? PFSEL_SLOT_USER :
 							   PFSEL_SLOT_COUNT,

@@ -9,13 +9,16 @@
  * 6501 -- plays the attacker, and tries to turn its policy off:
  *
  *   - register as 1001's agent (and as root's, and 1002's): EPERM;
+ *   - have root register on a socket it opened itself: EPERM;
  *   - replace the real agent, which root registered: EPERM, and the real
  *     agent is still the one asked;
  *   - answer, from its own socket, a question the real agent holds (its
  *     id given to it): EPERM, and the real agent's answer decides;
  *   - register after the agent died: EPERM, and the question gets the
  *     unanswered verdict at once;
- *   - unload 1001's policy, forget its kept answers: EPERM;
+ *   - unload 1001's policy, forget its kept answers (a deny the agent
+ *     gave for the session): EPERM, and the deny still decides; root's
+ *     forget (the control) wipes it, and the request is asked again;
  *   - load a looser policy for 1001: EPERM;
  *   - attach with ptrace, open /proc/PID/mem for writing,
  *     process_vm_writev() and take a descriptor with pidfd_getfd() against
@@ -45,6 +48,7 @@
 
 #include "pfsel_test_util.h"
 #include "process_attacks.h"
+#include "raw_genl.h"
 
 #include "kselftest_harness.h"
 
@@ -83,21 +87,6 @@ static int probe(unsigned short port, long long *elapsed)
 /* The connect the policy denies: still denied? */
 #define EXPECT_STILL_DENIED() EXPECT_EQ(DENIED, probe(PORT_DENIED, NULL))
 
-/* Agents registered now, from ask_stats, or -1. */
-static long long agents(void)
-{
-	struct ask_stats s;
-
-	return ask_stats_read(&s) ? s.agents : -1;
-}
-
-/* Questions answered since boot, from ask_stats, or -1. */
-static long long answered(void)
-{
-	struct ask_stats s;
-
-	return ask_stats_read(&s) ? s.answered : -1;
-}
 
 /* ---- the attacker: a process of uid 1001 --------------------------------- */
 
@@ -162,6 +151,7 @@ struct agent_cmd {
 	enum agent_op op;
 	uint64_t id;
 	uint8_t verdict;
+	uint8_t scope; /* PFSEL_SCOPE_ONCE unless set */
 	char name[64];
 };
 
@@ -210,7 +200,7 @@ static void agent_main(pid_t parent, int cmd, int result)
 			break;
 		case AGENT_ANSWER:
 			r.err = -pfsel_agent_answer(a, c.id, c.verdict,
-						    PFSEL_SCOPE_ONCE);
+						    c.scope);
 			break;
 		case AGENT_LOAD:
 			r.err = load_as_self(c.name);
@@ -323,10 +313,80 @@ TEST_F(trust, user_cannot_register)
 	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, attack_register,
 				      (void *)(uintptr_t)PFSEL_UID2));
 	EXPECT_STILL_DENIED();
-	EXPECT_EQ(0, agents());
+	EXPECT_EQ(0, PFSEL_ASK_STAT(agents));
 	/* No agent: the asked connect gets the unanswered verdict at once. */
 	EXPECT_EQ(DENIED, probe(PORT_ASKED, &elapsed));
 	EXPECT_GT(PROMPT_MS, elapsed);
+}
+
+/* pfuser1's side of a socket it lends: opens it, and sends it over @arg. */
+static int lend_socket(void *arg)
+{
+	const int sock = (int)(intptr_t)arg;
+	struct raw_genl r;
+	const int err = raw_genl_open(&r);
+
+	if (pfsel_send_fd(sock, err ? err : r.fd))
+		return 100;
+	raw_genl_close(&r);
+	return 0;
+}
+
+/*
+ * Root's REGISTER of pfuser1's agent on @fd, raw, sent to the kernel's
+ * address (sendto()) or, @written, with write(): 0 or a negative errno.
+ */
+static int register_on(int fd, bool written)
+{
+	const uint32_t uid = PFSEL_UID1;
+	const struct raw_attr attr = { PFSEL_ATTR_UID, sizeof(uid), &uid };
+	const int family = raw_genl_family();
+
+	if (family < 0)
+		return family;
+	if (written)
+		return raw_genl_request_written(fd, family, PFSEL_CMD_REGISTER,
+						0, &attr, 1);
+	return raw_genl_request(fd, family, PFSEL_CMD_REGISTER, 0, &attr, 1,
+				NULL, NULL);
+}
+
+/*
+ * A socket pfuser1 opened, handed to root (a program root runs that
+ * takes a descriptor from the user, or writes to one, its output): root's
+ * REGISTER on it, written or sent to the kernel's address, is refused,
+ * for the socket's opener lacks CAP_MAC_ADMIN; had it been taken,
+ * pfuser1, which holds the same socket, would read and answer its own
+ * questions on it.  The control: the same REGISTERs by root on a socket
+ * root opened itself.
+ */
+TEST_F(trust, user_cannot_lend_a_socket_to_register)
+{
+	struct raw_genl own;
+	int pair[2], lent;
+
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, pair));
+	EXPECT_EQ(0, pfsel_run_as(PFSEL_UID1, lend_socket,
+				  (void *)(intptr_t)pair[1]));
+	lent = pfsel_recv_fd(pair[0]);
+	close(pair[0]);
+	close(pair[1]);
+	ASSERT_LE(0, lent)
+	{
+		TH_LOG("pfuser1's socket did not arrive: %s", strerror(-lent));
+	}
+	EXPECT_EQ(-EPERM, register_on(lent, true));
+	EXPECT_EQ(-EPERM, register_on(lent, false));
+	close(lent);
+	EXPECT_EQ(0, PFSEL_ASK_STAT(agents));
+	EXPECT_STILL_DENIED();
+
+	ASSERT_EQ(0, raw_genl_open(&own));
+	EXPECT_EQ(0, register_on(own.fd, true));
+	EXPECT_EQ(0, register_on(own.fd, false));
+	EXPECT_EQ(1, PFSEL_ASK_STAT(agents));
+	raw_genl_close(&own);
+	EXPECT_EQ(0, PFSEL_ASK_STAT(agents));
 }
 
 /* Replacing the agent root registered: refused; it is still asked. */
@@ -337,11 +397,11 @@ TEST_F(trust, user_cannot_replace_agent)
 	pid_t asker;
 
 	ASSERT_EQ(0, agent_start(&self->agent));
-	EXPECT_EQ(1, agents());
+	EXPECT_EQ(1, PFSEL_ASK_STAT(agents));
 	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, attack_register,
 				      (void *)(uintptr_t)PFSEL_UID1));
 	EXPECT_STILL_DENIED();
-	EXPECT_EQ(1, agents());
+	EXPECT_EQ(1, PFSEL_ASK_STAT(agents));
 
 	/* The agent root registered (now pfuser1) is asked, and answers. */
 	asker = probe_start(PORT_ASKED);
@@ -390,22 +450,83 @@ TEST_F(trust, user_cannot_register_after_agent_died)
 
 	ASSERT_EQ(0, agent_start(&self->agent));
 	agent_kill(&self->agent);
-	EXPECT_EQ(0, agents());
+	EXPECT_EQ(0, PFSEL_ASK_STAT(agents));
 	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, attack_register,
 				      (void *)(uintptr_t)PFSEL_UID1));
-	EXPECT_EQ(0, agents());
+	EXPECT_EQ(0, PFSEL_ASK_STAT(agents));
 	EXPECT_EQ(DENIED, probe(PORT_ASKED, &elapsed));
 	EXPECT_GT(PROMPT_MS, elapsed);
 	EXPECT_STILL_DENIED();
 }
 
-/* Unloading the policy, forgetting the agent's answers: refused. */
+/*
+ * Ask about PORT_ASKED as pfuser1, and have the agent answer @verdict for
+ * @scope: what the asker got, or -1 when no question reached the agent.
+ */
+static int ask_answered(struct agent *ag, uint8_t verdict, uint8_t scope)
+{
+	struct agent_cmd c = { .op = AGENT_QUESTION };
+	const pid_t asker = probe_start(PORT_ASKED);
+	struct agent_result r;
+
+	if (asker < 0)
+		return -1;
+	r = agent_call(ag, &c);
+	if (r.err) {
+		kill(asker, SIGKILL);
+		pfsel_wait_status(asker);
+		return -1;
+	}
+	c.op = AGENT_ANSWER;
+	c.id = r.id;
+	c.verdict = verdict;
+	c.scope = scope;
+	if (agent_call(ag, &c).err) {
+		kill(asker, SIGKILL);
+		pfsel_wait_status(asker);
+		return -1;
+	}
+	return pfsel_wait_status(asker);
+}
+
+/*
+ * Unloading the policy, forgetting the agent's answers: refused.  The
+ * answer forget would wipe is a deny the agent gave for the session: it
+ * still decides after pfuser1's write, with no question.  The control:
+ * root's write wipes it (what pfuser1's would have done), and the same
+ * request is asked again, and the agent's new answer decides.
+ */
 TEST_F(trust, user_cannot_unload_or_forget)
 {
+	long long hits, others;
+
 	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, attack_unload, NULL));
 	EXPECT_TRUE(pfsel_uid_loaded(PFSEL_UID1));
 	EXPECT_STILL_DENIED();
+
+	/* The load forgot pfuser1's answers: those kept are other users'. */
+	others = PFSEL_ASK_STAT(kept);
+	ASSERT_EQ(0, agent_start(&self->agent));
+	ASSERT_EQ(DENIED,
+		  ask_answered(&self->agent, PFSEL_ANSWER_DENY,
+			       PFSEL_SCOPE_SESSION));
+	EXPECT_EQ(others + 1, PFSEL_ASK_STAT(kept));
+	hits = PFSEL_ASK_STAT(kept_hits);
+	EXPECT_EQ(DENIED, probe(PORT_ASKED, NULL));
+	EXPECT_EQ(hits + 1, PFSEL_ASK_STAT(kept_hits));
+
 	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, attack_forget, NULL));
+	EXPECT_STILL_DENIED();
+	EXPECT_EQ(others + 1, PFSEL_ASK_STAT(kept));
+	EXPECT_EQ(DENIED, probe(PORT_ASKED, NULL));
+	EXPECT_EQ(hits + 2, PFSEL_ASK_STAT(kept_hits));
+
+	/* The control: root's forget wipes the deny; the agent is asked. */
+	EXPECT_EQ(0, pfsel_forget_uid(PFSEL_UID1));
+	EXPECT_EQ(others, PFSEL_ASK_STAT(kept));
+	EXPECT_EQ(ALLOWED, ask_answered(&self->agent, PFSEL_ANSWER_ALLOW,
+					PFSEL_SCOPE_ONCE));
+	EXPECT_EQ(hits + 2, PFSEL_ASK_STAT(kept_hits));
 	EXPECT_STILL_DENIED();
 }
 
@@ -511,10 +632,10 @@ TEST_F(trust, agent_memory_is_protected)
 
 	/* The agent is alive, registered, and answers (deny, at once). */
 	EXPECT_EQ(0, waitpid(agent, NULL, WNOHANG));
-	EXPECT_EQ(1, agents());
-	before = answered();
+	EXPECT_EQ(1, PFSEL_ASK_STAT(agents));
+	before = PFSEL_ASK_STAT(answered);
 	EXPECT_EQ(DENIED, probe(PORT_ASKED, &elapsed));
-	EXPECT_EQ(before + 1, answered());
+	EXPECT_EQ(before + 1, PFSEL_ASK_STAT(answered));
 	EXPECT_GT(TIMEOUT_MS, elapsed);
 }
 
