@@ -41,6 +41,7 @@
  */
 
 #define _GNU_SOURCE
+#include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
@@ -456,6 +457,144 @@ TEST_F(trust, user_cannot_register_after_agent_died)
 	EXPECT_EQ(0, PFSEL_ASK_STAT(agents));
 	EXPECT_EQ(DENIED, probe(PORT_ASKED, &elapsed));
 	EXPECT_GT(PROMPT_MS, elapsed);
+	EXPECT_STILL_DENIED();
+}
+
+
+/*
+ * The agent is its socket's portid (ask.c), and the portid is free again
+ * before the agent is forgotten: netlink_release() unhashes the socket
+ * first, then, some code later (genl_release() and its rwsem among it),
+ * sends the NETLINK_URELEASE notice on which agent.c forgets the agent.
+ * pfuser1 can kill its agent (it runs as pfuser1), make it SCHED_IDLE and
+ * pin it to the CPU it runs on itself (both allowed for a process of the
+ * same uid, dumpable or not), so that the dying agent only runs while the
+ * attacker sleeps a microsecond between two tries to bind() a socket of
+ * its own to the agent's portid.  Bound while the agent is still
+ * registered, the socket is the agent: its ANSWER is taken.  The portid
+ * is no secret: /proc/net/netlink lists every socket's, and libnl's is
+ * the process id in its low 22 bits.
+ */
+#define PORTID_RACE_ROUNDS 40
+#define PORTID_RACE_MS 5000 /* for one dying agent to free its portid */
+
+struct portid_race {
+	pid_t agent;
+	uint64_t id; /* given, as in user_cannot_answer */
+};
+
+/* The generic netlink portid of libnl's socket in @pid, or 0. */
+static uint32_t netlink_portid_of(pid_t pid)
+{
+	FILE *f = fopen("/proc/net/netlink", "re");
+	uint32_t portid = 0, p;
+	char line[256];
+	int eth;
+
+	if (!f)
+		return 0;
+	while (!portid && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%*s %d %u", &eth, &p) == 2 &&
+		    eth == NETLINK_GENERIC && (p & 0x3fffff) == (uint32_t)pid)
+			portid = p;
+	fclose(f);
+	return portid;
+}
+
+/*
+ * pfuser1's side: 0 when its ANSWER on the dead agent's portid was taken,
+ * the errno it was refused with, 100 and up when it could not be tried.
+ */
+static int attack_answer_on_dead_agents_port(void *arg)
+{
+	const struct portid_race *race = arg;
+	const uint8_t verdict = PFSEL_ANSWER_ALLOW, scope = PFSEL_SCOPE_ONCE;
+	const struct raw_attr attrs[] = {
+		{ PFSEL_ATTR_ID, sizeof(race->id), &race->id },
+		{ PFSEL_ATTR_VERDICT, sizeof(verdict), &verdict },
+		{ PFSEL_ATTR_SCOPE, sizeof(scope), &scope },
+	};
+	const struct sched_param idle = { 0 };
+	struct sockaddr_nl addr = { .nl_family = AF_NETLINK };
+	const struct timespec nap = { .tv_nsec = 1000 };
+	long long deadline;
+	struct raw_genl r;
+	cpu_set_t cpu0;
+
+	addr.nl_pid = netlink_portid_of(race->agent);
+	if (!addr.nl_pid)
+		return 100;
+	if (raw_genl_open(&r))
+		return 101;
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	if (sched_setaffinity(0, sizeof(cpu0), &cpu0) ||
+	    sched_setaffinity(race->agent, sizeof(cpu0), &cpu0) ||
+	    sched_setscheduler(race->agent, SCHED_IDLE, &idle) ||
+	    prctl(PR_SET_TIMERSLACK, 1UL))
+		return 102;
+	if (kill(race->agent, SIGKILL))
+		return 103;
+	deadline = pfsel_now_ms() + PORTID_RACE_MS;
+	while (bind(r.fd, (struct sockaddr *)&addr, sizeof(addr))) {
+		if (errno != EADDRINUSE || pfsel_now_ms() > deadline)
+			return 104;
+		nanosleep(&nap, NULL); /* the agent runs a little */
+	}
+	return -raw_genl_request(r.fd, r.family, PFSEL_CMD_ANSWER, 0, attrs,
+				 ARRAY_SIZE(attrs), NULL, NULL);
+}
+
+/*
+ * Round after round, pfuser1 asks (the asked port), and races its dying
+ * agent for its portid with the question's id: no ANSWER of its own is
+ * ever taken, and the asker gets the unanswered verdict.  The control, in
+ * each round: the attacker did bind the agent's portid (its ANSWER was
+ * refused, not untried), so the only thing between it and the question is
+ * that the agent was already forgotten.
+ */
+TEST_F(trust, user_cannot_answer_on_a_dead_agents_port)
+{
+	int round, taken = 0, refused = 0;
+
+	for (round = 0; round < PORTID_RACE_ROUNDS && !taken; round++) {
+		struct agent_cmd c = { .op = AGENT_QUESTION };
+		struct portid_race race;
+		struct agent_result r;
+		pid_t asker;
+		int ret;
+
+		ASSERT_EQ(0, agent_start(&self->agent));
+		asker = probe_start(PORT_ASKED);
+		ASSERT_LT(0, asker);
+		r = agent_call(&self->agent, &c);
+		ASSERT_EQ(0, r.err);
+		race.agent = self->agent.pid;
+		race.id = r.id;
+		ret = pfsel_run_as(PFSEL_UID1,
+				   attack_answer_on_dead_agents_port, &race);
+		ASSERT_GT(100, ret)
+		{
+			TH_LOG("round %d: the race could not be run (%d)",
+			       round, ret);
+		}
+		agent_kill(&self->agent);
+		if (!ret) {
+			taken++;
+			TH_LOG("round %d: the ANSWER on the dead agent's portid was taken",
+			       round);
+			EXPECT_EQ(DENIED, pfsel_wait_status(asker));
+		} else {
+			EXPECT_EQ(EPERM, ret);
+			refused++;
+			EXPECT_EQ(DENIED, pfsel_wait_status(asker));
+		}
+		EXPECT_EQ(0, PFSEL_ASK_STAT(agents));
+	}
+	TH_LOG("%d rounds: %d answers taken, %d refused on the bound portid",
+	       round, taken, refused);
+	EXPECT_EQ(0, taken);
+	EXPECT_LT(0, refused);
 	EXPECT_STILL_DENIED();
 }
 
