@@ -22,6 +22,7 @@
 #include <linux/notifier.h>
 #include <linux/sched.h>
 #include <linux/skbuff.h>
+#include <linux/sock_diag.h>
 #include <linux/user_namespace.h>
 #include <net/genetlink.h>
 #include <net/net_namespace.h>
@@ -51,6 +52,16 @@ static bool may_register(const struct sk_buff *const skb)
 	       file_ns_capable(sock->file, &init_user_ns, CAP_MAC_ADMIN);
 }
 
+/*
+ * The sender's socket, as the agent it is: its port is not enough, since
+ * another socket may bind a port between its socket's release and the
+ * notice of it (ask.c).
+ */
+static u64 sender_cookie(const struct sk_buff *const skb)
+{
+	return sock_gen_cookie(NETLINK_CB(skb).sk);
+}
+
 static int agent_register(struct sk_buff *const skb,
 			  struct genl_info *const info)
 {
@@ -67,13 +78,14 @@ static int agent_register(struct sk_buff *const skb,
 					  uid);
 	if (!uid_valid(uid))
 		return -EINVAL;
-	return pfsel_ask_register(uid, info->snd_portid, task_tgid(current));
+	return pfsel_ask_register(uid, info->snd_portid, sender_cookie(skb),
+				  task_tgid(current));
 }
 
 static int agent_unregister(struct sk_buff *const skb,
 			    struct genl_info *const info)
 {
-	return pfsel_ask_unregister(info->snd_portid);
+	return pfsel_ask_unregister(info->snd_portid, sender_cookie(skb));
 }
 
 /* Only the registered socket answers; another's try is audited. */
@@ -86,7 +98,7 @@ static int agent_answer(struct sk_buff *const skb,
 	    GENL_REQ_ATTR_CHECK(info, PFSEL_ATTR_VERDICT) ||
 	    GENL_REQ_ATTR_CHECK(info, PFSEL_ATTR_SCOPE))
 		return -EINVAL;
-	err = pfsel_ask_answer(info->snd_portid,
+	err = pfsel_ask_answer(info->snd_portid, sender_cookie(skb),
 			       nla_get_u64(info->attrs[PFSEL_ATTR_ID]),
 			       nla_get_u8(info->attrs[PFSEL_ATTR_VERDICT]),
 			       nla_get_u8(info->attrs[PFSEL_ATTR_SCOPE]));

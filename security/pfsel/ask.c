@@ -54,7 +54,9 @@
  *
  * @link: in pfsel_agents.
  * @uid: the user it answers for.
- * @portid: its netlink socket.
+ * @portid: its netlink socket's port.
+ * @cookie: that socket's cookie: a port is freed before the notice of
+ *	its socket's release, and another socket may bind it meanwhile.
  * @process: the process that registered it (its thread group).
  * @pending: its questions waiting for an answer.
  * @n_pending: how many.
@@ -63,6 +65,7 @@ struct pfsel_agent {
 	struct list_head link;
 	kuid_t uid;
 	u32 portid;
+	u64 cookie;
 	struct pid *process;
 	struct list_head pending;
 	unsigned int n_pending;
@@ -140,7 +143,26 @@ static struct pfsel_agent *find_agent(const kuid_t uid)
 	return NULL;
 }
 
-static struct pfsel_agent *find_agent_socket(const u32 portid)
+/*
+ * The agent whose socket is @portid's with @cookie.  The port alone is not
+ * the socket: netlink frees a port before the notice of its socket's
+ * release (pfsel_ask_socket_gone()), and any socket may bind the port in
+ * between, so an answer from that port could otherwise pass for the dying
+ * agent's.  Socket cookies are never reused.
+ */
+static struct pfsel_agent *find_agent_socket(const u32 portid, const u64 cookie)
+{
+	struct pfsel_agent *agent;
+
+	lockdep_assert_held(&pfsel_ask_lock);
+	list_for_each_entry(agent, &pfsel_agents, link)
+		if (agent->portid == portid && agent->cookie == cookie)
+			return agent;
+	return NULL;
+}
+
+/* The agent at @portid, whichever socket it is: for the release notice. */
+static struct pfsel_agent *find_agent_port(const u32 portid)
 {
 	struct pfsel_agent *agent;
 
@@ -399,6 +421,7 @@ int pfsel_ask_wait(struct pfsel_question *const q, const u32 timeout_ms,
  * pfsel_ask_answer - An agent's answer
  *
  * @portid: the netlink socket it came from.
+ * @cookie: that socket's cookie.
  * @id: the question.
  * @verdict: PFSEL_ANSWER_ALLOW or PFSEL_ANSWER_DENY.
  * @scope: enum pfsel_scope.
@@ -409,8 +432,8 @@ int pfsel_ask_wait(struct pfsel_question *const q, const u32 timeout_ms,
  * Return: 0; -EPERM if the socket is no registered agent; -ENOENT if it
  * has no such question pending.
  */
-int pfsel_ask_answer(const u32 portid, const u64 id, const u32 verdict,
-		     const u32 scope)
+int pfsel_ask_answer(const u32 portid, const u64 cookie, const u64 id,
+		     const u32 verdict, const u32 scope)
 {
 	struct pfsel_question *q, *found = NULL;
 	struct pfsel_answer *answer = NULL;
@@ -424,7 +447,7 @@ int pfsel_ask_answer(const u32 portid, const u64 id, const u32 verdict,
 	}
 
 	spin_lock(&pfsel_ask_lock);
-	agent = find_agent_socket(portid);
+	agent = find_agent_socket(portid, cookie);
 	if (!agent) {
 		spin_unlock(&pfsel_ask_lock);
 		pfsel_answer_free(answer);
@@ -487,6 +510,7 @@ static void retire_agent(struct pfsel_agent *const agent)
  *
  * @uid: the user it answers for.
  * @portid: its socket.
+ * @cookie: that socket's cookie.
  * @process: the registering process; it may load @uid's policy.
  *
  * The caller checked that the sender may (netlink.c: the root side only).
@@ -497,7 +521,7 @@ static void retire_agent(struct pfsel_agent *const agent)
  *
  * Return: 0 or -ENOMEM.
  */
-int pfsel_ask_register(const kuid_t uid, const u32 portid,
+int pfsel_ask_register(const kuid_t uid, const u32 portid, const u64 cookie,
 		       struct pid *const process)
 {
 	struct pfsel_agent *agent, *old, *moved;
@@ -507,6 +531,7 @@ int pfsel_ask_register(const kuid_t uid, const u32 portid,
 		return -ENOMEM;
 	agent->uid = uid;
 	agent->portid = portid;
+	agent->cookie = cookie;
 	agent->process = get_pid(process);
 	INIT_LIST_HEAD(&agent->pending);
 
@@ -517,7 +542,7 @@ int pfsel_ask_register(const kuid_t uid, const u32 portid,
 		list_del(&old->link);
 		pfsel_answers_forget(uid);
 	}
-	moved = find_agent_socket(portid);
+	moved = find_agent_socket(portid, cookie);
 	if (moved) {
 		list_del(&moved->link);
 		pfsel_answers_forget(moved->uid);
@@ -536,17 +561,18 @@ int pfsel_ask_register(const kuid_t uid, const u32 portid,
  * pfsel_ask_unregister - Stop being an agent
  *
  * @portid: the agent's socket.
+ * @cookie: that socket's cookie.
  *
  * The user's session answers are forgotten with the agent.
  *
  * Return: 0, or -ENOENT if that socket is no agent.
  */
-int pfsel_ask_unregister(const u32 portid)
+int pfsel_ask_unregister(const u32 portid, const u64 cookie)
 {
 	struct pfsel_agent *agent;
 
 	spin_lock(&pfsel_ask_lock);
-	agent = find_agent_socket(portid);
+	agent = find_agent_socket(portid, cookie);
 	if (!agent) {
 		spin_unlock(&pfsel_ask_lock);
 		return -ENOENT;
@@ -594,7 +620,7 @@ void pfsel_ask_socket_gone(const u32 portid)
 	struct pfsel_agent *found;
 
 	spin_lock(&pfsel_ask_lock);
-	found = find_agent_socket(portid);
+	found = find_agent_port(portid);
 	if (found) {
 		list_del(&found->link);
 		pfsel_answers_forget(found->uid);
