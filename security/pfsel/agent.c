@@ -79,7 +79,7 @@ static int agent_register(struct sk_buff *const skb,
 	if (!uid_valid(uid))
 		return -EINVAL;
 	return pfsel_ask_register(uid, info->snd_portid, sender_cookie(skb),
-				  task_tgid(current));
+				  NETLINK_CB(skb).sk, task_tgid(current));
 }
 
 static int agent_unregister(struct sk_buff *const skb,

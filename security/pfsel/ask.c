@@ -38,6 +38,7 @@
 #include <linux/spinlock.h>
 #include <linux/user_namespace.h>
 #include <linux/wait.h>
+#include <net/sock.h>
 #include <uapi/linux/pfsel.h>
 
 #include "answers.h"
@@ -57,6 +58,8 @@
  * @portid: its netlink socket's port.
  * @cookie: that socket's cookie: a port is freed before the notice of
  *	its socket's release, and another socket may bind it meanwhile.
+ * @sk: that socket, held: the release notice names only the port, and
+ *	forgets only an agent whose socket is being released (SOCK_DEAD).
  * @process: the process that registered it (its thread group).
  * @pending: its questions waiting for an answer.
  * @n_pending: how many.
@@ -66,6 +69,7 @@ struct pfsel_agent {
 	kuid_t uid;
 	u32 portid;
 	u64 cookie;
+	struct sock *sk;
 	struct pid *process;
 	struct list_head pending;
 	unsigned int n_pending;
@@ -161,14 +165,19 @@ static struct pfsel_agent *find_agent_socket(const u32 portid, const u64 cookie)
 	return NULL;
 }
 
-/* The agent at @portid, whichever socket it is: for the release notice. */
-static struct pfsel_agent *find_agent_port(const u32 portid)
+/*
+ * The agent at @portid whose socket is being released: netlink orphans a
+ * socket (SOCK_DEAD) before its release notice, which names only the port.
+ * A live agent that bound the port since is not the one released: another
+ * user's socket, closed on that port, must not forget it.
+ */
+static struct pfsel_agent *find_released_agent(const u32 portid)
 {
 	struct pfsel_agent *agent;
 
 	lockdep_assert_held(&pfsel_ask_lock);
 	list_for_each_entry(agent, &pfsel_agents, link)
-		if (agent->portid == portid)
+		if (agent->portid == portid && sock_flag(agent->sk, SOCK_DEAD))
 			return agent;
 	return NULL;
 }
@@ -502,6 +511,7 @@ static void retire_agent(struct pfsel_agent *const agent)
 		question_put(q);
 	}
 	put_pid(agent->process);
+	sock_put(agent->sk);
 	kfree(agent);
 }
 
@@ -511,6 +521,7 @@ static void retire_agent(struct pfsel_agent *const agent)
  * @uid: the user it answers for.
  * @portid: its socket.
  * @cookie: that socket's cookie.
+ * @sk: that socket (a reference is taken).
  * @process: the registering process; it may load @uid's policy.
  *
  * The caller checked that the sender may (netlink.c: the root side only).
@@ -522,7 +533,7 @@ static void retire_agent(struct pfsel_agent *const agent)
  * Return: 0 or -ENOMEM.
  */
 int pfsel_ask_register(const kuid_t uid, const u32 portid, const u64 cookie,
-		       struct pid *const process)
+		       struct sock *const sk, struct pid *const process)
 {
 	struct pfsel_agent *agent, *old, *moved;
 
@@ -532,6 +543,8 @@ int pfsel_ask_register(const kuid_t uid, const u32 portid, const u64 cookie,
 	agent->uid = uid;
 	agent->portid = portid;
 	agent->cookie = cookie;
+	sock_hold(sk);
+	agent->sk = sk;
 	agent->process = get_pid(process);
 	INIT_LIST_HEAD(&agent->pending);
 
@@ -620,7 +633,7 @@ void pfsel_ask_socket_gone(const u32 portid)
 	struct pfsel_agent *found;
 
 	spin_lock(&pfsel_ask_lock);
-	found = find_agent_port(portid);
+	found = find_released_agent(portid);
 	if (found) {
 		list_del(&found->link);
 		pfsel_answers_forget(found->uid);

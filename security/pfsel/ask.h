@@ -30,7 +30,9 @@ int pfsel_ask_wait(struct pfsel_question *question, u32 timeout_ms,
 		   u32 no_answer, u32 *verdict);
 void pfsel_ask_show_stats(struct seq_file *m);
 
-int pfsel_ask_register(kuid_t uid, u32 portid, u64 cookie,
+struct sock;
+
+int pfsel_ask_register(kuid_t uid, u32 portid, u64 cookie, struct sock *sk,
 		       struct pid *process);
 int pfsel_ask_unregister(u32 portid, u64 cookie);
 int pfsel_ask_answer(u32 portid, u64 cookie, u64 id, u32 verdict,
