@@ -599,6 +599,115 @@ TEST_F(trust, user_cannot_answer_on_a_dead_agents_port)
 }
 
 /*
+ * The release notice of a netlink socket names only its port.  pfuser1
+ * binds a socket to a port, then closes it slowly (SCHED_IDLE, on the CPU
+ * root's loop keeps busy); root binds a socket to the port the moment it
+ * is free and registers it as the agent of uid 1002, while pfuser1's
+ * close() may not have sent its notice yet.  That notice must not forget
+ * 1002's agent: only the agent whose own socket is being released goes.
+ */
+#define RELEASE_RACE_ROUNDS 40
+
+struct release_race {
+	uint32_t port;
+	int ready[2]; /* the closer bound the port */
+	int go[2]; /* root is ready to take it */
+};
+
+static int close_slowly_on_port(void *arg)
+{
+	const struct release_race *race = arg;
+	struct sockaddr_nl addr = { .nl_family = AF_NETLINK,
+				    .nl_pid = race->port };
+	const struct sched_param idle = { 0 };
+	cpu_set_t cpu0;
+	char c = 1;
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+
+	if (fd < 0 || bind(fd, (struct sockaddr *)&addr, sizeof(addr)))
+		return 100;
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	if (sched_setaffinity(0, sizeof(cpu0), &cpu0) ||
+	    sched_setscheduler(0, SCHED_IDLE, &idle))
+		return 101;
+	if (write(race->ready[1], &c, 1) != 1 || read(race->go[0], &c, 1) != 1)
+		return 102;
+	close(fd);
+	return 0;
+}
+
+TEST_F(trust, a_users_closed_socket_does_not_forget_anothers_agent)
+{
+	const uint32_t uid = PFSEL_UID2;
+	const struct raw_attr attr = { PFSEL_ATTR_UID, sizeof(uid), &uid };
+	const struct timespec nap = { .tv_nsec = 1000 };
+	int round, kept = 0, while_closing = 0;
+	cpu_set_t all, cpu0;
+
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(all), &all));
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	for (round = 0; round < RELEASE_RACE_ROUNDS; round++) {
+		struct sockaddr_nl addr = { .nl_family = AF_NETLINK };
+		long long deadline;
+		struct raw_genl r;
+		bool closing;
+		pid_t closer;
+		int ret;
+
+		struct release_race race = {
+			.port = 0x7f000000u | (uint32_t)round,
+		};
+		char c = 1;
+
+		addr.nl_pid = race.port;
+		ASSERT_EQ(0, raw_genl_open(&r));
+		ASSERT_EQ(0, pipe2(race.ready, O_CLOEXEC));
+		ASSERT_EQ(0, pipe2(race.go, O_CLOEXEC));
+		closer = pfsel_start_as(PFSEL_UID1, close_slowly_on_port, &race);
+		ASSERT_LT(0, closer);
+		ASSERT_EQ(1, read(race.ready[0], &c, 1));
+		ASSERT_EQ(0, sched_setaffinity(0, sizeof(cpu0), &cpu0));
+		ASSERT_EQ(1, write(race.go[1], &c, 1));
+		deadline = pfsel_now_ms() + 5000;
+		while (bind(r.fd, (struct sockaddr *)&addr, sizeof(addr))) {
+			ASSERT_EQ(EADDRINUSE, errno);
+			ASSERT_GT(deadline, pfsel_now_ms());
+			nanosleep(&nap, NULL); /* the closer runs a little */
+		}
+		ret = raw_genl_request(r.fd, r.family, PFSEL_CMD_REGISTER, 0,
+				       &attr, 1, NULL, NULL);
+		closing = waitpid(closer, NULL, WNOHANG) == 0;
+		ASSERT_EQ(0, sched_setaffinity(0, sizeof(all), &all));
+		ASSERT_EQ(0, ret);
+		if (closing)
+			while_closing++;
+		ASSERT_EQ(0, pfsel_wait_status(closer));
+		/* The closer's notice, whenever it came, has come. */
+		if (PFSEL_ASK_STAT(agents) == 1)
+			kept++;
+		else
+			TH_LOG("round %d: 1002's agent was forgotten%s", round,
+			       closing ? " (registered while the closer closed)" :
+					 "");
+		raw_genl_close(&r);
+		close(race.ready[0]);
+		close(race.ready[1]);
+		close(race.go[0]);
+		close(race.go[1]);
+		deadline = pfsel_now_ms() + 2000;
+		while (PFSEL_ASK_STAT(agents) && pfsel_now_ms() < deadline)
+			usleep(1000);
+	}
+	TH_LOG("%d rounds: 1002's agent kept in %d, registered while pfuser1's socket was closing in %d",
+	       round, kept, while_closing);
+	EXPECT_EQ(RELEASE_RACE_ROUNDS, kept);
+	/* The control: the race was run, not lost before it began. */
+	EXPECT_LT(0, while_closing);
+}
+
+/*
  * Ask about PORT_ASKED as pfuser1, and have the agent answer @verdict for
  * @scope: what the asker got, or -1 when no question reached the agent.
  */
