@@ -88,7 +88,6 @@ static int probe(unsigned short port, long long *elapsed)
 /* The connect the policy denies: still denied? */
 #define EXPECT_STILL_DENIED() EXPECT_EQ(DENIED, probe(PORT_DENIED, NULL))
 
-
 /* ---- the attacker: a process of uid 1001 --------------------------------- */
 
 /*
@@ -460,7 +459,6 @@ TEST_F(trust, user_cannot_register_after_agent_died)
 	EXPECT_STILL_DENIED();
 }
 
-
 /*
  * The agent is its socket's portid (ask.c), and the portid is free again
  * before the agent is forgotten: netlink_release() unhashes the socket
@@ -665,7 +663,8 @@ TEST_F(trust, a_users_closed_socket_does_not_forget_anothers_agent)
 		ASSERT_EQ(0, raw_genl_open(&r));
 		ASSERT_EQ(0, pipe2(race.ready, O_CLOEXEC));
 		ASSERT_EQ(0, pipe2(race.go, O_CLOEXEC));
-		closer = pfsel_start_as(PFSEL_UID1, close_slowly_on_port, &race);
+		closer =
+			pfsel_start_as(PFSEL_UID1, close_slowly_on_port, &race);
 		ASSERT_LT(0, closer);
 		ASSERT_EQ(1, read(race.ready[0], &c, 1));
 		ASSERT_EQ(0, sched_setaffinity(0, sizeof(cpu0), &cpu0));
@@ -689,8 +688,9 @@ TEST_F(trust, a_users_closed_socket_does_not_forget_anothers_agent)
 			kept++;
 		else
 			TH_LOG("round %d: 1002's agent was forgotten%s", round,
-			       closing ? " (registered while the closer closed)" :
-					 "");
+			       closing ?
+				       " (registered while the closer closed)" :
+				       "");
 		raw_genl_close(&r);
 		close(race.ready[0]);
 		close(race.ready[1]);
@@ -755,9 +755,8 @@ TEST_F(trust, user_cannot_unload_or_forget)
 	/* The load forgot pfuser1's answers: those kept are other users'. */
 	others = PFSEL_ASK_STAT(kept);
 	ASSERT_EQ(0, agent_start(&self->agent));
-	ASSERT_EQ(DENIED,
-		  ask_answered(&self->agent, PFSEL_ANSWER_DENY,
-			       PFSEL_SCOPE_SESSION));
+	ASSERT_EQ(DENIED, ask_answered(&self->agent, PFSEL_ANSWER_DENY,
+				       PFSEL_SCOPE_SESSION));
 	EXPECT_EQ(others + 1, PFSEL_ASK_STAT(kept));
 	hits = PFSEL_ASK_STAT(kept_hits);
 	EXPECT_EQ(DENIED, probe(PORT_ASKED, NULL));
