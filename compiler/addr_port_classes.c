@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lower_steps.h"
+#include "addr_port_classes.h"
 
 static int cmp_addr(const void *a, const void *b)
 {
@@ -26,21 +26,6 @@ static bool addr_inc(uint8_t a[16])
 		if (++a[i])
 			return true;
 	return false;
-}
-
-uint32_t lower_addr_class(const struct pfw_lowered *low, const uint8_t a[16])
-{
-	size_t lo = 0, hi = low->n_addrs;
-
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (memcmp(low->addrs[mid], a, 16) <= 0)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
 }
 
 static int add_bound(struct pfw_lowered *low, size_t *cap, const uint8_t *a)
@@ -67,7 +52,7 @@ static const uint8_t v4_first[16] = { [10] = 0xff, [11] = 0xff };
 static const uint8_t v4_last[16] = { [10] = 0xff, [11] = 0xff, [12] = 0xff,
 				     [13] = 0xff, [14] = 0xff, [15] = 0xff };
 
-int lower_addr_classes(struct lower *l)
+static int addr_classes(struct lower *l)
 {
 	struct pfw_lowered *low = l->low;
 	static const uint8_t zero[16];
@@ -99,7 +84,7 @@ int lower_addr_classes(struct lower *l)
 	return 0;
 }
 
-int lower_port_classes(struct lower *l)
+static int port_classes(struct lower *l)
 {
 	struct pfw_lowered *low = l->low;
 	bool *starts = calloc(65536, sizeof(*starts));
@@ -131,3 +116,9 @@ int lower_port_classes(struct lower *l)
 	return 0;
 }
 
+int lower_addr_port_classes(struct lower *l)
+{
+	int err = addr_classes(l);
+
+	return err ? err : port_classes(l);
+}

@@ -17,7 +17,48 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lower_steps.h"
+#include "app_classes.h"
+
+/* Pattern slots of a path entry; a pattern id is entry * 3 + slot. */
+enum { SLOT_EXACT, SLOT_CHILD, SLOT_TREE, N_SLOTS };
+
+/*
+ * One application dimension (executables or scripts): the paths its
+ * patterns name, the keys a concrete path can have (= its classes), and
+ * per key the patterns that match it.
+ */
+struct dim {
+	struct strmap map; /* path -> entry */
+	struct pentry {
+		const char *path;
+		uint32_t flags;
+		uint32_t key[N_SLOTS];
+	} * ents;
+	size_t n_ents, cap_ents;
+	bool has_any; /* the pattern "*" is used */
+	uint32_t n_keys, other_key;
+	struct u32vec *key_pids; /* [n_keys] matched pattern ids */
+};
+
+#define PID_ANY PFSEL_NONE
+
+/*
+ * What this step needs only while it runs: the two dimensions, the rules
+ * filed under their patterns, and scratch lists.  What it leaves for the
+ * later steps is in struct lower (l->global, l->apps).
+ */
+struct app_build {
+	struct lower *l;
+	struct dim exe, script;
+	struct u32vec *plain; /* [exe pid] rules with a plain pattern */
+	struct pairent {
+		uint32_t exe_pid, script_pid, rule;
+	} * pairs;
+	size_t n_pairs, cap_pairs;
+	size_t cap_pairs_out; /* of low->pairs */
+	/* Scratch: the rule list of a class, the key's plain rules, its pairs. */
+	struct u32vec list, base, key_pairs;
+};
 
 static const uint32_t slot_flag[N_SLOTS] = { PFSEL_PATH_EXACT, PFSEL_PATH_CHILD,
 					     PFSEL_PATH_TREE };
@@ -143,7 +184,7 @@ static int dim_build_keys(struct dim *d)
 	return 0;
 }
 
-void lower_dim_free(struct dim *d)
+static void dim_free(struct dim *d)
 {
 	for (uint32_t k = 0; k < d->n_keys; k++)
 		free(d->key_pids[k].v);
@@ -175,9 +216,9 @@ static const struct pfw_app *id_apps(const struct pfw_policy *pol, size_t r,
 }
 
 /* Name every pattern in its dimension, then sort the path entries. */
-static int name_patterns(struct lower *l)
+static int name_patterns(struct app_build *b)
 {
-	const struct pfw_policy *pol = l->pol;
+	const struct pfw_policy *pol = b->l->pol;
 	uint32_t pid;
 
 	for (size_t r = 0; r < pol->n_rules + pol->n_resolvers; r++) {
@@ -187,14 +228,14 @@ static int name_patterns(struct lower *l)
 		for (size_t a = 0; a < n_apps; a++) {
 			const struct pfw_app *app = &apps[a];
 
-			if (dim_add(&l->exe, &app->exe, &pid) ||
+			if (dim_add(&b->exe, &app->exe, &pid) ||
 			    (app->is_script &&
-			     dim_add(&l->script, &app->script, &pid)))
+			     dim_add(&b->script, &app->script, &pid)))
 				return -ENOMEM;
 		}
 	}
 	/* Sorted entries: the order of the path tables in the blob. */
-	for (struct dim *d = &l->exe; d; d = d == &l->exe ? &l->script : NULL) {
+	for (struct dim *d = &b->exe; d; d = d == &b->exe ? &b->script : NULL) {
 		if (d->n_ents)
 			qsort(d->ents, d->n_ents, sizeof(*d->ents), cmp_path);
 		free(d->map.slots);
@@ -211,15 +252,16 @@ static int name_patterns(struct lower *l)
  * File each rule under its patterns: the "*" rules, per exe pattern the
  * rules of its plain patterns, and the (interpreter, script) pairs.
  */
-int lower_patterns(struct lower *l)
+static int file_rules(struct app_build *b)
 {
+	struct lower *l = b->l;
 	const struct pfw_policy *pol = l->pol;
-	int err = name_patterns(l);
+	int err = name_patterns(b);
 
 	if (err)
 		return err;
-	l->plain = calloc(l->exe.n_ents * N_SLOTS + 1, sizeof(*l->plain));
-	if (!l->plain)
+	b->plain = calloc(b->exe.n_ents * N_SLOTS + 1, sizeof(*b->plain));
+	if (!b->plain)
 		return -ENOMEM;
 	if (pol->n_rules + pol->n_resolvers >= PFSEL_NONE)
 		return -E2BIG;
@@ -232,16 +274,16 @@ int lower_patterns(struct lower *l)
 			struct pairent p = { 0, 0, r };
 
 			/* Already named: these cannot fail. */
-			dim_add(&l->exe, &app->exe, &p.exe_pid);
+			dim_add(&b->exe, &app->exe, &p.exe_pid);
 			if (app->is_script) {
-				dim_add(&l->script, &app->script,
+				dim_add(&b->script, &app->script,
 					&p.script_pid);
-				err = PFW_PUSH(l->pairs, l->n_pairs,
-					       l->cap_pairs, p);
+				err = PFW_PUSH(b->pairs, b->n_pairs,
+					       b->cap_pairs, p);
 			} else {
 				err = u32vec_push(p.exe_pid == PID_ANY ?
 							  &l->global :
-							  &l->plain[p.exe_pid],
+							  &b->plain[p.exe_pid],
 						  r);
 			}
 			if (err)
@@ -260,18 +302,18 @@ static bool has_pid(const struct u32vec *pids, uint32_t pid)
 	return false;
 }
 
-/* App class of the rule list in l->tmp (sorted, unique). */
-static long intern_app(struct lower *l)
+/* App class of the rule list in b->list (sorted, unique). */
+static long intern_app(struct app_build *b)
 {
-	return seqtab_intern(&l->apps, l->tmp.v, l->tmp.n);
+	return seqtab_intern(&b->l->apps, b->list.v, b->list.n);
 }
 
-int lower_apps(struct lower *l)
+static int build_app_classes(struct app_build *b)
 {
-	struct pfw_lowered *low = l->low;
-	const struct dim *ex = &l->exe, *sc = &l->script;
+	struct pfw_lowered *low = b->l->low;
+	const struct dim *ex = &b->exe, *sc = &b->script;
 
-	if (dim_build_keys(&l->exe) || dim_build_keys(&l->script))
+	if (dim_build_keys(&b->exe) || dim_build_keys(&b->script))
 		return -ENOMEM;
 	low->exes = calloc(ex->n_keys, sizeof(*low->exes));
 	if (!low->exes)
@@ -283,61 +325,61 @@ int lower_apps(struct lower *l)
 		long base;
 
 		/* Plain rules of the key: those of every pattern it matches. */
-		l->tmp.n = 0;
+		b->list.n = 0;
 		for (size_t i = 0; i < mp->n; i++) {
 			const struct u32vec *rules;
 
 			if (mp->v[i] == PID_ANY)
 				continue;
-			rules = &l->plain[mp->v[i]];
+			rules = &b->plain[mp->v[i]];
 			for (size_t j = 0; j < rules->n; j++)
-				if (u32vec_push(&l->tmp, rules->v[j]))
+				if (u32vec_push(&b->list, rules->v[j]))
 					return -ENOMEM;
 		}
-		u32vec_sort_unique(&l->tmp);
-		base = intern_app(l);
+		u32vec_sort_unique(&b->list);
+		base = intern_app(b);
 		if (base < 0)
 			return base;
 		low->exes[e].app = base;
 		low->exes[e].pair_first = low->n_pairs;
-		base_n = l->tmp.n;
-		l->base.n = 0;
+		base_n = b->list.n;
+		b->base.n = 0;
 		for (size_t i = 0; i < base_n; i++)
-			if (u32vec_push(&l->base, l->tmp.v[i]))
+			if (u32vec_push(&b->base, b->list.v[i]))
 				return -ENOMEM;
 		/* The pairs whose interpreter pattern this key matches. */
-		l->tmp2.n = 0;
-		for (uint32_t i = 0; i < l->n_pairs; i++)
-			if (has_pid(mp, l->pairs[i].exe_pid) &&
-			    u32vec_push(&l->tmp2, i))
+		b->key_pairs.n = 0;
+		for (uint32_t i = 0; i < b->n_pairs; i++)
+			if (has_pid(mp, b->pairs[i].exe_pid) &&
+			    u32vec_push(&b->key_pairs, i))
 				return -ENOMEM;
-		for (uint32_t s = 0; l->tmp2.n && s < sc->n_keys; s++) {
+		for (uint32_t s = 0; b->key_pairs.n && s < sc->n_keys; s++) {
 			struct low_pair pair = { s, 0 };
 			long app;
 
-			/* Sorting below reorders tmp: rebuild the base part. */
-			l->tmp.n = 0;
+			/* Sorting below reorders the list: rebuild the base part. */
+			b->list.n = 0;
 			for (size_t i = 0; i < base_n; i++)
-				if (u32vec_push(&l->tmp, l->base.v[i]))
+				if (u32vec_push(&b->list, b->base.v[i]))
 					return -ENOMEM;
-			for (size_t i = 0; i < l->tmp2.n; i++) {
+			for (size_t i = 0; i < b->key_pairs.n; i++) {
 				const struct pairent *p =
-					&l->pairs[l->tmp2.v[i]];
+					&b->pairs[b->key_pairs.v[i]];
 
 				if (has_pid(&sc->key_pids[s], p->script_pid) &&
-				    u32vec_push(&l->tmp, p->rule))
+				    u32vec_push(&b->list, p->rule))
 					return -ENOMEM;
 			}
-			if (l->tmp.n == base_n)
+			if (b->list.n == base_n)
 				continue;
-			u32vec_sort_unique(&l->tmp);
-			app = intern_app(l);
+			u32vec_sort_unique(&b->list);
+			app = intern_app(b);
 			if (app < 0)
 				return app;
 			if (app == base)
 				continue;
 			pair.app = app;
-			if (PFW_PUSH(low->pairs, low->n_pairs, l->cap_pairs_out,
+			if (PFW_PUSH(low->pairs, low->n_pairs, b->cap_pairs_out,
 				     pair))
 				return -ENOMEM;
 		}
@@ -358,7 +400,7 @@ int lower_apps(struct lower *l)
  * A's list holds it and B's does not.  Protection is then a property of
  * the list, and of the "*" rules, which every application has.
  */
-int lower_protected(struct lower *l)
+static int protected_classes(struct lower *l)
 {
 	const struct pfw_policy *pol = l->pol;
 	struct pfw_lowered *low = l->low;
@@ -398,7 +440,7 @@ static uint32_t resolver_flags(const struct lower *l, uint32_t id)
  * of those statements says so (it learns more, and more is what any one
  * of them asked for).
  */
-int lower_resolvers(struct lower *l)
+static int resolver_classes(struct lower *l)
 {
 	struct pfw_lowered *low = l->low;
 	bool every = false;
@@ -430,8 +472,9 @@ int lower_resolvers(struct lower *l)
 	return 0;
 }
 
-int lower_path_table(struct lower *l, const struct dim *d,
-		     struct low_path **out, size_t *n_out)
+/* The path table (EXE_PATHS or SCRIPT_PATHS) of dimension @d, its strings. */
+static int path_table(struct lower *l, const struct dim *d,
+		      struct low_path **out, size_t *n_out)
 {
 	*out = calloc(d->n_ents ? d->n_ents : 1, sizeof(**out));
 	if (!*out)
@@ -450,4 +493,38 @@ int lower_path_table(struct lower *l, const struct dim *d,
 	}
 	*n_out = d->n_ents;
 	return 0;
+}
+
+static void app_build_free(struct app_build *b)
+{
+	for (size_t i = 0; b->plain && i < b->exe.n_ents * N_SLOTS + 1; i++)
+		free(b->plain[i].v);
+	free(b->plain);
+	free(b->pairs);
+	dim_free(&b->exe);
+	dim_free(&b->script);
+	free(b->list.v);
+	free(b->key_pairs.v);
+	free(b->base.v);
+}
+
+int lower_app_classes(struct lower *l)
+{
+	struct pfw_lowered *low = l->low;
+	struct app_build b = { .l = l };
+	int err = file_rules(&b);
+
+	if (!err)
+		err = build_app_classes(&b);
+	if (!err)
+		err = protected_classes(l);
+	if (!err)
+		err = path_table(l, &b.exe, &low->exe_paths, &low->n_exe_paths);
+	if (!err)
+		err = path_table(l, &b.script, &low->script_paths,
+				 &low->n_script_paths);
+	if (!err)
+		err = resolver_classes(l);
+	app_build_free(&b);
+	return err;
 }

@@ -13,7 +13,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lower_steps.h"
+#include "decision_groups.h"
+
+/* A rule's piece of a cell: address classes x port classes. */
+struct rect {
+	uint32_t alo, ahi, plo, phi, rule;
+};
+
+/*
+ * What this step needs only while it runs: the lists interned as groups
+ * and rows, the capacities of the tables it grows, and scratch.
+ */
+struct group_build {
+	struct lower *l;
+	struct seqtab groups; /* rule list -> group */
+	struct seqtab rows; /* (start, rule)... -> row */
+	size_t cap_slabs, cap_cells, cap_name_slabs, cap_name_cells;
+	size_t n_name_cells_out; /* low->name_cells so far (one a cell) */
+	uint8_t *in_cell; /* [n_rules]: the rule covers this cell */
+	struct rect *rects; /* a cell's rules, as address x port rectangles */
+	size_t n_rects, cap_rects;
+	struct u32vec points, runs; /* first_match_row()'s */
+};
 
 struct seg {
 	uint32_t lo, hi, rule;
@@ -21,13 +42,13 @@ struct seg {
 
 /*
  * First match in one dimension: @segs in priority order over [0, @n);
- * append the runs (start, rule) to l->tmp2, covering [0, @n), NONE where no
+ * append the runs (start, rule) to g->runs, covering [0, @n), NONE where no
  * segment lies, adjacent equal runs merged.  Then intern them as a row.
  */
-static long first_match_row(struct lower *l, const struct seg *segs,
+static long first_match_row(struct group_build *g, const struct seg *segs,
 			    size_t nsegs, uint32_t n)
 {
-	struct u32vec *pts = &l->tmp;
+	struct u32vec *pts = &g->points;
 	uint32_t *owner = NULL, *next = NULL;
 	size_t m;
 	long row = -ENOMEM;
@@ -79,13 +100,13 @@ static long first_match_row(struct lower *l, const struct seg *segs,
 			next[k] = k + 1;
 		}
 	}
-	l->tmp2.n = 0;
+	g->runs.n = 0;
 	for (size_t k = 0; k < m; k++)
 		if ((!k || owner[k] != owner[k - 1]) &&
-		    (u32vec_push(&l->tmp2, pts->v[k]) ||
-		     u32vec_push(&l->tmp2, owner[k])))
+		    (u32vec_push(&g->runs, pts->v[k]) ||
+		     u32vec_push(&g->runs, owner[k])))
 			goto out;
-	row = seqtab_intern(&l->rows, l->tmp2.v, l->tmp2.n);
+	row = seqtab_intern(&g->rows, g->runs.v, g->runs.n);
 out:
 	free(owner);
 	free(next);
@@ -93,9 +114,11 @@ out:
 }
 
 /* Address class ranges of @rule for protocol index @proto, into @out. */
-static int rule_addr_ranges(const struct lower *l, const struct pfw_rule *rule,
-			    uint32_t proto, struct seg *out, size_t *n)
+static int rule_addr_ranges(const struct group_build *g,
+			    const struct pfw_rule *rule, uint32_t proto,
+			    struct seg *out, size_t *n)
 {
+	const struct lower *l = g->l;
 	const struct pfw_lowered *low = l->low;
 	uint32_t last = low->n_addrs - 1;
 	struct seg base[2];
@@ -137,15 +160,16 @@ static int rule_addr_ranges(const struct lower *l, const struct pfw_rule *rule,
 	return 0;
 }
 
-static int add_rects(struct lower *l, const struct pfw_rule *rule, uint32_t op,
-		     uint32_t proto)
+static int add_rects(struct group_build *g, const struct pfw_rule *rule,
+		     uint32_t op, uint32_t proto)
 {
+	const struct lower *l = g->l;
 	bool any_port = rule->any_port || op == PFSEL_OP_CREATE;
 	size_t na, np = any_port ? 1 : rule->n_ports;
 	struct seg *addr = malloc((rule->n_addrs * 2 + 3) * sizeof(*addr));
 	int err = -ENOMEM;
 
-	if (!addr || rule_addr_ranges(l, rule, proto, addr, &na))
+	if (!addr || rule_addr_ranges(g, rule, proto, addr, &na))
 		goto out;
 	for (size_t a = 0; a < na; a++)
 		for (size_t p = 0; p < np; p++) {
@@ -156,7 +180,7 @@ static int add_rects(struct lower *l, const struct pfw_rule *rule, uint32_t op,
 				r.plo = l->port_class[rule->ports[p].first];
 				r.phi = l->port_class[rule->ports[p].last];
 			}
-			if (PFW_PUSH(l->rects, l->n_rects, l->cap_rects, r))
+			if (PFW_PUSH(g->rects, g->n_rects, g->cap_rects, r))
 				goto out;
 		}
 	err = 0;
@@ -175,24 +199,27 @@ static int cmp_rect_alo(const void *a, const void *b, void *ctx)
 	return (x > y) - (x < y);
 }
 
-static int push_slab(struct lower *l, struct low_cell *cell, uint32_t start,
-		     uint32_t row)
+static int push_slab(struct group_build *g, struct low_cell *cell,
+		     uint32_t start, uint32_t row)
 {
+	const struct lower *l = g->l;
 	struct pfw_lowered *low = l->low;
 	struct low_slab slab = { start, row };
 
 	if (cell->slab_count && low->slabs[low->n_slabs - 1].row == row)
 		return 0;
-	if (PFW_PUSH(low->slabs, low->n_slabs, l->cap_slabs, slab))
+	if (PFW_PUSH(low->slabs, low->n_slabs, g->cap_slabs, slab))
 		return -ENOMEM;
 	cell->slab_count++;
 	return 0;
 }
 
 /* The port class ranges of @rule in a cell of operation @op, into @out. */
-static size_t rule_port_segs(const struct lower *l, const struct pfw_rule *rule,
-			     uint32_t op, struct seg *out)
+static size_t rule_port_segs(const struct group_build *g,
+			     const struct pfw_rule *rule, uint32_t op,
+			     struct seg *out)
 {
+	const struct lower *l = g->l;
 	if (rule->any_port || op == PFSEL_OP_CREATE) {
 		out[0] = (struct seg){ 0, l->low->n_ports - 1, rule->index };
 		return 1;
@@ -205,14 +232,15 @@ static size_t rule_port_segs(const struct lower *l, const struct pfw_rule *rule,
 }
 
 /*
- * The name slabs of a cell whose rules are marked in l->in_cell: for each
+ * The name slabs of a cell whose rules are marked in g->in_cell: for each
  * name class, in order, the row of the marked rules of that class (each
  * with its ports); a slab where the row changes, from (0, none).  None at
  * all when no marked rule has a host element.  @cell->name_count says.
  */
-static int build_name_slabs(struct lower *l, uint32_t op,
+static int build_name_slabs(struct group_build *g, uint32_t op,
 			    struct low_range *range)
 {
+	const struct lower *l = g->l;
 	struct pfw_lowered *low = l->low;
 	struct low_slab slab = { 0, PFSEL_NONE };
 	struct seg *segs = NULL;
@@ -222,7 +250,7 @@ static int build_name_slabs(struct lower *l, uint32_t op,
 
 	range->first = low->n_name_slabs;
 	range->count = 0;
-	if (PFW_PUSH(low->name_slabs, low->n_name_slabs, l->cap_name_slabs,
+	if (PFW_PUSH(low->name_slabs, low->n_name_slabs, g->cap_name_slabs,
 		     slab))
 		return -ENOMEM;
 	range->count = 1;
@@ -236,15 +264,15 @@ static int build_name_slabs(struct lower *l, uint32_t op,
 			const struct pfw_rule *rule = &l->pol->rules[rules[i]];
 			size_t need = rule->n_ports + 1;
 
-			if (!l->in_cell[rules[i]])
+			if (!g->in_cell[rules[i]])
 				continue;
 			if (pfw_grow(&segs, &cap_segs, n_segs + need,
 				     sizeof(*segs)))
 				goto out;
-			n_segs += rule_port_segs(l, rule, op, segs + n_segs);
+			n_segs += rule_port_segs(g, rule, op, segs + n_segs);
 		}
 		if (n_segs) {
-			row = first_match_row(l, segs, n_segs, low->n_ports);
+			row = first_match_row(g, segs, n_segs, low->n_ports);
 			if (row < 0) {
 				err = row;
 				goto out;
@@ -254,7 +282,7 @@ static int build_name_slabs(struct lower *l, uint32_t op,
 			continue;
 		slab = (struct low_slab){ c, (uint32_t)row };
 		if (PFW_PUSH(low->name_slabs, low->n_name_slabs,
-			     l->cap_name_slabs, slab))
+			     g->cap_name_slabs, slab))
 			goto out;
 		range->count++;
 		last = (uint32_t)row;
@@ -271,16 +299,18 @@ out:
 }
 
 /*
- * The cell for the rects in l->rects (in rule order): the row of those that
+ * The cell for the rects in g->rects (in rule order): the row of those that
  * cover every address class, and slabs over the others, swept by address:
  * at every cut (a start, or one past an end) the active rects give a row.
  * With @hosts (a rule of the cell has host elements), its name slabs too.
  */
-static int build_cell(struct lower *l, uint32_t op, uint32_t proto, bool hosts)
+static int build_cell(struct group_build *g, uint32_t op, uint32_t proto,
+		      bool hosts)
 {
+	const struct lower *l = g->l;
 	struct low_range names = { l->low->n_name_slabs, 0 };
 	struct pfw_lowered *low = l->low;
-	uint32_t last = low->n_addrs - 1, nr = l->n_rects;
+	uint32_t last = low->n_addrs - 1, nr = g->n_rects;
 	struct low_cell cell = { op, proto, PFSEL_NONE, low->n_slabs, 0 };
 	uint32_t *starts, *active, *cuts;
 	struct seg *segs;
@@ -294,7 +324,7 @@ static int build_cell(struct lower *l, uint32_t op, uint32_t proto, bool hosts)
 	if (!segs || !starts || !active || !cuts)
 		goto out;
 	for (uint32_t i = 0; i < nr; i++) {
-		const struct rect *r = &l->rects[i];
+		const struct rect *r = &g->rects[i];
 
 		if (r->alo == 0 && r->ahi == last) {
 			segs[n_active++] =
@@ -307,49 +337,49 @@ static int build_cell(struct lower *l, uint32_t op, uint32_t proto, bool hosts)
 			cuts[n_cuts++] = r->ahi + 1;
 	}
 	if (n_active) {
-		row = first_match_row(l, segs, n_active, low->n_ports);
+		row = first_match_row(g, segs, n_active, low->n_ports);
 		if (row < 0)
 			goto out;
 		cell.wild_row = row;
 	}
-	qsort_r(starts, n_starts, sizeof(*starts), cmp_rect_alo, l->rects);
+	qsort_r(starts, n_starts, sizeof(*starts), cmp_rect_alo, g->rects);
 	qsort(cuts, n_cuts, sizeof(*cuts), u32_compare);
 	n_active = 0;
 	row = 0;
 	if (n_cuts && cuts[0])
-		row = push_slab(l, &cell, 0, PFSEL_NONE);
+		row = push_slab(g, &cell, 0, PFSEL_NONE);
 	for (size_t c = 0; !row && c < n_cuts; c++) {
 		size_t keep = 0;
 
 		if (c && cuts[c] == cuts[c - 1])
 			continue;
 		for (size_t i = 0; i < n_active; i++)
-			if (l->rects[active[i]].ahi >= cuts[c])
+			if (g->rects[active[i]].ahi >= cuts[c])
 				active[keep++] = active[i];
 		n_active = keep;
-		while (si < n_starts && l->rects[starts[si]].alo == cuts[c])
+		while (si < n_starts && g->rects[starts[si]].alo == cuts[c])
 			active[n_active++] = starts[si++];
 		/* Rect index order is rule order. */
 		qsort(active, n_active, sizeof(*active), u32_compare);
 		for (size_t i = 0; i < n_active; i++) {
-			const struct rect *r = &l->rects[active[i]];
+			const struct rect *r = &g->rects[active[i]];
 
 			segs[i] = (struct seg){ r->plo, r->phi, r->rule };
 		}
 		row = n_active ?
-			      first_match_row(l, segs, n_active, low->n_ports) :
+			      first_match_row(g, segs, n_active, low->n_ports) :
 			      PFSEL_NONE;
 		if (row >= 0)
-			row = push_slab(l, &cell, cuts[c], row);
+			row = push_slab(g, &cell, cuts[c], row);
 	}
 	if (!row && hosts)
-		row = build_name_slabs(l, op, &names);
+		row = build_name_slabs(g, op, &names);
 	if (!row &&
 	    (cell.wild_row != PFSEL_NONE || cell.slab_count || names.count)) {
-		row = PFW_PUSH(low->cells, low->n_cells, l->cap_cells, cell);
+		row = PFW_PUSH(low->cells, low->n_cells, g->cap_cells, cell);
 		if (!row)
-			row = PFW_PUSH(low->name_cells, l->n_name_cells_out,
-				       l->cap_name_cells, names);
+			row = PFW_PUSH(low->name_cells, g->n_name_cells_out,
+				       g->cap_name_cells, names);
 	}
 out:
 	free(segs);
@@ -359,8 +389,9 @@ out:
 	return row < 0 ? row : 0;
 }
 
-static int build_group(struct lower *l, const uint32_t *rules, uint32_t n)
+static int build_group(struct group_build *g, const uint32_t *rules, uint32_t n)
 {
+	const struct lower *l = g->l;
 	static const uint32_t op_bit[PFSEL_OP_COUNT] = {
 		PFW_OP_CREATE, PFW_OP_BIND, PFW_OP_CONNECT, PFW_OP_LISTEN,
 		PFW_OP_ACCEPT
@@ -376,7 +407,7 @@ static int build_group(struct lower *l, const uint32_t *rules, uint32_t n)
 		for (uint32_t proto = 0; proto < PFSEL_PROTO_COUNT; proto++) {
 			bool hosts = false;
 
-			l->n_rects = 0;
+			g->n_rects = 0;
 			for (uint32_t i = 0; i < n; i++) {
 				const struct pfw_rule *rule =
 					&l->pol->rules[rules[i]];
@@ -384,16 +415,16 @@ static int build_group(struct lower *l, const uint32_t *rules, uint32_t n)
 				if (!(rule->ops & op_bit[op]) ||
 				    !(rule->protos & proto_bit[proto]))
 					continue;
-				err = add_rects(l, rule, op, proto);
+				err = add_rects(g, rule, op, proto);
 				if (err)
 					return err;
-				l->in_cell[rules[i]] = 1;
+				g->in_cell[rules[i]] = 1;
 				hosts |= rule->n_hosts != 0;
 			}
-			if (l->n_rects || hosts)
-				err = build_cell(l, op, proto, hosts);
+			if (g->n_rects || hosts)
+				err = build_cell(g, op, proto, hosts);
 			for (uint32_t i = 0; i < n; i++)
-				l->in_cell[rules[i]] = 0;
+				g->in_cell[rules[i]] = 0;
 			if (err)
 				return err;
 		}
@@ -402,8 +433,9 @@ static int build_group(struct lower *l, const uint32_t *rules, uint32_t n)
 	return 0;
 }
 
-int lower_groups(struct lower *l)
+static int build_groups(struct group_build *g)
 {
+	const struct lower *l = g->l;
 	struct pfw_lowered *low = l->low;
 	long global = -1;
 	size_t cap = 0, n_global = 0;
@@ -414,10 +446,10 @@ int lower_groups(struct lower *l)
 	 * their tail, which no group holds.
 	 */
 	while (n_global < l->global.n &&
-	       !lower_is_resolver_id(l, l->global.v[n_global]))
+	       !lower_is_resolver_id(g->l, l->global.v[n_global]))
 		n_global++;
 	if (n_global) {
-		global = seqtab_intern(&l->groups, l->global.v, n_global);
+		global = seqtab_intern(&g->groups, l->global.v, n_global);
 		if (global < 0)
 			return global;
 	}
@@ -430,17 +462,17 @@ int lower_groups(struct lower *l)
 		const uint32_t *rules = seqtab_get(&l->apps, a, &len);
 		uint32_t ids[2], n = 0;
 
-		while (len && lower_is_resolver_id(l, rules[len - 1]))
+		while (len && lower_is_resolver_id(g->l, rules[len - 1]))
 			len--;
 		if (global >= 0)
 			ids[n++] = global;
 		if (len) {
-			long g = seqtab_intern(&l->groups, rules, len);
+			long group = seqtab_intern(&g->groups, rules, len);
 
-			if (g < 0)
-				return g;
-			if (!n || ids[0] != (uint32_t)g)
-				ids[n++] = g;
+			if (group < 0)
+				return group;
+			if (!n || ids[0] != (uint32_t)group)
+				ids[n++] = group;
 		}
 		if (n == 2 && ids[0] > ids[1]) {
 			uint32_t t = ids[0];
@@ -454,13 +486,13 @@ int lower_groups(struct lower *l)
 				     ids[i]))
 				return -ENOMEM;
 	}
-	low->groups = calloc(l->groups.n_items + 1, sizeof(*low->groups));
+	low->groups = calloc(g->groups.n_items + 1, sizeof(*low->groups));
 	if (!low->groups)
 		return -ENOMEM;
-	for (uint32_t g = 0; g < l->groups.n_items; g++) {
+	for (uint32_t group = 0; group < g->groups.n_items; group++) {
 		uint32_t len;
-		const uint32_t *rules = seqtab_get(&l->groups, g, &len);
-		int err = build_group(l, rules, len);
+		const uint32_t *rules = seqtab_get(&g->groups, group, &len);
+		int err = build_group(g, rules, len);
 
 		if (err)
 			return err;
@@ -468,23 +500,44 @@ int lower_groups(struct lower *l)
 	return 0;
 }
 
-int lower_rows(struct lower *l)
+/* ROWS and RUNS: every row interned while the cells were built. */
+static int rows_and_runs(struct group_build *g)
 {
+	const struct lower *l = g->l;
 	struct pfw_lowered *low = l->low;
 
-	low->rows = calloc(l->rows.n_items + 1, sizeof(*low->rows));
-	low->runs = malloc((l->rows.data.n / 2 + 1) * sizeof(*low->runs));
+	low->rows = calloc(g->rows.n_items + 1, sizeof(*low->rows));
+	low->runs = malloc((g->rows.data.n / 2 + 1) * sizeof(*low->runs));
 	if (!low->rows || !low->runs)
 		return -ENOMEM;
-	for (uint32_t r = 0; r < l->rows.n_items; r++) {
+	for (uint32_t r = 0; r < g->rows.n_items; r++) {
 		uint32_t len;
-		const uint32_t *s = seqtab_get(&l->rows, r, &len);
+		const uint32_t *s = seqtab_get(&g->rows, r, &len);
 
 		low->rows[r] = (struct low_range){ low->n_runs, len / 2 };
 		for (uint32_t i = 0; i < len; i += 2)
 			low->runs[low->n_runs++] =
 				(struct low_run){ s[i], s[i + 1] };
 	}
-	low->n_rows = l->rows.n_items;
+	low->n_rows = g->rows.n_items;
 	return 0;
+}
+
+int lower_decision_groups(struct lower *l)
+{
+	struct group_build g = { .l = l };
+	int err = -ENOMEM;
+
+	g.in_cell = calloc(l->pol->n_rules + 1, sizeof(*g.in_cell));
+	if (g.in_cell)
+		err = build_groups(&g);
+	if (!err)
+		err = rows_and_runs(&g);
+	seqtab_free(&g.groups);
+	seqtab_free(&g.rows);
+	free(g.in_cell);
+	free(g.rects);
+	free(g.points.v);
+	free(g.runs.v);
+	return err;
 }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * pfwc - exporting a policy to SELinux: CIL text and binary policy
+ * pfwc - exporting a policy to SELinux: CIL text, binary policy, policy.conf
  *
- * The export is for analysis with the SELinux tools (secilc, seinfo,
- * sesearch) and for the differential test, which asks libsepol's
+ * The export is for analysis with the SELinux tools (secilc, checkpolicy,
+ * seinfo, sesearch) and for the differential test, which asks libsepol's
  * sepol_compute_av() the same questions it asks pfsel's evaluator.  It is
  * not a policy to load into an SELinux kernel.
  *
@@ -148,5 +148,15 @@ int pfw_emit_cil(FILE *out, const struct pfw_policy *policy,
 int pfw_emit_sepolicy(FILE *out, const struct pfw_policy *policy,
 		      const struct pfw_lowered *lowered,
 		      const struct pfsel_policydb *db, struct pfw_diag *diag);
+
+/*
+ * pfwc --emit=conf: write the export in the kernel policy language
+ * (policy.conf), as libsepol's own writer does for "checkpolicy -b -F":
+ * "checkpolicy -c 33 -o OUT FILE" compiles it (the differential test does,
+ * and holds its decisions to pfsel's).  (emit_sepolicy.c)
+ */
+int pfw_emit_conf(FILE *out, const struct pfw_policy *policy,
+		  const struct pfw_lowered *lowered,
+		  const struct pfsel_policydb *db, struct pfw_diag *diag);
 
 #endif /* PFWC_EMIT_SEPOL_H */

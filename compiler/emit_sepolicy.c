@@ -1,15 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * pfwc - the binary SELinux policy export (pfwc --emit=sepolicy)
+ * pfwc - the compiled SELinux exports (pfwc --emit=sepolicy, --emit=conf)
  *
- * The CIL export, compiled by libsepol and written in the kernel policy
- * format, for the tools that read that (seinfo, sesearch, apol).  All the
- * thinking is in emit_cil.c; this is the last step of secilc.
+ * The CIL export, compiled by libsepol, then written in the kernel policy
+ * format, for the tools that read that (seinfo, sesearch, apol), or in the
+ * kernel policy language (policy.conf), which checkpolicy compiles and an
+ * SELinux person reads and edits.  All the thinking is in emit_cil.c; this
+ * is the last step of secilc, and libsepol's own writer of policy.conf
+ * (what "checkpolicy -b -F" writes), so both say what the CIL says.
  */
 #include <errno.h>
 #include <string.h>
 
+#include <sepol/kernel_to_conf.h>
 #include <sepol/policydb.h>
+#include <sepol/policydb/policydb.h>
 
 #include "emit_sepol.h"
 
@@ -34,9 +39,11 @@ static int write_policydb(FILE *out, struct sepol_policydb *compiled,
 	return 0;
 }
 
-int pfw_emit_sepolicy(FILE *out, const struct pfw_policy *policy,
-		      const struct pfw_lowered *lowered,
-		      const struct pfsel_policydb *db, struct pfw_diag *diag)
+/* The export of @policy, compiled by libsepol; NULL when reported. */
+static struct sepol_policydb *compile_export(const struct pfw_policy *policy,
+					     const struct pfw_lowered *lowered,
+					     const struct pfsel_policydb *db,
+					     struct pfw_diag *diag)
 {
 	struct pfw_sepol_export export;
 	struct sepol_policydb *compiled;
@@ -45,12 +52,45 @@ int pfw_emit_sepolicy(FILE *out, const struct pfw_policy *policy,
 	pfw_sepol_note_unexported(lowered, diag);
 	pfw_sepol_warn_hosts(policy, diag);
 	if (pfw_sepol_export(policy, lowered, db, &export, diag))
-		return -1;
+		return NULL;
 	rc = pfw_sepol_compile(export.cil, export.cil_len, &compiled, diag);
 	pfw_sepol_export_free(&export);
-	if (rc)
+	return rc ? NULL : compiled;
+}
+
+int pfw_emit_sepolicy(FILE *out, const struct pfw_policy *policy,
+		      const struct pfw_lowered *lowered,
+		      const struct pfsel_policydb *db, struct pfw_diag *diag)
+{
+	struct sepol_policydb *compiled;
+	int rc;
+
+	compiled = compile_export(policy, lowered, db, diag);
+	if (!compiled)
 		return -1;
 	rc = write_policydb(out, compiled, diag);
 	sepol_policydb_free(compiled);
 	return rc;
+}
+
+int pfw_emit_conf(FILE *out, const struct pfw_policy *policy,
+		  const struct pfw_lowered *lowered,
+		  const struct pfsel_policydb *db, struct pfw_diag *diag)
+{
+	struct sepol_policydb *compiled;
+	int rc;
+
+	compiled = compile_export(policy, lowered, db, diag);
+	if (!compiled)
+		return -1;
+	errno = 0;
+	rc = sepol_kernel_policydb_to_conf(out, &compiled->p);
+	sepol_policydb_free(compiled);
+	if (rc || fflush(out) != 0) {
+		pfw_error(diag, NULL, "cannot write the SELinux policy.conf: %s",
+			  errno ? strerror(errno) :
+				  "libsepol could not express the policy");
+		return -1;
+	}
+	return 0;
 }

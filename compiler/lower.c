@@ -2,47 +2,27 @@
 /*
  * pfwc - lowering, the driver: from the resolved AST to the decision
  * structure of the binary format.  docs/LOWERING.md explains the algorithm
- * and its costs.  This file fills in the settings, the rule table and the
- * string table, runs the three steps in order and frees their state:
+ * and its costs.  This file fills in the settings and the rule table, runs
+ * the steps in order on their shared state (struct lower, lower_state.h)
+ * and frees it:
  *
- *  1. address and port classes              (addr_port_classes.c)
- *  2. application keys, classes, protection, resolvers (app_classes.c)
- *  2b. host name classes                    (name_classes.c)
- *  3. groups, cells, slabs, name slabs and rows (decision_groups.c)
+ *  1. address and port classes              (addr_port_classes.h)
+ *  2. application keys, classes, protection, resolvers (app_classes.h)
+ *  2b. host name classes                    (name_classes.h)
+ *  3. groups, cells, slabs, name slabs and rows (decision_groups.h)
  *
- * Their shared state is struct lower (lower_steps.h); the hash-consing
- * tables and maps they use are in containers.c.
+ * Only this file calls the steps, and a step calls none of the others:
+ * what one leaves for the next is in struct lower.
  */
 #include <errno.h>
-#include <stdbool.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include "lower_steps.h"
-
-/* The index of @s in the string table, added if new. */
-long lower_intern_string(struct lower *l, const char *s)
-{
-	struct pfw_lowered *low = l->low;
-	size_t len = strlen(s);
-	uint32_t idx = strmap_get(&l->strings, s, len);
-	struct low_string str;
-
-	if (idx != PFSEL_NONE)
-		return idx;
-	if (len > PFSEL_POLICY_MAX_STRING || low->n_strings >= PFSEL_NONE - 1)
-		return -E2BIG;
-	str.s = strdup(s);
-	str.len = len;
-	if (!str.s ||
-	    PFW_PUSH(low->strings, low->n_strings, l->cap_strings, str)) {
-		free(str.s);
-		return -ENOMEM;
-	}
-	if (strmap_put(&l->strings, str.s, len, low->n_strings - 1))
-		return -ENOMEM;
-	return low->n_strings - 1;
-}
+#include "addr_port_classes.h"
+#include "app_classes.h"
+#include "decision_groups.h"
+#include "lower.h"
+#include "lower_state.h"
+#include "name_classes.h"
 
 static int lower_rules(struct lower *l)
 {
@@ -118,47 +98,14 @@ int pfw_lower(const struct pfw_policy *policy, struct pfw_lowered **out)
 
 	err = lower_rules(&l);
 	if (!err)
-		err = lower_addr_classes(&l);
+		err = lower_addr_port_classes(&l);
 	if (!err)
-		err = lower_port_classes(&l);
-	if (!err)
-		err = lower_patterns(&l);
-	if (!err)
-		err = lower_apps(&l);
-	if (!err)
-		err = lower_protected(&l);
-	if (!err)
-		err = lower_path_table(&l, &l.exe, &l.low->exe_paths,
-				       &l.low->n_exe_paths);
-	if (!err)
-		err = lower_path_table(&l, &l.script, &l.low->script_paths,
-				       &l.low->n_script_paths);
-	if (!err)
-		err = lower_resolvers(&l);
+		err = lower_app_classes(&l);
 	if (!err)
 		err = lower_name_classes(&l);
 	if (!err)
-		err = lower_groups(&l);
-	if (!err)
-		err = lower_rows(&l);
-
-	lower_names_free(&l);
-	lower_dim_free(&l.exe);
-	lower_dim_free(&l.script);
-	for (size_t i = 0; l.plain && i < l.exe.n_ents * N_SLOTS + 1; i++)
-		free(l.plain[i].v);
-	free(l.plain);
-	free(l.global.v);
-	free(l.pairs);
-	seqtab_free(&l.apps);
-	seqtab_free(&l.groups);
-	seqtab_free(&l.rows);
-	free(l.rects);
-	free(l.tmp.v);
-	free(l.tmp2.v);
-	free(l.base.v);
-	free(l.port_class);
-	free(l.strings.slots);
+		err = lower_decision_groups(&l);
+	lower_state_free(&l);
 	if (err) {
 		pfw_lowered_free(l.low);
 		return err;

@@ -43,12 +43,13 @@ enum pfwc_exit {
 	EXIT_IO = 3,
 };
 
-enum emit_kind { EMIT_PFSEL, EMIT_CIL, EMIT_SEPOLICY };
+enum emit_kind { EMIT_PFSEL, EMIT_CIL, EMIT_SEPOLICY, EMIT_CONF, N_EMIT };
 
 static const char *const emit_names[] = {
 	[EMIT_PFSEL] = "pfsel",
 	[EMIT_CIL] = "cil",
 	[EMIT_SEPOLICY] = "sepolicy",
+	[EMIT_CONF] = "conf",
 };
 
 struct options {
@@ -73,9 +74,11 @@ static const char usage_text[] =
 	"Compile a .pfw firewall policy for pfsel.\n"
 	"\n"
 	"  -o, --output=OUT     write to OUT ('-' for standard output); default:\n"
-	"                       FILE without .pfw, plus .pfsel, .cil or .sepolicy\n"
+	"                       FILE without .pfw, plus .pfsel, .cil, .sepolicy\n"
+	"                       or .conf\n"
 	"      --emit=KIND      pfsel (the kernel's binary policy, default), cil\n"
-	"                       (SELinux CIL) or sepolicy (SELinux binary policy)\n"
+	"                       (SELinux CIL), sepolicy (SELinux binary policy)\n"
+	"                       or conf (SELinux policy language, checkpolicy's)\n"
 	"      --system         compile the system policy\n"
 	"      --uid=UID        the user a user policy is for (default: yours)\n"
 	"      --against=SYSTEM report the rules of FILE that the system policy\n"
@@ -174,12 +177,12 @@ static int parse_options(int argc, char **argv, struct options *opts,
 		case OPT_EMIT: {
 			size_t k;
 
-			for (k = 0; k < 3; k++)
+			for (k = 0; k < N_EMIT; k++)
 				if (strcmp(optarg, emit_names[k]) == 0)
 					break;
-			if (k == 3)
+			if (k == N_EMIT)
 				return usage_error(
-					"--emit takes pfsel, cil or sepolicy, not '%s'",
+					"--emit takes pfsel, cil, sepolicy or conf, not '%s'",
 					optarg);
 			opts->emit = (enum emit_kind)k;
 			break;
@@ -270,6 +273,7 @@ static char *default_output(const char *input, enum emit_kind emit)
 		[EMIT_PFSEL] = ".pfsel",
 		[EMIT_CIL] = ".cil",
 		[EMIT_SEPOLICY] = ".sepolicy",
+		[EMIT_CONF] = ".conf",
 	};
 	size_t len = strlen(input);
 	const char *base = strrchr(input, '/');
@@ -349,6 +353,14 @@ static int emit(FILE *out, enum emit_kind kind, const struct pfw_policy *policy,
 					   diag) ?
 				 EXIT_COMPILE_ERRORS :
 				 EXIT_OK;
+		break;
+	case EMIT_CONF:
+		status = pfw_emit_conf(out, policy, lowered, compiled.db,
+				       diag) ?
+				 EXIT_COMPILE_ERRORS :
+				 EXIT_OK;
+		break;
+	case N_EMIT:
 		break;
 	}
 	pfw_serialized_free(&compiled);

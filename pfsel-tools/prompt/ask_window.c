@@ -22,9 +22,10 @@
  * technologies answer (--accept-accessible-actions, from the agent's
  * environment).  Reading the window through that bus is unaffected.
  *
- * While the screen is locked (GtkApplication's screensaver-active) no
- * question can be answered: questions that arrive meanwhile are left to
- * the kernel's unanswered verdict and listed for review afterwards.
+ * While the screen is locked (GtkApplication's screensaver-active, or
+ * GNOME's screen shield, org.gnome.ScreenSaver) no question can be
+ * answered: questions that arrive meanwhile are left to the kernel's
+ * unanswered verdict and listed for review afterwards.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -103,6 +104,12 @@ struct ask_window {
 	gboolean built; /* every widget below exists */
 	gboolean shown_once;
 	gboolean screen_locked;
+	/* GNOME's screen shield, as org.gnome.ScreenSaver last said. */
+	gboolean shield_active;
+	GDBusConnection *bus;
+	guint shield_watch;
+	guint shield_signal;
+	GCancellable *shield_calls;
 	gboolean armed;
 	gint64 armed_us; /* when the buttons were armed */
 	guint arm_timer;
@@ -528,7 +535,8 @@ static gboolean on_tick(gpointer data)
  * Make the window visible.  Presented (focused) the first time only;
  * afterwards, if the person closed it, it is mapped again without focus:
  * on X11 with a user time of 0, which tells the window manager not to
- * give it focus; Wayland compositors do not give focus uninvited.
+ * give it focus.  Under Wayland no client can ask that: the compositor
+ * decides, and mutter (GNOME) focuses every window it maps.
  */
 static void show_window(struct ask_window *w)
 {
@@ -911,13 +919,26 @@ static void on_recent(GtkButton *button, gpointer data)
 
 /* ---- The locked screen ------------------------------------------------ */
 
-static void on_screensaver(GObject *app, GParamSpec *pspec, gpointer data)
+/*
+ * Two sources, either of which locks.  GtkApplication's
+ * screensaver-active: GTK follows org.gnome.ScreenSaver only when the
+ * session manager took the application's registration and the screen
+ * saver already had an owner at the application's startup.  GNOME starts
+ * that service on demand (a small proxy of the shell's screen shield), so
+ * a prompt the agent started before anything asked for it would never
+ * learn of a lock: the shield is also followed here, starting the service
+ * if it is not running (its ActiveChanged, and GetActive whenever it gets
+ * an owner).
+ */
+#define SCREENSAVER_NAME "org.gnome.ScreenSaver"
+#define SCREENSAVER_PATH "/org/gnome/ScreenSaver"
+
+static void update_lock_state(struct ask_window *w)
 {
-	struct ask_window *w = data;
 	gboolean active = FALSE;
 
-	(void)pspec;
-	g_object_get(app, "screensaver-active", &active, NULL);
+	g_object_get(w->app, "screensaver-active", &active, NULL);
+	active = active || w->shield_active;
 	if (active == w->screen_locked)
 		return;
 	w->screen_locked = active;
@@ -926,6 +947,88 @@ static void on_screensaver(GObject *app, GParamSpec *pspec, gpointer data)
 	if (!active && w->current)
 		disarm(w); /* the person has only just come back */
 	update_answer_part(w);
+}
+
+static void on_screensaver(GObject *app, GParamSpec *pspec, gpointer data)
+{
+	(void)app;
+	(void)pspec;
+	update_lock_state(data);
+}
+
+static void on_shield_changed(GDBusConnection *bus, const char *sender,
+			      const char *path, const char *iface,
+			      const char *signal, GVariant *params,
+			      gpointer data)
+{
+	struct ask_window *w = data;
+
+	(void)bus;
+	(void)sender;
+	(void)path;
+	(void)iface;
+	(void)signal;
+	if (!g_variant_is_of_type(params, G_VARIANT_TYPE("(b)")))
+		return;
+	g_variant_get(params, "(b)", &w->shield_active);
+	update_lock_state(w);
+}
+
+static void on_shield_state(GObject *bus, GAsyncResult *result, gpointer data)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GVariant) reply = g_dbus_connection_call_finish(
+		G_DBUS_CONNECTION(bus), result, &error);
+	struct ask_window *w = data;
+
+	/* Cancelled: the window is gone.  Failed: the shield says nothing. */
+	if (!reply)
+		return;
+	g_variant_get(reply, "(b)", &w->shield_active);
+	update_lock_state(w);
+}
+
+static void on_shield_owner(GDBusConnection *bus, const char *name,
+			    const char *owner, gpointer data)
+{
+	struct ask_window *w = data;
+
+	(void)name;
+	(void)owner;
+	g_dbus_connection_call(bus, SCREENSAVER_NAME, SCREENSAVER_PATH,
+			       SCREENSAVER_NAME, "GetActive", NULL,
+			       G_VARIANT_TYPE("(b)"), G_DBUS_CALL_FLAGS_NONE,
+			       -1, w->shield_calls, on_shield_state, w);
+}
+
+/* Follow the shield on the application's session bus, if it has one. */
+static void follow_screen_shield(struct ask_window *w)
+{
+	GDBusConnection *bus =
+		g_application_get_dbus_connection(G_APPLICATION(w->app));
+
+	if (!bus)
+		return;
+	w->bus = g_object_ref(bus);
+	w->shield_calls = g_cancellable_new();
+	w->shield_signal = g_dbus_connection_signal_subscribe(
+		bus, SCREENSAVER_NAME, SCREENSAVER_NAME, "ActiveChanged",
+		SCREENSAVER_PATH, NULL, G_DBUS_SIGNAL_FLAGS_NONE,
+		on_shield_changed, w, NULL);
+	w->shield_watch = g_bus_watch_name_on_connection(
+		bus, SCREENSAVER_NAME, G_BUS_NAME_WATCHER_FLAGS_AUTO_START,
+		on_shield_owner, NULL, w, NULL);
+}
+
+static void stop_following_screen_shield(struct ask_window *w)
+{
+	if (!w->bus)
+		return;
+	g_cancellable_cancel(w->shield_calls);
+	g_clear_object(&w->shield_calls);
+	g_bus_unwatch_name(w->shield_watch);
+	g_dbus_connection_signal_unsubscribe(w->bus, w->shield_signal);
+	g_clear_object(&w->bus);
 }
 
 /* ---- Building the window ---------------------------------------------- */
@@ -1151,6 +1254,7 @@ static void ask_window_free(gpointer data)
 	struct ask_window *w = data;
 
 	g_signal_handlers_disconnect_by_data(w->app, w);
+	stop_following_screen_shield(w);
 	prompt_link_free(w->link);
 	if (w->arm_timer)
 		g_source_remove(w->arm_timer);
@@ -1219,6 +1323,7 @@ GtkWindow *prompt_ask_window_new(GtkApplication *app, int fd,
 	w->tick_timer = g_timeout_add_seconds(1, on_tick, w);
 	g_signal_connect(app, "notify::screensaver-active",
 			 G_CALLBACK(on_screensaver), w);
-	on_screensaver(G_OBJECT(app), NULL, w);
+	update_lock_state(w);
+	follow_screen_shield(w);
 	return w->window;
 }

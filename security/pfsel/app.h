@@ -7,9 +7,9 @@
 #define _SECURITY_PFSEL_APP_H
 
 #include <linux/atomic.h>
-#include <linux/init.h>
 #include <linux/kref.h>
 #include <linux/types.h>
+#include <linux/uidgid.h>
 
 #include "policy.h"
 
@@ -22,7 +22,7 @@ struct path;
  * @id: unique since boot, never 0: tells identities apart where a pointer
  *      could be reused (recent.c).
  * @exe: path of the executable that was run (the interpreter, for a
- *       script), or NULL if it cannot be named (see app.c).
+ *       script), or NULL if it cannot be named (see exec.c).
  * @script: path of the script, or NULL if there is none or it cannot be
  *          named.
  * @has_script: the kernel ran a script through an interpreter.
@@ -30,10 +30,10 @@ struct path;
  *       script), to recognise it when the interpreter opens it.
  * @dev: its device.
  * @script_opened: the interpreter opened @script and found that very file
- *                 (app.c); until then an open of another file by that
+ *                 (exec.c); until then an open of another file by that
  *                 name fails.
  * @protected: a policy in force at exec marked the application "protect"
- *             (app.c): the process was made non-dumpable and ran in
+ *             (protect.c): the process was made non-dumpable and ran in
  *             secure-execution mode.
  * @root_started: the process that executed the program had been root
  *                since its own last exec (pfsel_cred_root_since_exec()):
@@ -75,11 +75,25 @@ static inline u64 pfsel_app_id(const struct pfsel_app *const app)
 	return app ? app->id : 0;
 }
 
+/**
+ * struct pfsel_subject - Who makes a request
+ *
+ * @app: the application identity, or NULL.
+ * @uid: the real uid, which chooses the user policy.
+ * @task: the request is made by the current task, in process context (a
+ *        syscall); false for an inbound connection, decided in softirq for
+ *        the process that created the listening socket.
+ */
+struct pfsel_subject {
+	struct pfsel_app *app;
+	kuid_t uid;
+	bool task;
+};
+
+struct pfsel_app *pfsel_app_alloc(void);
 struct pfsel_app *pfsel_app_get(struct pfsel_app *app);
 void pfsel_app_put(struct pfsel_app *app);
 bool pfsel_init_root(struct path *root);
 u32 pfsel_app_class(struct pfsel_app *app, const struct pfsel_policy *policy);
-
-__init void pfsel_add_app_hooks(void);
 
 #endif /* _SECURITY_PFSEL_APP_H */

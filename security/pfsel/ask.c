@@ -3,47 +3,33 @@
  * pfsel LSM - Asking the user's agent
  *
  * When the decision is "ask", the calling task is held and the agent its
- * user registered over generic netlink (netlink.c) is asked.  The task
+ * user registered over generic netlink (agent.c) is asked.  The task
  * waits, killably, for the answer or for the policy's timeout; no agent,
  * an agent that goes away, a full queue or a timeout all give the policy's
  * unanswered verdict, never a hang.
  *
- * A question, and an answer kept for it, stand for what the person was
- * shown: the same uid, the same application (executable and script, by
- * name; an unnamed one only for the execution it came from), operation,
- * protocol, and the exact address and port, under the same policy.  The
- * policy's classes are coarser (with "default ask;" every unnamed
- * application, address and port share one), so matching by the AVC key
- * alone would let one application ride on another's answer.  Identical
- * questions in flight are merged: the agent sees one, every waiter gets
- * its answer.  An answer for the process or the session is kept here, so
- * that the same question is not asked again; "always" is kept like
- * "session", and made permanent by the agent in the user's policy.  Each
- * user keeps at most PFSEL_ASK_MAX_ANSWERS_PER_UID answers, the oldest of
- * that user's making room, so no user evicts another's.  A policy load
- * forgets the answers it makes stale (a user's, or everyone's for the
- * system policy).
+ * A question stands for what the person is shown (struct pfsel_topic,
+ * answers.c): identical questions in flight are merged, the agent sees
+ * one, and every waiter gets its answer.  An answer for the process or the
+ * session is kept by answers.c, so that the same question is not asked
+ * again.
  *
- * Only the root side makes an agent (netlink.c): a process with
+ * Only the root side makes an agent (agent.c): a process with
  * CAP_MAC_ADMIN registers a socket for a uid, and may then drop to that
  * uid.  The socket answers, and the registering process may load the
- * user's policy (the agent channel, policy.c); the user's other programs
+ * user's policy (the agent channel, change.c); the user's other programs
  * can do neither.
  *
- * One spinlock guards the agents, their pending questions and the kept
- * answers' writers; kept answers are looked up under RCU, from any
- * context (an inbound connection, in softirq, may use a session answer).
+ * One spinlock guards the agents and their pending questions; the kept
+ * answers' own is taken inside it.
  */
 
 #include <linux/atomic.h>
 #include <linux/cred.h>
 #include <linux/errno.h>
-#include <linux/hash.h>
-#include <linux/jhash.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/pid.h>
-#include <linux/rculist.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/security.h>
@@ -54,31 +40,14 @@
 #include <linux/wait.h>
 #include <uapi/linux/pfsel.h>
 
+#include "answers.h"
 #include "app.h"
 #include "ask.h"
 #include "common.h"
-#include "decide.h"
-#include "cache_limits.h"
 #include "hostmap.h"
+#include "netlink.h"
+#include "netns.h"
 #include "policy.h"
-
-/**
- * struct pfsel_topic - What a question is about, as the person saw it
- *
- * @key: the AVC key of the policy that asked (its generation and classes).
- * @app: the application (a reference), or NULL for a task that never
- *       executed anything.
- * @family: the request's address family.
- * @port: its port.
- * @addr: its address.
- */
-struct pfsel_topic {
-	struct pfsel_avc_key key;
-	struct pfsel_app *app;
-	u8 family;
-	u16 port;
-	u8 addr[16];
-};
 
 /**
  * struct pfsel_agent - A registered agent
@@ -137,82 +106,13 @@ struct pfsel_question {
 	wait_queue_head_t wait;
 };
 
-/**
- * struct pfsel_answer - An answer kept for a process or a session
- *
- * @node: in its pfsel_answers bucket.
- * @order: in pfsel_answer_order, oldest first.
- * @rcu: frees it after a grace period.
- * @uid: whose answer.
- * @tgid: the process it holds for, or 0 for the whole session.
- * @start_time: that process's start time.
- * @topic: the question it answers.
- * @verdict: the answer.
- */
-struct pfsel_answer {
-	struct hlist_node node;
-	struct list_head order;
-	struct rcu_head rcu;
-	kuid_t uid;
-	pid_t tgid;
-	u64 start_time;
-	struct pfsel_topic topic;
-	u32 verdict;
-};
-
 static DEFINE_SPINLOCK(pfsel_ask_lock);
 static LIST_HEAD(pfsel_agents);
 static u64 pfsel_next_question_id;
-static struct hlist_head pfsel_answers[1 << PFSEL_ANSWER_BITS];
-/* Every kept answer, oldest first; guarded by pfsel_ask_lock. */
-static LIST_HEAD(pfsel_answer_order);
-static unsigned int pfsel_answer_count;
-
-static void topic_init(struct pfsel_topic *const topic,
-		       const struct pfsel_subject *const subject,
-		       const struct pfsel_request *const request,
-		       const struct pfsel_avc_key *const key)
-{
-	topic->key = *key;
-	topic->app = pfsel_app_get(subject->app);
-	topic->family = request->family;
-	topic->port = request->port;
-	memcpy(topic->addr, request->addr, sizeof(topic->addr));
-}
-
-/*
- * The same application: the same execution, or two named alike.  An
- * unnamed application is only ever itself: the person was shown "?".
- */
-static bool same_app(const struct pfsel_app *const a,
-		     const struct pfsel_app *const b)
-{
-	if (a == b)
-		return a;
-	if (!a || !b || !a->exe || !b->exe || strcmp(a->exe, b->exe) ||
-	    a->has_script != b->has_script)
-		return false;
-	if (!a->has_script)
-		return true;
-	return a->script && b->script && !strcmp(a->script, b->script);
-}
-
-/* Whether a question about @topic is the one about @app and @request. */
-static bool same_topic(const struct pfsel_topic *const topic,
-		       const struct pfsel_app *const app,
-		       const struct pfsel_request *const request,
-		       const struct pfsel_avc_key *const key)
-{
-	return !memcmp(&topic->key, key, sizeof(*key)) &&
-	       topic->family == request->family &&
-	       topic->port == request->port &&
-	       !memcmp(topic->addr, request->addr, sizeof(topic->addr)) &&
-	       same_app(topic->app, app);
-}
 
 /* Counters of the ask_stats file. */
 static atomic64_t stat_questions, stat_merged, stat_answered, stat_unanswered,
-	stat_no_agent, stat_overflow, stat_kept_hits, stat_interrupted;
+	stat_no_agent, stat_overflow, stat_interrupted;
 
 static void question_release(struct kref *const usage)
 {
@@ -220,7 +120,7 @@ static void question_release(struct kref *const usage)
 		container_of(usage, struct pfsel_question, usage);
 
 	kfree_skb(q->msg);
-	pfsel_app_put(q->topic.app);
+	pfsel_topic_release(&q->topic);
 	kfree(q);
 }
 
@@ -262,160 +162,6 @@ static void unlink_question(struct pfsel_agent *const agent,
 	q->done = true;
 	list_del_init(&q->link);
 	agent->n_pending--;
-}
-
-/* The AVC key is enough to spread answers: the rest is compared. */
-static u32 answer_hash(const kuid_t uid, const struct pfsel_avc_key *const key)
-{
-	return jhash2((const u32 *)key, sizeof(*key) / sizeof(u32),
-		      __kuid_val(uid)) >>
-	       (32 - PFSEL_ANSWER_BITS);
-}
-
-/* Readers may still compare the application's names until now. */
-static void answer_free_rcu(struct rcu_head *const head)
-{
-	struct pfsel_answer *const answer =
-		container_of(head, struct pfsel_answer, rcu);
-
-	pfsel_app_put(answer->topic.app);
-	kfree(answer);
-}
-
-static void drop_answer(struct pfsel_answer *const answer)
-{
-	lockdep_assert_held(&pfsel_ask_lock);
-	hlist_del_rcu(&answer->node);
-	list_del(&answer->order);
-	pfsel_answer_count--;
-	call_rcu(&answer->rcu, answer_free_rcu);
-}
-
-/*
- * Drops the answers of @uid (only those kept for the session, with
- * @sessions_only), or every answer when @uid is invalid.
- */
-static void drop_answers(const kuid_t uid, const bool sessions_only)
-{
-	struct pfsel_answer *answer, *next;
-
-	lockdep_assert_held(&pfsel_ask_lock);
-	list_for_each_entry_safe(answer, next, &pfsel_answer_order, order)
-		if (!uid_valid(uid) ||
-		    (uid_eq(answer->uid, uid) &&
-		     (!sessions_only || !answer->tgid)))
-			drop_answer(answer);
-}
-
-/* Fills in the answer to @q that @scope asks to keep. */
-static void fill_answer(struct pfsel_answer *const answer,
-			const struct pfsel_question *const q, const u32 scope)
-{
-	answer->uid = q->uid;
-	answer->topic = q->topic;
-	answer->topic.app = pfsel_app_get(q->topic.app);
-	answer->verdict = q->verdict;
-	if (scope == PFSEL_SCOPE_PROCESS) {
-		answer->tgid = q->tgid;
-		answer->start_time = q->start_time;
-	}
-}
-
-static bool same_answer(const struct pfsel_answer *const a,
-			const struct pfsel_answer *const b)
-{
-	const struct pfsel_topic *const t = &b->topic;
-
-	return uid_eq(a->uid, b->uid) && a->tgid == b->tgid &&
-	       a->start_time == b->start_time &&
-	       !memcmp(&a->topic.key, &t->key, sizeof(t->key)) &&
-	       a->topic.family == t->family && a->topic.port == t->port &&
-	       !memcmp(a->topic.addr, t->addr, sizeof(t->addr)) &&
-	       same_app(a->topic.app, t->app);
-}
-
-/*
- * Makes room for one more answer of @uid: past its share, its own oldest
- * answer goes, never another user's.
- */
-static void make_room(const kuid_t uid)
-{
-	struct pfsel_answer *answer, *oldest = NULL;
-	unsigned int count = 0;
-
-	lockdep_assert_held(&pfsel_ask_lock);
-	list_for_each_entry(answer, &pfsel_answer_order, order) {
-		if (!uid_eq(answer->uid, uid))
-			continue;
-		if (!oldest)
-			oldest = answer;
-		count++;
-	}
-	if (count >= PFSEL_ASK_MAX_ANSWERS_PER_UID)
-		drop_answer(oldest);
-}
-
-/* Keeps @answer, unless an answer to the same question already is. */
-static void keep_answer(struct pfsel_answer *const answer)
-{
-	struct hlist_head *const head =
-		&pfsel_answers[answer_hash(answer->uid, &answer->topic.key)];
-	struct pfsel_answer *kept;
-
-	lockdep_assert_held(&pfsel_ask_lock);
-	hlist_for_each_entry(kept, head, node) {
-		if (same_answer(kept, answer)) {
-			kept->verdict = answer->verdict;
-			pfsel_app_put(answer->topic.app);
-			kfree(answer);
-			return;
-		}
-	}
-	make_room(answer->uid);
-	hlist_add_head_rcu(&answer->node, head);
-	list_add_tail(&answer->order, &pfsel_answer_order);
-	pfsel_answer_count++;
-}
-
-/**
- * pfsel_ask_cached - Find an answer kept for this question
- *
- * @subject: who asks; a task's own process answers count only for it.
- * @request: what it asks.
- * @key: the AVC key of the policy that asks.
- * @verdict: set to the kept answer.
- *
- * Any context.
- *
- * Return: true if an answer was kept.
- */
-bool pfsel_ask_cached(const struct pfsel_subject *const subject,
-		      const struct pfsel_request *const request,
-		      const struct pfsel_avc_key *const key, u32 *const verdict)
-{
-	const struct task_struct *const leader = current->group_leader;
-	struct pfsel_answer *answer;
-	bool found = false;
-
-	rcu_read_lock();
-	hlist_for_each_entry_rcu(answer,
-				 &pfsel_answers[answer_hash(subject->uid, key)],
-				 node) {
-		if (!uid_eq(answer->uid, subject->uid) ||
-		    !same_topic(&answer->topic, subject->app, request, key))
-			continue;
-		if (answer->tgid &&
-		    (!subject->task || answer->tgid != leader->pid ||
-		     answer->start_time != leader->start_time))
-			continue;
-		*verdict = answer->verdict;
-		found = true;
-		break;
-	}
-	rcu_read_unlock();
-	if (found)
-		atomic64_inc(&stat_kept_hits);
-	return found;
 }
 
 /*
@@ -488,6 +234,7 @@ struct pfsel_question *pfsel_ask_prepare(const struct pfsel_subject *subject,
 				      PFSEL_ANSWER_ALLOW :
 				      PFSEL_ANSWER_DENY,
 	};
+	const struct pfsel_hostmap *const names = pfsel_net_hosts(request->net);
 	struct pfsel_question *q, *fresh, *ret = NULL;
 	struct pfsel_agent *agent;
 	char comm[TASK_COMM_LEN];
@@ -507,12 +254,11 @@ struct pfsel_question *pfsel_ask_prepare(const struct pfsel_subject *subject,
 					   &info.rule_line, &info.rule_col);
 
 	/* The names that made the address match, or that the person knows. */
-	if (pfsel_hostmap_known(request->net, request->addr)) {
+	if (pfsel_hostmap_known(names, request->addr)) {
 		hosts = kmalloc(PFSEL_HOSTS_TEXT_MAX, GFP_ATOMIC | __GFP_NOWARN);
 		if (hosts)
-			pfsel_hostmap_format(request->net, request->addr,
-					     subject->uid, hosts,
-					     PFSEL_HOSTS_TEXT_MAX);
+			pfsel_hostmap_format(names, request->addr, subject->uid,
+					     hosts, PFSEL_HOSTS_TEXT_MAX);
 		info.hosts = hosts;
 	}
 
@@ -523,7 +269,7 @@ struct pfsel_question *pfsel_ask_prepare(const struct pfsel_subject *subject,
 	INIT_LIST_HEAD(&fresh->link);
 	init_waitqueue_head(&fresh->wait);
 	fresh->uid = subject->uid;
-	topic_init(&fresh->topic, subject, request, key);
+	pfsel_topic_init(&fresh->topic, subject, request, key);
 	fresh->tgid = current->group_leader->pid;
 	fresh->start_time = current->group_leader->start_time;
 
@@ -535,7 +281,7 @@ struct pfsel_question *pfsel_ask_prepare(const struct pfsel_subject *subject,
 		goto drop;
 	}
 	list_for_each_entry(q, &agent->pending, link) {
-		if (same_topic(&q->topic, subject->app, request, key)) {
+		if (pfsel_topic_is(&q->topic, subject->app, request, key)) {
 			q->waiters++;
 			kref_get(&q->usage);
 			spin_unlock(&pfsel_ask_lock);
@@ -672,7 +418,7 @@ int pfsel_ask_answer(const u32 portid, const u64 id, const u32 verdict,
 
 	/* Allocated first: the answer is kept before any waiter wakes. */
 	if (scope != PFSEL_SCOPE_ONCE) {
-		answer = kzalloc(sizeof(*answer), GFP_KERNEL);
+		answer = pfsel_answer_alloc();
 		if (!answer)
 			return -ENOMEM;
 	}
@@ -681,7 +427,7 @@ int pfsel_ask_answer(const u32 portid, const u64 id, const u32 verdict,
 	agent = find_agent_socket(portid);
 	if (!agent) {
 		spin_unlock(&pfsel_ask_lock);
-		kfree(answer);
+		pfsel_answer_free(answer);
 		return -EPERM;
 	}
 	list_for_each_entry(q, &agent->pending, link) {
@@ -692,17 +438,20 @@ int pfsel_ask_answer(const u32 portid, const u64 id, const u32 verdict,
 	}
 	if (!found) {
 		spin_unlock(&pfsel_ask_lock);
-		kfree(answer);
+		pfsel_answer_free(answer);
 		return -ENOENT;
 	}
 	found->answered = true;
 	found->verdict = verdict == PFSEL_ANSWER_ALLOW ? PFSEL_VERDICT_ALLOW :
 							 PFSEL_VERDICT_DENY;
 	unlink_question(agent, found);
-	if (answer) {
-		fill_answer(answer, found, scope);
-		keep_answer(answer);
-	}
+	if (answer && scope == PFSEL_SCOPE_PROCESS)
+		pfsel_answers_keep(answer, found->uid, &found->topic,
+				   found->verdict, found->tgid,
+				   found->start_time);
+	else if (answer)
+		pfsel_answers_keep(answer, found->uid, &found->topic,
+				   found->verdict, 0, 0);
 	spin_unlock(&pfsel_ask_lock);
 
 	atomic64_inc(&stat_answered);
@@ -766,12 +515,12 @@ int pfsel_ask_register(const kuid_t uid, const u32 portid,
 	if (old) {
 		/* The session answers were the old agent's. */
 		list_del(&old->link);
-		drop_answers(uid, true);
+		pfsel_answers_forget(uid);
 	}
 	moved = find_agent_socket(portid);
 	if (moved) {
 		list_del(&moved->link);
-		drop_answers(moved->uid, true);
+		pfsel_answers_forget(moved->uid);
 	}
 	list_add(&agent->link, &pfsel_agents);
 	spin_unlock(&pfsel_ask_lock);
@@ -803,7 +552,7 @@ int pfsel_ask_unregister(const u32 portid)
 		return -ENOENT;
 	}
 	list_del(&agent->link);
-	drop_answers(agent->uid, true);
+	pfsel_answers_forget(agent->uid);
 	spin_unlock(&pfsel_ask_lock);
 
 	retire_agent(agent);
@@ -848,40 +597,12 @@ void pfsel_ask_socket_gone(const u32 portid)
 	found = find_agent_socket(portid);
 	if (found) {
 		list_del(&found->link);
-		drop_answers(found->uid, true);
+		pfsel_answers_forget(found->uid);
 	}
 	spin_unlock(&pfsel_ask_lock);
 
 	if (found)
 		retire_agent(found);
-}
-
-/**
- * pfsel_ask_forget - Forget the session answers of a user
- *
- * @uid: the user, whose last session ended.
- */
-void pfsel_ask_forget(const kuid_t uid)
-{
-	spin_lock(&pfsel_ask_lock);
-	drop_answers(uid, true);
-	spin_unlock(&pfsel_ask_lock);
-}
-
-/**
- * pfsel_ask_flush - Forget the answers a policy load makes stale
- *
- * @uid: the user whose policy changed, or INVALID_UID when the system
- *       policy did: then every answer goes.
- *
- * Answers are kept for the classes of the policy that asked; another
- * user's policy has nothing to do with them.
- */
-void pfsel_ask_flush(const kuid_t uid)
-{
-	spin_lock(&pfsel_ask_lock);
-	drop_answers(uid, false);
-	spin_unlock(&pfsel_ask_lock);
 }
 
 /**
@@ -893,14 +614,15 @@ void pfsel_ask_show_stats(struct seq_file *const m)
 {
 	unsigned int agents = 0, pending = 0, kept;
 	struct pfsel_agent *agent;
+	s64 kept_hits;
 
 	spin_lock(&pfsel_ask_lock);
 	list_for_each_entry(agent, &pfsel_agents, link) {
 		agents++;
 		pending += agent->n_pending;
 	}
-	kept = pfsel_answer_count;
 	spin_unlock(&pfsel_ask_lock);
+	pfsel_answers_stats(&kept_hits, &kept);
 
 	seq_puts(m, "questions merged answered unanswered no_agent overflow kept_hits interrupted agents pending kept\n");
 	seq_printf(m, "%lld %lld %lld %lld %lld %lld %lld %lld %u %u %u\n",
@@ -908,8 +630,7 @@ void pfsel_ask_show_stats(struct seq_file *const m)
 		   atomic64_read(&stat_answered),
 		   atomic64_read(&stat_unanswered),
 		   atomic64_read(&stat_no_agent),
-		   atomic64_read(&stat_overflow),
-		   atomic64_read(&stat_kept_hits),
+		   atomic64_read(&stat_overflow), kept_hits,
 		   atomic64_read(&stat_interrupted), agents, pending, kept);
 }
 
@@ -918,82 +639,6 @@ void pfsel_ask_show_stats(struct seq_file *const m)
 #include <kunit/test.h>
 #include <net/genetlink.h>
 #include <net/netlink.h>
-
-static struct pfsel_app *test_app(struct kunit *const test,
-				  const char *const exe,
-				  const char *const script)
-{
-	struct pfsel_app *app = kunit_kzalloc(test, sizeof(*app), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, app);
-	kref_init(&app->usage);
-	/* The test holds a reference for good: release never runs. */
-	kref_get(&app->usage);
-	app->exe = exe;
-	app->script = script;
-	app->has_script = !!script;
-	return app;
-}
-
-static void test_ask_same_app(struct kunit *const test)
-{
-	struct pfsel_app *const legit = test_app(test, "/add/legit", NULL);
-	struct pfsel_app *const legit2 = test_app(test, "/add/legit", NULL);
-	struct pfsel_app *const evil = test_app(test, "/add/evil", NULL);
-	struct pfsel_app *const unnamed = test_app(test, NULL, NULL);
-	struct pfsel_app *const unnamed2 = test_app(test, NULL, NULL);
-	struct pfsel_app *const sh_a = test_app(test, "/bin/sh", "/a.sh");
-	struct pfsel_app *const sh_b = test_app(test, "/bin/sh", "/b.sh");
-	struct pfsel_app *const sh_a2 = test_app(test, "/bin/sh", "/a.sh");
-	struct pfsel_app *const sh = test_app(test, "/bin/sh", NULL);
-
-	KUNIT_EXPECT_TRUE(test, same_app(legit, legit));
-	KUNIT_EXPECT_TRUE(test, same_app(legit, legit2));
-	KUNIT_EXPECT_FALSE(test, same_app(legit, evil));
-	/* An unnamed application is only the execution it came from. */
-	KUNIT_EXPECT_TRUE(test, same_app(unnamed, unnamed));
-	KUNIT_EXPECT_FALSE(test, same_app(unnamed, unnamed2));
-	KUNIT_EXPECT_FALSE(test, same_app(unnamed, legit));
-	KUNIT_EXPECT_FALSE(test, same_app(NULL, NULL));
-	KUNIT_EXPECT_FALSE(test, same_app(NULL, legit));
-	/* The script is part of the application. */
-	KUNIT_EXPECT_TRUE(test, same_app(sh_a, sh_a2));
-	KUNIT_EXPECT_FALSE(test, same_app(sh_a, sh_b));
-	KUNIT_EXPECT_FALSE(test, same_app(sh_a, sh));
-}
-
-static void test_ask_same_topic(struct kunit *const test)
-{
-	struct pfsel_app *const legit = test_app(test, "/add/legit", NULL);
-	struct pfsel_app *const evil = test_app(test, "/add/evil", NULL);
-	const struct pfsel_avc_key key = { .generation = 7, .op = 2 };
-	struct pfsel_request request = {
-		.op = 2,
-		.family = PFSEL_FAMILY_INET,
-		.port = 7501,
-		.addr = { [10] = 0xff, [11] = 0xff, 127, 0, 0, 1 },
-	};
-	const struct pfsel_subject subject = { .app = legit };
-	struct pfsel_request other = request;
-	struct pfsel_avc_key other_key = key;
-	struct pfsel_topic topic;
-
-	topic_init(&topic, &subject, &request, &key);
-	KUNIT_EXPECT_TRUE(test, same_topic(&topic, legit, &request, &key));
-	/* Same classes, another application: a question of its own. */
-	KUNIT_EXPECT_FALSE(test, same_topic(&topic, evil, &request, &key));
-	/* Same classes, another address or port. */
-	other.addr[15] = 99;
-	KUNIT_EXPECT_FALSE(test, same_topic(&topic, legit, &other, &key));
-	other = request;
-	other.port = 7502;
-	KUNIT_EXPECT_FALSE(test, same_topic(&topic, legit, &other, &key));
-	/* Another policy generation. */
-	other_key.generation = 8;
-	KUNIT_EXPECT_FALSE(test, same_topic(&topic, legit, &request,
-					    &other_key));
-	pfsel_app_put(topic.app);
-}
 
 static void test_ask_secctx_len(struct kunit *const test)
 {
@@ -1102,8 +747,6 @@ static void test_ask_msg_unanswered(struct kunit *const test)
 
 static struct kunit_case test_cases[] = {
 	/* clang-format off */
-	KUNIT_CASE(test_ask_same_app),
-	KUNIT_CASE(test_ask_same_topic),
 	KUNIT_CASE(test_ask_secctx_len),
 	KUNIT_CASE(test_ask_secctx_atomic),
 	KUNIT_CASE(test_ask_msg_secctx),

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * pfsel LSM - Audit records of decisions
+ * pfsel LSM - Audit records of decisions and changes
  *
  * One AUDIT_PFSEL_ACCESS record per audited decision, with every field an
  * administrator needs to understand it and audit2pfw needs to turn it into
@@ -10,6 +10,9 @@
  *
  * Records are rate limited: a process looping on a denied call must not
  * flood the audit log, nor the kernel log when auditd is not running.
+ *
+ * A change of what is in force (change.c) gets a record too: a switch of
+ * the global mode, a policy loaded or unloaded.
  */
 
 #include <linux/audit.h>
@@ -23,6 +26,7 @@
 #include "audit.h"
 #include "common.h"
 #include "hostmap.h"
+#include "netns.h"
 #include "names.h"
 
 /* At most 500 records per 5 seconds, in bursts. */
@@ -75,15 +79,16 @@ static void log_hosts(struct audit_buffer *const ab,
 		      const struct pfsel_request *const request,
 		      const kuid_t uid)
 {
+	const struct pfsel_hostmap *const names = pfsel_net_hosts(request->net);
 	char *hosts;
 
 	if (request->op == PFSEL_OP_CREATE ||
-	    !pfsel_hostmap_known(request->net, request->addr))
+	    !pfsel_hostmap_known(names, request->addr))
 		return;
 	hosts = kmalloc(PFSEL_HOSTS_TEXT_MAX, GFP_ATOMIC | __GFP_NOWARN);
 	if (!hosts)
 		return;
-	if (pfsel_hostmap_format(request->net, request->addr, uid, hosts,
+	if (pfsel_hostmap_format(names, request->addr, uid, hosts,
 				 PFSEL_HOSTS_TEXT_MAX)) {
 		audit_log_format(ab, " hosts=");
 		audit_log_untrustedstring(ab, hosts);
@@ -199,5 +204,35 @@ void pfsel_audit_mode(const bool enforcing, const bool old_enforcing)
 			 from_kuid(&init_user_ns, audit_get_loginuid(current)),
 			 audit_get_sessionid(current));
 	audit_log_format(ab, " lsm=%s res=1", PFSEL_NAME);
+	audit_log_end(ab);
+}
+
+/**
+ * pfsel_audit_policy_change - Emit the audit record of a load or unload
+ *
+ * @what: "load" or "unload".
+ * @slot: the system policy or a user's.
+ * @uid: the user, for PFSEL_SLOT_USER.
+ * @generation: the generation of the policy loaded or unloaded.
+ */
+void pfsel_audit_policy_change(const char *const what,
+			       const enum pfsel_policy_slot slot,
+			       const kuid_t uid, const u32 generation)
+{
+	struct audit_buffer *ab;
+
+	ab = audit_log_start(audit_context(), GFP_KERNEL,
+			     AUDIT_MAC_POLICY_LOAD);
+	if (!ab)
+		return;
+	audit_log_format(ab, "auid=%u ses=%u lsm=%s op=%s",
+			 from_kuid(&init_user_ns, audit_get_loginuid(current)),
+			 audit_get_sessionid(current), PFSEL_NAME, what);
+	if (slot == PFSEL_SLOT_SYSTEM)
+		audit_log_format(ab, " policy=system");
+	else
+		audit_log_format(ab, " policy=user target=%u",
+				 from_kuid(&init_user_ns, uid));
+	audit_log_format(ab, " generation=%u res=1", generation);
 	audit_log_end(ab);
 }

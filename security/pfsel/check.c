@@ -38,10 +38,12 @@
 #include <linux/uidgid.h>
 #include <linux/user_namespace.h>
 
+#include "admin.h"
 #include "app.h"
 #include "check.h"
 #include "common.h"
 #include "hostmap.h"
+#include "netns.h"
 #include "names.h"
 #include "policy.h"
 
@@ -189,8 +191,8 @@ static int check_decide(const struct pfsel_policydb *const db, const u32 app,
 				    c.port, res);
 	if (err || !res->names || q->op == PFSEL_OP_CREATE)
 		return err;
-	pfsel_hostmap_names(current->nsproxy->net_ns, q->addr, q->uid,
-			    check_one_name, &c);
+	pfsel_hostmap_names(pfsel_net_hosts(current->nsproxy->net_ns), q->addr,
+			    q->uid, check_one_name, &c);
 	return 0;
 }
 
@@ -291,7 +293,7 @@ static ssize_t check_write(struct file *const file,
 	if (len)
 		goto out;
 	if (!uid_eq(q.uid, file->f_cred->uid) &&
-	    !pfsel_policy_may_admin(file->f_cred)) {
+	    !pfsel_may_admin(file->f_cred)) {
 		len = -EPERM;
 		goto out;
 	}

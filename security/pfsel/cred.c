@@ -3,14 +3,14 @@
  * pfsel LSM - Credential hooks
  *
  * A credential carries a reference to the application identity of the
- * program it was created for (app.c).  Copies of a credential share the
- * identity.
+ * program it was created for (app.c, set by exec.c).  Copies of a
+ * credential share the identity.
  *
  * It also remembers whether the task has been root since it last executed
  * a program: a credential prepared from root's (a root daemon's child
  * that drops to a service account with setresuid(), say) keeps that, so
  * that the program it executes next is known to be root's choice
- * (app.c, resolver.c).  Every credential of a task is prepared from the
+ * (exec.c, resolver.c).  Every credential of a task is prepared from the
  * one before, so the mark reaches each of them; exec clears it.
  */
 

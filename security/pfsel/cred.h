@@ -9,14 +9,16 @@
 #include <linux/cred.h>
 #include <linux/init.h>
 
-#include "app.h"
 #include "setup.h"
+
+struct pfsel_app;
 
 /**
  * struct pfsel_cred_security - pfsel's part of a credential
  *
- * @app: application identity, or NULL for tasks that have not executed a
- *       program since boot (kernel threads, the initial task).
+ * @app: application identity (app.c, set at execve() by exec.c), or NULL
+ *       for tasks that have not executed a program since boot (kernel
+ *       threads, the initial task).
  * @was_root: a credential of this task since it last executed a program,
  *            before this one, was root's (pfsel_cred_root()): copied into
  *            every credential derived from this one, cleared at execve().

@@ -16,6 +16,7 @@
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
 
+#include "answers.h"
 #include "ask.h"
 #include "audit.h"
 #include "avc.h"
@@ -24,9 +25,9 @@
 #include "cred.h"
 #include "decide.h"
 #include "hostmap.h"
+#include "netns.h"
 #include "policy.h"
 #include "recent.h"
-#include "reset.h"
 
 static bool pfsel_enforcing_mode __read_mostly = true;
 static DEFINE_SPINLOCK(pfsel_mode_lock);
@@ -42,11 +43,15 @@ bool pfsel_enforcing(void)
 }
 
 /**
- * pfsel_set_enforcing - Switch the global mode, and audit the switch
+ * pfsel_swap_enforcing - Set the global mode
  *
  * @enforcing: true to enforce denials, false for permissive mode.
+ *
+ * What a switch resets and audits is change.c's (pfsel_set_enforcing()).
+ *
+ * Return: the mode before.
  */
-void pfsel_set_enforcing(const bool enforcing)
+bool pfsel_swap_enforcing(const bool enforcing)
 {
 	bool old;
 
@@ -54,8 +59,7 @@ void pfsel_set_enforcing(const bool enforcing)
 	old = pfsel_enforcing_mode;
 	WRITE_ONCE(pfsel_enforcing_mode, enforcing);
 	spin_unlock(&pfsel_mode_lock);
-	pfsel_reset_caches(&(struct pfsel_change){ .kind = PFSEL_CHANGE_MODE });
-	pfsel_audit_mode(enforcing, old);
+	return old;
 }
 
 /* deny > ask > allow */
@@ -192,7 +196,8 @@ static void decide_one(struct pfsel_policy *const policy,
 			.by_address = out->key,
 		};
 
-		pfsel_hostmap_names(request->net, request->addr, subject->uid,
+		pfsel_hostmap_names(pfsel_net_hosts(request->net),
+				    request->addr, subject->uid,
 				    decide_one_name, &walk);
 		out->decision.names = 1;
 	}
@@ -366,8 +371,8 @@ int pfsel_decide_fully(const struct pfsel_subject *const subject,
 		ask_terms(outcomes, n, decider, &no_answer, &timeout_ms);
 		answer = no_answer;
 		asked = PFSEL_ASKED_UNANSWERED;
-		if (pfsel_ask_cached(subject, request, &decider->key,
-				     &answer)) {
+		if (pfsel_answers_find(subject, request, &decider->key,
+				       &answer)) {
 			asked = PFSEL_ASKED_KEPT;
 		} else if (subject->task && pfsel_policy_get(decider->policy)) {
 			question = pfsel_ask_prepare(subject, request,

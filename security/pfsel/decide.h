@@ -16,27 +16,12 @@
 #include "policy.h"
 #include "recent.h"
 
-/**
- * struct pfsel_subject - Who makes a request
- *
- * @app: the application identity, or NULL.
- * @uid: the real uid, which chooses the user policy.
- * @task: the request is made by the current task, in process context (a
- *        syscall); false for an inbound connection, decided in softirq for
- *        the process that created the listening socket.
- */
-struct pfsel_subject {
-	struct pfsel_app *app;
-	kuid_t uid;
-	bool task;
-};
-
 int pfsel_decide_fully(const struct pfsel_subject *subject,
 		       const struct pfsel_request *request, u64 epoch);
 int pfsel_decide_current_fully(const struct pfsel_request *request, u64 epoch);
 
 bool pfsel_enforcing(void);
-void pfsel_set_enforcing(bool enforcing);
+bool pfsel_swap_enforcing(bool enforcing);
 
 /*
  * The inline part of a decision: true if the request may go at once, as

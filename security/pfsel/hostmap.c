@@ -2,11 +2,12 @@
 /*
  * pfsel LSM - Host names the kernel learned for addresses
  *
- * One table per network namespace (an address names a host only in the
- * namespace whose resolver was told so): pairs (address, name), each with
- * the time its answer's TTL runs out.  DNS answers are learned in softirq
- * (resolver.c), so writers take the namespace's lock with spin_lock_bh();
- * decisions read the table in any context, under RCU, and never wait.
+ * One table per network namespace (netns.c: an address names a host only
+ * in the namespace whose resolver was told so): pairs (address, name),
+ * each with the time its answer's TTL runs out.  DNS answers are learned
+ * in softirq (resolver.c), so writers take the table's lock with
+ * spin_lock_bh(); decisions read the table in any context, under RCU, and
+ * never wait.
  *
  * Each pair is charged to a uid: that of the program a trusted resolver
  * sent the answer to, or the resolver's own for the answers it received
@@ -20,30 +21,30 @@
  * another's learning takes a pair of a uid only when no uid holds more.
  * A pair whose time has run out is never reported; writers drop such pairs
  * where they meet them.
+ *
+ * Each pair also remembers who taught it: the trusted resolver (its
+ * application and uid) that received or served the answer.  A pair is
+ * learned only while its teacher is trusted, judged under the table's
+ * lock, and a policy load that stops trusting a resolver drops what it
+ * taught (pfsel_hostmap_forget(), for reset.c), so no name outlives the
+ * trust it was learned under.
  */
 
 #include <linux/gfp.h>
-#include <linux/init.h>
 #include <linux/jhash.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/minmax.h>
-#include <linux/nsproxy.h>
 #include <linux/overflow.h>
 #include <linux/random.h>
 #include <linux/rculist.h>
-#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uidgid.h>
 #include <linux/user_namespace.h>
-#include <net/net_namespace.h>
-#include <net/netns/generic.h>
 
-#include "common.h"
+#include "app.h"
 #include "hostmap.h"
-#include "policy.h"
-#include "setup.h"
 
 /**
  * struct pfsel_host - One name learned for one address, charged to one uid
@@ -56,6 +57,8 @@
  * @expires: jiffies when the answer's TTL, clamped, runs out.
  * @stamp: the table's stamp when it was last learned: the newest name of
  *	   an address has the largest.
+ * @teacher: the resolver that taught it (a reference to its application,
+ *	     under the lock; readers never look at it).
  * @uid: whom it is charged to; readers put that uid's names first.
  * @addr: IPv6, IPv4 as IPv4-mapped, network order.
  * @len: length of @name.
@@ -72,6 +75,7 @@ struct pfsel_host {
 	struct pfsel_host_owner *owner;
 	unsigned long expires;
 	unsigned long stamp;
+	struct pfsel_host_teacher teacher;
 	kuid_t uid;
 	u8 addr[16];
 	u8 len;
@@ -101,10 +105,6 @@ struct pfsel_host_owner {
 static_assert(PFSEL_HOSTMAP_UID_ENTRIES >= PFSEL_HOSTS_PER_ADDR);
 static_assert(PFSEL_HOSTMAP_MAX_ENTRIES >= 2 * PFSEL_HOSTMAP_UID_ENTRIES);
 
-static unsigned int hostmap_net_id __read_mostly;
-/* Set once every namespace, init_net included, has its table. */
-static bool hostmap_ready;
-
 static const char *const counter_names[PFSEL_HOSTMAP_COUNTERS] = {
 	[PFSEL_HOSTMAP_ANSWERS] = "answers",
 	[PFSEL_HOSTMAP_MALFORMED] = "malformed",
@@ -116,12 +116,25 @@ static const char *const counter_names[PFSEL_HOSTMAP_COUNTERS] = {
 	[PFSEL_HOSTMAP_NOMEM] = "nomem",
 	[PFSEL_HOSTMAP_UNASKED] = "unasked",
 	[PFSEL_HOSTMAP_SERVED] = "served",
+	[PFSEL_HOSTMAP_UNTRUSTED] = "untrusted",
 };
 
 static void bump(struct pfsel_hostmap *const map,
 		 const enum pfsel_hostmap_counter counter)
 {
 	atomic_long_inc(&map->counters[counter]);
+}
+
+/**
+ * pfsel_hostmap_count - Count an event of a table's learning
+ * @map: the table, or NULL (nothing is counted)
+ * @counter: what happened
+ */
+void pfsel_hostmap_count(struct pfsel_hostmap *const map,
+			 const enum pfsel_hostmap_counter counter)
+{
+	if (map)
+		bump(map, counter);
 }
 
 static struct hlist_head *bucket_of(const struct pfsel_hostmap *const map,
@@ -241,6 +254,7 @@ static void drop(struct pfsel_hostmap *const map, struct pfsel_host *const host,
 	list_del(&host->lru);
 	list_del(&host->owned);
 	map->count--;
+	pfsel_app_put(host->teacher.app);
 	kfree_rcu(host, rcu);
 	bump(map, why);
 	if (!--owner->count) {
@@ -273,6 +287,7 @@ void pfsel_hostmap_clear(struct pfsel_hostmap *const map)
 	list_for_each_entry_safe(host, next, &map->lru, lru) {
 		hlist_del_rcu(&host->node);
 		list_del(&host->lru);
+		pfsel_app_put(host->teacher.app);
 		kfree_rcu(host, rcu);
 	}
 	for (i = 0; i < PFSEL_HOSTMAP_OWNER_BUCKETS; i++) {
@@ -338,9 +353,20 @@ static struct pfsel_host_owner *make_room(struct pfsel_hostmap *const map,
 	return get_owner(map, uid);
 }
 
+/* Sets who taught @host, with a reference to its application. */
+static void set_teacher(struct pfsel_host *const host,
+			const struct pfsel_host_teacher *const teacher)
+{
+	struct pfsel_app *const old = host->teacher.app;
+
+	host->teacher.app = pfsel_app_get(teacher->app);
+	host->teacher.uid = teacher->uid;
+	pfsel_app_put(old);
+}
+
 /**
- * pfsel_hostmap_table_learn - Learn that an address has a name, for a uid
- * @map: the table
+ * pfsel_hostmap_learn - Learn that an address has a name, for a uid
+ * @map: the table, or NULL (nothing is learned)
  * @addr: IPv6, IPv4 as IPv4-mapped, network order
  * @name: lower case, no final dot, NUL-terminated (as the DNS parser
  *	  reports it); one of more than PFSEL_HOST_NAME_MAX characters, or
@@ -348,41 +374,53 @@ static struct pfsel_host_owner *make_room(struct pfsel_hostmap *const map,
  * @ttl: the answer's TTL in seconds; clamped to [PFSEL_HOSTMAP_TTL_MIN,
  *	 PFSEL_HOSTMAP_TTL_MAX]
  * @uid: whom the pair is charged to: the program the answer was for
+ * @teacher: the resolver whose answer it is
+ * @trusted: says whether @teacher is trusted now; asked under the
+ *	     table's lock, so that a load that stops trusting it either comes
+ *	     first and the pair is not learned, or its pfsel_hostmap_forget()
+ *	     finds the pair
  * @gfp: how to allocate: GFP_KERNEL_ACCOUNT where the caller may sleep
  *	 (the pair is then allocated before the lock is taken, and charged
  *	 to the caller's memory cgroup), GFP_ATOMIC in softirq
  *
- * A pair @uid already holds gets the new expiry and becomes the newest.
- * A new pair may push out @uid's oldest name of the address (at most
- * PFSEL_HOSTS_PER_ADDR per uid and address), then @uid's least recently
- * learned pair (at most PFSEL_HOSTMAP_UID_ENTRIES per uid), or when the
- * table is full (PFSEL_HOSTMAP_MAX_ENTRIES) that of the uid holding the
- * most.  Without memory the pair is not learned.
+ * A pair @uid already holds gets the new expiry and teacher, and becomes
+ * the newest.  A new pair may push out @uid's oldest name of the address
+ * (at most PFSEL_HOSTS_PER_ADDR per uid and address), then @uid's least
+ * recently learned pair (at most PFSEL_HOSTMAP_UID_ENTRIES per uid), or
+ * when the table is full (PFSEL_HOSTMAP_MAX_ENTRIES) that of the uid
+ * holding the most.  Without memory the pair is not learned.
  *
  * Context: any; may sleep only if @gfp allows it.
  */
-void pfsel_hostmap_table_learn(struct pfsel_hostmap *const map,
-			       const u8 addr[16], const char *const name,
-			       const u32 ttl, const kuid_t uid, const gfp_t gfp)
+void pfsel_hostmap_learn(struct pfsel_hostmap *const map, const u8 addr[16],
+			 const char *const name, const u32 ttl,
+			 const kuid_t uid,
+			 const struct pfsel_host_teacher *const teacher,
+			 const pfsel_hostmap_trust_fn trusted, const gfp_t gfp)
 {
 	const size_t len = strnlen(name, PFSEL_HOST_NAME_MAX + 1);
 	const u32 life =
 		clamp_t(u32, ttl, PFSEL_HOSTMAP_TTL_MIN, PFSEL_HOSTMAP_TTL_MAX);
-	struct hlist_head *const bucket = bucket_of(map, addr);
 	struct pfsel_host *host, *oldest = NULL, *fresh = NULL;
 	struct pfsel_host_owner *owner;
+	struct hlist_head *bucket;
 	struct hlist_node *next;
 	unsigned long now, expires;
 	unsigned int names = 0;
 	size_t size;
 
-	if (!len || len > PFSEL_HOST_NAME_MAX)
+	if (!map || !len || len > PFSEL_HOST_NAME_MAX)
 		return;
+	bucket = bucket_of(map, addr);
 	size = struct_size(host, name, len + 1);
 	if (gfpflags_allow_blocking(gfp))
 		fresh = kmalloc(size, gfp | __GFP_NOWARN);
 
 	spin_lock_bh(&map->lock);
+	if (!trusted(teacher)) {
+		bump(map, PFSEL_HOSTMAP_UNTRUSTED);
+		goto out;
+	}
 	now = jiffies;
 	expires = now + life * HZ;
 	hlist_for_each_entry_safe(host, next, bucket, node) {
@@ -395,6 +433,7 @@ void pfsel_hostmap_table_learn(struct pfsel_hostmap *const map,
 		if (host->len == len && !memcmp(host->name, name, len)) {
 			WRITE_ONCE(host->expires, expires);
 			WRITE_ONCE(host->stamp, ++map->stamp);
+			set_teacher(host, teacher);
 			list_move_tail(&host->lru, &map->lru);
 			list_move_tail(&host->owned, &host->owner->pairs);
 			bump(map, PFSEL_HOSTMAP_REFRESHED);
@@ -416,6 +455,8 @@ void pfsel_hostmap_table_learn(struct pfsel_hostmap *const map,
 	fresh = NULL;
 	host->owner = owner;
 	host->uid = uid;
+	host->teacher.app = NULL;
+	set_teacher(host, teacher);
 	host->expires = expires;
 	host->stamp = ++map->stamp;
 	memcpy(host->addr, addr, 16);
@@ -434,14 +475,46 @@ out:
 }
 
 /**
- * pfsel_hostmap_table_held - How many pairs a uid holds in a table
+ * pfsel_hostmap_forget - Drop what resolvers no longer trusted taught
+ * @map: the table
+ * @uid: the uid of the teachers to judge again (a user whose policy
+ *	 changed), or INVALID_UID for every teacher (the system policy
+ *	 changed)
+ * @trusted: says whether a teacher is still trusted, under the lock
+ *
+ * Context: any; does not sleep (nor may @trusted).
+ *
+ * Return: how many pairs were dropped.
+ */
+unsigned int pfsel_hostmap_forget(struct pfsel_hostmap *const map,
+				  const kuid_t uid,
+				  const pfsel_hostmap_trust_fn trusted)
+{
+	struct pfsel_host *host, *next;
+	unsigned int dropped = 0;
+
+	spin_lock_bh(&map->lock);
+	list_for_each_entry_safe(host, next, &map->lru, lru) {
+		if (uid_valid(uid) && !uid_eq(host->teacher.uid, uid))
+			continue;
+		if (trusted(&host->teacher))
+			continue;
+		drop(map, host, PFSEL_HOSTMAP_UNTRUSTED);
+		dropped++;
+	}
+	spin_unlock_bh(&map->lock);
+	return dropped;
+}
+
+/**
+ * pfsel_hostmap_held - How many pairs a uid holds in a table
  * @map: the table
  * @uid: the uid
  *
  * Return: at most PFSEL_HOSTMAP_UID_ENTRIES, expired pairs included.
  */
-unsigned int pfsel_hostmap_table_held(struct pfsel_hostmap *const map,
-				      const kuid_t uid)
+unsigned int pfsel_hostmap_held(struct pfsel_hostmap *const map,
+				const kuid_t uid)
 {
 	const struct pfsel_host_owner *owner;
 	unsigned int held;
@@ -511,8 +584,8 @@ static unsigned int collect(const struct pfsel_hostmap *const map,
 }
 
 /**
- * pfsel_hostmap_table_names - Report the names known for an address
- * @map: the table
+ * pfsel_hostmap_names - Report the names known for an address
+ * @map: the table, or NULL (no names)
  * @addr: IPv6, IPv4 as IPv4-mapped, network order
  * @uid: whose request it is: that uid's names come first, so that no
  *	 other uid's names of the address can crowd them out
@@ -524,13 +597,15 @@ static unsigned int collect(const struct pfsel_hostmap *const map,
  *
  * Return: how many names were reported (the one @fn stopped at included).
  */
-int pfsel_hostmap_table_names(const struct pfsel_hostmap *const map,
-			      const u8 addr[16], const kuid_t uid,
-			      const pfsel_hostmap_fn fn, void *const arg)
+int pfsel_hostmap_names(const struct pfsel_hostmap *const map,
+			const u8 addr[16], const kuid_t uid,
+			const pfsel_hostmap_fn fn, void *const arg)
 {
 	const struct pfsel_host *found[PFSEL_HOSTS_PER_ADDR];
 	unsigned int n, i;
 
+	if (!map)
+		return 0;
 	rcu_read_lock();
 	n = collect(map, addr, uid, found);
 	for (i = 0; i < n;) {
@@ -567,28 +642,50 @@ static bool format_one(const char *const name, const size_t len,
 }
 
 /**
- * pfsel_hostmap_table_format - The names known for an address, as text
- * @map: the table
+ * pfsel_hostmap_format - The names known for an address, as text
+ * @map: the table, or NULL (no names)
  * @addr: IPv6, IPv4 as IPv4-mapped, network order
- * @uid: whose request it is (pfsel_hostmap_table_names())
+ * @uid: whose request it is (pfsel_hostmap_names())
  * @buf: receives "a.example,b.example" (@uid's first, newest first),
  *	 NUL-terminated; names that do not fit whole are left out
  * @size: size of @buf; PFSEL_HOSTS_TEXT_MAX holds every name
  *
  * Return: the length of the text, 0 (and "") when no name is known.
  */
-size_t pfsel_hostmap_table_format(const struct pfsel_hostmap *const map,
-				  const u8 addr[16], const kuid_t uid,
-				  char *const buf, const size_t size)
+size_t pfsel_hostmap_format(const struct pfsel_hostmap *const map,
+			    const u8 addr[16], const kuid_t uid, char *const buf,
+			    const size_t size)
 {
 	struct format_state st = { .buf = buf, .size = size };
 
 	if (!size)
 		return 0;
 	buf[0] = '\0';
-	if (map)
-		pfsel_hostmap_table_names(map, addr, uid, format_one, &st);
+	pfsel_hostmap_names(map, addr, uid, format_one, &st);
 	return st.len;
+}
+
+static bool stop_at_first(const char *const name, const size_t len,
+			  void *const arg)
+{
+	return false;
+}
+
+/**
+ * pfsel_hostmap_known - Tell whether any name is known for an address
+ * @map: the table, or NULL (no names)
+ * @addr: IPv6, IPv4 as IPv4-mapped, network order
+ *
+ * For those that would allocate to format the names: most addresses have
+ * none.
+ *
+ * Return: true if at least one name is known.
+ */
+bool pfsel_hostmap_known(const struct pfsel_hostmap *const map,
+			 const u8 addr[16])
+{
+	return pfsel_hostmap_names(map, addr, INVALID_UID, stop_at_first,
+				   NULL) > 0;
 }
 
 static bool is_v4_mapped(const u8 addr[16])
@@ -670,259 +767,3 @@ void pfsel_hostmap_test_age(struct pfsel_hostmap *const map,
 }
 #endif
 
-/**
- * pfsel_hostmap_of - The host names table of a network namespace
- * @net: the namespace, or NULL
- *
- * Return: its table; NULL for no namespace, or before the tables exist
- * (early boot, or pfsel not enabled).
- */
-struct pfsel_hostmap *pfsel_hostmap_of(const struct net *const net)
-{
-	/* Pairs with the release in pfsel_hostmap_register(). */
-	if (!net || !smp_load_acquire(&hostmap_ready))
-		return NULL;
-	return net_generic(net, hostmap_net_id);
-}
-
-/**
- * pfsel_hostmap_learn - Learn that an address has a name, in a namespace
- * @net: the namespace whose resolver received or sent the answer
- * @addr: IPv6, IPv4 as IPv4-mapped, network order
- * @name: lower case, no final dot, NUL-terminated
- * @ttl: the answer's TTL in seconds, before clamping
- * @uid: whom the pair is charged to
- * @gfp: GFP_KERNEL_ACCOUNT where the caller may sleep, else GFP_ATOMIC
- *
- * As pfsel_hostmap_table_learn(), on @net's table.
- */
-void pfsel_hostmap_learn(struct net *const net, const u8 addr[16],
-			 const char *const name, const u32 ttl,
-			 const kuid_t uid, const gfp_t gfp)
-{
-	struct pfsel_hostmap *const map = pfsel_hostmap_of(net);
-
-	if (map)
-		pfsel_hostmap_table_learn(map, addr, name, ttl, uid, gfp);
-}
-
-/**
- * pfsel_hostmap_names - Report the names known for an address, in a namespace
- * @net: the namespace of the request, or NULL (no names)
- * @addr: IPv6, IPv4 as IPv4-mapped, network order
- * @uid: whose request it is: that uid's names come first
- * @fn: called for each name, @uid's first, newest first, under
- *	rcu_read_lock(); returns false to stop
- * @arg: passed to @fn
- *
- * Return: how many names were reported.
- */
-int pfsel_hostmap_names(const struct net *const net, const u8 addr[16],
-			const kuid_t uid, const pfsel_hostmap_fn fn,
-			void *const arg)
-{
-	const struct pfsel_hostmap *const map = pfsel_hostmap_of(net);
-
-	return map ? pfsel_hostmap_table_names(map, addr, uid, fn, arg) : 0;
-}
-
-static bool stop_at_first(const char *const name, const size_t len,
-			  void *const arg)
-{
-	return false;
-}
-
-/**
- * pfsel_hostmap_known - Tell whether any name is known for an address
- * @net: the namespace of the request, or NULL (no names)
- * @addr: IPv6, IPv4 as IPv4-mapped, network order
- *
- * For those that would allocate to format the names: most addresses have
- * none.
- *
- * Return: true if at least one name is known.
- */
-bool pfsel_hostmap_known(const struct net *const net, const u8 addr[16])
-{
-	return pfsel_hostmap_names(net, addr, INVALID_UID, stop_at_first,
-				   NULL) > 0;
-}
-
-/**
- * pfsel_hostmap_format - The names known for an address, as text
- * @net: the namespace of the request, or NULL (no names)
- * @addr: IPv6, IPv4 as IPv4-mapped, network order
- * @uid: whose request it is: that uid's names come first
- * @buf: receives "a.example,b.example", @uid's first, newest first
- * @size: size of @buf (PFSEL_HOSTS_TEXT_MAX holds them all)
- *
- * Return: the length of the text; 0, and "", when no name is known.
- */
-size_t pfsel_hostmap_format(const struct net *const net, const u8 addr[16],
-			    const kuid_t uid, char *const buf,
-			    const size_t size)
-{
-	return pfsel_hostmap_table_format(pfsel_hostmap_of(net), addr, uid,
-					  buf, size);
-}
-
-/**
- * pfsel_hostmap_count - Count an event of a namespace's learning
- * @net: the namespace
- * @counter: what happened
- */
-void pfsel_hostmap_count(struct net *const net,
-			 const enum pfsel_hostmap_counter counter)
-{
-	struct pfsel_hostmap *const map = pfsel_hostmap_of(net);
-
-	if (map)
-		bump(map, counter);
-}
-
-/*
- * securityfs: hosts lists the pairs of the reader's namespace, one bucket
- * per position of the seq_file, so that a full table (some hundreds of
- * kilobytes of text) is read piece by piece; hosts_stats has its counters.
- * The namespace is the opener's, held until the file is closed.
- */
-
-static void *hosts_start(struct seq_file *const m, loff_t *const pos)
-	__acquires(RCU)
-{
-	rcu_read_lock();
-	return *pos < PFSEL_HOSTMAP_BUCKETS ? pos : NULL;
-}
-
-static void *hosts_next(struct seq_file *const m, void *const v,
-			loff_t *const pos)
-{
-	++*pos;
-	return *pos < PFSEL_HOSTMAP_BUCKETS ? pos : NULL;
-}
-
-static void hosts_stop(struct seq_file *const m, void *const v) __releases(RCU)
-{
-	rcu_read_unlock();
-}
-
-static int hosts_show(struct seq_file *const m, void *const v)
-{
-	const struct pfsel_hostmap *const map = pfsel_hostmap_of(m->private);
-
-	if (map)
-		pfsel_hostmap_show_bucket(map, *(loff_t *)v, m);
-	return 0;
-}
-
-static const struct seq_operations hosts_seq_ops = {
-	.start = hosts_start,
-	.next = hosts_next,
-	.stop = hosts_stop,
-	.show = hosts_show,
-};
-
-/*
- * Which names a namespace's programs looked up is the administrator's to
- * read, as pending questions are (ask_stats).
- */
-static int hosts_open(struct inode *const inode, struct file *const file)
-{
-	int err;
-
-	if (!pfsel_policy_may_admin(file->f_cred))
-		return -EPERM;
-	err = seq_open(file, &hosts_seq_ops);
-	if (err)
-		return err;
-	((struct seq_file *)file->private_data)->private =
-		get_net(current->nsproxy->net_ns);
-	return 0;
-}
-
-static int hosts_release(struct inode *const inode, struct file *const file)
-{
-	put_net(((struct seq_file *)file->private_data)->private);
-	return seq_release(inode, file);
-}
-
-const struct file_operations pfsel_hostmap_fops = {
-	.open = hosts_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = hosts_release,
-};
-
-static int hosts_stats_show(struct seq_file *const m, void *const v)
-{
-	const struct pfsel_hostmap *const map = pfsel_hostmap_of(m->private);
-
-	if (map)
-		pfsel_hostmap_show_stats(map, m);
-	return 0;
-}
-
-static int hosts_stats_open(struct inode *const inode, struct file *const file)
-{
-	struct net *const net = get_net(current->nsproxy->net_ns);
-	int err = single_open(file, hosts_stats_show, net);
-
-	if (err)
-		put_net(net);
-	return err;
-}
-
-static int hosts_stats_release(struct inode *const inode,
-			       struct file *const file)
-{
-	put_net(((struct seq_file *)file->private_data)->private);
-	return single_release(inode, file);
-}
-
-const struct file_operations pfsel_hostmap_stats_fops = {
-	.open = hosts_stats_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = hosts_stats_release,
-};
-
-static int __net_init hostmap_net_init(struct net *const net)
-{
-	pfsel_hostmap_init(net_generic(net, hostmap_net_id));
-	return 0;
-}
-
-/* No socket of the namespace is left to learn or to decide. */
-static void __net_exit hostmap_net_exit(struct net *const net)
-{
-	pfsel_hostmap_clear(net_generic(net, hostmap_net_id));
-}
-
-static struct pernet_operations hostmap_net_ops = {
-	.init = hostmap_net_init,
-	.exit = hostmap_net_exit,
-	.id = &hostmap_net_id,
-	.size = sizeof(struct pfsel_hostmap),
-};
-
-/*
- * Not from pfsel_init(): the LSMs start before the network namespaces do
- * (net_ns_init()).  Until this has run, learning and lookups find no table
- * and do nothing.
- */
-static int __init pfsel_hostmap_register(void)
-{
-	int err;
-
-	if (!pfsel_initialized)
-		return 0;
-	err = register_pernet_subsys(&hostmap_net_ops);
-	if (err) {
-		pr_err("Failed to make the host name tables: %d.\n", err);
-		return err;
-	}
-	/* Whoever sees it set sees init_net's table made. */
-	smp_store_release(&hostmap_ready, true);
-	return 0;
-}
-subsys_initcall(pfsel_hostmap_register);

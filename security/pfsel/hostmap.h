@@ -2,10 +2,11 @@
 /*
  * pfsel LSM - Host names the kernel learned for addresses
  *
- * For rules by host name, each network namespace keeps a table of the
- * (address, name) pairs that trusted resolvers' DNS answers taught
- * (resolver.c), each until its TTL runs out.  The decision (decide.c), the
- * questions to agents (ask.c) and the audit records (audit.c) read it.
+ * For rules by host name, each network namespace keeps a table (netns.c)
+ * of the (address, name) pairs that trusted resolvers' DNS answers taught
+ * (resolver.c), each until its TTL runs out or the resolver is no longer
+ * trusted.  The decision (decide.c), the questions to agents (ask.c), the
+ * audit records (audit.c) and the check file (check.c) read it.
  * docs/kernel-interface.md, "Host names", says what the limits are.
  */
 
@@ -14,7 +15,6 @@
 
 #include <linux/atomic.h>
 #include <linux/bits.h>
-#include <linux/fs.h>
 #include <linux/gfp_types.h>
 #include <linux/list.h>
 #include <linux/seq_file.h>
@@ -24,7 +24,7 @@
 
 #include "cache_limits.h"
 
-struct net;
+struct pfsel_app;
 
 /**
  * enum pfsel_hostmap_counter - What a namespace's table counts
@@ -46,6 +46,9 @@ struct net;
  *			   the resolver sent (resolver.c)
  * @PFSEL_HOSTMAP_SERVED: answers trusted resolvers sent to a local
  *			  program, and read (resolver.c)
+ * @PFSEL_HOSTMAP_UNTRUSTED: pairs dropped, or not learned, because a
+ *			     policy load stopped trusting the resolver that
+ *			     taught them
  * @PFSEL_HOSTMAP_COUNTERS: how many counters there are
  *
  * The order is that of the lines of the securityfs file hosts_stats.
@@ -61,6 +64,7 @@ enum pfsel_hostmap_counter {
 	PFSEL_HOSTMAP_NOMEM,
 	PFSEL_HOSTMAP_UNASKED,
 	PFSEL_HOSTMAP_SERVED,
+	PFSEL_HOSTMAP_UNTRUSTED,
 	PFSEL_HOSTMAP_COUNTERS
 };
 
@@ -85,7 +89,8 @@ enum pfsel_hostmap_counter {
  * @owner_buckets: the uids that hold pairs (struct pfsel_host_owner), by
  *		   uid; writers only.
  *
- * Each namespace has one (net_generic()); the KUnit tests make their own.
+ * Each namespace has one (struct pfsel_net); the KUnit tests make their
+ * own.
  */
 struct pfsel_hostmap {
 	spinlock_t lock; /* writers, with bottom halves off */
@@ -99,6 +104,26 @@ struct pfsel_hostmap {
 	struct hlist_head owner_buckets[PFSEL_HOSTMAP_OWNER_BUCKETS];
 };
 
+/**
+ * struct pfsel_host_teacher - Who taught a pair
+ * @app: the application of the trusted resolver's socket that received
+ *	 or served the answer
+ * @uid: the real uid of the process that made that socket
+ *
+ * Whether the resolver is trusted depends on both (resolver.c), and on
+ * the policies in force.
+ */
+struct pfsel_host_teacher {
+	struct pfsel_app *app;
+	kuid_t uid;
+};
+
+/*
+ * Says whether a teacher is trusted by the policies in force.  Called
+ * under the table's lock, with bottom halves off: must not sleep.
+ */
+typedef bool (*pfsel_hostmap_trust_fn)(const struct pfsel_host_teacher *t);
+
 /*
  * Called with a name the kernel knows for an address: @name is @len
  * characters and NUL-terminated, valid only during the call.  Returns
@@ -106,29 +131,23 @@ struct pfsel_hostmap {
  */
 typedef bool (*pfsel_hostmap_fn)(const char *name, size_t len, void *arg);
 
-void pfsel_hostmap_learn(struct net *net, const u8 addr[16], const char *name,
-			 u32 ttl, kuid_t uid, gfp_t gfp);
-int pfsel_hostmap_names(const struct net *net, const u8 addr[16], kuid_t uid,
-			pfsel_hostmap_fn fn, void *arg);
-bool pfsel_hostmap_known(const struct net *net, const u8 addr[16]);
-size_t pfsel_hostmap_format(const struct net *net, const u8 addr[16],
-			    kuid_t uid, char *buf, size_t size);
-void pfsel_hostmap_count(struct net *net, enum pfsel_hostmap_counter counter);
-struct pfsel_hostmap *pfsel_hostmap_of(const struct net *net);
-
-/* The same on a table itself: what the namespace functions do. */
 void pfsel_hostmap_init(struct pfsel_hostmap *map);
 void pfsel_hostmap_clear(struct pfsel_hostmap *map);
-void pfsel_hostmap_table_learn(struct pfsel_hostmap *map, const u8 addr[16],
-			       const char *name, u32 ttl, kuid_t uid,
-			       gfp_t gfp);
-int pfsel_hostmap_table_names(const struct pfsel_hostmap *map,
-			      const u8 addr[16], kuid_t uid,
-			      pfsel_hostmap_fn fn, void *arg);
-size_t pfsel_hostmap_table_format(const struct pfsel_hostmap *map,
-				  const u8 addr[16], kuid_t uid, char *buf,
-				  size_t size);
-unsigned int pfsel_hostmap_table_held(struct pfsel_hostmap *map, kuid_t uid);
+void pfsel_hostmap_learn(struct pfsel_hostmap *map, const u8 addr[16],
+			 const char *name, u32 ttl, kuid_t uid,
+			 const struct pfsel_host_teacher *teacher,
+			 pfsel_hostmap_trust_fn trusted, gfp_t gfp);
+unsigned int pfsel_hostmap_forget(struct pfsel_hostmap *map, kuid_t uid,
+				  pfsel_hostmap_trust_fn trusted);
+void pfsel_hostmap_count(struct pfsel_hostmap *map,
+			 enum pfsel_hostmap_counter counter);
+int pfsel_hostmap_names(const struct pfsel_hostmap *map, const u8 addr[16],
+			kuid_t uid, pfsel_hostmap_fn fn, void *arg);
+bool pfsel_hostmap_known(const struct pfsel_hostmap *map, const u8 addr[16]);
+size_t pfsel_hostmap_format(const struct pfsel_hostmap *map,
+			    const u8 addr[16], kuid_t uid, char *buf,
+			    size_t size);
+unsigned int pfsel_hostmap_held(struct pfsel_hostmap *map, kuid_t uid);
 void pfsel_hostmap_show_bucket(const struct pfsel_hostmap *map,
 			       unsigned int bucket, struct seq_file *m);
 void pfsel_hostmap_show_stats(const struct pfsel_hostmap *map,
@@ -137,9 +156,5 @@ void pfsel_hostmap_show_stats(const struct pfsel_hostmap *map,
 #if IS_ENABLED(CONFIG_SECURITY_PFSEL_KUNIT_TEST)
 void pfsel_hostmap_test_age(struct pfsel_hostmap *map, unsigned int seconds);
 #endif
-
-/* securityfs: hosts and hosts_stats, of the reader's namespace. */
-extern const struct file_operations pfsel_hostmap_fops;
-extern const struct file_operations pfsel_hostmap_stats_fops;
 
 #endif /* _SECURITY_PFSEL_HOSTMAP_H */

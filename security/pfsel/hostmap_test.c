@@ -21,11 +21,21 @@ static void clear_map(void *const map)
 	pfsel_hostmap_clear(map);
 }
 
+/* The teachers' uid the tests' judge of trust (trusted()) refuses. */
+static kuid_t distrusted;
+
+/* Trusts every teacher but those of the uid distrusted. */
+static bool trusted(const struct pfsel_host_teacher *const teacher)
+{
+	return !uid_eq(teacher->uid, distrusted);
+}
+
 static struct pfsel_hostmap *new_map(struct kunit *test)
 {
 	struct pfsel_hostmap *map =
 		kunit_kzalloc(test, sizeof(*map), GFP_KERNEL);
 
+	distrusted = INVALID_UID;
 	KUNIT_ASSERT_NOT_NULL(test, map);
 	pfsel_hostmap_init(map);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, clear_map, map),
@@ -45,24 +55,41 @@ static void v4(u8 addr[16], const u32 v4)
 	addr[15] = v4;
 }
 
-/* The uids of the tests: a user, another user, a resolver's account. */
+/*
+ * The uids of the tests: a user, another user, a resolver's account, and
+ * another resolver's.
+ */
 #define USER KUIDT_INIT(1001)
 #define OTHER KUIDT_INIT(1002)
 #define RESOLVER KUIDT_INIT(0)
+#define RESOLVER2 KUIDT_INIT(101)
 
-/* Learn as the resolver's own answers are: for its uid, in softirq's way. */
+/* Who teaches what the tests learn, unless a test says otherwise. */
+static const struct pfsel_host_teacher resolver = { .uid = RESOLVER };
+static const struct pfsel_host_teacher resolver2 = { .uid = RESOLVER2 };
+
+/* Learn as a resolver's own answers are: for its uid, in softirq's way. */
+static void learn_from(struct pfsel_hostmap *const map,
+		       const struct pfsel_host_teacher *const teacher,
+		       const u8 addr[16], const char *const name,
+		       const u32 ttl)
+{
+	pfsel_hostmap_learn(map, addr, name, ttl, teacher->uid, teacher,
+			    trusted, GFP_ATOMIC);
+}
+
 static void learn(struct pfsel_hostmap *const map, const u8 addr[16],
 		  const char *const name, const u32 ttl)
 {
-	pfsel_hostmap_table_learn(map, addr, name, ttl, RESOLVER, GFP_ATOMIC);
+	learn_from(map, &resolver, addr, name, ttl);
 }
 
 /* Learn as an answer served to a program of @uid is. */
 static void learn_for(struct pfsel_hostmap *const map, const kuid_t uid,
 		      const u8 addr[16], const char *const name)
 {
-	pfsel_hostmap_table_learn(map, addr, name, 300, uid,
-				  GFP_KERNEL_ACCOUNT);
+	pfsel_hostmap_learn(map, addr, name, 300, uid, &resolver, trusted,
+			    GFP_KERNEL_ACCOUNT);
 }
 
 /* @n names of @uid, each for an address of its own from @base on. */
@@ -126,7 +153,7 @@ static struct test_names *names_for(struct kunit *test,
 	int ret;
 
 	KUNIT_ASSERT_NOT_NULL(test, seen);
-	ret = pfsel_hostmap_table_names(map, addr, uid, collect, seen);
+	ret = pfsel_hostmap_names(map, addr, uid, collect, seen);
 	KUNIT_EXPECT_EQ(test, ret, (int)seen->n);
 	return seen;
 }
@@ -147,7 +174,7 @@ static const char *format(struct kunit *test, const struct pfsel_hostmap *map,
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	memset(buf, 'x', size + 1);
-	len = pfsel_hostmap_table_format(map, addr, INVALID_UID, buf, size);
+	len = pfsel_hostmap_format(map, addr, INVALID_UID, buf, size);
 	KUNIT_EXPECT_LT(test, len, size);
 	KUNIT_EXPECT_EQ(test, strlen(buf), len);
 	/* Not a byte past @size written. */
@@ -233,8 +260,7 @@ static void hostmap_test_newest_first(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, seen);
 	seen->stop_after = 2;
 	KUNIT_EXPECT_EQ(test,
-			pfsel_hostmap_table_names(map, a, RESOLVER, collect,
-						  seen),
+			pfsel_hostmap_names(map, a, RESOLVER, collect, seen),
 			2);
 	KUNIT_EXPECT_EQ(test, seen->n, 2);
 }
@@ -282,7 +308,7 @@ static void hostmap_test_uid_budget(struct kunit *test)
 	learn(map, a, "f0-0.example", 300);
 	flood(map, RESOLVER, 0x0b000000, extra);
 	KUNIT_EXPECT_EQ(test, map->count, PFSEL_HOSTMAP_UID_ENTRIES);
-	KUNIT_EXPECT_EQ(test, pfsel_hostmap_table_held(map, RESOLVER),
+	KUNIT_EXPECT_EQ(test, pfsel_hostmap_held(map, RESOLVER),
 			PFSEL_HOSTMAP_UID_ENTRIES);
 	KUNIT_EXPECT_EQ(test, counter(map, PFSEL_HOSTMAP_EVICTED), extra);
 	KUNIT_EXPECT_EQ(test, counter(map, PFSEL_HOSTMAP_LEARNED),
@@ -391,10 +417,10 @@ static void hostmap_test_format(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, format(test, map, a, 21),
 			   "bb.example,a.example");
 	KUNIT_EXPECT_STREQ(test, format(test, map, a, 10), "");
-	KUNIT_EXPECT_EQ(test, pfsel_hostmap_table_format(map, a, USER, NULL, 0),
+	KUNIT_EXPECT_EQ(test, pfsel_hostmap_format(map, a, USER, NULL, 0),
 			0);
 	KUNIT_EXPECT_EQ(test,
-			pfsel_hostmap_table_format(NULL, a, USER, name, 8), 0);
+			pfsel_hostmap_format(NULL, a, USER, name, 8), 0);
 	KUNIT_EXPECT_STREQ(test, name, "");
 
 	/* The longest names, as many as an address keeps, fit the bound. */
@@ -439,8 +465,8 @@ static void hostmap_test_listing(struct kunit *test)
 	/* A year's TTL is held for a day. */
 	static const char line_v6[] = "2001:db8::1 v6.example.org 86400 0\n";
 	static const char stats[] =
-		"entries max_entries uids max_uid_entries answers malformed learned refreshed evicted replaced expired nomem unasked served\n"
-		"2 8192 1 2048 0 0 3 0 0 0 1 0 0 0\n";
+		"entries max_entries uids max_uid_entries answers malformed learned refreshed evicted replaced expired nomem unasked served untrusted\n"
+		"2 8192 1 2048 0 0 3 0 0 0 1 0 0 0 0\n";
 	struct pfsel_hostmap *map = new_map(test);
 	const char *text;
 	u8 a[16], gone[16];
@@ -507,10 +533,10 @@ static void hostmap_test_flood_spares_other_uids(struct kunit *test)
 	seen = names_for(test, map, shop, USER);
 	KUNIT_ASSERT_EQ(test, seen->n, 1);
 	KUNIT_EXPECT_STREQ(test, seen->name[0], "www.shop.test");
-	KUNIT_EXPECT_EQ(test, pfsel_hostmap_table_held(map, USER), 1);
-	KUNIT_EXPECT_EQ(test, pfsel_hostmap_table_held(map, OTHER),
+	KUNIT_EXPECT_EQ(test, pfsel_hostmap_held(map, USER), 1);
+	KUNIT_EXPECT_EQ(test, pfsel_hostmap_held(map, OTHER),
 			PFSEL_HOSTMAP_UID_ENTRIES);
-	KUNIT_EXPECT_EQ(test, pfsel_hostmap_table_held(map, RESOLVER),
+	KUNIT_EXPECT_EQ(test, pfsel_hostmap_held(map, RESOLVER),
 			PFSEL_HOSTMAP_UID_ENTRIES);
 	KUNIT_EXPECT_EQ(test, map->count, 2 * PFSEL_HOSTMAP_UID_ENTRIES + 1);
 	KUNIT_EXPECT_EQ(test, map->owners, 3);
@@ -520,7 +546,7 @@ static void hostmap_test_flood_spares_other_uids(struct kunit *test)
 	/* The control: the same flood as the user's own evicts the name. */
 	flood(map, USER, 0x0b000000, TEST_FLOOD);
 	KUNIT_EXPECT_EQ(test, names_for(test, map, shop, USER)->n, 0);
-	KUNIT_EXPECT_EQ(test, pfsel_hostmap_table_held(map, USER),
+	KUNIT_EXPECT_EQ(test, pfsel_hostmap_held(map, USER),
 			PFSEL_HOSTMAP_UID_ENTRIES);
 }
 
@@ -541,8 +567,8 @@ static void hostmap_test_same_address_per_uid(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, names_of(test, map, shop)->n, 1);
 	names_of_one(map, OTHER, shop, "n%u.example", PFSEL_HOSTS_PER_ADDR + 2);
 	KUNIT_EXPECT_EQ(test, counter(map, PFSEL_HOSTMAP_REPLACED), 3);
-	KUNIT_EXPECT_EQ(test, pfsel_hostmap_table_held(map, USER), 1);
-	KUNIT_EXPECT_EQ(test, pfsel_hostmap_table_held(map, OTHER),
+	KUNIT_EXPECT_EQ(test, pfsel_hostmap_held(map, USER), 1);
+	KUNIT_EXPECT_EQ(test, pfsel_hostmap_held(map, OTHER),
 			PFSEL_HOSTS_PER_ADDR);
 
 	/* The user's request: its name first, then the newest others. */
@@ -566,7 +592,7 @@ static void hostmap_test_same_address_per_uid(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, seen->name[0], "u7.example");
 	KUNIT_EXPECT_STREQ(test, seen->name[PFSEL_HOSTS_PER_ADDR - 1],
 			   "u0.example");
-	KUNIT_EXPECT_EQ(test, pfsel_hostmap_table_held(map, USER),
+	KUNIT_EXPECT_EQ(test, pfsel_hostmap_held(map, USER),
 			PFSEL_HOSTS_PER_ADDR);
 }
 
@@ -589,11 +615,10 @@ static void hostmap_test_global_bound(struct kunit *test)
 		      PFSEL_HOSTMAP_UID_ENTRIES);
 	KUNIT_EXPECT_EQ(test, map->count, PFSEL_HOSTMAP_MAX_ENTRIES);
 	KUNIT_EXPECT_EQ(test, map->owners, flooders + 1);
-	KUNIT_EXPECT_EQ(test, pfsel_hostmap_table_held(map, USER), 16);
+	KUNIT_EXPECT_EQ(test, pfsel_hostmap_held(map, USER), 16);
 	for (i = 0; i < flooders; i++)
 		KUNIT_EXPECT_LE(test,
-				pfsel_hostmap_table_held(map,
-							 KUIDT_INIT(2000 + i)),
+				pfsel_hostmap_held(map, KUIDT_INIT(2000 + i)),
 				PFSEL_HOSTMAP_UID_ENTRIES);
 	for (i = 0; i < 16; i++) {
 		v4(a, 0xc0000200 + i);
@@ -603,6 +628,69 @@ static void hostmap_test_global_bound(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, counter(map, PFSEL_HOSTMAP_LEARNED) -
 				      counter(map, PFSEL_HOSTMAP_EVICTED),
 			PFSEL_HOSTMAP_MAX_ENTRIES);
+}
+
+/*
+ * A load that stops trusting a resolver drops what it taught, and only
+ * that: what another resolver taught of the same address stays.  A
+ * user's policy judges again only the resolvers of that uid.
+ */
+static void hostmap_test_forget_untrusted(struct kunit *test)
+{
+	struct pfsel_hostmap *map = new_map(test);
+	u8 a[16], b[16];
+
+	v4(a, 0xc0000201);
+	v4(b, 0xc0000202);
+	learn_from(map, &resolver, a, "kept.example", 300);
+	learn_from(map, &resolver2, a, "gone.example", 300);
+	learn_from(map, &resolver2, b, "b.example", 300);
+	KUNIT_EXPECT_EQ(test, names_of(test, map, a)->n, 2);
+
+	distrusted = RESOLVER2;
+	/* Only the first resolver's uid is judged: nothing goes. */
+	KUNIT_EXPECT_EQ(test, pfsel_hostmap_forget(map, RESOLVER, trusted), 0);
+	KUNIT_EXPECT_EQ(test, names_of(test, map, b)->n, 1);
+
+	KUNIT_EXPECT_EQ(test, pfsel_hostmap_forget(map, INVALID_UID, trusted),
+			2);
+	KUNIT_EXPECT_STREQ(test, format(test, map, a, PFSEL_HOSTS_TEXT_MAX),
+			   "kept.example");
+	KUNIT_EXPECT_EQ(test, names_of(test, map, b)->n, 0);
+	KUNIT_EXPECT_EQ(test, map->count, 1);
+	KUNIT_EXPECT_EQ(test, pfsel_hostmap_held(map, RESOLVER2), 0);
+	KUNIT_EXPECT_EQ(test, counter(map, PFSEL_HOSTMAP_UNTRUSTED), 2);
+}
+
+/*
+ * A teacher no longer trusted when its pair would be learned teaches
+ * nothing: the load that stopped trusting it came first.  A pair learned
+ * again takes its newest teacher.
+ */
+static void hostmap_test_untrusted_teaches_nothing(struct kunit *test)
+{
+	struct pfsel_hostmap *map = new_map(test);
+	u8 a[16];
+
+	v4(a, 0xc0000201);
+	distrusted = RESOLVER2;
+	learn_from(map, &resolver2, a, "late.example", 300);
+	KUNIT_EXPECT_EQ(test, names_of(test, map, a)->n, 0);
+	KUNIT_EXPECT_EQ(test, counter(map, PFSEL_HOSTMAP_LEARNED), 0);
+	KUNIT_EXPECT_EQ(test, counter(map, PFSEL_HOSTMAP_UNTRUSTED), 1);
+
+	/* The control: the same answer, from the trusted resolver. */
+	distrusted = INVALID_UID;
+	pfsel_hostmap_learn(map, a, "late.example", 300, RESOLVER, &resolver2,
+			    trusted, GFP_ATOMIC);
+	pfsel_hostmap_learn(map, a, "late.example", 300, RESOLVER, &resolver,
+			    trusted, GFP_ATOMIC);
+	KUNIT_EXPECT_EQ(test, counter(map, PFSEL_HOSTMAP_REFRESHED), 1);
+	distrusted = RESOLVER2;
+	KUNIT_EXPECT_EQ(test, pfsel_hostmap_forget(map, INVALID_UID, trusted),
+			0);
+	KUNIT_EXPECT_STREQ(test, format(test, map, a, PFSEL_HOSTS_TEXT_MAX),
+			   "late.example");
 }
 
 static struct kunit_case hostmap_test_cases[] = {
@@ -618,6 +706,8 @@ static struct kunit_case hostmap_test_cases[] = {
 	KUNIT_CASE(hostmap_test_flood_spares_other_uids),
 	KUNIT_CASE(hostmap_test_same_address_per_uid),
 	KUNIT_CASE(hostmap_test_global_bound),
+	KUNIT_CASE(hostmap_test_forget_untrusted),
+	KUNIT_CASE(hostmap_test_untrusted_teaches_nothing),
 	{}
 };
 

@@ -225,7 +225,7 @@ static int hook_socket_sendmsg(struct socket *const sock,
 	u64 start;
 
 	/* A resolver's DNS query, whose answer may teach host names. */
-	if (pfsel_policy_resolvers())
+	if (pfsel_resolvers_named())
 		pfsel_resolver_note_send(sock, msg);
 	/*
 	 * Only a send that names its destination, routes itself, or writes

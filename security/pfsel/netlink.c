@@ -2,37 +2,22 @@
 /*
  * pfsel LSM - The generic netlink family agents talk to
  *
- * The wire format is uapi/linux/pfsel.h's; the state behind it (agents,
- * questions, kept answers) is ask.c's.  The family lives in the initial
- * network namespace only.  Commands run in the sending task's context.
- * The netlink core checks the attributes against the policy below before
- * any handler sees them.
- *
- * The adversary is a program of the very user whose agent this is, so a
- * user cannot make an agent: registering needs CAP_MAC_ADMIN in the
- * initial user namespace, of the sender and of whoever opened the socket,
- * and names the uid.  The root side (pam_pfsel, a system unit, sudo)
- * registers, and the agent then drops to the user and goes on answering
- * on that socket: answers are taken from the registered socket, not from
- * a uid.
+ * The wire format is uapi/linux/pfsel.h's: this file holds the family, the
+ * policy its attributes are checked against before any command sees them,
+ * and the questions it carries to agents (ask.c puts them).  The commands
+ * agents send are agent.c's, which hands them over when it registers the
+ * family.  The family lives in the initial network namespace only.
  */
 
-#include <linux/capability.h>
-#include <linux/cred.h>
 #include <linux/init.h>
-#include <linux/netlink.h>
-#include <linux/notifier.h>
 #include <linux/skbuff.h>
 #include <linux/string.h>
-#include <linux/user_namespace.h>
 #include <net/genetlink.h>
 #include <net/net_namespace.h>
 #include <net/netlink.h>
 #include <uapi/linux/pfsel.h>
 
-#include "ask.h"
-#include "common.h"
-#include "setup.h"
+#include "netlink.h"
 
 static const struct nla_policy pfsel_genl_policy[PFSEL_ATTR_MAX + 1] = {
 	[PFSEL_ATTR_ID] = { .type = NLA_U64 },
@@ -45,64 +30,13 @@ static const struct nla_policy pfsel_genl_policy[PFSEL_ATTR_MAX + 1] = {
 	[PFSEL_ATTR_HOSTS] = { .type = NLA_REJECT },
 };
 
-static int pfsel_genl_register(struct sk_buff *const skb,
-			       struct genl_info *const info)
-{
-	kuid_t uid;
-
-	if (GENL_REQ_ATTR_CHECK(info, PFSEL_ATTR_UID))
-		return -EINVAL;
-	if (!netlink_ns_capable(skb, &init_user_ns, CAP_MAC_ADMIN))
-		return -EPERM;
-	uid = make_kuid(&init_user_ns,
-			nla_get_u32(info->attrs[PFSEL_ATTR_UID]));
-	if (!uid_valid(uid))
-		return -EINVAL;
-	return pfsel_ask_register(uid, info->snd_portid, task_tgid(current));
-}
-
-static int pfsel_genl_unregister(struct sk_buff *const skb,
-				 struct genl_info *const info)
-{
-	return pfsel_ask_unregister(info->snd_portid);
-}
-
-static int pfsel_genl_answer(struct sk_buff *const skb,
-			     struct genl_info *const info)
-{
-	if (GENL_REQ_ATTR_CHECK(info, PFSEL_ATTR_ID) ||
-	    GENL_REQ_ATTR_CHECK(info, PFSEL_ATTR_VERDICT) ||
-	    GENL_REQ_ATTR_CHECK(info, PFSEL_ATTR_SCOPE))
-		return -EINVAL;
-	return pfsel_ask_answer(info->snd_portid,
-				nla_get_u64(info->attrs[PFSEL_ATTR_ID]),
-				nla_get_u8(info->attrs[PFSEL_ATTR_VERDICT]),
-				nla_get_u8(info->attrs[PFSEL_ATTR_SCOPE]));
-}
-
-static const struct genl_small_ops pfsel_genl_ops[] = {
-	{
-		.cmd = PFSEL_CMD_REGISTER,
-		.doit = pfsel_genl_register,
-	},
-	{
-		.cmd = PFSEL_CMD_UNREGISTER,
-		.doit = pfsel_genl_unregister,
-	},
-	{
-		.cmd = PFSEL_CMD_ANSWER,
-		.doit = pfsel_genl_answer,
-	},
-};
-
 static struct genl_family pfsel_genl_family __ro_after_init = {
 	.name = PFSEL_GENL_NAME,
 	.version = PFSEL_GENL_VERSION,
 	.maxattr = PFSEL_ATTR_MAX,
 	.policy = pfsel_genl_policy,
 	.module = THIS_MODULE,
-	.small_ops = pfsel_genl_ops,
-	.n_small_ops = ARRAY_SIZE(pfsel_genl_ops),
+	/* The commands are agent.c's: pfsel_netlink_register() sets them. */
 	/* Strict validation for every command: the family is new. */
 	.resv_start_op = PFSEL_CMD_UNSPEC + 1,
 };
@@ -201,41 +135,20 @@ int pfsel_netlink_send(struct sk_buff *const skb, const u32 portid)
 	return genlmsg_unicast(&init_net, skb, portid);
 }
 
-static int pfsel_netlink_notify(struct notifier_block *const nb,
-				const unsigned long event, void *const ptr)
+/**
+ * pfsel_netlink_register - Register the family, with its commands
+ *
+ * @ops: the commands agents send (agent.c).
+ * @n_ops: how many.
+ *
+ * Generic netlink is ready at subsys_initcall; call it later, once.
+ *
+ * Return: 0 or the errno of genl_register_family().
+ */
+__init int pfsel_netlink_register(const struct genl_small_ops *const ops,
+				  const unsigned int n_ops)
 {
-	const struct netlink_notify *const n = ptr;
-
-	if (event == NETLINK_URELEASE && n->protocol == NETLINK_GENERIC &&
-	    net_eq(n->net, &init_net) && n->portid)
-		pfsel_ask_socket_gone(n->portid);
-	return NOTIFY_DONE;
+	pfsel_genl_family.small_ops = ops;
+	pfsel_genl_family.n_small_ops = n_ops;
+	return genl_register_family(&pfsel_genl_family);
 }
-
-static struct notifier_block pfsel_netlink_notifier = {
-	.notifier_call = pfsel_netlink_notify,
-};
-
-static int __init pfsel_netlink_init(void)
-{
-	int err;
-
-	if (!pfsel_initialized)
-		return 0;
-	err = netlink_register_notifier(&pfsel_netlink_notifier);
-	if (err)
-		goto err;
-	err = genl_register_family(&pfsel_genl_family);
-	if (err) {
-		netlink_unregister_notifier(&pfsel_netlink_notifier);
-		goto err;
-	}
-	return 0;
-
-err:
-	pr_err("Failed to register the generic netlink family: %d\n", err);
-	return 0;
-}
-
-/* Generic netlink is ready at subsys_initcall. */
-device_initcall(pfsel_netlink_init);

@@ -6,51 +6,31 @@
  * Readers find them under RCU: the user policies in a small hash table on
  * the uid, which every decision the recent allows do not answer looks up
  * (an xarray lookup costs several times more), and in an xarray, which
- * keeps them in uid order for listing.  A load validates the new policy whole
- * before anything changes; it is then published with one pointer store, the
- * access vector cache is flushed, and the policy it replaces is freed after
- * a grace period.  Loads and unloads are serialized by one mutex: they are
- * rare, and a single writer makes the generation order the publish order.
+ * keeps them in uid order for listing.  A policy is validated whole before
+ * anything changes (pfsel_policy_new()); it is then published with one
+ * pointer store, and the policy it replaces is freed after a grace
+ * period.  Publishing and withdrawing are serialized by one mutex: they
+ * are rare, and a single writer makes the generation order the publish
+ * order.  Who may load, and what a change resets, is change.c's.
  */
 
-#include <linux/audit.h>
-#include <linux/capability.h>
-#include <linux/cred.h>
+#include <linux/err.h>
 #include <linux/hash.h>
 #include <linux/jump_label.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/rculist.h>
 #include <linux/refcount.h>
-#include <linux/sched.h>
-#include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/uidgid.h>
 #include <linux/user_namespace.h>
 #include <linux/xarray.h>
 
-#include "ask.h"
-#include "common.h"
 #include "cache_limits.h"
 #include "names.h"
 #include "policy.h"
-#include "reset.h"
 
 DEFINE_STATIC_KEY_FALSE(pfsel_policy_loaded);
-DEFINE_STATIC_KEY_FALSE(pfsel_resolvers_named);
-
-/*
- * The learning hooks (resolver.c) run on every datagram sent or queued;
- * only a system policy that names resolvers gives them anything to do.
- * Called with the policy mutex held, after the system policy changed.
- */
-static void note_resolvers(const struct pfsel_policy *const system)
-{
-	if (system && system->db->n_resolvers)
-		static_branch_enable(&pfsel_resolvers_named);
-	else
-		static_branch_disable(&pfsel_resolvers_named);
-}
 
 static DEFINE_MUTEX(pfsel_policy_mutex);
 static struct pfsel_policy __rcu *pfsel_system_policy;
@@ -125,46 +105,6 @@ bool pfsel_policy_restrains(const kuid_t uid)
 	return restrains;
 }
 
-/**
- * pfsel_policy_may_admin - Tell whether credentials may administer pfsel
- *
- * @cred: credentials of whoever opened the control file.
- *
- * Loading the system policy or another user's policy, and switching the
- * global mode, need CAP_MAC_ADMIN in the initial user namespace: a user
- * namespace's root must not loosen what the host imposes.
- *
- * Return: true if allowed.
- */
-bool pfsel_policy_may_admin(const struct cred *const cred)
-{
-	return security_capable(cred, &init_user_ns, CAP_MAC_ADMIN,
-				CAP_OPT_NONE) == 0;
-}
-
-/**
- * pfsel_policy_may_load - Tell whether a policy may be loaded for a target
- *
- * @opener: credentials of whoever opened the load file.
- * @slot: the system policy or a user's.
- * @uid: the user, for PFSEL_SLOT_USER.
- *
- * The adversary is a program running as the user whose policy restrains
- * it, so the user's own uid is no right: the root side loads (pam_pfsel,
- * the administrator), and so does the user's agent process, which the root
- * side registered and at whose prompt the person answers.
- *
- * Return: true if allowed.
- */
-bool pfsel_policy_may_load(const struct cred *const opener,
-			   const enum pfsel_policy_slot slot, const kuid_t uid)
-{
-	if (pfsel_policy_may_admin(opener))
-		return true;
-	return slot == PFSEL_SLOT_USER && uid_eq(opener->uid, uid) &&
-	       uid_eq(current_uid(), uid) && pfsel_ask_is_agent_process(uid);
-}
-
 static void policy_free(struct pfsel_policy *const policy)
 {
 	if (!policy)
@@ -202,33 +142,11 @@ static void policy_free_rcu(struct rcu_head *const head)
 	pfsel_policy_put(container_of(head, struct pfsel_policy, rcu));
 }
 
-static void audit_policy_change(const char *const what,
-				const enum pfsel_policy_slot slot,
-				const kuid_t uid, const u32 generation)
-{
-	struct audit_buffer *ab;
-
-	ab = audit_log_start(audit_context(), GFP_KERNEL,
-			     AUDIT_MAC_POLICY_LOAD);
-	if (!ab)
-		return;
-	audit_log_format(ab, "auid=%u ses=%u lsm=%s op=%s",
-			 from_kuid(&init_user_ns, audit_get_loginuid(current)),
-			 audit_get_sessionid(current), PFSEL_NAME, what);
-	if (slot == PFSEL_SLOT_SYSTEM)
-		audit_log_format(ab, " policy=system");
-	else
-		audit_log_format(ab, " policy=user target=%u",
-				 from_kuid(&init_user_ns, uid));
-	audit_log_format(ab, " generation=%u res=1", generation);
-	audit_log_end(ab);
-}
-
 /*
- * Publishes @policy in its slot and returns the policy it replaces.  Called
+ * Stores @policy in its slot and returns the policy it replaces.  Called
  * with pfsel_policy_mutex held; on error nothing changed.
  */
-static struct pfsel_policy *publish(struct pfsel_policy *const policy)
+static struct pfsel_policy *store(struct pfsel_policy *const policy)
 {
 	struct pfsel_policy *old;
 
@@ -252,36 +170,33 @@ static struct pfsel_policy *publish(struct pfsel_policy *const policy)
 }
 
 /**
- * pfsel_policy_load - Validate a compiled policy and put it in force
+ * pfsel_policy_new - Validate a compiled policy, not yet in force
  *
- * @opener: credentials of whoever opened the load file.
  * @blob: the policy as pfwc wrote it, from kvmalloc(); consumed.
  * @len: its size in bytes.
  *
- * The target (the system or a uid) is named by the policy's own header.
- * The caller checked the opener's right to the target the header it read
- * names; it is checked again here, on the validated copy, which no one
+ * The target (the system or a uid) is named by the policy's own header:
+ * the caller checks its right to it on the policy returned, a copy no one
  * can change any more.
  *
- * Return: 0 on success; -EPERM if @opener may not load for that target;
- * an error of pfsel_policydb_adopt() for a malformed blob; -ENOMEM.  On
- * any error the policies in force are unchanged.
+ * Return: the policy, holding one reference (pfsel_policy_put() frees
+ * it); an ERR_PTR() of pfsel_policydb_adopt()'s error for a malformed
+ * blob, of -EINVAL for a uid that is none, or of -ENOMEM.
  */
-int pfsel_policy_load(const struct cred *const opener, void *const blob,
-		      const size_t len)
+struct pfsel_policy *pfsel_policy_new(void *const blob, const size_t len)
 {
-	struct pfsel_policy *policy, *old;
+	struct pfsel_policy *policy;
 	struct pfsel_policydb *db;
 	int err;
 
 	err = pfsel_policydb_adopt(blob, len, &db);
 	if (err)
-		return err;
+		return ERR_PTR(err);
 
 	policy = kzalloc(sizeof(*policy), GFP_KERNEL_ACCOUNT);
 	if (!policy) {
 		pfsel_policydb_free(db);
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
 	}
 	policy->db = db;
 	refcount_set(&policy->usage, 1);
@@ -301,67 +216,51 @@ int pfsel_policy_load(const struct cred *const opener, void *const blob,
 		policy->slot = PFSEL_SLOT_USER;
 		policy->uid = make_kuid(&init_user_ns, db->uid);
 		if (!uid_valid(policy->uid)) {
-			err = -EINVAL;
-			goto err_free;
+			policy_free(policy);
+			return ERR_PTR(-EINVAL);
 		}
 	}
-
-	if (!pfsel_policy_may_load(opener, policy->slot, policy->uid)) {
-		err = -EPERM;
-		goto err_free;
-	}
-
-	mutex_lock(&pfsel_policy_mutex);
-	policy->generation = pfsel_generation + 1;
-	old = publish(policy);
-	if (IS_ERR(old)) {
-		mutex_unlock(&pfsel_policy_mutex);
-		err = PTR_ERR(old);
-		goto err_free;
-	}
-	pfsel_generation = policy->generation;
-	static_branch_enable(&pfsel_policy_loaded);
-	if (policy->slot == PFSEL_SLOT_SYSTEM)
-		note_resolvers(policy);
-	/* Every cache of decisions forgets what the old policy decided. */
-	pfsel_reset_caches(&(struct pfsel_change){
-		.kind = PFSEL_CHANGE_POLICY,
-		.slot = policy->slot,
-		.uid = policy->uid,
-	});
-	mutex_unlock(&pfsel_policy_mutex);
-
-	audit_policy_change("load", policy->slot, policy->uid,
-			    policy->generation);
-	if (old)
-		call_rcu(&old->rcu, policy_free_rcu);
-	return 0;
-
-err_free:
-	policy_free(policy);
-	return err;
+	return policy;
 }
 
 /**
- * pfsel_policy_unload - Remove a policy
+ * pfsel_policy_publish - Put a policy in force
  *
- * @opener: credentials of whoever opened the unload file.
- * @slot: the system policy or a user's.
- * @uid: the user, for PFSEL_SLOT_USER.
+ * @policy: from pfsel_policy_new(); its reference is now the published
+ *          policy's.  It gets the next generation.
  *
- * Only the root side unloads, a user's policy as well: a program of the
- * user must not be able to take away what restrains it.
- *
- * Return: 0 on success, -EPERM if @opener may not, -ENOENT if no such
- * policy is loaded.
+ * Return: the policy it replaces, with the reference that was the
+ * published one's (for pfsel_policy_retire()), or NULL; an ERR_PTR() of
+ * -ENOMEM when nothing changed.
  */
-int pfsel_policy_unload(const struct cred *const opener,
-			const enum pfsel_policy_slot slot, const kuid_t uid)
+struct pfsel_policy *pfsel_policy_publish(struct pfsel_policy *const policy)
 {
 	struct pfsel_policy *old;
 
-	if (!pfsel_policy_may_admin(opener))
-		return -EPERM;
+	mutex_lock(&pfsel_policy_mutex);
+	policy->generation = pfsel_generation + 1;
+	old = store(policy);
+	if (!IS_ERR(old)) {
+		pfsel_generation = policy->generation;
+		static_branch_enable(&pfsel_policy_loaded);
+	}
+	mutex_unlock(&pfsel_policy_mutex);
+	return old;
+}
+
+/**
+ * pfsel_policy_withdraw - Take a policy out of force
+ *
+ * @slot: the system policy or a user's.
+ * @uid: the user, for PFSEL_SLOT_USER.
+ *
+ * Return: the policy withdrawn, with the reference that was the published
+ * one's (for pfsel_policy_retire()), or NULL if none was loaded.
+ */
+struct pfsel_policy *pfsel_policy_withdraw(const enum pfsel_policy_slot slot,
+					   const kuid_t uid)
+{
+	struct pfsel_policy *old;
 
 	mutex_lock(&pfsel_policy_mutex);
 	if (slot == PFSEL_SLOT_SYSTEM) {
@@ -374,28 +273,30 @@ int pfsel_policy_unload(const struct cred *const opener,
 			pfsel_user_count--;
 		}
 	}
-	if (!old) {
-		mutex_unlock(&pfsel_policy_mutex);
-		return -ENOENT;
-	}
 	/*
 	 * With nothing loaded pfsel is inert again.  A hook that still saw
 	 * the key on finds no policy and allows, as it would now.
 	 */
-	if (!rcu_access_pointer(pfsel_system_policy) && !pfsel_user_count)
+	if (old && !rcu_access_pointer(pfsel_system_policy) &&
+	    !pfsel_user_count)
 		static_branch_disable(&pfsel_policy_loaded);
-	if (slot == PFSEL_SLOT_SYSTEM)
-		note_resolvers(NULL);
-	pfsel_reset_caches(&(struct pfsel_change){
-		.kind = PFSEL_CHANGE_POLICY,
-		.slot = slot,
-		.uid = uid,
-	});
 	mutex_unlock(&pfsel_policy_mutex);
+	return old;
+}
 
-	audit_policy_change("unload", slot, uid, old->generation);
-	call_rcu(&old->rcu, policy_free_rcu);
-	return 0;
+/**
+ * pfsel_policy_retire - Free a replaced or withdrawn policy
+ *
+ * @old: what pfsel_policy_publish() or pfsel_policy_withdraw() returned,
+ *       or NULL.
+ *
+ * Lookups under RCU may still see it: it goes after a grace period, and
+ * only once every holder of a reference let it go.
+ */
+void pfsel_policy_retire(struct pfsel_policy *const old)
+{
+	if (old)
+		call_rcu(&old->rcu, policy_free_rcu);
 }
 
 static void show_one(struct seq_file *const m,

@@ -6,7 +6,6 @@
 #ifndef _SECURITY_PFSEL_POLICY_H
 #define _SECURITY_PFSEL_POLICY_H
 
-#include <linux/cred.h>
 #include <linux/jump_label.h>
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
@@ -34,7 +33,9 @@
  *          CRC32C only detects corruption, and anyone can forge one).
  * @usage: one reference while published (dropped a grace period after it
  *         is replaced), one per holder outside RCU (a caller waiting for
- *         its agent's answer).
+ *         its agent's answer, the load that audits it).
+ * @uid_node: a user policy's place in the hash table the hooks look it up
+ *            in, by uid.
  * @rcu: drops the published reference once no lookup can still see it.
  *
  * Immutable once published: readers under RCU need no lock.
@@ -67,35 +68,21 @@ static inline bool pfsel_policy_any(void)
 	return static_branch_unlikely(&pfsel_policy_loaded);
 }
 
-DECLARE_STATIC_KEY_FALSE(pfsel_resolvers_named);
-
-/**
- * pfsel_policy_resolvers - Tell whether the system policy names resolvers
- *
- * Until one does, the hooks that learn host names (resolver.c) cost one
- * patched-out branch on every datagram.
- *
- * Return: true when the system policy may name resolvers.
- */
-static inline bool pfsel_policy_resolvers(void)
-{
-	return static_branch_unlikely(&pfsel_resolvers_named);
-}
-
 struct pfsel_policy *pfsel_policy_system(void);
 struct pfsel_policy *pfsel_policy_user(kuid_t uid);
 
-bool pfsel_policy_may_load(const struct cred *opener,
-			   enum pfsel_policy_slot slot, kuid_t uid);
-int pfsel_policy_load(const struct cred *opener, void *blob, size_t len);
-int pfsel_policy_unload(const struct cred *opener,
-			enum pfsel_policy_slot slot, kuid_t uid);
-void pfsel_policy_show(struct seq_file *m);
-void pfsel_policy_counts(bool *system, unsigned long *users,
-			 u32 *generation);
-bool pfsel_policy_may_admin(const struct cred *cred);
 bool pfsel_policy_restrains(kuid_t uid);
 bool pfsel_policy_get(struct pfsel_policy *policy);
 void pfsel_policy_put(struct pfsel_policy *policy);
+
+struct pfsel_policy *pfsel_policy_new(void *blob, size_t len);
+struct pfsel_policy *pfsel_policy_publish(struct pfsel_policy *policy);
+struct pfsel_policy *pfsel_policy_withdraw(enum pfsel_policy_slot slot,
+					   kuid_t uid);
+void pfsel_policy_retire(struct pfsel_policy *old);
+
+void pfsel_policy_show(struct seq_file *m);
+void pfsel_policy_counts(bool *system, unsigned long *users,
+			 u32 *generation);
 
 #endif /* _SECURITY_PFSEL_POLICY_H */

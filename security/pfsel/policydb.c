@@ -14,6 +14,7 @@
  * compiler/kshim, so it uses only the kernel interfaces the shim provides.
  */
 
+#include <linux/crc32c.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>
@@ -38,24 +39,6 @@ static_assert(sizeof(struct pfsel_policy_exe) == 16);
 static_assert(sizeof(struct pfsel_policy_path) == 24);
 static_assert(sizeof(struct pfsel_policy_resolver) == 8);
 
-/* CRC32C (Castagnoli, reflected 0x82f63b78), four bits at a time. */
-static const u32 crc32c_nibble[16] = {
-	0x00000000, 0x105ec76f, 0x20bd8ede, 0x30e349b1,
-	0x417b1dbc, 0x5125dad3, 0x61c69362, 0x7198540d,
-	0x82f63b78, 0x92a8fc17, 0xa24bb5a6, 0xb21572c9,
-	0xc38d26c4, 0xd3d3e1ab, 0xe330a81a, 0xf36e6f75,
-};
-
-static u32 crc32c_update(u32 crc, const u8 *p, size_t len)
-{
-	while (len--) {
-		crc ^= *p++;
-		crc = (crc >> 4) ^ crc32c_nibble[crc & 15];
-		crc = (crc >> 4) ^ crc32c_nibble[crc & 15];
-	}
-	return crc;
-}
-
 /**
  * pfsel_policydb_checksum - the checksum a blob's header must hold
  * @blob: the blob
@@ -68,11 +51,11 @@ u32 pfsel_policydb_checksum(const void *blob, size_t len)
 	static const u8 zero[4];
 	const size_t at = offsetof(struct pfsel_policy_header, checksum);
 	const u8 *p = blob;
-	u32 crc = 0xffffffff;
+	u32 crc;
 
-	crc = crc32c_update(crc, p, at);
-	crc = crc32c_update(crc, zero, sizeof(zero));
-	crc = crc32c_update(crc, p + at + 4, len - at - 4);
+	crc = crc32c(~0U, p, at);
+	crc = crc32c(crc, zero, sizeof(zero));
+	crc = crc32c(crc, p + at + 4, len - at - 4);
 	return ~crc;
 }
 

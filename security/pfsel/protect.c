@@ -35,7 +35,6 @@
 #include <linux/binfmts.h>
 #include <linux/capability.h>
 #include <linux/fs_struct.h>
-#include <linux/lsm_hooks.h>
 #include <linux/path.h>
 #include <linux/personality.h>
 #include <linux/rcupdate.h>
@@ -46,13 +45,10 @@
 #include <linux/user_namespace.h>
 
 #include "app.h"
-#include "common.h"
-#include "cred.h"
 #include "policy.h"
 #include "policydb.h"
 #include "protect.h"
 #include "scriptenv.h"
-#include "setup.h"
 
 /* Whether @policy, if any, marks the class of @app protected. */
 static bool policy_protects(const struct pfsel_policy *const policy,
@@ -146,13 +142,14 @@ static void mm_owned_by_init_ns(struct linux_binprm *const bprm)
 /**
  * pfsel_protect_exec - Protect the process of a protected application
  *
- * @bprm: the execve() under way; its credentials carry the new
- *        application identity.
+ * @bprm: the execve() under way.
+ * @app: the application identity its credentials carry, or NULL.
  *
  * Called from the bprm_creds_from_file hook once the identity is final
- * (app.c).  Marks the identity protected, asks for secure-execution mode
+ * (exec.c).  Marks the identity protected, asks for secure-execution mode
  * and gives the new mm to the initial user namespace; the process is made
- * non-dumpable when the credentials are committed.
+ * non-dumpable when the credentials are committed
+ * (pfsel_protect_commit()).
  *
  * Return: 0, or -EPERM when the caller holds something over the process
  * that would survive the execve() (a tracer without CAP_SYS_PTRACE, a
@@ -162,10 +159,9 @@ static void mm_owned_by_init_ns(struct linux_binprm *const bprm)
  * its environment would make the interpreter run code it names
  * (scriptenv.c); another errno when that environment cannot be read.
  */
-int pfsel_protect_exec(struct linux_binprm *const bprm)
+int pfsel_protect_exec(struct linux_binprm *const bprm,
+		       struct pfsel_app *const app)
 {
-	struct pfsel_app *const app = pfsel_cred(bprm->cred)->app;
-
 	if (!app || !is_protected(app, bprm->cred->uid))
 		return 0;
 	if (bprm->unsafe & LSM_UNSAFE_SHARE || under_seccomp_filter())
@@ -189,26 +185,18 @@ int pfsel_protect_exec(struct linux_binprm *const bprm)
 	return 0;
 }
 
-/*
- * The new mm's dumpability was just set from the credentials, to
- * SUID_DUMP_USER for a process of the same uid; a protected process gets
- * SUID_DUMP_DISABLE whatever fs.suid_dumpable says, before the new
- * credentials are installed and while execve() still excludes tracers.
+/**
+ * pfsel_protect_commit - Make a protected process non-dumpable
+ *
+ * @app: the application identity the new credentials carry, or NULL.
+ *
+ * Called as execve() commits the credentials (exec.c): the new mm's
+ * dumpability was just set from them, to SUID_DUMP_USER for a process of
+ * the same uid, whatever pfsel_protect_exec() decided; a protected
+ * process gets SUID_DUMP_DISABLE whatever fs.suid_dumpable says.
  */
-static void hook_bprm_committing_creds(const struct linux_binprm *const bprm)
+void pfsel_protect_commit(const struct pfsel_app *const app)
 {
-	const struct pfsel_app *const app = pfsel_cred(bprm->cred)->app;
-
 	if (app && app->protected)
 		set_dumpable(current->mm, SUID_DUMP_DISABLE);
-}
-
-static struct security_hook_list pfsel_protect_hooks[] __ro_after_init = {
-	LSM_HOOK_INIT(bprm_committing_creds, hook_bprm_committing_creds),
-};
-
-__init void pfsel_add_protect_hooks(void)
-{
-	security_add_hooks(pfsel_protect_hooks, ARRAY_SIZE(pfsel_protect_hooks),
-			   &pfsel_lsmid);
 }

@@ -7,10 +7,10 @@
 #define _SECURITY_PFSEL_PROTECT_H
 
 #include <linux/binfmts.h>
-#include <linux/init.h>
 
-int pfsel_protect_exec(struct linux_binprm *bprm);
+struct pfsel_app;
 
-__init void pfsel_add_protect_hooks(void);
+int pfsel_protect_exec(struct linux_binprm *bprm, struct pfsel_app *app);
+void pfsel_protect_commit(const struct pfsel_app *app);
 
 #endif /* _SECURITY_PFSEL_PROTECT_H */

@@ -8,8 +8,7 @@
 
 #include <linux/types.h>
 #include <linux/uidgid.h>
-
-#include "policy.h"
+#include <uapi/linux/pfsel.h>
 
 /**
  * enum pfsel_change_kind - What changed

@@ -6,7 +6,7 @@
  * learns them from the DNS answers that the system policy's resolvers
  * receive ("resolver APPS;", policy/LANGUAGE.md): a UDP datagram from port
  * 53 arriving at a socket whose creator's application is a resolver that
- * root's code started (app.c: systemd, not a person's program), and whose
+ * root's code started (exec.c: systemd, not a person's program), and whose
  * real uid has no policy of its own (a system account such as
  * systemd-resolve's), unless the statement says "any user".  The answer is
  * read when it is queued to the socket (socket_sock_rcv_skb), so the
@@ -17,14 +17,12 @@
  * address its CNAME chain reaches: the server vouches for nothing else.
  * And only an answer to a query the resolver sent is: net.c's
  * socket_sendmsg hook has pfsel_resolver_note_send() note each query a
- * resolver's socket sends to port 53 (its ID, the server, the
- * question's name), and an answer counts only when it arrives on that
- * socket, from that server, with that ID and question, within
- * PFSEL_RESOLVER_QUERY_WAIT seconds; each query is answered once.  So a
- * datagram from port 53 that nobody asked for (a forged answer sent to the
- * resolver's port by a local program or from off the path, which must
- * also guess the ID) teaches nothing.  What is learned so is charged to
- * the resolver's own uid.
+ * resolver's socket sends to port 53 (queries.c), and an answer counts
+ * only when it answers one of them.  So a datagram from port 53 that
+ * nobody asked for (a forged answer sent to the resolver's port by a
+ * local program or from off the path, which must also guess the ID)
+ * teaches nothing.  What is learned so is charged to the resolver's own
+ * uid.
  *
  * The answers a resolver sends from port 53 to the programs of its
  * namespace are learned as well (learn_served()), charged to the uid of
@@ -32,9 +30,15 @@
  * cache, which nothing upstream sent, is seen so too.  Such an answer
  * counts in the same way only when it answers a query: one that reached
  * that port-53 socket (noted by note_client_query() as it is queued) from
- * the address and port the answer goes to, with its ID and question,
- * within PFSEL_RESOLVER_QUERY_WAIT seconds, once.  So a resolver cannot
- * be made to plant a name for a user by serving what nobody asked.
+ * the address and port the answer goes to.  So a resolver cannot be made
+ * to plant a name for a user by serving what nobody asked.
+ *
+ * Each pair learned remembers its teacher, the resolver (hostmap.c).  A
+ * policy load that stops trusting a resolver (the system policy no longer
+ * names it, or its uid now has a policy of its own) drops what it taught
+ * (pfsel_resolver_forget_untrusted(), from reset.c's table); and whether
+ * these hooks run at all follows the system policy too
+ * (pfsel_resolver_follow_policy()).
  *
  * This runs in softirq for every datagram of every UDP socket: the cheap
  * tests (a system policy that names resolvers, a static key; UDP; source
@@ -43,23 +47,18 @@
  * the table.
  */
 
-#include <linux/bits.h>
-#include <linux/ctype.h>
 #include <linux/errno.h>
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
-#include <linux/jiffies.h>
+#include <linux/jump_label.h>
 #include <linux/lsm_hooks.h>
-#include <linux/random.h>
+#include <linux/mutex.h>
 #include <linux/rcupdate.h>
-#include <linux/siphash.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
-#include <linux/sock_diag.h>
 #include <linux/socket.h>
-#include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/udp.h>
 #include <linux/uio.h>
@@ -68,7 +67,6 @@
 #include <net/ipv6.h>
 #include <net/net_namespace.h>
 #include <net/route.h>
-#include <net/netns/generic.h>
 #include <net/sock.h>
 #include <net/tcp_states.h>
 #include <net/udp.h>
@@ -78,70 +76,18 @@
 #include "dns.h"
 #include "hostmap.h"
 #include "net.h"
+#include "netns.h"
 #include "policy.h"
+#include "queries.h"
 #include "resolver.h"
 #include "setup.h"
 
 #define DNS_PORT 53
 /* The largest UDP payload; dns.c reads no longer message. */
 #define DNS_UDP_MAX 65535
-#define DNS_HEADER_SIZE 12
-/* A name in wire form: at most 255 bytes, its final zero included. */
-#define DNS_WIRE_NAME_MAX 255
 #define DNS_FLAG_QR 0x80 /* in the third byte of the header */
-#define DNS_OPCODE_MASK 0x78 /* likewise; QUERY is 0 */
 
-#define PFSEL_RESOLVER_QUERIES BIT(PFSEL_RESOLVER_QUERY_BITS)
-
-/**
- * struct pfsel_dns_query - A query awaiting its answer
- * @sock: sock_gen_cookie() of the resolver's socket that sent it, or that
- *	  received it; 0 for a free slot
- * @sent: jiffies when it was sent or received
- * @peer: the address it was sent to (the server), or came from (the
- *	  client); IPv4 as IPv4-mapped IPv6
- * @name_hash: of the question's name, in lower case, keyed per namespace
- * @id: the message ID
- * @port: the peer's port: 53 for a query sent, the client's for one
- *	  received
- * @served: received from a client, to be answered by @sock (served);
- *	    else sent by @sock, to be answered to it
- */
-struct pfsel_dns_query {
-	u64 sock;
-	unsigned long sent;
-	u8 peer[16];
-	u64 name_hash;
-	u16 id;
-	__be16 port;
-	bool served;
-};
-
-/**
- * struct pfsel_dns_queries - The queries of one network namespace
- * @lock: noted in process context, matched in softirq: spin_lock_bh()
- * @key: of the names' hash: no one can make two names collide on purpose
- * @next: the slot the next query takes (the oldest)
- * @query: the last PFSEL_RESOLVER_QUERIES queries
- */
-struct pfsel_dns_queries {
-	spinlock_t lock; /* see above */
-	siphash_key_t key;
-	unsigned int next;
-	struct pfsel_dns_query query[PFSEL_RESOLVER_QUERIES];
-};
-
-static unsigned int queries_net_id __read_mostly;
-/* Set once every namespace, init_net included, has its queries. */
-static bool queries_ready;
-
-static struct pfsel_dns_queries *queries_of(const struct net *const net)
-{
-	/* Pairs with the release in pfsel_resolver_register(). */
-	if (!smp_load_acquire(&queries_ready))
-		return NULL;
-	return net_generic(net, queries_net_id);
-}
+DEFINE_STATIC_KEY_FALSE(pfsel_resolver_key);
 
 /*
  * Whether the socket's owner is a trusted resolver: its application, in
@@ -153,8 +99,12 @@ static struct pfsel_dns_queries *queries_of(const struct net *const net)
  * yet (before the first login since boot, a lingering user service or a
  * cron job of the person's runs with none), the second when root's code
  * ran the resolver as the person.
+ *
+ * The pairs an answer teaches keep the socket's owner as their teacher
+ * (hostmap.c), which this judges again under the table's lock and when a
+ * policy changes.  Any context; never sleeps.
  */
-static bool owner_is_resolver(const struct pfsel_sock_security *const owner)
+static bool resolver_trusted(const struct pfsel_host_teacher *const owner)
 {
 	const struct pfsel_policy *system;
 	bool trusted = false;
@@ -176,6 +126,22 @@ out:
 	return trusted;
 }
 
+/* The owner of a socket, as the teacher of what it learns. */
+static struct pfsel_host_teacher teacher_of(const struct sock *const sk)
+{
+	const struct pfsel_sock_security *const owner = pfsel_sock(sk);
+
+	return (struct pfsel_host_teacher){ .app = owner->app,
+					    .uid = owner->uid };
+}
+
+static bool owner_is_resolver(const struct sock *const sk)
+{
+	const struct pfsel_host_teacher owner = teacher_of(sk);
+
+	return resolver_trusted(&owner);
+}
+
 /*
  * The UDP checksum, verified here if the stack has not already done so:
  * a corrupted (or forged and mangled) datagram that UDP would drop when
@@ -189,44 +155,6 @@ static bool checksum_good(struct sk_buff *const skb)
 	if (skb_transport_offset(skb) != 0)
 		return false;
 	return !udp_lib_checksum_complete(skb);
-}
-
-/*
- * Reads the header and question's name of a DNS message of @len bytes: its
- * ID, and the hash of its name.  @query: the message must be a standard
- * query (else an answer).  The name must be written out, in at most
- * DNS_WIRE_NAME_MAX bytes (a compression pointer is refused: a question
- * has nothing before it to point to).  Returns false when it is not so.
- */
-static bool read_question(const struct pfsel_dns_queries *const queries,
-			  const u8 *const msg, const size_t len,
-			  const bool query, u16 *const id, u64 *const hash)
-{
-	u8 name[DNS_WIRE_NAME_MAX];
-	size_t pos = DNS_HEADER_SIZE, n = 0;
-	u8 label;
-
-	if (len < DNS_HEADER_SIZE || msg[2] & DNS_OPCODE_MASK ||
-	    !!(msg[2] & DNS_FLAG_QR) == query || msg[4] != 0 || msg[5] != 1)
-		return false;
-	do {
-		if (pos >= len)
-			return false;
-		label = msg[pos];
-		if (label & 0xc0 || pos + 1 + label > len ||
-		    n + 1 + label > DNS_WIRE_NAME_MAX)
-			return false;
-		name[n++] = label;
-		memcpy(name + n, msg + pos + 1, label);
-		n += label;
-		pos += 1 + label;
-	} while (label);
-	/* Servers echo the question as sent, case and all; compare folded. */
-	for (pos = 0; pos < n; pos++)
-		name[pos] = tolower(name[pos]);
-	*id = (u16)(msg[0] << 8 | msg[1]);
-	*hash = siphash(name, n, &queries->key);
-	return true;
 }
 
 /* ::ffff:@v4, as the policy and the host names table write IPv4. */
@@ -252,69 +180,14 @@ static bool source_address(const struct sk_buff *const skb, u8 addr[16])
 	return false;
 }
 
-/* Notes a query of @sk's to or from @peer:@port (see pfsel_dns_query). */
-static void note(struct pfsel_dns_queries *const queries, struct sock *const sk,
-		 const u8 peer[16], const __be16 port, const bool served,
-		 const u16 id, const u64 hash)
-{
-	const u64 cookie = sock_gen_cookie(sk);
-	struct pfsel_dns_query *q;
-
-	spin_lock_bh(&queries->lock);
-	q = &queries->query[queries->next];
-	queries->next = (queries->next + 1) % PFSEL_RESOLVER_QUERIES;
-	q->sock = cookie;
-	q->sent = jiffies;
-	memcpy(q->peer, peer, 16);
-	q->port = port;
-	q->served = served;
-	q->name_hash = hash;
-	q->id = id;
-	spin_unlock_bh(&queries->lock);
-}
-
 /*
- * Whether the answer @msg of @len bytes, between @sk and @peer:@port,
- * answers a query noted for them (@served: one @sk received; else one it
- * sent); if so, that query is answered and is no longer awaited.
+ * Where an answer's pairs go: the namespace's table, the uid charged, the
+ * resolver that teaches them, how to allocate.
  */
-static bool answers_query(struct sock *const sk, const u8 peer[16],
-			  const __be16 port, const bool served,
-			  const u8 *const msg, const size_t len)
-{
-	struct pfsel_dns_queries *const queries = queries_of(sock_net(sk));
-	const unsigned long now = jiffies;
-	struct pfsel_dns_query *q;
-	bool found = false;
-	u64 hash;
-	u16 id;
-	u64 cookie;
-	unsigned int i;
-
-	if (!queries || !read_question(queries, msg, len, false, &id, &hash))
-		return false;
-	cookie = sock_gen_cookie(sk);
-	spin_lock_bh(&queries->lock);
-	for (i = 0; i < PFSEL_RESOLVER_QUERIES; i++) {
-		q = &queries->query[i];
-		if (q->sock != cookie || q->id != id || q->name_hash != hash ||
-		    q->served != served || q->port != port ||
-		    memcmp(q->peer, peer, 16) ||
-		    time_after_eq(now,
-				  q->sent + PFSEL_RESOLVER_QUERY_WAIT * HZ))
-			continue;
-		q->sock = 0;
-		found = true;
-		break;
-	}
-	spin_unlock_bh(&queries->lock);
-	return found;
-}
-
-/* Where an answer's pairs go: the namespace, the uid charged, how. */
 struct learn_ctx {
-	struct net *net;
+	struct pfsel_hostmap *hosts;
 	kuid_t uid;
+	struct pfsel_host_teacher teacher;
 	gfp_t gfp;
 };
 
@@ -330,8 +203,9 @@ static void learn_binding(const struct pfsel_dns_binding *const b,
 	 * a ',' or '"' of the answer's making would read as something else.
 	 */
 	if (b->asked && pfsel_policydb_name_valid(b->name, strlen(b->name)))
-		pfsel_hostmap_learn(ctx->net, b->addr, b->name, b->ttl,
-				    ctx->uid, ctx->gfp);
+		pfsel_hostmap_learn(ctx->hosts, b->addr, b->name, b->ttl,
+				    ctx->uid, &ctx->teacher, resolver_trusted,
+				    ctx->gfp);
 }
 
 /*
@@ -339,13 +213,14 @@ static void learn_binding(const struct pfsel_dns_binding *const b,
  * into a buffer of exactly its size, and learns what it says, charged to
  * the resolver's own uid.
  */
-static void learn_answer(struct sock *const sk, struct sk_buff *const skb)
+static void learn_answer(struct sock *const sk, struct sk_buff *const skb,
+			 struct pfsel_net *const pn)
 {
 	const unsigned int at = sizeof(struct udphdr);
-	struct net *const net = sock_net(sk);
 	struct learn_ctx ctx = {
-		.net = net,
+		.hosts = &pn->hosts,
 		.uid = pfsel_sock(sk)->uid,
+		.teacher = teacher_of(sk),
 		.gfp = GFP_ATOMIC,
 	};
 	unsigned int len;
@@ -359,19 +234,20 @@ static void learn_answer(struct sock *const sk, struct sk_buff *const skb)
 	len = skb->len - at;
 	msg = kmalloc(len, GFP_ATOMIC | __GFP_NOWARN);
 	if (!msg) {
-		pfsel_hostmap_count(net, PFSEL_HOSTMAP_NOMEM);
+		pfsel_hostmap_count(ctx.hosts, PFSEL_HOSTMAP_NOMEM);
 		return;
 	}
 	if (skb_copy_bits(skb, at, msg, len))
 		goto out;
-	pfsel_hostmap_count(net, PFSEL_HOSTMAP_ANSWERS);
-	if (!answers_query(sk, server, htons(DNS_PORT), false, msg, len)) {
-		pfsel_hostmap_count(net, PFSEL_HOSTMAP_UNASKED);
+	pfsel_hostmap_count(ctx.hosts, PFSEL_HOSTMAP_ANSWERS);
+	if (!pfsel_queries_answered(&pn->queries, sk, server, htons(DNS_PORT),
+				    false, msg, len)) {
+		pfsel_hostmap_count(ctx.hosts, PFSEL_HOSTMAP_UNASKED);
 		goto out;
 	}
 	ret = pfsel_dns_parse_answer(msg, len, learn_binding, &ctx);
 	if (ret == -EINVAL)
-		pfsel_hostmap_count(net, PFSEL_HOSTMAP_MALFORMED);
+		pfsel_hostmap_count(ctx.hosts, PFSEL_HOSTMAP_MALFORMED);
 out:
 	kfree(msg);
 }
@@ -382,24 +258,20 @@ out:
  * (learn_served()).  Only what UDP will deliver: the checksum is checked.
  */
 static void note_client_query(struct sock *const sk, struct sk_buff *const skb,
-			      const __be16 port)
+			      const __be16 port, struct pfsel_net *const pn)
 {
-	struct pfsel_dns_queries *const queries = queries_of(sock_net(sk));
 	const unsigned int at = sizeof(struct udphdr);
-	u8 head[DNS_HEADER_SIZE + DNS_WIRE_NAME_MAX];
+	u8 head[PFSEL_DNS_HEADER_SIZE + PFSEL_DNS_WIRE_NAME_MAX];
 	unsigned int len;
 	u8 client[16];
-	u64 hash;
-	u16 id;
 
-	if (!queries || !checksum_good(skb) || skb->len <= at ||
+	if (!checksum_good(skb) || skb->len <= at ||
 	    !source_address(skb, client))
 		return;
 	len = min_t(unsigned int, skb->len - at, sizeof(head));
-	if (skb_copy_bits(skb, at, head, len) ||
-	    !read_question(queries, head, len, true, &id, &hash))
+	if (skb_copy_bits(skb, at, head, len))
 		return;
-	note(queries, sk, client, port, true, id, hash);
+	pfsel_queries_note(&pn->queries, sk, client, port, true, head, len);
 }
 
 static int hook_socket_sock_rcv_skb(struct sock *const sk,
@@ -408,9 +280,10 @@ static int hook_socket_sock_rcv_skb(struct sock *const sk,
 	const struct pfsel_sock_security *const owner = pfsel_sock(sk);
 	const struct udphdr *uh;
 	struct udphdr uh_buf;
+	struct pfsel_net *pn;
 
 	/* Until the system policy names a resolver, there is nothing to do. */
-	if (!pfsel_policy_resolvers() || !owner->governed)
+	if (!pfsel_resolvers_named() || !owner->governed)
 		return 0;
 	if (sk->sk_protocol != IPPROTO_UDP || sk->sk_type != SOCK_DGRAM ||
 	    (sk->sk_family != AF_INET && sk->sk_family != AF_INET6) ||
@@ -420,12 +293,15 @@ static int hook_socket_sock_rcv_skb(struct sock *const sk,
 				&uh_buf);
 	if (!uh || (uh->source != htons(DNS_PORT) &&
 		    uh->dest != htons(DNS_PORT)) ||
-	    !owner_is_resolver(owner))
+	    !owner_is_resolver(sk))
+		return 0;
+	pn = pfsel_net(sock_net(sk));
+	if (!pn)
 		return 0;
 	if (uh->source == htons(DNS_PORT))
-		learn_answer(sk, skb);
+		learn_answer(sk, skb, pn);
 	if (uh->dest == htons(DNS_PORT))
-		note_client_query(sk, skb, uh->source);
+		note_client_query(sk, skb, uh->source, pn);
 	return 0;
 }
 
@@ -487,21 +363,18 @@ static bool query_server(const struct sock *const sk,
 static void note_query(struct sock *const sk, const struct msghdr *const msg,
 		       const u8 server[16])
 {
-	struct pfsel_dns_queries *const queries = queries_of(sock_net(sk));
-	u8 head[DNS_HEADER_SIZE + DNS_WIRE_NAME_MAX];
+	struct pfsel_net *const pn = pfsel_net(sock_net(sk));
+	u8 head[PFSEL_DNS_HEADER_SIZE + PFSEL_DNS_WIRE_NAME_MAX];
 	struct iov_iter iter;
 	size_t len;
-	u64 hash;
-	u16 id;
 
-	if (!queries)
+	if (!pn)
 		return;
 	iter = msg->msg_iter;
 	len = copy_from_iter(head, min(iov_iter_count(&iter), sizeof(head)),
 			     &iter);
-	if (!read_question(queries, head, len, true, &id, &hash))
-		return;
-	note(queries, sk, server, htons(DNS_PORT), false, id, hash);
+	pfsel_queries_note(&pn->queries, sk, server, htons(DNS_PORT), false,
+			   head, len);
 }
 
 /*
@@ -618,8 +491,10 @@ static bool receiver_uid(struct net *const net, const u8 saddr[16],
 static void learn_served(struct sock *const sk, const struct msghdr *const msg)
 {
 	const size_t len = iov_iter_count(&msg->msg_iter);
+	struct net *const net = sock_net(sk);
+	struct pfsel_net *const pn = pfsel_net(net);
 	struct learn_ctx ctx = {
-		.net = sock_net(sk),
+		.teacher = teacher_of(sk),
 		.gfp = GFP_KERNEL_ACCOUNT,
 	};
 	u8 saddr[16], daddr[16];
@@ -627,29 +502,31 @@ static void learn_served(struct sock *const sk, const struct msghdr *const msg)
 	__be16 dport;
 	u8 *answer;
 
-	if (len <= DNS_HEADER_SIZE || len > DNS_UDP_MAX ||
+	if (!pn || len <= PFSEL_DNS_HEADER_SIZE || len > DNS_UDP_MAX ||
 	    !send_dest(sk, msg, daddr, &dport))
 		return;
+	ctx.hosts = &pn->hosts;
 	send_source(sk, msg, daddr, saddr);
-	if (!receiver_uid(ctx.net, saddr, daddr, dport, &ctx.uid))
+	if (!receiver_uid(net, saddr, daddr, dport, &ctx.uid))
 		return;
 	answer = kmalloc(len, GFP_KERNEL | __GFP_NOWARN);
 	if (!answer) {
-		pfsel_hostmap_count(ctx.net, PFSEL_HOSTMAP_NOMEM);
+		pfsel_hostmap_count(ctx.hosts, PFSEL_HOSTMAP_NOMEM);
 		return;
 	}
 	iter = msg->msg_iter;
 	if (copy_from_iter(answer, len, &iter) != len ||
 	    !(answer[2] & DNS_FLAG_QR))
 		goto out;
-	pfsel_hostmap_count(ctx.net, PFSEL_HOSTMAP_SERVED);
-	if (!answers_query(sk, daddr, dport, true, answer, len)) {
-		pfsel_hostmap_count(ctx.net, PFSEL_HOSTMAP_UNASKED);
+	pfsel_hostmap_count(ctx.hosts, PFSEL_HOSTMAP_SERVED);
+	if (!pfsel_queries_answered(&pn->queries, sk, daddr, dport, true,
+				    answer, len)) {
+		pfsel_hostmap_count(ctx.hosts, PFSEL_HOSTMAP_UNASKED);
 		goto out;
 	}
 	if (pfsel_dns_parse_answer(answer, len, learn_binding, &ctx) ==
 	    -EINVAL)
-		pfsel_hostmap_count(ctx.net, PFSEL_HOSTMAP_MALFORMED);
+		pfsel_hostmap_count(ctx.hosts, PFSEL_HOSTMAP_MALFORMED);
 out:
 	kfree(answer);
 }
@@ -665,7 +542,7 @@ out:
  * program's uid.
  *
  * net.c's socket_sendmsg hook calls it for every send while the system
- * policy names resolvers (pfsel_policy_resolvers()): one hook for all that
+ * policy names resolvers (pfsel_resolvers_named()): one hook for all that
  * a send means to pfsel.
  */
 void pfsel_resolver_note_send(struct socket *const sock,
@@ -680,10 +557,10 @@ void pfsel_resolver_note_send(struct socket *const sock,
 	    (sk->sk_family != AF_INET && sk->sk_family != AF_INET6))
 		return;
 	if (query_server(sk, msg, server)) {
-		if (owner_is_resolver(pfsel_sock(sk)))
+		if (owner_is_resolver(sk))
 			note_query(sk, msg, server);
 	} else if (READ_ONCE(inet_sk(sk)->inet_sport) == htons(DNS_PORT) &&
-		   owner_is_resolver(pfsel_sock(sk))) {
+		   owner_is_resolver(sk)) {
 		learn_served(sk, msg);
 	}
 }
@@ -698,39 +575,60 @@ __init void pfsel_add_resolver_hooks(void)
 			   ARRAY_SIZE(pfsel_resolver_hooks), &pfsel_lsmid);
 }
 
-static int __net_init queries_net_init(struct net *const net)
-{
-	struct pfsel_dns_queries *const queries =
-		net_generic(net, queries_net_id);
+static DEFINE_MUTEX(pfsel_resolver_follow_mutex);
 
-	spin_lock_init(&queries->lock);
-	get_random_bytes(&queries->key, sizeof(queries->key));
-	return 0;
-}
-
-static struct pernet_operations queries_net_ops = {
-	.init = queries_net_init,
-	.id = &queries_net_id,
-	.size = sizeof(struct pfsel_dns_queries),
-};
-
-/*
- * As the host name tables (hostmap.c): the namespaces start after the
- * LSMs; until this has run, no query is noted and no answer is learned.
+/**
+ * pfsel_resolver_follow_policy - Run the learning hooks only when needed
+ *
+ * They run on every datagram sent or queued; only a system policy that
+ * names resolvers gives them anything to do.  Called after the system
+ * policy changed (reset.c).  Concurrent callers each read the policy in
+ * force under one mutex, so the last to run sets what the newest policy
+ * asks.
+ *
+ * Context: process; sleeps.
  */
-static int __init pfsel_resolver_register(void)
+void pfsel_resolver_follow_policy(void)
 {
-	int err;
+	const struct pfsel_policy *system;
+	bool named;
 
-	if (!pfsel_initialized)
-		return 0;
-	err = register_pernet_subsys(&queries_net_ops);
-	if (err) {
-		pr_err("Failed to make the DNS query tables: %d.\n", err);
-		return err;
-	}
-	/* Whoever sees it set sees init_net's queries made. */
-	smp_store_release(&queries_ready, true);
-	return 0;
+	mutex_lock(&pfsel_resolver_follow_mutex);
+	rcu_read_lock();
+	system = pfsel_policy_system();
+	named = system && system->db->n_resolvers;
+	rcu_read_unlock();
+	if (named)
+		static_branch_enable(&pfsel_resolver_key);
+	else
+		static_branch_disable(&pfsel_resolver_key);
+	mutex_unlock(&pfsel_resolver_follow_mutex);
 }
-subsys_initcall(pfsel_resolver_register);
+
+/**
+ * pfsel_resolver_forget_untrusted - Forget what untrusted resolvers taught
+ * @uid: the user whose policy changed: the resolvers run as that uid are
+ *	 judged again (a policy of its own makes a uid's programs the
+ *	 user's); INVALID_UID when the system policy changed: every
+ *	 resolver is
+ *
+ * Every namespace drops the host names taught by a resolver the policies
+ * now in force do not trust (resolver_trusted()); what a resolver they
+ * still trust taught stays.  Called once the change is published
+ * (reset.c).
+ *
+ * Context: any; does not sleep.
+ */
+void pfsel_resolver_forget_untrusted(const kuid_t uid)
+{
+	struct net *net;
+
+	rcu_read_lock();
+	for_each_net_rcu(net) {
+		struct pfsel_hostmap *const hosts = pfsel_net_hosts(net);
+
+		if (hosts)
+			pfsel_hostmap_forget(hosts, uid, resolver_trusted);
+	}
+	rcu_read_unlock();
+}

@@ -14,7 +14,7 @@
  *   ask_stats - questions to agents, and what became of them
  *   check    - what the policies in force would decide (check.c)
  *   hosts    - the host names learned in the reader's network namespace
- *   hosts_stats - how that namespace's host names were learned (hostmap.c)
+ *   hosts_stats - how that namespace's host names were learned (netns.c)
  *   avc/     - the access vector cache (securityfs_avc.c)
  *
  * Rights are those of whoever opened a file (file->f_cred), not of whoever
@@ -37,13 +37,16 @@
 #include <uapi/linux/pfsel.h>
 #include <uapi/linux/pfsel_policy.h>
 
+#include "admin.h"
+#include "answers.h"
 #include "ask.h"
 #include "avc.h"
+#include "change.h"
 #include "check.h"
 #include "common.h"
 #include "decide.h"
-#include "hostmap.h"
 #include "names.h"
+#include "netns.h"
 #include "policy.h"
 #include "setup.h"
 #include "stats.h"
@@ -89,7 +92,7 @@ static int ask_stats_show(struct seq_file *const m, void *const v)
  */
 static int ask_stats_open(struct inode *const inode, struct file *const file)
 {
-	if (!pfsel_policy_may_admin(file->f_cred))
+	if (!pfsel_may_admin(file->f_cred))
 		return -EPERM;
 	return single_open(file, ask_stats_show, inode->i_private);
 }
@@ -146,7 +149,7 @@ static int switch_write(const struct file *const file,
 	char buf[8];
 	int err;
 
-	if (!pfsel_policy_may_admin(file->f_cred))
+	if (!pfsel_may_admin(file->f_cred))
 		return -EPERM;
 	err = read_word(ubuf, count, ppos, buf, sizeof(buf));
 	if (err)
@@ -240,7 +243,7 @@ static int check_load_header(const struct file *const file,
 		uid = GLOBAL_ROOT_UID;
 	}
 	if (!uid_valid(uid))
-		return pfsel_policy_may_admin(file->f_cred) ? 0 : -EPERM;
+		return pfsel_may_admin(file->f_cred) ? 0 : -EPERM;
 	return pfsel_policy_may_load(file->f_cred, slot, uid) ? 0 : -EPERM;
 }
 
@@ -334,9 +337,9 @@ static ssize_t forget_write(struct file *const file,
 	if (err)
 		return err;
 	/* A user's program must not wipe the answers that restrain it. */
-	if (!pfsel_policy_may_admin(file->f_cred))
+	if (!pfsel_may_admin(file->f_cred))
 		return -EPERM;
-	pfsel_ask_forget(uid);
+	pfsel_answers_forget(uid);
 	return count;
 }
 
@@ -367,8 +370,8 @@ static int __init pfsel_securityfs_init(void)
 		{ "ask_stats", 0444, &ask_stats_fops },
 		/* A question about one's own policy is anyone's to ask. */
 		{ "check", 0666, &pfsel_check_fops },
-		{ "hosts", 0400, &pfsel_hostmap_fops },
-		{ "hosts_stats", 0444, &pfsel_hostmap_stats_fops },
+		{ "hosts", 0400, &pfsel_net_hosts_fops },
+		{ "hosts_stats", 0444, &pfsel_net_hosts_stats_fops },
 	};
 	struct dentry *dir, *file;
 	size_t i;

@@ -10,12 +10,11 @@
 #include <linux/lsm_hooks.h>
 #include <uapi/linux/lsm.h>
 
-#include "app.h"
 #include "avc.h"
 #include "common.h"
 #include "cred.h"
+#include "exec.h"
 #include "net.h"
-#include "protect.h"
 #include "resolver.h"
 #include "setup.h"
 
@@ -39,8 +38,7 @@ static int __init pfsel_init(void)
 {
 	pfsel_avc_init();
 	pfsel_add_cred_hooks();
-	pfsel_add_app_hooks();
-	pfsel_add_protect_hooks();
+	pfsel_add_exec_hooks();
 	pfsel_add_net_hooks();
 	pfsel_add_multipath_hooks();
 	pfsel_add_resolver_hooks();

@@ -11,6 +11,10 @@
  *     no names known.
  *  3. The reference interpreter (reference.c): first match over the rules,
  *     no classes at all.
+ *  4. checkpolicy, the SELinux compiler of the kernel policy language, on
+ *     the policy.conf export (pfwc --emit=conf): the path an SELinux person
+ *     takes, asked through sepol_compute_av() as 2 is.  It is held to 2's
+ *     answers, request by request.
  *
  * The reference and pfsel also agree on whether the application of each
  * request is protected ("protect"); the SELinux export has no counterpart
@@ -25,11 +29,15 @@
  * the seed that reproduces it, and ends with "N passed, M failed" counting
  * requests.
  */
+#include <fcntl.h>
+#include <spawn.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <sepol/policydb.h>
 #include <sepol/policydb/services.h>
@@ -49,6 +57,10 @@
 #define MAX_RULES 12
 /* Failures printed in full; the rest are only counted. */
 #define MAX_REPORTS 5
+/* Requests per policy at most (PFSEL_DIFF_QUERIES). */
+#define MAX_QUERIES 4096
+
+extern char **environ;
 
 /* One policy, compiled both ways. */
 struct subject {
@@ -216,13 +228,23 @@ static int ask_sepol(const struct subject *s, const struct pfw_request *request,
 	return 0;
 }
 
+/* Make the binary policy in @image libsepol's global policy. */
+static int set_sepol_policy(void *image, size_t len)
+{
+	FILE *file = fmemopen(image, len, "r");
+	int rc = file ? sepol_set_policydb_from_file(file) : -1;
+
+	if (file)
+		fclose(file);
+	return rc;
+}
+
 /* Hand the CIL export to libsepol's global policy, for sepol_compute_av(). */
 static int load_sepol(const struct subject *s, struct pfw_diag *diag)
 {
 	struct sepol_policydb *compiled;
 	void *image;
 	size_t len;
-	FILE *file;
 	int rc;
 
 	if (pfw_sepol_compile(s->export.cil, s->export.cil_len, &compiled,
@@ -232,11 +254,103 @@ static int load_sepol(const struct subject *s, struct pfw_diag *diag)
 	sepol_policydb_free(compiled);
 	if (rc)
 		return -1;
-	file = fmemopen(image, len, "r");
-	rc = file ? sepol_set_policydb_from_file(file) : -1;
-	if (file)
-		fclose(file);
+	rc = set_sepol_policy(image, len);
 	free(image);
+	return rc;
+}
+
+/* Run checkpolicy -o @bin @conf, its output to @log; 0 when it succeeds. */
+static int run_checkpolicy(const char *conf, const char *bin, const char *log)
+{
+	char *const argv[] = { "checkpolicy", "-o", (char *)bin, (char *)conf,
+			       NULL };
+	posix_spawn_file_actions_t actions;
+	int status, rc;
+	pid_t pid;
+
+	if (posix_spawn_file_actions_init(&actions))
+		return -1;
+	rc = posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log,
+					      O_WRONLY | O_CREAT | O_TRUNC,
+					      0600) ||
+	     posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO,
+					      STDERR_FILENO) ||
+	     posix_spawnp(&pid, "checkpolicy", &actions, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&actions);
+	if (rc)
+		return -1;
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+/* Print @path to stderr, for a failure report. */
+static void print_file(const char *path)
+{
+	char line[512];
+	FILE *file = fopen(path, "r");
+
+	if (!file)
+		return;
+	while (fgets(line, sizeof(line), file))
+		fprintf(stderr, "    %s", line);
+	fclose(file);
+}
+
+/*
+ * The policy.conf export of @s, compiled by checkpolicy in @dir, made
+ * libsepol's global policy.  What pfwc notes about the export goes
+ * nowhere (the same for every policy); what fails is printed.
+ */
+static int load_checkpolicy(const struct subject *s, const char *dir)
+{
+	char conf[256], bin[256], log[256];
+	struct pfw_diag quiet;
+	void *image = NULL;
+	FILE *out, *sink;
+	size_t len = 0;
+	int rc = -1;
+
+	snprintf(conf, sizeof(conf), "%s/policy.conf", dir);
+	snprintf(bin, sizeof(bin), "%s/policy.bin", dir);
+	snprintf(log, sizeof(log), "%s/checkpolicy.log", dir);
+	sink = fopen("/dev/null", "w");
+	out = fopen(conf, "w");
+	if (!sink || !out) {
+		perror("differential: the policy.conf export");
+		goto out;
+	}
+	pfw_diag_init(&quiet, sink);
+	rc = pfw_emit_conf(out, s->policy, s->lowered, s->compiled.db, &quiet);
+	pfw_diag_fini(&quiet);
+	if (fclose(out) || rc) {
+		out = NULL;
+		fprintf(stderr, "  pfwc --emit=conf failed\n");
+		rc = -1;
+		goto out;
+	}
+	out = NULL;
+	rc = run_checkpolicy(conf, bin, log);
+	if (rc) {
+		fprintf(stderr, "  checkpolicy does not compile the export:\n");
+		print_file(log);
+		goto out;
+	}
+	out = fopen(bin, "r");
+	if (!out || fseek(out, 0, SEEK_END) || (len = (size_t)ftell(out)) == 0 ||
+	    fseek(out, 0, SEEK_SET) || !(image = malloc(len)) ||
+	    fread(image, 1, len, out) != len) {
+		fprintf(stderr, "  cannot read checkpolicy's %s\n", bin);
+		rc = -1;
+		goto out;
+	}
+	rc = set_sepol_policy(image, len);
+out:
+	free(image);
+	if (out)
+		fclose(out);
+	if (sink)
+		fclose(sink);
 	return rc;
 }
 
@@ -286,6 +400,32 @@ static bool same(const struct opinion *a, const struct opinion *b)
 		b->protected == -1);
 }
 
+/* Remove what load_checkpolicy() made in @dir, and @dir. */
+static void remove_work(const char *dir)
+{
+	static const char *const files[] = { "policy.conf", "policy.bin",
+					     "checkpolicy.log" };
+	char path[256];
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+/*
+ * The answers of libsepol's global policy to every request of a policy:
+ * @ok[q] false where it had none.
+ */
+static void ask_sepol_all(const struct subject *s,
+			  const struct gen_request *requests, unsigned long n,
+			  bool loaded, struct opinion *out, bool *ok)
+{
+	for (unsigned long q = 0; q < n; q++)
+		ok[q] = loaded && !ask_sepol(s, &requests[q].request, &out[q]);
+}
+
 int main(void)
 {
 	unsigned long n_policies =
@@ -295,13 +435,30 @@ int main(void)
 	unsigned long base_seed = env_number("PFSEL_DIFF_SEED", DEFAULT_SEED);
 	unsigned long passed = 0, failed = 0, reports = 0, by_rule = 0;
 	unsigned long by_protect = 0, by_name = 0;
+	struct gen_request *requests;
+	struct opinion *sepol, *checkpolicy;
+	bool *sepol_ok, *checkpolicy_ok;
+	char work[] = "/tmp/pfsel-differential.XXXXXX";
 	struct pfw_diag diag;
 	clock_t start = clock();
 
+	if (n_queries > MAX_QUERIES)
+		n_queries = MAX_QUERIES;
+	requests = calloc(n_queries + 1, sizeof(*requests));
+	sepol = calloc(n_queries + 1, sizeof(*sepol));
+	checkpolicy = calloc(n_queries + 1, sizeof(*checkpolicy));
+	sepol_ok = calloc(n_queries + 1, sizeof(*sepol_ok));
+	checkpolicy_ok = calloc(n_queries + 1, sizeof(*checkpolicy_ok));
+	if (!requests || !sepol || !checkpolicy || !sepol_ok ||
+	    !checkpolicy_ok || !mkdtemp(work)) {
+		perror("differential");
+		printf("0 passed, 1 failed\n");
+		return 1;
+	}
 	pfw_diag_init(&diag, stderr);
 	for (unsigned long i = 0; i < n_policies; i++) {
 		unsigned long seed = base_seed + i;
-		bool reported_policy = false;
+		bool reported_policy = false, compiled;
 		struct gen_rng rng;
 		struct subject s;
 
@@ -316,31 +473,44 @@ int main(void)
 			failed += n_queries;
 			continue;
 		}
+		/*
+		 * libsepol answers from one global policy: every request is
+		 * drawn first (as before: nothing else draws), asked of the
+		 * CIL export's policy, then of checkpolicy's.
+		 */
+		for (unsigned long q = 0; q < n_queries; q++)
+			gen_request(&rng, s.policy, &requests[q]);
+		ask_sepol_all(&s, requests, n_queries, true, sepol, sepol_ok);
+		compiled = !load_checkpolicy(&s, work);
+		if (!compiled)
+			fprintf(stderr, "seed %lu: no policy from checkpolicy\n",
+				seed);
+		ask_sepol_all(&s, requests, n_queries, compiled, checkpolicy,
+			      checkpolicy_ok);
 		for (unsigned long q = 0; q < n_queries; q++) {
-			struct opinion pfsel, sepol, ref, ref_unnamed;
+			const struct gen_request *const request = &requests[q];
+			struct opinion pfsel, ref, ref_unnamed;
 			struct ref_decision decision, unnamed;
 			struct pfw_request no_names;
 			const struct pfw_rule *first;
-			struct gen_request request;
 			long agent_rule;
 			bool ok;
 
-			gen_request(&rng, s.policy, &request);
-			ref_decide(s.policy, &request.request, &decision);
-			first = pfw_first_match(s.policy, &request.request);
+			ref_decide(s.policy, &request->request, &decision);
+			first = pfw_first_match(s.policy, &request->request);
 			agent_rule = first ? first - s.policy->rules : -1;
 			ref.verdict = decision.verdict;
 			ref.audit = pfw_sepol_effective_audit(decision.verdict,
 							      decision.audit);
 			ref.rule = decision.rule;
 			ref.protected = ref_protected(s.policy,
-						      request.request.exe,
-						      request.request.script);
+						      request->request.exe,
+						      request->request.script);
 			by_rule += decision.rule >= 0;
 			by_protect += ref.protected;
 
 			/* What the export, without host elements, must say. */
-			no_names = request.request;
+			no_names = request->request;
 			no_names.names = NULL;
 			no_names.n_names = 0;
 			ref_decide(s.policy, &no_names, &unnamed);
@@ -356,9 +526,11 @@ int main(void)
 			 * pfw_first_match(): the same rule as the reference.
 			 */
 			ok = agent_rule == decision.rule &&
-			     !ask_pfsel(&s, &request.request, &pfsel) &&
-			     !ask_sepol(&s, &request.request, &sepol) &&
-			     same(&pfsel, &ref) && same(&sepol, &ref_unnamed);
+			     !ask_pfsel(&s, &request->request, &pfsel) &&
+			     sepol_ok[q] && checkpolicy_ok[q] &&
+			     same(&pfsel, &ref) &&
+			     same(&sepol[q], &ref_unnamed) &&
+			     same(&checkpolicy[q], &ref_unnamed);
 			if (ok) {
 				passed++;
 				continue;
@@ -374,11 +546,14 @@ int main(void)
 				gen_print_policy(stderr, s.policy);
 			reported_policy = true;
 			fputs("  request   ", stderr);
-			gen_print_request(stderr, &request.request);
+			gen_print_request(stderr, &request->request);
 			print_opinion("reference", &ref);
 			print_opinion("pfsel", &pfsel);
-			print_opinion("sepol", &sepol);
-			if (request.request.n_names)
+			if (sepol_ok[q])
+				print_opinion("sepol", &sepol[q]);
+			if (checkpolicy_ok[q])
+				print_opinion("checkpol", &checkpolicy[q]);
+			if (request->request.n_names)
 				print_opinion("unnamed", &ref_unnamed);
 			fprintf(stderr, "  pfw_first_match rule %ld\n",
 				agent_rule);
@@ -386,6 +561,12 @@ int main(void)
 		free_subject(&s);
 	}
 	pfw_diag_fini(&diag);
+	remove_work(work);
+	free(requests);
+	free(sepol);
+	free(checkpolicy);
+	free(sepol_ok);
+	free(checkpolicy_ok);
 
 	printf("differential: %lu policies x %lu requests from seed %lu, %lu%% decided by a rule, %lu%% changed by host names, %lu%% of protected applications, %.1f s CPU\n",
 	       n_policies, n_queries, base_seed,

@@ -3,14 +3,17 @@
 """pfsel-prompt, driven through the accessibility tree.
 
 tests/gui/run starts this inside a display (Xvfb, or weston's headless
-backend) and a private D-Bus session; it must not be run in a person's own
-session.  The questions reach the prompt through the agent's own code:
+backend) and a private D-Bus session; with --backend gnome it starts a
+GNOME session of its own in that D-Bus session (gnome_session.py:
+gnome-session and gnome-shell, headless).  It must not be run in a
+person's own session.  The questions reach the prompt through the agent's own code:
 build/tests/gui/seam_driver runs pfsel-prompt with source_prompt_new() and
 posts them (see seam_driver.c for its line protocol); what the window shows
 is read, and its controls are worked, through AT-SPI, as a screen reader
 or a person's keyboard would.
 
-The cases (--backend x11 runs them all, --backend wayland "a" and "g"):
+The cases (--backend x11 runs a to j, --backend wayland "a" and "g",
+--backend gnome "a", "b", "g", "k", "l" and "m"):
 
   a  a question shows every field: the application's name and icon (from
      a .desktop file, through GIO), executable, script, pid, parents,
@@ -34,8 +37,9 @@ The cases (--backend x11 runs them all, --backend wayland "a" and "g"):
      answer nothing, the question stays and the window says why; then the
      person answers with real key presses (X11's XTEST, through AT-SPI's
      generateKeyboardEvent and generateMouseEvent): Tab to Allow and
-     Space, Alt+D, a click on Allow.  Under Wayland, where no client can
-     make input, the refusal only.
+     Space, Alt+D, a click on Allow.  Under GNOME the keys only, made by
+     mutter's virtual keyboard (its remote desktop interface); under
+     weston, where no client can make input, the refusal only.
   h  a press in the first second after a question comes into view does
      not answer it; a second later the same press does.
   i  nothing on the session bus answers: the prompt owns no well-known
@@ -46,13 +50,31 @@ The cases (--backend x11 runs them all, --backend wayland "a" and "g"):
      host widths, shows their rules ("to host *.example.org port 443",
      "to host www.example.org port 443"), and the agent side receives
      the host width; the next question, without names, offers neither.
+  k  (GNOME) a question comes while the person types in another window:
+     the window is shown; mutter gives a newly mapped Wayland window the
+     focus, which lands on "Once", and the Space, Enter and letters the
+     person goes on typing reach the prompt and answer nothing.
+  l  (GNOME) the screen locked through org.gnome.ScreenSaver (the shell's
+     screen shield): the window says so, Allow cannot be pressed (not
+     even through AT-SPI with accessible actions allowed), a question that
+     comes meanwhile is left to its time running out; unlocked, it is
+     listed under "While the screen was locked", and the first question
+     is answered.
+  m  (GNOME) the monitor (--monitor --audit-input=FILE, its .desktop file
+     installed as the package does): a permissive denial appended to the
+     log reaches the shell's notification list (org.gtk.Notifications,
+     served by gnome-shell).
 
 Every case but g runs the prompt with PFSEL_PROMPT_ACCESSIBLE_ACTIONS=1 in
 the seam driver's environment (which the driver, as the agent does, gives
 the prompt): they work the buttons through AT-SPI actions, as an assistive
 technology does when the administrator lets it answer.
 
-Each state is saved as build/logs/prompt-CASE[-STATE][-wayland].png.
+Each state is saved as build/logs/prompt-CASE[-STATE][-wayland|-gnome].png
+(under GNOME taken by the shell, org.gnome.Shell.Screenshot).  Under
+GNOME, "has the focus" is the compositor's own answer (the shell's
+org.gnome.Shell.Introspect GetWindows): GTK 4.8 gives a Wayland window no
+AT-SPI ACTIVE state.
 One line per check: "PASS: NAME" or "FAIL: NAME" (and why, indented).
 Exit status 0 when every check passed.
 """
@@ -88,6 +110,8 @@ REFUSED_NOTICE = ("Answer with the mouse or the keyboard: this window takes no a
 
 passed = 0
 failed = 0
+# The GNOME session (gnome_session.GnomeShell) under --backend gnome.
+shell = None
 
 
 def check(name, ok, detail=""):
@@ -345,8 +369,12 @@ def role(acc):
 
 
 def app_of(pid):
-    """The accessible application of process pid, or None."""
-    desktop = pyatspi.Registry.getDesktop(0)
+    """The accessible application of process pid, or None.  The desktop's
+    list of applications is asked again each time: libatspi keeps it from
+    the registry's events, and under gnome-shell (which registers first,
+    with a tree of its own) an application that came later may be missing
+    from it for good."""
+    desktop = fresh(pyatspi.Registry.getDesktop(0))
     for app in desktop:
         try:
             if app is not None and app.get_process_id() == pid:
@@ -425,11 +453,13 @@ def choose(root, label, timeout=5):
 def screenshot(ctx, name):
     """The whole screen to build/logs/prompt-NAME[-wayland].png; its path."""
     time.sleep(0.7)  # let the last frame be drawn
-    suffix = "-wayland" if ctx.backend == "wayland" else ""
+    suffix = "" if ctx.backend == "x11" else f"-{ctx.backend}"
     out = os.path.join(ctx.logs, f"prompt-{name}{suffix}.png")
     if os.path.exists(out):
         os.unlink(out)  # not last run's
-    if ctx.backend == "x11":
+    if ctx.backend == "gnome":
+        ctx.gnome.screenshot(out)
+    elif ctx.backend == "x11":
         xwd = subprocess.run(["xwd", "-root", "-silent"], capture_output=True, env=ctx.env)
         if xwd.returncode == 0:
             subprocess.run(["convert", "xwd:-", f"png:{out}"], input=xwd.stdout, env=ctx.env)
@@ -497,7 +527,7 @@ def make_world(args):
         GSETTINGS_BACKEND="memory",
         LANG="C.UTF-8",
         LC_ALL="C.UTF-8",
-        GDK_BACKEND=ctx.backend,
+        GDK_BACKEND="x11" if ctx.backend == "x11" else "wayland",
     )
     if ctx.backend == "x11":
         env.pop("WAYLAND_DISPLAY", None)
@@ -641,8 +671,13 @@ def seconds_left(window):
 # --- The cases ---------------------------------------------------------------------
 
 
+def backend_tag(ctx):
+    """What the checks of a backend but X11's begin with."""
+    return "" if ctx.backend == "x11" else f"{ctx.backend}: "
+
+
 def case_a(ctx):
-    tag = "wayland: " if ctx.backend == "wayland" else ""
+    tag = backend_tag(ctx)
     p = Prompt(ctx)
     try:
         if not check(f"{tag}a: the seam driver starts pfsel-prompt", p.ready and p.pid,
@@ -726,7 +761,7 @@ def case_b(ctx):
             return
         # Another window takes the focus, as the person goes on working.
         holder = focus_holder(ctx)
-        holder_win = wait_for(lambda: holder_window(holder), 15)
+        holder_win = wait_for(lambda: holder_window(holder), 30)
         active = wait_for(lambda: holder_win is not None and is_active(holder_win), 10)
         check("b: another window has the focus before the next questions",
               active and not is_active(w),
@@ -795,7 +830,12 @@ def holder_window(proc):
 
 
 def is_active(window):
-    s = states(window)
+    """Whether the window has the keyboard focus: under GNOME, as the
+    compositor says (GTK 4.8 gives a Wayland window no AT-SPI ACTIVE
+    state); else AT-SPI's ACTIVE."""
+    if shell is not None:
+        return shell.has_focus(fresh(window).name)
+    s = states(fresh(window))
     return bool(s is not None and s.contains(pyatspi.STATE_ACTIVE))
 
 
@@ -847,16 +887,18 @@ def case_c(ctx):
         p.close()
 
 
-def audit_record(ctx):
+def audit_record(ctx, permissive=False, when=1718000003, serial=106):
     """One AUDIT_PFSEL_ACCESS record as auditd writes it (raw, as
     "ausearch --raw" prints it; the fields security/pfsel/audit.c logs),
-    of this user (the monitor shows the decisions of its own uid)."""
+    of this user (the monitor shows the decisions of its own uid): a
+    denial, at when (seconds since the epoch), which a permissive policy
+    let through if permissive."""
     uid = os.getuid()
     ids = " ".join(f"{k}={uid}" for k in ("uid", "gid", "euid", "suid", "fsuid", "egid",
                                            "sgid", "fsgid"))
     return (
-        "type=UNKNOWN[1430] msg=audit(1718000003.000:106): pfsel op=connect "
-        "verdict=deny permissive=0 policy=user "
+        f"type=UNKNOWN[1430] msg=audit({when}.000:{serial}): pfsel op=connect "
+        f"verdict=deny permissive={int(permissive)} policy=user "
         f'rule="{ctx.rule_file}":{RULE_LINE}:1 family=inet protocol=tcp '
         "laddr=0.0.0.0 lport=0 raddr=198.51.100.7 rport=8443 "
         f'app="{ctx.exe}" script=? ppid=900 pid=901 auid={uid} {ids} tty=pts1 '
@@ -1019,21 +1061,35 @@ def case_f(ctx):
 
 # X keysyms (X11/keysymdef.h) and the Alt modifier's mask (Mod1Mask).
 XK_TAB = 0xFF09
+XK_RETURN = 0xFF0D
 XK_SPACE = 0x0020
+XK_A = 0x0061
 XK_D = 0x0064
 MOD1_MASK = 1 << 3
 
 
+def input_kind():
+    """How the tests make the person's input, for the checks' names."""
+    return "mutter's virtual keyboard" if shell is not None else "XTEST"
+
+
 def press_key(keysym):
-    """A real key press and release: at-spi2-registryd makes it with XTEST,
-    so the X server sends it to the focused window as a keyboard's own
-    (what any X client could do too: X11 is not defended)."""
+    """A real key press and release.  Under X11 at-spi2-registryd makes it
+    with XTEST, so the X server sends it to the focused window as a
+    keyboard's own (what any X client could do too: X11 is not defended);
+    under GNOME mutter's virtual keyboard (gnome_session.py)."""
+    if shell is not None:
+        shell.press(keysym)
+        return
     pyatspi.Registry.generateKeyboardEvent(keysym, None, pyatspi.KEY_SYM)
     time.sleep(0.15)
 
 
 def press_with_alt(keysym):
     """keysym pressed with Alt held (locked for the press, then unlocked)."""
+    if shell is not None:
+        shell.press(keysym, with_alt=True)
+        return
     pyatspi.Registry.generateKeyboardEvent(MOD1_MASK, None, pyatspi.KEY_LOCKMODIFIERS)
     time.sleep(0.1)
     try:
@@ -1098,7 +1154,7 @@ def refused(ctx, p, window, qid, label, tag=""):
 
 
 def case_g(ctx):
-    tag = "wayland: " if ctx.backend == "wayland" else ""
+    tag = backend_tag(ctx)
     # As the agent runs it by default: nothing in its environment.
     p = Prompt(ctx, accessible_actions=False)
     try:
@@ -1118,11 +1174,12 @@ def case_g(ctx):
         # The person, at the keyboard: Tab until Allow has the focus, Space.
         allow = answer_control(w, "Allow")
         tabs = tab_to(allow) if allow is not None else None
-        check("g: the person moves the focus to Allow with Tab (real key presses, XTEST)",
+        check(f"{tag}g: the person moves the focus to Allow with Tab (real key presses, "
+              f"{input_kind()})",
               tabs is not None, f"Allow not focused after 30 presses of Tab: {allow}")
         press_key(XK_SPACE)
         got = p.driver.expect(r"answer 51 .*", 5)
-        check(f"g: Space on the focused Allow (after {tabs} Tab) answers: allow once",
+        check(f"{tag}g: Space on the focused Allow (after {tabs} Tab) answers: allow once",
               got and got.group(0) == "answer 51 allow once -",
               got.group(0) if got else "no answer; driver said: " + " | ".join(p.driver.seen))
         screenshot(ctx, "g-answered")
@@ -1130,15 +1187,18 @@ def case_g(ctx):
         p.driver.ask(52, 60000, **question(ctx, rport=8052))
         shown = wait_for(lambda: "8052" in (field(w, "Port") or ""), 10)
         deny = answer_control(w, "Deny") if shown else None
-        check("g: the next question is shown, its Deny armed", deny is not None)
+        check(f"{tag}g: the next question is shown, its Deny armed", deny is not None)
         notice = field(w, "Notice")
-        check("g: the notice is gone with the question it was about", notice is None,
+        check(f"{tag}g: the notice is gone with the question it was about", notice is None,
               f"Notice: {notice!r}")
         press_with_alt(XK_D)
         got = p.driver.expect(r"answer 52 .*", 5)
-        check("g: Alt+D (Deny's mnemonic, real key presses) answers: deny once",
+        check(f"{tag}g: Alt+D (Deny's mnemonic, real key presses) answers: deny once",
               got and got.group(0) == "answer 52 deny once -",
               got.group(0) if got else "no answer; driver said: " + " | ".join(p.driver.seen))
+        if shell is not None:
+            # GTK 4.8 tells no window's place on a Wayland screen: no click.
+            return
         # The pointer: a click on Allow.
         p.driver.ask(53, 60000, **question(ctx, rport=8053))
         shown = wait_for(lambda: "8053" in (field(w, "Port") or ""), 10)
@@ -1303,8 +1363,172 @@ def case_i(ctx):
         p.close()
 
 
+def case_k(ctx):
+    """A question comes while the person types in another window (GNOME).
+
+    mutter gives the focus to every Wayland window it maps for the first
+    time (a window with no user time takes it, window_state_on_map()),
+    and no Wayland protocol lets the client decline it: what the prompt
+    controls is where that focus lands, on "Once", and that the keys the
+    person was typing for the other window answer nothing."""
+    holder = focus_holder(ctx)
+    p = None
+    try:
+        holder_win = wait_for(lambda: holder_window(holder), 30)
+        active = wait_for(lambda: holder_win is not None and is_active(holder_win), 10)
+        if not check("k: another window has the focus", active):
+            return
+        press_key(XK_A)
+        typed = wait_for(lambda: [a for a in walk(fresh(holder_win))
+                                  if role(a) == "text" and "a" in text_of(a)], 5)
+        check(f"k: the person types in it (real key presses, {input_kind()})", typed,
+              "its texts: " + repr([text_of(a) for a in walk(fresh(holder_win))]))
+        p = Prompt(ctx)
+        p.driver.ask(91, 90000, **question(ctx, rport=8091))
+        w = p.window_with(ctx.exe, 20)
+        if not check("k: the question comes: the prompt's window is shown", w is not None):
+            return
+        once = controls(w, BUTTONS, "Once")
+        check("k: in the window, the focus is on \"Once\"",
+              once and wait_for(lambda: focused(once[0]), 5),
+              "focused: " + repr([a.name for a in walk_shown(fresh(w)) if focused(a)]))
+        # Still typing, as meant for the other window.
+        for key in (XK_SPACE, XK_RETURN, XK_A, XK_D, XK_SPACE, XK_RETURN):
+            press_key(key)
+        screenshot(ctx, "k-typed")
+        got = p.driver.expect(r"answer 91 .*", 2)
+        check("k: the Space, Enter and letters typed on give the agent no answer", got is None,
+              got and got.group(0))
+        holder_texts = [t for a in walk(fresh(holder_win)) if role(a) == "text"
+                        for t in text_of(a)]
+        check("k: ... they went to the prompt's window: mutter gave it the focus (its "
+              "shell says so), and the other window's text is still \"a\"",
+              is_active(w) and "a" in holder_texts and not [t for t in holder_texts if "d" in t],
+              f"prompt active {is_active(w)}; the other window's texts: {holder_texts}")
+        choose(w, "Deny")
+        got = p.driver.expect(r"answer 91 .*", 10)
+        check("k: ... and it is answered deny once", got and got.group(0) == "answer 91 deny once -",
+              got and got.group(0))
+    finally:
+        holder.terminate()
+        holder.wait()
+        if p is not None:
+            p.close()
+
+
+def case_l(ctx):
+    """The locked screen: GNOME's screen shield, through org.gnome.ScreenSaver."""
+    p = Prompt(ctx)
+    try:
+        p.driver.ask(101, 90000, **question(ctx, rport=8101))
+        w = p.window_with(ctx.exe, 20)
+        if not check("l: the question is shown", w is not None):
+            return
+        if not check("l: the screen locks (org.gnome.ScreenSaver Lock, then GetActive)",
+                     ctx.gnome.lock()):
+            return
+        banner = wait_for(lambda: any("The screen is locked" in t for t in texts(w)), 10)
+        # The shield fades the screen to black: a key brings its lock
+        # screen back into view, as the person's would.
+        ctx.gnome.nudge()
+        screenshot(ctx, "l-locked")
+        check("l: the window says the screen is locked", banner, " | ".join(texts(w)))
+        allow = controls(w, BUTTONS, "Allow")
+        check("l: Allow cannot be pressed while the screen is locked",
+              allow and not sensitive(fresh(allow[0])), repr(allow))
+        acted = do_action(allow[0]) if allow else None
+        got = p.driver.expect(r"answer 101 .*", 3)
+        check("l: ... pressed through AT-SPI anyway (accessible actions allowed), it gives "
+              "no answer", acted and got is None,
+              got.group(0) if got else f"no click action on Allow: {acted!r}")
+        # A question that comes while the screen is locked is never answerable.
+        p.driver.ask(102, 4000, **question(ctx, rport=8102))
+        got = p.driver.expect(r"unanswered 102|answer 102 .*", 10)
+        check("l: a question that comes while locked is left unanswered (the kernel's verdict)",
+              got and got.group(0) == "unanswered 102", got and got.group(0))
+        if not check("l: the screen unlocks (SetActive false, as GDM's unlock does)",
+                     ctx.gnome.unlock()):
+            return
+        listed = wait_for(lambda: "While the screen was locked" in texts(w) and [
+            t for t in texts(w) if "port 8102 over tcp: time ran out" in t], 10)
+        screenshot(ctx, "l-unlocked")
+        check("l: unlocked, the window lists it under \"While the screen was locked\": its "
+              "time ran out", listed,
+              " | ".join(texts(w)))
+        check("l: ... and question 101 is the one shown again",
+              "8101" in (field(w, "Port") or ""), f"Port: {field(w, 'Port')!r}")
+        ok = choose(w, "Allow")
+        got = p.driver.expect(r"answer 101 .*", 10)
+        check("l: back from the locked screen, 101 is answered: allow once",
+              ok and got and got.group(0) == "answer 101 allow once -", got and got.group(0))
+    finally:
+        p.close()
+
+
+def case_m(ctx):
+    """The monitor's notifications reach GNOME's notification list."""
+    path = os.path.join(ctx.work, "audit-m.log")
+    with open(path, "w") as f:
+        f.write(audit_record(ctx))
+    proc = subprocess.Popen([ctx.prompt, "--monitor", f"--audit-input={path}"], env=ctx.env,
+                            stdout=ctx.prompt_log, stderr=ctx.prompt_log)
+    try:
+        app = wait_for(lambda: app_of(proc.pid), 15)
+        w = app and wait_for(lambda: [x for x in windows(app)
+                                      if any("198.51.100.7" in t for t in texts(x))], 15)
+        if not check("m: the monitor is up, its window lists the log's denial", w):
+            return
+        with open(path, "a") as f:
+            f.write(audit_record(ctx, permissive=True, when=int(time.time()), serial=107))
+        title = f"pfsel would deny {ctx.exe}"
+        shell_app = app_of(ctx.gnome.shell_pid)
+        seen = wait_for(lambda: [t for a in walk(fresh(shell_app)) for t in text_of(a)
+                                 if title in t], 15, 0.5)
+        screenshot(ctx, "m-notified")
+        check(f"m: a permissive denial appended to the log: the shell's notification list "
+              f"shows \"{title}\" (a banner)",
+              seen, "the shell's texts: " + " | ".join(
+                  t for a in walk(fresh(shell_app)) for t in text_of(a))[:3000])
+    finally:
+        proc.terminate()
+        proc.wait()
+
+
 CASES = {"a": case_a, "b": case_b, "c": case_c, "d": case_d, "e": case_e, "f": case_f,
-         "g": case_g, "h": case_h, "i": case_i, "j": case_j}
+         "g": case_g, "h": case_h, "i": case_i, "j": case_j,
+         "k": case_k, "l": case_l, "m": case_m}
+
+
+def install_monitor_desktop(ctx):
+    """The monitor's .desktop file as the package installs it (its
+    Exec the pfsel-prompt under test), in the session's applications:
+    gnome-shell takes a notification (org.gtk.Notifications, where GLib
+    sends them when the shell serves it) only from an application it
+    knows by the .desktop file of its application id."""
+    with open(os.path.join(ctx.top, "packaging", "desktop", "org.pfsel.Monitor.desktop.in")) as f:
+        text = f.read().replace("@BINDIR@/pfsel-prompt", ctx.prompt)
+    with open(os.path.join(ctx.work, "data", "applications", "org.pfsel.Monitor.desktop"),
+              "w") as f:
+        f.write(text)
+
+
+def let_root_banner_go(ctx):
+    """As root, the shell greets the session with a banner ("Logged in as
+    a privileged user") over the top of the screen, where the prompt's
+    headline is: the person's key presses let it go after its time."""
+    if os.getuid() != 0:
+        return
+    text = "Logged in as a privileged user"
+    shell_app = wait_for(lambda: app_of(ctx.gnome.shell_pid), 10)
+    if shell_app is None:
+        return
+
+    def banner():
+        return [a for a in walk_shown(fresh(shell_app)) if text in text_of(a)]
+
+    if wait_for(banner, 5, 0.3):
+        gone = wait_for(lambda: ctx.gnome.nudge() or not banner(), 15, 0.5)
+        log(f"gnome: the shell's banner for root {'went' if gone else 'stays'}")
 
 
 def start_a11y_bus(ctx):
@@ -1335,9 +1559,9 @@ def start_a11y_bus(ctx):
 
 
 def main():
-    global pyatspi
+    global pyatspi, shell
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--backend", choices=("x11", "wayland"), required=True)
+    parser.add_argument("--backend", choices=("x11", "wayland", "gnome"), required=True)
     parser.add_argument("--top", required=True, help="the source tree")
     parser.add_argument("--work", required=True, help="a folder for the run's files")
     parser.add_argument("--cases", default=None,
@@ -1345,7 +1569,7 @@ def main():
     parser.add_argument("--prompt", help="the pfsel-prompt to test (default: build/bin's)")
     parser.add_argument("--driver", help="the seam driver (default: build/tests/gui's)")
     args = parser.parse_args()
-    cases = args.cases or ("abcdefghij" if args.backend == "x11" else "ag")
+    cases = args.cases or {"x11": "abcdefghij", "wayland": "ag", "gnome": "abgklm"}[args.backend]
     if any(c not in CASES for c in cases):
         parser.error(f"--cases: not cases of this test: {cases}")
     # Its own accessibility bus would take the place of a person's.
@@ -1359,7 +1583,18 @@ def main():
     import pyatspi as _pyatspi  # after the bus is up: it connects on import
 
     pyatspi = _pyatspi
+    ctx.gnome = None
     try:
+        if ctx.backend == "gnome":
+            import gnome_session
+
+            install_monitor_desktop(ctx)
+            ctx.gnome = shell = gnome_session.GnomeShell(ctx, wait_for)
+            if not check("gnome: gnome-session starts gnome-shell (headless, a virtual "
+                         f"monitor of {gnome_session.MONITOR})", ctx.gnome.start(),
+                         "see build/logs/gui-gnome.log and gui-gnome-shell.log"):
+                return 1
+            let_root_banner_go(ctx)
         for c in cases:
             t0 = time.monotonic()
             try:
@@ -1375,6 +1610,8 @@ def main():
             except ProcessLookupError:
                 pass
         ctx.launcher.wait()
+        if ctx.gnome:
+            ctx.gnome.stop()
         bus.terminate()
         bus.wait()
     return 0 if failed == 0 else 1

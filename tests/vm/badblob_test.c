@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "linux/crc32c.h"
 #include "pfsel_test_util.h"
 
 /* The uid the corpus and valid.pfsel are compiled for. */
@@ -168,16 +169,18 @@ static void set32(uint8_t *p, uint32_t v)
 	p[3] = v >> 24;
 }
 
-/* CRC32C of a blob with its checksum field read as zero (FORMAT.md). */
+/*
+ * CRC32C of a blob with its checksum field (bytes 12 to 15) read as zero
+ * (FORMAT.md), with the kernel's crc32c() as the shim gives it.
+ */
 static uint32_t checksum(const uint8_t *p, size_t len)
 {
-	uint32_t crc = 0xffffffff;
+	static const uint8_t zero[4];
+	uint32_t crc;
 
-	for (size_t i = 0; i < len; i++) {
-		crc ^= (i >= 12 && i < 16) ? 0 : p[i];
-		for (int k = 0; k < 8; k++)
-			crc = (crc >> 1) ^ (0x82f63b78 & -(crc & 1));
-	}
+	crc = crc32c(~0u, p, 12);
+	crc = crc32c(crc, zero, sizeof(zero));
+	crc = crc32c(crc, p + 16, len - 16);
 	return ~crc;
 }
 

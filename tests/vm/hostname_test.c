@@ -63,6 +63,8 @@ static const char *const zone_args[] = {
 	"--host-record=userns-started.test.example,127.0.12.6,600",
 	"--host-record=suid-started.test.example,127.0.12.7,600",
 	"--host-record=user.test.example,127.0.12.2,600",
+	"--host-record=trust-gone.test.example,127.0.12.10,600",
+	"--host-record=uid-policy.test.example,127.0.12.12,600",
 };
 
 /* Write @text to @path, created or emptied first: 0 or errno. */
@@ -421,6 +423,7 @@ FIXTURE_SETUP(hostname)
 		{ "127.0.10.6", PORT_NAMED },	  { "127.0.11.7", PORT_BY_ADDRESS },
 		{ "127.0.12.1", PORT_NAMED },	  { "127.0.12.4", PORT_NAMED },
 		{ "127.0.12.5", PORT_NAMED },	  { "127.0.11.8", PORT_BY_ADDRESS },
+		{ "127.0.12.10", PORT_NAMED },	  { "127.0.12.11", PORT_NAMED },
 	};
 	size_t i;
 
@@ -1249,6 +1252,65 @@ TEST_F(hostname, served_answer_counts_only_for_its_query)
 	EXPECT_EQ(0, pfsel_wait_status(pid));
 	close(other);
 	close(server);
+}
+
+/*
+ * A load that stops trusting a resolver takes what it taught (issue 28):
+ * a name learned through dnsmasq goes with the system policy that no
+ * longer names dnsmasq a resolver, and the host rule that allowed it by
+ * that name no longer does; what this program, a resolver still, taught
+ * stays.  The control: the same system policy loaded again keeps both.
+ */
+TEST_F(hostname, names_go_with_the_trust_in_their_resolver)
+{
+	const int to = udp_bound(RESOLVER, 0), server = udp_bound(FORGER, 53);
+	long untrusted;
+
+	ASSERT_LE(0, to);
+	ASSERT_LE(0, server);
+	ASSERT_EQ(0, as_user("trust-gone.test.example", "127.0.12.10",
+			     PORT_NAMED, true));
+	ASSERT_TRUE(exchange(to, server, "trust-kept.test.example",
+			     "127.0.12.11"));
+	close(server);
+	close(to);
+	ASSERT_TRUE(table_has("127.0.12.10", "trust-gone.test.example"));
+	ASSERT_TRUE(table_has("127.0.12.11", "trust-kept.test.example"));
+	untrusted = hosts_stat("untrusted");
+	ASSERT_LE(0, untrusted);
+
+	/* The control: a load that keeps both resolvers keeps both names. */
+	ASSERT_EQ(0, pfsel_load("hosts_system"));
+	EXPECT_TRUE(table_has("127.0.12.10", "trust-gone.test.example"));
+	EXPECT_TRUE(table_has("127.0.12.11", "trust-kept.test.example"));
+	EXPECT_EQ(0, as_user(NULL, "127.0.12.10", PORT_NAMED, false));
+	EXPECT_EQ(untrusted, hosts_stat("untrusted"));
+
+	ASSERT_EQ(0, pfsel_load("hosts_self_system"));
+	EXPECT_FALSE(table_has("127.0.12.10", "trust-gone.test.example"));
+	EXPECT_EQ(EACCES, as_user(NULL, "127.0.12.10", PORT_NAMED, false));
+	EXPECT_LT(untrusted, hosts_stat("untrusted"));
+	EXPECT_TRUE(table_has("127.0.12.11", "trust-kept.test.example"));
+	EXPECT_EQ(0, as_user(NULL, "127.0.12.11", PORT_NAMED, false));
+}
+
+/*
+ * A resolver run by a uid without a policy of its own is trusted until
+ * that uid gets one: the load of that policy makes the resolver the
+ * user's program, and takes what it taught.  The control: the load of
+ * another user's policy keeps it.
+ */
+TEST_F(hostname, names_go_when_their_resolvers_uid_gets_a_policy)
+{
+	ASSERT_FALSE(pfsel_uid_loaded(PFSEL_UID2));
+	ASSERT_TRUE(resolver_as(PFSEL_UID2, "uid-policy.test.example"));
+	ASSERT_TRUE(table_has("127.0.12.12", "uid-policy.test.example"));
+
+	ASSERT_EQ(0, pfsel_load("hosts_1001"));
+	EXPECT_TRUE(table_has("127.0.12.12", "uid-policy.test.example"));
+
+	ASSERT_EQ(0, pfsel_load("permissive_1002"));
+	EXPECT_FALSE(table_has("127.0.12.12", "uid-policy.test.example"));
 }
 
 TEST_HARNESS_MAIN

@@ -46,6 +46,7 @@
 
 #include "../pfsel_test_util.h"
 #include "../raw_genl.h"
+#include "linux/crc32c.h"
 
 #include <linux/pfsel_policy.h>
 
@@ -171,27 +172,6 @@ static uint32_t edge32(uint32_t len)
 
 /* ---- the policy blobs ------------------------------------------------- */
 
-static uint32_t crc32c(const uint8_t *p, size_t len)
-{
-	static uint32_t table[256];
-	uint32_t crc = 0xffffffffu;
-	size_t i;
-	int k;
-
-	if (!table[1]) {
-		for (i = 0; i < 256; i++) {
-			uint32_t c = (uint32_t)i;
-
-			for (k = 0; k < 8; k++)
-				c = (c >> 1) ^ (c & 1 ? 0x82f63b78u : 0);
-			table[i] = c;
-		}
-	}
-	for (i = 0; i < len; i++)
-		crc = table[(crc ^ p[i]) & 0xff] ^ (crc >> 8);
-	return ~crc;
-}
-
 static void put32(uint8_t *p, uint32_t v)
 {
 	p[0] = (uint8_t)v;
@@ -216,7 +196,7 @@ static void fix_checksum(uint8_t *b, size_t len)
 	if (len < sizeof(struct pfsel_policy_header))
 		return;
 	put32(b + HDR_CSUM, 0);
-	put32(b + HDR_CSUM, crc32c(b, len));
+	put32(b + HDR_CSUM, ~crc32c(~0u, b, len));
 }
 
 /*

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pfsel LSM - What execve() makes a process's application
+ *
+ * A process's application (app.c) is fixed at execve(): the executable
+ * and, when the kernel ran a script through its "#!" interpreter, the
+ * script (policy/LANGUAGE.md, section 5).  Rules name applications by path, so
+ * the identity is a path, and a path can lie: a user namespace lets an
+ * unprivileged user bind-mount any file over /usr/bin/firefox in a mount
+ * namespace of their own.  A path therefore only counts if it names the
+ * same file when looked up from the root of the init process, that is, as
+ * the administrator who wrote the policy sees the system.  Otherwise the
+ * application is unnamed, and only rules for "*" match it.
+ *
+ * A script is worse: the kernel runs the interpreter and hands it the
+ * script's *name*, which the interpreter opens later.  Whoever controls a
+ * symbolic link on the way, or a mount namespace, can make that name
+ * another file by then, and the other script would run as the one the
+ * kernel named.  So the script identity is given only when the name holds
+ * no symbolic link and names the very file executed (else the process is
+ * the interpreter run by hand: no script), and until the interpreter has
+ * opened that file, an open of another file by the script's path fails.
+ * A handler that passes the file itself (binfmt_misc's "O" and "C" flags)
+ * leaves nothing to race.
+ *
+ * Once the identity is final, the policies in force say whether it is
+ * protected (protect.c).
+ */
+
+#include <linux/binfmts.h>
+#include <linux/cred.h>
+#include <linux/dcache.h>
+#include <linux/fs.h>
+#include <linux/lsm_hooks.h>
+#include <linux/namei.h>
+#include <linux/path.h>
+#include <linux/slab.h>
+
+#include "app.h"
+#include "common.h"
+#include "cred.h"
+#include "exec.h"
+#include "protect.h"
+#include "setup.h"
+
+/* Tells whether @name, looked up from init's root, is @file itself. */
+static bool names_file_for_init(const char *const name,
+				const struct file *const file)
+{
+	struct path root, found;
+	bool same = false;
+
+	if (!pfsel_init_root(&root))
+		return false;
+
+	if (!vfs_path_lookup(root.dentry, root.mnt, name, 0, &found)) {
+		same = d_backing_inode(found.dentry) == file_inode(file);
+		path_put(&found);
+	}
+	path_put(&root);
+	return same;
+}
+
+/*
+ * Sets *@name to the path of @file, or to NULL when it cannot be named:
+ * unreachable, deleted, too long, or not the same file as init sees.
+ */
+static int name_file(const struct file *const file, char **const name)
+{
+	char *buf, *path;
+
+	*name = NULL;
+	buf = __getname();
+	if (!buf)
+		return -ENOMEM;
+	path = d_absolute_path(&file->f_path, buf, PATH_MAX);
+	if (!IS_ERR(path) && names_file_for_init(path, file)) {
+		*name = kstrdup(path, GFP_KERNEL_ACCOUNT);
+		if (!*name) {
+			__putname(buf);
+			return -ENOMEM;
+		}
+	}
+	__putname(buf);
+	return 0;
+}
+
+/*
+ * Whether @name goes up a folder ("..").  The interpreter opens the
+ * script's name after exec: a ".." makes the file it leads to depend on
+ * a folder above it on the way, which may be the user's to swap (for a
+ * symbolic link, say) once the name was checked; a name that only goes
+ * down leads to the file through its own parents.
+ */
+static bool goes_up(const char *name)
+{
+	while (*name) {
+		if (name[0] == '.' && name[1] == '.' &&
+		    (name[2] == '/' || !name[2]))
+			return true;
+		name = strchrnul(name, '/');
+		while (*name == '/')
+			name++;
+	}
+	return false;
+}
+
+/*
+ * Tells whether @name, as the interpreter will look it up (from the
+ * current directory and root), crosses no symbolic link, goes up no
+ * folder, reads as no option (an interpreter takes "-I..." or "-x" for
+ * one of its switches, and then runs other code: the old attack on
+ * set-user-ID scripts), and is the file executed.
+ */
+static bool names_file_plainly(const char *const name,
+			       const struct pfsel_app *const named)
+{
+	const struct inode *inode;
+	struct path path;
+	bool same;
+
+	if (name[0] == '-' || goes_up(name))
+		return false;
+	if (kern_path(name, LOOKUP_NO_SYMLINKS | LOOKUP_NO_MAGICLINKS, &path))
+		return false;
+	inode = d_backing_inode(path.dentry);
+	same = inode && inode->i_ino == named->ino &&
+	       inode->i_sb->s_dev == named->dev;
+	path_put(&path);
+	return same;
+}
+
+static void set_cred_app(const struct cred *const cred,
+			 struct pfsel_app *const app)
+{
+	struct pfsel_cred_security *const cs = pfsel_cred(cred);
+
+	pfsel_app_put(cs->app);
+	cs->app = app;
+}
+
+/*
+ * The file named in execve(): the executable, unless a binary handler
+ * turns out to run it through an interpreter.  Whether root's code runs
+ * it is the caller's to say, as it is now: the new program starts afresh,
+ * root only if its credentials are root's (a set-user-ID-root program is
+ * not, until it makes itself root in full).
+ */
+static int hook_bprm_creds_for_exec(struct linux_binprm *const bprm)
+{
+	struct pfsel_app *app;
+	char *exe;
+	int err;
+
+	err = name_file(bprm->file, &exe);
+	if (err)
+		return err;
+	app = pfsel_app_alloc();
+	if (!app) {
+		kfree(exe);
+		return -ENOMEM;
+	}
+	app->exe = exe;
+	app->ino = file_inode(bprm->file)->i_ino;
+	app->dev = file_inode(bprm->file)->i_sb->s_dev;
+	app->root_started = pfsel_cred_root_since_exec(current_cred());
+	set_cred_app(bprm->cred, app);
+	pfsel_cred(bprm->cred)->was_root = false;
+	return 0;
+}
+
+/*
+ * The file the new program runs from.  A handler that ran the named file
+ * through an interpreter ("#!", binfmt_misc) changed bprm->interp: then
+ * the interpreter is the executable and the named file the script.  With
+ * binfmt_misc's credential flag ("C") the file that the credentials come
+ * from is the named file, but what runs is still the interpreter,
+ * bprm->file.
+ */
+static int identify_script(struct linux_binprm *const bprm)
+{
+	struct pfsel_app *const first = pfsel_cred(bprm->cred)->app;
+	struct pfsel_app *app;
+	char *exe, *script = NULL;
+	bool has_script = true;
+	int err;
+
+	if (bprm->interp == bprm->filename || !first)
+		return 0;
+
+	err = name_file(bprm->file, &exe);
+	if (err)
+		return err;
+	/*
+	 * The interpreter is handed the name: it must lead to the file
+	 * executed, and nowhere else.  binfmt_misc's "O" and "C" flags pass
+	 * an open descriptor of the file too (have_execfd), but still the
+	 * name as an argument, which perl or bash open (and read as their
+	 * options) without looking at the descriptor.
+	 */
+	if (!names_file_plainly(bprm->filename, first))
+		has_script = false;
+	if (first->exe && has_script) {
+		script = kstrdup(first->exe, GFP_KERNEL_ACCOUNT);
+		if (!script) {
+			kfree(exe);
+			return -ENOMEM;
+		}
+	}
+	app = pfsel_app_alloc();
+	if (!app) {
+		kfree(exe);
+		kfree(script);
+		return -ENOMEM;
+	}
+	app->exe = exe;
+	app->script = script;
+	app->has_script = has_script;
+	app->ino = first->ino;
+	app->dev = first->dev;
+	app->root_started = first->root_started;
+	/* Until the interpreter opened the file by its name, it is watched. */
+	app->script_opened = !script;
+	set_cred_app(bprm->cred, app);
+	return 0;
+}
+
+/*
+ * The identity is final once the handler found what runs: only then can
+ * a policy say whether the application is protected.
+ */
+static int hook_bprm_creds_from_file(struct linux_binprm *const bprm,
+				     const struct file *const file)
+{
+	int err = identify_script(bprm);
+
+	if (err)
+		return err;
+	return pfsel_protect_exec(bprm, pfsel_cred(bprm->cred)->app);
+}
+
+/*
+ * The interpreter opens its script by name.  The first open that finds
+ * the file executed settles it; an open before that of another file at
+ * the script's path means the name was made to lead elsewhere since exec
+ * (a mount over it in the process's own mount namespace): refused, or the
+ * other file would run as the script.
+ */
+static int hook_file_open(struct file *const file)
+{
+	struct pfsel_app *const app = pfsel_cred(current_cred())->app;
+	const struct inode *const inode = file_inode(file);
+	char *buf, *path;
+	bool refused;
+
+	if (likely(!app || READ_ONCE(app->script_opened)))
+		return 0;
+	if (!S_ISREG(inode->i_mode))
+		return 0;
+	if (inode->i_ino == app->ino && inode->i_sb->s_dev == app->dev) {
+		WRITE_ONCE(app->script_opened, true);
+		return 0;
+	}
+	buf = __getname();
+	if (!buf)
+		return -ENOMEM;
+	path = d_absolute_path(&file->f_path, buf, PATH_MAX);
+	refused = !IS_ERR(path) && !strcmp(path, app->script);
+	__putname(buf);
+	return refused ? -EACCES : 0;
+}
+
+/*
+ * Before the new credentials are installed and while execve() still
+ * excludes tracers: a protected process is made non-dumpable.
+ */
+static void hook_bprm_committing_creds(const struct linux_binprm *const bprm)
+{
+	pfsel_protect_commit(pfsel_cred(bprm->cred)->app);
+}
+
+static struct security_hook_list pfsel_exec_hooks[] __ro_after_init = {
+	LSM_HOOK_INIT(bprm_creds_for_exec, hook_bprm_creds_for_exec),
+	LSM_HOOK_INIT(bprm_creds_from_file, hook_bprm_creds_from_file),
+	LSM_HOOK_INIT(bprm_committing_creds, hook_bprm_committing_creds),
+	LSM_HOOK_INIT(file_open, hook_file_open),
+};
+
+__init void pfsel_add_exec_hooks(void)
+{
+	security_add_hooks(pfsel_exec_hooks, ARRAY_SIZE(pfsel_exec_hooks),
+			   &pfsel_lsmid);
+}

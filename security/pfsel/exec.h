@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * pfsel LSM - What execve() makes a process's application
+ */
+
+#ifndef _SECURITY_PFSEL_EXEC_H
+#define _SECURITY_PFSEL_EXEC_H
+
+#include <linux/init.h>
+
+__init void pfsel_add_exec_hooks(void);
+
+#endif /* _SECURITY_PFSEL_EXEC_H */
