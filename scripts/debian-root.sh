@@ -9,8 +9,8 @@
 #   debian_release NAME
 #       the releases the project builds for and tests on: NAME is a
 #       codename (bookworm, trixie) or a number (12, 13); prints
-#       "CODENAME NUMBER" ("trixie 13").  Any other NAME: a message that
-#       names it and the known ones on stderr, status 1.
+#       "CODENAME NUMBER" ("trixie 13").  Any other NAME: nothing, status
+#       1 (the caller says what it was asked).
 #
 #   debian_host_release
 #       prints this machine's codename (VERSION_CODENAME of /etc/os-release).
@@ -50,10 +50,7 @@ debian_release() {
 	case $1 in
 	bookworm | 12) echo "bookworm 12" ;;
 	trixie | 13) echo "trixie 13" ;;
-	*)
-		echo "unknown Debian release '$1': the known ones are bookworm (12) and trixie (13)" >&2
-		return 1
-		;;
+	*) return 1 ;;
 	esac
 }
 
@@ -64,7 +61,9 @@ debian_host_release() {
 debian_mirror() {
 	local suite=$1 mirror=${MIRROR:-}
 	for suite in "$suite" "$(debian_host_release)"; do
-		[ -z "$mirror" ] && [ -n "$suite" ] || break
+		if [ -n "$mirror" ] || [ -z "$suite" ]; then
+			break
+		fi
 		if [ -f /etc/apt/sources.list.d/debian.sources ]; then
 			mirror=$(awk -v suite="$suite" 'BEGIN { RS = "" }
 				{
@@ -135,6 +134,7 @@ debian_apt_install() {
 	[ -n "$packages" ] || return 0
 	printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
 	chmod 755 "$root/usr/sbin/policy-rc.d"
+	# shellcheck disable=SC2086 # one package a word
 	debian_chroot "$root" apt-get update -q &&
 		debian_chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
 			--no-install-recommends ${packages//,/ } || status=$?
