@@ -58,39 +58,49 @@ static struct sepol_policydb *compile_export(const struct pfw_policy *policy,
 	return rc ? NULL : compiled;
 }
 
-int pfw_emit_sepolicy(FILE *out, const struct pfw_policy *policy,
-		      const struct pfw_lowered *lowered,
-		      const struct pfsel_policydb *db, struct pfw_diag *diag)
+/* libsepol's writer of policy.conf, in write_policydb()'s shape. */
+static int write_conf(FILE *out, struct sepol_policydb *compiled,
+		      struct pfw_diag *diag)
 {
-	struct sepol_policydb *compiled;
-	int rc;
-
-	compiled = compile_export(policy, lowered, db, diag);
-	if (!compiled)
-		return -1;
-	rc = write_policydb(out, compiled, diag);
-	sepol_policydb_free(compiled);
-	return rc;
-}
-
-int pfw_emit_conf(FILE *out, const struct pfw_policy *policy,
-		  const struct pfw_lowered *lowered,
-		  const struct pfsel_policydb *db, struct pfw_diag *diag)
-{
-	struct sepol_policydb *compiled;
-	int rc;
-
-	compiled = compile_export(policy, lowered, db, diag);
-	if (!compiled)
-		return -1;
 	errno = 0;
-	rc = sepol_kernel_policydb_to_conf(out, &compiled->p);
-	sepol_policydb_free(compiled);
-	if (rc || fflush(out) != 0) {
+	if (sepol_kernel_policydb_to_conf(out, &compiled->p) ||
+	    fflush(out) != 0) {
 		pfw_error(diag, NULL, "cannot write the SELinux policy.conf: %s",
 			  errno ? strerror(errno) :
 				  "libsepol could not express the policy");
 		return -1;
 	}
 	return 0;
+}
+
+/* The export of @policy, compiled by libsepol, written by @write. */
+static int emit_compiled(FILE *out, const struct pfw_policy *policy,
+			 const struct pfw_lowered *lowered,
+			 const struct pfsel_policydb *db, struct pfw_diag *diag,
+			 int (*write)(FILE *, struct sepol_policydb *,
+				      struct pfw_diag *))
+{
+	struct sepol_policydb *compiled;
+	int rc;
+
+	compiled = compile_export(policy, lowered, db, diag);
+	if (!compiled)
+		return -1;
+	rc = write(out, compiled, diag);
+	sepol_policydb_free(compiled);
+	return rc;
+}
+
+int pfw_emit_sepolicy(FILE *out, const struct pfw_policy *policy,
+		      const struct pfw_lowered *lowered,
+		      const struct pfsel_policydb *db, struct pfw_diag *diag)
+{
+	return emit_compiled(out, policy, lowered, db, diag, write_policydb);
+}
+
+int pfw_emit_conf(FILE *out, const struct pfw_policy *policy,
+		  const struct pfw_lowered *lowered,
+		  const struct pfsel_policydb *db, struct pfw_diag *diag)
+{
+	return emit_compiled(out, policy, lowered, db, diag, write_conf);
 }

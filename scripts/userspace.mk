@@ -7,7 +7,8 @@
 #   WARNINGS            the warnings every user-space object is built with
 #   SAN_FLAGS           what a test build adds (ASan, UBSan, no recovery)
 #   POLICYDB_SRCS       the kernel's policy reader (security/pfsel/), which
-#                       pfwc, libpfsel and the tests build for user space...
+#                       pfwc, libuserpolicy and the tests build for user
+#                       space...
 #   POLICYDB_CPPFLAGS   ...through compiler/kshim's kernel headers
 #   Q, quiet            one line a step, $(call quiet,LABEL,FILE); V=1 shows
 #                       the whole commands

@@ -16,9 +16,9 @@
  * loaded must be no looser than the policy in force, which the person
  * approved, but for the new rule: the text is parsed once, includes and
  * all, and compiled twice, with the rule and without it; the policy
- * without it must be no looser than the policy in force
- * (pfsel_compare(), exact; baseline() says how the agent knows it, and
- * loads nothing when it does not).  The two differ in the one rule, which
+ * without it must be no looser than the policy in force (trust_judge(),
+ * libuserpolicy's one judgement, exact; baseline() says how the agent
+ * knows it, and loads nothing when it does not).  The two differ in the one rule, which
  * decides only the requests it matches and that no earlier rule decides,
  * so the policy loaded is looser than the one in force at most where the
  * person's answer says so.  The agent process loads it itself, the one
@@ -41,12 +41,7 @@
 #include <unistd.h>
 
 #include "agent.h"
-#include "backend.h"
-#include "diag.h"
-#include "parser.h"
 #include "pfw.h"
-#include "sema.h"
-#include "services.h"
 
 /* The offset just past the line starting with @marker, or -1. */
 static long find_line(const char *text, const char *marker)
@@ -111,6 +106,15 @@ char *pfw_insert(const char *text, const char *line)
 	unsigned int lineno;
 
 	return insert(text, line, &lineno);
+}
+
+int pfw_answer_rule(const struct pfsel_question *q, unsigned int verdict,
+		    unsigned int width, char *buf, size_t size)
+{
+	struct pfsel_request req;
+
+	pfsel_request_from_question(q, &req);
+	return rule_text_format(&req, verdict, width, NULL, 0, buf, size);
 }
 
 char *pfw_default_output(const char *pfw)
@@ -218,35 +222,8 @@ static int write_atomic(const char *path, const void *data, size_t len,
 	return rc;
 }
 
-/* Leaves out of @policy the rule that starts on line @line of @file. */
-static int leave_out(struct pfw_policy *policy, const char *file,
-		     unsigned int line)
-{
-	size_t i, at = policy->n_rules;
-
-	for (i = 0; i < policy->n_rules; i++) {
-		const struct pfw_loc *loc = &policy->rules[i].loc;
-
-		if (loc->file && !strcmp(loc->file, file) && loc->line == line) {
-			if (at != policy->n_rules)
-				return -EINVAL;
-			at = i;
-		}
-	}
-	if (at == policy->n_rules)
-		return -EINVAL;
-	pfw_rule_fini(&policy->rules[at]);
-	memmove(&policy->rules[at], &policy->rules[at + 1],
-		(policy->n_rules - at - 1) * sizeof(policy->rules[0]));
-	/* A rule's index is its place: the format's rule numbers. */
-	for (i = at; i + 1 < policy->n_rules; i++)
-		policy->rules[i].index = (uint32_t)i;
-	policy->n_rules--;
-	return 0;
-}
-
 /* Moves @buf (@len bytes, malloc()ed) into @out. */
-static void keep(struct pfw_confirmed *out, uint8_t *buf, size_t len)
+static void keep(struct policy_blob *out, void *buf, size_t len)
 {
 	free(out->blob);
 	out->blob = buf;
@@ -254,86 +231,23 @@ static void keep(struct pfw_confirmed *out, uint8_t *buf, size_t len)
 }
 
 /*
- * Compiles @text, named @c->pfw, in this process, as pfwc would compile
- * ~/.pfw for the caller's uid, into @with.  With @without, also the same
- * parse without the rule that starts on line @line: includes are read
- * once, so the two differ in that rule alone.  0, -EINVAL with the
- * compiler's messages in @err (FILE:LINE:COL, the line, a caret), or
- * another negative errno.
+ * Compiles @text, named @c->pfw, in this process (compile_here()), as
+ * pfwc would compile ~/.pfw for the caller's uid, into @with; with
+ * @line, also without the rule that starts on that line, into @without.
  */
-static int compile_here(const struct pfw_config *c, const char *text,
-			unsigned int line, struct pfw_confirmed *with,
-			struct pfw_confirmed *without, char *err, size_t errlen)
+static int compile_text(const struct pfw_config *c, const char *text,
+			unsigned int line, struct policy_blob *with,
+			struct policy_blob *without, char *err, size_t errlen)
 {
-	static const struct pfw_parse_options parse_opts = {
-		.allow_includes = true,
+	const struct compile_source src = {
+		.name = c->pfw,
+		.text = text,
+		.uid = getuid(),
+		.services = c->services,
+		.program = "pfsel-agent",
 	};
-	struct pfw_sema_options sema_opts = { 0 };
-	struct pfw_services *services = NULL;
-	struct pfw_policy *policy = NULL;
-	struct pfw_diag diag;
-	char *messages = NULL;
-	size_t messages_len = 0, len;
-	uint8_t *buf;
-	FILE *mem;
-	int rc = -EINVAL;
 
-	mem = open_memstream(&messages, &messages_len);
-	if (!mem) {
-		snprintf(err, errlen, "open_memstream: %s", strerror(errno));
-		return -ENOMEM;
-	}
-	pfw_diag_init(&diag, mem);
-	diag.program = "pfsel-agent";
-	if (c->services) {
-		services = pfw_services_load(c->services, &diag);
-		if (!services || diag.errors)
-			goto out;
-		sema_opts.services = services;
-	}
-	policy = pfw_parse_buffer(c->pfw, text, strlen(text), &parse_opts,
-				  &diag);
-	if (!policy || diag.errors || !pfw_sema(policy, &sema_opts, &diag) ||
-	    diag.errors)
-		goto out;
-	if (!policy->settings.is_system && !policy->settings.has_uid) {
-		policy->settings.has_uid = true;
-		policy->settings.uid = (uint32_t)getuid();
-	}
-	rc = pfw_compile_pfsel(policy, &buf, &len);
-	if (rc)
-		goto out;
-	keep(with, buf, len);
-	if (without) {
-		rc = leave_out(policy, c->pfw, line);
-		if (rc) {
-			fprintf(mem, "%s:%u: the new rule is not a rule there\n",
-				c->pfw, line);
-			goto out;
-		}
-		rc = pfw_compile_pfsel(policy, &buf, &len);
-		if (rc)
-			goto out;
-		keep(without, buf, len);
-	}
-out:
-	if (rc == -E2BIG)
-		fprintf(mem, "%s: the policy is too large for the binary format\n",
-			c->pfw);
-	else if (rc == -ENOMEM)
-		fprintf(mem, "%s: %s\n", c->pfw, strerror(ENOMEM));
-	pfw_policy_free(policy);
-	pfw_services_free(services);
-	pfw_diag_fini(&diag);
-	fclose(mem);
-	if (rc) {
-		/* Keep the compiler's own words; strip the last newline. */
-		if (messages_len && messages[messages_len - 1] == '\n')
-			messages[messages_len - 1] = '\0';
-		snprintf(err, errlen, "%s", messages ? messages : "");
-	}
-	free(messages);
-	return rc;
+	return compile_here(&src, with, line, without, err, errlen);
 }
 
 /* Whether @blob (@len bytes) is the policy whose SHA-256 is @digest. */
@@ -365,12 +279,12 @@ static bool blob_is(const void *blob, size_t len,
  * know (loaded at another login since it started, say).  Either way the
  * agent cannot tell what the person approved, and loads nothing.
  */
-static const struct pfw_confirmed *baseline(const struct pfw_config *c,
-					    const char *text, int *rc,
-					    char *err, size_t errlen)
+static const struct policy_blob *baseline(const struct pfw_config *c,
+					  const char *text, int *rc, char *err,
+					  size_t errlen)
 {
-	struct pfw_confirmed *const known = c->confirmed;
-	struct pfw_confirmed now = { 0 };
+	struct policy_blob *const known = c->confirmed;
+	struct policy_blob now = { 0 };
 	struct pfsel_policy_info info;
 	int ret;
 
@@ -387,7 +301,7 @@ static const struct pfw_confirmed *baseline(const struct pfw_config *c,
 	if (ret == 0 && known && known->blob)
 		return known;
 	if (ret == 1 && known &&
-	    !compile_here(c, text, 0, &now, NULL, err, errlen)) {
+	    !compile_text(c, text, 0, &now, NULL, err, errlen)) {
 		if (blob_is(now.blob, now.len, info.digest)) {
 			keep(known, now.blob, now.len);
 			return known;
@@ -405,50 +319,61 @@ static const struct pfw_confirmed *baseline(const struct pfw_config *c,
 }
 
 /*
- * Is @without, the source compiled without the new rule, no looser than
- * the policy in force (baseline(), of @text as read)?  0 when it is,
+ * May @without, the source compiled without the new rule, be loaded with
+ * the rule: is it no looser than the policy in force (baseline(), of
+ * @text as read), as trust_judge() judges a login's?  0 when it may,
  * -EPERM with the reason or the looser rules in @err when it is not or
  * cannot be known, another negative errno when it cannot be told.
  */
 static int judge(const struct pfw_config *c, const char *text,
-		 const struct pfw_confirmed *without, char *err, size_t errlen)
+		 const struct policy_blob *without, char *err, size_t errlen)
 {
-	const struct pfw_confirmed *base;
-	char *report = NULL;
-	size_t report_len = 0;
-	FILE *mem;
+	const struct policy_blob *base;
+	struct trust_report report = { .max = 5 };
+	char *cells = NULL;
+	size_t cells_len = 0;
 	int rc;
 
 	base = baseline(c, text, &rc, err, errlen);
 	if (!base)
 		return rc;
-	mem = open_memstream(&report, &report_len);
-	if (!mem) {
+	report.out = open_memstream(&cells, &cells_len);
+	if (!report.out) {
 		snprintf(err, errlen, "open_memstream: %s", strerror(errno));
 		return -ENOMEM;
 	}
-	rc = pfsel_compare(base->blob, base->len, without->blob, without->len,
-			   mem, 5);
-	fclose(mem);
-	if (rc == 1) {
+	switch (trust_judge(base->blob, base->len, without->blob, without->len,
+			    getuid(), NULL, &report)) {
+	case TRUST_CONFIRMED_SAME:
+	case TRUST_NO_LOOSER:
+		rc = 0;
+		break;
+	case TRUST_LOOSER:
+		fclose(report.out);
+		report.out = NULL;
 		snprintf(
 			err, errlen,
 			"%s holds rules looser than the policy in force, which the agent does not load (the answer holds for the session; to put %s in force, confirm it as root: pfsel confirm):\n%s",
-			c->pfw, c->pfw, report ? report : "");
+			c->pfw, c->pfw, cells ? cells : "");
 		rc = -EPERM;
-	} else if (rc < 0) {
+		break;
+	default:
 		snprintf(err, errlen,
 			 "comparing %s with the policy in force: %s", c->pfw,
-			 pfsel_last_error());
+			 policy_last_error());
+		rc = report.error ? report.error : -EINVAL;
+		break;
 	}
-	free(report);
+	if (report.out)
+		fclose(report.out);
+	free(cells);
 	return rc;
 }
 
 int pfw_add_rule(const struct pfw_config *c, const char *line, char *err,
 		 size_t errlen)
 {
-	struct pfw_confirmed with = { 0 }, without = { 0 };
+	struct policy_blob with = { 0 }, without = { 0 };
 	char *text = NULL, *updated = NULL;
 	unsigned int lineno = 0;
 	struct stat st;
@@ -467,8 +392,8 @@ int pfw_add_rule(const struct pfw_config *c, const char *line, char *err,
 		return -ENOMEM;
 	}
 	/* Is the new text a policy?  Only then does it replace the old. */
-	rc = compile_here(c, updated, lineno, &with, c->load ? &without : NULL,
-			  err, errlen);
+	rc = compile_text(c, updated, c->load ? lineno : 0, &with,
+			  c->load ? &without : NULL, err, errlen);
 	if (!rc && c->load)
 		rc = judge(c, text, &without, err, errlen);
 	if (!rc)

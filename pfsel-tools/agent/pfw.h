@@ -12,22 +12,10 @@
 
 #include <pfsel/pfsel.h>
 
+#include "userpolicy.h"
+
 #define PFW_SECTION_BEGIN "# BEGIN pfsel-agent"
 #define PFW_SECTION_END "# END pfsel-agent"
-
-/**
- * struct pfw_confirmed - A policy the person approved
- *
- * What pam_pfsel recorded as the user's confirmed policy when the agent
- * started, then what the agent itself loaded last.
- *
- * @blob: the compiled policy (malloc()ed), NULL when none is known.
- * @len: its size.
- */
-struct pfw_confirmed {
-	void *blob;
-	size_t len;
-};
 
 /**
  * struct pfw_config - Where the policy is and how to compile it
@@ -37,18 +25,29 @@ struct pfw_confirmed {
  * @services: NULL, or the services file whose names the policy may use
  *            (as pfwc finds it: source_rules_services()).
  * @load: load the compiled policy (false in tests).
- * @confirmed: NULL, or a policy the person approved: when it is the
- *             policy in force, the rest of @pfw must be no looser than it
- *             for an "always" rule to be loaded with it; replaced by what
- *             is loaded.
+ * @confirmed: NULL, or a policy the person approved (what pam_pfsel
+ *             recorded as the user's confirmed policy when the agent
+ *             started, then what the agent itself loaded last): when it
+ *             is the policy in force, the rest of @pfw must be no looser
+ *             than it for an "always" rule to be loaded with it; replaced
+ *             by what is loaded.
  */
 struct pfw_config {
 	const char *pfw;
 	const char *out;
 	const char *services;
 	bool load;
-	struct pfw_confirmed *confirmed;
+	struct policy_blob *confirmed;
 };
+
+/*
+ * The rule an "always" answer @verdict to @q becomes, as wide as @width
+ * (enum rule_width): rule_text_format() of the request @q asks about, the
+ * rule `pfsel audit2pfw` and the desktop prompt write for it too.  Its
+ * length, or rule_text_format()'s error.
+ */
+int pfw_answer_rule(const struct pfsel_question *q, unsigned int verdict,
+		    unsigned int width, char *buf, size_t size);
 
 /*
  * @text with @line (a whole line, without newline) added at the end of the
@@ -76,7 +75,7 @@ char *pfw_default_output(const char *pfw);
  * The user's programs can write @c->pfw as well as the user can, so with
  * @c->load: the text compiled without @line (one parse, includes read
  * once) must be no looser than the policy in force for the caller's uid
- * (pfsel_compare(): exact), which the agent must know the bytes of:
+ * (trust_judge(): exact), which the agent must know the bytes of:
  * @c->confirmed's when its SHA-256 is the one `policies` shows, or the
  * text's own compiled form when that is the policy in force (with nothing
  * in force, @c->confirmed's); else nothing is written or loaded (-EPERM,

@@ -11,11 +11,12 @@
  *   allow curl connect tcp to 192.0.2.0/24 port 80, 443 scope session;
  *   deny /usr/bin/python3 script /home/alice/bin/sync.py scope always;
  *
- * A question is matched as the request it asks about: the executable and
- * the script, the operation, the protocol, the family (for create), and
- * the request's address and port (PFSEL_ATTR_RADDR/RPORT), and the host
- * names the kernel knows for the address (PFSEL_ATTR_HOSTS), which "host"
- * elements match as in a policy.  The first rule that matches decides.
+ * A question is matched as the request it asks about
+ * (pfsel_request_from_question()): the executable and the script, the
+ * operation, the protocol, the family (for create), and the request's
+ * address and port, and the host names the kernel knows for the address,
+ * which "host" elements match as in a policy.  The first rule that
+ * matches decides.
  */
 #include <assert.h>
 #include <errno.h>
@@ -78,16 +79,17 @@ struct agent_rules *agent_rules_parse(const char *file, const char *text,
 }
 
 /*
- * The host names of a question, as libpfw takes them: each name of
- * q->hosts in lower case (the kernel sends them so; pfwc keeps rules so).
+ * The host names of a request, as libpfw takes them: each name of
+ * req->hosts in lower case (the kernel sends them so; pfwc keeps rules
+ * so).
  */
-struct question_names {
+struct request_names {
 	char text[PFSEL_HOSTS_TEXT_MAX];
 	const char *names[PFSEL_HOSTS_PER_ADDR];
 	size_t count;
 };
 
-static void split_names(const char *hosts, struct question_names *n)
+static void split_names(const char *hosts, struct request_names *n)
 {
 	char *p, *save = NULL;
 
@@ -103,31 +105,32 @@ static void split_names(const char *hosts, struct question_names *n)
 }
 
 /*
- * @q as the request it asks about, its host names from @names; false
- * for one no rule can match.
+ * @req as libpfw's request, its host names from @names; false for one no
+ * rule can match.
  */
-static bool question_request(const struct pfsel_question *q,
-			     struct question_names *names,
-			     struct pfw_request *request)
+static bool pfw_request_of(const struct pfsel_request *req,
+			   struct request_names *names,
+			   struct pfw_request *request)
 {
-	if (q->op >= PFSEL_OP_COUNT || q->proto >= PFSEL_PROTO_COUNT)
+	if (req->op >= PFSEL_OP_COUNT || req->proto >= PFSEL_PROTO_COUNT)
 		return false;
-	split_names(q->hosts, names);
+	split_names(req->hosts, names);
 	*request = (struct pfw_request){
-		.exe = q->exe,
-		.script = q->script[0] ? q->script : NULL,
-		.op = (enum pfw_op)(1u << q->op),
-		.proto = (enum pfw_proto)(1u << q->proto),
+		/* The kernel's name of an unnamed application: only "*". */
+		.exe = req->exe[0] ? req->exe : "?",
+		.script = req->script[0] ? req->script : NULL,
+		.op = (enum pfw_op)(1u << req->op),
+		.proto = (enum pfw_proto)(1u << req->proto),
 		/* A packet socket's (PFSEL_FAMILY_PACKET): none. */
-		.family = q->family < PFSEL_FAMILY_COUNT ?
-				  (enum pfw_family)(1u << q->family) :
+		.family = req->family < PFSEL_FAMILY_COUNT ?
+				  (enum pfw_family)(1u << req->family) :
 				  0,
-		.port = q->rport,
+		.port = req->port,
 		/* A "host" rule matches the names the kernel knows. */
 		.names = names->names,
 		.n_names = names->count,
 	};
-	memcpy(request->addr, q->raddr, sizeof(request->addr));
+	memcpy(request->addr, req->addr, sizeof(request->addr));
 	return true;
 }
 
@@ -136,10 +139,12 @@ int agent_rules_match(const struct agent_rules *rules,
 		      unsigned int *line)
 {
 	const struct pfw_rule *rule;
-	struct question_names names;
+	struct request_names names;
 	struct pfw_request request;
+	struct pfsel_request req;
 
-	if (!question_request(q, &names, &request))
+	pfsel_request_from_question(q, &req);
+	if (!pfw_request_of(&req, &names, &request))
 		return 0;
 	rule = pfw_first_match(rules->rules, &request);
 	if (!rule)

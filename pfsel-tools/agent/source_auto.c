@@ -7,15 +7,15 @@
 
 #include "agent.h"
 
-static int auto_decide(struct agent_source *const src,
-		       const struct pfsel_question *const q,
-		       const long long deadline_ms,
-		       struct agent_decision *const d)
+static int auto_post(struct agent_source *const src,
+		     const struct pfsel_question *const q,
+		     const long long deadline_ms,
+		     struct agent_decision *const d)
 {
 	(void)q;
 	(void)deadline_ms;
 	*d = *(const struct agent_decision *)src->priv;
-	return 1;
+	return AGENT_DECIDED;
 }
 
 static void auto_destroy(struct agent_source *const src)
@@ -28,7 +28,7 @@ struct agent_source *source_auto_new(const unsigned int verdict,
 				     const unsigned int scope)
 {
 	struct agent_source *src = calloc(1, sizeof(*src));
-	struct agent_decision *d = malloc(sizeof(*d));
+	struct agent_decision *d = calloc(1, sizeof(*d));
 
 	if (!src || !d) {
 		free(src);
@@ -38,7 +38,7 @@ struct agent_source *source_auto_new(const unsigned int verdict,
 	d->verdict = verdict;
 	d->scope = scope;
 	src->name = "auto";
-	src->decide = auto_decide;
+	src->post = auto_post;
 	src->destroy = auto_destroy;
 	src->priv = d;
 	return src;

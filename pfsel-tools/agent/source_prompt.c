@@ -39,9 +39,9 @@
 #include <unistd.h>
 
 #include "agent.h"
-#include "answer_rule.h"
 #include "prompt_wire.h"
 #include "session_display.h"
+#include "userpolicy.h"
 
 /* The descriptor the child finds its end of the socket pair at. */
 #define PROMPT_FD 3
@@ -241,7 +241,7 @@ static void gone(struct agent_source *src)
 static int start(struct agent_source *src, char *err, size_t errlen);
 
 static int prompt_post(struct agent_source *src, const struct pfsel_question *q,
-		       const long long deadline_ms)
+		       const long long deadline_ms, struct agent_decision *d)
 {
 	struct prompt *p = src->priv;
 	long long left = deadline_ms - agent_now_ms();
@@ -269,8 +269,10 @@ static int prompt_post(struct agent_source *src, const struct pfsel_question *q,
 		take_id(p, q->id);
 		if (rc == -EPIPE || rc == -ECONNRESET)
 			gone(src);
+		return rc;
 	}
-	return rc;
+	(void)d;
+	return AGENT_TAKEN;
 }
 
 static int prompt_fd(struct agent_source *src)
@@ -321,8 +323,8 @@ static int prompt_collect(struct agent_source *src, uint64_t *id,
 		d->verdict = m.verdict;
 		d->scope = m.scope;
 		d->width = m.scope == PFSEL_SCOPE_ALWAYS ? m.width :
-							   ANSWER_RULE_EXACT;
-		return 1;
+							   RULE_WIDTH_EXACT;
+		return AGENT_ANSWER;
 	}
 	return 0; /* more later: the descriptor is still readable */
 }

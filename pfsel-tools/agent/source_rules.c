@@ -15,13 +15,14 @@
 #include "agent.h"
 #include "services.h"
 
-static int rules_decide(struct agent_source *const src,
-			const struct pfsel_question *const q,
-			const long long deadline_ms,
-			struct agent_decision *const d)
+static int rules_post(struct agent_source *const src,
+		      const struct pfsel_question *const q,
+		      const long long deadline_ms,
+		      struct agent_decision *const d)
 {
 	(void)deadline_ms;
-	return agent_rules_match(src->priv, q, d, NULL);
+	return agent_rules_match(src->priv, q, d, NULL) ? AGENT_DECIDED :
+							  AGENT_PASSED;
 }
 
 static void rules_destroy(struct agent_source *const src)
@@ -177,7 +178,7 @@ struct agent_source *source_rules_new(const char *const path,
 		return NULL;
 	}
 	src->name = "rules";
-	src->decide = rules_decide;
+	src->post = rules_post;
 	src->destroy = rules_destroy;
 	src->priv = rules;
 	return src;

@@ -5,11 +5,17 @@
  *
  *   allow|deny|a|d [once|process|session|always|o|p|s|a]
  *
- * The scope defaults to once.  Nothing is answered when the question's
- * time runs out, on end of input (and then no later question is asked
- * either), or when a signal interrupts the wait: the kernel applies the
- * policy's unanswered verdict.  The descriptor is read with poll() and
- * read(), not stdio, so that the wait can end at the question's deadline.
+ * The scope defaults to once.  One question is on the terminal at a time;
+ * those that come meanwhile wait their turn, and each is shown with the
+ * time it has left.  The source never waits: the agent hands it a question
+ * (post()) and goes on hearing the kernel, and reads the answer when the
+ * input is readable (collect()).  Nothing is answered when the question's
+ * time runs out (the agent takes it back: withdraw()), on end of input
+ * (and then no later question is asked either), or when the agent stops:
+ * the kernel applies the policy's unanswered verdict.  The descriptor is
+ * read with read(), not stdio, and only when poll() says it holds
+ * something, so that a terminal in blocking mode cannot stop the agent
+ * either.
  *
  * Everything in the question that its asker chose (executable, script,
  * comm, rule file) and its security context (under SELinux or AppArmor)
@@ -24,6 +30,14 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "prompt_wire.h"
+
+/* A question posted to the terminal, waiting to be shown or answered. */
+struct asked {
+	uint64_t id;
+	long long deadline_ms;
+	char *text; /* pfsel_question_format(), malloc()ed */
+};
 
 struct terminal {
 	int in;
@@ -31,7 +45,37 @@ struct terminal {
 	bool eof;
 	char buf[512];
 	size_t len;
+	/* The questions in the order they came: the first is shown. */
+	struct asked *asked;
+	size_t n_asked, cap_asked;
 };
+
+static const char choices[] = "allow|deny [once|process|session|always]";
+
+/* The first question, on the terminal, with the time it has left. */
+static void show(struct terminal *t)
+{
+	const struct asked *a = &t->asked[0];
+
+	fprintf(t->out, "\npfsel: %s\n", a->text);
+	fprintf(t->out, "answer within %llds: %s (default once): ",
+		(a->deadline_ms - agent_now_ms() + 999) / 1000, choices);
+	fflush(t->out);
+}
+
+/*
+ * Forgets question @i; with @next, the next one waiting is shown when @i
+ * was on the terminal.
+ */
+static void forget(struct terminal *t, size_t i, bool next)
+{
+	free(t->asked[i].text);
+	memmove(&t->asked[i], &t->asked[i + 1],
+		(t->n_asked - i - 1) * sizeof(*t->asked));
+	t->n_asked--;
+	if (next && i == 0 && t->n_asked && !t->eof)
+		show(t);
+}
 
 /*
  * Takes one line from the buffer into @line.  Returns 1 for a line, 0 when
@@ -75,10 +119,10 @@ static int parse_answer(char *line, struct agent_decision *d)
 	return 1;
 }
 
-static int terminal_decide(struct agent_source *const src,
-			   const struct pfsel_question *const q,
-			   const long long deadline_ms,
-			   struct agent_decision *const d)
+static int terminal_post(struct agent_source *const src,
+			 const struct pfsel_question *const q,
+			 const long long deadline_ms,
+			 struct agent_decision *const d)
 {
 	/*
 	 * Three escaped paths (exe, script, rule file), context, host
@@ -90,68 +134,138 @@ static int terminal_decide(struct agent_source *const src,
 			    PFSEL_ESCAPE_SIZE(PFSEL_HOSTS_TEXT_MAX) + 512
 	};
 	struct terminal *t = src->priv;
-	char *text, line[512];
-	struct pollfd pfd = { .fd = t->in, .events = POLLIN };
-	long long left;
-	ssize_t n;
-	int ret;
+	struct asked *grown;
+	char *text;
 
+	(void)d;
 	if (t->eof)
-		return 0;
+		return AGENT_PASSED;
+	if (t->n_asked == t->cap_asked) {
+		size_t cap = t->cap_asked ? 2 * t->cap_asked : 4;
+
+		grown = realloc(t->asked, cap * sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		t->asked = grown;
+		t->cap_asked = cap;
+	}
 	text = malloc(TEXT_SIZE);
 	if (!text)
 		return -ENOMEM;
 	pfsel_question_format(q, text, TEXT_SIZE);
-	fprintf(t->out, "\npfsel: %s\n", text);
-	free(text);
-	fprintf(t->out,
-		"answer within %llds: allow|deny [once|process|session|always] (default once): ",
-		(deadline_ms - agent_now_ms() + 999) / 1000);
-	fflush(t->out);
+	t->asked[t->n_asked++] = (struct asked){
+		.id = q->id,
+		.deadline_ms = deadline_ms,
+		.text = text,
+	};
+	if (t->n_asked == 1)
+		show(t);
+	return AGENT_TAKEN;
+}
+
+static int terminal_fd(struct agent_source *const src)
+{
+	const struct terminal *t = src->priv;
+
+	/* Input waits in the descriptor until a question is asked. */
+	return t->n_asked && !t->eof ? t->in : -1;
+}
+
+/*
+ * The answer to the question on the terminal, if a whole line of the
+ * input holds one: 1 with @d; 0, having said what it wants, when the
+ * lines buffered are not answers.
+ */
+static int take_answer(struct terminal *t, struct agent_decision *d)
+{
+	char line[512];
+	int ret;
+
+	while (take_line(t, line, sizeof(line))) {
+		ret = parse_answer(line, d);
+		if (ret == 1)
+			return 1;
+		fprintf(t->out, "%s%s: ", ret ? "not an answer; " : "",
+			choices);
+		fflush(t->out);
+	}
+	return 0;
+}
+
+static int terminal_collect(struct agent_source *const src, uint64_t *const id,
+			    struct agent_decision *const d)
+{
+	struct terminal *t = src->priv;
+	struct pollfd pfd = { .fd = t->in, .events = POLLIN };
+	ssize_t n;
+
+	if (!t->n_asked)
+		return 0;
 	for (;;) {
-		while (take_line(t, line, sizeof(line))) {
-			ret = parse_answer(line, d);
-			if (ret == 1)
-				return 1;
-			fprintf(t->out,
-				"%sallow|deny [once|process|session|always]: ",
-				ret ? "not an answer; " : "");
-			fflush(t->out);
+		if (t->eof) {
+			/* End of input: its questions go unanswered. */
+			*id = t->asked[0].id;
+			forget(t, 0, false);
+			return AGENT_RELEASED;
 		}
-		left = deadline_ms - agent_now_ms();
-		if (left <= 0) {
-			fprintf(t->out, "\n(timed out: not answered)\n");
+		/* Lines typed ahead answer the questions in turn. */
+		if (take_answer(t, d)) {
+			d->width = 0;
+			*id = t->asked[0].id;
+			forget(t, 0, true);
+			return AGENT_ANSWER;
+		}
+		/* One read, and only of what is there: never wait. */
+		if (poll(&pfd, 1, 0) <= 0)
 			return 0;
-		}
-		ret = poll(&pfd, 1, left > 60000 ? 60000 : (int)left);
-		if (ret < 0) {
-			fprintf(t->out, "\n(interrupted: not answered)\n");
-			return errno == EINTR ? 0 : -errno;
-		}
-		if (ret == 0)
-			continue;
 		n = read(t->in, t->buf + t->len, sizeof(t->buf) - t->len);
-		if (n < 0 && errno == EINTR)
-			continue;
 		if (n < 0)
-			return -errno;
-		if (n == 0) {
-			if (t->len) { /* a last line without newline */
-				t->buf[t->len] = '\n';
-				t->len++;
-				continue;
-			}
+			return errno == EINTR || errno == EAGAIN ? 0 : -errno;
+		if (n > 0) {
+			t->len += (size_t)n;
+		} else if (t->len) {
+			/* A last line without its newline. */
+			t->buf[t->len++] = '\n';
+		} else {
 			t->eof = true;
 			fprintf(t->out, "\n(end of input: not answered)\n");
-			return 0;
+			fflush(t->out);
 		}
-		t->len += (size_t)n;
 	}
+}
+
+static void terminal_withdraw(struct agent_source *const src, const uint64_t id,
+			      const unsigned int reason)
+{
+	struct terminal *t = src->priv;
+	size_t i;
+
+	for (i = 0; i < t->n_asked && t->asked[i].id != id; i++)
+		;
+	if (i == t->n_asked)
+		return;
+	/* Only the question on the terminal was shown: say what became of it. */
+	if (i == 0 && !t->eof) {
+		fprintf(t->out, "\n(%s: not answered)\n",
+			reason == PROMPT_WITHDRAW_EXPIRED ?
+				"timed out" :
+			reason == PROMPT_WITHDRAW_STOPPING ?
+				"interrupted" :
+				"answered elsewhere");
+		fflush(t->out);
+	}
+	/* A stopping agent asks nothing more. */
+	forget(t, i, reason != PROMPT_WITHDRAW_STOPPING);
 }
 
 static void terminal_destroy(struct agent_source *const src)
 {
-	free(src->priv);
+	struct terminal *t = src->priv;
+
+	while (t->n_asked)
+		free(t->asked[--t->n_asked].text);
+	free(t->asked);
+	free(t);
 	free(src);
 }
 
@@ -168,7 +282,10 @@ struct agent_source *source_terminal_new(const int in, FILE *const out)
 	t->in = in;
 	t->out = out;
 	src->name = "terminal";
-	src->decide = terminal_decide;
+	src->post = terminal_post;
+	src->fd = terminal_fd;
+	src->collect = terminal_collect;
+	src->withdraw = terminal_withdraw;
 	src->destroy = terminal_destroy;
 	src->priv = t;
 	return src;

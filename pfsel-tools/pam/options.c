@@ -155,10 +155,10 @@ int pfsel_pam_parse_options(struct pfsel_pam_options *const opts,
 	*opts = (struct pfsel_pam_options){
 		.on_error = PFSEL_PAM_ON_ERROR_KEEP,
 		.missing = PFSEL_PAM_MISSING_NONE,
-		.timeout = PFSEL_PAM_TIMEOUT,
-		.pfwc = PFSEL_PAM_PFWC,
-		.cache_dir = PFSEL_PAM_CACHE_DIR,
-		.run_dir = PFSEL_PAM_RUN_DIR,
+		.timeout = POLICY_COMPILE_TIMEOUT,
+		.pfwc = POLICY_PFWC,
+		.cache_dir = POLICY_CACHE_DIR,
+		.run_dir = POLICY_RUN_DIR,
 	};
 	if (errlen)
 		err[0] = '\0';

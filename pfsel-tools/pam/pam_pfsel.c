@@ -3,13 +3,14 @@
  * pam_pfsel - the Linux-PAM session module of pfsel (pam_pfsel(8)).
  *
  * At a session's open: compile the user's ~/.pfw when the compiled policy
- * kept for them is missing or stale -- as the user, never as root
- * (runas.c) -- keep the result where only root writes (store.c), and load
- * it for the user's uid.  At a session's close: count it off, and at the
- * close of the user's last session tell pfsel to forget the answers the
- * user's agent gave "for the session".  The policy itself stays loaded
- * between sessions: the user's processes that outlive a session (cron
- * jobs, services, nohup) are still governed by it.
+ * kept for them is missing or stale (stamp.c) -- as the user, never as
+ * root (user_compile()) -- keep the result where only root writes, and
+ * load it for the user's uid if it may replace the policy the person
+ * confirmed (trust_judge()).  At a session's close: count it off
+ * (counter.c), and at the close of the user's last session tell pfsel to
+ * forget the answers the user's agent gave "for the session".  The policy
+ * itself stays loaded between sessions: the user's processes that outlive
+ * a session (cron jobs, services, nohup) are still governed by it.
  *
  * A uid's opens and closes are serialised by the lock on its session
  * counter, so that two logins at once compile once and load once, and a
@@ -44,8 +45,8 @@ static const char counted_no = 0;
 struct ctx {
 	pam_handle_t *pamh;
 	struct pfsel_pam_options opts;
-	struct pfsel_pam_account acct;
-	struct pfsel_pam_user user;
+	struct user_account acct;
+	struct user_identity user;
 	char blob_name[32];
 	char stamp_name[32];
 };
@@ -89,7 +90,7 @@ static int ctx_init(struct ctx *const c, pam_handle_t *const pamh,
 			   pam_strerror(pamh, ret));
 		return PAM_USER_UNKNOWN;
 	}
-	ret = pfsel_pam_account_lookup(&c->acct, name, 0);
+	ret = user_account_lookup(&c->acct, name, 0);
 	if (ret == -ENOMEM)
 		return PAM_BUF_ERR;
 	if (ret && !c->acct.pw.pw_name) {
@@ -122,7 +123,7 @@ static int ctx_init(struct ctx *const c, pam_handle_t *const pamh,
 
 static void ctx_free(struct ctx *const c)
 {
-	pfsel_pam_account_free(&c->acct);
+	user_account_free(&c->acct);
 }
 
 /*
@@ -152,7 +153,7 @@ static int load_blob(struct ctx *const c, const void *const blob,
 	char hex[PFSEL_DIGEST_HEX_SIZE];
 	int ret;
 
-	ret = pfsel_pam_blob_check(blob, len, c->user.uid, digest);
+	ret = policy_blob_check(blob, len, c->user.uid, digest);
 	if (ret) {
 		pam_syslog(c->pamh, LOG_ERR,
 			   "uid %u: %s is not a policy for them",
@@ -198,8 +199,7 @@ static int keep_previous(struct ctx *const c, const int conf_fd)
 			   pfsel_digest_hex(digest, hex));
 		return 0;
 	}
-	ret = conf_fd >= 0 ? pfsel_pam_read_confirmed(conf_fd, c->user.uid,
-						      &blob, &len) :
+	ret = conf_fd >= 0 ? confirmed_read(conf_fd, c->user.uid, &blob, &len) :
 			     -ENOENT;
 	if (ret == 0) {
 		ret = load_blob(c, blob, len, "the policy last confirmed");
@@ -279,16 +279,16 @@ static int compile_to_cache(struct ctx *const c, const int cache_fd,
 	size_t len = 0;
 	int ret, n;
 
-	ret = pfsel_pam_compile(&c->user, c->opts.pfwc, c->opts.timeout, &blob,
-				&len, diag, sizeof(diag));
+	ret = user_compile(&c->user, c->opts.pfwc, c->opts.timeout, &blob, &len,
+			   diag, sizeof(diag));
 	if (ret) {
 		pam_syslog(c->pamh, LOG_ERR,
 			   "uid %u: %s/%s does not compile: %s",
 			   (unsigned int)c->user.uid, c->user.home,
-			   PFSEL_PAM_SOURCE, diag[0] ? diag : strerror(-ret));
+			   POLICY_SOURCE, diag[0] ? diag : strerror(-ret));
 		return ret;
 	}
-	ret = pfsel_pam_blob_check(blob, len, c->user.uid, NULL);
+	ret = policy_blob_check(blob, len, c->user.uid, NULL);
 	if (ret) {
 		pam_syslog(c->pamh, LOG_ERR,
 			   "uid %u: %s did not write a policy for uid %u",
@@ -299,10 +299,10 @@ static int compile_to_cache(struct ctx *const c, const int cache_fd,
 	}
 	/* The policy first, then its stamp: a crash between is "stale". */
 	n = pfsel_pam_stamp_format(source, stamp, sizeof(stamp));
-	ret = pfsel_pam_write_atomic(cache_fd, c->blob_name, blob, len);
+	ret = store_write_atomic(cache_fd, c->blob_name, blob, len);
 	if (!ret && n > 0)
-		ret = pfsel_pam_write_atomic(cache_fd, c->stamp_name, stamp,
-					     (size_t)n);
+		ret = store_write_atomic(cache_fd, c->stamp_name, stamp,
+					 (size_t)n);
 	if (ret) {
 		pam_syslog(c->pamh, LOG_ERR, "uid %u: keeping %s in %s: %s",
 			   (unsigned int)c->user.uid, c->blob_name,
@@ -310,7 +310,7 @@ static int compile_to_cache(struct ctx *const c, const int cache_fd,
 		unlinkat(cache_fd, c->stamp_name, 0);
 	}
 	DEBUG(c, "uid %u: compiled %s/%s (%zu bytes)",
-	      (unsigned int)c->user.uid, c->user.home, PFSEL_PAM_SOURCE, len);
+	      (unsigned int)c->user.uid, c->user.home, POLICY_SOURCE, len);
 	*out = blob;
 	*out_len = len;
 	return 0;
@@ -320,10 +320,10 @@ static int compile_to_cache(struct ctx *const c, const int cache_fd,
 static int read_cached(struct ctx *const c, const int cache_fd,
 		       void **const blob, size_t *const len)
 {
-	int ret = pfsel_pam_read_at(cache_fd, c->blob_name,
-				    PFSEL_POLICY_MAX_SIZE, blob, len);
+	int ret = store_read_at(cache_fd, c->blob_name, PFSEL_POLICY_MAX_SIZE,
+				blob, len);
 
-	if (!ret && pfsel_pam_blob_check(*blob, *len, c->user.uid, NULL)) {
+	if (!ret && policy_blob_check(*blob, *len, c->user.uid, NULL)) {
 		pam_syslog(c->pamh, LOG_ERR,
 			   "uid %u: the compiled policy kept is not theirs",
 			   (unsigned int)c->user.uid);
@@ -337,7 +337,7 @@ static int read_cached(struct ctx *const c, const int cache_fd,
 /* The run folder, for the notes of what waits for confirmation. */
 static int open_run_dir(struct ctx *const c)
 {
-	const int fd = pfsel_pam_open_dir(c->opts.run_dir, 0755);
+	const int fd = store_open_dir(c->opts.run_dir, 0755);
 
 	if (fd < 0)
 		pam_syslog(c->pamh, LOG_ERR, "%s: %s (it must be root's)",
@@ -348,14 +348,14 @@ static int open_run_dir(struct ctx *const c)
 /* Tell the person, once per policy, that ~/.pfw waits for them. */
 static void tell_once(struct ctx *const c,
 		      const uint8_t digest[PFSEL_DIGEST_SIZE],
-		      const enum pfsel_pam_judgement why)
+		      const enum trust_judgement why)
 {
 	const int run_fd = open_run_dir(c);
 	int ret;
 
 	if (run_fd < 0)
 		return;
-	ret = pfsel_pam_pending_set(run_fd, c->user.uid, digest);
+	ret = confirmed_pending_set(run_fd, c->user.uid, digest);
 	close(run_fd);
 	if (ret < 0) {
 		pam_syslog(c->pamh, LOG_ERR, "%s/%u.pending: %s",
@@ -371,8 +371,8 @@ static void tell_once(struct ctx *const c,
 		 "pfsel: to put ~/.pfw in force, confirm it: pfsel confirm "
 		 "(it asks for your password); 'pfsel status' shows the "
 		 "difference.",
-		 why == PFSEL_PAM_LOOSER ? "allows more than" :
-					   "cannot be compared with");
+		 why == TRUST_LOOSER ? "allows more than" :
+				       "cannot be compared with");
 }
 
 static void pending_clear(struct ctx *const c)
@@ -381,7 +381,7 @@ static void pending_clear(struct ctx *const c)
 
 	if (run_fd < 0)
 		return;
-	pfsel_pam_pending_clear(run_fd, c->user.uid);
+	confirmed_pending_clear(run_fd, c->user.uid);
 	close(run_fd);
 }
 
@@ -393,36 +393,36 @@ static void pending_clear(struct ctx *const c)
 static int judge_and_load(struct ctx *const c, const int conf_fd,
 			  const void *const blob, const size_t len)
 {
-	enum pfsel_pam_judgement judgement;
+	enum trust_judgement judgement;
 	void *confirmed = NULL;
 	size_t confirmed_len = 0;
 	uint8_t loaded[PFSEL_DIGEST_SIZE], digest[PFSEL_DIGEST_SIZE] = { 0 };
 	char hex[PFSEL_DIGEST_HEX_SIZE];
 	int ret;
 
-	ret = pfsel_pam_read_confirmed(conf_fd, c->user.uid, &confirmed,
-				       &confirmed_len);
+	ret = confirmed_read(conf_fd, c->user.uid, &confirmed, &confirmed_len);
 	if (ret && ret != -ENOENT)
 		pam_syslog(c->pamh, LOG_ERR,
 			   "uid %u: the policy last confirmed: %s",
 			   (unsigned int)c->user.uid, strerror(-ret));
 	if (ret == -EBADMSG) {
 		/* Unreadable as a policy: nothing to compare with, keep. */
-		judgement = PFSEL_PAM_UNCOMPARABLE;
+		judgement = TRUST_UNCOMPARABLE;
 	} else {
-		judgement = pfsel_pam_judge(
+		judgement = trust_judge(
 			confirmed, confirmed_len, blob, len, c->user.uid,
-			loaded_digest(c, loaded) == 1 ? loaded : NULL);
+			loaded_digest(c, loaded) == 1 ? loaded : NULL, NULL);
 	}
-	pfsel_pam_blob_check(blob, len, c->user.uid, digest);
+	policy_blob_check(blob, len, c->user.uid, digest);
 	pfsel_digest_hex(digest, hex);
 	DEBUG(c, "uid %u: ~/.pfw (sha256 %s): %s", (unsigned int)c->user.uid,
-	      hex, pfsel_pam_judgement_name(judgement));
+	      hex, trust_judgement_name(judgement));
 
-	if (!pfsel_pam_judgement_loads(judgement)) {
-		pam_syslog(c->pamh, LOG_NOTICE, "uid %u: ~/.pfw (sha256 %s) is %s",
+	if (!trust_judgement_loads(judgement)) {
+		pam_syslog(c->pamh, LOG_NOTICE,
+			   "uid %u: ~/.pfw (sha256 %s) is %s",
 			   (unsigned int)c->user.uid, hex,
-			   pfsel_pam_judgement_name(judgement));
+			   trust_judgement_name(judgement));
 		free(confirmed);
 		if (keep_previous(c, conf_fd) && ret == -EBADMSG)
 			return -EBADMSG;
@@ -433,7 +433,7 @@ static int judge_and_load(struct ctx *const c, const int conf_fd,
 	ret = load_blob(c, blob, len, "the policy compiled from ~/.pfw");
 	if (ret)
 		return ret;
-	if (judgement != PFSEL_PAM_CONFIRMED_SAME) {
+	if (judgement != TRUST_CONFIRMED_SAME) {
 		/*
 		 * The person has just authenticated: this is what they use.
 		 * A policy no looser than the confirmed one replaces it on
@@ -441,8 +441,7 @@ static int judge_and_load(struct ctx *const c, const int conf_fd,
 		 * older, looser text back must not undo the person's own
 		 * tightening without their password.
 		 */
-		ret = pfsel_pam_write_confirmed(conf_fd, c->user.uid, blob,
-						len);
+		ret = confirmed_write(conf_fd, c->user.uid, blob, len);
 		if (ret)
 			pam_syslog(c->pamh, LOG_ERR,
 				   "uid %u: recording the confirmed policy: %s",
@@ -464,27 +463,29 @@ static int update_policy(struct ctx *const c)
 	enum pfsel_pam_staleness stale;
 	void *text = NULL, *blob = NULL;
 	size_t len = 0;
-	struct stat st;
+	struct stat st, pfw;
 	bool have_blob, have_stamp = false;
 	int cache_fd, conf_fd, ret;
 
-	cache_fd = pfsel_pam_open_dir(c->opts.cache_dir, 0700);
+	cache_fd = store_open_dir(c->opts.cache_dir, 0700);
 	if (cache_fd < 0) {
 		pam_syslog(c->pamh, LOG_ERR, "%s: %s (it must be root's, 0700)",
 			   c->opts.cache_dir, strerror(-cache_fd));
 		return failed(c, -1);
 	}
-	conf_fd = pfsel_pam_open_confirmed(cache_fd);
+	conf_fd = confirmed_open(cache_fd);
 	if (conf_fd < 0) {
 		pam_syslog(c->pamh, LOG_ERR,
 			   "%s/%s: %s (it must be root's, 0700)",
-			   c->opts.cache_dir, PFSEL_PAM_CONFIRMED,
+			   c->opts.cache_dir, POLICY_CONFIRMED_DIR,
 			   strerror(-conf_fd));
 		close(cache_fd);
 		return failed(c, -1);
 	}
 
-	ret = pfsel_pam_source_stat(&c->user, c->opts.timeout, &source);
+	ret = user_source_stat(&c->user, c->opts.timeout, &pfw);
+	if (!ret)
+		pfsel_pam_stamp_from_stat(&source, &pfw);
 	if (ret == -ENOENT) {
 		if (c->opts.missing == PFSEL_PAM_MISSING_KEEP ||
 		    have_confirmed(c, conf_fd)) {
@@ -505,7 +506,7 @@ static int update_policy(struct ctx *const c)
 	if (ret) {
 		pam_syslog(c->pamh, LOG_ERR, "uid %u: %s/%s: %s",
 			   (unsigned int)c->user.uid, c->user.home,
-			   PFSEL_PAM_SOURCE,
+			   POLICY_SOURCE,
 			   ret == -EPERM ? "could not become the user" :
 					   strerror(-ret));
 		ret = failed(c, conf_fd);
@@ -517,7 +518,7 @@ static int update_policy(struct ctx *const c)
 	have_blob = fstatat(cache_fd, c->blob_name, &st, AT_SYMLINK_NOFOLLOW) ==
 			    0 &&
 		    S_ISREG(st.st_mode);
-	if (pfsel_pam_read_at(cache_fd, c->stamp_name, 256, &text, &len) == 0)
+	if (store_read_at(cache_fd, c->stamp_name, 256, &text, &len) == 0)
 		have_stamp = pfsel_pam_stamp_parse(text, &cached) == 0;
 	free(text);
 	stale = pfsel_pam_staleness(&source, have_blob,
@@ -544,13 +545,13 @@ static int counter_lock(struct ctx *const c)
 {
 	int dir_fd, fd;
 
-	dir_fd = pfsel_pam_open_dir(c->opts.run_dir, 0755);
+	dir_fd = store_open_dir(c->opts.run_dir, 0755);
 	if (dir_fd < 0) {
 		pam_syslog(c->pamh, LOG_ERR, "%s: %s (it must be root's)",
 			   c->opts.run_dir, strerror(-dir_fd));
 		return dir_fd;
 	}
-	fd = pfsel_pam_counter_open(dir_fd, c->user.uid);
+	fd = confirmed_lock(dir_fd, c->user.uid);
 	close(dir_fd);
 	if (fd < 0)
 		pam_syslog(c->pamh, LOG_ERR, "%s/%u.sessions: %s",

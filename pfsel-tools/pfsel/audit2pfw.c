@@ -28,13 +28,15 @@
 
 #include "cmd.h"
 
+/*
+ * One rule: the request of its first record, how wide it is written, and
+ * the ports of every record that differs from it in its port alone.
+ */
 struct a2p_rule {
-	char op[16];
-	char proto[8];
-	char family[8]; /* create only, "" for packet */
-	/* An address, "host NAME", or "" for create. */
-	char addr[sizeof("host ") + PFSEL_HOST_NAME_MAX + PFSEL_ADDR_STRLEN];
-	unsigned int *ports; /* tcp and udp, sorted at the end */
+	struct pfsel_request *req;
+	unsigned int width; /* exact, or the host's name */
+	char *key; /* its text without its port: what records share */
+	uint16_t *ports; /* tcp and udp, sorted at the end */
 	size_t nports;
 	unsigned long records;
 };
@@ -89,17 +91,18 @@ static bool append(void **array, size_t *count, size_t size, const void *value)
 	append((void **)&(array), &(count), sizeof(*(array)), &(value))
 
 static struct a2p_group *find_group(struct a2p_state *st,
-				    const struct pfselcmd_record *rec)
+				    const struct pfsel_audit_record *rec)
 {
 	struct a2p_group group = { 0 };
+	const struct pfsel_request *req = &rec->request;
 	size_t i;
 
 	for (i = 0; i < st->ngroups; i++)
-		if (!strcmp(st->groups[i].app, rec->app) &&
-		    !strcmp(st->groups[i].script, rec->script))
+		if (!strcmp(st->groups[i].app, req->exe) &&
+		    !strcmp(st->groups[i].script, req->script))
 			return &st->groups[i];
-	group.app = strdup(rec->app);
-	group.script = strdup(rec->script);
+	group.app = strdup(req->exe);
+	group.script = strdup(req->script);
 	if (!group.app || !group.script ||
 	    !APPEND(st->groups, st->ngroups, group)) {
 		free(group.app);
@@ -109,84 +112,75 @@ static struct a2p_group *find_group(struct a2p_state *st,
 	return &st->groups[st->ngroups - 1];
 }
 
-static bool has_ports(const char *proto)
+static bool has_ports(unsigned int proto)
 {
-	const int p = pfsel_proto_from_name(proto);
-
-	return p == PFSEL_PROTO_TCP || p == PFSEL_PROTO_UDP;
+	return proto == PFSEL_PROTO_TCP || proto == PFSEL_PROTO_UDP;
 }
 
-/* The request's address and port, as section 1 of LANGUAGE.md has them. */
-static void request_of(const struct pfselcmd_record *rec, const char **addr,
-		       int *port)
+/*
+ * The rule of @req as wide as @width, as the agent writes an "always"
+ * answer's and the prompt's monitor a decision's (rule_text_format()),
+ * with @ports in place of its port (NULL: its own); an unnamed
+ * application is "*".  malloc()ed, or NULL with -errno in @err.
+ */
+static char *rule_of(const struct pfsel_request *req, unsigned int width,
+		     const struct rule_text_ports *ports, int *err)
 {
-	const int op = pfsel_op_from_name(rec->op);
+	const size_t size = 2 * PFSEL_ESCAPE_SIZE(PFSEL_QUESTION_PATH_MAX) +
+			    PFSEL_HOST_NAME_MAX + 512 +
+			    8 * (ports ? ports->count : 1);
+	char *text = malloc(size);
+	int n;
 
-	if (op == PFSEL_OP_BIND || op == PFSEL_OP_LISTEN) {
-		*addr = rec->laddr;
-		*port = rec->lport;
-	} else if (op == PFSEL_OP_ACCEPT) {
-		*addr = rec->raddr;
-		*port = rec->lport;
-	} else {
-		*addr = rec->raddr;
-		*port = rec->rport;
+	if (!text) {
+		*err = -ENOMEM;
+		return NULL;
 	}
+	n = rule_text_format(req, PFSEL_ANSWER_ALLOW, width, ports,
+			     RULE_TEXT_UNNAMED_ANY, text, size);
+	if (n < 0) {
+		free(text);
+		*err = n;
+		return NULL;
+	}
+	return text;
 }
 
-/* connect and accept: the request's address is a peer's. */
-static bool peer_op(const char *op)
+static int add_rule(struct a2p_group *group,
+		    const struct pfsel_audit_record *rec, const bool addresses)
 {
-	const int v = pfsel_op_from_name(op);
-
-	return v == PFSEL_OP_CONNECT || v == PFSEL_OP_ACCEPT;
-}
-
-static int add_rule(struct a2p_group *group, const struct pfselcmd_record *rec,
-		    const bool addresses)
-{
-	struct a2p_rule rule = { 0 }, *r;
-	const bool create = pfsel_op_from_name(rec->op) == PFSEL_OP_CREATE;
-	char name[PFSEL_HOST_NAME_MAX + 1];
-	uint8_t bytes[16];
-	const char *addr = NULL;
-	unsigned int port;
-	int rport = 0;
+	struct a2p_rule rule = { 0 };
+	struct pfsel_request *key_req;
+	const uint16_t port = rec->request.port;
+	int err = 0;
 	size_t i, j;
 
-	snprintf(rule.op, sizeof(rule.op), "%s", rec->op);
-	snprintf(rule.proto, sizeof(rule.proto), "%s", rec->proto);
-	if (create) {
-		if (pfsel_proto_from_name(rec->proto) != PFSEL_PROTO_PACKET)
-			snprintf(rule.family, sizeof(rule.family), "%s",
-				 rec->family);
-	} else {
-		request_of(rec, &addr, &rport);
-		/* The address as the language writes it: IPv4 for mapped. */
-		if (pfsel_parse_addr(addr, bytes) ||
-		    pfsel_format_addr(bytes, rule.addr, sizeof(rule.addr)))
-			return -EBADMSG;
-		/*
-		 * The kernel names the hosts of the request's peer: the rule
-		 * names the newest that a rule can write.  Not for bind and
-		 * listen, whose address is the machine's own.
-		 */
-		if (!addresses && peer_op(rec->op) &&
-		    pfsel_hosts_rule_name(rec->hosts, name, sizeof(name)) > 0) {
-			snprintf(rule.addr, sizeof(rule.addr), "host %s", name);
-			group->host_rules = true;
-		}
-	}
-	port = (unsigned int)(rport < 0 ? 0 : rport);
-
+	/*
+	 * The kernel names the hosts of the request's peer: the rule names
+	 * the newest that a rule can write, unless --addresses.
+	 */
+	rule.width = !addresses && rule_width_applies(&rec->request,
+						      RULE_WIDTH_HOST) ?
+			     RULE_WIDTH_HOST :
+			     RULE_WIDTH_EXACT;
+	/* Records whose rules differ in the port alone share one rule. */
+	key_req = malloc(sizeof(*key_req));
+	if (!key_req)
+		return -ENOMEM;
+	*key_req = rec->request;
+	key_req->port = 0;
+	rule.key = rule_of(key_req, rule.width, NULL, &err);
+	free(key_req);
+	if (!rule.key)
+		return err;
 	for (i = 0; i < group->nrules; i++) {
-		r = &group->rules[i];
-		if (strcmp(r->op, rule.op) || strcmp(r->proto, rule.proto) ||
-		    strcmp(r->family, rule.family) ||
-		    strcmp(r->addr, rule.addr))
+		struct a2p_rule *r = &group->rules[i];
+
+		if (strcmp(r->key, rule.key))
 			continue;
+		free(rule.key);
 		r->records++;
-		if (create || !has_ports(rule.proto))
+		if (!has_ports(rec->request.proto))
 			return 0;
 		for (j = 0; j < r->nports; j++)
 			if (r->ports[j] == port)
@@ -194,38 +188,47 @@ static int add_rule(struct a2p_group *group, const struct pfselcmd_record *rec,
 		return APPEND(r->ports, r->nports, port) ? 0 : -ENOMEM;
 	}
 	rule.records = 1;
-	if (!create && has_ports(rule.proto) &&
-	    !APPEND(rule.ports, rule.nports, port))
-		return -ENOMEM;
-	if (!APPEND(group->rules, group->nrules, rule)) {
+	rule.req = malloc(sizeof(*rule.req));
+	if (rule.req)
+		*rule.req = rec->request;
+	if (!rule.req ||
+	    (has_ports(rec->request.proto) &&
+	     rec->request.op != PFSEL_OP_CREATE &&
+	     !APPEND(rule.ports, rule.nports, port)) ||
+	    !APPEND(group->rules, group->nrules, rule)) {
+		free(rule.req);
+		free(rule.key);
 		free(rule.ports);
 		return -ENOMEM;
 	}
+	if (rule.width == RULE_WIDTH_HOST)
+		group->host_rules = true;
 	return 0;
 }
 
 static int add_reason(struct a2p_group *group,
-		      const struct pfselcmd_record *rec)
+		      const struct pfsel_audit_record *rec)
 {
+	const char *policy = pfsel_policy_name(rec->policy);
 	char text[4400], asked[32] = "", *copy;
 	size_t i;
 
 	if (rec->asked[0])
 		snprintf(asked, sizeof(asked), " (asked: %s)", rec->asked);
-	if (!strcmp(rec->verdict, pfsel_verdict_name(PFSEL_VERDICT_ALLOW)))
+	if (rec->verdict == PFSEL_VERDICT_ALLOW)
 		snprintf(text, sizeof(text),
-			 "allowed by the %s policy's %s%s%s", rec->policy,
+			 "allowed by the %s policy's %s%s%s", policy,
 			 rec->rule_default ? "default verdict" : "rule ",
 			 rec->rule_default ? "" : rec->rule, asked);
 	else if (rec->rule_default)
 		snprintf(text, sizeof(text),
-			 "denied by the %s policy's default verdict%s",
-			 rec->policy, asked);
+			 "denied by the %s policy's default verdict%s", policy,
+			 asked);
 	else
 		snprintf(text, sizeof(text),
 			 "denied by rule %s of the %s policy%s: put these "
 			 "rules before it",
-			 rec->rule, rec->policy, asked);
+			 rec->rule, policy, asked);
 	for (i = 0; i < group->nreasons; i++)
 		if (!strcmp(group->reasons[i], text))
 			return 0;
@@ -237,13 +240,14 @@ static int add_reason(struct a2p_group *group,
 	return 0;
 }
 
-static int on_record(const struct pfselcmd_record *rec, void *arg)
+static int on_record(const struct pfsel_audit_record *rec, void *arg)
 {
 	struct a2p_state *st = arg;
 	struct a2p_group *group;
 	size_t i;
+	int ret;
 
-	if (st->policy && strcmp(rec->policy, st->policy))
+	if (st->policy && strcmp(pfsel_policy_name(rec->policy), st->policy))
 		return 0;
 	if (st->permissive_only && !rec->permissive)
 		return 0;
@@ -251,7 +255,7 @@ static int on_record(const struct pfselcmd_record *rec, void *arg)
 	if (!group)
 		return st->error = -ENOMEM;
 	st->records++;
-	if (!strcmp(rec->verdict, pfsel_verdict_name(PFSEL_VERDICT_ALLOW)))
+	if (rec->verdict == PFSEL_VERDICT_ALLOW)
 		group->allowed++;
 	else
 		group->denied++;
@@ -267,8 +271,9 @@ static int on_record(const struct pfselcmd_record *rec, void *arg)
 	}
 	if (add_reason(group, rec))
 		return st->error = -ENOMEM;
-	if (add_rule(group, rec, st->addresses))
-		return st->error = -ENOMEM;
+	ret = add_rule(group, rec, st->addresses);
+	if (ret)
+		return st->error = ret;
 	return 0;
 }
 
@@ -300,8 +305,8 @@ static void comment_text(FILE *out, const char *text)
 
 static int cmp_port(const void *a, const void *b)
 {
-	const unsigned int x = *(const unsigned int *)a;
-	const unsigned int y = *(const unsigned int *)b;
+	const uint16_t x = *(const uint16_t *)a;
+	const uint16_t y = *(const uint16_t *)b;
 
 	return x < y ? -1 : x > y;
 }
@@ -319,11 +324,10 @@ static void write_app(FILE *out, const struct a2p_group *g, const char *unnamed)
 	}
 }
 
-static void print_group(FILE *out, const struct a2p_group *g)
+static int print_group(FILE *out, const struct a2p_group *g)
 {
-	const struct a2p_rule *r;
-	size_t i, j;
-	int op;
+	struct a2p_rule *r;
+	size_t i;
 
 	fputs("# ", out);
 	write_app(out, g, "an unnamed application");
@@ -358,32 +362,25 @@ static void print_group(FILE *out, const struct a2p_group *g)
 		      "addresses the records name)\n",
 		      out);
 	for (i = 0; i < g->nrules; i++) {
+		const struct rule_text_ports ports = {
+			.ports = g->rules[i].ports,
+			.count = g->rules[i].nports,
+		};
+		char *text;
+		int err;
+
 		r = &g->rules[i];
-		fputs("allow ", out);
-		write_app(out, g, "*");
-		fprintf(out, " %s %s", r->op, r->proto);
-		op = pfsel_op_from_name(r->op);
-		if (op == PFSEL_OP_CREATE) {
-			if (r->family[0])
-				fprintf(out, " family %s", r->family);
-		} else {
-			fprintf(out, " %s %s",
-				op == PFSEL_OP_CONNECT ? "to" :
-				op == PFSEL_OP_ACCEPT  ? "from" :
-							 "on",
-				r->addr);
-			if (r->nports) {
-				qsort(r->ports, r->nports, sizeof(*r->ports),
-				      cmp_port);
-				fputs(" port ", out);
-				for (j = 0; j < r->nports; j++)
-					fprintf(out, "%s%u", j ? ", " : "",
-						r->ports[j]);
-			}
-		}
-		fputs(";\n", out);
+		if (r->nports)
+			qsort(r->ports, r->nports, sizeof(*r->ports), cmp_port);
+		text = rule_of(r->req, r->width, r->nports ? &ports : NULL,
+			       &err);
+		if (!text)
+			return err;
+		fprintf(out, "%s\n", text);
+		free(text);
 	}
 	fputc('\n', out);
+	return 0;
 }
 
 static void free_state(struct a2p_state *st)
@@ -393,8 +390,11 @@ static void free_state(struct a2p_state *st)
 	for (i = 0; i < st->ngroups; i++) {
 		struct a2p_group *g = &st->groups[i];
 
-		for (j = 0; j < g->nrules; j++)
+		for (j = 0; j < g->nrules; j++) {
+			free(g->rules[j].req);
+			free(g->rules[j].key);
 			free(g->rules[j].ports);
+		}
 		for (j = 0; j < g->nreasons; j++)
 			free(g->reasons[j]);
 		free(g->rules);
@@ -451,7 +451,7 @@ int pfselcmd_audit2pfw(struct pfselcmd_ctx *ctx, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct pfselcmd_log_source src = { .want_deny = true };
+	struct pfsel_audit_filter src = { .want_deny = true };
 	struct a2p_state st = { .ctx = ctx };
 	unsigned long bad;
 	size_t i;
@@ -490,9 +490,12 @@ int pfselcmd_audit2pfw(struct pfselcmd_ctx *ctx, int argc, char **argv)
 		pfselcmd_fail(ctx, 0, "%s", strerror(-st.error));
 		ret = st.error;
 	}
+	for (i = 0; !ret && i < st.ngroups; i++) {
+		ret = print_group(ctx->out, &st.groups[i]);
+		if (ret)
+			pfselcmd_fail(ctx, 0, "%s", strerror(-ret));
+	}
 	if (!ret) {
-		for (i = 0; i < st.ngroups; i++)
-			print_group(ctx->out, &st.groups[i]);
 		if (!st.records)
 			pfselcmd_fail(ctx, 0, "no matching pfsel records");
 	}

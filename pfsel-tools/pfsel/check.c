@@ -82,12 +82,30 @@ static void text_policy(FILE *out, const char *name,
 	}
 }
 
+/* --exe or --script @path into @dst: PFSELCMD_EXIT_OK or a usage error. */
+static int take_path(struct pfselcmd_ctx *ctx, const char *path, char *dst,
+		     size_t size)
+{
+	if (!path)
+		return PFSELCMD_EXIT_OK;
+	if (path[0] != '/')
+		return pfselcmd_usage(ctx, "'%s' is not an absolute path",
+				      path);
+	if (strlen(path) >= size)
+		return pfselcmd_usage(ctx, "'%s' is longer than %zu bytes",
+				      path, size - 1);
+	strcpy(dst, path);
+	return PFSELCMD_EXIT_OK;
+}
+
 /*
  * The request of the command line, from OP PROTO and ADDR [PORT] or
- * [FAMILY]: PFSELCMD_EXIT_OK, or the usage error (said on ctx->err).
+ * [FAMILY], and --exe and --script: PFSELCMD_EXIT_OK, or the usage error
+ * (said on ctx->err).
  */
 static int parse_request(struct pfselcmd_ctx *ctx, int nargs, char **args,
-			 struct pfsel_check_request *req)
+			 const char *exe, const char *script,
+			 struct pfsel_request *req)
 {
 	const bool create = pfsel_op_from_name(args[0]) == PFSEL_OP_CREATE;
 	const char *family = NULL;
@@ -131,13 +149,12 @@ static int parse_request(struct pfselcmd_ctx *ctx, int nargs, char **args,
 				      "raw, packet)",
 				      args[1]);
 	req->proto = (unsigned int)v;
-	if ((req->exe && req->exe[0] != '/') ||
-	    (req->script && req->script[0] != '/'))
-		return pfselcmd_usage(ctx, "'%s' is not an absolute path",
-				      req->exe && req->exe[0] != '/' ?
-					      req->exe :
-					      req->script);
-	if (req->script && !req->exe)
+	v = take_path(ctx, exe, req->exe, sizeof(req->exe));
+	if (v == PFSELCMD_EXIT_OK)
+		v = take_path(ctx, script, req->script, sizeof(req->script));
+	if (v != PFSELCMD_EXIT_OK)
+		return v;
+	if (script && !exe)
 		return pfselcmd_usage(ctx, "a script needs its interpreter "
 					   "(--exe)");
 	if (create) {
@@ -170,25 +187,28 @@ int pfselcmd_check(struct pfselcmd_ctx *ctx, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct pfsel_check_request req = { 0 };
+	struct pfsel_check_request check;
 	struct pfsel_check_answer *ans;
-	bool quiet = false, json = false;
+	struct pfsel_request *req;
+	const char *exe = NULL, *script = NULL;
+	bool quiet = false, json = false, has_uid = false;
 	char request[8192];
+	uint32_t uid = 0;
 	int opt, ret;
 
 	while ((opt = getopt_long(argc, argv, "+:qh", options, NULL)) != -1) {
 		switch (opt) {
 		case 'u':
-			if (!pfselcmd_parse_uid(optarg, &req.uid))
+			if (!pfselcmd_parse_uid(optarg, &uid))
 				return pfselcmd_usage(ctx, "'%s' is not a uid",
 						      optarg);
-			req.has_uid = true;
+			has_uid = true;
 			break;
 		case 'e':
-			req.exe = optarg;
+			exe = optarg;
 			break;
 		case 's':
-			req.script = optarg;
+			script = optarg;
 			break;
 		case 'q':
 			quiet = true;
@@ -206,19 +226,32 @@ int pfselcmd_check(struct pfselcmd_ctx *ctx, int argc, char **argv)
 	if (argc - optind < 2)
 		return pfselcmd_usage(ctx, "which request? pfsel check OP "
 					   "PROTO ADDR [PORT]");
-	ret = parse_request(ctx, argc - optind, argv + optind, &req);
-	if (ret != PFSELCMD_EXIT_OK)
-		return ret;
-	/* Usage errors before the kernel is asked. */
-	if (pfsel_check_request_format(&req, request, sizeof(request)) < 0)
-		return pfselcmd_usage(ctx, "%s", pfsel_last_error());
-	if (!pfselcmd_available(ctx, false))
-		return PFSELCMD_EXIT_UNAVAILABLE;
+	req = calloc(1, sizeof(*req));
 	ans = malloc(sizeof(*ans));
-	if (!ans)
+	if (!req || !ans) {
+		free(req);
+		free(ans);
 		return pfselcmd_fail(ctx, PFSELCMD_EXIT_FAILED, "%s",
 				     strerror(ENOMEM));
-	ret = pfsel_check(&req, ans);
+	}
+	ret = parse_request(ctx, argc - optind, argv + optind, exe, script,
+			    req);
+	pfsel_request_to_check(req, &check);
+	check.has_uid = has_uid;
+	check.uid = uid;
+	/* Usage errors before the kernel is asked. */
+	if (ret == PFSELCMD_EXIT_OK &&
+	    pfsel_check_request_format(&check, request, sizeof(request)) < 0)
+		ret = pfselcmd_usage(ctx, "%s", pfsel_last_error());
+	if (ret == PFSELCMD_EXIT_OK && !pfselcmd_available(ctx, false))
+		ret = PFSELCMD_EXIT_UNAVAILABLE;
+	if (ret != PFSELCMD_EXIT_OK) {
+		free(req);
+		free(ans);
+		return ret;
+	}
+	ret = pfsel_check(&check, ans);
+	free(req);
 	if (ret) {
 		free(ans);
 		return pfselcmd_fail(ctx,

@@ -18,7 +18,7 @@
 
 #include <pfsel/pfsel.h>
 
-#include "pam_pfsel.h"
+#include "userpolicy.h"
 
 /* Exit codes, documented in pfsel(8). */
 enum {
@@ -115,7 +115,7 @@ int pfselcmd_caller(uint32_t *uid);
 /* Root through pkexec for a user: only that user's "confirm" is allowed. */
 bool pfselcmd_under_pkexec(void);
 
-/* The pfwc beside this pfsel, else PFSEL_PAM_PFWC. */
+/* The pfwc beside this pfsel, else POLICY_PFWC. */
 const char *pfselcmd_pfwc(void);
 
 /*
@@ -123,7 +123,7 @@ const char *pfselcmd_pfwc(void);
  * their uid, or a negative errno (said on ctx->err).
  */
 int pfselcmd_compile_user(struct pfselcmd_ctx *ctx,
-			  const struct pfsel_pam_account *u, void **blob,
+			  const struct user_account *u, void **blob,
 			  size_t *len);
 
 /* The folder of confirmed policies (root's): a descriptor or -errno. */
@@ -170,84 +170,17 @@ void pfselcmd_json_int(FILE *out, bool known, long long v);
 
 /* ---- The audit log (auditlog.c) --------------------------------------- */
 
-/* One AUDIT_PFSEL_ACCESS record, decoded. */
-struct pfselcmd_record {
-	time_t sec;
-	unsigned int msec;
-	unsigned long serial;
-	char op[16];
-	char verdict[8];
-	char asked[16]; /* "" when the rule did not ask */
-	bool permissive;
-	char policy[8]; /* system, user */
-	char rule[4200]; /* "default" or FILE:LINE:COL, FILE decoded */
-	bool rule_default;
-	char family[8]; /* inet, inet6, packet */
-	char proto[8];
-	bool has_laddr, has_raddr;
-	char laddr[64], raddr[64];
-	int lport, rport; /* -1: not in the record */
-	char app[4096]; /* "" for an unnamed application */
-	char script[4096]; /* "" when none */
-	bool has_uid;
-	uint32_t uid;
-	long pid; /* -1 when absent (accept) */
-	char comm[64];
-	/*
-	 * The subject's security context (subj=: an SELinux context, an
-	 * AppArmor label with its mode); "" when the record has none.
-	 */
-	char subj[256];
-	/*
-	 * The host names the kernel knew for the request's address (hosts=,
-	 * newest first, separated by ','; pfsel_hosts_check()), "" when the
-	 * record has none.
-	 */
-	char hosts[PFSEL_HOSTS_TEXT_MAX];
-};
-
-/* Where records come from and which are wanted. */
-struct pfselcmd_log_source {
-	const char *input; /* NULL: the audit logs; "-": stdin; else a file */
-	bool has_uid;
-	uint32_t uid;
-	const char *app; /* a glob (fnmatch) on the application, or NULL */
-	bool has_since;
-	time_t since;
-	bool want_allow, want_deny;
-};
-
-/* Called for each wanted record; non-zero stops the reading. */
-typedef int (*pfselcmd_record_fn)(const struct pfselcmd_record *rec, void *arg);
-
 /*
- * Read every AUDIT_PFSEL_ACCESS record from @src through libauparse and
- * call @fn for those that pass its filters.  Records that cannot be
- * decoded are counted in *@bad and skipped.
- *
- * Return: 0, @fn's non-zero value, or a negative errno with a message on
- * ctx->err.
+ * pfsel_audit_read() (libpfsel: the records of @src, decoded, to @fn),
+ * with its error said on ctx->err.  Return: as pfsel_audit_read().
  */
 int pfselcmd_read_records(struct pfselcmd_ctx *ctx,
-			  const struct pfselcmd_log_source *src,
-			  pfselcmd_record_fn fn, void *arg, unsigned long *bad);
+			  const struct pfsel_audit_filter *src,
+			  pfsel_audit_record_fn fn, void *arg,
+			  unsigned long *bad);
 
 /* Say on ctx->err that @bad records could not be read, if any. */
 void pfselcmd_report_bad_records(struct pfselcmd_ctx *ctx, unsigned long bad);
-
-/*
- * Decode the fields of one record, given as NAME=VALUE pairs as the
- * kernel writes them (the text after "msg=audit(...): "): 0 or -EBADMSG.
- */
-struct pfselcmd_field {
-	const char *name;
-	const char *value;
-};
-int pfselcmd_record_decode(const struct pfselcmd_field *fields, size_t count,
-			   struct pfselcmd_record *rec);
-
-/* Decode an audit "untrusted string": "quoted", HEX, or ? (empty). */
-int pfselcmd_audit_string(const char *value, char *out, size_t size);
 
 /*
  * --since: "@EPOCH", "N[smhd]" (ago), "YYYY-MM-DD[ HH:MM[:SS]]" or
@@ -269,6 +202,6 @@ bool pfselcmd_parse_since(const char *text, time_t now, time_t *since);
 		{ "since", required_argument, NULL, 's' },  \
 		{ "verdict", required_argument, NULL, 'v' }
 int pfselcmd_log_option(struct pfselcmd_ctx *ctx, int opt, char **argv,
-			struct pfselcmd_log_source *src);
+			struct pfsel_audit_filter *src);
 
 #endif /* PFSELCMD_CMD_H */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * pfsel compare OLD NEW: is the compiled policy NEW no looser than OLD?
- * The comparison itself is libpfsel's pfsel_compare() (lib/compare.c).
+ * The comparison itself is libuserpolicy's policy_compare()
+ * (userpolicy/compare.c).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -124,13 +125,14 @@ int pfselcmd_compare(struct pfselcmd_ctx *ctx, int argc, char **argv)
 		return pfselcmd_fail(ctx, PFSELCMD_EXIT_USAGE, "%s: %s",
 				     argv[optind + 1], strerror(-ret));
 	}
-	ret = pfsel_compare(old, old_len, new, new_len, quiet ? NULL : ctx->out,
-			    quiet ? 0 : (unsigned)max);
+	ret = policy_compare(old, old_len, new, new_len,
+			     quiet ? NULL : ctx->out,
+			     quiet ? 0 : (unsigned)max);
 	free(old);
 	free(new);
 	if (ret < 0)
 		return pfselcmd_fail(ctx, PFSELCMD_EXIT_USAGE, "%s",
-				     pfsel_last_error());
+				     policy_last_error());
 	if (!ret) {
 		if (!quiet)
 			fprintf(ctx->out,

@@ -7,8 +7,9 @@
  * person last confirmed takes effect only through here: root (sudo, or
  * pkexec with polkit's action org.pfsel.load, which asks for the person's
  * own password) compiles ~/.pfw as the user -- exactly as pam_pfsel does
- * (pam/runas.c) -- shows how it differs from the confirmed policy, loads
- * it and records it as confirmed (pam/confirm.c).  Run as the user, the
+ * (libuserpolicy's user_compile()) -- shows how it differs from the
+ * confirmed policy (trust_judge(), as a login judges it), loads it and
+ * records it as confirmed (confirmed_write()).  Run as the user, the
  * command runs itself again through pkexec and waits for it.
  *
  * Under pkexec, the person is identified by PKEXEC_UID, which pkexec sets
@@ -29,7 +30,6 @@
 #include <pfsel/pfsel.h>
 
 #include "cmd.h"
-#include "pam_pfsel.h"
 
 #ifndef PFSEL_PKEXEC
 #define PFSEL_PKEXEC "/usr/bin/pkexec"
@@ -71,25 +71,38 @@ static void confirm_help(FILE *out)
  * waits (the pending note: its SHA-256).  A program of theirs can write
  * ~/.pfw between that and this command, so what is confirmed must be
  * what waited; when it is not, the person says so on the terminal, after
- * the looser cells were shown.  True when it may go on.
+ * the looser cells were shown.  With no note, a ~/.pfw that is @looser
+ * than the confirmed policy is asked about the same way: a program of
+ * theirs can remove the note (a session it opens that loads the confirmed
+ * policy ends it) or write ~/.pfw with no login between.  True when it
+ * may go on.
  */
 static bool still_what_waits(struct pfselcmd_ctx *ctx, uint32_t uid,
-			     const uint8_t digest[PFSEL_DIGEST_SIZE])
+			     const uint8_t digest[PFSEL_DIGEST_SIZE],
+			     bool looser)
 {
 	uint8_t pending[PFSEL_DIGEST_SIZE];
 	char hex[PFSEL_DIGEST_HEX_SIZE], answer[16];
 
-	if (pfsel_pam_pending_read(PFSEL_PAM_RUN_DIR, (uid_t)uid, pending) ||
-	    !memcmp(pending, digest, sizeof(pending)))
+	if (confirmed_pending_read(POLICY_RUN_DIR, (uid_t)uid, pending)) {
+		if (!looser)
+			return true;
+		fprintf(ctx->out,
+			"No login noted a looser ~/.pfw as waiting for "
+			"confirmation: a program of yours may\nhave written "
+			"it.  ");
+	} else if (!memcmp(pending, digest, sizeof(pending))) {
 		return true;
-	fprintf(ctx->out,
-		"~/.pfw is not the policy your login said waits for "
-		"confirmation (sha256 %s):\nit changed since.  ",
-		pfsel_digest_hex(pending, hex));
+	} else {
+		fprintf(ctx->out,
+			"~/.pfw is not the policy your login said waits for "
+			"confirmation (sha256 %s):\nit changed since.  ",
+			pfsel_digest_hex(pending, hex));
+	}
 	if (!isatty(STDIN_FILENO)) {
 		fprintf(ctx->err,
-			"pfsel confirm: ~/.pfw changed since the login that "
-			"noted it; not loaded.\nLook at it ('pfsel status' as "
+			"pfsel confirm: ~/.pfw is not what a login noted as "
+			"waiting; not loaded.\nLook at it ('pfsel status' as "
 			"root shows what it allows more), then log in again or "
 			"run 'pfsel confirm' on a terminal.\n");
 		return false;
@@ -102,6 +115,49 @@ static bool still_what_waits(struct pfselcmd_ctx *ctx, uint32_t uid,
 		return false;
 	}
 	return true;
+}
+
+/*
+ * Whether the policy compiled from ~/.pfw could have replaced the
+ * confirmed one without the person (trust_judge(), as a login judges it):
+ * where it allows more, on ctx->out.  True when it allows more.
+ */
+static bool show_judgement(struct pfselcmd_ctx *ctx,
+			   const struct user_account *u, const void *confirmed,
+			   size_t confirmed_len, const void *blob, size_t len)
+{
+	struct trust_report report = { .max = SHOW_CELLS };
+	char *cells = NULL;
+	size_t cells_len = 0;
+	bool looser = false;
+
+	report.out = open_memstream(&cells, &cells_len);
+	switch (trust_judge(confirmed, confirmed_len, blob, len, u->user.uid,
+			    NULL, report.out ? &report : NULL)) {
+	case TRUST_LOOSER:
+		looser = true;
+		if (report.out)
+			fclose(report.out);
+		report.out = NULL;
+		fprintf(ctx->out,
+			"%s/%s allows more than the policy confirmed before, "
+			"for example:\n%s",
+			u->user.home, POLICY_SOURCE, cells ? cells : "");
+		break;
+	case TRUST_CONFIRMED_SAME:
+	case TRUST_NO_LOOSER:
+		fprintf(ctx->out,
+			"%s/%s is no looser than the policy confirmed "
+			"before.\n",
+			u->user.home, POLICY_SOURCE);
+		break;
+	default:
+		break;
+	}
+	if (report.out)
+		fclose(report.out);
+	free(cells);
+	return looser;
 }
 
 /* The uid behind sudo or pkexec, from its variable: true and *uid. */
@@ -162,29 +218,28 @@ const char *pfselcmd_pfwc(void)
 				return path;
 		}
 	}
-	return PFSEL_PAM_PFWC;
+	return POLICY_PFWC;
 }
 
 int pfselcmd_compile_user(struct pfselcmd_ctx *ctx,
-			  const struct pfsel_pam_account *u, void **blob,
+			  const struct user_account *u, void **blob,
 			  size_t *len)
 {
 	char diag[512] = "";
 	int ret;
 
-	ret = pfsel_pam_compile(&u->user, pfselcmd_pfwc(), PFSEL_PAM_TIMEOUT,
-				blob, len, diag, sizeof(diag));
+	ret = user_compile(&u->user, pfselcmd_pfwc(), POLICY_COMPILE_TIMEOUT,
+			   blob, len, diag, sizeof(diag));
 	if (ret == -EBADMSG)
 		return pfselcmd_fail(ctx, -EBADMSG,
 				     "%s/%s does not compile: %s", u->user.home,
-				     PFSEL_PAM_SOURCE,
+				     POLICY_SOURCE,
 				     diag[0] ? diag : "pfwc failed");
 	if (ret)
 		return pfselcmd_fail(ctx, ret, "compiling %s/%s as %s: %s%s%s",
-				     u->user.home, PFSEL_PAM_SOURCE,
-				     u->user.name, strerror(-ret),
-				     diag[0] ? ": " : "", diag);
-	if (pfsel_pam_blob_check(*blob, *len, u->user.uid, NULL)) {
+				     u->user.home, POLICY_SOURCE, u->user.name,
+				     strerror(-ret), diag[0] ? ": " : "", diag);
+	if (policy_blob_check(*blob, *len, u->user.uid, NULL)) {
 		free(*blob);
 		return pfselcmd_fail(ctx, -EBADMSG,
 				     "pfwc did not write a policy for uid %u",
@@ -200,11 +255,11 @@ bool pfselcmd_real_securityfs(void)
 
 int pfselcmd_open_confirmed(void)
 {
-	int cache_fd = pfsel_pam_open_dir(PFSEL_PAM_CACHE_DIR, 0700), fd;
+	int cache_fd = store_open_dir(POLICY_CACHE_DIR, 0700), fd;
 
 	if (cache_fd < 0)
 		return cache_fd;
-	fd = pfsel_pam_open_confirmed(cache_fd);
+	fd = confirmed_open(cache_fd);
 	close(cache_fd);
 	return fd;
 }
@@ -220,18 +275,18 @@ int pfselcmd_record_confirmed(struct pfselcmd_ctx *ctx, uint32_t uid,
 	conf_fd = pfselcmd_open_confirmed();
 	if (conf_fd < 0)
 		return pfselcmd_fail(ctx, conf_fd, "%s/%s: %s",
-				     PFSEL_PAM_CACHE_DIR, PFSEL_PAM_CONFIRMED,
+				     POLICY_CACHE_DIR, POLICY_CONFIRMED_DIR,
 				     strerror(-conf_fd));
-	ret = blob ? pfsel_pam_write_confirmed(conf_fd, uid, blob, len) :
-		     pfsel_pam_forget_confirmed(conf_fd, uid);
+	ret = blob ? confirmed_write(conf_fd, uid, blob, len) :
+		     confirmed_forget(conf_fd, uid);
 	close(conf_fd);
 	if (ret)
 		return pfselcmd_fail(ctx, ret, "%s/%s/%u.pfsel: %s",
-				     PFSEL_PAM_CACHE_DIR, PFSEL_PAM_CONFIRMED,
+				     POLICY_CACHE_DIR, POLICY_CONFIRMED_DIR,
 				     uid, strerror(-ret));
-	run_fd = pfsel_pam_open_dir(PFSEL_PAM_RUN_DIR, 0755);
+	run_fd = store_open_dir(POLICY_RUN_DIR, 0755);
 	if (run_fd >= 0) {
-		pfsel_pam_pending_clear(run_fd, uid);
+		confirmed_pending_clear(run_fd, uid);
 		close(run_fd);
 	}
 	return 0;
@@ -374,7 +429,7 @@ int pfselcmd_confirm(struct pfselcmd_ctx *ctx, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct pfsel_pam_account u;
+	struct user_account u;
 	const char *user = NULL;
 	void *blob = NULL, *confirmed = NULL;
 	size_t len = 0, confirmed_len = 0;
@@ -382,6 +437,7 @@ int pfselcmd_confirm(struct pfselcmd_ctx *ctx, int argc, char **argv)
 	char hex[PFSEL_DIGEST_HEX_SIZE];
 	uint32_t uid = 0;
 	int opt, ret, lock = -1, run_fd, conf_fd;
+	bool looser = true;
 
 	while ((opt = getopt_long(argc, argv, "+h", options, NULL)) != -1) {
 		switch (opt) {
@@ -423,17 +479,17 @@ int pfselcmd_confirm(struct pfselcmd_ctx *ctx, int argc, char **argv)
 		return pfselcmd_usage(ctx, "root has no user policy");
 	if (!pfselcmd_available(ctx, false))
 		return PFSELCMD_EXIT_UNAVAILABLE;
-	ret = pfsel_pam_account_lookup(&u, NULL, (uid_t)uid);
+	ret = user_account_lookup(&u, NULL, (uid_t)uid);
 	if (ret) {
-		pfsel_pam_account_free(&u);
+		user_account_free(&u);
 		return pfselcmd_fail(ctx, PFSELCMD_EXIT_FAILED, "uid %u: %s",
 				     uid, strerror(-ret));
 	}
 
 	/* One at a time with pam_pfsel: its lock on the session counter. */
-	run_fd = pfsel_pam_open_dir(PFSEL_PAM_RUN_DIR, 0755);
+	run_fd = store_open_dir(POLICY_RUN_DIR, 0755);
 	if (run_fd >= 0) {
-		lock = pfsel_pam_counter_open(run_fd, uid);
+		lock = confirmed_lock(run_fd, uid);
 		close(run_fd);
 	}
 
@@ -442,32 +498,19 @@ int pfselcmd_confirm(struct pfselcmd_ctx *ctx, int argc, char **argv)
 		ret = PFSELCMD_EXIT_FAILED;
 		goto out;
 	}
-	pfsel_pam_blob_check(blob, len, uid, digest);
+	policy_blob_check(blob, len, uid, digest);
 
 	/* What the person confirms: where it allows more. */
+	/* No confirmed policy: anything is looser than nothing confirmed. */
 	conf_fd = pfselcmd_open_confirmed();
-	if (conf_fd >= 0 && pfsel_pam_read_confirmed(conf_fd, uid, &confirmed,
-						     &confirmed_len) == 0) {
-		ret = pfsel_compare(confirmed, confirmed_len, blob, len, NULL,
-				    0);
-		if (ret == 1) {
-			fprintf(ctx->out,
-				"%s/%s allows more than the policy confirmed "
-				"before, for example:\n",
-				u.user.home, PFSEL_PAM_SOURCE);
-			pfsel_compare(confirmed, confirmed_len, blob, len,
-				      ctx->out, SHOW_CELLS);
-		} else if (ret == 0) {
-			fprintf(ctx->out,
-				"%s/%s is no looser than the policy confirmed "
-				"before.\n",
-				u.user.home, PFSEL_PAM_SOURCE);
-		}
-	}
+	if (conf_fd >= 0 &&
+	    confirmed_read(conf_fd, uid, &confirmed, &confirmed_len) == 0)
+		looser = show_judgement(ctx, &u, confirmed, confirmed_len, blob,
+					len);
 	if (conf_fd >= 0)
 		close(conf_fd);
 	free(confirmed);
-	if (!still_what_waits(ctx, uid, digest)) {
+	if (!still_what_waits(ctx, uid, digest, looser)) {
 		ret = PFSELCMD_EXIT_FAILED;
 		goto out;
 	}
@@ -476,7 +519,7 @@ int pfselcmd_confirm(struct pfselcmd_ctx *ctx, int argc, char **argv)
 	if (ret) {
 		ret = pfselcmd_lib_fail(ctx, ret);
 		fprintf(ctx->err, "pfsel confirm: %s/%s not loaded\n",
-			u.user.home, PFSEL_PAM_SOURCE);
+			u.user.home, POLICY_SOURCE);
 		goto out;
 	}
 	ret = pfselcmd_record_confirmed(ctx, uid, blob, len) ?
@@ -484,13 +527,13 @@ int pfselcmd_confirm(struct pfselcmd_ctx *ctx, int argc, char **argv)
 		      PFSELCMD_EXIT_OK;
 	if (!ret)
 		fprintf(ctx->out,
-			"uid %u: %s/%s (sha256 %s) loaded and confirmed\n",
-			uid, u.user.home, PFSEL_PAM_SOURCE,
+			"uid %u: %s/%s (sha256 %s) loaded and confirmed\n", uid,
+			u.user.home, POLICY_SOURCE,
 			pfsel_digest_hex(digest, hex));
 out:
 	if (lock >= 0)
 		close(lock);
 	free(blob);
-	pfsel_pam_account_free(&u);
+	user_account_free(&u);
 	return ret;
 }

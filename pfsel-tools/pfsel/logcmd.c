@@ -5,7 +5,7 @@
  * host names the kernel knew for the address (hosts=, when it knew some)
  * and the subject's security context (subj=, where an LSM gives one).
  * The application, script and rule file come from whoever named the file
- * (the kernel hex-encodes them in the record, auditlog.c decodes them):
+ * (the kernel hex-encodes them in the record, libpfsel decodes them):
  * they are printed as pfsel_escape() writes them, never raw.
  */
 #include <getopt.h>
@@ -49,16 +49,16 @@ struct log_state {
 	unsigned long last; /* 0: all */
 	unsigned long seen;
 	/* With --last, a ring of the last records. */
-	struct pfselcmd_record *ring;
+	struct pfsel_audit_record *ring;
 	unsigned long printed;
 };
 
 /* An endpoint as text: A:P, [A6]:P, or A when the protocol has no port. */
 static void endpoint(char *buf, size_t size, const char *addr, int port,
-		     const char *proto)
+		     unsigned int proto)
 {
-	const int p = pfsel_proto_from_name(proto);
-	const bool ported = p == PFSEL_PROTO_TCP || p == PFSEL_PROTO_UDP;
+	const bool ported = proto == PFSEL_PROTO_TCP ||
+			    proto == PFSEL_PROTO_UDP;
 
 	if (!ported || port < 0)
 		snprintf(buf, size, "%s", addr);
@@ -71,7 +71,8 @@ static void endpoint(char *buf, size_t size, const char *addr, int port,
 /* @text as pfsel_escape() writes it, with @flags. */
 static void put_escaped(FILE *out, const char *text, unsigned int flags)
 {
-	char buf[PFSEL_ESCAPE_SIZE(sizeof(((struct pfselcmd_record *)0)->rule))];
+	char buf[PFSEL_ESCAPE_SIZE(
+		sizeof(((struct pfsel_audit_record *)0)->rule))];
 
 	pfsel_escape(text, buf, sizeof(buf), flags);
 	fputs(buf, out);
@@ -81,7 +82,7 @@ static void put_escaped(FILE *out, const char *text, unsigned int flags)
 static void put_rule(FILE *out, const char *rule)
 {
 	const char *col = strrchr(rule, ':'), *line = col;
-	char file[sizeof(((struct pfselcmd_record *)0)->rule)];
+	char file[sizeof(((struct pfsel_audit_record *)0)->rule)];
 
 	while (line && line > rule && *--line != ':')
 		;
@@ -115,49 +116,49 @@ static void put_hosts(FILE *out, const char *hosts)
 	}
 }
 
-static void print_text(FILE *out, const struct pfselcmd_record *rec)
+static void print_text(FILE *out, const struct pfsel_audit_record *rec)
 {
+	const struct pfsel_request *req = &rec->request;
 	char when[32], a[80], b[80];
-	int op;
 	struct tm tm;
 	time_t sec = rec->sec;
 
 	localtime_r(&sec, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
-	fprintf(out, "%s %-5s", when, rec->verdict);
+	fprintf(out, "%s %-5s", when, pfsel_verdict_name(rec->verdict));
 	if (rec->has_uid)
 		fprintf(out, " uid=%u", rec->uid);
 	fputc(' ', out);
-	if (rec->app[0])
-		put_escaped(out, rec->app, PFSEL_ESCAPE_QUOTE);
+	if (req->exe[0])
+		put_escaped(out, req->exe, PFSEL_ESCAPE_QUOTE);
 	else
 		fputs("(unnamed)", out);
-	if (rec->script[0]) {
+	if (req->script[0]) {
 		fputs(" script ", out);
-		put_escaped(out, rec->script, PFSEL_ESCAPE_QUOTE);
+		put_escaped(out, req->script, PFSEL_ESCAPE_QUOTE);
 	}
-	fprintf(out, " %s %s", rec->op, rec->proto);
-	op = pfsel_op_from_name(rec->op);
-	if (op == PFSEL_OP_CREATE) {
-		if (pfsel_family_from_name(rec->family) != PFSEL_FAMILY_PACKET)
-			fprintf(out, " %s", rec->family);
-	} else if (op == PFSEL_OP_BIND || op == PFSEL_OP_LISTEN) {
-		endpoint(a, sizeof(a), rec->laddr, rec->lport, rec->proto);
+	fprintf(out, " %s %s", pfsel_op_name(req->op),
+		pfsel_proto_name(req->proto));
+	if (req->op == PFSEL_OP_CREATE) {
+		if (req->family != PFSEL_FAMILY_PACKET)
+			fprintf(out, " %s", pfsel_family_name(req->family));
+	} else if (req->op == PFSEL_OP_BIND || req->op == PFSEL_OP_LISTEN) {
+		endpoint(a, sizeof(a), rec->laddr, rec->lport, req->proto);
 		fprintf(out, " on %s", a);
-	} else if (op == PFSEL_OP_ACCEPT) {
-		endpoint(a, sizeof(a), rec->laddr, rec->lport, rec->proto);
+	} else if (req->op == PFSEL_OP_ACCEPT) {
+		endpoint(a, sizeof(a), rec->laddr, rec->lport, req->proto);
 		fprintf(out, " from %s to %s", rec->raddr, a);
 	} else {
-		endpoint(b, sizeof(b), rec->raddr, rec->rport, rec->proto);
+		endpoint(b, sizeof(b), rec->raddr, rec->rport, req->proto);
 		/* An unbound socket's local end says nothing. */
 		if (rec->has_laddr && rec->lport > 0) {
 			endpoint(a, sizeof(a), rec->laddr, rec->lport,
-				 rec->proto);
+				 req->proto);
 			fprintf(out, " from %s", a);
 		}
 		fprintf(out, " to %s", b);
 	}
-	fprintf(out, " %s ", rec->policy);
+	fprintf(out, " %s ", pfsel_policy_name(rec->policy));
 	if (rec->rule_default)
 		fputs("default", out);
 	else
@@ -168,8 +169,8 @@ static void print_text(FILE *out, const struct pfselcmd_record *rec)
 		fputs(" permissive", out);
 	if (rec->pid >= 0)
 		fprintf(out, " pid=%ld", rec->pid);
-	if (rec->hosts[0])
-		put_hosts(out, rec->hosts);
+	if (req->hosts[0])
+		put_hosts(out, req->hosts);
 	if (rec->subj[0]) {
 		fputs(" subj=", out);
 		put_escaped(out, rec->subj, PFSEL_ESCAPE_QUOTE);
@@ -198,17 +199,20 @@ static void put_json_hosts(FILE *out, const char *hosts)
 	fputc(']', out);
 }
 
-static void print_json(FILE *out, const struct pfselcmd_record *rec, bool first)
+static void print_json(FILE *out, const struct pfsel_audit_record *rec,
+		       bool first)
 {
+	const struct pfsel_request *req = &rec->request;
+
 	fprintf(out, "%s{\"time\":%lld.%03u,\"serial\":%lu,\"verdict\":",
 		first ? "" : ",\n", (long long)rec->sec, rec->msec,
 		rec->serial);
-	pfselcmd_json_str(out, rec->verdict);
+	pfselcmd_json_str(out, pfsel_verdict_name(rec->verdict));
 	fputs(",\"asked\":", out);
 	pfselcmd_json_str(out, rec->asked[0] ? rec->asked : NULL);
 	fprintf(out, ",\"permissive\":%s,\"policy\":",
 		rec->permissive ? "true" : "false");
-	pfselcmd_json_str(out, rec->policy);
+	pfselcmd_json_str(out, pfsel_policy_name(rec->policy));
 	fputs(",\"rule\":", out);
 	pfselcmd_json_str(out, rec->rule_default ? NULL : rec->rule);
 	fputs(",\"uid\":", out);
@@ -216,15 +220,15 @@ static void print_json(FILE *out, const struct pfselcmd_record *rec, bool first)
 	fputs(",\"pid\":", out);
 	pfselcmd_json_int(out, rec->pid >= 0, rec->pid);
 	fputs(",\"app\":", out);
-	pfselcmd_json_str(out, rec->app[0] ? rec->app : NULL);
+	pfselcmd_json_str(out, req->exe[0] ? req->exe : NULL);
 	fputs(",\"script\":", out);
-	pfselcmd_json_str(out, rec->script[0] ? rec->script : NULL);
+	pfselcmd_json_str(out, req->script[0] ? req->script : NULL);
 	fputs(",\"op\":", out);
-	pfselcmd_json_str(out, rec->op);
+	pfselcmd_json_str(out, pfsel_op_name(req->op));
 	fputs(",\"protocol\":", out);
-	pfselcmd_json_str(out, rec->proto);
+	pfselcmd_json_str(out, pfsel_proto_name(req->proto));
 	fputs(",\"family\":", out);
-	pfselcmd_json_str(out, rec->family);
+	pfselcmd_json_str(out, pfsel_family_name(req->family));
 	fputs(",\"laddr\":", out);
 	pfselcmd_json_str(out, rec->has_laddr ? rec->laddr : NULL);
 	fputs(",\"lport\":", out);
@@ -234,13 +238,13 @@ static void print_json(FILE *out, const struct pfselcmd_record *rec, bool first)
 	fputs(",\"rport\":", out);
 	pfselcmd_json_int(out, rec->rport >= 0, rec->rport);
 	fputs(",\"hosts\":", out);
-	put_json_hosts(out, rec->hosts);
+	put_json_hosts(out, req->hosts);
 	fputs(",\"subj\":", out);
 	pfselcmd_json_str(out, rec->subj[0] ? rec->subj : NULL);
 	fputc('}', out);
 }
 
-static void emit(struct log_state *st, const struct pfselcmd_record *rec)
+static void emit(struct log_state *st, const struct pfsel_audit_record *rec)
 {
 	if (st->json)
 		print_json(st->ctx->out, rec, st->printed == 0);
@@ -249,7 +253,7 @@ static void emit(struct log_state *st, const struct pfselcmd_record *rec)
 	st->printed++;
 }
 
-static int on_record(const struct pfselcmd_record *rec, void *arg)
+static int on_record(const struct pfsel_audit_record *rec, void *arg)
 {
 	struct log_state *st = arg;
 
@@ -270,8 +274,8 @@ int pfselcmd_log(struct pfselcmd_ctx *ctx, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct pfselcmd_log_source src = { .want_allow = true,
-					   .want_deny = true };
+	struct pfsel_audit_filter src = { .want_allow = true,
+					  .want_deny = true };
 	struct log_state st = { .ctx = ctx };
 	unsigned long bad, i, start;
 	int opt, ret;

@@ -98,7 +98,7 @@ int pfselcmd_load(struct pfselcmd_ctx *ctx, int argc, char **argv)
 			fprintf(ctx->err, "pfsel load: %s not loaded\n",
 				argv[optind]);
 		if (geteuid() != 0 &&
-		    !pfsel_pam_blob_check(blob, len, getuid(), NULL))
+		    !policy_blob_check(blob, len, getuid(), NULL))
 			fputs("pfsel load: only root loads policies now; to "
 			      "put your ~/.pfw in force,\nrun 'pfsel "
 			      "confirm' (it asks for your password)\n",

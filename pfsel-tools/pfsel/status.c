@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <getopt.h>
 #include <string.h>
@@ -77,20 +78,24 @@ static int in_force(uint32_t uid, uint8_t digest[PFSEL_DIGEST_SIZE])
 	return ret;
 }
 
-/* As root: ~/.pfw against the policy @uid confirmed, with the cells. */
+/*
+ * As root: ~/.pfw against the policy @uid confirmed, judged as a login
+ * judges it (trust_judge()), with the cells.
+ */
 static void against_confirmed(struct pfselcmd_ctx *ctx, uint32_t uid,
 			      const void *blob, size_t len)
 {
+	struct trust_report report = { .max = 5 };
 	void *confirmed = NULL;
-	size_t confirmed_len = 0;
+	size_t confirmed_len = 0, cells_len = 0;
 	uint8_t sum[PFSEL_DIGEST_SIZE] = { 0 };
-	char hex[PFSEL_DIGEST_HEX_SIZE];
+	char hex[PFSEL_DIGEST_HEX_SIZE], *cells = NULL;
 	int conf_fd, ret;
 
 	conf_fd = pfselcmd_open_confirmed();
-	ret = conf_fd >= 0 ? pfsel_pam_read_confirmed(conf_fd, uid, &confirmed,
-						      &confirmed_len) :
-			     conf_fd;
+	ret = conf_fd >= 0 ?
+		      confirmed_read(conf_fd, uid, &confirmed, &confirmed_len) :
+		      conf_fd;
 	if (conf_fd >= 0)
 		close(conf_fd);
 	if (ret) {
@@ -100,45 +105,57 @@ static void against_confirmed(struct pfselcmd_ctx *ctx, uint32_t uid,
 					 strerror(-ret));
 		return;
 	}
-	pfsel_pam_blob_check(confirmed, confirmed_len, uid, sum);
+	policy_blob_check(confirmed, confirmed_len, uid, sum);
 	fprintf(ctx->out, "%-24ssha256 %s\n", "Confirmed policy:",
 		pfsel_digest_hex(sum, hex));
 	if (!blob) {
 		free(confirmed);
 		return;
 	}
-	ret = pfsel_compare(confirmed, confirmed_len, blob, len, NULL, 0);
-	if (ret == 0) {
+	report.out = open_memstream(&cells, &cells_len);
+	switch (trust_judge(confirmed, confirmed_len, blob, len, uid, NULL,
+			    report.out ? &report : NULL)) {
+	case TRUST_CONFIRMED_SAME:
+	case TRUST_NO_LOOSER:
 		fprintf(ctx->out, "%-24s%s\n",
 			"~/.pfw:", "no looser than the confirmed policy");
-	} else if (ret == 1) {
-		fprintf(ctx->out, "%-24s%s\n", "~/.pfw:",
+		break;
+	case TRUST_LOOSER:
+		if (report.out)
+			fclose(report.out);
+		report.out = NULL;
+		fprintf(ctx->out, "%-24s%s\n%s", "~/.pfw:",
 			"LOOSER than the confirmed policy: it waits for "
-			"'pfsel confirm'; it allows, for example:");
-		pfsel_compare(confirmed, confirmed_len, blob, len, ctx->out, 5);
-	} else {
+			"'pfsel confirm'; it allows, for example:",
+			cells ? cells : "");
+		break;
+	default:
 		fprintf(ctx->out, "%-24s%s\n", "~/.pfw:",
 			"cannot be compared with the confirmed policy");
+		break;
 	}
+	if (report.out)
+		fclose(report.out);
+	free(cells);
 	free(confirmed);
 }
 
 /* The user's part: what is in force for them, and their ~/.pfw. */
 static void user_status(struct pfselcmd_ctx *ctx, uint32_t uid)
 {
-	struct pfsel_pam_account u;
+	struct user_account u;
 	void *blob = NULL;
 	size_t len = 0;
 	uint8_t loaded[PFSEL_DIGEST_SIZE] = { 0 };
 	uint8_t compiled[PFSEL_DIGEST_SIZE] = { 0 };
 	uint8_t pending[PFSEL_DIGEST_SIZE] = { 0 };
 	char hex[PFSEL_DIGEST_HEX_SIZE];
-	struct pfsel_pam_stamp stamp;
+	struct stat pfw;
 	bool same = false;
 	int have, ret;
 	FILE *quiet;
 
-	ret = pfsel_pam_account_lookup(&u, NULL, (uid_t)uid);
+	ret = user_account_lookup(&u, NULL, (uid_t)uid);
 	fprintf(ctx->out, "%-24s%s (uid %u)\n",
 		"User:", ret ? "?" : u.user.name, uid);
 	have = in_force(uid, loaded);
@@ -150,13 +167,13 @@ static void user_status(struct pfselcmd_ctx *ctx, uint32_t uid)
 			have == 0 ? "none" : pfsel_last_error());
 	if (ret) {
 		fprintf(ctx->out, "%-24s%s\n", "~/.pfw:", strerror(-ret));
-		pfsel_pam_account_free(&u);
+		user_account_free(&u);
 		return;
 	}
 	/* Not root: the compile runs as the caller, with their group. */
 	if (geteuid() != 0)
 		u.user.gid = getgid();
-	ret = pfsel_pam_source_stat(&u.user, PFSEL_PAM_TIMEOUT, &stamp);
+	ret = user_source_stat(&u.user, POLICY_COMPILE_TIMEOUT, &pfw);
 	/* The compile's own messages are not the status's. */
 	quiet = fopen("/dev/null", "w");
 	if (!ret && quiet) {
@@ -177,7 +194,7 @@ static void user_status(struct pfselcmd_ctx *ctx, uint32_t uid)
 					  "says why)" :
 					  strerror(-ret));
 	} else {
-		pfsel_pam_blob_check(blob, len, uid, compiled);
+		policy_blob_check(blob, len, uid, compiled);
 		same = have > 0 && !memcmp(loaded, compiled, sizeof(loaded));
 		fprintf(ctx->out, "%-24ssha256 %s, %s\n", "~/.pfw:",
 			pfsel_digest_hex(compiled, hex),
@@ -187,8 +204,7 @@ static void user_status(struct pfselcmd_ctx *ctx, uint32_t uid)
 	if (geteuid() == 0) {
 		against_confirmed(ctx, uid, blob, len);
 	} else if (!ret && !same &&
-		   pfsel_pam_pending_read(PFSEL_PAM_RUN_DIR, uid, pending) ==
-			   0 &&
+		   confirmed_pending_read(POLICY_RUN_DIR, uid, pending) == 0 &&
 		   !memcmp(pending, compiled, sizeof(pending))) {
 		fprintf(ctx->out, "%-24s%s\n", "Not in force:",
 			"~/.pfw is looser than the policy you last confirmed; "
@@ -200,7 +216,7 @@ static void user_status(struct pfselcmd_ctx *ctx, uint32_t uid)
 			"it now)");
 	}
 	free(blob);
-	pfsel_pam_account_free(&u);
+	user_account_free(&u);
 }
 
 int pfselcmd_status(struct pfselcmd_ctx *ctx, int argc, char **argv)

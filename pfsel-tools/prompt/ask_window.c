@@ -5,7 +5,7 @@
  * One window for every question: the one being read on the left, every
  * field a labelled value, the answer (allow or deny; once, this process,
  * this session or always; for always, how wide, shown as the very rule
- * answer_rule_format() gives, which the agent will add); the questions
+ * rule_text_format() gives, which the agent will add); the questions
  * waiting on the right, oldest first.  A new question is appended to the
  * list and never takes the place of the one being read, and the window is
  * presented (given focus) only the first time it is shown: a question
@@ -32,9 +32,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "answer_rule.h"
 #include "prompt.h"
 #include "prompt_wire.h"
+#include "userpolicy.h"
 
 /* gtk.h says which windowing systems this GTK has. */
 #ifdef GDK_WINDOWING_X11
@@ -138,7 +138,7 @@ struct ask_window {
 	GtkWidget *rule_text;
 	GtkWidget *scope_buttons[N_SCOPES];
 	GtkWidget *width_box;
-	GtkWidget *width_buttons[ANSWER_RULE_WIDTH_COUNT];
+	GtkWidget *width_buttons[RULE_WIDTH_COUNT];
 	GtkWidget *rule_box;
 	GtkWidget *rule_allow;
 	GtkWidget *rule_deny;
@@ -169,11 +169,11 @@ static unsigned int selected_width(struct ask_window *w)
 {
 	unsigned int i;
 
-	for (i = 0; i < ANSWER_RULE_WIDTH_COUNT; i++)
+	for (i = 0; i < RULE_WIDTH_COUNT; i++)
 		if (gtk_toggle_button_get_active(
 			    GTK_TOGGLE_BUTTON(w->width_buttons[i])))
 			return i;
-	return ANSWER_RULE_EXACT;
+	return RULE_WIDTH_EXACT;
 }
 
 /* Where @id is in @store: TRUE and *@pos. */
@@ -205,7 +205,8 @@ static char *rule_text(const PromptQuestion *pq, unsigned int verdict,
 		       unsigned int width, gboolean *ok)
 {
 	char buf[PFSEL_ESCAPE_SIZE(PFSEL_QUESTION_PATH_MAX) * 2 + 512];
-	int ret = answer_rule_format(pq->q, verdict, width, buf, sizeof(buf));
+	int ret = rule_text_format(pq->request, verdict, width, NULL, 0, buf,
+				   sizeof(buf));
 
 	*ok = ret >= 0;
 	if (ret == -EINVAL)
@@ -325,13 +326,13 @@ static void show_question(struct ask_window *w, PromptQuestion *pq)
 		gtk_toggle_button_set_active(
 			GTK_TOGGLE_BUTTON(w->scope_buttons[0]), TRUE);
 		gtk_toggle_button_set_active(
-			GTK_TOGGLE_BUTTON(w->width_buttons[ANSWER_RULE_EXACT]),
+			GTK_TOGGLE_BUTTON(w->width_buttons[RULE_WIDTH_EXACT]),
 			TRUE);
 		/* The host widths only when the kernel named the host. */
-		for (i = 0; i < ANSWER_RULE_WIDTH_COUNT; i++)
-			gtk_widget_set_visible(
-				w->width_buttons[i],
-				answer_rule_width_applies(pq->q, (unsigned)i));
+		for (i = 0; i < RULE_WIDTH_COUNT; i++)
+			gtk_widget_set_visible(w->width_buttons[i],
+					       rule_width_applies(pq->request,
+								  (unsigned)i));
 		disarm(w);
 	}
 	select_current_row(w);
@@ -708,8 +709,7 @@ static void answer(struct ask_window *w, unsigned int verdict)
 	if (scope == PFSEL_SCOPE_ALWAYS)
 		msg = g_strdup_printf("Answered %s always (%s): \"%s\".",
 				      pfsel_answer_name(verdict),
-				      answer_rule_width_name(width),
-				      pq->headline);
+				      rule_width_name(width), pq->headline);
 	else
 		msg = g_strdup_printf("Answered %s (%s): \"%s\".",
 				      pfsel_answer_name(verdict),
@@ -1094,7 +1094,7 @@ static GtkWidget *build_answer(struct ask_window *w)
 
 	w->width_box = prompt_choice_row(
 		"For always, the rule covers:", "Width", &widths);
-	for (i = 0; i < ANSWER_RULE_WIDTH_COUNT; i++) {
+	for (i = 0; i < RULE_WIDTH_COUNT; i++) {
 		w->width_buttons[i] =
 			prompt_radio(prompt_width_mnemonics[i],
 				     i ? w->width_buttons[0] : NULL);
@@ -1103,7 +1103,7 @@ static GtkWidget *build_answer(struct ask_window *w)
 		gtk_box_append(GTK_BOX(widths), w->width_buttons[i]);
 	}
 	gtk_toggle_button_set_active(
-		GTK_TOGGLE_BUTTON(w->width_buttons[ANSWER_RULE_EXACT]), TRUE);
+		GTK_TOGGLE_BUTTON(w->width_buttons[RULE_WIDTH_EXACT]), TRUE);
 	gtk_box_append(GTK_BOX(box), w->width_box);
 
 	/* The rule "always" adds, for each button: what the agent writes. */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * pfsel-prompt - the monitor: what happened.  Recent decisions of one uid
- * from the audit log, read by pfsel log's own reader (pfselcmd_read_records(),
- * libauparse; pfsel/auditlog.c), newest first: time, application,
+ * from the audit log, read by libpfsel's reader (pfsel_audit_read(), as
+ * pfsel log reads them), newest first: time, application,
  * destination, verdict and the rule that decided, with "Why?" (the rule's
  * text) and "Make this a rule" (rule_dialog.c).  And a notification for
  * each new denial that a permissive policy let through, so that a person
@@ -28,7 +28,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cmd.h"
 #include "prompt.h"
 
 /* How many decisions the window keeps. */
@@ -67,7 +66,7 @@ struct prompt_monitor {
 	GtkWindow *window;
 	GtkWidget *status;
 	GtkWidget *table; /* a GtkGrid: headings, then two rows a record */
-	/* Newest last; struct pfselcmd_record, g_free()d. */
+	/* Newest last; struct pfsel_audit_record, g_free()d. */
 	GPtrArray *records;
 	/* The newest record seen: its timestamp and serial. */
 	time_t last_sec;
@@ -126,7 +125,7 @@ static gboolean newer(time_t sec, unsigned int msec, unsigned long serial,
 	return serial > than_serial;
 }
 
-static int on_record(const struct pfselcmd_record *rec, void *arg)
+static int on_record(const struct pfsel_audit_record *rec, void *arg)
 {
 	struct read_job *job = arg;
 
@@ -143,11 +142,8 @@ static void read_thread(GTask *task, gpointer source, gpointer data,
 			GCancellable *cancel)
 {
 	struct read_job *job = data;
-	char *msg = NULL;
-	size_t msg_len = 0;
 	char memfd_path[64];
-	struct pfselcmd_ctx ctx = { .out = stdout, .name = "monitor" };
-	struct pfselcmd_log_source src = {
+	struct pfsel_audit_filter src = {
 		.input = job->input,
 		.has_uid = true,
 		.uid = job->uid,
@@ -162,24 +158,17 @@ static void read_thread(GTask *task, gpointer source, gpointer data,
 			 job->memfd);
 		src.input = memfd_path;
 	}
-	/* The reader says what failed on ctx->err: keep it for the window. */
-	ctx.err = open_memstream(&msg, &msg_len);
-	if (!ctx.err) {
-		job->err = -errno;
-		job->error = g_strdup_printf("open_memstream: %s",
-					     g_strerror(errno));
-		g_task_return_boolean(task, TRUE);
-		return;
-	}
 	job->records = g_ptr_array_new_with_free_func(g_free);
-	job->err = pfselcmd_read_records(&ctx, &src, on_record, job, &job->bad);
-	pfselcmd_report_bad_records(&ctx, job->bad);
-	fclose(ctx.err);
-	if (msg && msg[0]) {
-		g_strchomp(msg);
-		job->error = prompt_escape_flags(msg, PFSEL_ESCAPE_CONTROLS);
-	}
-	free(msg);
+	job->err = pfsel_audit_read(&src, on_record, job, &job->bad);
+	/* What failed, or the records it could not decode, for the window. */
+	if (job->err < 0 && pfsel_last_error()[0])
+		job->error = prompt_escape_flags(pfsel_last_error(),
+						 PFSEL_ESCAPE_CONTROLS);
+	else if (job->bad)
+		job->error = g_strdup_printf(
+			"%lu pfsel record%s could not be read and %s skipped",
+			job->bad, job->bad == 1 ? "" : "s",
+			job->bad == 1 ? "was" : "were");
 	g_task_return_boolean(task, TRUE);
 }
 
@@ -281,53 +270,12 @@ static int take_new_lines(struct prompt_monitor *mon)
 
 /* ---- What the window shows -------------------------------------------- */
 
-/* The record's request as a question, for answer_rule_format(). */
-static void record_question(const struct pfselcmd_record *rec,
-			    struct pfsel_question *q)
+static gboolean proto_has_ports(unsigned int proto)
 {
-	int v;
-
-	memset(q, 0, sizeof(*q));
-	g_strlcpy(q->exe, rec->app[0] ? rec->app : "?", sizeof(q->exe));
-	g_strlcpy(q->script, rec->script, sizeof(q->script));
-	g_strlcpy(q->comm, rec->comm, sizeof(q->comm));
-	v = pfsel_op_from_name(rec->op);
-	q->op = (uint8_t)(v < 0 ? 0 : v);
-	v = pfsel_proto_from_name(rec->proto);
-	q->proto = (uint8_t)(v < 0 ? 0 : v);
-	v = pfsel_family_from_name(rec->family);
-	q->family = (uint8_t)(v < 0 ? 0 : v);
-	q->uid = rec->uid;
-	q->tgid = q->pid = rec->pid > 0 ? (uint32_t)rec->pid : 0;
-	/* The request's address: the local one for bind and listen. */
-	if (q->op == PFSEL_OP_BIND || q->op == PFSEL_OP_LISTEN) {
-		if (rec->has_laddr)
-			pfsel_parse_addr(rec->laddr, q->raddr);
-		q->rport = (uint16_t)(rec->lport > 0 ? rec->lport : 0);
-	} else if (q->op == PFSEL_OP_ACCEPT) {
-		if (rec->has_raddr)
-			pfsel_parse_addr(rec->raddr, q->raddr);
-		q->rport = (uint16_t)(rec->lport > 0 ? rec->lport : 0);
-	} else {
-		if (rec->has_raddr)
-			pfsel_parse_addr(rec->raddr, q->raddr);
-		q->rport = (uint16_t)(rec->rport > 0 ? rec->rport : 0);
-	}
-	if (rec->has_laddr)
-		pfsel_parse_addr(rec->laddr, q->laddr);
-	q->lport = (uint16_t)(rec->lport > 0 ? rec->lport : 0);
-	/* Checked when the record was read (pfsel_hosts_check()). */
-	g_strlcpy(q->hosts, rec->hosts, sizeof(q->hosts));
+	return proto == PFSEL_PROTO_TCP || proto == PFSEL_PROTO_UDP;
 }
 
-static gboolean proto_has_ports(const char *proto)
-{
-	const int p = pfsel_proto_from_name(proto);
-
-	return p == PFSEL_PROTO_TCP || p == PFSEL_PROTO_UDP;
-}
-
-static char *endpoint(const char *addr, int port, const char *proto)
+static char *endpoint(const char *addr, int port, unsigned int proto)
 {
 	if (!proto_has_ports(proto) || port < 0)
 		return g_strdup(addr);
@@ -337,26 +285,26 @@ static char *endpoint(const char *addr, int port, const char *proto)
 }
 
 /* The request alone: "connect to 192.0.2.1:443 (tcp)" and the like. */
-static char *request_text(const struct pfselcmd_record *rec)
+static char *request_text(const struct pfsel_audit_record *rec)
 {
-	const int op = pfsel_op_from_name(rec->op);
-	g_autofree char *local = endpoint(rec->laddr, rec->lport, rec->proto);
-	g_autofree char *remote = endpoint(rec->raddr, rec->rport, rec->proto);
+	const struct pfsel_request *req = &rec->request;
+	const char *op = pfsel_op_name(req->op);
+	const char *proto = pfsel_proto_name(req->proto);
+	g_autofree char *local = endpoint(rec->laddr, rec->lport, req->proto);
+	g_autofree char *remote = endpoint(rec->raddr, rec->rport, req->proto);
 
-	switch (op) {
+	switch (req->op) {
 	case PFSEL_OP_CREATE:
-		return g_strdup_printf("create a %s socket (%s)", rec->proto,
-				       rec->family);
+		return g_strdup_printf("create a %s socket (%s)", proto,
+				       pfsel_family_name(req->family));
 	case PFSEL_OP_BIND:
 	case PFSEL_OP_LISTEN:
-		return g_strdup_printf("%s on %s (%s)", rec->op, local,
-				       rec->proto);
+		return g_strdup_printf("%s on %s (%s)", op, local, proto);
 	case PFSEL_OP_ACCEPT:
 		return g_strdup_printf("accept from %s on port %d (%s)",
-				       rec->raddr, rec->lport, rec->proto);
+				       rec->raddr, rec->lport, proto);
 	default:
-		return g_strdup_printf("%s to %s (%s)", rec->op, remote,
-				       rec->proto);
+		return g_strdup_printf("%s to %s (%s)", op, remote, proto);
 	}
 }
 
@@ -365,15 +313,15 @@ static char *request_text(const struct pfselcmd_record *rec)
  * record gives (hosts=), "connect to 192.0.2.1:443 (tcp, host
  * www.example.org)", the names escaped.
  */
-static char *destination_text(const struct pfselcmd_record *rec)
+static char *destination_text(const struct pfsel_audit_record *rec)
 {
 	g_autofree char *text = request_text(rec);
 	g_auto(GStrv) names = NULL;
 	g_autofree char *joined = NULL, *shown = NULL;
 
-	if (!rec->hosts[0] || pfsel_op_from_name(rec->op) == PFSEL_OP_CREATE)
+	if (!rec->request.hosts[0] || rec->request.op == PFSEL_OP_CREATE)
 		return g_steal_pointer(&text);
-	names = g_strsplit(rec->hosts, ",", -1);
+	names = g_strsplit(rec->request.hosts, ",", -1);
 	joined = g_strjoinv(", ", names);
 	shown = prompt_escape(joined);
 	/* The text ends with ")". */
@@ -381,9 +329,9 @@ static char *destination_text(const struct pfselcmd_record *rec)
 	return g_strdup_printf("%s, host %s)", text, shown);
 }
 
-static char *verdict_text(const struct pfselcmd_record *rec)
+static char *verdict_text(const struct pfsel_audit_record *rec)
 {
-	GString *s = g_string_new(rec->verdict);
+	GString *s = g_string_new(pfsel_verdict_name(rec->verdict));
 
 	if (rec->asked[0])
 		g_string_append_printf(s, " (asked: %s)", rec->asked);
@@ -413,37 +361,38 @@ static gboolean split_rule(const char *rule, char **file, unsigned int *line)
 	return TRUE;
 }
 
-static char *rule_field_text(const struct pfselcmd_record *rec)
+static char *rule_field_text(const struct pfsel_audit_record *rec)
 {
 	g_autofree char *file = NULL;
 	unsigned int line;
 
 	if (rec->rule_default)
-		return g_strdup_printf("the %s policy's default", rec->policy);
+		return g_strdup_printf("the %s policy's default",
+				       pfsel_policy_name(rec->policy));
 	if (!split_rule(rec->rule, &file, &line))
 		return prompt_escape(rec->rule);
 	{
 		g_autofree char *shown = prompt_escape(file);
 
 		return g_strdup_printf("%s:%u (%s policy)", shown, line,
-				       rec->policy);
+				       pfsel_policy_name(rec->policy));
 	}
 }
 
-static char *app_text(const struct pfselcmd_record *rec)
+static char *app_text(const struct pfsel_audit_record *rec)
 {
 	g_autofree char *app = NULL, *script = NULL;
 
-	if (!rec->app[0])
+	if (!rec->request.exe[0])
 		return g_strdup("unnamed");
-	app = prompt_escape(rec->app);
-	if (!rec->script[0])
+	app = prompt_escape(rec->request.exe);
+	if (!rec->request.script[0])
 		return g_steal_pointer(&app);
-	script = prompt_escape(rec->script);
+	script = prompt_escape(rec->request.script);
 	return g_strdup_printf("%s script %s", app, script);
 }
 
-static char *time_text(const struct pfselcmd_record *rec)
+static char *time_text(const struct pfsel_audit_record *rec)
 {
 	g_autoptr(GDateTime)
 		t = g_date_time_new_from_unix_local((gint64)rec->sec);
@@ -454,7 +403,7 @@ static char *time_text(const struct pfselcmd_record *rec)
 /* What a row's buttons need: its record, and its "Why?" label. */
 struct row_data {
 	struct prompt_monitor *mon;
-	struct pfselcmd_record *rec;
+	struct pfsel_audit_record *rec;
 	GtkWidget *why_text;
 };
 
@@ -469,7 +418,7 @@ static void on_row_why(GtkButton *button, gpointer data)
 	if (rd->rec->rule_default)
 		text = g_strdup_printf("No rule of the %s policy matched: its "
 				       "default decided.",
-				       rd->rec->policy);
+				       pfsel_policy_name(rd->rec->policy));
 	else if (!split_rule(rd->rec->rule, &file, &line))
 		text = g_strdup("The record names no rule line.");
 	else if (!(line_text = prompt_rule_line(file, line, &error)))
@@ -484,14 +433,12 @@ static void on_row_why(GtkButton *button, gpointer data)
 static void on_row_rule(GtkButton *button, gpointer data)
 {
 	struct row_data *rd = data;
-	g_autofree struct pfsel_question *q = g_new0(struct pfsel_question, 1);
 
 	(void)button;
-	record_question(rd->rec, q);
-	prompt_rule_dialog_show(rd->mon->window, q,
-				strcmp(rd->rec->verdict, "deny") ?
-					PFSEL_ANSWER_ALLOW :
-					PFSEL_ANSWER_DENY);
+	prompt_rule_dialog_show(rd->mon->window, &rd->rec->request,
+				rd->rec->verdict == PFSEL_VERDICT_DENY ?
+					PFSEL_ANSWER_DENY :
+					PFSEL_ANSWER_ALLOW);
 }
 
 /*
@@ -515,7 +462,7 @@ static GtkWidget *cell(size_t col, const char *title, const char *text)
  * "Why?") of the table.
  */
 static void add_record(struct prompt_monitor *mon, int row,
-		       struct pfselcmd_record *rec)
+		       struct pfsel_audit_record *rec)
 {
 	GtkGrid *grid = GTK_GRID(mon->table);
 	struct row_data *rd = g_new0(struct row_data, 1);
@@ -603,7 +550,7 @@ static void update_status(struct prompt_monitor *mon)
 /* ---- Notifications ---------------------------------------------------- */
 
 static void notify_denial(struct prompt_monitor *mon,
-			  const struct pfselcmd_record *rec)
+			  const struct pfsel_audit_record *rec)
 {
 	g_autoptr(GNotification) n = NULL;
 	g_autofree char *app = app_text(rec), *dest = destination_text(rec),
@@ -666,7 +613,7 @@ static void on_read_done(GObject *source, GAsyncResult *result, gpointer data)
 		mon->warning = g_strdup(job->error);
 	}
 	for (i = 0; job->records && i < job->records->len; i++) {
-		struct pfselcmd_record *rec = job->records->pdata[i];
+		struct pfsel_audit_record *rec = job->records->pdata[i];
 
 		if (!newer(rec->sec, rec->msec, rec->serial, mon->last_sec,
 			   mon->last_msec, mon->last_serial))
@@ -676,7 +623,8 @@ static void on_read_done(GObject *source, GAsyncResult *result, gpointer data)
 		mon->last_serial = rec->serial;
 		/* Denials made since the monitor started, let through. */
 		if (mon->opts.notify && mon->loaded && rec->permissive &&
-		    !strcmp(rec->verdict, "deny") && rec->sec >= mon->started) {
+		    rec->verdict == PFSEL_VERDICT_DENY &&
+		    rec->sec >= mon->started) {
 			if (notified < MONITOR_NOTIFY_MAX) {
 				notify_denial(mon, rec);
 				notified++;

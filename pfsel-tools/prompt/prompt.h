@@ -8,14 +8,16 @@
  *                  it beyond the kernel's fields: the application's name
  *                  and icon (.desktop files, through GIO), the chain of
  *                  parents (/proc), the service name, the rule's text
- *   agent_link.c   the private socket to the agent (prompt_wire.h)
+ *   agent_link.c   the private socket to the agent (libpromptwire)
  *   ask_window.c   the answering window: the question being read, the
  *                  queue, the answers
  *   monitor.c      the "what happened" window: recent decisions from the
- *                  audit log (pfsel log's reader), and notifications of
- *                  denials a permissive policy let through
- *   rule_dialog.c  "Make this a rule": the rule an "always" answer would
- *                  add, for a decision of the audit log
+ *                  audit log (libpfsel's reader, as pfsel log reads them),
+ *                  and notifications of denials a permissive policy let
+ *                  through
+ *   rule_dialog.c  "Make this a rule": the rule for a decision of the
+ *                  audit log, as the agent writes an "always" answer's
+ *                  (libuserpolicy's rule_text_format())
  *
  * Everything the kernel (or the audit log) names -- executables, scripts,
  * comms, rule files, contexts -- is chosen by whoever made the file or the
@@ -31,7 +33,7 @@
 
 #include <pfsel/pfsel.h>
 
-#include "answer_rule.h"
+#include "userpolicy.h"
 
 /* Exit statuses (pfsel-prompt(1)). */
 enum {
@@ -92,7 +94,7 @@ GtkWidget *prompt_choice_row(const char *title, const char *name,
 			     GtkWidget **choices);
 
 /* The widths of an "always" rule, as radio buttons say them. */
-extern const char *const prompt_width_mnemonics[ANSWER_RULE_WIDTH_COUNT];
+extern const char *const prompt_width_mnemonics[RULE_WIDTH_COUNT];
 
 /* ---- A question (question.c) ------------------------------------------ */
 
@@ -110,6 +112,8 @@ G_DECLARE_FINAL_TYPE(PromptQuestion, prompt_question, PROMPT, QUESTION, GObject)
 /**
  * struct _PromptQuestion - One question of the agent, with what is shown
  * @q: the kernel's question (a copy; about 13 KiB).
+ * @request: the request it asks about (pfsel_request_from_question()),
+ *           what an "always" rule is written for.
  * @deadline_us: g_get_monotonic_time() after which the kernel no longer
  *               waits (ASK's ms left, from when it was received).
  * @received: wall-clock time it came, for the list of locked-screen ones.
@@ -126,6 +130,7 @@ G_DECLARE_FINAL_TYPE(PromptQuestion, prompt_question, PROMPT, QUESTION, GObject)
 struct _PromptQuestion {
 	GObject parent;
 	struct pfsel_question *q;
+	struct pfsel_request *request;
 	gint64 deadline_us;
 	GDateTime *received;
 	gboolean locked;
@@ -272,11 +277,12 @@ void prompt_monitor_present(struct prompt_monitor *mon);
 void prompt_monitor_free(struct prompt_monitor *mon);
 
 /*
- * "Make this a rule": a dialog over @parent with the rule that answers
- * @q "always" (answer_rule_format()), starting from @verdict; a verdict
+ * "Make this a rule": a dialog over @parent with the rule that decides
+ * @req for good (rule_text_format(), as the agent writes an "always"
+ * answer's and audit2pfw a denial's), starting from @verdict; a verdict
  * and width to choose, the text, and a Copy button (rule_dialog.c).
  */
-void prompt_rule_dialog_show(GtkWindow *parent, const struct pfsel_question *q,
+void prompt_rule_dialog_show(GtkWindow *parent, const struct pfsel_request *req,
 			     unsigned int verdict);
 
 #endif /* PFSEL_PROMPT_H */

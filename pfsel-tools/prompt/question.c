@@ -43,12 +43,12 @@ const char *const prompt_field_titles[PROMPT_FIELD_COUNT] = {
 	[PROMPT_FIELD_THEN] = "When time runs out",
 };
 
-const char *const prompt_width_mnemonics[ANSWER_RULE_WIDTH_COUNT] = {
-	[ANSWER_RULE_EXACT] = "This address a_nd port",
-	[ANSWER_RULE_ADDRESS] = "This addr_ess",
-	[ANSWER_RULE_PORT] = "This port an_ywhere",
-	[ANSWER_RULE_HOST] = "This _host name",
-	[ANSWER_RULE_DOMAIN] = "Any host in its do_main",
+const char *const prompt_width_mnemonics[RULE_WIDTH_COUNT] = {
+	[RULE_WIDTH_EXACT] = "This address a_nd port",
+	[RULE_WIDTH_ADDRESS] = "This addr_ess",
+	[RULE_WIDTH_PORT] = "This port an_ywhere",
+	[RULE_WIDTH_HOST] = "This _host name",
+	[RULE_WIDTH_DOMAIN] = "Any host in its do_main",
 };
 
 char *prompt_escape_flags(const char *text, unsigned int flags)
@@ -170,6 +170,7 @@ static void prompt_question_finalize(GObject *object)
 	PromptQuestion *pq = PROMPT_QUESTION(object);
 
 	g_free(pq->q);
+	g_free(pq->request);
 	g_clear_pointer(&pq->received, g_date_time_unref);
 	g_free(pq->outcome);
 	g_free(pq->app_name);
@@ -288,6 +289,8 @@ PromptQuestion *prompt_question_new(const struct pfsel_question *q,
 	g_autofree char *phrase = NULL;
 
 	pq->q = g_memdup2(q, sizeof(*q));
+	pq->request = g_new(struct pfsel_request, 1);
+	pfsel_request_from_question(q, pq->request);
 	pq->deadline_us = g_get_monotonic_time() + (gint64)ms_left * 1000;
 	pq->received = g_date_time_new_now_local();
 	pq->outcome = g_strdup("");

@@ -1,21 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * pfsel-prompt - "Make this a rule": the rule that an "always" answer to
- * a decision would add, written by answer_rule_format() as the agent
- * writes it, with the verdict and width to choose and a Copy button.
+ * pfsel-prompt - "Make this a rule": the rule for a decision's request,
+ * written by rule_text_format() as the agent writes an "always" answer's
+ * and `pfsel audit2pfw` a denial's, with the verdict and width to choose
+ * and a Copy button.
  * The monitor loads no policy: the dialog says how to add the rule.
  */
 #include <errno.h>
 #include <string.h>
 
-#include "answer_rule.h"
 #include "prompt.h"
 
 struct rule_dialog {
 	GtkWindow *window;
-	struct pfsel_question q;
+	struct pfsel_request req;
 	GtkWidget *verdicts[2];
-	GtkWidget *widths[ANSWER_RULE_WIDTH_COUNT];
+	GtkWidget *widths[RULE_WIDTH_COUNT];
 	GtkWidget *rule;
 	GtkWidget *copy;
 	char text[PFSEL_ESCAPE_SIZE(PFSEL_QUESTION_PATH_MAX) * 2 + 512];
@@ -27,15 +27,15 @@ static void update(struct rule_dialog *d)
 				       d->verdicts[PFSEL_ANSWER_DENY])) ?
 				       PFSEL_ANSWER_DENY :
 				       PFSEL_ANSWER_ALLOW;
-	unsigned int width = ANSWER_RULE_EXACT, i;
+	unsigned int width = RULE_WIDTH_EXACT, i;
 	int ret;
 
-	for (i = 0; i < ANSWER_RULE_WIDTH_COUNT; i++)
+	for (i = 0; i < RULE_WIDTH_COUNT; i++)
 		if (gtk_toggle_button_get_active(
 			    GTK_TOGGLE_BUTTON(d->widths[i])))
 			width = i;
-	ret = answer_rule_format(&d->q, verdict, width, d->text,
-				 sizeof(d->text));
+	ret = rule_text_format(&d->req, verdict, width, NULL, 0, d->text,
+			       sizeof(d->text));
 	if (ret < 0) {
 		d->text[0] = '\0';
 		prompt_label_set_text(
@@ -94,7 +94,7 @@ static GtkWidget *radio(const char *mnemonic, GtkWidget *group,
 	return b;
 }
 
-void prompt_rule_dialog_show(GtkWindow *parent, const struct pfsel_question *q,
+void prompt_rule_dialog_show(GtkWindow *parent, const struct pfsel_request *req,
 			     unsigned int verdict)
 {
 	struct rule_dialog *d = g_new0(struct rule_dialog, 1);
@@ -105,7 +105,7 @@ void prompt_rule_dialog_show(GtkWindow *parent, const struct pfsel_question *q,
 	unsigned int i;
 
 	d->window = GTK_WINDOW(window);
-	d->q = *q;
+	d->req = *req;
 	g_object_set_data_full(G_OBJECT(window), "pfsel-rule-dialog", d,
 			       g_free);
 	gtk_window_set_title(d->window, "pfsel: make this a rule");
@@ -126,12 +126,12 @@ void prompt_rule_dialog_show(GtkWindow *parent, const struct pfsel_question *q,
 	gtk_box_append(GTK_BOX(box), row);
 
 	row = prompt_choice_row("The rule covers:", "Width", &choices);
-	for (i = 0; i < ANSWER_RULE_WIDTH_COUNT; i++) {
+	for (i = 0; i < RULE_WIDTH_COUNT; i++) {
 		d->widths[i] = radio(prompt_width_mnemonics[i],
 				     i ? d->widths[0] : NULL, d);
 		/* The host widths only when the record names the host. */
 		gtk_widget_set_visible(d->widths[i],
-				       answer_rule_width_applies(&d->q, i));
+				       rule_width_applies(&d->req, i));
 		gtk_box_append(GTK_BOX(choices), d->widths[i]);
 	}
 	gtk_box_append(GTK_BOX(box), row);
@@ -176,7 +176,7 @@ void prompt_rule_dialog_show(GtkWindow *parent, const struct pfsel_question *q,
 						      PFSEL_ANSWER_ALLOW]),
 		TRUE);
 	gtk_toggle_button_set_active(
-		GTK_TOGGLE_BUTTON(d->widths[ANSWER_RULE_EXACT]), TRUE);
+		GTK_TOGGLE_BUTTON(d->widths[RULE_WIDTH_EXACT]), TRUE);
 	update(d);
 	gtk_window_present(d->window);
 }

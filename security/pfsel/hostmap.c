@@ -117,6 +117,7 @@ static const char *const counter_names[PFSEL_HOSTMAP_COUNTERS] = {
 	[PFSEL_HOSTMAP_UNASKED] = "unasked",
 	[PFSEL_HOSTMAP_SERVED] = "served",
 	[PFSEL_HOSTMAP_UNTRUSTED] = "untrusted",
+	[PFSEL_HOSTMAP_UNVOUCHED] = "unvouched",
 };
 
 static void bump(struct pfsel_hostmap *const map,
@@ -686,6 +687,42 @@ bool pfsel_hostmap_known(const struct pfsel_hostmap *const map,
 {
 	return pfsel_hostmap_names(map, addr, INVALID_UID, stop_at_first,
 				   NULL) > 0;
+}
+
+/**
+ * pfsel_hostmap_holds - Tell whether a name of an address is known
+ * @map: the table, or NULL (nothing is)
+ * @addr: IPv6, IPv4 as IPv4-mapped, network order
+ * @name: the name, lower case, as learned
+ * @len: its length
+ *
+ * Whatever uid holds the pair: for resolver.c, which learns an answer a
+ * resolver serves only when it repeats a pair the table holds.
+ *
+ * Context: any; does not sleep.
+ *
+ * Return: true if some uid's pair of @addr and @name has time left.
+ */
+bool pfsel_hostmap_holds(const struct pfsel_hostmap *const map,
+			 const u8 addr[16], const char *const name,
+			 const size_t len)
+{
+	const unsigned long now = jiffies;
+	const struct pfsel_host *host;
+	bool held = false;
+
+	if (!map)
+		return false;
+	rcu_read_lock();
+	hlist_for_each_entry_rcu(host, bucket_of(map, addr), node) {
+		if (!memcmp(host->addr, addr, 16) && !expired(host, now) &&
+		    host->len == len && !memcmp(host->name, name, len)) {
+			held = true;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return held;
 }
 
 static bool is_v4_mapped(const u8 addr[16])

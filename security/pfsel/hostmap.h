@@ -49,6 +49,8 @@ struct pfsel_app;
  * @PFSEL_HOSTMAP_UNTRUSTED: pairs dropped, or not learned, because a
  *			     policy load stopped trusting the resolver that
  *			     taught them
+ * @PFSEL_HOSTMAP_UNVOUCHED: pairs of served answers not learned because
+ *			     the table held no such pair (resolver.c)
  * @PFSEL_HOSTMAP_COUNTERS: how many counters there are
  *
  * The order is that of the lines of the securityfs file hosts_stats.
@@ -65,6 +67,7 @@ enum pfsel_hostmap_counter {
 	PFSEL_HOSTMAP_UNASKED,
 	PFSEL_HOSTMAP_SERVED,
 	PFSEL_HOSTMAP_UNTRUSTED,
+	PFSEL_HOSTMAP_UNVOUCHED,
 	PFSEL_HOSTMAP_COUNTERS
 };
 
@@ -144,6 +147,8 @@ void pfsel_hostmap_count(struct pfsel_hostmap *map,
 int pfsel_hostmap_names(const struct pfsel_hostmap *map, const u8 addr[16],
 			kuid_t uid, pfsel_hostmap_fn fn, void *arg);
 bool pfsel_hostmap_known(const struct pfsel_hostmap *map, const u8 addr[16]);
+bool pfsel_hostmap_holds(const struct pfsel_hostmap *map, const u8 addr[16],
+			 const char *name, size_t len);
 size_t pfsel_hostmap_format(const struct pfsel_hostmap *map,
 			    const u8 addr[16], kuid_t uid, char *buf,
 			    size_t size);

@@ -182,13 +182,16 @@ static bool source_address(const struct sk_buff *const skb, u8 addr[16])
 
 /*
  * Where an answer's pairs go: the namespace's table, the uid charged, the
- * resolver that teaches them, how to allocate.
+ * resolver that teaches them, how to allocate; and whether the answer is
+ * one the resolver serves (learn_served()), which only repeats pairs the
+ * table holds.
  */
 struct learn_ctx {
 	struct pfsel_hostmap *hosts;
 	kuid_t uid;
 	struct pfsel_host_teacher teacher;
 	gfp_t gfp;
+	bool served;
 };
 
 static void learn_binding(const struct pfsel_dns_binding *const b,
@@ -202,10 +205,17 @@ static void learn_binding(const struct pfsel_dns_binding *const b,
 	 * and in the list of names a question or an audit record carries,
 	 * a ',' or '"' of the answer's making would read as something else.
 	 */
-	if (b->asked && pfsel_policydb_name_valid(b->name, strlen(b->name)))
-		pfsel_hostmap_learn(ctx->hosts, b->addr, b->name, b->ttl,
-				    ctx->uid, &ctx->teacher, resolver_trusted,
-				    ctx->gfp);
+	const size_t len = strlen(b->name);
+
+	if (!b->asked || !pfsel_policydb_name_valid(b->name, len))
+		return;
+	if (ctx->served &&
+	    !pfsel_hostmap_holds(ctx->hosts, b->addr, b->name, len)) {
+		pfsel_hostmap_count(ctx->hosts, PFSEL_HOSTMAP_UNVOUCHED);
+		return;
+	}
+	pfsel_hostmap_learn(ctx->hosts, b->addr, b->name, b->ttl, ctx->uid,
+			    &ctx->teacher, resolver_trusted, ctx->gfp);
 }
 
 /*
@@ -388,6 +398,19 @@ static void note_query(struct sock *const sk, const struct msghdr *const msg,
  * within that uid's own budget (hostmap.c), whoever else asks.  Only an
  * answer to a query that program's socket sent to the resolver's (noted
  * by note_client_query()) counts, once, as for the resolver's own queries.
+ *
+ * And a served answer only repeats: each of its pairs is learned only
+ * when the table holds that pair already (for any uid, with time left).
+ * What a resolver serves may come from anywhere it asked: an upstream on
+ * a port other than 53 (a local service a zone is sent to, whose port a
+ * program of the user can take), or the alias target an attacker's own
+ * server put beside its answer, which the resolver caches and later
+ * serves for its own question.  A pair enters the table only from an
+ * answer a trusted resolver received from port 53 to the question it
+ * asked, so by induction every pair learned here is one such an answer
+ * taught.  The price: a name the table no longer holds for anyone (its
+ * TTL ran out, or a flood pushed out every copy) is not learned from the
+ * resolver's cache until the resolver asks its upstream again.
  */
 
 static bool addr_any(const u8 addr[16])
@@ -496,6 +519,7 @@ static void learn_served(struct sock *const sk, const struct msghdr *const msg)
 	struct learn_ctx ctx = {
 		.teacher = teacher_of(sk),
 		.gfp = GFP_KERNEL_ACCOUNT,
+		.served = true,
 	};
 	u8 saddr[16], daddr[16];
 	struct iov_iter iter;

@@ -53,8 +53,8 @@
 #include <pfsel/pfsel.h>
 
 #include "agent.h"
-#include "answer_rule.h"
 #include "prompt_wire.h"
+#include "userpolicy.h"
 
 #define MAX_PENDING 64
 
@@ -67,10 +67,10 @@ struct pending {
 static struct pending pending[MAX_PENDING];
 static size_t n_pending;
 
-static const char *const width_names[ANSWER_RULE_WIDTH_COUNT] = {
-	[ANSWER_RULE_EXACT] = "exact",	 [ANSWER_RULE_ADDRESS] = "address",
-	[ANSWER_RULE_PORT] = "port",	 [ANSWER_RULE_HOST] = "host",
-	[ANSWER_RULE_DOMAIN] = "domain",
+static const char *const width_names[RULE_WIDTH_COUNT] = {
+	[RULE_WIDTH_EXACT] = "exact",	[RULE_WIDTH_ADDRESS] = "address",
+	[RULE_WIDTH_PORT] = "port",	[RULE_WIDTH_HOST] = "host",
+	[RULE_WIDTH_DOMAIN] = "domain",
 };
 
 static const char *const reason_names[] = {
@@ -229,6 +229,7 @@ static void cmd_ask(struct agent_source *src, struct pfsel_question *q,
 		    char *args)
 {
 	char *save = NULL, *id_s, *timeout_s, *field;
+	struct agent_decision d;
 	uint64_t id;
 	uint32_t timeout_ms;
 	long long deadline;
@@ -263,9 +264,10 @@ static void cmd_ask(struct agent_source *src, struct pfsel_question *q,
 	}
 	/* As the agent does: the deadline counts from the question's arrival. */
 	deadline = agent_now_ms() + timeout_ms;
-	rc = src->post(src, q, deadline);
-	if (rc) {
-		printf("error post %" PRIu64 ": %s\n", id, strerror(-rc));
+	rc = src->post(src, q, deadline, &d);
+	if (rc != AGENT_TAKEN) {
+		printf("error post %" PRIu64 ": %s\n", id,
+		       strerror(rc < 0 ? -rc : EINVAL));
 		return;
 	}
 	pending[n_pending].id = id;
@@ -351,8 +353,7 @@ static bool collect_all(struct agent_source *src)
 		printf("answer %" PRIu64 " %s %s %s\n", id,
 		       pfsel_answer_name(d.verdict), pfsel_scope_name(d.scope),
 		       d.scope != PFSEL_SCOPE_ALWAYS ? "-" :
-		       d.width < ANSWER_RULE_WIDTH_COUNT ?
-						       width_names[d.width] :
+		       d.width < RULE_WIDTH_COUNT    ? width_names[d.width] :
 						       "?");
 		/* As the agent: the prompt hears what became of its answer. */
 		if (src->result) {

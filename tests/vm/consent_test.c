@@ -41,6 +41,11 @@
  *     `pfsel confirm`, the attacker adds its rule to ~/.pfw: confirm says
  *     ~/.pfw changed since, and with no terminal to ask on, loads nothing
  *     (before the fix it loaded and recorded the attacker's text).
+ *   - note_cleared_by_a_session_of_the_attacker: the same, but first the
+ *     attacker puts the confirmed text back and opens a session without
+ *     the person (a cron job of its own, say), which clears the note; then
+ *     its text: confirm must load nothing (it loads the attacker's text:
+ *     with no note, confirm asks nothing).
  *
  * Needs root: as anyone else every test is skipped.
  */
@@ -703,6 +708,52 @@ TEST_F_TIMEOUT(confirm, confirm_loads_what_the_attacker_wrote, 180)
 	EXPECT_NE(pending, in_force());
 	EXPECT_EQ(EACCES, probe(PORT_EVIL));
 	EXPECT_EQ(EACCES, probe(PORT_A));
+}
+
+/* As pfuser1: the confirmed text back, no looser than what is confirmed. */
+static int write_confirmed_text(void *arg)
+{
+	(void)arg;
+	return swap_in(PFW1, CONFIRMED_TEXT) ? 1 : 0;
+}
+
+/*
+ * The note of what waits is all that makes confirm ask, and any login
+ * that loads ~/.pfw clears it.  The attacker needs no password for a
+ * session: a job in its own crontab (crond opens a PAM session for it), a
+ * key of its own in ~/.ssh/authorized_keys and ssh to the machine, a
+ * lingering systemd --user: any service whose session stack has
+ * pam_pfsel, which takes every session for "the person has just
+ * authenticated".  So, after the login that told the person their text
+ * waits: the attacker puts the confirmed text back in ~/.pfw and opens
+ * such a session (pamtester stands in for crond: open_session, no
+ * authentication), which loads what is in force already and clears the
+ * note; then it writes its own text.  The person runs `pfsel confirm` as
+ * they were told, with no terminal to ask on: it must not load the
+ * attacker's text (the same as confirm_loads_what_the_attacker_wrote,
+ * the note gone).  The control: confirm_loads_what_was_pending.
+ */
+TEST_F_TIMEOUT(confirm, note_cleared_by_a_session_of_the_attacker, 180)
+{
+	const long long pending = pending_digest();
+	const long long before = in_force();
+
+	ASSERT_NE(0, pending);
+	/* The attacker, as pfuser1: the confirmed text, then a session. */
+	EXPECT_EQ(0, pfsel_run_as(PFSEL_UID1, write_confirmed_text, NULL));
+	ASSERT_EQ(0, login(self->out, sizeof(self->out)));
+	TH_LOG("the attacker's session:\n%s", self->out);
+	EXPECT_EQ(before, in_force());
+	TH_LOG("the note after the attacker's session: %s",
+	       access(PENDING1, F_OK) ? "gone" : "still there");
+	/* Its own text, the person's change and its rule. */
+	EXPECT_EQ(0, pfsel_run_as(PFSEL_UID1, write_attackers_text, NULL));
+	dump_file(_metadata, PFW1);
+	EXPECT_NE(0, pfsel_sh(self->out, sizeof(self->out),
+			      "pfsel confirm --user pfuser1 </dev/null"));
+	TH_LOG("pfsel confirm:\n%s", self->out);
+	EXPECT_EQ(before, in_force());
+	EXPECT_EQ(EACCES, probe(PORT_EVIL));
 }
 
 TEST_HARNESS_MAIN

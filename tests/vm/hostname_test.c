@@ -1196,7 +1196,7 @@ TEST_F(hostname, served_answer_counts_only_for_its_query)
 	socklen_t plen = sizeof(peer.storage);
 	struct pollfd pfd = { .fd = server, .events = POLLIN };
 	uint8_t msg[512];
-	int hold[2];
+	int hold[2], upstream, to;
 	long unasked;
 	size_t len;
 	pid_t pid;
@@ -1241,7 +1241,19 @@ TEST_F(hostname, served_answer_counts_only_for_its_query)
 	EXPECT_FALSE(table_has(addr, name));
 	EXPECT_EQ(unasked + 3, hosts_stat("unasked"));
 
-	/* The answer: learned for 1001, as it is sent; once. */
+	/*
+	 * The answer: learned for 1001, as it is sent; once.  A served
+	 * answer only repeats a pair the table holds: the resolver learns it
+	 * first from its upstream's answer (port 53), as a caching resolver
+	 * does before it serves from its cache.
+	 */
+	upstream = udp_bound("127.0.0.8", 53);
+	to = udp_bound(RESOLVER, 0);
+	ASSERT_LE(0, upstream);
+	ASSERT_LE(0, to);
+	ASSERT_TRUE(exchange(to, upstream, name, addr));
+	close(upstream);
+	close(to);
 	ASSERT_EQ((ssize_t)len, sendto(server, msg, len, 0, &peer.sa, plen));
 	EXPECT_EQ(1, table_count(PFSEL_UID1, addr, name));
 	EXPECT_EQ(unasked + 3, hosts_stat("unasked"));

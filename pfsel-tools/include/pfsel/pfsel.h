@@ -3,7 +3,7 @@
  * libpfsel - the C library for pfsel, the per-user, per-application
  * firewall LSM.
  *
- * Two halves:
+ * The kernel's side of pfsel, and nothing else:
  *
  *  - securityfs (docs/kernel-interface.md): load and unload compiled
  *    policies, read what is loaded, the status, the global mode, the AVC's
@@ -17,6 +17,14 @@
  *    register (as root) the agent of a uid, receive the kernel's
  *    questions, answer them.
  *
+ *  - what the kernel writes to the audit log: its AUDIT_PFSEL_ACCESS
+ *    records, read (through libauparse) and decoded.
+ *
+ *  - its vocabulary (the names of operations, protocols, verdicts, ...)
+ *    and one shape for a request (struct pfsel_request), with the
+ *    conversions from a question and an audit record, and to and from
+ *    what the "check" file is asked.
+ *
  * Return convention, everywhere: 0 (or a documented non-negative count) on
  * success, a negative errno on failure.  A failing call also leaves a
  * message in pfsel_last_error() naming the syscall, the file and the
@@ -28,7 +36,8 @@
  * call, may run on different threads at once; pfsel_last_error() is per
  * thread.  One agent handle is used by one thread at a time.
  *
- * Link with `pkg-config --libs libpfsel` (libpfsel, libnl-genl-3, libnl-3).
+ * Link with `pkg-config --libs libpfsel` (libpfsel; libnl-genl-3, libnl-3,
+ * libcrypto and libauparse for its static form).
  */
 #ifndef PFSEL_PFSEL_H
 #define PFSEL_PFSEL_H
@@ -38,6 +47,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include <linux/pfsel.h>
 #include <linux/pfsel_policy.h>
@@ -145,37 +155,6 @@ int pfsel_load_open(void);
  * writing.
  */
 int pfsel_load_buffer_fd(int fd, const void *blob, size_t size);
-
-/**
- * pfsel_compare - Whether a compiled policy is no looser than another
- * @old_blob: @old_len: the policy in force, or the one last confirmed.
- * @new_blob: @new_len: the candidate.
- * @report: where the looser cells go, one a line, each written as the
- *          rule that would allow it (with the two decisions in a comment),
- *          and the applications no longer protected ("no longer protects
- *          APP;"); NULL for none.  An executable or script the kernel
- *          cannot name (only "*" matches it) is written "?", as the
- *          kernel's questions show it.
- * @max: report at most this many (then "..."); 0 stops at the first.
- *
- * Exact, not a heuristic: every request the kernel can ask (application,
- * the unnamed ones included, operation, protocol, address, port, host
- * names) is decided by both policies, class by class, with the kernel's
- * own reader; @new is no looser when no
- * decision of it is less strict (allow < ask unanswered-allow < ask
- * unanswered-deny < deny; a permissive policy allows everything; of two
- * asks that end in allow, the shorter timeout is looser).  @new is also
- * looser when it leaves unprotected an application that @old protects
- * (the rule flag "protect"; compared even when @old is permissive, since
- * protection holds in permissive mode).  The uids in the headers are not
- * compared.
- *
- * Return: 0 no looser, 1 looser, or a negative errno: -EINVAL, -EBADMSG,
- * -EPROTONOSUPPORT, -E2BIG (a blob is not a valid policy; the message
- * says which), -ENOMEM.
- */
-int pfsel_compare(const void *old_blob, size_t old_len, const void *new_blob,
-		  size_t new_len, FILE *report, unsigned int max);
 
 /**
  * pfsel_unload_system - Unload the system policy (needs CAP_MAC_ADMIN)
@@ -1024,6 +1003,220 @@ int pfsel_question_from_attrs(struct nlattr *const *tb, int maxtype,
  */
 int pfsel_answer_build(struct nl_msg *msg, int family, uint64_t id,
 		       unsigned int verdict, unsigned int scope);
+
+/* ---------------------------------------------------------------------- */
+/* Requests                                                                */
+/* ---------------------------------------------------------------------- */
+
+/**
+ * struct pfsel_request - One request, as the kernel decides it
+ * @exe: the application's executable, an absolute path; "" for an
+ *       application the kernel cannot name (only "*" matches it in a
+ *       rule).
+ * @script: the script it runs, an absolute path; "" when it runs none.
+ * @op: enum pfsel_op.
+ * @proto: enum pfsel_proto.
+ * @family: PFSEL_FAMILY_INET or PFSEL_FAMILY_INET6, or
+ *          PFSEL_FAMILY_PACKET for a packet socket; what decides is the
+ *          family of create, the address's for the other operations.
+ * @addr: the request's address (policy/LANGUAGE.md, section 1): the
+ *        peer's for connect and accept, the socket's own for bind and
+ *        listen; all zero for create.  16 bytes, network order, IPv4 as
+ *        IPv4-mapped.
+ * @port: the request's port, host order: the peer's for connect, the
+ *        socket's own for bind and listen, the one it was accepted on
+ *        for accept; 0 for create and for protocols without ports (icmp,
+ *        raw).
+ * @hosts: the host names the kernel knows for @addr, newest first,
+ *         separated by ',' (as pfsel_hosts_check() accepts them); "" for
+ *         none.
+ *
+ * The one shape user space gives a request: what an agent's question asks
+ * about (pfsel_request_from_question()), what an audit record says was
+ * decided (struct pfsel_audit_record), what the "check" file is asked
+ * (pfsel_request_to_check()).  About 9 KiB.
+ */
+struct pfsel_request {
+	char exe[PFSEL_QUESTION_PATH_MAX];
+	char script[PFSEL_QUESTION_PATH_MAX];
+	unsigned int op;
+	unsigned int proto;
+	unsigned int family;
+	uint8_t addr[16];
+	uint16_t port;
+	char hosts[PFSEL_HOSTS_TEXT_MAX];
+};
+
+/**
+ * pfsel_request_from_question - The request a question asks about
+ * @q: the question (its PFSEL_ATTR_RADDR and _RPORT are the request's).
+ * @req: filled in; an executable the kernel names "?" becomes "".
+ */
+void pfsel_request_from_question(const struct pfsel_question *q,
+				 struct pfsel_request *req);
+
+/**
+ * pfsel_request_to_check - A request as pfsel_check() asks it
+ * @req: the request.
+ * @check: filled in, its paths pointing into @req (NULL for ""); whose
+ *         policy (@has_uid, @uid) is the caller's to set.  The "check"
+ *         file takes no host names.
+ */
+void pfsel_request_to_check(const struct pfsel_request *req,
+			    struct pfsel_check_request *check);
+
+/**
+ * pfsel_request_from_check - The request of a "check" request
+ * @check: the check request (its uid is not the request's).
+ * @req: filled in; @hosts "".
+ *
+ * Return: 0, or -ENAMETOOLONG when a path does not fit (@req is then all
+ * zero).
+ */
+int pfsel_request_from_check(const struct pfsel_check_request *check,
+			     struct pfsel_request *req);
+
+/* ---------------------------------------------------------------------- */
+/* The audit log                                                           */
+/* ---------------------------------------------------------------------- */
+
+/**
+ * struct pfsel_audit_record - One AUDIT_PFSEL_ACCESS record, decoded
+ * @sec: @msec: @serial: its audit timestamp and serial (0 when it was
+ *       decoded from its fields alone).
+ * @request: the request it decided: the executable and script (app=,
+ *           script=, decoded), operation, protocol, family, the address
+ *           and port picked from the two ends below as section 1 of
+ *           policy/LANGUAGE.md names them, and the host names (hosts=).
+ * @verdict: PFSEL_VERDICT_ALLOW or PFSEL_VERDICT_DENY.
+ * @asked: for a decision the policy left to the agent, what became of it
+ *         ("answered", "kept", "unanswered", ...); "" when none was asked.
+ * @permissive: a denial a permissive policy let through.
+ * @policy: whose rule decided: PFSEL_SLOT_SYSTEM or PFSEL_SLOT_USER.
+ * @rule: the deciding rule, "FILE:LINE:COL" with FILE decoded, or
+ *        "default".
+ * @rule_default: the policy's default verdict decided.
+ * @has_laddr: @laddr: the socket's own address, as the record writes it.
+ * @has_raddr: @raddr: the peer's address, as the record writes it.
+ * @lport: @rport: the two ports; -1 when the record has none.
+ * @has_uid: @uid: the process's real uid.
+ * @pid: its pid; -1 when the record has none (accept).
+ * @comm: its comm, decoded.
+ * @subj: its security context (subj=: an SELinux context, an AppArmor
+ *        label and its mode), "" when the record has none.
+ *
+ * About 14 KiB: allocate it.
+ */
+struct pfsel_audit_record {
+	time_t sec;
+	unsigned int msec;
+	unsigned long serial;
+	struct pfsel_request request;
+	unsigned int verdict;
+	char asked[16];
+	bool permissive;
+	unsigned int policy;
+	char rule[4200];
+	bool rule_default;
+	bool has_laddr, has_raddr;
+	char laddr[64], raddr[64];
+	int lport, rport;
+	bool has_uid;
+	uint32_t uid;
+	long pid;
+	char comm[PFSEL_QUESTION_COMM_MAX];
+	char subj[PFSEL_QUESTION_SECCTX_MAX];
+};
+
+/* One NAME=VALUE field of a record, as the kernel writes it. */
+struct pfsel_audit_field {
+	const char *name;
+	const char *value;
+};
+
+/**
+ * pfsel_audit_fields - Split a record's text into its fields
+ * @text: one record as auditd logs it ("type=... msg=audit(SEC.MS:N):
+ *        pfsel op=connect ..."); cut up in place.
+ * @fields: where the fields go, pointing into @text.
+ * @max: room in @fields.
+ *
+ * Blanks separate the fields (the kernel writes none inside a value but
+ * in AppArmor's "subj=LABEL (MODE)"); what an enriched log adds after
+ * 0x1d is left out.
+ *
+ * Return: the number of fields, 0 for a text that is not a record.
+ */
+size_t pfsel_audit_fields(char *text, struct pfsel_audit_field *fields,
+			  size_t max);
+
+/**
+ * pfsel_audit_record_decode - Decode a record's fields
+ * @fields: @count: its fields (pfsel_audit_fields()).
+ * @rec: filled in (its timestamp left 0).
+ *
+ * Every field is checked: the vocabulary's words, the addresses, ports
+ * and numbers, the untrusted strings (pfsel_audit_string()), the host
+ * names (pfsel_hosts_check()), and that each operation has the ends it
+ * must have (docs/kernel-interface.md, "Audit").
+ *
+ * Return: 0 or -EBADMSG.
+ */
+int pfsel_audit_record_decode(const struct pfsel_audit_field *fields,
+			      size_t count, struct pfsel_audit_record *rec);
+
+/**
+ * pfsel_audit_string - Decode an audit "untrusted string"
+ * @value: "QUOTED", HEX (each byte as two digits) or "?" (empty).
+ * @out: @size: where it goes, NUL-terminated.
+ *
+ * Return: 0; -EBADMSG (not of either form, or a NUL byte in the hex);
+ * -ENAMETOOLONG (longer than @out).
+ */
+int pfsel_audit_string(const char *value, char *out, size_t size);
+
+/**
+ * struct pfsel_audit_filter - Where records come from, and which are wanted
+ * @input: NULL: the audit daemon's logs; "-": standard input; else a file
+ *         (raw records, as "ausearch --raw" prints them).
+ * @has_uid: @uid: only this uid's records.
+ * @app: NULL, or a glob (fnmatch()) that the executable, the script or
+ *       "EXE script SCRIPT" must match.
+ * @has_since: @since: only records since this time.
+ * @want_allow: @want_deny: which verdicts.
+ */
+struct pfsel_audit_filter {
+	const char *input;
+	bool has_uid;
+	uint32_t uid;
+	const char *app;
+	bool has_since;
+	time_t since;
+	bool want_allow, want_deny;
+};
+
+/* Called for each wanted record; non-zero stops the reading. */
+typedef int (*pfsel_audit_record_fn)(const struct pfsel_audit_record *rec,
+				     void *arg);
+
+/**
+ * pfsel_audit_read - Read pfsel's records from the audit log
+ * @src: where from, and which (struct pfsel_audit_filter).
+ * @fn: called for each record @src wants, in the log's order.
+ * @arg: passed to @fn.
+ * @bad: set to the number of records that could not be decoded (skipped).
+ *
+ * Through libauparse: every AUDIT_PFSEL_ACCESS (1430) record, decoded as
+ * pfsel_audit_record_decode() decodes it.  The audit daemon's logs are
+ * root's unless auditd.conf's log_group says otherwise.
+ *
+ * Return: 0; @fn's non-zero value (pfsel_last_error() is then ""); or a
+ * negative errno, the failing step in pfsel_last_error()
+ * ("auparse_init(FILE): ...", "reading the audit logs: Permission denied
+ * (the audit logs need root)").
+ */
+int pfsel_audit_read(const struct pfsel_audit_filter *src,
+		     pfsel_audit_record_fn fn, void *arg, unsigned long *bad);
 
 #ifdef __cplusplus
 }

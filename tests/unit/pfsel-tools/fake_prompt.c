@@ -31,8 +31,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "answer_rule.h"
 #include "prompt_wire.h"
+#include "userpolicy.h"
 
 static FILE *record;
 
@@ -73,10 +73,10 @@ static int parse_answer(char **argv, unsigned int *verdict, unsigned int *scope,
 	int s = pfsel_scope_from_name(argv[1]);
 	unsigned int w;
 
-	for (w = 0; w < ANSWER_RULE_WIDTH_COUNT; w++)
+	for (w = 0; w < RULE_WIDTH_COUNT; w++)
 		if (!strcmp(argv[2], widths[w]))
 			break;
-	if (v < 0 || s < 0 || w == ANSWER_RULE_WIDTH_COUNT)
+	if (v < 0 || s < 0 || w == RULE_WIDTH_COUNT)
 		return -1;
 	*verdict = (unsigned int)v;
 	*scope = (unsigned int)s;

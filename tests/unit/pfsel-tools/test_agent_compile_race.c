@@ -169,7 +169,7 @@ static char *scene(const char *attack, bool include, size_t *len,
 		   char **legit, size_t *legit_len)
 {
 	const char *pfwc = real_pfwc();
-	struct pfw_confirmed confirmed = { 0 };
+	struct policy_blob confirmed = { 0 };
 	struct pfw_config c = { .load = true, .confirmed = &confirmed };
 	char err[4096], sfs[128], *loaded = NULL;
 	struct stat st;
@@ -258,7 +258,7 @@ static void assert_no_looser_than_legit(char *loaded, size_t len, char *legit,
 	if (!loaded)
 		print_message("nothing loaded\n");
 	else
-		rc = pfsel_compare(legit, legit_len, loaded, len, stdout, 5);
+		rc = policy_compare(legit, legit_len, loaded, len, stdout, 5);
 	if (rc)
 		print_message("the agent loaded a policy looser than its own "
 			      "text with its rule (above)\n");
@@ -278,8 +278,10 @@ static void test_always_no_attack(void **state)
 		skip();
 	loaded = scene("none", false, &len, &legit, &legit_len);
 	assert_non_null(loaded);
-	assert_int_equal(0, pfsel_compare(legit, legit_len, loaded, len, NULL, 0));
-	assert_int_equal(0, pfsel_compare(loaded, len, legit, legit_len, NULL, 0));
+	assert_int_equal(0, policy_compare(legit, legit_len, loaded, len, NULL,
+					   0));
+	assert_int_equal(0, policy_compare(loaded, len, legit, legit_len, NULL,
+					   0));
 	free(loaded);
 	free(legit);
 }
@@ -295,8 +297,10 @@ static void test_always_include_no_attack(void **state)
 		skip();
 	loaded = scene("none", true, &len, &legit, &legit_len);
 	assert_non_null(loaded);
-	assert_int_equal(0, pfsel_compare(legit, legit_len, loaded, len, NULL, 0));
-	assert_int_equal(0, pfsel_compare(loaded, len, legit, legit_len, NULL, 0));
+	assert_int_equal(0, policy_compare(legit, legit_len, loaded, len, NULL,
+					   0));
+	assert_int_equal(0, policy_compare(loaded, len, legit, legit_len, NULL,
+					   0));
 	free(loaded);
 	free(legit);
 }

@@ -16,8 +16,10 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +47,8 @@ static struct {
 } answers[4 * MAX_QUESTIONS];
 static size_t n_answers;
 static int never[2]; /* a pipe nothing is written to: the netlink fd */
+/* Written a byte at each answer, when a test reads it. */
+static int answered[2] = { -1, -1 };
 static int fake_handle;
 
 int __wrap_pfsel_agent_open(struct pfsel_agent **out);
@@ -107,6 +111,9 @@ int __wrap_pfsel_agent_answer(struct pfsel_agent *agent, uint64_t id,
 	answers[n_answers].verdict = verdict;
 	answers[n_answers].scope = scope;
 	n_answers++;
+	/* Tell the person at the terminal (test_terminal_never_blocks). */
+	if (answered[1] >= 0)
+		assert_int_equal(write(answered[1], "a", 1), 1);
 	return 0;
 }
 
@@ -310,6 +317,92 @@ static void test_auto_first(void **state)
 	assert_int_equal(count_lines("log", "sources: auto prompt)"), 1);
 }
 
+/*
+ * The person at the terminal, as a thread: waits until the agent has
+ * answered the kernel once (the question the rule file decides, asked
+ * after the one on the terminal), then answers the terminal's question.
+ */
+static void *person(void *arg)
+{
+	const int input = *(const int *)arg;
+	char c;
+
+	if (read(answered[0], &c, 1) == 1 && write(input, "allow\n", 6) != 6)
+		c = 0; /* the agent then sees no answer: the test says so */
+	close(input);
+	return NULL;
+}
+
+/*
+ * A question at the terminal does not stop the agent hearing the kernel:
+ * while question 1 waits for the person, question 2 comes and the rule
+ * file answers it; only then does the person answer question 1 (before,
+ * the terminal held the agent until question 1's time ran out, and 2
+ * waited behind it).
+ */
+static void test_terminal_never_blocks(void **state)
+{
+	char rules_opt[300], log_opt[300], pfw_opt[300];
+	char *argv[] = { "pfsel-agent", "--interactive", rules_opt, log_opt,
+			 pfw_opt, "--count=2", NULL };
+	int input[2], saved_in, saved_err, err_fd;
+	pthread_t thread;
+
+	(void)state;
+	put("rules", "allow /usr/bin/curl connect tcp to 192.0.2.2 port 80;\n",
+	    0600);
+	snprintf(rules_opt, sizeof(rules_opt), "--rules=%s", in("rules"));
+	snprintf(log_opt, sizeof(log_opt), "--log=%s", in("log"));
+	snprintf(pfw_opt, sizeof(pfw_opt), "--pfw=%s", in("x.pfw"));
+	ask(1, 5000);
+	ask(2, 5000);
+	pfsel_parse_addr("192.0.2.2", queue[1].raddr);
+
+	/* The terminal: standard input a pipe, standard error a file. */
+	assert_int_equal(pipe(input), 0);
+	assert_int_equal(pipe(answered), 0);
+	saved_in = dup(STDIN_FILENO);
+	saved_err = dup(STDERR_FILENO);
+	err_fd = open(in("terminal"), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(saved_in >= 0 && saved_err >= 0 && err_fd >= 0);
+	assert_int_equal(dup2(input[0], STDIN_FILENO), STDIN_FILENO);
+	assert_int_equal(dup2(err_fd, STDERR_FILENO), STDERR_FILENO);
+	close(input[0]);
+	close(err_fd);
+	assert_int_equal(pthread_create(&thread, NULL, person, &input[1]), 0);
+
+	optind = 0;
+	assert_int_equal(pfsel_agent_main(6, argv), 0);
+
+	assert_int_equal(pthread_join(thread, NULL), 0);
+	dup2(saved_in, STDIN_FILENO);
+	dup2(saved_err, STDERR_FILENO);
+	close(saved_in);
+	close(saved_err);
+	close(answered[0]);
+	close(answered[1]);
+	answered[0] = answered[1] = -1;
+
+	/* Question 2 answered first, by the rules; then 1, by the person. */
+	assert_int_equal(n_answers, 2);
+	assert_int_equal(answers[0].id, 2);
+	assert_int_equal(answers[1].id, 1);
+	assert_int_equal(answers[1].verdict, PFSEL_ANSWER_ALLOW);
+	assert_int_equal(answers[1].scope, PFSEL_SCOPE_ONCE);
+	assert_int_equal(count_lines("log", "question 1: asked the terminal"),
+			 1);
+	assert_int_equal(
+		count_lines("log",
+			    "question 2: answered allow once (by rules)"),
+		1);
+	assert_int_equal(
+		count_lines("log",
+			    "question 1: answered allow once (by terminal)"),
+		1);
+	assert_int_equal(count_lines("log", "not answered"), 0);
+	assert_int_equal(count_lines("terminal", "answer within "), 1);
+}
+
 static void test_usage(void **state)
 {
 	char *both[] = { "pfsel-agent", "--prompt", "--interactive", NULL };
@@ -332,7 +425,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_answers),    T(test_unknown_never_passed_on),
 		T(test_deadline),   T(test_prompt_dies),
-		T(test_auto_first), T(test_usage),
+		T(test_auto_first), T(test_terminal_never_blocks),
+		T(test_usage),
 	};
 #undef T
 

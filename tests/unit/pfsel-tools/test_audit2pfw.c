@@ -2,7 +2,8 @@
 /*
  * Unit tests for `pfsel audit2pfw` and `pfsel log` (pfsel-tools/pfsel/
  * audit2pfw.c, logcmd.c, auditlog.c): audit logs as fixture files
- * (tests/unit/fixtures/audit2pfw/), read through libauparse; every rule
+ * (tests/unit/fixtures/audit2pfw/), read through libpfsel's reader
+ * (libauparse; its decoding: test_libpfsel_audit.c); every rule
  * set audit2pfw prints is compiled with pfwc, and the compiled policy must
  * allow the requests that were denied (pfwc --query).
  */
@@ -721,108 +722,6 @@ static void test_log_hosts(void **state)
 	free(err);
 }
 
-static void test_audit_string(void **state)
-{
-	char buf[64];
-
-	(void)state;
-	assert_int_equal(0, pfselcmd_audit_string("\"/usr/bin/x\"", buf,
-						  sizeof(buf)));
-	assert_string_equal("/usr/bin/x", buf);
-	assert_int_equal(0, pfselcmd_audit_string("2F6120622F63", buf,
-						  sizeof(buf)));
-	assert_string_equal("/a b/c", buf);
-	assert_int_equal(0, pfselcmd_audit_string("?", buf, sizeof(buf)));
-	assert_string_equal("", buf);
-	assert_int_equal(-EBADMSG,
-			 pfselcmd_audit_string("2F6", buf, sizeof(buf)));
-	assert_int_equal(-EBADMSG,
-			 pfselcmd_audit_string("ZZ", buf, sizeof(buf)));
-	assert_int_equal(-EBADMSG,
-			 pfselcmd_audit_string("2F00", buf, sizeof(buf)));
-	assert_int_equal(-ENAMETOOLONG,
-			 pfselcmd_audit_string("\"/a/long/one\"", buf, 4));
-}
-
-static void test_record_decode(void **state)
-{
-	struct pfselcmd_field fields[] = {
-		{ "op", "connect" },
-		{ "verdict", "deny" },
-		{ "permissive", "0" },
-		{ "policy", "user" },
-		{ "rule", "\"a.pfw\":3:1" },
-		{ "family", "inet" },
-		{ "protocol", "tcp" },
-		{ "laddr", "0.0.0.0" },
-		{ "lport", "0" },
-		{ "raddr", "192.0.2.1" },
-		{ "rport", "80" },
-		{ "app", "\"/usr/bin/x\"" },
-		{ "script", "?" },
-		{ "uid", "1001" },
-		{ "subj", "system_u:system_r:stack_probe_t" },
-	};
-	const size_t n = sizeof(fields) / sizeof(fields[0]);
-	struct pfselcmd_record *rec = malloc(sizeof(*rec));
-
-	(void)state;
-	assert_non_null(rec);
-	assert_int_equal(0, pfselcmd_record_decode(fields, n, rec));
-	assert_string_equal("a.pfw:3:1", rec->rule);
-	assert_false(rec->rule_default);
-	assert_int_equal(80, rec->rport);
-	assert_int_equal(1001, rec->uid);
-	assert_string_equal("system_u:system_r:stack_probe_t", rec->subj);
-	/* Without subj=, none. */
-	assert_int_equal(0, pfselcmd_record_decode(fields, n - 1, rec));
-	assert_string_equal("", rec->subj);
-	/* Each of these breaks it. */
-	fields[4].value = "\"a.pfw\":x:1";
-	assert_int_equal(-EBADMSG, pfselcmd_record_decode(fields, n, rec));
-	fields[4].value = "default";
-	fields[10].value = "?"; /* a connect without its port */
-	assert_int_equal(-EBADMSG, pfselcmd_record_decode(fields, n, rec));
-	fields[10].value = "70000";
-	assert_int_equal(-EBADMSG, pfselcmd_record_decode(fields, n, rec));
-	fields[10].value = "80";
-	fields[0].value = "shutdown";
-	assert_int_equal(-EBADMSG, pfselcmd_record_decode(fields, n, rec));
-	fields[0].value = "connect";
-	assert_int_equal(-EBADMSG, pfselcmd_record_decode(fields, n - 4, rec));
-
-	/* hosts=: quoted or hex, a list of names; none when absent or ?. */
-	assert_int_equal(0, pfselcmd_record_decode(fields, n, rec));
-	assert_string_equal("", rec->hosts);
-	{
-		struct pfselcmd_field
-			more[sizeof(fields) / sizeof(fields[0]) + 1];
-
-		memcpy(more, fields, sizeof(fields));
-		more[n].name = "hosts";
-		more[n].value = "\"www.example.org,example.org\"";
-		assert_int_equal(0, pfselcmd_record_decode(more, n + 1, rec));
-		assert_string_equal("www.example.org,example.org", rec->hosts);
-		more[n].value = "612E6578616D706C65"; /* a.example */
-		assert_int_equal(0, pfselcmd_record_decode(more, n + 1, rec));
-		assert_string_equal("a.example", rec->hosts);
-		more[n].value = "?";
-		assert_int_equal(0, pfselcmd_record_decode(more, n + 1, rec));
-		assert_string_equal("", rec->hosts);
-		/* Not a list: "a b", "a,", a control byte. */
-		more[n].value = "6120622E6578616D706C65";
-		assert_int_equal(-EBADMSG,
-				 pfselcmd_record_decode(more, n + 1, rec));
-		more[n].value = "\"a.example,\"";
-		assert_int_equal(-EBADMSG,
-				 pfselcmd_record_decode(more, n + 1, rec));
-		more[n].value = "611B2E6578616D706C65";
-		assert_int_equal(-EBADMSG,
-				 pfselcmd_record_decode(more, n + 1, rec));
-	}
-	free(rec);
-}
-
 static void test_since(void **state)
 {
 	const time_t now = 1718000000;
@@ -872,8 +771,6 @@ int main(void)
 		cmocka_unit_test(test_hosts),
 		cmocka_unit_test(test_hosts_compile),
 		cmocka_unit_test(test_log_hosts),
-		cmocka_unit_test(test_audit_string),
-		cmocka_unit_test(test_record_decode),
 		cmocka_unit_test(test_since),
 	};
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests of pfsel_compare() (pfsel-tools/lib/compare.c), the exact
+ * Unit tests of policy_compare() (pfsel-tools/userpolicy/compare.c), the exact
  * "no looser" comparison, on policies compiled by the real pfwc
  * ($BUILD/bin/pfwc).  Each looser case changes one dimension and is built
  * so that a naive comparison gets it wrong: comparing rule lists or
@@ -26,6 +26,7 @@
 #include <pfsel/pfsel.h>
 
 #include "policydb.h"
+#include "userpolicy.h"
 
 #include "pfwc_compile.h"
 
@@ -37,7 +38,7 @@ static struct blob compile(const char *text)
 	return compile_for(text, 1001);
 }
 
-/* pfsel_compare(old, new), and what it reported. */
+/* policy_compare(old, new), and what it reported. */
 static int compare(const char *old_text, const char *new_text, char **out)
 {
 	struct blob old = compile(old_text), new = compile(new_text);
@@ -47,7 +48,7 @@ static int compare(const char *old_text, const char *new_text, char **out)
 	int ret;
 
 	assert_non_null(report);
-	ret = pfsel_compare(old.data, old.len, new.data, new.len, report, 5);
+	ret = policy_compare(old.data, old.len, new.data, new.len, report, 5);
 	fclose(report);
 	free(old.data);
 	free(new.data);
@@ -74,7 +75,7 @@ static void no_looser(const char *old_text, const char *new_text)
 
 		snprintf(msg, sizeof(msg), "%s", seen);
 		free(seen);
-		fail_msg("pfsel_compare() says no looser, but brute force "
+		fail_msg("policy_compare() says no looser, but brute force "
 			 "finds a looser request:\n  %s\nold:\n%snew:\n%s",
 			 msg, old_text, new_text);
 	}
@@ -94,7 +95,7 @@ static void is_looser(const char *old_text, const char *new_text,
 	free(out);
 	/* Brute force agrees: some request of the grid is looser. */
 	if (!brute_looser(old_text, new_text, NULL))
-		fail_msg("pfsel_compare() says looser, but no request of the "
+		fail_msg("policy_compare() says looser, but no request of the "
 			 "brute-force grid is:\nold:\n%snew:\n%s",
 			 old_text, new_text);
 }
@@ -1015,7 +1016,7 @@ static void test_edge_protect(void **state)
 /*
  * ---- Beside the system policy: a "no looser" user policy stays so -------
  *
- * pfsel_compare() judges a user policy alone.  The kernel decides every
+ * policy_compare() judges a user policy alone.  The kernel decides every
  * request by the system policy and the user's together (decide.c,
  * pfsel_decide_fully()): the stricter verdict's policy is the "decider";
  * between two asks the system's decides unless the user's rule wants an
@@ -1217,7 +1218,7 @@ static void holds_with_system(const char *sys_text, const char *old_text,
 	    brute_looser_with_system(sys_text, old_text, new_text, &seen)) {
 		snprintf(msg, sizeof(msg), "%s", seen);
 		free(seen);
-		fail_msg("pfsel_compare() says no looser, but beside the "
+		fail_msg("policy_compare() says no looser, but beside the "
 			 "system policy the kernel decides\n  %s\nmore "
 			 "loosely.\nsystem:\n%sold:\n%snew:\n%s",
 			 msg, sys_text, old_text, new_text);
@@ -1300,13 +1301,13 @@ static void test_bad_blob(void **state)
 	char junk[64] = "not a policy";
 
 	(void)state;
-	assert_true(pfsel_compare(good.data, good.len, junk, sizeof(junk), NULL,
-				  0) < 0);
-	assert_non_null(strstr(pfsel_last_error(), "new"));
-	assert_true(pfsel_compare(junk, sizeof(junk), good.data, good.len, NULL,
-				  0) < 0);
-	assert_int_equal(pfsel_compare(good.data, good.len, good.data, good.len,
-				       NULL, 0),
+	assert_true(policy_compare(good.data, good.len, junk, sizeof(junk),
+				   NULL, 0) < 0);
+	assert_non_null(strstr(policy_last_error(), "new"));
+	assert_true(policy_compare(junk, sizeof(junk), good.data, good.len,
+				   NULL, 0) < 0);
+	assert_int_equal(policy_compare(good.data, good.len, good.data,
+					good.len, NULL, 0),
 			 0);
 	free(good.data);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * pfsel_compare() held to brute force (issue 27): random pairs of
+ * policy_compare() held to brute force (issue 27): random pairs of
  * policies, compiled by the real pfwc, and random requests over every
  * class a request can fall in, each decided in both policies through the
  * kernel's own reader (security/pfsel/policydb_lookup.c, built through
@@ -12,7 +12,7 @@
  *
  * The property: when some request is decided more loosely by the new
  * policy than by the old one (or its application loses "protect"),
- * pfsel_compare() says "looser".  Equivalently, "no looser" is never said
+ * policy_compare() says "looser".  Equivalently, "no looser" is never said
  * of a pair where a request got looser.  The generator writes rules for
  * "*" and for every named path ("/" and two stars), for interpreters with
  * and without scripts, so that the unnamed application, a named
@@ -38,6 +38,7 @@
 #include <pfsel/pfsel.h>
 
 #include "policydb.h"
+#include "userpolicy.h"
 
 #include "pfwc_compile.h"
 
@@ -508,7 +509,7 @@ static bool is_unnamed(const char *path)
 }
 
 /*
- * One pair (seed @seed, number @pair): NULL when pfsel_compare() holds,
+ * One pair (seed @seed, number @pair): NULL when policy_compare() holds,
  * else what went wrong.  *@said: what it said; *@saw, *@unnamed: a looser
  * request found, one of an unnamed executable or script.
  */
@@ -529,7 +530,7 @@ static char *one_pair(unsigned long seed, unsigned long pair, int *said,
 	new_text = policy_text(&pn);
 	bo = compile_quietly(old_text, 1001, true);
 	bn = compile_quietly(new_text, 1001, true);
-	*said = pfsel_compare(bo.data, bo.len, bn.data, bn.len, NULL, 0);
+	*said = policy_compare(bo.data, bo.len, bn.data, bn.len, NULL, 0);
 	*saw = *unnamed = false;
 	assert_int_equal(pfsel_policydb_load(bo.data, bo.len, &old), 0);
 	assert_int_equal(pfsel_policydb_load(bn.data, bn.len, &new), 0);
@@ -544,7 +545,7 @@ static char *one_pair(unsigned long seed, unsigned long pair, int *said,
 		if (*said != 1) {
 			put(&msg,
 			    "PFSEL_COMPARE_SEED=%lu, pair %lu: "
-			    "pfsel_compare() says %d (no looser), but\n  ",
+			    "policy_compare() says %d (no looser), but\n  ",
 			    seed, pair, *said);
 			put_request(&msg, &q);
 			put(&msg,
@@ -555,8 +556,8 @@ static char *one_pair(unsigned long seed, unsigned long pair, int *said,
 		break;
 	}
 	if (*said < 0)
-		put(&msg, "pfsel_compare() failed: %s\nold:\n%snew:\n%s",
-		    pfsel_last_error(), old_text, new_text);
+		put(&msg, "policy_compare() failed: %s\nold:\n%snew:\n%s",
+		    policy_last_error(), old_text, new_text);
 	pfsel_policydb_free(old);
 	pfsel_policydb_free(new);
 	free(bo.data);

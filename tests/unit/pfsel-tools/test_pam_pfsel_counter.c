@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * pam_pfsel: the per-uid session counter, the private folders and the
- * cache files (pfsel-tools/pam/store.c).
+ * pam_pfsel: the per-uid session counter (pfsel-tools/pam/counter.c,
+ * opened and locked by libuserpolicy's confirmed_lock()), the private
+ * folders and the cache files (pfsel-tools/userpolicy/store.c, blob.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -40,7 +41,7 @@ static int setup(void **state)
 		return -1;
 	chmod(f->dir, 0755);
 	snprintf(f->run, sizeof(f->run), "%s/run", f->dir);
-	f->run_fd = pfsel_pam_open_dir(f->run, 0755);
+	f->run_fd = store_open_dir(f->run, 0755);
 	if (f->run_fd < 0)
 		return -1;
 	*state = f;
@@ -79,7 +80,7 @@ static void test_open_close_counts(void **state)
 	unsigned long before, after;
 	int fd;
 
-	fd = pfsel_pam_counter_open(f->run_fd, 1001);
+	fd = confirmed_lock(f->run_fd, 1001);
 	assert_true(fd >= 0);
 	assert_int_equal(0, pfsel_pam_counter_add(fd, +1, &before, &after));
 	assert_int_equal(0, before);
@@ -89,7 +90,7 @@ static void test_open_close_counts(void **state)
 	close(fd);
 	assert_int_equal(2, read_count(f, 1001));
 
-	fd = pfsel_pam_counter_open(f->run_fd, 1001);
+	fd = confirmed_lock(f->run_fd, 1001);
 	assert_int_equal(0, pfsel_pam_counter_add(fd, -1, &before, &after));
 	assert_int_equal(2, before);
 	assert_int_equal(1, after);
@@ -107,7 +108,7 @@ static void test_underflow(void **state)
 	unsigned long before = 9, after = 9;
 	int fd;
 
-	fd = pfsel_pam_counter_open(f->run_fd, 1002);
+	fd = confirmed_lock(f->run_fd, 1002);
 	assert_true(fd >= 0);
 	assert_int_equal(-ERANGE,
 			 pfsel_pam_counter_add(fd, -1, &before, &after));
@@ -124,8 +125,8 @@ static void test_per_uid(void **state)
 	unsigned long before, after;
 	int a, b;
 
-	a = pfsel_pam_counter_open(f->run_fd, 1001);
-	b = pfsel_pam_counter_open(f->run_fd, 1002);
+	a = confirmed_lock(f->run_fd, 1001);
+	b = confirmed_lock(f->run_fd, 1002);
 	assert_true(a >= 0 && b >= 0);
 	assert_int_equal(0, pfsel_pam_counter_add(a, +1, &before, &after));
 	assert_int_equal(0, pfsel_pam_counter_add(b, +1, &before, &after));
@@ -143,7 +144,7 @@ static void test_garbage(void **state)
 	unsigned long before, after, n;
 	int fd;
 
-	fd = pfsel_pam_counter_open(f->run_fd, 1003);
+	fd = confirmed_lock(f->run_fd, 1003);
 	assert_int_equal(3, pwrite(fd, "x7\n", 3, 0));
 	assert_int_equal(-EBADMSG, pfsel_pam_counter_read(fd, &n));
 	assert_int_equal(0, pfsel_pam_counter_add(fd, +1, &before, &after));
@@ -168,7 +169,7 @@ static void test_lock_serialises(void **state)
 	int fd, other, i, status;
 	pid_t pids[100];
 
-	fd = pfsel_pam_counter_open(f->run_fd, 1004);
+	fd = confirmed_lock(f->run_fd, 1004);
 	assert_true(fd >= 0);
 	other = openat(f->run_fd, "1004.sessions", O_RDWR | O_CLOEXEC);
 	assert_true(other >= 0);
@@ -182,18 +183,18 @@ static void test_lock_serialises(void **state)
 		pids[i] = fork();
 		assert_true(pids[i] >= 0);
 		if (pids[i] == 0) {
-			int c = pfsel_pam_counter_open(f->run_fd, 1004);
+			int c = confirmed_lock(f->run_fd, 1004);
 
 			if (c < 0 ||
 			    pfsel_pam_counter_add(c, +1, &before, &after))
 				_exit(1);
 			close(c);
-			c = pfsel_pam_counter_open(f->run_fd, 1004);
+			c = confirmed_lock(f->run_fd, 1004);
 			if (c < 0 ||
 			    pfsel_pam_counter_add(c, +1, &before, &after))
 				_exit(1);
 			close(c);
-			c = pfsel_pam_counter_open(f->run_fd, 1004);
+			c = confirmed_lock(f->run_fd, 1004);
 			if (c < 0 ||
 			    pfsel_pam_counter_add(c, -1, &before, &after))
 				_exit(1);
@@ -216,7 +217,7 @@ static void test_counter_symlink(void **state)
 
 	snprintf(target, sizeof(target), "%s/elsewhere", f->dir);
 	assert_int_equal(0, symlinkat(target, f->run_fd, "1005.sessions"));
-	assert_int_equal(-ELOOP, pfsel_pam_counter_open(f->run_fd, 1005));
+	assert_int_equal(-ELOOP, confirmed_lock(f->run_fd, 1005));
 	assert_int_equal(-1, access(target, F_OK));
 }
 
@@ -229,33 +230,33 @@ static void test_open_dir(void **state)
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/cache", f->dir);
-	fd = pfsel_pam_open_dir(path, 0700);
+	fd = store_open_dir(path, 0700);
 	assert_true(fd >= 0);
 	close(fd);
 	assert_int_equal(0, stat(path, &st));
 	assert_int_equal(0700, st.st_mode & 07777);
 	/* Opening again is fine. */
-	fd = pfsel_pam_open_dir(path, 0700);
+	fd = store_open_dir(path, 0700);
 	assert_true(fd >= 0);
 	close(fd);
 
 	assert_int_equal(0, chmod(path, 0777));
-	assert_int_equal(-EPERM, pfsel_pam_open_dir(path, 0700));
+	assert_int_equal(-EPERM, store_open_dir(path, 0700));
 	assert_int_equal(0, chmod(path, 0720));
-	assert_int_equal(-EPERM, pfsel_pam_open_dir(path, 0700));
+	assert_int_equal(-EPERM, store_open_dir(path, 0700));
 	assert_int_equal(0, chmod(path, 0700));
 
 	snprintf(link, sizeof(link), "%s/link", f->dir);
 	assert_int_equal(0, symlink(path, link));
-	assert_int_equal(-ENOTDIR, pfsel_pam_open_dir(link, 0700));
+	assert_int_equal(-ENOTDIR, store_open_dir(link, 0700));
 
 	snprintf(path, sizeof(path), "%s/file", f->dir);
 	close(open(path, O_CREAT | O_WRONLY, 0600));
-	assert_true(pfsel_pam_open_dir(path, 0700) < 0);
+	assert_true(store_open_dir(path, 0700) < 0);
 
 	/* Only the last component is created. */
 	snprintf(path, sizeof(path), "%s/a/b", f->dir);
-	assert_int_equal(-ENOENT, pfsel_pam_open_dir(path, 0700));
+	assert_int_equal(-ENOENT, store_open_dir(path, 0700));
 }
 
 /* Atomic writes: the whole new content, 0600, no temporary left. */
@@ -266,26 +267,26 @@ static void test_write_atomic(void **state)
 	void *data = NULL;
 	size_t len = 0;
 
-	assert_int_equal(0, pfsel_pam_write_atomic(f->run_fd, "x.pfsel",
-						   "first", 5));
-	assert_int_equal(0, pfsel_pam_write_atomic(f->run_fd, "x.pfsel",
-						   "second", 6));
-	assert_int_equal(0, pfsel_pam_read_at(f->run_fd, "x.pfsel", 100, &data,
-					      &len));
+	assert_int_equal(0,
+			 store_write_atomic(f->run_fd, "x.pfsel", "first", 5));
+	assert_int_equal(0,
+			 store_write_atomic(f->run_fd, "x.pfsel", "second", 6));
+	assert_int_equal(0,
+			 store_read_at(f->run_fd, "x.pfsel", 100, &data, &len));
 	assert_int_equal(6, len);
 	assert_string_equal("second", data);
 	free(data);
 	assert_int_equal(0, fstatat(f->run_fd, "x.pfsel", &st, 0));
 	assert_int_equal(0600, st.st_mode & 07777);
 	assert_int_equal(-1, fstatat(f->run_fd, ".x.pfsel.tmp", &st, 0));
-	assert_int_equal(-E2BIG, pfsel_pam_read_at(f->run_fd, "x.pfsel", 5,
-						   &data, &len));
+	assert_int_equal(-E2BIG,
+			 store_read_at(f->run_fd, "x.pfsel", 5, &data, &len));
 	assert_int_equal(-ENOENT,
-			 pfsel_pam_read_at(f->run_fd, "none", 5, &data, &len));
+			 store_read_at(f->run_fd, "none", 5, &data, &len));
 	/* A symlink in the cache is not followed. */
 	assert_int_equal(0, symlinkat("x.pfsel", f->run_fd, "y.pfsel"));
-	assert_int_equal(-ELOOP, pfsel_pam_read_at(f->run_fd, "y.pfsel", 100,
-						   &data, &len));
+	assert_int_equal(-ELOOP,
+			 store_read_at(f->run_fd, "y.pfsel", 100, &data, &len));
 }
 
 static void put32(unsigned char *p, uint32_t v)
@@ -310,19 +311,19 @@ static void test_blob_check(void **state)
 	put32(blob + offsetof(struct pfsel_policy_header, checksum),
 	      0x8f31c2a0);
 	put32(blob + offsetof(struct pfsel_policy_header, uid), 1001);
-	assert_int_equal(0, pfsel_pam_blob_check(blob, 64, 1001, sum));
+	assert_int_equal(0, policy_blob_check(blob, 64, 1001, sum));
 	/* The digest is the SHA-256 of the bytes, not the header's CRC. */
 	assert_int_equal(0, pfsel_policy_digest(blob, 64, want));
 	assert_memory_equal(want, sum, sizeof(sum));
-	assert_int_equal(-EPERM, pfsel_pam_blob_check(blob, 64, 1002, NULL));
-	assert_int_equal(-EBADMSG, pfsel_pam_blob_check(blob, 63, 1001, NULL));
-	assert_int_equal(-EBADMSG, pfsel_pam_blob_check(blob, 16, 1001, NULL));
+	assert_int_equal(-EPERM, policy_blob_check(blob, 64, 1002, NULL));
+	assert_int_equal(-EBADMSG, policy_blob_check(blob, 63, 1001, NULL));
+	assert_int_equal(-EBADMSG, policy_blob_check(blob, 16, 1001, NULL));
 	put32(blob + offsetof(struct pfsel_policy_header, flags),
 	      PFSEL_POLICY_F_SYSTEM);
-	assert_int_equal(-EPERM, pfsel_pam_blob_check(blob, 64, 1001, NULL));
+	assert_int_equal(-EPERM, policy_blob_check(blob, 64, 1001, NULL));
 	put32(blob + offsetof(struct pfsel_policy_header, flags), 0);
 	blob[0] ^= 1;
-	assert_int_equal(-EBADMSG, pfsel_pam_blob_check(blob, 64, 1001, NULL));
+	assert_int_equal(-EBADMSG, policy_blob_check(blob, 64, 1001, NULL));
 }
 
 int main(void)

@@ -47,8 +47,8 @@ static void test_defaults(void **state)
 	assert_false(o.always);
 	assert_int_equal(PFSEL_PAM_ON_ERROR_KEEP, o.on_error);
 	assert_int_equal(PFSEL_PAM_MISSING_NONE, o.missing);
-	assert_int_equal(PFSEL_PAM_TIMEOUT, o.timeout);
-	assert_string_equal(PFSEL_PAM_PFWC, o.pfwc);
+	assert_int_equal(POLICY_COMPILE_TIMEOUT, o.timeout);
+	assert_string_equal(POLICY_PFWC, o.pfwc);
 	assert_string_equal("/var/lib/pfsel", o.cache_dir);
 	assert_string_equal("/run/pfsel", o.run_dir);
 	assert_int_equal(0, w.count);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unit tests for pfsel-agent's "always" (pfsel-tools/agent/pfw.c): the
- * rule's place in ~/.pfw (its text: test_answer_rule.c), and the
+ * rule's place in ~/.pfw (its text: test_rule_text.c), and the
  * compile in the agent's own process, checked with the real pfwc
  * ($ROOT/build/bin/pfwc, when it is there), then the write.
  */
@@ -20,8 +20,8 @@
 #include <unistd.h>
 
 #include "agent.h"
-#include "answer_rule.h"
 #include "pfw.h"
+#include "userpolicy.h"
 #include "curl_question.h"
 #include "tmpdir.h"
 
@@ -194,8 +194,8 @@ static void test_add_rule_real_pfwc(void **state)
 	put(".pfw", "# mine\ndefault deny;\nask * connect tcp;\n", 0600);
 	c.pfw = strdup(in(".pfw"));
 	c.out = strdup(in(".pfw.pfsel"));
-	assert_true(answer_rule_format(q, PFSEL_ANSWER_ALLOW, ANSWER_RULE_EXACT,
-				       rule, sizeof(rule)) > 0);
+	assert_true(pfw_answer_rule(q, PFSEL_ANSWER_ALLOW, RULE_WIDTH_EXACT,
+				    rule, sizeof(rule)) > 0);
 	if (pfw_add_rule(&c, rule, err, sizeof(err)))
 		fail_msg("pfw_add_rule: %s", err);
 
@@ -276,8 +276,8 @@ static void test_add_rule_glob_name(void **state)
 	c.pfw = strdup(in(".pfw"));
 	c.out = strdup(in(".pfw.pfsel"));
 	strcpy(q->exe, "/tmp/globdir/*");
-	assert_true(answer_rule_format(q, PFSEL_ANSWER_ALLOW, ANSWER_RULE_EXACT,
-				       rule, sizeof(rule)) > 0);
+	assert_true(pfw_answer_rule(q, PFSEL_ANSWER_ALLOW, RULE_WIDTH_EXACT,
+				    rule, sizeof(rule)) > 0);
 	if (pfw_add_rule(&c, rule, err, sizeof(err)))
 		fail_msg("pfw_add_rule: %s", err);
 	expect_query(&c, "/tmp/globdir/*", "allow");
@@ -309,8 +309,8 @@ static void test_add_rule_host(void **state)
 	c.pfw = strdup(in(".pfw"));
 	c.out = strdup(in(".pfw.pfsel"));
 	strcpy(q->hosts, "www.example.org,example.org");
-	assert_true(answer_rule_format(q, PFSEL_ANSWER_ALLOW, ANSWER_RULE_HOST,
-				       rule, sizeof(rule)) > 0);
+	assert_true(pfw_answer_rule(q, PFSEL_ANSWER_ALLOW, RULE_WIDTH_HOST,
+				    rule, sizeof(rule)) > 0);
 	assert_string_equal(
 		rule,
 		"allow /usr/bin/curl connect tcp to host www.example.org port 80;");

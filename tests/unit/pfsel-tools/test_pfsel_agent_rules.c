@@ -12,12 +12,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "agent.h"
+#include "prompt_wire.h"
 
 static struct pfsel_question *q_connect(const char *exe, const char *addr,
 					unsigned int port)
@@ -411,11 +413,11 @@ static void test_source_rules(void **state)
 	close(fd);
 	s = source_rules_new(path, NULL, null, err, sizeof(err));
 	assert_non_null(s);
-	assert_int_equal(s->decide(s, q, 0, &d), 1);
+	assert_int_equal(s->post(s, q, 0, &d), AGENT_DECIDED);
 	assert_int_equal(d.verdict, PFSEL_ANSWER_DENY);
 	assert_int_equal(d.scope, PFSEL_SCOPE_SESSION);
 	q->rport = 2;
-	assert_int_equal(s->decide(s, q, 0, &d), 0);
+	assert_int_equal(s->post(s, q, 0, &d), AGENT_PASSED);
 	s->destroy(s);
 	/* Without services, a service name is an error. */
 	fd = open(path, O_WRONLY | O_TRUNC);
@@ -439,20 +441,29 @@ static void test_source_auto(void **state)
 	struct agent_decision d;
 
 	(void)state;
-	assert_int_equal(s->decide(s, q, 0, &d), 1);
+	assert_int_equal(s->post(s, q, 0, &d), AGENT_DECIDED);
 	assert_int_equal(d.verdict, PFSEL_ANSWER_DENY);
 	assert_int_equal(d.scope, PFSEL_SCOPE_PROCESS);
 	s->destroy(s);
 	free(q);
 }
 
-/* The terminal source, fed through a pipe. */
+/*
+ * The terminal source, fed through a pipe, as the agent's loop drives it:
+ * the question posted, the answer collected when the input is readable,
+ * the question taken back at its deadline.  1 with @d for an answer, 0
+ * for none.
+ */
 static int terminal(const char *input, long long timeout_ms,
 		    struct agent_decision *d)
 {
 	struct pfsel_question *q = q_connect("/bin/x", "::1", 1);
 	FILE *out = fopen("/dev/null", "w");
+	const long long deadline =
+		agent_now_ms() + (timeout_ms < 0 ? 5000 : timeout_ms);
 	struct agent_source *s;
+	struct pollfd pfd;
+	uint64_t id;
 	int fds[2], rc;
 
 	assert_int_equal(pipe(fds), 0);
@@ -461,15 +472,25 @@ static int terminal(const char *input, long long timeout_ms,
 	if (timeout_ms < 0)
 		close(fds[1]);
 	s = source_terminal_new(fds[0], out);
-	rc = s->decide(
-		s, q, agent_now_ms() + (timeout_ms < 0 ? 5000 : timeout_ms), d);
+	assert_int_equal(s->post(s, q, deadline, d), AGENT_TAKEN);
+	for (rc = 0; !rc;) {
+		pfd = (struct pollfd){ .fd = s->fd(s), .events = POLLIN };
+		if (agent_now_ms() >= deadline ||
+		    poll(&pfd, 1, (int)(deadline - agent_now_ms())) == 0) {
+			s->withdraw(s, q->id, PROMPT_WITHDRAW_EXPIRED);
+			break;
+		}
+		rc = s->collect(s, &id, d);
+	}
+	if (rc == AGENT_ANSWER)
+		assert_int_equal(id, q->id);
 	s->destroy(s);
 	close(fds[0]);
 	if (timeout_ms >= 0)
 		close(fds[1]);
 	fclose(out);
 	free(q);
-	return rc;
+	return rc == AGENT_ANSWER;
 }
 
 static void test_source_terminal(void **state)

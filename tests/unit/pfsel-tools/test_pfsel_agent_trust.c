@@ -133,7 +133,7 @@ static const char *real_pfwc(void)
 }
 
 /* Compiles @text with the real pfwc into @c (the confirmed policy). */
-static void confirm(const char *pfwc, const char *text, struct pfw_confirmed *c)
+static void confirm(const char *pfwc, const char *text, struct policy_blob *c)
 {
 	char cmd[2048];
 	FILE *f;
@@ -202,7 +202,7 @@ static void loaded_is_in_force(void)
 static void test_always_no_looser(void **state)
 {
 	const char *pfwc = real_pfwc();
-	struct pfw_confirmed confirmed = { 0 }, forgotten = { 0 };
+	struct policy_blob confirmed = { 0 }, forgotten = { 0 };
 	struct pfw_config c = { .load = true, .confirmed = &confirmed };
 	char err[4096], sfs[128], *before;
 

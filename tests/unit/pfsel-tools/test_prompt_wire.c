@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unit tests for the agent <-> prompt messages
- * (pfsel-tools/agent/prompt_wire.c), over a real SOCK_SEQPACKET socket
+ * (pfsel-tools/promptwire/prompt_wire.c), over a real SOCK_SEQPACKET socket
  * pair: every message there and back, a question with every field at its
  * longest and with control bytes, and datagrams that are not messages --
  * cut short, too long, of an unknown type, without an id, with a wrong
@@ -25,8 +25,8 @@
 #include <netlink/attr.h>
 #include <netlink/msg.h>
 
-#include "answer_rule.h"
 #include "prompt_wire.h"
+#include "userpolicy.h"
 
 /* The socket pair: [0] the agent's end, [1] the prompt's. */
 static int sv[2];
@@ -267,7 +267,7 @@ static void test_other_round_trips(void **state)
 	/* Every answer, the other way. */
 	for (v = 0; v <= PFSEL_ANSWER_DENY; v++)
 		for (s = 0; s <= PFSEL_SCOPE_ALWAYS; s++)
-			for (w = 0; w < ANSWER_RULE_WIDTH_COUNT; w++) {
+			for (w = 0; w < RULE_WIDTH_COUNT; w++) {
 				assert_int_equal(
 					prompt_wire_send_answer(sv[1], 100 + w,
 								v, s, w),
@@ -289,7 +289,7 @@ static void test_other_round_trips(void **state)
 	assert_int_equal(prompt_wire_send_answer(sv[1], 1, 2, 0, 0), -EINVAL);
 	assert_int_equal(prompt_wire_send_answer(sv[1], 1, 0, 4, 0), -EINVAL);
 	assert_int_equal(prompt_wire_send_answer(sv[1], 1, 0, 3,
-						 ANSWER_RULE_WIDTH_COUNT),
+						 RULE_WIDTH_COUNT),
 			 -EINVAL);
 	assert_int_equal(prompt_wire_send_withdraw(sv[0], 1, 3), -EINVAL);
 	assert_int_equal(prompt_wire_send_result(sv[0], 1, 1, "x"), -EINVAL);
@@ -517,7 +517,7 @@ static void test_malformed_attributes(void **state)
 	send_raw(msg, 0);
 	expect_refused(sv[1]);
 	msg = answer();
-	nla_put_u8(msg, PROMPT_ATTR_WIDTH, ANSWER_RULE_WIDTH_COUNT);
+	nla_put_u8(msg, PROMPT_ATTR_WIDTH, RULE_WIDTH_COUNT);
 	send_raw(msg, 0);
 	expect_refused(sv[1]);
 	msg = hand_message(PROMPT_MSG_WITHDRAW);

@@ -27,8 +27,8 @@
 #include <unistd.h>
 
 #include "agent.h"
-#include "answer_rule.h"
 #include "prompt_wire.h"
+#include "userpolicy.h"
 #include "curl_question.h"
 #include "tmpdir.h"
 
@@ -80,7 +80,7 @@ static struct agent_source *start(const char *mode, const char *a1,
 	if (!src)
 		fail_msg("source_prompt_new: %s", err);
 	assert_string_equal(src->name, "prompt");
-	assert_null(src->decide);
+	assert_non_null(src->collect); /* it answers later */
 	assert_non_null(src->post);
 	*log = open_memstream(&log_text, &log_len);
 	assert_non_null(*log);
@@ -155,12 +155,12 @@ static void test_post_collect(void **state)
 	(void)state;
 	src = start("answer", "allow", "session", "exact", &log);
 	assert_true(src->fd(src) >= 0);
-	assert_int_equal(src->post(src, q, agent_now_ms() + 5000), 0);
+	assert_int_equal(src->post(src, q, agent_now_ms() + 5000, &d), 0);
 	assert_int_equal(wait_collect(src, WAIT_MS, &id, &d), 1);
 	assert_true(id == 7);
 	assert_int_equal(d.verdict, PFSEL_ANSWER_ALLOW);
 	assert_int_equal(d.scope, PFSEL_SCOPE_SESSION);
-	assert_int_equal(d.width, ANSWER_RULE_EXACT);
+	assert_int_equal(d.width, RULE_WIDTH_EXACT);
 	/* One answer, and nothing more. */
 	assert_int_equal(src->collect(src, &id, &d), 0);
 	src->result(src, 7, 0, "answered allow session");
@@ -196,7 +196,8 @@ static void test_many_and_width(void **state)
 	src = start("answer", "deny", "always", "port", &log);
 	for (i = 1; i <= 5; i++) {
 		q = question((uint64_t)i);
-		assert_int_equal(src->post(src, q, agent_now_ms() + 5000), 0);
+		assert_int_equal(src->post(src, q, agent_now_ms() + 5000, &d),
+				 0);
 		free(q);
 	}
 	for (i = 1; i <= 5; i++) {
@@ -206,7 +207,7 @@ static void test_many_and_width(void **state)
 		seen |= UINT64_C(1) << id;
 		assert_int_equal(d.verdict, PFSEL_ANSWER_DENY);
 		assert_int_equal(d.scope, PFSEL_SCOPE_ALWAYS);
-		assert_int_equal(d.width, ANSWER_RULE_PORT);
+		assert_int_equal(d.width, RULE_WIDTH_PORT);
 	}
 	finish(src, log);
 	free(log_text);
@@ -226,7 +227,7 @@ static void test_unknown_and_twice(void **state)
 
 	(void)state;
 	src = start("unknown", NULL, NULL, NULL, &log);
-	assert_int_equal(src->post(src, q, agent_now_ms() + 5000), 0);
+	assert_int_equal(src->post(src, q, agent_now_ms() + 5000, &d), 0);
 	assert_int_equal(wait_collect(src, WAIT_MS, &id, &d), 1);
 	/* Not 1007, the one it was not given: 7, its first answer. */
 	assert_true(id == 7);
@@ -257,7 +258,7 @@ static void test_withdraw(void **state)
 
 	(void)state;
 	src = start("late", NULL, NULL, NULL, &log);
-	assert_int_equal(src->post(src, q, agent_now_ms() + 5000), 0);
+	assert_int_equal(src->post(src, q, agent_now_ms() + 5000, &d), 0);
 	src->withdraw(src, 11, PROMPT_WITHDRAW_EXPIRED);
 	assert_int_equal(wait_collect(src, 1000, &id, &d), 0);
 	fflush(log);
@@ -284,7 +285,7 @@ static void test_garbage(void **state)
 
 	(void)state;
 	src = start("garbage", NULL, NULL, NULL, &log);
-	assert_int_equal(src->post(src, q, agent_now_ms() + 5000), 0);
+	assert_int_equal(src->post(src, q, agent_now_ms() + 5000, &d), 0);
 	assert_int_equal(wait_collect(src, WAIT_MS, &id, &d), 1);
 	assert_true(id == 3);
 	assert_int_equal(d.verdict, PFSEL_ANSWER_ALLOW);
@@ -314,7 +315,7 @@ static void test_child_descriptors(void **state)
 	(void)state;
 	assert_true(leak > 2);
 	src = start("fds", NULL, NULL, NULL, &log);
-	assert_int_equal(src->post(src, q, agent_now_ms() + 5000), 0);
+	assert_int_equal(src->post(src, q, agent_now_ms() + 5000, &d), 0);
 	assert_int_equal(wait_collect(src, WAIT_MS, &id, &d), 1);
 	finish(src, log);
 	close(leak);
@@ -342,12 +343,12 @@ static void test_dead_child(void **state)
 
 	(void)state;
 	src = start("die", NULL, NULL, NULL, &log);
-	assert_int_equal(src->post(src, q, agent_now_ms() + 5000), 0);
+	assert_int_equal(src->post(src, q, agent_now_ms() + 5000, &d), 0);
 	rc = wait_collect(src, WAIT_MS, &id, &d);
 	assert_true(rc == -EPIPE || rc == -ECONNRESET);
 	assert_int_equal(src->fd(src), -1);
 	q->id = 2;
-	assert_int_equal(src->post(src, q, agent_now_ms() + 5000), -EAGAIN);
+	assert_int_equal(src->post(src, q, agent_now_ms() + 5000, &d), -EAGAIN);
 	assert_int_equal(src->collect(src, &id, &d), 0);
 	src->withdraw(src, 1, PROMPT_WITHDRAW_STOPPING); /* no crash */
 	src->result(src, 1, 0, "x");
@@ -355,7 +356,7 @@ static void test_dead_child(void **state)
 	assert_non_null(strstr(log_text, "exited with status 7"));
 	/* Later, a new child, which dies the same way. */
 	usleep(2100 * 1000);
-	assert_int_equal(src->post(src, q, agent_now_ms() + 5000), 0);
+	assert_int_equal(src->post(src, q, agent_now_ms() + 5000, &d), 0);
 	assert_int_not_equal(src->fd(src), -1);
 	rc = wait_collect(src, WAIT_MS, &id, &d);
 	assert_true(rc == -EPIPE || rc == -ECONNRESET);
@@ -452,7 +453,7 @@ static void test_no_session(void **state)
 	src = start("answer allow once exact", NULL, NULL, NULL, &log);
 	assert_int_equal(src->fd(src), -1); /* not started */
 	assert_int_equal(access(in("record"), F_OK), -1);
-	assert_true(src->post(src, q, agent_now_ms() + 5000) < 0);
+	assert_true(src->post(src, q, agent_now_ms() + 5000, &d) < 0);
 	assert_int_equal(src->fd(src), -1);
 	assert_int_equal(src->collect(src, &id, &d), 0);
 	fflush(log);

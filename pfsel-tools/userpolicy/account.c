@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * pam_pfsel - the account a policy is compiled for: the user's passwd
- * entry and groups, as the runas.c child needs them.  Shared by the PAM
+ * libuserpolicy - the account a policy is compiled for: the user's passwd
+ * entry and groups, as the runas.c child needs them.  Looked up by the PAM
  * module (by name) and the pfsel command (pfsel confirm, pfsel status: by
  * uid).
  */
@@ -11,10 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pam_pfsel.h"
+#include "userpolicy.h"
 
-int pfsel_pam_account_lookup(struct pfsel_pam_account *const a,
-			     const char *const name, const uid_t uid)
+int user_account_lookup(struct user_account *const a, const char *const name,
+			const uid_t uid)
 {
 	struct passwd *found = NULL;
 	long bufsize = sysconf(_SC_GETPW_R_SIZE_MAX);
@@ -56,7 +56,7 @@ int pfsel_pam_account_lookup(struct pfsel_pam_account *const a,
 			return -E2BIG;
 		ngroups = n;
 	}
-	a->user = (struct pfsel_pam_user){
+	a->user = (struct user_identity){
 		.uid = a->pw.pw_uid,
 		.gid = a->pw.pw_gid,
 		.groups = a->groups,
@@ -67,7 +67,7 @@ int pfsel_pam_account_lookup(struct pfsel_pam_account *const a,
 	return 0;
 }
 
-void pfsel_pam_account_free(struct pfsel_pam_account *const a)
+void user_account_free(struct user_account *const a)
 {
 	free(a->groups);
 	free(a->pwbuf);

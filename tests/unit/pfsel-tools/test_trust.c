@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests of pam_pfsel's confirmed policy (pfsel-tools/pam/confirm.c):
- * what a login may load unconfirmed (pfsel_pam_judge()), the store of
- * confirmed policies and its folder's checks, and the note that a policy
- * waits for confirmation (told once).  Policies are compiled by the real
+ * Unit tests of the confirmed policy (pfsel-tools/userpolicy/trust.c,
+ * confirmed.c): what a login may load unconfirmed (trust_judge()), the
+ * store of confirmed policies and its folder's checks, and the note that
+ * a policy waits for confirmation (told once).  Policies are compiled by the real
  * pfwc ($BUILD/bin/pfwc) for the uid running the test.
  */
 #include <stdarg.h>
@@ -53,8 +53,7 @@ static const uint8_t *digest(const struct blob *b)
 	static unsigned int next;
 	uint8_t *const out = d[next++ % 4];
 
-	assert_int_equal(0,
-			 pfsel_pam_blob_check(b->data, b->len, getuid(), out));
+	assert_int_equal(0, policy_blob_check(b->data, b->len, getuid(), out));
 	return out;
 }
 
@@ -81,7 +80,8 @@ static struct blob forge_compile(uint64_t bits)
 	path[FORGE_LETTERS] = '\0';
 	snprintf(text, sizeof(text),
 		 "default allow;\ndeny \"/nonexistent/%s\" connect;\n", path);
-	snprintf(src, sizeof(src), "/tmp/pfsel-unit-forge-%d.pfw", (int)getpid());
+	snprintf(src, sizeof(src), "/tmp/pfsel-unit-forge-%d.pfw",
+		 (int)getpid());
 	return compile_at(src, text, (unsigned int)getuid(), false);
 }
 
@@ -121,8 +121,8 @@ static struct blob forge(uint32_t target)
 
 			row[r] = row[rank];
 			row[rank] = t;
-			rhs = (rhs & ~(1U << r) & ~(1U << rank)) |
-			      bit_k << r | bit_r << rank;
+			rhs = (rhs & ~(1U << r) & ~(1U << rank)) | bit_k << r |
+			      bit_r << rank;
 		}
 		for (r = 0; r < 32; r++) {
 			if (r != rank && row[r] >> k & 1) {
@@ -153,31 +153,28 @@ static void test_judge(void **state)
 	char junk[64] = "junk";
 
 	(void)state;
-	assert_int_equal(PFSEL_PAM_FIRST,
-			 pfsel_pam_judge(NULL, 0, a.data, a.len, uid, NULL));
-	assert_int_equal(PFSEL_PAM_CONFIRMED_SAME,
-			 pfsel_pam_judge(a.data, a.len, a.data, a.len, uid,
-					 NULL));
-	assert_int_equal(PFSEL_PAM_NO_LOOSER,
-			 pfsel_pam_judge(a.data, a.len, t.data, t.len, uid,
-					 NULL));
-	assert_int_equal(PFSEL_PAM_LOOSER,
-			 pfsel_pam_judge(a.data, a.len, l.data, l.len, uid,
-					 digest(&a)));
+	assert_int_equal(TRUST_FIRST,
+			 trust_judge(NULL, 0, a.data, a.len, uid, NULL, NULL));
+	assert_int_equal(TRUST_CONFIRMED_SAME,
+			 trust_judge(a.data, a.len, a.data, a.len, uid, NULL,
+				     NULL));
+	assert_int_equal(TRUST_NO_LOOSER, trust_judge(a.data, a.len, t.data,
+						      t.len, uid, NULL, NULL));
+	assert_int_equal(TRUST_LOOSER, trust_judge(a.data, a.len, l.data, l.len,
+						   uid, digest(&a), NULL));
 	/* In force already (the agent, or root): confirmed by that. */
-	assert_int_equal(PFSEL_PAM_IN_FORCE,
-			 pfsel_pam_judge(a.data, a.len, l.data, l.len, uid,
-					 digest(&l)));
+	assert_int_equal(TRUST_IN_FORCE,
+			 trust_judge(a.data, a.len, l.data, l.len, uid,
+				     digest(&l), NULL));
 	/* A confirmed policy that is no policy: cannot prove no looser. */
-	assert_int_equal(PFSEL_PAM_UNCOMPARABLE,
-			 pfsel_pam_judge(junk, sizeof(junk), l.data, l.len, uid,
-					 NULL));
-	assert_false(pfsel_pam_judgement_loads(PFSEL_PAM_LOOSER));
-	assert_false(pfsel_pam_judgement_loads(PFSEL_PAM_UNCOMPARABLE));
-	assert_true(pfsel_pam_judgement_loads(PFSEL_PAM_NO_LOOSER));
-	assert_true(pfsel_pam_judgement_loads(PFSEL_PAM_FIRST));
-	assert_non_null(
-		strstr(pfsel_pam_judgement_name(PFSEL_PAM_LOOSER), "looser"));
+	assert_int_equal(TRUST_UNCOMPARABLE,
+			 trust_judge(junk, sizeof(junk), l.data, l.len, uid,
+				     NULL, NULL));
+	assert_false(trust_judgement_loads(TRUST_LOOSER));
+	assert_false(trust_judgement_loads(TRUST_UNCOMPARABLE));
+	assert_true(trust_judgement_loads(TRUST_NO_LOOSER));
+	assert_true(trust_judgement_loads(TRUST_FIRST));
+	assert_non_null(strstr(trust_judgement_name(TRUST_LOOSER), "looser"));
 	free(a.data);
 	free(t.data);
 	free(l.data);
@@ -195,35 +192,31 @@ static void test_store(void **state)
 	(void)state;
 	cache = open(dir, O_RDONLY | O_DIRECTORY);
 	assert_true(cache >= 0);
-	conf = pfsel_pam_open_confirmed(cache);
+	conf = confirmed_open(cache);
 	assert_true(conf >= 0);
-	assert_int_equal(-ENOENT,
-			 pfsel_pam_read_confirmed(conf, getuid(), &back, &len));
-	assert_int_equal(0, pfsel_pam_write_confirmed(conf, getuid(), a.data,
-						      a.len));
-	assert_int_equal(0,
-			 pfsel_pam_read_confirmed(conf, getuid(), &back, &len));
+	assert_int_equal(-ENOENT, confirmed_read(conf, getuid(), &back, &len));
+	assert_int_equal(0, confirmed_write(conf, getuid(), a.data, a.len));
+	assert_int_equal(0, confirmed_read(conf, getuid(), &back, &len));
 	assert_int_equal(a.len, len);
 	assert_memory_equal(a.data, back, len);
 	free(back);
 	/* Another uid's policy is not recorded for this one. */
-	assert_int_equal(-EBADMSG, pfsel_pam_write_confirmed(conf, getuid() + 1,
-							     a.data, a.len));
-	assert_int_equal(0, pfsel_pam_forget_confirmed(conf, getuid()));
-	assert_int_equal(0, pfsel_pam_forget_confirmed(conf, getuid()));
-	assert_int_equal(-ENOENT,
-			 pfsel_pam_read_confirmed(conf, getuid(), &back, &len));
+	assert_int_equal(-EBADMSG,
+			 confirmed_write(conf, getuid() + 1, a.data, a.len));
+	assert_int_equal(0, confirmed_forget(conf, getuid()));
+	assert_int_equal(0, confirmed_forget(conf, getuid()));
+	assert_int_equal(-ENOENT, confirmed_read(conf, getuid(), &back, &len));
 	close(conf);
 
 	/* A folder others may read is refused. */
-	snprintf(path, sizeof(path), "%s/%s", dir, PFSEL_PAM_CONFIRMED);
+	snprintf(path, sizeof(path), "%s/%s", dir, POLICY_CONFIRMED_DIR);
 	assert_int_equal(0, chmod(path, 0755));
-	assert_int_equal(-EPERM, pfsel_pam_open_confirmed(cache));
+	assert_int_equal(-EPERM, confirmed_open(cache));
 	assert_int_equal(0, chmod(path, 0700));
 	/* So is a symlink in its place. */
 	assert_int_equal(0, rmdir(path));
 	assert_int_equal(0, symlink("/tmp", path));
-	assert_int_equal(-ENOTDIR, pfsel_pam_open_confirmed(cache));
+	assert_int_equal(-ENOTDIR, confirmed_open(cache));
 	close(cache);
 	free(a.data);
 }
@@ -244,9 +237,8 @@ static void test_judge_forged_checksum(void **state)
 	f = forge(header_crc(&a));
 	assert_int_equal(header_crc(&a), header_crc(&f));
 	assert_true(f.len != a.len || memcmp(f.data, a.data, a.len));
-	assert_int_equal(PFSEL_PAM_LOOSER,
-			 pfsel_pam_judge(a.data, a.len, f.data, f.len, uid,
-					 digest(&a)));
+	assert_int_equal(TRUST_LOOSER, trust_judge(a.data, a.len, f.data, f.len,
+						   uid, digest(&a), NULL));
 	free(a.data);
 	free(f.data);
 }
@@ -264,20 +256,20 @@ static void test_pending(void **state)
 	memset(other, 0x99, sizeof(other));
 	run = open(dir, O_RDONLY | O_DIRECTORY);
 	assert_true(run >= 0);
-	assert_int_equal(-ENOENT, pfsel_pam_pending_read(dir, getuid(), sum));
-	assert_int_equal(1, pfsel_pam_pending_set(run, getuid(), one));
-	assert_int_equal(0, pfsel_pam_pending_set(run, getuid(), one));
-	assert_int_equal(0, pfsel_pam_pending_read(dir, getuid(), sum));
+	assert_int_equal(-ENOENT, confirmed_pending_read(dir, getuid(), sum));
+	assert_int_equal(1, confirmed_pending_set(run, getuid(), one));
+	assert_int_equal(0, confirmed_pending_set(run, getuid(), one));
+	assert_int_equal(0, confirmed_pending_read(dir, getuid(), sum));
 	assert_memory_equal(one, sum, sizeof(sum));
 	snprintf(path, sizeof(path), "%s/%u.pending", dir,
 		 (unsigned int)getuid());
 	assert_int_equal(0, stat(path, &st));
 	assert_int_equal(0644, st.st_mode & 07777);
 	/* Another policy waiting: told again. */
-	assert_int_equal(1, pfsel_pam_pending_set(run, getuid(), other));
-	assert_int_equal(0, pfsel_pam_pending_clear(run, getuid()));
-	assert_int_equal(0, pfsel_pam_pending_clear(run, getuid()));
-	assert_int_equal(-ENOENT, pfsel_pam_pending_read(dir, getuid(), sum));
+	assert_int_equal(1, confirmed_pending_set(run, getuid(), other));
+	assert_int_equal(0, confirmed_pending_clear(run, getuid()));
+	assert_int_equal(0, confirmed_pending_clear(run, getuid()));
+	assert_int_equal(-ENOENT, confirmed_pending_read(dir, getuid(), sum));
 	close(run);
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * libpfsel - is one compiled policy no looser than another?  Exactly.
+ * libuserpolicy - is one compiled policy no looser than another?  Exactly.
  *
  * The root side (pam_pfsel, `pfsel load`, `pfsel compare`) lets a new
  * user policy replace the one the person confirmed only when the new one
@@ -101,13 +101,35 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "policydb.h"
 
-#include "internal.h"
+#include "userpolicy.h"
+
+static _Thread_local char last_error[512];
+
+const char *policy_last_error(void)
+{
+	return last_error;
+}
+
+/* Records the message policy_last_error() returns, and returns @err. */
+static int fail(const int err, const char *const fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int fail(const int err, const char *const fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	va_end(ap);
+	return err;
+}
 
 /* Longest path a representative may have: the format's limit, and room. */
 #define CMP_PATH_MAX (2 * 4096 + 64)
@@ -298,10 +320,10 @@ static int reps_build(struct reps *r, const struct pfsel_policydb *old,
 		run = 0;
 	}
 	if (longest + 2 > sizeof(fresh))
-		return pfsel_fail(-E2BIG,
-				  "compare: a path entry holds %zu "
-				  "bytes 0x01 in a row",
-				  longest);
+		return fail(-E2BIG,
+			    "compare: a path entry holds %zu "
+			    "bytes 0x01 in a row",
+			    longest);
 	memset(fresh, '\x01', longest + 1);
 	fresh[longest + 1] = '\0';
 
@@ -1017,7 +1039,7 @@ static int names_prepare(struct cmp *c, u32 n_old, u32 n_new)
 	ret = 0;
 out:
 	if (ret < 0)
-		pfsel_fail(ret, "compare: out of memory");
+		fail(ret, "compare: out of memory");
 	free(s.rows);
 	free(order);
 	free(ev);
@@ -1501,14 +1523,14 @@ static int decide_named(const struct pfsel_policydb *db, u32 app, u32 op,
 	if (pfsel_policydb_decide(db, app, op, proto,
 				  pfsel_policydb_classify_addr(db, addr),
 				  port_class, d))
-		return pfsel_fail(-EINVAL, "compare: a lookup failed");
+		return fail(-EINVAL, "compare: a lookup failed");
 	for (i = 0; i < n_names; i++) {
 		const char *name = names[i]->name;
 
 		if (pfsel_policydb_decide_also_by_name(db, app, op, proto,
 						       port_class, name,
 						       strlen(name), d))
-			return pfsel_fail(-EINVAL, "compare: a lookup failed");
+			return fail(-EINVAL, "compare: a lookup failed");
 	}
 	return 0;
 }
@@ -1571,7 +1593,7 @@ static int named_cell(struct cmp *c, const struct app_pair *pair, u32 op,
 	int ret;
 
 	if (!next)
-		return pfsel_fail(-ENOMEM, "compare: out of memory");
+		return fail(-ENOMEM, "compare: out of memory");
 	for (k = memo_find(next, nb_index(c, plo)); k <= khi && k < c->n_nb;
 	     k = memo_find(next, k + 1)) {
 		const struct name_rep *names[2];
@@ -1597,9 +1619,9 @@ static int named_cell(struct cmp *c, const struct app_pair *pair, u32 op,
 				 (u16)lo, names, n_names, &now))
 			return -EINVAL;
 		if (!looser(c, &was, &now))
-			return pfsel_fail(-EINVAL,
-					  "compare: host name decisions "
-					  "disagree with the kernel's lookup");
+			return fail(-EINVAL,
+				    "compare: host name decisions "
+				    "disagree with the kernel's lookup");
 		ret = found(c, pair, op, proto, 0, ai, lo, hi, names, n_names,
 			    &was, &now);
 		if (ret)
@@ -1708,23 +1730,22 @@ static int load(const void *blob, size_t len, const char *what,
 	int err = pfsel_policydb_load(blob, len, db);
 
 	if (err)
-		return pfsel_fail(err,
-				  "compare: the %s policy is not a valid "
-				  "pfsel policy: %s",
-				  what, strerror(-err));
+		return fail(err,
+			    "compare: the %s policy is not a valid "
+			    "pfsel policy: %s",
+			    what, strerror(-err));
 	return 0;
 }
 
-PFSEL_EXPORT int pfsel_compare(const void *old_blob, size_t old_len,
-			       const void *new_blob, size_t new_len,
-			       FILE *report, unsigned int max)
+int policy_compare(const void *old_blob, size_t old_len, const void *new_blob,
+		   size_t new_len, FILE *report, unsigned int max)
 {
 	struct pfsel_policydb *old = NULL, *new = NULL;
 	struct cmp c = { .report = report, .max = max };
 	size_t i;
 	int err;
 
-	pfsel_clear_error();
+	last_error[0] = '\0';
 	err = load(old_blob, old_len, "old", &old);
 	if (!err)
 		err = load(new_blob, new_len, "new", &new);
@@ -1748,7 +1769,7 @@ PFSEL_EXPORT int pfsel_compare(const void *old_blob, size_t old_len,
 			err = -ENOMEM;
 	}
 	if (err == -ENOMEM)
-		pfsel_fail(err, "compare: out of memory");
+		fail(err, "compare: out of memory");
 	if (!err)
 		err = protection(&c);
 	/*

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * pfsel-agent <-> pfsel-prompt: the messages on their private socket pair.
+ * libpromptwire - pfsel-agent <-> pfsel-prompt: the messages on their
+ * private socket pair, a library of their own that both programs link
+ * (and the tests' stand-in prompt, and the GUI tests' seam driver).
  *
  * The agent keeps the kernel's channel; the desktop prompt is its child
  * and hears of questions, and answers them, only through one end of a
@@ -16,8 +18,8 @@
  * length, a string without its NUL or longer than its field) are refused
  * (-EBADMSG), never half read.
  */
-#ifndef PFSEL_AGENT_PROMPT_WIRE_H
-#define PFSEL_AGENT_PROMPT_WIRE_H
+#ifndef PFSEL_PROMPTWIRE_PROMPT_WIRE_H
+#define PFSEL_PROMPTWIRE_PROMPT_WIRE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -53,7 +55,7 @@ enum prompt_attr {
 	PROMPT_ATTR_ID, /* u64 */
 	PROMPT_ATTR_VERDICT, /* u8, enum pfsel_answer_verdict */
 	PROMPT_ATTR_SCOPE, /* u8, enum pfsel_scope */
-	PROMPT_ATTR_WIDTH, /* u8, enum answer_rule_width (answer_rule.h) */
+	PROMPT_ATTR_WIDTH, /* u8, enum rule_width (userpolicy.h) */
 	PROMPT_ATTR_REASON, /* u8, enum prompt_withdraw_reason */
 	PROMPT_ATTR_STATUS, /* s32 */
 	PROMPT_ATTR_TEXT, /* string */
@@ -79,7 +81,7 @@ enum prompt_withdraw_reason {
  * @id: the question's id (all types).
  * @verdict: ANSWER: PFSEL_ANSWER_*.
  * @scope: ANSWER: PFSEL_SCOPE_*.
- * @width: ANSWER with scope always: enum answer_rule_width.
+ * @width: ANSWER with scope always: enum rule_width.
  * @reason: WITHDRAW: enum prompt_withdraw_reason.
  * @status: RESULT: 0 or a negative errno.
  * @text: RESULT: a line for the person ("" when none).
@@ -118,4 +120,4 @@ int prompt_wire_send_answer(int fd, uint64_t id, unsigned int verdict,
  */
 int prompt_wire_receive(int fd, struct prompt_message *m);
 
-#endif /* PFSEL_AGENT_PROMPT_WIRE_H */
+#endif /* PFSEL_PROMPTWIRE_PROMPT_WIRE_H */

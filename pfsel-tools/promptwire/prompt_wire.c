@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * pfsel-agent <-> pfsel-prompt: the messages on their socket pair
- * (prompt_wire.h), with libnl-3's message and attribute helpers.
+ * libpromptwire - pfsel-agent <-> pfsel-prompt: the messages on their
+ * socket pair (prompt_wire.h), with libnl-3's message and attribute
+ * helpers.
  *
  * Both ends are ours, built from the same sources, so the decoder is
  * strict: whatever does not have exactly the form the encoder writes is
@@ -18,8 +19,8 @@
 #include <netlink/attr.h>
 #include <netlink/msg.h>
 
-#include "answer_rule.h"
 #include "prompt_wire.h"
+#include "userpolicy.h"
 
 /* A bit per attribute type, for the sets below. */
 #define BIT(type) (UINT64_C(1) << (type))
@@ -311,7 +312,7 @@ int prompt_wire_send_answer(const int fd, const uint64_t id,
 	struct nl_msg *msg;
 
 	if (verdict > PFSEL_ANSWER_DENY || scope > PFSEL_SCOPE_ALWAYS ||
-	    width >= ANSWER_RULE_WIDTH_COUNT)
+	    width >= RULE_WIDTH_COUNT)
 		return -EINVAL;
 	msg = new_message(PROMPT_MSG_ANSWER);
 	if (!msg)
@@ -412,7 +413,7 @@ static int decode(struct nlmsghdr *const nlh, const size_t len,
 	if (tb[PROMPT_ATTR_MS_LEFT])
 		out.ms_left = nla_get_u32(tb[PROMPT_ATTR_MS_LEFT]);
 	if (out.verdict > PFSEL_ANSWER_DENY || out.scope > PFSEL_SCOPE_ALWAYS ||
-	    out.width >= ANSWER_RULE_WIDTH_COUNT ||
+	    out.width >= RULE_WIDTH_COUNT ||
 	    out.reason > PROMPT_WITHDRAW_STOPPING || out.status > 0)
 		return -EBADMSG;
 

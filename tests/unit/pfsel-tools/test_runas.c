@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * pam_pfsel: stat and compile ~/.pfw as the user (pfsel-tools/pam/runas.c),
- * with stand-in pfwc scripts.  As root the child also becomes another
+ * The root side's stat and compile of ~/.pfw as the user
+ * (pfsel-tools/userpolicy/runas.c), with stand-in pfwc scripts.  As root the child also becomes another
  * user (65534) and the script reports who it is; as anyone else it
  * "becomes" the caller.
  */
@@ -21,7 +21,7 @@
 
 #include <cmocka.h>
 
-#include "pam_pfsel.h"
+#include "userpolicy.h"
 
 #define NOBODY 65534
 
@@ -29,7 +29,7 @@ struct fixture {
 	char home[64];
 	char pfwc[96];
 	gid_t groups[1];
-	struct pfsel_pam_user user;
+	struct user_identity user;
 };
 
 static int setup(void **state)
@@ -43,7 +43,7 @@ static int setup(void **state)
 		return -1;
 	snprintf(f->pfwc, sizeof(f->pfwc), "%s/pfwc", f->home);
 	f->groups[0] = getgid();
-	f->user = (struct pfsel_pam_user){
+	f->user = (struct user_identity){
 		.uid = getuid(),
 		.gid = getgid(),
 		.groups = f->groups,
@@ -91,8 +91,7 @@ static int compile(struct fixture *f, unsigned int timeout, char **out,
 	void *blob = NULL;
 	int ret;
 
-	ret = pfsel_pam_compile(&f->user, f->pfwc, timeout, &blob, len, diag,
-				256);
+	ret = user_compile(&f->user, f->pfwc, timeout, &blob, len, diag, 256);
 	*out = blob;
 	return ret;
 }
@@ -211,31 +210,31 @@ static void test_no_descriptor_leaks(void **state)
 static void test_source_stat(void **state)
 {
 	struct fixture *f = *state;
-	struct pfsel_pam_stamp stamp;
+	struct stat pfw;
 	char path[128];
 	struct stat st;
 
-	assert_int_equal(-ENOENT, pfsel_pam_source_stat(&f->user, 5, &stamp));
+	assert_int_equal(-ENOENT, user_source_stat(&f->user, 5, &pfw));
 	snprintf(path, sizeof(path), "%s/.pfw", f->home);
 	write_file(path, "default allow;\n", 0644);
-	assert_int_equal(0, pfsel_pam_source_stat(&f->user, 5, &stamp));
+	assert_int_equal(0, user_source_stat(&f->user, 5, &pfw));
 	assert_int_equal(0, stat(path, &st));
-	assert_int_equal(st.st_ino, stamp.ino);
-	assert_int_equal(15, stamp.size);
-	assert_int_equal(st.st_mtim.tv_nsec, stamp.mtime_nsec);
+	assert_int_equal(st.st_ino, pfw.st_ino);
+	assert_int_equal(15, pfw.st_size);
+	assert_int_equal(st.st_mtim.tv_nsec, pfw.st_mtim.tv_nsec);
 
 	/* A dangling symlink is no ~/.pfw; a folder is not one either. */
 	unlink(path);
 	assert_int_equal(0, symlink("/nonexistent/x.pfw", path));
-	assert_int_equal(-ENOENT, pfsel_pam_source_stat(&f->user, 5, &stamp));
+	assert_int_equal(-ENOENT, user_source_stat(&f->user, 5, &pfw));
 	unlink(path);
 	assert_int_equal(0, mkdir(path, 0755));
-	assert_int_equal(-EINVAL, pfsel_pam_source_stat(&f->user, 5, &stamp));
+	assert_int_equal(-EINVAL, user_source_stat(&f->user, 5, &pfw));
 	rmdir(path);
 
 	/* No home at all. */
 	f->user.home = "/nonexistent-home";
-	assert_int_equal(-ENOENT, pfsel_pam_source_stat(&f->user, 5, &stamp));
+	assert_int_equal(-ENOENT, user_source_stat(&f->user, 5, &pfw));
 	f->user.home = f->home;
 }
 
@@ -243,14 +242,14 @@ static void test_source_stat(void **state)
 static void test_cannot_become_another(void **state)
 {
 	struct fixture *f = *state;
-	struct pfsel_pam_stamp stamp;
+	struct stat pfw;
 	char diag[256], *out = NULL;
 	size_t len = 0;
 
 	if (geteuid() == 0)
 		skip();
 	f->user.uid = getuid() + 1;
-	assert_int_equal(-EPERM, pfsel_pam_source_stat(&f->user, 5, &stamp));
+	assert_int_equal(-EPERM, user_source_stat(&f->user, 5, &pfw));
 	fake_pfwc(f, "echo ran");
 	assert_int_equal(-EPERM, compile(f, 5, &out, &len, diag));
 	assert_null(out);
@@ -260,7 +259,7 @@ static void test_cannot_become_another(void **state)
 static void test_root_becomes_the_user(void **state)
 {
 	struct fixture *f = *state;
-	struct pfsel_pam_stamp stamp;
+	struct stat pfw;
 	char diag[256], path[128], secret_dir[96], *out = NULL;
 	size_t len = 0;
 
@@ -292,10 +291,10 @@ static void test_root_becomes_the_user(void **state)
 	write_file(path, "default deny;\n", 0600);
 	snprintf(path, sizeof(path), "%s/.pfw", f->home);
 	assert_int_equal(0, symlink("secret/shadow.pfw", path));
-	assert_int_equal(-EACCES, pfsel_pam_source_stat(&f->user, 5, &stamp));
+	assert_int_equal(-EACCES, user_source_stat(&f->user, 5, &pfw));
 	/* Readable folder, unreadable file: stat works, reading does not. */
 	assert_int_equal(0, chmod(secret_dir, 0755));
-	assert_int_equal(0, pfsel_pam_source_stat(&f->user, 5, &stamp));
+	assert_int_equal(0, user_source_stat(&f->user, 5, &pfw));
 	fake_pfwc(f, "cat \"$4\" || exit 1");
 	assert_int_equal(-EBADMSG, compile(f, 5, &out, &len, diag));
 	assert_null(out);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests for the rule an "always" answer becomes
- * (pfsel-tools/agent/answer_rule.c): its text for each width, operation
- * and protocol, the exact-path form of names that are not plain, the
+ * Unit tests for the one .pfw rule writer (pfsel-tools/userpolicy/
+ * rule_text.c), here for the request of a question, the rule an "always"
+ * answer becomes: its text for each width, operation and protocol, the exact-path form of names that are not plain, the
  * refusals; and that the real pfwc ($ROOT/build/bin/pfwc) reads each
  * width's rule as covering what its name says, and no more.
  */
@@ -19,9 +19,29 @@
 #include <unistd.h>
 
 #include "agent.h"
-#include "answer_rule.h"
+#include "userpolicy.h"
 #include "curl_question.h"
 #include "tmpdir.h"
+
+/* rule_text_format() of the request @q asks about, as the agent writes it. */
+static int question_rule(const struct pfsel_question *q, unsigned int verdict,
+			 unsigned int width, char *buf, size_t size)
+{
+	struct pfsel_request req;
+
+	pfsel_request_from_question(q, &req);
+	return rule_text_format(&req, verdict, width, NULL, 0, buf, size);
+}
+
+/* rule_width_applies() to the request @q asks about. */
+static bool question_width_applies(const struct pfsel_question *q,
+				   unsigned int width)
+{
+	struct pfsel_request req;
+
+	pfsel_request_from_question(q, &req);
+	return rule_width_applies(&req, width);
+}
 
 static struct pfsel_question *question(void)
 {
@@ -32,7 +52,7 @@ static struct pfsel_question *question(void)
 	return q;
 }
 
-/* answer_rule_format() of @q must be @want, with its length returned. */
+/* question_rule() of @q must be @want, with its length returned. */
 static void expect(const struct pfsel_question *q, unsigned int verdict,
 		   unsigned int width, const char *want)
 {
@@ -40,10 +60,9 @@ static void expect(const struct pfsel_question *q, unsigned int verdict,
 	int n;
 
 	memset(buf, 'x', sizeof(buf));
-	n = answer_rule_format(q, verdict, width, buf, sizeof(buf));
+	n = question_rule(q, verdict, width, buf, sizeof(buf));
 	if (n < 0)
-		fail_msg("answer_rule_format: %s, want '%s'", strerror(-n),
-			 want);
+		fail_msg("rule_text_format: %s, want '%s'", strerror(-n), want);
 	assert_string_equal(buf, want);
 	assert_int_equal(n, strlen(want));
 }
@@ -53,21 +72,21 @@ static void test_widths_connect(void **state)
 	struct pfsel_question *q = question();
 
 	(void)state;
-	expect(q, PFSEL_ANSWER_ALLOW, ANSWER_RULE_EXACT,
+	expect(q, PFSEL_ANSWER_ALLOW, RULE_WIDTH_EXACT,
 	       "allow /usr/bin/curl connect tcp to 192.0.2.1 port 80;");
-	expect(q, PFSEL_ANSWER_ALLOW, ANSWER_RULE_ADDRESS,
+	expect(q, PFSEL_ANSWER_ALLOW, RULE_WIDTH_ADDRESS,
 	       "allow /usr/bin/curl connect tcp to 192.0.2.1;");
-	expect(q, PFSEL_ANSWER_ALLOW, ANSWER_RULE_PORT,
+	expect(q, PFSEL_ANSWER_ALLOW, RULE_WIDTH_PORT,
 	       "allow /usr/bin/curl connect tcp to any port 80;");
 
 	pfsel_parse_addr("2001:db8::1", q->raddr);
 	q->proto = PFSEL_PROTO_UDP;
 	q->rport = 53;
-	expect(q, PFSEL_ANSWER_DENY, ANSWER_RULE_EXACT,
+	expect(q, PFSEL_ANSWER_DENY, RULE_WIDTH_EXACT,
 	       "deny /usr/bin/curl connect udp to 2001:db8::1 port 53;");
-	expect(q, PFSEL_ANSWER_DENY, ANSWER_RULE_ADDRESS,
+	expect(q, PFSEL_ANSWER_DENY, RULE_WIDTH_ADDRESS,
 	       "deny /usr/bin/curl connect udp to 2001:db8::1;");
-	expect(q, PFSEL_ANSWER_DENY, ANSWER_RULE_PORT,
+	expect(q, PFSEL_ANSWER_DENY, RULE_WIDTH_PORT,
 	       "deny /usr/bin/curl connect udp to any port 53;");
 	free(q);
 }
@@ -81,21 +100,21 @@ static void test_widths_other_ops(void **state)
 	q->op = PFSEL_OP_BIND;
 	pfsel_parse_addr("0.0.0.0", q->raddr);
 	q->rport = 8080;
-	expect(q, PFSEL_ANSWER_ALLOW, ANSWER_RULE_EXACT,
+	expect(q, PFSEL_ANSWER_ALLOW, RULE_WIDTH_EXACT,
 	       "allow /usr/bin/curl bind tcp on 0.0.0.0 port 8080;");
-	expect(q, PFSEL_ANSWER_ALLOW, ANSWER_RULE_PORT,
+	expect(q, PFSEL_ANSWER_ALLOW, RULE_WIDTH_PORT,
 	       "allow /usr/bin/curl bind tcp on any port 8080;");
 	q->op = PFSEL_OP_LISTEN;
-	expect(q, PFSEL_ANSWER_ALLOW, ANSWER_RULE_ADDRESS,
+	expect(q, PFSEL_ANSWER_ALLOW, RULE_WIDTH_ADDRESS,
 	       "allow /usr/bin/curl listen tcp on 0.0.0.0;");
 	q->op = PFSEL_OP_ACCEPT;
 	pfsel_parse_addr("198.51.100.7", q->raddr);
 	q->rport = 22;
-	expect(q, PFSEL_ANSWER_DENY, ANSWER_RULE_EXACT,
+	expect(q, PFSEL_ANSWER_DENY, RULE_WIDTH_EXACT,
 	       "deny /usr/bin/curl accept tcp from 198.51.100.7 port 22;");
-	expect(q, PFSEL_ANSWER_DENY, ANSWER_RULE_ADDRESS,
+	expect(q, PFSEL_ANSWER_DENY, RULE_WIDTH_ADDRESS,
 	       "deny /usr/bin/curl accept tcp from 198.51.100.7;");
-	expect(q, PFSEL_ANSWER_DENY, ANSWER_RULE_PORT,
+	expect(q, PFSEL_ANSWER_DENY, RULE_WIDTH_PORT,
 	       "deny /usr/bin/curl accept tcp from any port 22;");
 	free(q);
 }
@@ -111,35 +130,35 @@ static void test_widths_host(void **state)
 
 	(void)state;
 	strcpy(q->hosts, "www.example.org,example.org");
-	expect(q, PFSEL_ANSWER_ALLOW, ANSWER_RULE_HOST,
+	expect(q, PFSEL_ANSWER_ALLOW, RULE_WIDTH_HOST,
 	       "allow /usr/bin/curl connect tcp to host www.example.org port 80;");
-	expect(q, PFSEL_ANSWER_DENY, ANSWER_RULE_DOMAIN,
+	expect(q, PFSEL_ANSWER_DENY, RULE_WIDTH_DOMAIN,
 	       "deny /usr/bin/curl connect tcp to host *.example.org port 80;");
 	/* The address widths are as they were. */
-	expect(q, PFSEL_ANSWER_ALLOW, ANSWER_RULE_EXACT,
+	expect(q, PFSEL_ANSWER_ALLOW, RULE_WIDTH_EXACT,
 	       "allow /usr/bin/curl connect tcp to 192.0.2.1 port 80;");
-	assert_true(answer_rule_width_applies(q, ANSWER_RULE_HOST));
-	assert_true(answer_rule_width_applies(q, ANSWER_RULE_DOMAIN));
+	assert_true(question_width_applies(q, RULE_WIDTH_HOST));
+	assert_true(question_width_applies(q, RULE_WIDTH_DOMAIN));
 
 	/* A name the language cannot write is passed over; case is folded. */
 	strcpy(q->hosts, "*.weird.example,a\"b.example,CDN.Example.NET");
-	expect(q, PFSEL_ANSWER_ALLOW, ANSWER_RULE_HOST,
+	expect(q, PFSEL_ANSWER_ALLOW, RULE_WIDTH_HOST,
 	       "allow /usr/bin/curl connect tcp to host cdn.example.net port 80;");
-	expect(q, PFSEL_ANSWER_ALLOW, ANSWER_RULE_DOMAIN,
+	expect(q, PFSEL_ANSWER_ALLOW, RULE_WIDTH_DOMAIN,
 	       "allow /usr/bin/curl connect tcp to host *.example.net port 80;");
 
 	/* No port: the name alone. */
 	q->proto = PFSEL_PROTO_ICMP;
-	expect(q, PFSEL_ANSWER_ALLOW, ANSWER_RULE_HOST,
+	expect(q, PFSEL_ANSWER_ALLOW, RULE_WIDTH_HOST,
 	       "allow /usr/bin/curl connect icmp to host cdn.example.net;");
 	q->proto = PFSEL_PROTO_TCP;
 
 	q->op = PFSEL_OP_ACCEPT;
 	q->rport = 22;
 	strcpy(q->hosts, "client.example.org");
-	expect(q, PFSEL_ANSWER_DENY, ANSWER_RULE_HOST,
+	expect(q, PFSEL_ANSWER_DENY, RULE_WIDTH_HOST,
 	       "deny /usr/bin/curl accept tcp from host client.example.org port 22;");
-	expect(q, PFSEL_ANSWER_ALLOW, ANSWER_RULE_DOMAIN,
+	expect(q, PFSEL_ANSWER_ALLOW, RULE_WIDTH_DOMAIN,
 	       "allow /usr/bin/curl accept tcp from host *.example.org port 22;");
 	free(q);
 }
@@ -157,17 +176,17 @@ static void test_widths_host_refused(void **state)
 	unsigned int w;
 
 	(void)state;
-	for (w = ANSWER_RULE_HOST; w <= ANSWER_RULE_DOMAIN; w++) {
+	for (w = RULE_WIDTH_HOST; w <= RULE_WIDTH_DOMAIN; w++) {
 		q->hosts[0] = '\0';
-		assert_false(answer_rule_width_applies(q, w));
-		assert_int_equal(answer_rule_format(q, PFSEL_ANSWER_ALLOW, w,
-						    buf, sizeof(buf)),
+		assert_false(question_width_applies(q, w));
+		assert_int_equal(question_rule(q, PFSEL_ANSWER_ALLOW, w, buf,
+					       sizeof(buf)),
 				 -ENOENT);
 		assert_string_equal(buf, "");
 		strcpy(q->hosts, "*.example.org,-bad.example");
-		assert_false(answer_rule_width_applies(q, w));
-		assert_int_equal(answer_rule_format(q, PFSEL_ANSWER_ALLOW, w,
-						    buf, sizeof(buf)),
+		assert_false(question_width_applies(q, w));
+		assert_int_equal(question_rule(q, PFSEL_ANSWER_ALLOW, w, buf,
+					       sizeof(buf)),
 				 -ENOENT);
 		/* No address, or the machine's own. */
 		strcpy(q->hosts, "www.example.org");
@@ -175,26 +194,24 @@ static void test_widths_host_refused(void **state)
 		     q->op++) {
 			if (q->op == PFSEL_OP_CONNECT)
 				continue;
-			assert_false(answer_rule_width_applies(q, w));
-			assert_int_equal(
-				answer_rule_format(q, PFSEL_ANSWER_ALLOW, w,
-						   buf, sizeof(buf)),
-				-ENOENT);
+			assert_false(question_width_applies(q, w));
+			assert_int_equal(question_rule(q, PFSEL_ANSWER_ALLOW, w,
+						       buf, sizeof(buf)),
+					 -ENOENT);
 		}
 		q->op = PFSEL_OP_CONNECT;
 	}
 	strcpy(q->hosts, "example.org,www.example.org");
-	assert_true(answer_rule_width_applies(q, ANSWER_RULE_HOST));
-	assert_false(answer_rule_width_applies(q, ANSWER_RULE_DOMAIN));
-	assert_int_equal(answer_rule_format(q, PFSEL_ANSWER_ALLOW,
-					    ANSWER_RULE_DOMAIN, buf,
-					    sizeof(buf)),
+	assert_true(question_width_applies(q, RULE_WIDTH_HOST));
+	assert_false(question_width_applies(q, RULE_WIDTH_DOMAIN));
+	assert_int_equal(question_rule(q, PFSEL_ANSWER_ALLOW, RULE_WIDTH_DOMAIN,
+				       buf, sizeof(buf)),
 			 -ENOENT);
 	/* The address widths always apply. */
 	q->hosts[0] = '\0';
-	for (w = ANSWER_RULE_EXACT; w <= ANSWER_RULE_PORT; w++)
-		assert_true(answer_rule_width_applies(q, w));
-	assert_false(answer_rule_width_applies(q, ANSWER_RULE_WIDTH_COUNT));
+	for (w = RULE_WIDTH_EXACT; w <= RULE_WIDTH_PORT; w++)
+		assert_true(question_width_applies(q, w));
+	assert_false(question_width_applies(q, RULE_WIDTH_COUNT));
 	free(q);
 }
 
@@ -206,7 +223,7 @@ static void test_widths_without_port(void **state)
 
 	(void)state;
 	/* The address widths (the host widths need a name: above). */
-	for (w = 0; w <= ANSWER_RULE_PORT; w++) {
+	for (w = 0; w <= RULE_WIDTH_PORT; w++) {
 		q->op = PFSEL_OP_CONNECT;
 		q->proto = PFSEL_PROTO_ICMP;
 		expect(q, PFSEL_ANSWER_ALLOW, w,
@@ -236,19 +253,19 @@ static void test_exact_paths(void **state)
 	(void)state;
 	strcpy(q->exe, "/usr/bin/python3");
 	strcpy(q->script, "/home/a/my \"tool\".py");
-	expect(q, PFSEL_ANSWER_ALLOW, ANSWER_RULE_EXACT,
+	expect(q, PFSEL_ANSWER_ALLOW, RULE_WIDTH_EXACT,
 	       "allow /usr/bin/python3 script \"/home/a/my \\\"tool\\\".py\" connect tcp to 192.0.2.1 port 80;");
 	q->script[0] = '\0';
 	strcpy(q->exe, "/tmp/globdir/*");
-	expect(q, PFSEL_ANSWER_ALLOW, ANSWER_RULE_EXACT,
+	expect(q, PFSEL_ANSWER_ALLOW, RULE_WIDTH_EXACT,
 	       "allow \"/tmp/globdir/\\x2a\" connect tcp to 192.0.2.1 port 80;");
-	expect(q, PFSEL_ANSWER_ALLOW, ANSWER_RULE_ADDRESS,
+	expect(q, PFSEL_ANSWER_ALLOW, RULE_WIDTH_ADDRESS,
 	       "allow \"/tmp/globdir/\\x2a\" connect tcp to 192.0.2.1;");
-	expect(q, PFSEL_ANSWER_ALLOW, ANSWER_RULE_PORT,
+	expect(q, PFSEL_ANSWER_ALLOW, RULE_WIDTH_PORT,
 	       "allow \"/tmp/globdir/\\x2a\" connect tcp to any port 80;");
 	strcpy(q->exe, "/tmp/g/**");
 	strcpy(q->script, "/tmp/a?[b] c\x1b[2K\n");
-	expect(q, PFSEL_ANSWER_DENY, ANSWER_RULE_PORT,
+	expect(q, PFSEL_ANSWER_DENY, RULE_WIDTH_PORT,
 	       "deny \"/tmp/g/\\x2a\\x2a\" script \"/tmp/a?[b] c\\e[2K\\n\" connect tcp to any port 80;");
 	free(q);
 }
@@ -260,28 +277,26 @@ static void test_refused(void **state)
 
 	(void)state;
 	strcpy(q->exe, "?");
-	assert_int_equal(answer_rule_format(q, PFSEL_ANSWER_ALLOW, 0, buf,
-					    sizeof(buf)),
+	assert_int_equal(question_rule(q, PFSEL_ANSWER_ALLOW, 0, buf,
+				       sizeof(buf)),
 			 -EINVAL);
 	strcpy(q->exe, "/usr/bin/curl");
 	strcpy(q->script, "relative.py");
-	assert_int_equal(answer_rule_format(q, PFSEL_ANSWER_ALLOW, 0, buf,
-					    sizeof(buf)),
+	assert_int_equal(question_rule(q, PFSEL_ANSWER_ALLOW, 0, buf,
+				       sizeof(buf)),
 			 -EINVAL);
 	q->script[0] = '\0';
-	assert_int_equal(answer_rule_format(q, 2, 0, buf, sizeof(buf)),
-			 -EINVAL);
-	assert_int_equal(answer_rule_format(q, PFSEL_ANSWER_ALLOW,
-					    ANSWER_RULE_WIDTH_COUNT, buf,
-					    sizeof(buf)),
+	assert_int_equal(question_rule(q, 2, 0, buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(question_rule(q, PFSEL_ANSWER_ALLOW, RULE_WIDTH_COUNT,
+				       buf, sizeof(buf)),
 			 -EINVAL);
 	q->op = PFSEL_OP_COUNT;
-	assert_int_equal(answer_rule_format(q, PFSEL_ANSWER_ALLOW, 0, buf,
-					    sizeof(buf)),
+	assert_int_equal(question_rule(q, PFSEL_ANSWER_ALLOW, 0, buf,
+				       sizeof(buf)),
 			 -EINVAL);
 	q->op = PFSEL_OP_CONNECT;
 	/* Too small: an error and no half rule, never a shorter rule. */
-	assert_int_equal(answer_rule_format(q, PFSEL_ANSWER_ALLOW, 0, buf, 20),
+	assert_int_equal(question_rule(q, PFSEL_ANSWER_ALLOW, 0, buf, 20),
 			 -ENOSPC);
 	assert_string_equal(buf, "");
 	free(q);
@@ -290,18 +305,14 @@ static void test_refused(void **state)
 static void test_width_names(void **state)
 {
 	(void)state;
-	assert_string_equal(answer_rule_width_name(ANSWER_RULE_EXACT),
+	assert_string_equal(rule_width_name(RULE_WIDTH_EXACT),
 			    "this address and port");
-	assert_string_equal(answer_rule_width_name(ANSWER_RULE_ADDRESS),
+	assert_string_equal(rule_width_name(RULE_WIDTH_ADDRESS),
 			    "this address");
-	assert_string_equal(answer_rule_width_name(ANSWER_RULE_PORT),
-			    "this port");
-	assert_string_equal(answer_rule_width_name(ANSWER_RULE_HOST),
-			    "this host name");
-	assert_string_equal(answer_rule_width_name(ANSWER_RULE_DOMAIN),
-			    "its domain");
-	assert_string_equal(answer_rule_width_name(ANSWER_RULE_WIDTH_COUNT),
-			    "?");
+	assert_string_equal(rule_width_name(RULE_WIDTH_PORT), "this port");
+	assert_string_equal(rule_width_name(RULE_WIDTH_HOST), "this host name");
+	assert_string_equal(rule_width_name(RULE_WIDTH_DOMAIN), "its domain");
+	assert_string_equal(rule_width_name(RULE_WIDTH_COUNT), "?");
 }
 
 static const char *real_pfwc(void)
@@ -351,9 +362,9 @@ static void test_pfwc_reads_each_width(void **state)
 	q = question();
 	strcpy(q->exe, app);
 	/* The address widths: the host widths need a name (below). */
-	for (w = 0; w <= ANSWER_RULE_PORT; w++) {
-		assert_true(answer_rule_format(q, PFSEL_ANSWER_ALLOW, w, rule,
-					       sizeof(rule)) > 0);
+	for (w = 0; w <= RULE_WIDTH_PORT; w++) {
+		assert_true(question_rule(q, PFSEL_ANSWER_ALLOW, w, rule,
+					  sizeof(rule)) > 0);
 		snprintf(text, sizeof(text),
 			 "%s\ndefault deny;\nask * connect tcp;\n", rule);
 		put("w.pfw", text, 0600);
@@ -363,9 +374,9 @@ static void test_pfwc_reads_each_width(void **state)
 			fail_msg("pfwc rejected '%s'", rule);
 		query(pfwc, in("w.pfsel"), app, "192.0.2.1", 80, "allow");
 		query(pfwc, in("w.pfsel"), app, "192.0.2.1", 81,
-		      w == ANSWER_RULE_ADDRESS ? "allow" : "ask");
+		      w == RULE_WIDTH_ADDRESS ? "allow" : "ask");
 		query(pfwc, in("w.pfsel"), app, "192.0.2.2", 80,
-		      w == ANSWER_RULE_PORT ? "allow" : "ask");
+		      w == RULE_WIDTH_PORT ? "allow" : "ask");
 		query(pfwc, in("w.pfsel"), app, "192.0.2.2", 81, "ask");
 		/* The exact path: not a sibling. */
 		query(pfwc, in("w.pfsel"), "/tmp/globdir/y", "192.0.2.1", 80,
@@ -373,11 +384,10 @@ static void test_pfwc_reads_each_width(void **state)
 	}
 	/* IPv6, and bind's "on": pfwc takes them too. */
 	pfsel_parse_addr("2001:db8::1", q->raddr);
-	for (w = 0; w <= ANSWER_RULE_PORT; w++) {
-		q->op = w == ANSWER_RULE_PORT ? PFSEL_OP_BIND :
-						PFSEL_OP_CONNECT;
-		assert_true(answer_rule_format(q, PFSEL_ANSWER_DENY, w, rule,
-					       sizeof(rule)) > 0);
+	for (w = 0; w <= RULE_WIDTH_PORT; w++) {
+		q->op = w == RULE_WIDTH_PORT ? PFSEL_OP_BIND : PFSEL_OP_CONNECT;
+		assert_true(question_rule(q, PFSEL_ANSWER_DENY, w, rule,
+					  sizeof(rule)) > 0);
 		put("v6.pfw", rule, 0600);
 		snprintf(cmd, sizeof(cmd), "'%s' -o '%s' '%s'", pfwc,
 			 in("v6.pfsel"), in("v6.pfw"));
@@ -442,12 +452,12 @@ static void test_pfwc_reads_host_widths(void **state)
 		const char *opname = pfsel_op_name((unsigned int)op);
 
 		q->op = (uint8_t)op;
-		for (w = ANSWER_RULE_HOST; w <= ANSWER_RULE_DOMAIN; w++) {
-			const char *sibling =
-				w == ANSWER_RULE_DOMAIN ? "allow" : "ask";
+		for (w = RULE_WIDTH_HOST; w <= RULE_WIDTH_DOMAIN; w++) {
+			const char *sibling = w == RULE_WIDTH_DOMAIN ? "allow" :
+								       "ask";
 
-			assert_true(answer_rule_format(q, PFSEL_ANSWER_ALLOW, w,
-						       rule, sizeof(rule)) > 0);
+			assert_true(question_rule(q, PFSEL_ANSWER_ALLOW, w,
+						  rule, sizeof(rule)) > 0);
 			snprintf(text, sizeof(text),
 				 "%s\ndefault deny;\nask * %s tcp;\n", rule,
 				 opname);

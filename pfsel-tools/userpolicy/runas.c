@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * pam_pfsel - looking at and compiling ~/.pfw as the user, never as root.
+ * libuserpolicy - looking at and compiling ~/.pfw as the user, never as
+ * root: for the root side (pam_pfsel at login, `pfsel confirm`, `pfsel
+ * status`), which runs pfwc; the user's own agent compiles in its own
+ * process (compile.c).
  *
- * The session module runs as root, but ~/.pfw is the user's: it may be a
+ * The root side runs as root, but ~/.pfw is the user's: it may be a
  * symlink to a file only root can read, or include /etc/shadow.  So
  * whatever touches it runs in a child that has first become the user for
  * good -- supplementary groups, gid and uid, real, effective and saved --
@@ -11,7 +14,7 @@
  * compile, as it would for them, and nothing of it reaches the policy.
  *
  * Between fork() and exec() the child calls only async-signal-safe
- * functions: the process that loaded the module may have threads.  The
+ * functions: the process that loaded the PAM module may have threads.  The
  * group list, argv and environment are built before the fork.  A child
  * reports where it failed through a close-on-exec pipe (nothing arrives
  * when the exec succeeds); pfwc's policy comes back through another pipe,
@@ -38,7 +41,7 @@
 
 #include <linux/pfsel_policy.h>
 
-#include "pam_pfsel.h"
+#include "userpolicy.h"
 
 #ifndef CLOSE_RANGE_CLOEXEC
 #define CLOSE_RANGE_CLOEXEC (1U << 2)
@@ -74,7 +77,7 @@ static long long now_ms(void)
  * Become @u for good, and check it: 0, or -1 with errno set.  Without
  * root, only "becoming" whom one already is succeeds (the unit tests).
  */
-static int become(const struct pfsel_pam_user *const u)
+static int become(const struct user_identity *const u)
 {
 	uid_t ruid, euid, suid;
 	gid_t rgid, egid, sgid;
@@ -119,7 +122,7 @@ static void report(const int fd, const int stage, const int err,
 }
 
 /* The child's first steps: signals, process group, the user, the home. */
-static void child_start(const struct pfsel_pam_user *const u,
+static void child_start(const struct user_identity *const u,
 			const int report_fd)
 {
 	struct sigaction dfl;
@@ -204,9 +207,8 @@ static int stage_error(const struct child_report *const r)
 	}
 }
 
-int pfsel_pam_source_stat(const struct pfsel_pam_user *const u,
-			  const unsigned int timeout,
-			  struct pfsel_pam_stamp *const stamp)
+int user_source_stat(const struct user_identity *const u,
+		     const unsigned int timeout, struct stat *const out)
 {
 	struct sigaction dfl, old;
 	struct child_report r;
@@ -231,7 +233,7 @@ int pfsel_pam_source_stat(const struct pfsel_pam_user *const u,
 	if (pid == 0) {
 		close(fds[0]);
 		child_start(u, fds[1]);
-		if (stat(PFSEL_PAM_SOURCE, &st))
+		if (stat(POLICY_SOURCE, &st))
 			report(fds[1], STAGE_DONE, errno, NULL);
 		else
 			report(fds[1], STAGE_DONE, 0, &st);
@@ -253,7 +255,7 @@ int pfsel_pam_source_stat(const struct pfsel_pam_user *const u,
 		return r.err == ENOTDIR ? -ENOENT : -r.err;
 	if (!S_ISREG(r.st.st_mode))
 		return -EINVAL;
-	pfsel_pam_stamp_from_stat(stamp, &r.st);
+	*out = r.st;
 	return 0;
 }
 
@@ -269,7 +271,7 @@ struct compile_args {
 };
 
 static int compile_args_init(struct compile_args *const a,
-			     const struct pfsel_pam_user *const u,
+			     const struct user_identity *const u,
 			     const char *const pfwc)
 {
 	const size_t hlen = strlen(u->home);
@@ -278,7 +280,7 @@ static int compile_args_init(struct compile_args *const a,
 	snprintf(a->uid_opt, sizeof(a->uid_opt), "--uid=%u",
 		 (unsigned int)u->uid);
 	if (snprintf(a->source, sizeof(a->source), "%s%s%s", u->home, sep,
-		     PFSEL_PAM_SOURCE) >= (int)sizeof(a->source) ||
+		     POLICY_SOURCE) >= (int)sizeof(a->source) ||
 	    snprintf(a->env_home, sizeof(a->env_home), "HOME=%s", u->home) >=
 		    (int)sizeof(a->env_home) ||
 	    snprintf(a->env_user, sizeof(a->env_user), "USER=%s", u->name) >=
@@ -301,7 +303,7 @@ static int compile_args_init(struct compile_args *const a,
 	return 0;
 }
 
-static void compile_child(const struct pfsel_pam_user *const u,
+static void compile_child(const struct user_identity *const u,
 			  const char *const pfwc,
 			  const struct compile_args *const a, const int out_fd,
 			  const int err_fd, const int report_fd)
@@ -379,10 +381,9 @@ static void first_line(const char *const text, const char *const fallback,
 		snprintf(diag, diaglen, "%.*s", (int)len, src);
 }
 
-int pfsel_pam_compile(const struct pfsel_pam_user *const u,
-		      const char *const pfwc, const unsigned int timeout,
-		      void **const blob, size_t *const len, char *const diag,
-		      const size_t diaglen)
+int user_compile(const struct user_identity *const u, const char *const pfwc,
+		 const unsigned int timeout, void **const blob,
+		 size_t *const len, char *const diag, const size_t diaglen)
 {
 	struct sink out = { .max = PFSEL_POLICY_MAX_SIZE, .open = true };
 	struct sink err = { .max = DIAG_KEEP, .open = true };

@@ -1,0 +1,1160 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pfsel VM tests - an attacker's review of host names (docs/THREAT-MODEL.md
+ * section 5): a program of pfuser1 that the policy denies tries to make the
+ * kernel believe a name that pfuser1's "allow ... to host NAME" rule allows
+ * for an address of its choosing, or to keep a name past the load that
+ * stops trusting the resolver that taught it.  Every case asserts that the
+ * attack fails (the connection is refused), beside a control where the same
+ * steps without the trick are allowed.
+ *
+ * The stage: the resolver, dnsmasq (Debian's, which the system policy names),
+ * on 127.0.0.21 without a cache and on 127.0.0.23 with one, forwards
+ * names to the zone's server (a copy of dnsmasq at another path, no
+ * resolver) on 127.0.0.22, but evil.example to 127.0.0.24, the attacker's
+ * own authoritative server (this program, as root: a server on the
+ * Internet binds port 53), which answers what the attacker likes about
+ * names of its zone.  Both also send svc.example and svc.ok.adv.example to
+ * a local service on 127.0.0.25 port 5300, not running, whose port any
+ * program may bind.  pfuser1 may reach port 7101 of www.adv.example
+ * (127.0.20.1) and of *.ok.adv.example by name, nothing else; it may bind
+ * and listen, and send UDP to loopback (the resolvers, and the programs it
+ * answers as a DNS server).
+ *
+ * A name learned stays learned (at least 30 s) for the tests after it:
+ * every test uses addresses of its own.  Needs root.
+ */
+
+#define _GNU_SOURCE
+#include <net/if.h>
+#include <pthread.h>
+#include <sys/ioctl.h>
+
+#include "dns_message.h"
+#include "pfsel_test_util.h"
+
+#include "kselftest_harness.h"
+
+#define DNSMASQ "/usr/sbin/dnsmasq"
+#define ZONE_DNSMASQ "/tmp/adv-zone-dnsmasq"
+#define RESOLVER "127.0.0.21"
+#define ZONE_SERVER "127.0.0.22"
+#define CACHING_RESOLVER "127.0.0.23"
+#define ATTACKER_SERVER "127.0.0.24"
+/*
+ * Where both resolvers send svc.example and svc.ok.adv.example: a local
+ * service on a port above 1023 (as dnsmasq forwards .consul to Consul's
+ * agent on 8600), which is not running: any program may bind it.
+ */
+#define LOCAL_SERVICE "127.0.0.25"
+#define LOCAL_SERVICE_PORT 5300
+#define PORT 7101
+
+/* The allowed name, its address, and the address the attacker wants. */
+#define ALLOWED "www.adv.example"
+#define ALLOWED_ADDR "127.0.20.1"
+
+static const char *const zone_args[] = {
+	"--host-record=" ALLOWED "," ALLOWED_ADDR ",600",
+	"--host-record=race.adv.example,127.0.20.2,600",
+	"--host-record=shop.ok.adv.example,127.0.20.3,600",
+};
+
+/* The listeners pfuser1's connections would reach: root's, port 7101. */
+static const char *const listen_addrs[] = {
+	ALLOWED_ADDR,  "127.0.20.2",  "127.0.20.3",  "127.0.20.30",
+	"127.0.20.66", "127.0.20.67", "127.0.20.68", "127.0.20.69",
+	"127.0.20.70", "127.0.20.72", "127.0.20.73", "127.0.20.74",
+};
+
+/* Write @text to @path, created or emptied first: 0 or errno. */
+static int write_new(const char *path, const char *text)
+{
+	const int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			    0644);
+
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return pfsel_write_file(path, text);
+}
+
+/*
+ * dnsmasq in the foreground, on @listen, with @extra: its pid, or -1.
+ * @mode: "--keep-in-foreground"; or "--no-daemon", which also leaves its
+ * groups alone (in a user namespace of its own, setgroups() is refused).
+ */
+static pid_t start_dnsmasq_mode(const char *dnsmasq, const char *mode,
+				const char *listen, const char *const *extra,
+				size_t n_extra)
+{
+	char listen_arg[64];
+	const char *argv[32];
+	size_t argc = 0, i;
+	pid_t pid;
+
+	snprintf(listen_arg, sizeof(listen_arg), "--listen-address=%s", listen);
+	argv[argc++] = dnsmasq;
+	argv[argc++] = mode;
+	argv[argc++] = "--user=root";
+	argv[argc++] = "--conf-file=/dev/null";
+	argv[argc++] = "--pid-file=";
+	argv[argc++] = "--bind-interfaces";
+	argv[argc++] = "--no-resolv";
+	argv[argc++] = "--no-hosts";
+	argv[argc++] = listen_arg;
+	for (i = 0; i < n_extra && argc < 31; i++)
+		argv[argc++] = extra[i];
+	argv[argc] = NULL;
+
+	pid = fork();
+	if (pid == 0) {
+		const int null = open("/dev/null", O_RDWR);
+
+		dup2(null, STDOUT_FILENO);
+		dup2(null, STDERR_FILENO);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+static pid_t start_dnsmasq(const char *dnsmasq, const char *listen,
+			   const char *const *extra, size_t n_extra)
+{
+	return start_dnsmasq_mode(dnsmasq, "--keep-in-foreground", listen,
+				  extra, n_extra);
+}
+
+/* A UDP socket bound to @addr:@port: the descriptor or -1. */
+static int udp_bound(const char *addr, unsigned short port)
+{
+	union pfsel_addr a;
+	const socklen_t len = pfsel_addr(addr, port, &a);
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return -1;
+	if (bind(fd, &a.sa, len)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* ---- DNS messages -------------------------------------------------------- */
+
+/* Skip the name at @pos of @msg (of @len bytes): the offset after it, or 0. */
+static size_t dns_skip_name(const uint8_t *msg, size_t len, size_t pos)
+{
+	while (pos < len) {
+		if ((msg[pos] & 0xc0) == 0xc0)
+			return pos + 2 <= len ? pos + 2 : 0;
+		if (!msg[pos])
+			return pos + 1;
+		pos += 1 + msg[pos];
+	}
+	return 0;
+}
+
+/* The question's name of @msg, dotted, into @name: false if none. */
+static bool dns_question(const uint8_t *msg, size_t len, char *name,
+			 size_t size)
+{
+	size_t pos = DNS_HEADER_SIZE, n = 0;
+
+	while (pos < len && msg[pos]) {
+		const size_t label = msg[pos];
+
+		if (label & 0xc0 || pos + 1 + label > len ||
+		    n + label + 2 > size)
+			return false;
+		if (n)
+			name[n++] = '.';
+		memcpy(name + n, msg + pos + 1, label);
+		n += label;
+		pos += 1 + label;
+	}
+	name[n] = '\0';
+	return pos < len;
+}
+
+/*
+ * The last A record of the answer @msg, as text, into @addr: false when
+ * it has none.
+ */
+static bool dns_last_a(const uint8_t *msg, size_t len, char *addr)
+{
+	size_t pos = dns_skip_name(msg, len, DNS_HEADER_SIZE);
+	unsigned int an, i;
+	bool found = false;
+
+	if (len < DNS_HEADER_SIZE || !pos || pos + 4 > len)
+		return false;
+	an = (unsigned int)(msg[6] << 8 | msg[7]);
+	pos += 4;
+	for (i = 0; i < an; i++) {
+		unsigned int type, rdlen;
+
+		pos = dns_skip_name(msg, len, pos);
+		if (!pos || pos + 10 > len)
+			return found;
+		type = (unsigned int)(msg[pos] << 8 | msg[pos + 1]);
+		rdlen = (unsigned int)(msg[pos + 8] << 8 | msg[pos + 9]);
+		pos += 10;
+		if (pos + rdlen > len)
+			return found;
+		if (type == 1 && rdlen == 4) {
+			inet_ntop(AF_INET, msg + pos, addr, INET_ADDRSTRLEN);
+			found = true;
+		}
+		pos += rdlen;
+	}
+	return found;
+}
+
+/* A record of a hand-made answer: @owner has @type (1 A, 5 CNAME) @data. */
+struct dns_rr {
+	const char *owner; /* NULL: the question's name */
+	unsigned int type;
+	const char *data; /* an IPv4 address, or the alias's name */
+};
+
+/*
+ * The answer to the query @query (@qlen bytes), with the records @rrs,
+ * into @msg: its length.  The question is copied as asked.
+ */
+static size_t dns_reply(const uint8_t *query, size_t qlen, uint8_t *msg,
+			const struct dns_rr *rrs, unsigned int n)
+{
+	const size_t qend = dns_skip_name(query, qlen, DNS_HEADER_SIZE) + 4;
+	size_t len, rdlen_at;
+	unsigned int i;
+
+	memcpy(msg, query, qend);
+	dns_put16(msg + 2, 0x8580); /* response, authoritative, RD, RA */
+	dns_put16(msg + 4, 1);
+	dns_put16(msg + 6, n);
+	dns_put16(msg + 8, 0);
+	dns_put16(msg + 10, 0);
+	len = qend;
+	for (i = 0; i < n; i++) {
+		if (rrs[i].owner)
+			len += dns_put_name(msg + len, rrs[i].owner);
+		else
+			len += dns_put16(msg + len, 0xc000 | DNS_HEADER_SIZE);
+		len += dns_put16(msg + len, rrs[i].type);
+		len += dns_put16(msg + len, 1); /* IN */
+		len += dns_put16(msg + len, 0);
+		len += dns_put16(msg + len, 600);
+		rdlen_at = len;
+		len += 2;
+		if (rrs[i].type == 1) {
+			inet_pton(AF_INET, rrs[i].data, msg + len);
+			len += 4;
+		} else {
+			len += dns_put_name(msg + len, rrs[i].data);
+		}
+		dns_put16(msg + rdlen_at, (unsigned int)(len - rdlen_at - 2));
+	}
+	return len;
+}
+
+/* ---- The attacker's authoritative server for evil.example ---------------- */
+
+/*
+ * What it answers, by the question's name: an alias to an allowed name
+ * with an address of the attacker's for it; its own name's address with,
+ * beside it, records giving allowed names the attacker's address; names
+ * of its zone that start with an allowed name.  Anything else (odd names
+ * included, as asked): an address of its own, 127.0.20.70.
+ */
+static size_t attacker_answer(const uint8_t *query, size_t qlen, uint8_t *msg)
+{
+	static const struct dns_rr cname[] = {
+		{ NULL, 5, ALLOWED },
+		{ ALLOWED, 1, "127.0.20.66" },
+	};
+	static const struct dns_rr beside[] = {
+		{ NULL, 1, "127.0.20.67" },
+		{ ALLOWED, 1, "127.0.20.67" },
+		{ "x.ok.adv.example", 1, "127.0.20.67" },
+	};
+	static const struct dns_rr inside[] = { { NULL, 1, "127.0.20.68" } };
+	static const struct dns_rr cached[] = {
+		{ NULL, 5, "cache.ok.adv.example" },
+		{ "cache.ok.adv.example", 1, "127.0.20.69" },
+	};
+	static const struct dns_rr cached_beside[] = {
+		{ NULL, 1, "127.0.20.72" },
+		{ "side.ok.adv.example", 1, "127.0.20.72" },
+	};
+	static const struct dns_rr own[] = { { NULL, 1, "127.0.20.70" } };
+	static const struct dns_rr probe[] = { { NULL, 1, "127.0.20.71" } };
+	char name[256];
+
+	if (!dns_question(query, qlen, name, sizeof(name)))
+		return 0;
+	if (!strcasecmp(name, "cname.evil.example"))
+		return dns_reply(query, qlen, msg, cname, 2);
+	if (!strcasecmp(name, "beside.evil.example"))
+		return dns_reply(query, qlen, msg, beside, 3);
+	if (!strcasecmp(name, ALLOWED ".evil.example") ||
+	    !strcasecmp(name, "a.ok.adv.example.evil.example"))
+		return dns_reply(query, qlen, msg, inside, 1);
+	if (!strcasecmp(name, "poison.evil.example"))
+		return dns_reply(query, qlen, msg, cached, 2);
+	if (!strcasecmp(name, "poison-beside.evil.example"))
+		return dns_reply(query, qlen, msg, cached_beside, 2);
+	if (!strcasecmp(name, "probe.evil.example"))
+		return dns_reply(query, qlen, msg, probe, 1);
+	return dns_reply(query, qlen, msg, own, 1);
+}
+
+static volatile bool attacker_stop;
+
+static void *attacker_serve(void *arg)
+{
+	const int fd = (int)(intptr_t)arg;
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	uint8_t query[512], msg[1024];
+
+	while (!attacker_stop) {
+		union pfsel_addr peer;
+		socklen_t plen = sizeof(peer.storage);
+		ssize_t len;
+		size_t out;
+
+		if (poll(&pfd, 1, 100) != 1)
+			continue;
+		len = recvfrom(fd, query, sizeof(query), 0, &peer.sa, &plen);
+		if (len < DNS_HEADER_SIZE)
+			continue;
+		out = attacker_answer(query, (size_t)len, msg);
+		if (out)
+			sendto(fd, msg, out, 0, &peer.sa, plen);
+	}
+	return NULL;
+}
+
+/* ---- pfuser1's side --------------------------------------------------- */
+
+/*
+ * In a child of pfuser1: ask @server (port 53) for @name's A records and
+ * write the last address of the answer (or "") to @out: 0, or an errno.
+ */
+static int ask_msg(const char *server, const uint8_t *query, size_t len,
+		   char *out, int wait_ms)
+{
+	union pfsel_addr dest;
+	const socklen_t dlen = pfsel_addr(server, 53, &dest);
+	struct pollfd pfd = { .events = POLLIN };
+	uint8_t msg[1024];
+	ssize_t got;
+
+	out[0] = '\0';
+	pfd.fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (pfd.fd < 0)
+		return errno;
+	if (sendto(pfd.fd, query, len, 0, &dest.sa, dlen) != (ssize_t)len) {
+		close(pfd.fd);
+		return errno;
+	}
+	if (poll(&pfd, 1, wait_ms) != 1) {
+		close(pfd.fd);
+		return ETIMEDOUT;
+	}
+	got = recv(pfd.fd, msg, sizeof(msg), 0);
+	close(pfd.fd);
+	if (got > 0)
+		dns_last_a(msg, (size_t)got, out);
+	return 0;
+}
+
+static int ask_for_wait(const char *server, const char *name, char *out,
+			int wait_ms)
+{
+	uint8_t msg[512];
+	const size_t len =
+		dns_query(msg, (unsigned int)(getpid() & 0xffff), name);
+
+	return ask_msg(server, msg, len, out, wait_ms);
+}
+
+static int ask_for(const char *server, const char *name, char *out)
+{
+	return ask_for_wait(server, name, out, 5000);
+}
+
+/*
+ * pfuser1's program: asks @server for @name, then connects to port 7101
+ * of @addr (the answer's address when NULL).  The connect()'s errno (0:
+ * connected); 124 when the lookup failed.  The answer's address is logged.
+ */
+struct lookup_connect {
+	const char *server, *name, *addr;
+	char got[INET_ADDRSTRLEN];
+};
+
+static int lookup_connect_fn(void *arg)
+{
+	struct lookup_connect *lc = arg;
+	struct pfsel_probe probe = {
+		.op = PFSEL_PROBE_CONNECT,
+		.family = AF_INET,
+		.type = SOCK_STREAM,
+		.port = PORT,
+	};
+
+	if (lc->name) {
+		if (ask_for(lc->server, lc->name, lc->got))
+			return 124;
+		fprintf(stderr, "# pfuser1 asked %s for %s: %s\n", lc->server,
+			lc->name, lc->got[0] ? lc->got : "no address");
+	}
+	probe.addr = lc->addr ? lc->addr : lc->got;
+	if (!probe.addr[0])
+		return 124;
+	return pfsel_probe_run(&probe);
+}
+
+static int user_lookup_connect(const char *server, const char *name,
+			       const char *addr)
+{
+	struct lookup_connect lc = { server, name, addr, "" };
+
+	return pfsel_run_as(PFSEL_UID1, lookup_connect_fn, &lc);
+}
+
+/* pfuser1 connects to @addr port 7101, by address: the errno (0: connected). */
+static int user_connect(const char *addr)
+{
+	return user_lookup_connect(NULL, NULL, addr);
+}
+
+/* ---- The kernel's table ---------------------------------------------- */
+
+/* Whether the table of this namespace ("hosts") has @name for @addr. */
+static bool table_has(const char *addr, const char *name)
+{
+	char path[PATH_MAX], needle[300];
+	const size_t size = 1 << 20;
+	char *text = malloc(size);
+	bool found;
+
+	if (!text || pfsel_read_file(pfsel_raw_path("hosts", path, sizeof(path)),
+				     text, size) < 0) {
+		free(text);
+		return false;
+	}
+	snprintf(needle, sizeof(needle), "\n%s %s ", addr, name);
+	found = strstr(text, needle) ||
+		!strncmp(text, needle + 1, strlen(needle + 1));
+	free(text);
+	return found;
+}
+
+/* ---- The fixture -------------------------------------------------------- */
+
+FIXTURE(adv)
+{
+	pid_t zone, resolver, caching;
+	int attacker;
+	pthread_t thread;
+	bool serving;
+	int peers[16];
+	int npeers;
+};
+
+/* Whether @server answers for @name within 5 s (asked as root). */
+static bool answers(const char *server, const char *name)
+{
+	char addr[INET_ADDRSTRLEN];
+	int tries;
+
+	for (tries = 0; tries < 50; tries++) {
+		if (!ask_for_wait(server, name, addr, 500) && addr[0])
+			return true;
+		usleep(100 * 1000);
+	}
+	return false;
+}
+
+FIXTURE_SETUP(adv)
+{
+	static const char *const resolver_args[] = {
+		"--server=/svc.example/" LOCAL_SERVICE "#5300",
+		"--server=/svc.ok.adv.example/" LOCAL_SERVICE "#5300",
+		"--server=/evil.example/" ATTACKER_SERVER,
+		"--server=" ZONE_SERVER,
+		"--cache-size=0",
+	};
+	static const char *const caching_args[] = {
+		"--server=/svc.example/" LOCAL_SERVICE "#5300",
+		"--server=/svc.ok.adv.example/" LOCAL_SERVICE "#5300",
+		"--server=/evil.example/" ATTACKER_SERVER,
+		"--server=" ZONE_SERVER,
+		"--cache-size=1000",
+	};
+	size_t i;
+
+	self->zone = self->resolver = self->caching = -1;
+	self->attacker = -1;
+	self->serving = false;
+	self->npeers = 0;
+	if (geteuid() != 0)
+		SKIP(return, "loading policies and running dnsmasq need root");
+	if (access(DNSMASQ, X_OK))
+		SKIP(return, "no " DNSMASQ " in the VM (Debian's dnsmasq-base)");
+
+	pfsel_reset();
+	ASSERT_EQ(0, write_new("/etc/resolv.conf", "nameserver " RESOLVER "\n"));
+	ASSERT_EQ(0, system("rm -f " ZONE_DNSMASQ " && cp " DNSMASQ " "
+			    ZONE_DNSMASQ));
+	self->attacker = udp_bound(ATTACKER_SERVER, 53);
+	ASSERT_LE(0, self->attacker);
+	attacker_stop = false;
+	ASSERT_EQ(0, pthread_create(&self->thread, NULL, attacker_serve,
+				    (void *)(intptr_t)self->attacker));
+	self->serving = true;
+	self->zone = start_dnsmasq(ZONE_DNSMASQ, ZONE_SERVER, zone_args,
+				   sizeof(zone_args) / sizeof(zone_args[0]));
+	self->resolver = start_dnsmasq(DNSMASQ, RESOLVER, resolver_args,
+				       sizeof(resolver_args) /
+					       sizeof(resolver_args[0]));
+	self->caching = start_dnsmasq(DNSMASQ, CACHING_RESOLVER, caching_args,
+				      sizeof(caching_args) /
+					      sizeof(caching_args[0]));
+	ASSERT_LT(0, self->zone);
+	ASSERT_LT(0, self->resolver);
+	ASSERT_LT(0, self->caching);
+	/* Probes no test connects to: nothing is learned yet. */
+	ASSERT_TRUE(answers(RESOLVER, "probe.evil.example"));
+	ASSERT_TRUE(answers(CACHING_RESOLVER, "probe.evil.example"));
+
+	for (i = 0; i < sizeof(listen_addrs) / sizeof(listen_addrs[0]); i++) {
+		self->peers[self->npeers] =
+			pfsel_peer(SOCK_STREAM, listen_addrs[i], PORT);
+		ASSERT_LE(0, self->peers[self->npeers++]);
+	}
+	ASSERT_EQ(0, pfsel_load("adv_hosts_system"));
+	ASSERT_EQ(0, pfsel_load("adv_hosts_1001"));
+}
+
+FIXTURE_TEARDOWN(adv)
+{
+	const pid_t pids[] = { self->zone, self->resolver, self->caching };
+	size_t i;
+	int p;
+
+	for (p = 0; p < self->npeers; p++)
+		close(self->peers[p]);
+	for (i = 0; i < sizeof(pids) / sizeof(pids[0]); i++)
+		if (pids[i] > 0)
+			kill(pids[i], SIGTERM);
+	for (i = 0; i < sizeof(pids) / sizeof(pids[0]); i++)
+		if (pids[i] > 0)
+			pfsel_wait_status(pids[i]);
+	if (self->serving) {
+		attacker_stop = true;
+		pthread_join(self->thread, NULL);
+	}
+	if (self->attacker >= 0)
+		close(self->attacker);
+	if (geteuid() == 0)
+		pfsel_reset();
+}
+
+/*
+ * The control for every case: the allowed name, resolved through the
+ * system's resolver, connects; the same address before it was resolved
+ * did not.
+ */
+TEST_F(adv, control_allowed_name_connects)
+{
+	EXPECT_EQ(EACCES, user_connect(ALLOWED_ADDR));
+	EXPECT_EQ(0, user_lookup_connect(RESOLVER, ALLOWED, NULL));
+	EXPECT_TRUE(table_has(ALLOWED_ADDR, ALLOWED));
+	EXPECT_EQ(0, user_lookup_connect(CACHING_RESOLVER,
+					 "shop.ok.adv.example", NULL));
+}
+
+/*
+ * The attacker's zone answers its own name with an alias to the allowed
+ * name, and an address of the attacker's for that: the kernel learns the
+ * question's name only.  The connect to the attacker's address is refused.
+ */
+TEST_F(adv, alias_to_the_allowed_name_names_only_the_question)
+{
+	EXPECT_EQ(EACCES, user_lookup_connect(RESOLVER, "cname.evil.example",
+					      NULL));
+	EXPECT_TRUE(table_has("127.0.20.66", "cname.evil.example"));
+	EXPECT_FALSE(table_has("127.0.20.66", ALLOWED));
+	EXPECT_EQ(EACCES, user_connect("127.0.20.66"));
+}
+
+/*
+ * Records beside the question's own, owned by the allowed name and by a
+ * name under *.ok.adv.example, with the attacker's address: ignored.
+ */
+TEST_F(adv, records_beside_the_answer_name_nothing)
+{
+	EXPECT_EQ(EACCES, user_lookup_connect(RESOLVER, "beside.evil.example",
+					      NULL));
+	EXPECT_TRUE(table_has("127.0.20.67", "beside.evil.example"));
+	EXPECT_FALSE(table_has("127.0.20.67", ALLOWED));
+	EXPECT_FALSE(table_has("127.0.20.67", "x.ok.adv.example"));
+	EXPECT_EQ(EACCES, user_connect("127.0.20.67"));
+}
+
+/*
+ * Names of the attacker's zone that hold the allowed names: the allowed
+ * name as their first labels, a name under *.ok.adv.example likewise.
+ * Patterns match whole names only.
+ */
+TEST_F(adv, allowed_name_inside_the_attackers)
+{
+	EXPECT_EQ(EACCES, user_lookup_connect(RESOLVER,
+					      ALLOWED ".evil.example", NULL));
+	EXPECT_EQ(EACCES,
+		  user_lookup_connect(RESOLVER, "a.ok.adv.example.evil.example",
+				      NULL));
+	EXPECT_TRUE(table_has("127.0.20.68", ALLOWED ".evil.example"));
+	EXPECT_EQ(EACCES, user_connect("127.0.20.68"));
+}
+
+/*
+ * A caching resolver keeps the alias's target, with the address the
+ * attacker's zone gave it, and serves it later to a question for that
+ * name: an answer it sends from port 53, to a question pfuser1's program
+ * asked, which the kernel learns ("Answers a resolver serves").  So the
+ * attacker's zone names a name of another zone, cache.ok.adv.example,
+ * which the rule *.ok.adv.example allows.
+ */
+TEST_F(adv, cached_alias_target_is_served_for_its_own_question)
+{
+	char addr[INET_ADDRSTRLEN];
+
+	/* The attacker's lookup fills the cache; it names only itself. */
+	EXPECT_EQ(EACCES, user_lookup_connect(CACHING_RESOLVER,
+					      "poison.evil.example", NULL));
+	EXPECT_FALSE(table_has("127.0.20.69", "cache.ok.adv.example"));
+	/* Then the allowed name, asked of the same resolver. */
+	ASSERT_EQ(0, ask_for(CACHING_RESOLVER, "cache.ok.adv.example", addr));
+	TH_LOG("the caching resolver answers cache.ok.adv.example: %s",
+	       addr[0] ? addr : "no address");
+	EXPECT_EQ(EACCES, user_lookup_connect(CACHING_RESOLVER,
+					      "cache.ok.adv.example", NULL));
+	EXPECT_FALSE(table_has("127.0.20.69", "cache.ok.adv.example"));
+	EXPECT_EQ(EACCES, user_connect("127.0.20.69"));
+}
+
+/*
+ * The same with records beside the answer: the attacker's zone answers its
+ * own name, and gives side.ok.adv.example its address in the same answer.
+ * Asked later, the caching resolver must not serve that from its cache.
+ */
+TEST_F(adv, cached_records_beside_the_answer_are_not_served)
+{
+	char addr[INET_ADDRSTRLEN];
+
+	EXPECT_EQ(EACCES, user_lookup_connect(CACHING_RESOLVER,
+					      "poison-beside.evil.example",
+					      NULL));
+	ASSERT_EQ(0, ask_for(CACHING_RESOLVER, "side.ok.adv.example", addr));
+	TH_LOG("the caching resolver answers side.ok.adv.example: %s",
+	       addr[0] ? addr : "no address");
+	EXPECT_FALSE(table_has("127.0.20.72", "side.ok.adv.example"));
+	EXPECT_EQ(EACCES, user_connect("127.0.20.72"));
+}
+
+/*
+ * Questions whose labels hold bytes a name cannot: a NUL after "example"
+ * (x.ok.adv.example, were the name read as a C string, under
+ * *.ok.adv.example), a dot inside a label.  The resolver sends them to the
+ * attacker's zone, whose answer gives them its address: nothing is learned
+ * from either, as asked or as served.  The control: a plain name of the
+ * attacker's zone is learned, with the same address.
+ */
+struct wire_ask {
+	const uint8_t *name;
+	size_t len;
+};
+
+static int wire_ask_fn(void *arg)
+{
+	const struct wire_ask *wa = arg;
+	uint8_t msg[512];
+	char got[INET_ADDRSTRLEN];
+	size_t len = 0;
+	int err;
+
+	len += dns_put16(msg + len, 0x6262);
+	len += dns_put16(msg + len, 0x0100);
+	len += dns_put16(msg + len, 1);
+	len += dns_put16(msg + len, 0);
+	len += dns_put16(msg + len, 0);
+	len += dns_put16(msg + len, 0);
+	memcpy(msg + len, wa->name, wa->len);
+	len += wa->len;
+	len += dns_put16(msg + len, 1);
+	len += dns_put16(msg + len, 1);
+	err = ask_msg(RESOLVER, msg, len, got, 5000);
+	fprintf(stderr, "# pfuser1's odd question: %s, answer %s\n",
+		err ? strerror(err) : "answered", got[0] ? got : "none");
+	return err;
+}
+
+TEST_F(adv, odd_bytes_in_the_question_teach_nothing)
+{
+	static const uint8_t nul[] = "\1x\2ok\3adv\10example\0\4evil\7example";
+	static const uint8_t dot[] = "\20x.ok.adv.example\4evil\7example";
+	const struct wire_ask with_nul = { nul, sizeof(nul) };
+	const struct wire_ask with_dot = { dot, sizeof(dot) };
+
+	EXPECT_EQ(0, pfsel_run_as(PFSEL_UID1, wire_ask_fn, (void *)&with_nul));
+	EXPECT_EQ(0, pfsel_run_as(PFSEL_UID1, wire_ask_fn, (void *)&with_dot));
+	EXPECT_FALSE(table_has("127.0.20.70", "x.ok.adv.example"));
+	EXPECT_EQ(EACCES, user_connect("127.0.20.70"));
+	/* The control: a plain name of the zone, with the same address. */
+	EXPECT_EQ(EACCES, user_lookup_connect(RESOLVER, "plain.evil.example",
+					      NULL));
+	EXPECT_TRUE(table_has("127.0.20.70", "plain.evil.example"));
+	EXPECT_EQ(EACCES, user_connect("127.0.20.70"));
+}
+
+/*
+ * pfuser1's own DNS server, on the local service's free port: it answers
+ * db.svc.ok.adv.example with 127.0.20.74, and db.svc.example with an alias
+ * to squat.ok.adv.example, 127.0.20.73.  The parent kills it.
+ */
+static int squatter_fn(void *arg)
+{
+	static const struct dns_rr direct[] = { { NULL, 1, "127.0.20.74" } };
+	static const struct dns_rr alias[] = {
+		{ NULL, 5, "squat.ok.adv.example" },
+		{ "squat.ok.adv.example", 1, "127.0.20.73" },
+	};
+	const int fd = udp_bound(LOCAL_SERVICE, LOCAL_SERVICE_PORT);
+	const int ready = (int)(intptr_t)arg;
+	uint8_t query[512], msg[1024];
+
+	if (fd < 0)
+		return errno;
+	if (write(ready, "r", 1) != 1)
+		return EIO;
+	for (;;) {
+		union pfsel_addr peer;
+		socklen_t plen = sizeof(peer.storage);
+		const ssize_t len =
+			recvfrom(fd, query, sizeof(query), 0, &peer.sa, &plen);
+		char name[256];
+		size_t out;
+
+		if (len < DNS_HEADER_SIZE ||
+		    !dns_question(query, (size_t)len, name, sizeof(name)))
+			continue;
+		if (!strcasecmp(name, "db.svc.ok.adv.example"))
+			out = dns_reply(query, (size_t)len, msg, direct, 1);
+		else
+			out = dns_reply(query, (size_t)len, msg, alias, 2);
+		if (sendto(fd, msg, out, 0, &peer.sa, plen) < 0)
+			fprintf(stderr, "# the squatter's answer: %s\n",
+				strerror(errno));
+	}
+	return 0;
+}
+
+/* Start pfuser1's squatter: its pid, once it is bound, or -1. */
+static pid_t start_squatter(void)
+{
+	int ready[2];
+	char c;
+	pid_t pid;
+
+	if (pipe2(ready, O_CLOEXEC))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(ready[0]);
+		if (pfsel_become(PFSEL_UID1))
+			_exit(126);
+		_exit(squatter_fn((void *)(intptr_t)ready[1]));
+	}
+	close(ready[1]);
+	if (pid > 0 && read(ready[0], &c, 1) != 1) {
+		pfsel_wait_status(pid);
+		pid = -1;
+	}
+	close(ready[0]);
+	return pid;
+}
+
+/*
+ * A resolver sends a zone to a local service on a port above 1023 that
+ * is not running (Consul's agent, say, for .consul on 8600): pfuser1's
+ * program binds that port and answers.  The resolver does not receive
+ * the answer from port 53, so the kernel does not learn it there; but it
+ * serves it from its port 53 to pfuser1's question, and the kernel learns
+ * what a resolver serves.  So a local program's answer, from a port any
+ * program may bind, names db.svc.ok.adv.example (under *.ok.adv.example)
+ * 127.0.20.74, and through the caching resolver, by an alias, any name:
+ * squat.ok.adv.example.  The control: the squatter's answers do reach the
+ * programs that asked (the resolver passes them on).
+ */
+TEST_F(adv, squatted_local_upstream_is_served_and_learned)
+{
+	const pid_t squatter = start_squatter();
+
+	ASSERT_LT(0, squatter);
+	/* Without a cache: a name of the forwarded zone. */
+	EXPECT_EQ(EACCES, user_lookup_connect(RESOLVER,
+					      "db.svc.ok.adv.example", NULL));
+	EXPECT_FALSE(table_has("127.0.20.74", "db.svc.ok.adv.example"));
+	/* With a cache: the alias's target, asked for afterwards. */
+	EXPECT_EQ(EACCES, user_lookup_connect(CACHING_RESOLVER,
+					      "db.svc.example", NULL));
+	EXPECT_EQ(EACCES, user_lookup_connect(CACHING_RESOLVER,
+					      "squat.ok.adv.example", NULL));
+	EXPECT_FALSE(table_has("127.0.20.73", "squat.ok.adv.example"));
+	kill(squatter, SIGKILL);
+	pfsel_wait_status(squatter);
+}
+
+/* ---- A load against the lookups that would keep a name ----------------- */
+
+/*
+ * pfuser1's program asks the resolver for race.adv.example over and over
+ * (a query in flight at every moment), while root loads a system policy
+ * that no longer trusts dnsmasq, or unloads the system policy: once the
+ * load returns, the name is gone from the table and the connect to its
+ * address is refused, whatever was in flight.  The control, each round:
+ * before the load the name is learned, and connects.
+ */
+static int hammer_fn(void *arg)
+{
+	union pfsel_addr dest;
+	const socklen_t dlen = pfsel_addr(RESOLVER, 53, &dest);
+	uint8_t msg[512];
+	unsigned int id = 1;
+
+	(void)arg;
+	for (;;) {
+		const size_t len = dns_query(msg, id++, "race.adv.example");
+		const int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+		if (fd < 0)
+			return 1;
+		sendto(fd, msg, len, 0, &dest.sa, dlen);
+		poll(&pfd, 1, 50);
+		close(fd);
+	}
+	return 0;
+}
+
+TEST_F_TIMEOUT(adv, untrusting_load_races_lookups, 600)
+{
+	const int rounds = 12;
+	int round;
+
+	for (round = 0; round < rounds; round++) {
+		long long deadline;
+		bool learned = false;
+		pid_t hammer;
+
+		ASSERT_EQ(0, pfsel_load("adv_hosts_system"));
+		hammer = fork();
+		ASSERT_LE(0, hammer);
+		if (hammer == 0) {
+			if (pfsel_become(PFSEL_UID1))
+				_exit(126);
+			_exit(hammer_fn(NULL));
+		}
+		deadline = pfsel_now_ms() + 5000;
+		while (!(learned = table_has("127.0.20.2", "race.adv.example")) &&
+		       pfsel_now_ms() < deadline)
+			usleep(10 * 1000);
+		EXPECT_TRUE(learned);
+		if (round == 0)
+			EXPECT_EQ(0, user_connect("127.0.20.2"));
+		usleep((useconds_t)(round * 3000));
+
+		if (round % 3 == 2) {
+			ASSERT_EQ(0, pfsel_unload_system());
+		} else {
+			ASSERT_EQ(0, pfsel_load("adv_hosts_untrust_system"));
+		}
+		EXPECT_FALSE(table_has("127.0.20.2", "race.adv.example"))
+		{
+			TH_LOG("round %d: the name outlived the load", round);
+		}
+		EXPECT_EQ(EACCES, user_connect("127.0.20.2"));
+		/* What was in flight then is no better for arriving later. */
+		usleep(300 * 1000);
+		EXPECT_FALSE(table_has("127.0.20.2", "race.adv.example"));
+		EXPECT_EQ(EACCES, user_connect("127.0.20.2"));
+
+		kill(hammer, SIGKILL);
+		pfsel_wait_status(hammer);
+	}
+}
+
+/* ---- A network namespace of the user's own ---------------------------- */
+
+/* Bring up the loopback device of this (new) network namespace: 0 or errno. */
+static int loopback_up(void)
+{
+	struct ifreq ifr = { 0 };
+	const int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	int err = 0;
+
+	if (fd < 0)
+		return errno;
+	strcpy(ifr.ifr_name, "lo");
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr))
+		err = errno;
+	ifr.ifr_flags |= IFF_UP;
+	if (!err && ioctl(fd, SIOCSIFFLAGS, &ifr))
+		err = errno;
+	close(fd);
+	return err;
+}
+
+/* connect() of @fd (TCP, IPv4) to @addr port 7101: the errno, 0 connected. */
+static int connect_fd(int fd, const char *addr)
+{
+	union pfsel_addr a;
+	const socklen_t len = pfsel_addr(addr, PORT, &a);
+
+	return connect(fd, &a.sa, len) ? errno : 0;
+}
+
+/* A new TCP socket's connect() to @addr port 7101, in this namespace. */
+static int connect_new(const char *addr)
+{
+	const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int err;
+
+	if (fd < 0)
+		return ENOTRECOVERABLE;
+	err = connect_fd(fd, addr);
+	close(fd);
+	return err;
+}
+
+/*
+ * In pfuser1's own network namespace, its own DNS server on 127.0.0.1:53
+ * (where the namespace lets it bind) answers its own question: one
+ * exchange, 0 when the answer arrived.
+ */
+static int own_server_exchange(const char *name, const char *addr)
+{
+	const int server = udp_bound("127.0.0.1", 53);
+	union pfsel_addr dest, peer;
+	const socklen_t dlen = pfsel_addr("127.0.0.1", 53, &dest);
+	socklen_t plen = sizeof(peer.storage);
+	const int client = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	struct pollfd pfd = { .events = POLLIN };
+	uint8_t msg[512], got[512];
+	size_t len;
+	int err = 0;
+
+	if (server < 0 || client < 0)
+		return server < 0 ? EADDRNOTAVAIL : ENOTRECOVERABLE;
+	len = dns_query(msg, 0x5151, name);
+	pfd.fd = server;
+	if (sendto(client, msg, len, 0, &dest.sa, dlen) != (ssize_t)len ||
+	    poll(&pfd, 1, 2000) != 1 ||
+	    recvfrom(server, got, sizeof(got), 0, &peer.sa, &plen) !=
+		    (ssize_t)len) {
+		err = EPROTO;
+		goto out;
+	}
+	{
+		struct in_addr a;
+
+		inet_pton(AF_INET, addr, &a);
+		len = dns_answer_query(msg, len, a, 600);
+	}
+	pfd.fd = client;
+	if (sendto(server, msg, len, 0, &peer.sa, plen) != (ssize_t)len ||
+	    poll(&pfd, 1, 2000) != 1 ||
+	    recv(client, got, sizeof(got), 0) != (ssize_t)len)
+		err = ETIMEDOUT;
+out:
+	close(server);
+	close(client);
+	return err;
+}
+
+/* What pfuser1's program in its own network namespace saw, step by step. */
+struct netns_steps {
+	int enter; /* entering the namespaces, bringing up lo */
+	int before; /* connect in the namespace before the answer */
+	int exchange; /* its own server's answer */
+	int inside; /* connect in the namespace after it */
+	int outside; /* connect of the socket made before unshare() */
+	int after_load; /* connect in the namespace after root's load */
+};
+
+/*
+ * The loosest trust (resolver * any user): every process's answers from
+ * port 53 teach names.  In a network namespace of its own pfuser1 may
+ * bind port 53, so its own server can teach its own program any name:
+ * into that namespace's table only.  A TCP socket it made before
+ * unshare() stays in the initial namespace, whose table has no such
+ * name: its connect to the same address, where root's listener waits, is
+ * refused (the attack).  Inside, the name is learned (the control: the
+ * connect is allowed, and refused by nobody but the empty namespace:
+ * ECONNREFUSED); and a system policy that no longer trusts every process
+ * takes the name from that namespace's table too.
+ */
+TEST(own_network_namespace_teaches_only_itself)
+{
+	const char *const name = "ns.ok.adv.example", *const addr =
+		"127.0.20.30";
+	struct netns_steps steps = { -1, -1, -1, -1, -1, -1 };
+	int results[2], go[2], peer;
+	char c;
+	pid_t pid;
+
+	if (geteuid() != 0)
+		SKIP(return, "loading policies needs root");
+	pfsel_reset();
+	peer = pfsel_peer(SOCK_STREAM, addr, PORT);
+	ASSERT_LE(0, peer);
+	ASSERT_EQ(0, pfsel_load("adv_hosts_any_system"));
+	ASSERT_EQ(0, pfsel_load("adv_hosts_1001"));
+	ASSERT_EQ(0, pipe2(results, O_CLOEXEC));
+	ASSERT_EQ(0, pipe2(go, O_CLOEXEC));
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		int outer;
+
+		close(results[0]);
+		close(go[1]);
+		if (pfsel_become(PFSEL_UID1))
+			_exit(126);
+		outer = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		steps.enter = outer < 0 ? ENOTRECOVERABLE :
+					  pfsel_enter_userns(CLONE_NEWNET);
+		if (!steps.enter)
+			steps.enter = loopback_up();
+		if (!steps.enter) {
+			steps.before = connect_new(addr);
+			steps.exchange = own_server_exchange(name, addr);
+			steps.inside = connect_new(addr);
+			steps.outside = connect_fd(outer, addr);
+			/* Root loads; then once more, inside. */
+			if (write(results[1], "l", 1) == 1 &&
+			    read(go[0], &c, 1) == 1)
+				steps.after_load = connect_new(addr);
+		}
+		if (write(results[1], &steps, sizeof(steps)) !=
+		    (ssize_t)sizeof(steps))
+			_exit(1);
+		_exit(0);
+	}
+	close(results[1]);
+	close(go[0]);
+	if (read(results[0], &c, 1) == 1) {
+		ASSERT_EQ(0, pfsel_load("adv_hosts_system"));
+		ASSERT_EQ(1, write(go[1], "g", 1));
+	}
+	close(go[1]);
+	ASSERT_EQ((ssize_t)sizeof(steps),
+		  read(results[0], &steps, sizeof(steps)));
+	EXPECT_EQ(0, pfsel_wait_status(pid));
+	close(results[0]);
+	ASSERT_EQ(0, steps.enter);
+	EXPECT_EQ(EACCES, steps.before);
+	ASSERT_EQ(0, steps.exchange);
+	/* The control: learned in its namespace, allowed there. */
+	EXPECT_EQ(ECONNREFUSED, steps.inside);
+	/* The attack: the socket of the initial namespace is refused. */
+	EXPECT_EQ(EACCES, steps.outside);
+	EXPECT_FALSE(table_has(addr, name));
+	/* The trust gone, the name is gone in that namespace too. */
+	EXPECT_EQ(EACCES, steps.after_load);
+	close(peer);
+	pfsel_reset();
+}
+
+/*
+ * With the system's trust (dnsmasq, started by root's code, run by an
+ * account without a policy): pfuser1 runs dnsmasq itself in its own user
+ * and network namespace, where it is root and binds port 53, with an
+ * address of its choosing for the allowed name.  Its answer arrives
+ * (the control), and teaches nothing, not even in that namespace: the
+ * program it served is refused there.
+ */
+TEST(own_dnsmasq_in_own_network_namespace)
+{
+	const char *const name = "nsdns.ok.adv.example", *const addr =
+		"127.0.20.30";
+	char address_arg[128];
+	const char *const extra[] = { address_arg };
+	struct netns_steps steps = { -1, -1, -1, -1, -1, -1 };
+	int results[2];
+	pid_t pid;
+
+	if (geteuid() != 0)
+		SKIP(return, "loading policies needs root");
+	if (access(DNSMASQ, X_OK))
+		SKIP(return, "no " DNSMASQ " in the VM");
+	snprintf(address_arg, sizeof(address_arg), "--address=/%s/%s", name,
+		 addr);
+	pfsel_reset();
+	ASSERT_EQ(0, pfsel_load("adv_hosts_system"));
+	ASSERT_EQ(0, pfsel_load("adv_hosts_1001"));
+	ASSERT_EQ(0, pipe2(results, O_CLOEXEC));
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		char got[INET_ADDRSTRLEN] = "";
+		pid_t dns = -1;
+		int tries;
+
+		close(results[0]);
+		if (pfsel_become(PFSEL_UID1))
+			_exit(126);
+		steps.enter = pfsel_enter_userns(CLONE_NEWNET);
+		if (!steps.enter)
+			steps.enter = loopback_up();
+		if (!steps.enter)
+			dns = start_dnsmasq_mode(DNSMASQ, "--no-daemon",
+						 "127.0.0.1", extra, 1);
+		if (dns > 0) {
+			steps.exchange = ETIMEDOUT;
+			for (tries = 0; tries < 50 && steps.exchange; tries++) {
+				if (!ask_for_wait("127.0.0.1", name, got, 200) &&
+				    !strcmp(got, addr))
+					steps.exchange = 0;
+				else
+					usleep(100 * 1000);
+			}
+			steps.inside = connect_new(addr);
+			kill(dns, SIGTERM);
+			pfsel_wait_status(dns);
+		}
+		if (write(results[1], &steps, sizeof(steps)) !=
+		    (ssize_t)sizeof(steps))
+			_exit(1);
+		_exit(0);
+	}
+	close(results[1]);
+	ASSERT_EQ((ssize_t)sizeof(steps),
+		  read(results[0], &steps, sizeof(steps)));
+	EXPECT_EQ(0, pfsel_wait_status(pid));
+	close(results[0]);
+	ASSERT_EQ(0, steps.enter);
+	ASSERT_EQ(0, steps.exchange);
+	EXPECT_EQ(EACCES, steps.inside);
+	pfsel_reset();
+}
+
+TEST_HARNESS_MAIN
