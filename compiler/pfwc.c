@@ -13,6 +13,7 @@
  * leaves an older compiled policy in place.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -367,6 +368,54 @@ static int emit(FILE *out, enum emit_kind kind, const struct pfw_policy *policy,
 	return status;
 }
 
+/* Emit to an open stream that is not ours to replace (stdout, a device). */
+static int write_stream(FILE *out, const char *name, enum emit_kind kind,
+			const struct pfw_policy *policy,
+			const struct pfw_lowered *lowered,
+			struct pfw_diag *diag)
+{
+	int status = emit(out, kind, policy, lowered, diag);
+
+	if (fflush(out) != 0 || ferror(out)) {
+		pfw_error(diag, NULL, "cannot write %s: %s", name,
+			  strerror(errno));
+		return EXIT_IO;
+	}
+	return status;
+}
+
+/*
+ * An output that exists and is no regular file (/dev/null, a FIFO, a
+ * terminal) is written in place: renaming a file over it would replace
+ * the device node itself (as root, /dev/null would become a file).
+ */
+static int write_in_place(const char *path, enum emit_kind kind,
+			  const struct pfw_policy *policy,
+			  const struct pfw_lowered *lowered,
+			  struct pfw_diag *diag)
+{
+	char name[PATH_MAX + 2];
+	FILE *out;
+	int fd, status;
+
+	fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0 || !(out = fdopen(fd, "wb"))) {
+		pfw_error(diag, NULL, "cannot write '%s': %s", path,
+			  strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return EXIT_IO;
+	}
+	snprintf(name, sizeof(name), "'%s'", path);
+	status = write_stream(out, name, kind, policy, lowered, diag);
+	if (fclose(out) != 0 && status == EXIT_OK) {
+		pfw_error(diag, NULL, "cannot write '%s': %s", path,
+			  strerror(errno));
+		status = EXIT_IO;
+	}
+	return status;
+}
+
 /*
  * Emit into a temporary file next to @path and rename it over @path, so
  * the output is either the whole new policy or untouched.
@@ -377,20 +426,17 @@ static int write_output(const char *path, enum emit_kind kind,
 			struct pfw_diag *diag)
 {
 	size_t len = strlen(path);
+	struct stat st;
 	char *temp;
 	FILE *out;
 	int fd, status;
 
-	if (strcmp(path, "-") == 0) {
-		status = emit(stdout, kind, policy, lowered, diag);
-		if (fflush(stdout) != 0 || ferror(stdout)) {
-			pfw_error(diag, NULL,
-				  "cannot write standard output: %s",
-				  strerror(errno));
-			return EXIT_IO;
-		}
-		return status;
-	}
+	if (strcmp(path, "-") == 0)
+		return write_stream(stdout, "standard output", kind, policy,
+				    lowered, diag);
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
+	    !S_ISDIR(st.st_mode))
+		return write_in_place(path, kind, policy, lowered, diag);
 	temp = pfw_xrealloc(NULL, len + sizeof(".XXXXXX"));
 	memcpy(temp, path, len);
 	strcpy(temp + len, ".XXXXXX");

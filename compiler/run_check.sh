@@ -46,6 +46,42 @@ run_golden() {
 	fi
 }
 
+# Where pfwc's output goes: a regular file is replaced whole (renamed
+# over), anything else that exists is written in place, never replaced.
+# A FIFO stands for /dev/null, which a test may not risk (as root, a
+# rename over it would leave the machine a /dev/null that is a file).
+output_case() {
+	if "$@"; then
+		count 1 0
+	else
+		echo "pfwc output: FAILED: $*"
+		count 0 1
+	fi
+}
+
+run_output_tests() {
+	dir=$(mktemp -d "$log_dir/output.XXXXXX")
+	src=$ROOT/policy/examples/desktop.pfw
+	"$PFWC" -o "$dir/regular" "$src" >/dev/null 2>&1
+	output_case test -f "$dir/regular"
+	mkfifo "$dir/fifo"
+	timeout 30 cat "$dir/fifo" >"$dir/through-fifo" &
+	reader=$!
+	"$PFWC" -o "$dir/fifo" "$src" >/dev/null 2>"$dir/fifo.stderr"
+	output_case test $? -eq 0
+	wait "$reader"
+	output_case test -p "$dir/fifo"
+	output_case cmp -s "$dir/regular" "$dir/through-fifo"
+	mkdir "$dir/folder"
+	"$PFWC" -o "$dir/folder" "$src" >/dev/null 2>"$dir/stderr-of-folder"
+	output_case test $? -ne 0
+	output_case grep -q "folder" "$dir/stderr-of-folder"
+	output_case test -d "$dir/folder"
+	output_case sh -c "! ls '$dir' | grep -q 'folder\\.'"
+	rm -rf "$dir"
+	echo "pfwc output: a file, a FIFO, a folder"
+}
+
 run_fuzzer() {
 	name=$(basename "$1")
 	work="$BUILD/tests/compiler/corpus/$name"
@@ -88,6 +124,7 @@ if ! $fuzz_only; then
 		golden_total=$((golden_total + 1))
 	done
 	echo "golden: $golden_total files"
+	run_output_tests
 fi
 
 for fuzzer in "$@"; do

@@ -4,8 +4,9 @@
  * audit.c writes it (docs/kernel-interface.md, "Audit"): its text split
  * into NAME=VALUE fields, each checked, and the request it decided picked
  * from the socket's two ends, once, for every reader (pfsel log,
- * audit2pfw, the desktop prompt's monitor).  Reading the audit daemon's
- * logs is auditlog.c's.
+ * audit2pfw, the desktop prompt's monitor); or what a refusal that no
+ * rule decided refused (refused=), and on what.  Reading the audit
+ * daemon's logs is auditlog.c's.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -222,18 +223,25 @@ static bool pick_request(struct pfsel_audit_record *const rec)
 	return !pfsel_parse_addr(addr, req->addr);
 }
 
-PFSEL_EXPORT int
-pfsel_audit_record_decode(const struct pfsel_audit_field *const fields,
-			  const size_t count,
-			  struct pfsel_audit_record *const rec)
+/* permissive=0 or 1. */
+static bool decode_permissive(const char *const value,
+			      struct pfsel_audit_record *const rec)
+{
+	if (!value || (strcmp(value, "0") && strcmp(value, "1")))
+		return false;
+	rec->permissive = value[0] == '1';
+	return true;
+}
+
+/* A decision's request, verdict, policy and rule. */
+static bool decode_decision(const struct pfsel_audit_field *const fields,
+			    const size_t count,
+			    struct pfsel_audit_record *const rec)
 {
 	struct pfsel_request *const req = &rec->request;
-	const char *v;
-	unsigned long n;
 	unsigned int verdict;
+	const char *v;
 
-	memset(rec, 0, sizeof(*rec));
-	rec->pid = -1;
 	/* A record's verdict is allow or deny; ask is what the rule said. */
 	if (!vocabulary_word(field(fields, count, "op"), pfsel_op_name,
 			     PFSEL_OP_COUNT, -1, &req->op) ||
@@ -248,35 +256,137 @@ pfsel_audit_record_decode(const struct pfsel_audit_field *const fields,
 			     &req->family) ||
 	    !vocabulary_word(field(fields, count, "protocol"), pfsel_proto_name,
 			     PFSEL_PROTO_COUNT, -1, &req->proto))
-		return -EBADMSG;
+		return false;
 	rec->verdict = verdict;
 	v = field(fields, count, "asked");
 	if (v) {
 		if (strlen(v) >= sizeof(rec->asked))
-			return -EBADMSG;
+			return false;
 		strcpy(rec->asked, v);
 	}
-	v = field(fields, count, "permissive");
-	if (!v || (strcmp(v, "0") && strcmp(v, "1")))
-		return -EBADMSG;
-	rec->permissive = v[0] == '1';
 	v = field(fields, count, "rule");
-	if (!v || !decode_rule(v, rec))
-		return -EBADMSG;
-	if (!decode_endpoint(field(fields, count, "laddr"),
-			     field(fields, count, "lport"), &rec->has_laddr,
-			     rec->laddr, sizeof(rec->laddr), &rec->lport) ||
-	    !decode_endpoint(field(fields, count, "raddr"),
-			     field(fields, count, "rport"), &rec->has_raddr,
-			     rec->raddr, sizeof(rec->raddr), &rec->rport) ||
-	    !pick_request(rec))
-		return -EBADMSG;
+	return decode_permissive(field(fields, count, "permissive"), rec) &&
+	       v && decode_rule(v, rec) &&
+	       decode_endpoint(field(fields, count, "laddr"),
+			       field(fields, count, "lport"), &rec->has_laddr,
+			       rec->laddr, sizeof(rec->laddr), &rec->lport) &&
+	       decode_endpoint(field(fields, count, "raddr"),
+			       field(fields, count, "rport"), &rec->has_raddr,
+			       rec->raddr, sizeof(rec->raddr), &rec->rport) &&
+	       pick_request(rec);
+}
+
+/*
+ * A word of lower-case letters and '_' that fits @size: a call
+ * ("hook_timing"), a family.
+ */
+static bool copy_name(const char *const value, char *const out,
+		      const size_t size)
+{
+	size_t i;
+
+	if (!value || !value[0] || strlen(value) >= size)
+		return false;
+	for (i = 0; value[i]; i++)
+		if ((value[i] < 'a' || value[i] > 'z') && value[i] != '_')
+			return false;
+	strcpy(out, value);
+	return true;
+}
+
+/*
+ * A refusal that no rule decided (@refused, its refused=): a denial whose
+ * op= is the call refused, by the policy that restrains the user or
+ * protects the application ("?" for none), without a rule, and with only
+ * the fields its call has: a refused family's name, or the socket's
+ * family, protocol and ends (its local end at least); a script
+ * environment's variable; what a refused change was for.
+ */
+static bool decode_refusal(const struct pfsel_audit_field *const fields,
+			   const size_t count, const char *const refused,
+			   struct pfsel_audit_record *const rec)
+{
+	struct pfsel_request *const req = &rec->request;
+	const int what = pfsel_refusal_from_name(refused);
+	unsigned long n;
+	const char *v;
+	int op;
+
+	if (what < 0 || !copy_name(field(fields, count, "op"), rec->call,
+				   sizeof(rec->call)))
+		return false;
+	rec->refused = (unsigned int)what;
+	op = pfsel_op_from_name(rec->call);
+	req->op = op < 0 ? PFSEL_OP_COUNT : (unsigned int)op;
+	v = field(fields, count, "verdict");
+	if (!v || strcmp(v, pfsel_verdict_name(PFSEL_VERDICT_DENY)) ||
+	    !decode_permissive(field(fields, count, "permissive"), rec))
+		return false;
+	rec->verdict = PFSEL_VERDICT_DENY;
+	rec->policy = PFSEL_SLOT_COUNT;
+	v = field(fields, count, "policy");
+	if (!v || (strcmp(v, "?") &&
+		   !vocabulary_word(v, pfsel_policy_name, PFSEL_SLOT_COUNT, -1,
+				    &rec->policy)))
+		return false;
+	rec->lport = rec->rport = -1;
+	v = field(fields, count, "family");
+	if (what == PFSEL_REFUSED_FAMILY)
+		return copy_name(v, rec->refused_family,
+				 sizeof(rec->refused_family));
+	/* The socket's: its family, protocol and ends, all or none. */
+	if (v) {
+		rec->has_socket = true;
+		if (!vocabulary_word(v, pfsel_family_name, PFSEL_FAMILY_COUNT,
+				     -1, &req->family) ||
+		    !vocabulary_word(field(fields, count, "protocol"),
+				     pfsel_proto_name, PFSEL_PROTO_COUNT, -1,
+				     &req->proto) ||
+		    !decode_endpoint(field(fields, count, "laddr"),
+				     field(fields, count, "lport"),
+				     &rec->has_laddr, rec->laddr,
+				     sizeof(rec->laddr), &rec->lport) ||
+		    !decode_endpoint(field(fields, count, "raddr"),
+				     field(fields, count, "rport"),
+				     &rec->has_raddr, rec->raddr,
+				     sizeof(rec->raddr), &rec->rport) ||
+		    !rec->has_laddr)
+			return false;
+	}
+	v = field(fields, count, "variable");
+	if (v && pfsel_audit_string(v, rec->variable, sizeof(rec->variable)))
+		return false;
+	/* What a refused change was for: target=system or a uid. */
+	v = field(fields, count, "target");
+	if (!v)
+		return true;
+	rec->has_target = true;
+	if (!strcmp(v, pfsel_policy_name(PFSEL_SLOT_SYSTEM))) {
+		rec->target_policy = PFSEL_SLOT_SYSTEM;
+		return true;
+	}
+	rec->target_policy = PFSEL_SLOT_USER;
+	if (!parse_ulong(v, 4294967294UL, &n))
+		return false;
+	rec->target_uid = (uint32_t)n;
+	return true;
+}
+
+/* Who: the application, the task's ids, its context; the host names. */
+static bool decode_subject(const struct pfsel_audit_field *const fields,
+			   const size_t count,
+			   struct pfsel_audit_record *const rec)
+{
+	struct pfsel_request *const req = &rec->request;
+	const char *v;
+	unsigned long n;
+
 	v = field(fields, count, "app");
 	if (!v || pfsel_audit_string(v, req->exe, sizeof(req->exe)))
-		return -EBADMSG;
+		return false;
 	v = field(fields, count, "script");
 	if (v && pfsel_audit_string(v, req->script, sizeof(req->script)))
-		return -EBADMSG;
+		return false;
 	v = field(fields, count, "uid");
 	if (parse_ulong(v, 4294967294UL, &n)) {
 		rec->uid = (uint32_t)n;
@@ -297,10 +407,24 @@ pfsel_audit_record_decode(const struct pfsel_audit_field *const fields,
 	 * record unreadable rather than a rule for a name nobody saw.
 	 */
 	v = field(fields, count, "hosts");
-	if (v && (pfsel_audit_string(v, req->hosts, sizeof(req->hosts)) ||
-		  (req->hosts[0] && pfsel_hosts_check(req->hosts))))
+	return !v || (!pfsel_audit_string(v, req->hosts, sizeof(req->hosts)) &&
+		      (!req->hosts[0] || !pfsel_hosts_check(req->hosts)));
+}
+
+PFSEL_EXPORT int
+pfsel_audit_record_decode(const struct pfsel_audit_field *const fields,
+			  const size_t count,
+			  struct pfsel_audit_record *const rec)
+{
+	const char *const refused = field(fields, count, "refused");
+
+	memset(rec, 0, sizeof(*rec));
+	rec->pid = -1;
+	rec->refused = PFSEL_REFUSAL_COUNT;
+	if (refused ? !decode_refusal(fields, count, refused, rec) :
+		      !decode_decision(fields, count, rec))
 		return -EBADMSG;
-	return 0;
+	return decode_subject(fields, count, rec) ? 0 : -EBADMSG;
 }
 
 PFSEL_EXPORT size_t pfsel_audit_fields(char *const text,

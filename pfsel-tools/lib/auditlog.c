@@ -32,6 +32,8 @@ static bool wanted(const struct pfsel_audit_filter *const src,
 	if (rec->verdict == PFSEL_VERDICT_ALLOW ? !src->want_allow :
 						  !src->want_deny)
 		return false;
+	if (rec->refused != PFSEL_REFUSAL_COUNT && !src->want_refusals)
+		return false;
 	if (src->app) {
 		char with_script[8200];
 

@@ -66,6 +66,12 @@ static const char *const verdict_names[] = {
 #undef PFSEL_VERDICT
 };
 
+static const char *const refusal_names[] = {
+#define PFSEL_REFUSAL(id, name, value) [PFSEL_CHECKED_INDEX(id, value)] = name,
+#include <linux/pfsel_names.h>
+#undef PFSEL_REFUSAL
+};
+
 static const char *name_of(const char *const *names, const size_t n,
 			   const unsigned int v)
 {
@@ -129,6 +135,16 @@ PFSEL_EXPORT int pfsel_mode_from_name(const char *const name)
 PFSEL_EXPORT const char *pfsel_verdict_name(const unsigned int verdict)
 {
 	return name_of(verdict_names, ARRAY_SIZE(verdict_names), verdict);
+}
+
+PFSEL_EXPORT const char *pfsel_refusal_name(const unsigned int refusal)
+{
+	return name_of(refusal_names, ARRAY_SIZE(refusal_names), refusal);
+}
+
+PFSEL_EXPORT int pfsel_refusal_from_name(const char *const name)
+{
+	return value_of(refusal_names, ARRAY_SIZE(refusal_names), name);
 }
 
 PFSEL_EXPORT int pfsel_op_from_name(const char *const name)

@@ -18,6 +18,11 @@
  * (newest) name that a rule can write, "to host www.example.org port 443", instead of the
  * address, which the name's owner may change tomorrow; --addresses keeps
  * the addresses.
+ *
+ * A refusal that no rule decided (refused=: a source route, a family
+ * whose peers no rule can name, the start of a protected application
+ * under a tracer) gets no rule, since none would allow it: its group's
+ * comment says what was refused and why no rule allows it.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -48,7 +53,7 @@ struct a2p_group {
 	size_t nuids;
 	char **reasons; /* distinct "denied by ..." lines */
 	size_t nreasons;
-	unsigned long denied, allowed, permissive;
+	unsigned long denied, allowed, permissive, refused;
 	bool host_rules; /* some rule names a host */
 	struct a2p_rule *rules;
 	size_t nrules;
@@ -206,12 +211,28 @@ static int add_rule(struct a2p_group *group,
 	return 0;
 }
 
+/* @text among the group's comment lines, once. */
+static int keep_reason(struct a2p_group *group, const char *text)
+{
+	char *copy;
+	size_t i;
+
+	for (i = 0; i < group->nreasons; i++)
+		if (!strcmp(group->reasons[i], text))
+			return 0;
+	copy = strdup(text);
+	if (!copy || !APPEND(group->reasons, group->nreasons, copy)) {
+		free(copy);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 static int add_reason(struct a2p_group *group,
 		      const struct pfsel_audit_record *rec)
 {
 	const char *policy = pfsel_policy_name(rec->policy);
-	char text[4400], asked[32] = "", *copy;
-	size_t i;
+	char text[4400], asked[32] = "";
 
 	if (rec->asked[0])
 		snprintf(asked, sizeof(asked), " (asked: %s)", rec->asked);
@@ -229,15 +250,98 @@ static int add_reason(struct a2p_group *group,
 			 "denied by rule %s of the %s policy%s: put these "
 			 "rules before it",
 			 rec->rule, policy, asked);
-	for (i = 0; i < group->nreasons; i++)
-		if (!strcmp(group->reasons[i], text))
-			return 0;
-	copy = strdup(text);
-	if (!copy || !APPEND(group->reasons, group->nreasons, copy)) {
-		free(copy);
-		return -ENOMEM;
+	return keep_reason(group, text);
+}
+
+/*
+ * Why no rule allows what @rec refused (its refused=), for the group's
+ * comment: a rule audit2pfw wrote would not do what it says.
+ */
+static void refusal_reason(const struct pfsel_audit_record *rec, char *text,
+			   size_t size)
+{
+	const char *what = NULL, *why = NULL;
+
+	switch (rec->refused) {
+	case PFSEL_REFUSED_FAMILY:
+		snprintf(text, size,
+			 "refused socket() of family %s: its peers are "
+			 "reached through sockets of the kernel's own, which "
+			 "no rule can name (LANGUAGE.md, section 6)",
+			 rec->refused_family);
+		return;
+	case PFSEL_REFUSED_ROUTING_HEADER:
+		what = "an IPv6 routing header";
+		why = "a source route sends packets past the address a rule "
+		      "decided; no rule allows one (LANGUAGE.md, section 7)";
+		break;
+	case PFSEL_REFUSED_IP_OPTIONS:
+		what = "IPv4 options";
+		why = "they may hold a source route, which sends packets past "
+		      "the address a rule decided; no rule allows one "
+		      "(LANGUAGE.md, section 7)";
+		break;
+	case PFSEL_REFUSED_UNREAD_CONTROL:
+		what = "a send";
+		why = "its control messages could not be read, so what they "
+		      "route or add was not known; no rule allows that";
+		break;
+	case PFSEL_REFUSED_MPTCP_SUBFLOW:
+		what = "an MPTCP subflow the kernel's path manager would open";
+		why = "its destination is chosen after any rule could be "
+		      "checked; no rule allows it (LANGUAGE.md, section 6)";
+		break;
+	case PFSEL_REFUSED_TRACED:
+		what = "starting a protected application under a tracer";
+		break;
+	case PFSEL_REFUSED_SECCOMP:
+		what = "starting a protected application under a seccomp "
+		       "filter";
+		break;
+	case PFSEL_REFUSED_SHARED_FS:
+		what = "starting a protected application that shares its "
+		       "filesystem context";
+		break;
+	case PFSEL_REFUSED_PRIVATE_ROOT:
+		what = "starting a protected application from a root "
+		       "directory other than init's";
+		break;
+	case PFSEL_REFUSED_SCRIPT_ENVIRONMENT:
+		snprintf(text, size,
+			 "refused starting a protected script with %s in its "
+			 "environment, which makes its interpreter run other "
+			 "code: start it without (LANGUAGE.md, \"Protected "
+			 "applications\")",
+			 rec->variable[0] ? rec->variable :
+					    "an environment it could not read");
+		return;
+	case PFSEL_REFUSED_SCRIPT_PATH:
+		what = "an open of another file at the script's path, before "
+		       "the script's own";
+		why = "the name was made to lead elsewhere after the script "
+		      "was started (LANGUAGE.md, section 5)";
+		break;
+	case PFSEL_REFUSED_ADMIN:
+		snprintf(text, size,
+			 "refused %s: only the administrator (CAP_MAC_ADMIN) "
+			 "changes what is in force, and for a user's policy "
+			 "the agent root started for that user; no rule "
+			 "allows it (docs/kernel-interface.md, \"Who may do "
+			 "what\")",
+			 rec->call);
+		return;
 	}
-	return 0;
+	if (!what) {
+		snprintf(text, size, "refused %s: no rule allows it",
+			 pfsel_refusal_name(rec->refused));
+		return;
+	}
+	/* The refusals of a protected application's start. */
+	if (!why)
+		why = "a protected application starts only on its own, which "
+		      "no rule changes (LANGUAGE.md, \"Protected "
+		      "applications\")";
+	snprintf(text, size, "refused %s: %s", what, why);
 }
 
 static int on_record(const struct pfsel_audit_record *rec, void *arg)
@@ -255,7 +359,9 @@ static int on_record(const struct pfsel_audit_record *rec, void *arg)
 	if (!group)
 		return st->error = -ENOMEM;
 	st->records++;
-	if (rec->verdict == PFSEL_VERDICT_ALLOW)
+	if (rec->refused != PFSEL_REFUSAL_COUNT)
+		group->refused++;
+	else if (rec->verdict == PFSEL_VERDICT_ALLOW)
 		group->allowed++;
 	else
 		group->denied++;
@@ -268,6 +374,13 @@ static int on_record(const struct pfsel_audit_record *rec, void *arg)
 		if (i == group->nuids &&
 		    !APPEND(group->uids, group->nuids, rec->uid))
 			return st->error = -ENOMEM;
+	}
+	/* A refusal: said once per group, and no rule. */
+	if (rec->refused != PFSEL_REFUSAL_COUNT) {
+		char text[1024];
+
+		refusal_reason(rec, text, sizeof(text));
+		return keep_reason(group, text) ? st->error = -ENOMEM : 0;
 	}
 	if (add_reason(group, rec))
 		return st->error = -ENOMEM;
@@ -343,6 +456,9 @@ static int print_group(FILE *out, const struct a2p_group *g)
 	if (g->allowed)
 		fprintf(out, "%s %lu allowed", g->denied ? "," : "",
 			g->allowed);
+	if (g->refused)
+		fprintf(out, "%s %lu refused",
+			g->denied || g->allowed ? "," : "", g->refused);
 	if (g->permissive)
 		fprintf(out, " (%lu in permissive mode)", g->permissive);
 	fputc('\n', out);
@@ -451,7 +567,8 @@ int pfselcmd_audit2pfw(struct pfselcmd_ctx *ctx, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct pfsel_audit_filter src = { .want_deny = true };
+	struct pfsel_audit_filter src = { .want_deny = true,
+					  .want_refusals = true };
 	struct a2p_state st = { .ctx = ctx };
 	unsigned long bad;
 	size_t i;

@@ -4,6 +4,8 @@
  * verdict, uid, application, operation, addresses, the deciding rule, the
  * host names the kernel knew for the address (hosts=, when it knew some)
  * and the subject's security context (subj=, where an LSM gives one).
+ * A refusal that no rule decided has refused= where a decision has its
+ * rule, and only what its call had: a family, the socket's ends.
  * The application, script and rule file come from whoever named the file
  * (the kernel hex-encodes them in the record, libpfsel decodes them):
  * they are printed as pfsel_escape() writes them, never raw.
@@ -116,10 +118,77 @@ static void put_hosts(FILE *out, const char *hosts)
 	}
 }
 
+/*
+ * The addresses of a request of operation @op: " on A" (bind, listen),
+ * " from A to B" (accept; a connect's from a bound socket), " to B", or a
+ * create's family.
+ */
+static void put_ends(FILE *out, const struct pfsel_audit_record *rec,
+		     unsigned int op)
+{
+	const struct pfsel_request *req = &rec->request;
+	char a[80], b[80];
+
+	if (op == PFSEL_OP_CREATE) {
+		if (req->family != PFSEL_FAMILY_PACKET)
+			fprintf(out, " %s", pfsel_family_name(req->family));
+	} else if (op == PFSEL_OP_BIND || op == PFSEL_OP_LISTEN) {
+		endpoint(a, sizeof(a), rec->laddr, rec->lport, req->proto);
+		fprintf(out, " on %s", a);
+	} else if (op == PFSEL_OP_ACCEPT) {
+		endpoint(a, sizeof(a), rec->laddr, rec->lport, req->proto);
+		fprintf(out, " from %s to %s", rec->raddr, a);
+	} else {
+		endpoint(b, sizeof(b), rec->raddr, rec->rport, req->proto);
+		/* An unbound socket's local end says nothing. */
+		if (rec->has_laddr && rec->lport > 0) {
+			endpoint(a, sizeof(a), rec->laddr, rec->lport,
+				 req->proto);
+			fprintf(out, " from %s", a);
+		}
+		fprintf(out, " to %s", b);
+	}
+}
+
+/*
+ * A refusal: the call and what it had (a family, or the socket's
+ * protocol and ends: its peer, or its local end once bound), the policy
+ * that restrains the user if one does, and refused= in place of a rule.
+ */
+static void put_refusal(FILE *out, const struct pfsel_audit_record *rec)
+{
+	char a[80];
+
+	fprintf(out, " %s", rec->call);
+	if (rec->refused_family[0])
+		fprintf(out, " %s", rec->refused_family);
+	if (rec->has_socket)
+		fprintf(out, " %s", pfsel_proto_name(rec->request.proto));
+	if (rec->has_raddr) {
+		put_ends(out, rec, PFSEL_OP_CONNECT);
+	} else if (rec->has_laddr && rec->lport > 0) {
+		endpoint(a, sizeof(a), rec->laddr, rec->lport,
+			 rec->request.proto);
+		fprintf(out, " on %s", a);
+	}
+	if (rec->policy != PFSEL_SLOT_COUNT)
+		fprintf(out, " %s", pfsel_policy_name(rec->policy));
+	fprintf(out, " refused=%s", pfsel_refusal_name(rec->refused));
+	if (rec->variable[0]) {
+		fputs(" variable=", out);
+		put_escaped(out, rec->variable, PFSEL_ESCAPE_QUOTE);
+	}
+	if (rec->has_target && rec->target_policy == PFSEL_SLOT_USER)
+		fprintf(out, " target=%u", rec->target_uid);
+	else if (rec->has_target)
+		fprintf(out, " target=%s",
+			pfsel_policy_name(rec->target_policy));
+}
+
 static void print_text(FILE *out, const struct pfsel_audit_record *rec)
 {
 	const struct pfsel_request *req = &rec->request;
-	char when[32], a[80], b[80];
+	char when[32];
 	struct tm tm;
 	time_t sec = rec->sec;
 
@@ -137,32 +206,18 @@ static void print_text(FILE *out, const struct pfsel_audit_record *rec)
 		fputs(" script ", out);
 		put_escaped(out, req->script, PFSEL_ESCAPE_QUOTE);
 	}
-	fprintf(out, " %s %s", pfsel_op_name(req->op),
-		pfsel_proto_name(req->proto));
-	if (req->op == PFSEL_OP_CREATE) {
-		if (req->family != PFSEL_FAMILY_PACKET)
-			fprintf(out, " %s", pfsel_family_name(req->family));
-	} else if (req->op == PFSEL_OP_BIND || req->op == PFSEL_OP_LISTEN) {
-		endpoint(a, sizeof(a), rec->laddr, rec->lport, req->proto);
-		fprintf(out, " on %s", a);
-	} else if (req->op == PFSEL_OP_ACCEPT) {
-		endpoint(a, sizeof(a), rec->laddr, rec->lport, req->proto);
-		fprintf(out, " from %s to %s", rec->raddr, a);
+	if (rec->refused != PFSEL_REFUSAL_COUNT) {
+		put_refusal(out, rec);
 	} else {
-		endpoint(b, sizeof(b), rec->raddr, rec->rport, req->proto);
-		/* An unbound socket's local end says nothing. */
-		if (rec->has_laddr && rec->lport > 0) {
-			endpoint(a, sizeof(a), rec->laddr, rec->lport,
-				 req->proto);
-			fprintf(out, " from %s", a);
-		}
-		fprintf(out, " to %s", b);
+		fprintf(out, " %s %s", pfsel_op_name(req->op),
+			pfsel_proto_name(req->proto));
+		put_ends(out, rec, req->op);
+		fprintf(out, " %s ", pfsel_policy_name(rec->policy));
+		if (rec->rule_default)
+			fputs("default", out);
+		else
+			put_rule(out, rec->rule);
 	}
-	fprintf(out, " %s ", pfsel_policy_name(rec->policy));
-	if (rec->rule_default)
-		fputs("default", out);
-	else
-		put_rule(out, rec->rule);
 	if (rec->asked[0])
 		fprintf(out, " asked=%s", rec->asked);
 	if (rec->permissive)
@@ -203,6 +258,15 @@ static void print_json(FILE *out, const struct pfsel_audit_record *rec,
 		       bool first)
 {
 	const struct pfsel_request *req = &rec->request;
+	const bool refusal = rec->refused != PFSEL_REFUSAL_COUNT;
+	const bool socket = !refusal || rec->has_socket;
+	const char *family = NULL;
+
+	/* A refusal made on no socket has none; a refused family its name. */
+	if (socket)
+		family = pfsel_family_name(req->family);
+	else if (rec->refused_family[0])
+		family = rec->refused_family;
 
 	fprintf(out, "%s{\"time\":%lld.%03u,\"serial\":%lu,\"verdict\":",
 		first ? "" : ",\n", (long long)rec->sec, rec->msec,
@@ -212,9 +276,28 @@ static void print_json(FILE *out, const struct pfsel_audit_record *rec,
 	pfselcmd_json_str(out, rec->asked[0] ? rec->asked : NULL);
 	fprintf(out, ",\"permissive\":%s,\"policy\":",
 		rec->permissive ? "true" : "false");
-	pfselcmd_json_str(out, pfsel_policy_name(rec->policy));
+	pfselcmd_json_str(out, rec->policy == PFSEL_SLOT_COUNT ?
+				       NULL :
+				       pfsel_policy_name(rec->policy));
 	fputs(",\"rule\":", out);
-	pfselcmd_json_str(out, rec->rule_default ? NULL : rec->rule);
+	pfselcmd_json_str(out, rec->rule_default || refusal ? NULL : rec->rule);
+	/* A refusal's own keys; a decision's object is as it always was. */
+	if (refusal) {
+		fputs(",\"refused\":", out);
+		pfselcmd_json_str(out, pfsel_refusal_name(rec->refused));
+		fputs(",\"variable\":", out);
+		pfselcmd_json_str(out, rec->variable[0] ? rec->variable : NULL);
+		fputs(",\"target\":", out);
+		pfselcmd_json_str(
+			out, rec->has_target ?
+				     pfsel_policy_name(rec->target_policy) :
+				     NULL);
+		fputs(",\"target_uid\":", out);
+		pfselcmd_json_int(out,
+				  rec->has_target &&
+					  rec->target_policy == PFSEL_SLOT_USER,
+				  rec->target_uid);
+	}
 	fputs(",\"uid\":", out);
 	pfselcmd_json_int(out, rec->has_uid, rec->uid);
 	fputs(",\"pid\":", out);
@@ -224,11 +307,11 @@ static void print_json(FILE *out, const struct pfsel_audit_record *rec,
 	fputs(",\"script\":", out);
 	pfselcmd_json_str(out, req->script[0] ? req->script : NULL);
 	fputs(",\"op\":", out);
-	pfselcmd_json_str(out, pfsel_op_name(req->op));
+	pfselcmd_json_str(out, refusal ? rec->call : pfsel_op_name(req->op));
 	fputs(",\"protocol\":", out);
-	pfselcmd_json_str(out, pfsel_proto_name(req->proto));
+	pfselcmd_json_str(out, socket ? pfsel_proto_name(req->proto) : NULL);
 	fputs(",\"family\":", out);
-	pfselcmd_json_str(out, pfsel_family_name(req->family));
+	pfselcmd_json_str(out, family);
 	fputs(",\"laddr\":", out);
 	pfselcmd_json_str(out, rec->has_laddr ? rec->laddr : NULL);
 	fputs(",\"lport\":", out);
@@ -275,7 +358,8 @@ int pfselcmd_log(struct pfselcmd_ctx *ctx, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pfsel_audit_filter src = { .want_allow = true,
-					  .want_deny = true };
+					  .want_deny = true,
+					  .want_refusals = true };
 	struct log_state st = { .ctx = ctx };
 	unsigned long bad, i, start;
 	int opt, ret;

@@ -7,7 +7,11 @@
 #define _SECURITY_PFSEL_ADMIN_H
 
 #include <linux/cred.h>
+#include <linux/uidgid.h>
+#include <uapi/linux/pfsel.h>
 
 bool pfsel_may_admin(const struct cred *cred);
+int pfsel_admin_refuse(const char *op, enum pfsel_policy_slot slot,
+		       kuid_t uid);
 
 #endif /* _SECURITY_PFSEL_ADMIN_H */

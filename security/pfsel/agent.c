@@ -27,6 +27,7 @@
 #include <net/net_namespace.h>
 #include <uapi/linux/pfsel.h>
 
+#include "admin.h"
 #include "ask.h"
 #include "common.h"
 #include "netlink.h"
@@ -39,10 +40,13 @@ static int agent_register(struct sk_buff *const skb,
 
 	if (GENL_REQ_ATTR_CHECK(info, PFSEL_ATTR_UID))
 		return -EINVAL;
-	if (!netlink_ns_capable(skb, &init_user_ns, CAP_MAC_ADMIN))
-		return -EPERM;
 	uid = make_kuid(&init_user_ns,
 			nla_get_u32(info->attrs[PFSEL_ATTR_UID]));
+	if (!netlink_ns_capable(skb, &init_user_ns, CAP_MAC_ADMIN))
+		return pfsel_admin_refuse("register",
+					  uid_valid(uid) ? PFSEL_SLOT_USER :
+							   PFSEL_SLOT_COUNT,
+					  uid);
 	if (!uid_valid(uid))
 		return -EINVAL;
 	return pfsel_ask_register(uid, info->snd_portid, task_tgid(current));
@@ -54,17 +58,24 @@ static int agent_unregister(struct sk_buff *const skb,
 	return pfsel_ask_unregister(info->snd_portid);
 }
 
+/* Only the registered socket answers; another's try is audited. */
 static int agent_answer(struct sk_buff *const skb,
 			struct genl_info *const info)
 {
+	int err;
+
 	if (GENL_REQ_ATTR_CHECK(info, PFSEL_ATTR_ID) ||
 	    GENL_REQ_ATTR_CHECK(info, PFSEL_ATTR_VERDICT) ||
 	    GENL_REQ_ATTR_CHECK(info, PFSEL_ATTR_SCOPE))
 		return -EINVAL;
-	return pfsel_ask_answer(info->snd_portid,
-				nla_get_u64(info->attrs[PFSEL_ATTR_ID]),
-				nla_get_u8(info->attrs[PFSEL_ATTR_VERDICT]),
-				nla_get_u8(info->attrs[PFSEL_ATTR_SCOPE]));
+	err = pfsel_ask_answer(info->snd_portid,
+			       nla_get_u64(info->attrs[PFSEL_ATTR_ID]),
+			       nla_get_u8(info->attrs[PFSEL_ATTR_VERDICT]),
+			       nla_get_u8(info->attrs[PFSEL_ATTR_SCOPE]));
+	if (err == -EPERM)
+		return pfsel_admin_refuse("answer", PFSEL_SLOT_COUNT,
+					  GLOBAL_ROOT_UID);
+	return err;
 }
 
 static const struct genl_small_ops pfsel_agent_ops[] = {

@@ -8,6 +8,12 @@
  * operation, protocol and addresses), and why (the policy and the rule, by
  * file and line).  docs/kernel-interface.md lists the fields.
  *
+ * A refusal that no rule decides (a source route, a family that reaches
+ * IP peers unseen, the execve() of a protected application under a
+ * tracer) gets the same record, as a denial, with refused= saying what
+ * was refused instead of the rule: the person who meets the EACCES or
+ * EPERM, pfsel log and audit2pfw see why.
+ *
  * Records are rate limited: a process looping on a denied call must not
  * flood the audit log, nor the kernel log when auditd is not running.
  *
@@ -96,50 +102,20 @@ static void log_hosts(struct audit_buffer *const ab,
 	kfree(hosts);
 }
 
-/**
- * pfsel_audit_decision - Emit the audit record of one decision
- *
- * @subject: who made the request.
- * @request: the request.
- * @policy: the policy whose decision this is; the caller holds
- *          rcu_read_lock().
- * @decision: the policy's decision (its rule and audit flags).
- * @verdict: the verdict applied: allow or deny (an unanswered ask is
- *           already resolved).
- * @permissive: a denial that was let through.
- * @asked: for a decision the policy left to the agent, what became of the
- *         question ("answered", "kept", "unanswered"); NULL otherwise.
- *
- * Safe in any context: softirq for inbound connections.
- */
-void pfsel_audit_decision(const struct pfsel_subject *const subject,
-			  const struct pfsel_request *const request,
-			  const struct pfsel_policy *const policy,
-			  const struct pfsel_avc_decision *const decision,
-			  const u32 verdict, const bool permissive,
-			  const char *const asked)
+/* An AUDIT_PFSEL_ACCESS record, unless audit is off or over its rate. */
+static struct audit_buffer *access_record_start(void)
 {
-	struct audit_buffer *ab;
-	const char *family;
-
 	if (!audit_enabled || !__ratelimit(&pfsel_audit_ratelimit))
-		return;
+		return NULL;
+	return audit_log_start(audit_context(), GFP_ATOMIC | __GFP_NOWARN,
+			       AUDIT_PFSEL_ACCESS);
+}
 
-	ab = audit_log_start(audit_context(), GFP_ATOMIC | __GFP_NOWARN,
-			     AUDIT_PFSEL_ACCESS);
-	if (!ab)
-		return;
-
-	audit_log_format(ab, "%s op=%s verdict=%s", PFSEL_NAME,
-			 pfsel_name_of(pfsel_op_names, PFSEL_OP_COUNT,
-				       request->op),
-			 pfsel_name_of(pfsel_verdict_names, PFSEL_VERDICT_COUNT,
-				       verdict));
-	if (asked)
-		audit_log_format(ab, " asked=%s", asked);
-	audit_log_format(ab, " permissive=%d policy=%s", permissive,
-			 pfsel_slot_names[policy->slot]);
-	log_rule(ab, policy, decision->rule);
+/* The request's family, protocol and the addresses its operation has. */
+static void log_request(struct audit_buffer *const ab,
+			const struct pfsel_request *const request)
+{
+	const char *family;
 
 	/* A packet socket has no family: it is named as its protocol. */
 	if (request->proto == PFSEL_PROTO_PACKET)
@@ -171,8 +147,12 @@ void pfsel_audit_decision(const struct pfsel_subject *const subject,
 		log_addr(ab, "laddr", request->laddr, request->lport, "lport");
 		log_addr(ab, "raddr", request->addr, request->port, "rport");
 	}
-	log_hosts(ab, request, subject->uid);
+}
 
+/* Who: the application, and the task, or only the uid without one. */
+static void log_subject(struct audit_buffer *const ab,
+			const struct pfsel_subject *const subject)
+{
 	log_path(ab, "app", subject->app ? subject->app->exe : NULL);
 	log_path(ab, "script",
 		 subject->app && subject->app->has_script ?
@@ -183,6 +163,89 @@ void pfsel_audit_decision(const struct pfsel_subject *const subject,
 	else
 		audit_log_format(ab, " uid=%u",
 				 from_kuid(&init_user_ns, subject->uid));
+}
+
+/**
+ * pfsel_audit_decision - Emit the audit record of one decision
+ *
+ * @subject: who made the request.
+ * @request: the request.
+ * @policy: the policy whose decision this is; the caller holds
+ *          rcu_read_lock().
+ * @decision: the policy's decision (its rule and audit flags).
+ * @verdict: the verdict applied: allow or deny (an unanswered ask is
+ *           already resolved).
+ * @permissive: a denial that was let through.
+ * @asked: for a decision the policy left to the agent, what became of the
+ *         question ("answered", "kept", "unanswered"); NULL otherwise.
+ *
+ * Safe in any context: softirq for inbound connections.
+ */
+void pfsel_audit_decision(const struct pfsel_subject *const subject,
+			  const struct pfsel_request *const request,
+			  const struct pfsel_policy *const policy,
+			  const struct pfsel_avc_decision *const decision,
+			  const u32 verdict, const bool permissive,
+			  const char *const asked)
+{
+	struct audit_buffer *const ab = access_record_start();
+
+	if (!ab)
+		return;
+	audit_log_format(ab, "%s op=%s verdict=%s", PFSEL_NAME,
+			 pfsel_name_of(pfsel_op_names, PFSEL_OP_COUNT,
+				       request->op),
+			 pfsel_name_of(pfsel_verdict_names, PFSEL_VERDICT_COUNT,
+				       verdict));
+	if (asked)
+		audit_log_format(ab, " asked=%s", asked);
+	audit_log_format(ab, " permissive=%d policy=%s", permissive,
+			 pfsel_slot_names[policy->slot]);
+	log_rule(ab, policy, decision->rule);
+	log_request(ab, request);
+	log_hosts(ab, request, subject->uid);
+	log_subject(ab, subject);
+	audit_log_end(ab);
+}
+
+/**
+ * pfsel_audit_refusal - Emit the audit record of a refusal no rule decided
+ *
+ * @subject: who made the call.
+ * @refused: what was refused, and on what.
+ *
+ * A denial's record, with refused= where a decision has its rule, and
+ * only the fields the call has (docs/kernel-interface.md, "Audit").
+ * Rate limited with the decisions' records.  Safe in any context.
+ */
+void pfsel_audit_refusal(const struct pfsel_subject *const subject,
+			 const struct pfsel_refused *const refused)
+{
+	struct audit_buffer *const ab = access_record_start();
+
+	if (!ab)
+		return;
+	audit_log_format(ab, "%s op=%s verdict=%s refused=%s", PFSEL_NAME,
+			 refused->op,
+			 pfsel_verdict_names[PFSEL_VERDICT_DENY],
+			 pfsel_name_of(pfsel_refusal_names,
+				       PFSEL_REFUSAL_COUNT, refused->what));
+	audit_log_format(ab, " permissive=%d policy=%s", refused->permissive,
+			 pfsel_name_of(pfsel_slot_names, PFSEL_SLOT_COUNT,
+				       refused->slot));
+	if (refused->family)
+		audit_log_format(ab, " family=%s", refused->family);
+	if (refused->request)
+		log_request(ab, refused->request);
+	if (refused->what == PFSEL_REFUSED_SCRIPT_ENVIRONMENT)
+		log_path(ab, "variable", refused->variable);
+	if (refused->has_target && refused->target_slot == PFSEL_SLOT_USER)
+		audit_log_format(ab, " target=%u",
+				 from_kuid(&init_user_ns, refused->target_uid));
+	else if (refused->has_target)
+		audit_log_format(ab, " target=%s",
+				 pfsel_slot_names[PFSEL_SLOT_SYSTEM]);
+	log_subject(ab, subject);
 	audit_log_end(ab);
 }
 

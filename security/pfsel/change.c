@@ -70,8 +70,11 @@ int pfsel_policy_load(const struct cred *const opener, void *const blob,
 	if (IS_ERR(policy))
 		return PTR_ERR(policy);
 	if (!pfsel_policy_may_load(opener, policy->slot, policy->uid)) {
+		const enum pfsel_policy_slot slot = policy->slot;
+		const kuid_t uid = policy->uid;
+
 		pfsel_policy_put(policy);
-		return -EPERM;
+		return pfsel_admin_refuse("load", slot, uid);
 	}
 
 	/* Ours until audited: a later load may replace it at once. */
@@ -114,7 +117,7 @@ int pfsel_policy_unload(const struct cred *const opener,
 	struct pfsel_policy *old;
 
 	if (!pfsel_may_admin(opener))
-		return -EPERM;
+		return pfsel_admin_refuse("unload", slot, uid);
 	old = pfsel_policy_withdraw(slot, uid);
 	if (!old)
 		return -ENOENT;

@@ -353,12 +353,22 @@ int pfsel_classify_create(int family, int type, int protocol,
  * section 6).  Debian builds them as modules that socket() loads for any
  * user.
  *
- * Return: true for such a family.
+ * Return: for such a family, its name (the AF_ name in lower case, as the
+ * audit record of its refusal gives it); NULL for any other.
  */
-bool pfsel_classify_family_unruled(int family)
+const char *pfsel_classify_family_unruled(int family)
 {
-	return family == AF_SMC || family == AF_RDS || family == AF_RXRPC ||
-	       family == AF_TIPC;
+	switch (family) {
+	case AF_SMC:
+		return "smc";
+	case AF_RDS:
+		return "rds";
+	case AF_RXRPC:
+		return "rxrpc";
+	case AF_TIPC:
+		return "tipc";
+	}
+	return NULL;
 }
 
 /**
@@ -812,18 +822,20 @@ int pfsel_classify_hdrincl(const struct sock *sk, const u8 *hdr, size_t len,
  * first, and a type 4 (segment routing) header needs no privilege; IPv4
  * options (IP_OPTIONS) may hold a loose or strict source route.  Either
  * sends a packet somewhere other than the address a connect or send
- * names (LANGUAGE.md, section 8).
+ * names (LANGUAGE.md, section 7).
  *
- * Return: true for an option that may set a source route.
+ * Return: PFSEL_REFUSED_ROUTING_HEADER or PFSEL_REFUSED_IP_OPTIONS for an
+ * option that may set a source route, PFSEL_NOT_REFUSED for any other.
  */
-bool pfsel_classify_route_option(int level, int optname)
+enum pfsel_refusal pfsel_classify_route_option(int level, int optname)
 {
-	if (level == SOL_IP)
-		return optname == IP_OPTIONS;
-	if (level == SOL_IPV6)
-		return optname == IPV6_RTHDR || optname == IPV6_2292RTHDR ||
-		       optname == IPV6_2292PKTOPTIONS;
-	return false;
+	if (level == SOL_IP && optname == IP_OPTIONS)
+		return PFSEL_REFUSED_IP_OPTIONS;
+	if (level == SOL_IPV6 &&
+	    (optname == IPV6_RTHDR || optname == IPV6_2292RTHDR ||
+	     optname == IPV6_2292PKTOPTIONS))
+		return PFSEL_REFUSED_ROUTING_HEADER;
+	return PFSEL_NOT_REFUSED;
 }
 
 /**
@@ -836,28 +848,89 @@ bool pfsel_classify_route_option(int level, int optname)
  * ever pass them in user memory, they cannot be read here, and count as
  * routing (fails closed).
  *
- * Return: true when a control message may set a source route.
+ * Return: PFSEL_REFUSED_ROUTING_HEADER or PFSEL_REFUSED_IP_OPTIONS for the
+ * first control message that may set a source route,
+ * PFSEL_REFUSED_UNREAD_CONTROL for control messages in user memory,
+ * PFSEL_NOT_REFUSED otherwise.
  */
-bool pfsel_classify_route_cmsg(const struct msghdr *msg)
+enum pfsel_refusal pfsel_classify_route_cmsg(const struct msghdr *msg)
 {
 	struct msghdr m = *msg;
 	struct cmsghdr *cmsg;
 
 	if (!msg->msg_controllen)
-		return false;
+		return PFSEL_NOT_REFUSED;
 	if (msg->msg_control_is_user)
-		return true;
+		return PFSEL_REFUSED_UNREAD_CONTROL;
 	for_each_cmsghdr(cmsg, &m) {
 		if (!CMSG_OK(&m, cmsg))
 			break;
-		if ((cmsg->cmsg_level == SOL_IPV6 &&
-		     (cmsg->cmsg_type == IPV6_RTHDR ||
-		      cmsg->cmsg_type == IPV6_2292RTHDR)) ||
-		    (cmsg->cmsg_level == SOL_IP &&
-		     cmsg->cmsg_type == IP_RETOPTS))
-			return true;
+		if (cmsg->cmsg_level == SOL_IPV6 &&
+		    (cmsg->cmsg_type == IPV6_RTHDR ||
+		     cmsg->cmsg_type == IPV6_2292RTHDR))
+			return PFSEL_REFUSED_ROUTING_HEADER;
+		if (cmsg->cmsg_level == SOL_IP && cmsg->cmsg_type == IP_RETOPTS)
+			return PFSEL_REFUSED_IP_OPTIONS;
 	}
+	return PFSEL_NOT_REFUSED;
+}
+
+/*
+ * The peer a socket has, into @addr: the address connect() gave it, or its
+ * connection's; false when it has none (all zero).
+ */
+static bool peer_end(const struct sock *sk, int family, u8 addr[16])
+{
+	if (family == AF_INET) {
+		const __be32 daddr = READ_ONCE(sk->sk_daddr);
+
+		set_v4(addr, daddr);
+		return daddr != 0;
+	}
+#if IS_ENABLED(CONFIG_IPV6)
+	memcpy(addr, &sk->sk_v6_daddr, 16);
+	return !ipv6_addr_any(&sk->sk_v6_daddr);
+#else
 	return false;
+#endif
+}
+
+/**
+ * pfsel_classify_ends - A socket's ends, for the record of a refusal
+ * @sk: the socket
+ * @req: receives the socket's protocol and local end; and, when it has a
+ *	 peer (connect(), or a connection under way), a connect request to
+ *	 that peer, else a bind request of its local end
+ *
+ * A refusal that no rule decides is no request, but its audit record
+ * names the socket it was made on as a decision's record does.  Nothing
+ * is locked: a concurrent connect() may be seen half done, which audit
+ * can live with.
+ *
+ * Return: 0; PFSEL_NOT_REQUEST for a socket that is not inet.
+ */
+int pfsel_classify_ends(const struct sock *sk, struct pfsel_request *req)
+{
+	enum pfsel_kind kind;
+	int family;
+
+	memset(req, 0, sizeof(*req));
+	if (!inet_kind(sk, &family, &kind))
+		return PFSEL_NOT_REQUEST;
+	req->proto = proto_of(kind);
+	req->net = sock_net(sk);
+	local_end(sk, family, req->proto, req->laddr, &req->lport);
+	if (peer_end(sk, family, req->addr)) {
+		req->op = PFSEL_OP_CONNECT;
+		if (has_ports(req->proto))
+			req->port = ntohs(READ_ONCE(sk->sk_dport));
+	} else {
+		req->op = PFSEL_OP_BIND;
+		memcpy(req->addr, req->laddr, sizeof(req->addr));
+		req->port = req->lport;
+	}
+	req->family = family_of(req->addr);
+	return 0;
 }
 
 /**

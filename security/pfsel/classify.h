@@ -30,6 +30,7 @@
 #define _SECURITY_PFSEL_CLASSIFY_H
 
 #include <linux/types.h>
+#include <uapi/linux/pfsel.h>
 
 #include "uapi/pfsel_policy.h"
 
@@ -41,6 +42,9 @@ struct sockaddr;
 
 /* Not a request: let the call through undecided.  Never an errno. */
 #define PFSEL_NOT_REQUEST 1
+
+/* Not refused: a value of no enum pfsel_refusal entry. */
+#define PFSEL_NOT_REFUSED PFSEL_REFUSAL_COUNT
 
 /* Family of a packet socket's create request: packet sockets have none. */
 #define PFSEL_FAMILY_NONE PFSEL_FAMILY_PACKET
@@ -89,15 +93,16 @@ int pfsel_classify_sendmsg(const struct sock *sk, const struct msghdr *msg,
 size_t pfsel_classify_hdrincl_len(const struct sock *sk);
 int pfsel_classify_hdrincl(const struct sock *sk, const u8 *hdr, size_t len,
 			   struct pfsel_request *req);
-bool pfsel_classify_route_option(int level, int optname);
-bool pfsel_classify_route_cmsg(const struct msghdr *msg);
+enum pfsel_refusal pfsel_classify_route_option(int level, int optname);
+enum pfsel_refusal pfsel_classify_route_cmsg(const struct msghdr *msg);
+int pfsel_classify_ends(const struct sock *sk, struct pfsel_request *req);
 int pfsel_classify_listen(const struct sock *sk, struct pfsel_request *req);
 int pfsel_classify_conn_request(const struct sock *listener,
 				const struct sk_buff *skb,
 				struct pfsel_request *req);
 int pfsel_classify_joined_subflow(const struct sock *ssk,
 				  struct pfsel_request *req);
-bool pfsel_classify_family_unruled(int family);
+const char *pfsel_classify_family_unruled(int family);
 bool pfsel_addr_is_inet(const u8 addr[16]);
 
 #endif /* _SECURITY_PFSEL_CLASSIFY_H */

@@ -700,22 +700,181 @@ static void classify_test_local_end(struct kunit *test)
 
 /*
  * The families whose peers are reached over sockets of the kernel's own
- * are refused by family; every other family is classified or not governed.
+ * are refused by family, and named so in the refusal's record; every
+ * other family is classified or not governed.
  */
 static void classify_test_family_unruled(struct kunit *test)
 {
-	static const int unruled[] = { AF_SMC, AF_RDS, AF_RXRPC, AF_TIPC };
+	static const struct {
+		int family;
+		const char *name;
+	} unruled[] = {
+		{ AF_SMC, "smc" },
+		{ AF_RDS, "rds" },
+		{ AF_RXRPC, "rxrpc" },
+		{ AF_TIPC, "tipc" },
+	};
 	static const int ruled[] = { AF_UNIX, AF_INET, AF_INET6, AF_PACKET,
 				     AF_NETLINK, AF_VSOCK, AF_KCM, AF_XDP,
 				     AF_PPPOX, AF_UNSPEC };
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(unruled); i++)
-		KUNIT_EXPECT_TRUE(test,
-				  pfsel_classify_family_unruled(unruled[i]));
+		KUNIT_EXPECT_STREQ(test,
+				   pfsel_classify_family_unruled(unruled[i].family),
+				   unruled[i].name);
 	for (i = 0; i < ARRAY_SIZE(ruled); i++)
-		KUNIT_EXPECT_FALSE(test,
-				   pfsel_classify_family_unruled(ruled[i]));
+		KUNIT_EXPECT_NULL(test,
+				  pfsel_classify_family_unruled(ruled[i]));
+}
+
+/*
+ * The options that set a source route, each named as what it is refused
+ * for; the options beside them route nothing.
+ */
+static void classify_test_route_option(struct kunit *test)
+{
+	static const struct {
+		int level, optname;
+		enum pfsel_refusal want;
+	} cases[] = {
+		{ SOL_IPV6, IPV6_RTHDR, PFSEL_REFUSED_ROUTING_HEADER },
+		{ SOL_IPV6, IPV6_2292RTHDR, PFSEL_REFUSED_ROUTING_HEADER },
+		{ SOL_IPV6, IPV6_2292PKTOPTIONS, PFSEL_REFUSED_ROUTING_HEADER },
+		{ SOL_IP, IP_OPTIONS, PFSEL_REFUSED_IP_OPTIONS },
+		{ SOL_IPV6, IPV6_RTHDRDSTOPTS, PFSEL_NOT_REFUSED },
+		{ SOL_IPV6, IPV6_DSTOPTS, PFSEL_NOT_REFUSED },
+		{ SOL_IP, IP_TTL, PFSEL_NOT_REFUSED },
+		{ SOL_IP, IP_RETOPTS, PFSEL_NOT_REFUSED },
+		/* IP_OPTIONS and IPV6_RTHDR are other options elsewhere. */
+		{ SOL_SOCKET, IP_OPTIONS, PFSEL_NOT_REFUSED },
+		{ SOL_TCP, IPV6_RTHDR, PFSEL_NOT_REFUSED },
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    pfsel_classify_route_option(cases[i].level,
+								cases[i].optname),
+				    cases[i].want, "case %d", i);
+}
+
+/* A control message of @len bytes of data at @at: the space it takes. */
+static size_t put_cmsg_at(u8 *const at, const int level, const int type,
+			  const size_t len)
+{
+	struct cmsghdr *const cmsg = (struct cmsghdr *)at;
+
+	cmsg->cmsg_level = level;
+	cmsg->cmsg_type = type;
+	cmsg->cmsg_len = CMSG_LEN(len);
+	memset(CMSG_DATA(cmsg), 0, len);
+	return CMSG_SPACE(len);
+}
+
+/*
+ * A send's control messages: the first that routes names the refusal;
+ * control messages left in user memory cannot be read, and are refused
+ * for that.
+ */
+static void classify_test_route_cmsg(struct kunit *test)
+{
+	static const struct {
+		int n;
+		struct {
+			int level, type;
+		} cmsgs[2];
+		enum pfsel_refusal want;
+	} cases[] = {
+		{ 1, { { SOL_IPV6, IPV6_RTHDR } }, PFSEL_REFUSED_ROUTING_HEADER },
+		{ 1, { { SOL_IPV6, IPV6_2292RTHDR } },
+		  PFSEL_REFUSED_ROUTING_HEADER },
+		{ 1, { { SOL_IP, IP_RETOPTS } }, PFSEL_REFUSED_IP_OPTIONS },
+		{ 2, { { SOL_IP, IP_TTL }, { SOL_IP, IP_RETOPTS } },
+		  PFSEL_REFUSED_IP_OPTIONS },
+		{ 2, { { SOL_IPV6, IPV6_HOPLIMIT }, { SOL_IPV6, IPV6_RTHDR } },
+		  PFSEL_REFUSED_ROUTING_HEADER },
+		{ 2, { { SOL_IP, IP_TTL }, { SOL_IPV6, IPV6_TCLASS } },
+		  PFSEL_NOT_REFUSED },
+		{ 1, { { SOL_SOCKET, SCM_RIGHTS } }, PFSEL_NOT_REFUSED },
+		/* As a socket option only: a control message sets nothing. */
+		{ 1, { { SOL_IP, IP_OPTIONS } }, PFSEL_NOT_REFUSED },
+	};
+	struct msghdr msg = {};
+	u8 *buf;
+	size_t len;
+	int i, j;
+
+	buf = kunit_kzalloc(test, 2 * CMSG_SPACE(16), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		len = 0;
+		for (j = 0; j < cases[i].n; j++)
+			len += put_cmsg_at(buf + len, cases[i].cmsgs[j].level,
+					   cases[i].cmsgs[j].type, 16);
+		msg.msg_control = buf;
+		msg.msg_controllen = len;
+		msg.msg_control_is_user = false;
+		KUNIT_EXPECT_EQ_MSG(test, pfsel_classify_route_cmsg(&msg),
+				    cases[i].want, "case %d", i);
+		msg.msg_control_is_user = true;
+		KUNIT_EXPECT_EQ_MSG(test, pfsel_classify_route_cmsg(&msg),
+				    PFSEL_REFUSED_UNREAD_CONTROL, "case %d", i);
+	}
+	msg.msg_controllen = 0;
+	KUNIT_EXPECT_EQ(test, pfsel_classify_route_cmsg(&msg),
+			PFSEL_NOT_REFUSED);
+}
+
+/*
+ * A refusal's record names the socket's ends: its peer when it has one, a
+ * connect; otherwise its local end, a bind.
+ */
+static void classify_test_ends(struct kunit *test)
+{
+	struct pfsel_request req;
+	struct sock *sk;
+	u8 want[16];
+
+	sk = fake_sock(test, &udp4);
+	inet_sk(sk)->inet_num = 5000;
+	sk->sk_rcv_saddr = htonl(0x0a000002);
+	KUNIT_ASSERT_EQ(test, pfsel_classify_ends(sk, &req), 0);
+	expect_request(test, "udp4 unconnected", &req, PFSEL_OP_BIND,
+		       PFSEL_PROTO_UDP, "10.0.0.2", 5000);
+	sk->sk_daddr = htonl(0xc0000201);
+	sk->sk_dport = htons(53);
+	KUNIT_ASSERT_EQ(test, pfsel_classify_ends(sk, &req), 0);
+	expect_request(test, "udp4 connected", &req, PFSEL_OP_CONNECT,
+		       PFSEL_PROTO_UDP, "192.0.2.1", 53);
+	parse_ip(test, "10.0.0.2", want);
+	KUNIT_EXPECT_MEMEQ(test, req.laddr, want, 16);
+	KUNIT_EXPECT_EQ(test, req.lport, 5000);
+
+	/* A raw socket's peer has no port. */
+	sk = fake_sock(test, &raw4);
+	inet_sk(sk)->inet_num = IPPROTO_ICMP;
+	sk->sk_daddr = htonl(0xc0000201);
+	KUNIT_ASSERT_EQ(test, pfsel_classify_ends(sk, &req), 0);
+	expect_request(test, "raw4 connected", &req, PFSEL_OP_CONNECT,
+		       PFSEL_PROTO_RAW, "192.0.2.1", 0);
+
+	/* An IPv6 socket's IPv4-mapped peer is an inet one. */
+	sk = fake_sock(test, &tcp6);
+	parse_ip(test, "192.0.2.1", want);
+	memcpy(&sk->sk_v6_daddr, want, 16);
+	sk->sk_dport = htons(443);
+	KUNIT_ASSERT_EQ(test, pfsel_classify_ends(sk, &req), 0);
+	expect_request(test, "tcp6 mapped peer", &req, PFSEL_OP_CONNECT,
+		       PFSEL_PROTO_TCP, "192.0.2.1", 443);
+	sk = fake_sock(test, &udp6);
+	KUNIT_ASSERT_EQ(test, pfsel_classify_ends(sk, &req), 0);
+	expect_request(test, "udp6 unbound", &req, PFSEL_OP_BIND,
+		       PFSEL_PROTO_UDP, "::", 0);
+
+	KUNIT_EXPECT_EQ(test, pfsel_classify_ends(fake_sock(test, &unix_sk),
+						  &req),
+			PFSEL_NOT_REQUEST);
 }
 
 /*
@@ -1068,6 +1227,9 @@ static struct kunit_case classify_test_cases[] = {
 	KUNIT_CASE(classify_test_send_connects),
 	KUNIT_CASE(classify_test_local_end),
 	KUNIT_CASE(classify_test_family_unruled),
+	KUNIT_CASE(classify_test_route_option),
+	KUNIT_CASE(classify_test_route_cmsg),
+	KUNIT_CASE(classify_test_ends),
 	KUNIT_CASE(classify_test_joined_subflow),
 	KUNIT_CASE_PARAM(classify_test_listen, listen_gen_params),
 	KUNIT_CASE_PARAM(classify_test_conn_request, conn_gen_params),

@@ -9,9 +9,8 @@
 #include <linux/cred.h>
 #include <linux/init.h>
 
+#include "app.h"
 #include "setup.h"
-
-struct pfsel_app;
 
 /**
  * struct pfsel_cred_security - pfsel's part of a credential
@@ -61,6 +60,25 @@ static inline bool pfsel_cred_root(const struct cred *const cred)
 static inline bool pfsel_cred_root_since_exec(const struct cred *const cred)
 {
 	return pfsel_cred(cred)->was_root || pfsel_cred_root(cred);
+}
+
+/**
+ * pfsel_current_subject - The calling task, as who makes a request
+ *
+ * Its application and real uid, from its credential; a task, whose
+ * record names it.
+ *
+ * Return: the subject.
+ */
+static inline struct pfsel_subject pfsel_current_subject(void)
+{
+	const struct cred *const cred = current_cred();
+
+	return (struct pfsel_subject){
+		.app = pfsel_cred(cred)->app,
+		.uid = cred->uid,
+		.task = true,
+	};
 }
 
 __init void pfsel_add_cred_hooks(void);

@@ -417,12 +417,7 @@ int pfsel_decide_fully(const struct pfsel_subject *const subject,
 int pfsel_decide_current_fully(const struct pfsel_request *const request,
 			       const u64 epoch)
 {
-	const struct cred *const cred = current_cred();
-	const struct pfsel_subject subject = {
-		.app = pfsel_cred(cred)->app,
-		.uid = cred->uid,
-		.task = true,
-	};
+	const struct pfsel_subject subject = pfsel_current_subject();
 
 	return pfsel_decide_fully(&subject, request, epoch);
 }

@@ -37,6 +37,7 @@
 #include <linux/slab.h>
 
 #include "app.h"
+#include "audit.h"
 #include "common.h"
 #include "cred.h"
 #include "exec.h"
@@ -239,12 +240,27 @@ static int hook_bprm_creds_from_file(struct linux_binprm *const bprm,
 	return pfsel_protect_exec(bprm, pfsel_cred(bprm->cred)->app);
 }
 
+/* An open refused for the script's sake: audited, though no policy made it. */
+static int refuse_script_path(void)
+{
+	const struct pfsel_subject subject = pfsel_current_subject();
+	const struct pfsel_refused refused = {
+		.what = PFSEL_REFUSED_SCRIPT_PATH,
+		.op = "open",
+		.slot = PFSEL_SLOT_COUNT,
+	};
+
+	pfsel_audit_refusal(&subject, &refused);
+	return -EACCES;
+}
+
 /*
  * The interpreter opens its script by name.  The first open that finds
  * the file executed settles it; an open before that of another file at
  * the script's path means the name was made to lead elsewhere since exec
  * (a mount over it in the process's own mount namespace): refused, or the
- * other file would run as the script.
+ * other file would run as the script.  The refusal's record names the
+ * script (its path): every script identity is watched so.
  */
 static int hook_file_open(struct file *const file)
 {
@@ -267,7 +283,7 @@ static int hook_file_open(struct file *const file)
 	path = d_absolute_path(&file->f_path, buf, PATH_MAX);
 	refused = !IS_ERR(path) && !strcmp(path, app->script);
 	__putname(buf);
-	return refused ? -EACCES : 0;
+	return refused ? refuse_script_path() : 0;
 }
 
 /*

@@ -40,8 +40,10 @@
 #include <net/tcp_states.h>
 
 #include "app.h"
+#include "audit.h"
 #include "classify.h"
 #include "decide.h"
+#include "names.h"
 #include "net.h"
 #include "policy.h"
 #include "setup.h"
@@ -58,6 +60,11 @@ static int hook_mptcp_add_subflow(struct sock *const sk, struct sock *const ssk)
 	const struct pfsel_sock_security *const owner = pfsel_sock(sk);
 	struct pfsel_sock_security *const sub = pfsel_sock(ssk);
 	struct pfsel_request request;
+	struct pfsel_refused refused = {
+		.what = PFSEL_REFUSED_MPTCP_SUBFLOW,
+		.op = pfsel_op_names[PFSEL_OP_CONNECT],
+	};
+	struct pfsel_subject subject;
 
 	pfsel_app_put(sub->app);
 	sub->app = pfsel_app_get(owner->app);
@@ -75,11 +82,20 @@ static int hook_mptcp_add_subflow(struct sock *const sk, struct sock *const ssk)
 	/*
 	 * The first subflow is made before the connection connects or
 	 * listens, and connect() and listen() decide for it; a subflow of a
-	 * connection that is under way is the path manager's.
+	 * connection that is under way is the path manager's.  Its record
+	 * names the connection's ends: the subflow has none yet.  It is the
+	 * owner's, whichever task (a worker, a path manager daemon) runs.
 	 */
 	if (inet_sk_state_load(sk) == TCP_CLOSE)
 		return 0;
-	return pfsel_refuse_unruled(owner->uid);
+	subject = (struct pfsel_subject){
+		.app = owner->app,
+		.uid = owner->uid,
+		.task = false,
+	};
+	if (!pfsel_classify_ends(sk, &request))
+		refused.request = &request;
+	return pfsel_refuse_unruled(&subject, &refused);
 }
 
 /*
@@ -191,7 +207,7 @@ int pfsel_decide_sctp_dstaddrs(const struct sock *sk, const struct msghdr *msg)
 	if (!msg->msg_controllen || READ_ONCE(sk->sk_protocol) != IPPROTO_SCTP)
 		return 0;
 	if (msg->msg_control_is_user)
-		return pfsel_refuse_unruled(current_uid());
+		return pfsel_refuse_send(sk, msg, PFSEL_REFUSED_UNREAD_CONTROL);
 	for_each_cmsghdr(cmsg, &m) {
 		if (!CMSG_OK(&m, cmsg))
 			break;

@@ -4,7 +4,7 @@
  *
  * The tables of uapi/pfsel_names.h made into arrays of names, for the audit
  * record, the check file, the policies and status files: the kernel spells
- * no operation, protocol, verdict, family, policy or mode itself.  Each
+ * no operation, protocol, verdict, family, policy, mode or refusal itself.  Each
  * array is indexed with PFSEL_CHECKED_INDEX(): an entry of a table out of
  * order, which would change the ABI, fails to build.
  */
@@ -54,6 +54,13 @@ const char *const pfsel_mode_names[PFSEL_MODE_ENFORCING + 1] = {
 	[PFSEL_CHECKED_INDEX(id, value)] = (name),
 #include "uapi/pfsel_names.h"
 #undef PFSEL_MODE
+};
+
+const char *const pfsel_refusal_names[PFSEL_REFUSAL_COUNT] = {
+#define PFSEL_REFUSAL(id, name, value) \
+	[PFSEL_CHECKED_INDEX(id, value)] = (name),
+#include "uapi/pfsel_names.h"
+#undef PFSEL_REFUSAL
 };
 
 /**

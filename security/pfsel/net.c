@@ -8,7 +8,8 @@
  * its destination (an unconnected sendto(), TCP Fast Open), a raw send of
  * a header the process wrote, socket_sendmsg.  A source route (an IPv6
  * routing header, IPv4 source-route options) would send packets past the
- * address decided: socket_setsockopt and socket_sendmsg refuse it.
+ * address decided: socket_setsockopt and socket_sendmsg refuse it, and
+ * audit the refusal as a denial, as every refusal no rule decides.
  * An inbound connection request meets inet_conn_request, in softirq
  * context, where nothing may wait: that is where "accept" is decided, per
  * peer, for the process that created the listening socket; socket_accept
@@ -29,10 +30,12 @@
 #include <net/sock.h>
 
 #include "app.h"
+#include "audit.h"
 #include "classify.h"
 #include "common.h"
 #include "cred.h"
 #include "decide.h"
+#include "names.h"
 #include "net.h"
 #include "policy.h"
 #include "resolver.h"
@@ -52,10 +55,104 @@ static int decide_classified(const int classified,
 	return pfsel_decide_current(request);
 }
 
+/**
+ * pfsel_refuse_unruled - Refuse what no rule can allow to a restrained user
+ * @subject: who makes the call: the current task, or a socket's owner
+ * @refused: what is refused, for the audit record; its @slot and
+ *           @permissive are filled in here
+ *
+ * Source routes (LANGUAGE.md, section 7), the socket families that reach
+ * IP peers through sockets of the kernel's own (section 6), MPTCP
+ * subflows the kernel would open later: no rule names them, so a process
+ * that an enforcing policy restrains does without them.  Under a policy
+ * that restrains the user only in permissive mode (the global mode, or
+ * every policy of the user's "mode permissive;"), the call goes on, and
+ * its record says so.
+ *
+ * Return: -EACCES when an enforcing policy restrains the subject's uid,
+ * else 0.  Audited whenever a policy restrains it.
+ */
+int pfsel_refuse_unruled(const struct pfsel_subject *const subject,
+			 struct pfsel_refused *const refused)
+{
+	const int mode = pfsel_policy_restraint(subject->uid, &refused->slot);
+
+	if (mode < 0)
+		return 0;
+	refused->permissive = mode != PFSEL_MODE_ENFORCING ||
+			      !pfsel_enforcing();
+	pfsel_audit_refusal(subject, refused);
+	return refused->permissive ? 0 : -EACCES;
+}
+
+/* pfsel_refuse_unruled() for the calling task. */
+static int refuse_current(struct pfsel_refused *const refused)
+{
+	const struct pfsel_subject subject = pfsel_current_subject();
+
+	return pfsel_refuse_unruled(&subject, refused);
+}
+
+/* socket() of a family whose peers no rule can name (@family, by name). */
+static int refuse_family(const char *const family)
+{
+	struct pfsel_refused refused = {
+		.what = PFSEL_REFUSED_FAMILY,
+		.op = pfsel_op_names[PFSEL_OP_CREATE],
+		.family = family,
+	};
+
+	return refuse_current(&refused);
+}
+
+/* A socket option that no rule can allow, on an inet socket @sk. */
+static int refuse_option(const struct sock *const sk,
+			 const enum pfsel_refusal what)
+{
+	struct pfsel_request request;
+	struct pfsel_refused refused = {
+		.what = what,
+		.op = "setsockopt",
+		.request = &request,
+	};
+
+	if (pfsel_classify_ends(sk, &request))
+		return 0;
+	return refuse_current(&refused);
+}
+
+/**
+ * pfsel_refuse_send - Refuse a send what no rule can allow
+ * @sk: the socket sent on
+ * @msg: the send
+ * @what: enum pfsel_refusal: what in the send is refused
+ *
+ * The record names the socket's local end and the send's destination: the
+ * address the send names, or the socket's peer.
+ *
+ * Return: as pfsel_refuse_unruled().
+ */
+int pfsel_refuse_send(const struct sock *const sk,
+		      const struct msghdr *const msg,
+		      const enum pfsel_refusal what)
+{
+	struct pfsel_request request;
+	struct pfsel_refused refused = {
+		.what = what,
+		.op = "sendmsg",
+	};
+
+	if (!pfsel_classify_sendmsg(sk, msg, &request) ||
+	    !pfsel_classify_ends(sk, &request))
+		refused.request = &request;
+	return refuse_current(&refused);
+}
+
 static int hook_socket_create(const int family, const int type,
 			      const int protocol, const int kern)
 {
 	struct pfsel_request request;
+	const char *unruled = NULL;
 	int err = 0;
 	u64 start;
 
@@ -69,8 +166,10 @@ static int hook_socket_create(const int family, const int type,
 	}
 	start = pfsel_hook_enter();
 	err = pfsel_classify_create(family, type, protocol, &request);
-	if (err == PFSEL_NOT_REQUEST && pfsel_classify_family_unruled(family))
-		err = pfsel_refuse_unruled(current_uid());
+	if (err == PFSEL_NOT_REQUEST)
+		unruled = pfsel_classify_family_unruled(family);
+	if (unruled)
+		err = refuse_family(unruled);
 	else
 		err = decide_classified(err, &request);
 	pfsel_hook_exit(PFSEL_HOOK_SOCKET_CREATE, start);
@@ -177,24 +276,6 @@ static int hook_socket_accept(struct socket *const sock,
 	return 0;
 }
 
-/**
- * pfsel_refuse_unruled - Refuse what no rule can allow to a restrained user
- * @uid: the real uid the access is for
- *
- * Source routes (LANGUAGE.md, section 8), the socket families that reach
- * IP peers through sockets of the kernel's own (section 6), MPTCP
- * subflows the kernel would open later: no rule names them, so a process
- * that an enforcing policy restrains does without them.
- *
- * Return: -EACCES when a policy in force restrains @uid, else 0.
- */
-int pfsel_refuse_unruled(kuid_t uid)
-{
-	if (!pfsel_enforcing() || !pfsel_policy_restrains(uid))
-		return 0;
-	return -EACCES;
-}
-
 /*
  * A raw socket that sends its own IP header: the packet goes where that
  * header says, whatever address the send names.  The header is read from
@@ -242,8 +323,12 @@ static int hook_socket_sendmsg(struct socket *const sock,
 		return 0;
 	}
 	start = pfsel_hook_enter();
-	if (msg->msg_controllen && pfsel_classify_route_cmsg(msg))
-		err = pfsel_refuse_unruled(current_uid());
+	if (msg->msg_controllen) {
+		const enum pfsel_refusal route = pfsel_classify_route_cmsg(msg);
+
+		if (route != PFSEL_NOT_REFUSED)
+			err = pfsel_refuse_send(sock->sk, msg, route);
+	}
 	if (!err && msg->msg_name && msg->msg_namelen)
 		err = decide_classified(pfsel_classify_sendmsg(sock->sk, msg,
 							       &request),
@@ -264,15 +349,12 @@ static int hook_socket_sendmsg(struct socket *const sock,
 static int hook_socket_setsockopt(struct socket *const sock, const int level,
 				  const int optname)
 {
-	int family;
+	enum pfsel_refusal route;
 
-	if (!pfsel_policy_any() ||
-	    !pfsel_classify_route_option(level, optname) || !sock->sk)
+	if (!pfsel_policy_any() || !sock->sk)
 		return 0;
-	family = READ_ONCE(sock->sk->sk_family);
-	if (family != AF_INET && family != AF_INET6)
-		return 0;
-	return pfsel_refuse_unruled(current_uid());
+	route = pfsel_classify_route_option(level, optname);
+	return route == PFSEL_NOT_REFUSED ? 0 : refuse_option(sock->sk, route);
 }
 
 static int hook_inet_conn_request(const struct sock *const sk,

@@ -11,6 +11,7 @@
 #include <net/sock.h>
 
 #include "app.h"
+#include "audit.h"
 #include "decide.h"
 #include "setup.h"
 
@@ -36,7 +37,10 @@ static inline struct pfsel_sock_security *pfsel_sock(const struct sock *sk)
 	return sk->sk_security + pfsel_blob_sizes.lbs_sock;
 }
 
-int pfsel_refuse_unruled(kuid_t uid);
+int pfsel_refuse_unruled(const struct pfsel_subject *subject,
+			 struct pfsel_refused *refused);
+int pfsel_refuse_send(const struct sock *sk, const struct msghdr *msg,
+		      enum pfsel_refusal what);
 
 /**
  * pfsel_decide_sock_owner - Decide a request for the owner of a socket

@@ -81,28 +81,40 @@ struct pfsel_policy *pfsel_policy_user(const kuid_t uid)
 }
 
 /**
- * pfsel_policy_restrains - Tell whether a policy in force restrains a user
+ * pfsel_policy_restraint - Tell whether and how the policies restrain a user
  *
  * @uid: the user, as a kuid.
+ * @slot: receives the policy that speaks for a refusal: an enforcing one
+ *        before one in permissive mode, the system policy before the
+ *        user's.
  *
- * For what no rule can allow yet (source routes): refused for a process
- * that an enforcing system policy or an enforcing policy of its own user
- * restrains.  Takes rcu_read_lock() itself.
+ * For what no rule can allow (source routes, some families): refused to
+ * a process that an enforcing system policy or an enforcing policy of its
+ * own user restrains, and audited, as let through, where only policies
+ * compiled "mode permissive;" do.  Takes rcu_read_lock() itself.
  *
- * Return: true if such a policy is loaded.
+ * Return: PFSEL_MODE_ENFORCING or PFSEL_MODE_PERMISSIVE, the mode of the
+ * policy in *@slot; -ENOENT when no policy restrains @uid.
  */
-bool pfsel_policy_restrains(const kuid_t uid)
+int pfsel_policy_restraint(const kuid_t uid,
+			   enum pfsel_policy_slot *const slot)
 {
-	const struct pfsel_policy *system, *user;
-	bool restrains;
+	const struct pfsel_policy *policies[PFSEL_SLOT_COUNT];
+	int i, mode = -ENOENT;
 
 	rcu_read_lock();
-	system = pfsel_policy_system();
-	user = pfsel_policy_user(uid);
-	restrains = (system && !system->permissive) ||
-		    (user && !user->permissive);
+	policies[PFSEL_SLOT_SYSTEM] = pfsel_policy_system();
+	policies[PFSEL_SLOT_USER] = pfsel_policy_user(uid);
+	for (i = 0; i < PFSEL_SLOT_COUNT && mode != PFSEL_MODE_ENFORCING;
+	     i++) {
+		if (!policies[i] || (mode >= 0 && policies[i]->permissive))
+			continue;
+		mode = policies[i]->permissive ? PFSEL_MODE_PERMISSIVE :
+						 PFSEL_MODE_ENFORCING;
+		*slot = i;
+	}
 	rcu_read_unlock();
-	return restrains;
+	return mode;
 }
 
 static void policy_free(struct pfsel_policy *const policy)

@@ -71,7 +71,7 @@ static inline bool pfsel_policy_any(void)
 struct pfsel_policy *pfsel_policy_system(void);
 struct pfsel_policy *pfsel_policy_user(kuid_t uid);
 
-bool pfsel_policy_restrains(kuid_t uid);
+int pfsel_policy_restraint(kuid_t uid, enum pfsel_policy_slot *slot);
 bool pfsel_policy_get(struct pfsel_policy *policy);
 void pfsel_policy_put(struct pfsel_policy *policy);
 

@@ -45,6 +45,7 @@
 #include <linux/user_namespace.h>
 
 #include "app.h"
+#include "audit.h"
 #include "policy.h"
 #include "policydb.h"
 #include "protect.h"
@@ -59,18 +60,24 @@ static bool policy_protects(const struct pfsel_policy *const policy,
 					    pfsel_app_class(app, policy));
 }
 
-/* Whether the system policy or @uid's marks @app protected. */
-static bool is_protected(struct pfsel_app *const app, const kuid_t uid)
+/*
+ * Which policy marks @app protected: the system policy, or @uid's; and
+ * PFSEL_SLOT_COUNT when neither does.
+ */
+static enum pfsel_policy_slot protecting_policy(struct pfsel_app *const app,
+						const kuid_t uid)
 {
-	bool protected;
+	enum pfsel_policy_slot slot = PFSEL_SLOT_COUNT;
 
 	if (!pfsel_policy_any())
-		return false;
+		return slot;
 	rcu_read_lock();
-	protected = policy_protects(pfsel_policy_system(), app) ||
-		    policy_protects(pfsel_policy_user(uid), app);
+	if (policy_protects(pfsel_policy_system(), app))
+		slot = PFSEL_SLOT_SYSTEM;
+	else if (policy_protects(pfsel_policy_user(uid), app))
+		slot = PFSEL_SLOT_USER;
 	rcu_read_unlock();
-	return protected;
+	return slot;
 }
 
 /* Whether a seccomp filter, installed before this execve(), stays on. */
@@ -81,6 +88,25 @@ static bool under_seccomp_filter(void)
 #else
 	return false;
 #endif
+}
+
+/*
+ * Whether no other process or thread holds the calling process's
+ * filesystem context: the root checked must be the root the loader finds,
+ * and the current directory the one the interpreter opens its script
+ * from, but another holder could chroot() or chdir() between the checks
+ * and de_thread(), which check_unsafe_exec() does not count as sharing
+ * (LSM_UNSAFE_SHARE counts only other processes).
+ */
+static bool fs_alone(void)
+{
+	struct fs_struct *const fs = current->fs;
+	bool alone;
+
+	spin_lock(&fs->lock);
+	alone = fs->users == 1;
+	spin_unlock(&fs->lock);
+	return alone;
 }
 
 /*
@@ -98,25 +124,12 @@ static bool under_seccomp_filter(void)
  */
 static bool sees_init_root(void)
 {
-	struct fs_struct *const fs = current->fs;
 	struct path root, init_root;
-	bool alone, same;
+	bool same;
 
-	/*
-	 * The root checked must be the root the loader finds, and the
-	 * current directory the one the interpreter opens its script from:
-	 * no other thread may hold the filesystem context, for it could
-	 * chroot() or chdir() between this check and de_thread(), which
-	 * check_unsafe_exec() does not count as sharing.
-	 */
-	spin_lock(&fs->lock);
-	alone = fs->users == 1;
-	spin_unlock(&fs->lock);
-	if (!alone)
-		return false;
 	if (!pfsel_init_root(&init_root))
 		return false;
-	get_fs_root(fs, &root);
+	get_fs_root(current->fs, &root);
 	same = path_equal(&root, &init_root);
 	path_put(&root);
 	path_put(&init_root);
@@ -139,6 +152,38 @@ static void mm_owned_by_init_ns(struct linux_binprm *const bprm)
 	put_user_ns(old);
 }
 
+/*
+ * What the caller holds over the new process that would survive the
+ * execve() of a protected application (@variable: the variable of a
+ * script's environment that its interpreter would run code from):
+ * PFSEL_NOT_REFUSED when nothing; otherwise a negative errno when the
+ * environment cannot be checked at all.
+ */
+static int exec_refusal(struct linux_binprm *const bprm,
+			const struct pfsel_app *const app,
+			const char **const variable)
+{
+	int err;
+
+	if (bprm->unsafe & LSM_UNSAFE_SHARE || !fs_alone())
+		return PFSEL_REFUSED_SHARED_FS;
+	if (under_seccomp_filter())
+		return PFSEL_REFUSED_SECCOMP;
+	if (bprm->unsafe & LSM_UNSAFE_PTRACE &&
+	    !ptracer_capable(current, &init_user_ns))
+		return PFSEL_REFUSED_TRACED;
+	if (!sees_init_root())
+		return PFSEL_REFUSED_PRIVATE_ROOT;
+	if (app->has_script) {
+		err = pfsel_scriptenv_check(bprm, variable);
+		if (err == -EPERM)
+			return PFSEL_REFUSED_SCRIPT_ENVIRONMENT;
+		if (err)
+			return err;
+	}
+	return PFSEL_NOT_REFUSED;
+}
+
 /**
  * pfsel_protect_exec - Protect the process of a protected application
  *
@@ -149,7 +194,8 @@ static void mm_owned_by_init_ns(struct linux_binprm *const bprm)
  * (exec.c).  Marks the identity protected, asks for secure-execution mode
  * and gives the new mm to the initial user namespace; the process is made
  * non-dumpable when the credentials are committed
- * (pfsel_protect_commit()).
+ * (pfsel_protect_commit()).  A refusal is audited as a denial, naming
+ * the application and what was refused.
  *
  * Return: 0, or -EPERM when the caller holds something over the process
  * that would survive the execve() (a tracer without CAP_SYS_PTRACE, a
@@ -162,20 +208,26 @@ static void mm_owned_by_init_ns(struct linux_binprm *const bprm)
 int pfsel_protect_exec(struct linux_binprm *const bprm,
 		       struct pfsel_app *const app)
 {
-	if (!app || !is_protected(app, bprm->cred->uid))
-		return 0;
-	if (bprm->unsafe & LSM_UNSAFE_SHARE || under_seccomp_filter())
-		return -EPERM;
-	if (bprm->unsafe & LSM_UNSAFE_PTRACE &&
-	    !ptracer_capable(current, &init_user_ns))
-		return -EPERM;
-	if (!sees_init_root())
-		return -EPERM;
-	if (app->has_script) {
-		int err = pfsel_scriptenv_check(bprm);
+	const struct pfsel_subject subject = {
+		.app = app,
+		.uid = bprm->cred->uid,
+		.task = true,
+	};
+	struct pfsel_refused refused = { .op = "exec" };
+	int what;
 
-		if (err)
-			return err;
+	if (!app)
+		return 0;
+	refused.slot = protecting_policy(app, bprm->cred->uid);
+	if (refused.slot == PFSEL_SLOT_COUNT)
+		return 0;
+	what = exec_refusal(bprm, app, &refused.variable);
+	if (what < 0)
+		return what;
+	if (what != PFSEL_NOT_REFUSED) {
+		refused.what = what;
+		pfsel_audit_refusal(&subject, &refused);
+		return -EPERM;
 	}
 	mm_owned_by_init_ns(bprm);
 	app->protected = true;

@@ -33,12 +33,10 @@
 #include <linux/binfmts.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
-#include <linux/printk.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "common.h"
 #include "scriptenv.h"
 
 /*
@@ -213,42 +211,40 @@ const char *pfsel_scriptenv_scan(struct pfsel_env_scan *const s,
  *
  * @bprm: the execve() of a protected script, from bprm_creds_from_file:
  *        its strings are in bprm->mm, not yet the process's.
+ * @found: set, when refused, to the variable of the table that the
+ *         environment holds (its name, or the start of the names of a
+ *         family), or to NULL when the environment cannot be read here.
  *
  * Return: 0; -EPERM when the environment holds a variable of the table,
  * or cannot be read here; -ENOMEM or -EFAULT (the strings are not where
  * bprm says) and the execve() fails all the same.
  */
-int pfsel_scriptenv_check(struct linux_binprm *const bprm)
+int pfsel_scriptenv_check(struct linux_binprm *const bprm,
+			  const char **const found)
 {
 	struct pfsel_env_scan scan = { .skip = bprm->argc, .left = bprm->envc };
 	unsigned long pos = bprm->p;
-	const char *found = NULL;
 	char *buf;
 	int err = 0;
 
+	*found = NULL;
 	/* Without an MMU the strings are in bprm->page[]: not read here. */
 	if (!IS_ENABLED(CONFIG_MMU))
 		return -EPERM;
 	buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
-	while (scan.left && !found) {
+	while (scan.left && !*found) {
 		const int n = PAGE_SIZE - offset_in_page(pos);
 
 		if (access_remote_vm(bprm->mm, pos, buf, n, FOLL_FORCE) != n) {
 			err = -EFAULT;
 			break;
 		}
-		found = pfsel_scriptenv_scan(&scan, buf, n);
+		*found = pfsel_scriptenv_scan(&scan, buf, n);
 		pos += n;
 		cond_resched();
 	}
 	kfree(buf);
-	if (found) {
-		pr_notice_ratelimited("pid %d: execve() of a protected script refused: %s%s in its environment\n",
-				      task_pid_nr(current), found,
-				      found[strlen(found) - 1] == '_' ? "*" : "");
-		err = -EPERM;
-	}
-	return err;
+	return *found ? -EPERM : err;
 }

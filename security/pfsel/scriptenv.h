@@ -51,6 +51,6 @@ struct pfsel_env_scan {
 const char *pfsel_scriptenv_refused(const char *name, size_t len);
 const char *pfsel_scriptenv_scan(struct pfsel_env_scan *s, const char *p,
 				 size_t n);
-int pfsel_scriptenv_check(struct linux_binprm *bprm);
+int pfsel_scriptenv_check(struct linux_binprm *bprm, const char **found);
 
 #endif /* _SECURITY_PFSEL_SCRIPTENV_H */

@@ -149,8 +149,10 @@ static int switch_write(const struct file *const file,
 	char buf[8];
 	int err;
 
+	/* The change is the file's name: "enforce", "hook_timing". */
 	if (!pfsel_may_admin(file->f_cred))
-		return -EPERM;
+		return pfsel_admin_refuse(file->f_path.dentry->d_name.name,
+					  PFSEL_SLOT_COUNT, GLOBAL_ROOT_UID);
 	err = read_word(ubuf, count, ppos, buf, sizeof(buf));
 	if (err)
 		return err;
@@ -243,8 +245,12 @@ static int check_load_header(const struct file *const file,
 		uid = GLOBAL_ROOT_UID;
 	}
 	if (!uid_valid(uid))
-		return pfsel_may_admin(file->f_cred) ? 0 : -EPERM;
-	return pfsel_policy_may_load(file->f_cred, slot, uid) ? 0 : -EPERM;
+		return pfsel_may_admin(file->f_cred) ?
+			       0 :
+			       pfsel_admin_refuse("load", PFSEL_SLOT_COUNT, uid);
+	return pfsel_policy_may_load(file->f_cred, slot, uid) ?
+		       0 :
+		       pfsel_admin_refuse("load", slot, uid);
 }
 
 static ssize_t load_write(struct file *const file,
@@ -338,7 +344,7 @@ static ssize_t forget_write(struct file *const file,
 		return err;
 	/* A user's program must not wipe the answers that restrain it. */
 	if (!pfsel_may_admin(file->f_cred))
-		return -EPERM;
+		return pfsel_admin_refuse("forget", PFSEL_SLOT_USER, uid);
 	pfsel_answers_forget(uid);
 	return count;
 }

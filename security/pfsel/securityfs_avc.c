@@ -8,13 +8,13 @@
  *	before it reclaims; writing a number from 1 to 65536 changes it.
  *
  * Changing the threshold trades kernel memory for speed on the whole
- * system, so it takes CAP_MAC_ADMIN in the initial user namespace.  It is
- * judged on the credentials of whoever opened the file: otherwise an
- * unprivileged process could open it and hand the descriptor to a
- * privileged one (a set-uid program's standard output, say) to write to.
+ * system, so it takes CAP_MAC_ADMIN in the initial user namespace
+ * (pfsel_may_admin(); a refusal is audited).  It is judged on the
+ * credentials of whoever opened the file: otherwise an unprivileged
+ * process could open it and hand the descriptor to a privileged one (a
+ * set-uid program's standard output, say) to write to.
  */
 
-#include <linux/capability.h>
 #include <linux/cred.h>
 #include <linux/errno.h>
 #include <linux/fs.h>
@@ -23,8 +23,9 @@
 #include <linux/security.h>
 #include <linux/seq_file.h>
 #include <linux/uaccess.h>
-#include <linux/user_namespace.h>
+#include <linux/uidgid.h>
 
+#include "admin.h"
 #include "avc.h"
 #include "common.h"
 
@@ -59,9 +60,9 @@ static ssize_t cache_threshold_write(struct file *const file,
 	char tmp[16];
 	unsigned int threshold;
 
-	if (security_capable(file->f_cred, &init_user_ns, CAP_MAC_ADMIN,
-			     CAP_OPT_NONE))
-		return -EPERM;
+	if (!pfsel_may_admin(file->f_cred))
+		return pfsel_admin_refuse("cache_threshold", PFSEL_SLOT_COUNT,
+					  GLOBAL_ROOT_UID);
 
 	/*
 	 * One write carries the whole number: a number split over writes, or

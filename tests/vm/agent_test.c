@@ -38,11 +38,9 @@
 #include "pfsel_test_util.h"
 
 #include <signal.h>
-#include <sys/prctl.h>
 
 #include "kselftest_harness.h"
 
-#define AGENT "/usr/bin/pfsel-agent"
 #define RUNAS PFSEL_TESTS_DIR "/runas"
 #define HOME1 "/home/pfuser1"
 #define PFW1 HOME1 "/.pfw"
@@ -104,32 +102,10 @@ static const char agent_rules[] =
 	"allow " PFSEL_NETPROBE " script " PROBE_SCRIPT "\n"
 	"\tconnect tcp to 127.0.0.1 port 6410 scope always;\n";
 
-/* ---- files -------------------------------------------------------------- */
-
-/* Write @text to @path, mode @mode, owned by @uid. */
-static int put_file(const char *path, const char *text, mode_t mode, uid_t uid)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
-		      mode);
-	ssize_t len = (ssize_t)strlen(text);
-
-	if (fd < 0)
-		return -1;
-	if (write(fd, text, (size_t)len) != len || fchown(fd, uid, uid) ||
-	    fchmod(fd, mode)) {
-		close(fd);
-		return -1;
-	}
-	return close(fd);
-}
-
+/* The generation of 1001's policy, or -1 when none is loaded. */
 static long long generation(void)
 {
-	struct pfsel_policy_info info;
-
-	if (pfsel_get_policy_info(false, PFSEL_UID1, &info) != 1)
-		return -1;
-	return info.generation;
+	return pfsel_uid_generation(PFSEL_UID1);
 }
 
 /* ---- the agent's log ------------------------------------------------------ */
@@ -137,21 +113,7 @@ static long long generation(void)
 /* Lines of the agent's log holding every string of NULL-terminated @needles. */
 static int log_count(const char *const *needles)
 {
-	char line[4096];
-	FILE *file = fopen(LOG1, "re");
-	int n = 0;
-	size_t i;
-
-	if (!file)
-		return -1;
-	while (fgets(line, sizeof(line), file)) {
-		for (i = 0; needles[i]; i++)
-			if (!strstr(line, needles[i]))
-				break;
-		n += !needles[i];
-	}
-	fclose(file);
-	return n;
+	return pfsel_count_lines(LOG1, needles);
 }
 
 static int log_count1(const char *needle)
@@ -159,19 +121,6 @@ static int log_count1(const char *needle)
 	const char *needles[] = { needle, NULL };
 
 	return log_count(needles);
-}
-
-/* Wait up to @ms for a log line holding every string of @needles. */
-static bool log_wait(const char *const *needles, int ms)
-{
-	const long long deadline = pfsel_now_ms() + ms;
-
-	do {
-		if (log_count(needles) > 0)
-			return true;
-		usleep(50 * 1000);
-	} while (pfsel_now_ms() < deadline);
-	return false;
 }
 
 static void dump_file(struct __test_metadata *_metadata, const char *path)
@@ -237,11 +186,6 @@ static bool log_tally(int *questions, int *answers)
 
 /* ---- the agent -------------------------------------------------------------- */
 
-struct agent {
-	pid_t pid;
-	int input; /* its standard input's write end, or -1 */
-};
-
 /*
  * Start pfsel-agent as root for pfuser1, "--user=1001 --rules RULES1 --log
  * LOG1" and @extra (NULL or one option): it registers, then becomes
@@ -250,135 +194,35 @@ struct agent {
  * given), else /dev/null.  Waits until it is the registered agent of 1001
  * and runs as pfuser1: true then.
  */
-static bool agent_start(struct agent *ag, bool terminal, const char *extra)
+static bool agent_start(struct pfsel_agent_process *ag, bool terminal,
+			const char *extra)
 {
-	const long long deadline = pfsel_now_ms() + START_MS;
-	char *argv[] = { AGENT, "--user=1001", "--rules=" RULES1,
-			 "--log=" LOG1, NULL, NULL, NULL };
-	char status_path[64], status[2048];
-	const pid_t parent = getpid();
-	struct ask_stats s;
-	int in[2] = { -1, -1 }, fd;
-	int i = 4;
+	const char *options[] = { "--rules=" RULES1, extra, NULL, NULL };
 
-	if (terminal)
-		argv[i++] = "--interactive";
-	if (extra)
-		argv[i++] = (char *)extra;
-	ag->input = -1;
-	if (terminal && pipe2(in, O_CLOEXEC))
-		return false;
-	ag->pid = fork();
-	if (ag->pid < 0)
-		return false;
-	if (ag->pid == 0) {
-		fd = terminal ? in[0] : open("/dev/null", O_RDONLY);
-		if (fd < 0 || dup2(fd, STDIN_FILENO) < 0)
-			_exit(125);
-		fd = open(ERR1, O_WRONLY | O_CREAT | O_APPEND, 0644);
-		if (fd < 0 || dup2(fd, STDERR_FILENO) < 0 ||
-		    fchown(fd, PFSEL_UID1, PFSEL_UID1))
-			_exit(125);
-		/* Root's: the agent drops to pfuser1 itself (which clears the
-		 * parent-death signal: the fixture's teardown kills it). */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(0);
-		if (chdir("/") || setenv("HOME", "/root", 1) ||
-		    setenv("PATH", "/usr/bin:/bin", 1))
-			_exit(125);
-		execv(argv[0], argv);
-		_exit(127);
-	}
 	if (terminal) {
-		close(in[0]);
-		ag->input = in[1];
+		options[1] = "--interactive";
+		options[2] = extra;
 	}
-	snprintf(status_path, sizeof(status_path), "/proc/%d/status",
-		 (int)ag->pid);
-	do {
-		if (ask_stats_read(&s) && s.agents == 1 &&
-		    waitpid(ag->pid, NULL, WNOHANG) == 0 &&
-		    log_count1("registered as the agent of uid 1001") > 0 &&
-		    pfsel_read_file(status_path, status, sizeof(status)) > 0 &&
-		    strstr(status, "\nUid:\t1001\t1001\t1001\t1001\n"))
-			return true;
-		usleep(20 * 1000);
-	} while (pfsel_now_ms() < deadline);
-	return false;
-}
-
-/* Stop the agent with @sig and reap it: its exit status. */
-static int agent_stop(struct agent *ag, int sig)
-{
-	int status;
-
-	if (ag->pid <= 0)
-		return -1;
-	kill(ag->pid, sig);
-	status = pfsel_wait_status(ag->pid);
-	ag->pid = 0;
-	if (ag->input >= 0)
-		close(ag->input);
-	ag->input = -1;
-	return status;
+	return pfsel_start_agent(ag, PFSEL_UID1, options, LOG1, ERR1, terminal,
+				 START_MS);
 }
 
 /* ---- the asking side --------------------------------------------------------- */
 
-/*
- * Start netprobe as pfuser1 (through @script, when not NULL): connect to
- * @addr:@port, in the background.
- */
-static pid_t probe_start_at(const char *script, const char *addr,
-			    unsigned short port)
-{
-	char port_text[8];
-	char *argv[] = { script ? (char *)script : PFSEL_NETPROBE, "connect",
-			 strchr(addr, ':') ? "inet6" : "inet", (char *)addr,
-			 port_text, NULL };
-	const pid_t parent = getpid();
-	pid_t pid;
-
-	snprintf(port_text, sizeof(port_text), "%u", port);
-	pid = fork();
-	if (pid == 0) {
-		if (pfsel_become(PFSEL_UID1))
-			_exit(126);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(0);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	return pid;
-}
-
-static pid_t probe_start(unsigned short port)
-{
-	return probe_start_at(NULL, "127.0.0.1", port);
-}
-
-/* As probe(), through @script to @addr. */
+/* As probe(), through @script (NULL: netprobe itself) to @addr. */
 static int probe_at(const char *script, const char *addr, unsigned short port)
 {
-	const pid_t pid = probe_start_at(script, addr, port);
-
-	return pid < 0 ? -1 : pfsel_wait_status(pid);
+	return pfsel_netprobe_as(PFSEL_UID1, script, "connect", addr, port,
+				 NULL);
 }
 
 /* One netprobe connect as pfuser1: its errno; its pid and run time. */
 static int probe(unsigned short port, pid_t *pidp, long long *elapsed_ms)
 {
 	const long long t0 = pfsel_now_ms();
-	const pid_t pid = probe_start(port);
-	int status;
+	const int status = pfsel_netprobe_as(PFSEL_UID1, NULL, "connect",
+					     "127.0.0.1", port, pidp);
 
-	if (pid < 0)
-		return -1;
-	if (pidp)
-		*pidp = pid;
-	status = pfsel_wait_status(pid);
 	if (elapsed_ms)
 		*elapsed_ms = pfsel_now_ms() - t0;
 	return status;
@@ -409,7 +253,7 @@ static int connect_twice(void *arg)
 
 FIXTURE(agent)
 {
-	struct agent agent;
+	struct pfsel_agent_process agent;
 	int peer_allow, peer_always;
 	struct ask_stats start;
 };
@@ -423,22 +267,18 @@ FIXTURE_SETUP(agent)
 	self->peer_allow = self->peer_always = -1;
 	if (geteuid() != 0)
 		SKIP(return, "running pfsel-agent as pfuser1 needs root");
-	ASSERT_EQ(0, access(AGENT, X_OK))
+	ASSERT_EQ(0, access(PFSEL_AGENT, X_OK))
 	TH_LOG("pfsel-agent is not in the image (build/bin)");
 	pfsel_reset();
-	system("rm -rf " HOME1);
-	ASSERT_EQ(0, mkdir(HOME1, 0755));
-	ASSERT_EQ(0, chown(HOME1, PFSEL_UID1, PFSEL_UID1));
-	ASSERT_EQ(0, put_file(PFW1, user_pfw, 0644, PFSEL_UID1));
+	ASSERT_EQ(0, pfsel_new_home(HOME1, PFSEL_UID1));
+	ASSERT_EQ(0, pfsel_put_file(PFW1, user_pfw, 0644, PFSEL_UID1));
 	/* The rule file decides answers: root's alone, as sudoers. */
 	system("rm -rf " RULES_DIR);
 	ASSERT_EQ(0, mkdir(RULES_DIR, 0755));
-	ASSERT_EQ(0, put_file(RULES1, agent_rules, 0644, 0));
+	ASSERT_EQ(0, pfsel_put_file(RULES1, agent_rules, 0644, 0));
 
 	/* pfuser1 compiles their policy; root loads it (as pam_pfsel). */
-	ASSERT_EQ(0, pfsel_sh(out, sizeof(out),
-			"cd " HOME1 " && " RUNAS " 1001 pfwc -o .pfw.pfsel .pfw && "
-			"pfsel load .pfw.pfsel"))
+	ASSERT_EQ(0, pfsel_load_home_pfw(HOME1, PFSEL_UID1, out, sizeof(out)))
 	{
 		TH_LOG("%s", out);
 	}
@@ -462,8 +302,7 @@ FIXTURE_TEARDOWN(agent)
 {
 	if (geteuid() != 0)
 		return;
-	if (self->agent.pid > 0)
-		agent_stop(&self->agent, SIGKILL);
+	pfsel_stop_agent(&self->agent, SIGKILL);
 	if (self->peer_allow >= 0)
 		close(self->peer_allow);
 	if (self->peer_always >= 0)
@@ -530,7 +369,7 @@ TEST_F_TIMEOUT(agent, rules_allow_and_deny, 60)
 	EXPECT_EQ(0, log_count1("not answered"));
 
 	/* SIGTERM: a clean stop, logged. */
-	EXPECT_EQ(0, agent_stop(&self->agent, SIGTERM));
+	EXPECT_EQ(0, pfsel_stop_agent(&self->agent, SIGTERM));
 	EXPECT_EQ(1, log_count1("stopping after 5 questions")) DUMP_ON_FAIL;
 	ASSERT_TRUE(ask_stats_read(&s));
 	EXPECT_EQ(0, s.agents);
@@ -626,7 +465,7 @@ TEST_F_TIMEOUT(agent, always_becomes_a_rule_and_restart, 90)
 	EXPECT_EQ(1, b.questions - a.questions);
 
 	/* The agent adds the rule, compiles and loads. */
-	ASSERT_TRUE(log_wait(added, RULE_MS)) DUMP_ON_FAIL;
+	ASSERT_TRUE(pfsel_wait_lines(LOG1, added, RULE_MS)) DUMP_ON_FAIL;
 	EXPECT_EQ(1, log_count1(": answered allow always (by rules)"));
 	gen1 = generation();
 	EXPECT_LT(gen0, gen1);
@@ -680,7 +519,7 @@ TEST_F_TIMEOUT(agent, always_becomes_a_rule_and_restart, 90)
 	}
 
 	/* The agent stops: the rule holds with no agent at all. */
-	EXPECT_EQ(0, agent_stop(&self->agent, SIGTERM));
+	EXPECT_EQ(0, pfsel_stop_agent(&self->agent, SIGTERM));
 	ASSERT_TRUE(ask_stats_read(&a));
 	EXPECT_EQ(0, a.agents);
 	EXPECT_EQ(0, a.kept);
@@ -725,18 +564,19 @@ TEST_F_TIMEOUT(agent, killed_mid_question, 60)
 	pid_t pid;
 
 	/* An agent that also asks the terminal, whose input never comes. */
-	EXPECT_EQ(0, agent_stop(&self->agent, SIGTERM));
+	EXPECT_EQ(0, pfsel_stop_agent(&self->agent, SIGTERM));
 	ASSERT_TRUE(agent_start(&self->agent, true, NULL)) DUMP_ON_FAIL;
 	ASSERT_TRUE(ask_stats_read(&a));
 
-	pid = probe_start(PORT_HELD);
+	pid = pfsel_netprobe_start(PFSEL_UID1, NULL, "connect", "127.0.0.1",
+				   PORT_HELD);
 	ASSERT_LT(0, pid);
-	ASSERT_TRUE(log_wait(asked, 3000)) DUMP_ON_FAIL;
+	ASSERT_TRUE(pfsel_wait_lines(LOG1, asked, 3000)) DUMP_ON_FAIL;
 	usleep(200 * 1000); /* the question goes on to the terminal */
 	ASSERT_TRUE(ask_stats_read(&b));
 	EXPECT_EQ(1, b.pending);
 	t0 = pfsel_now_ms();
-	EXPECT_EQ(128 + SIGKILL, agent_stop(&self->agent, SIGKILL));
+	EXPECT_EQ(128 + SIGKILL, pfsel_stop_agent(&self->agent, SIGKILL));
 	EXPECT_EQ(EACCES, pfsel_wait_status(pid));
 	elapsed = pfsel_now_ms() - t0;
 	TH_LOG("agent killed: netprobe returned %lld ms later (timeout %d ms)",
@@ -786,10 +626,10 @@ TEST_F_TIMEOUT(agent, always_deny_and_script, 90)
 	ASSERT_LE(0, peer);
 	ASSERT_TRUE(ask_stats_read(&a));
 	EXPECT_EQ(EACCES, probe_at(NULL, "::1", PORT_DENY6)) DUMP_ON_FAIL;
-	ASSERT_TRUE(log_wait(added_deny, RULE_MS)) DUMP_ON_FAIL;
+	ASSERT_TRUE(pfsel_wait_lines(LOG1, added_deny, RULE_MS)) DUMP_ON_FAIL;
 	EXPECT_EQ(0, probe_at(PROBE_SCRIPT, "127.0.0.1", PORT_SCRIPT))
 	DUMP_ON_FAIL;
-	ASSERT_TRUE(log_wait(added_script, RULE_MS)) DUMP_ON_FAIL;
+	ASSERT_TRUE(pfsel_wait_lines(LOG1, added_script, RULE_MS)) DUMP_ON_FAIL;
 	ASSERT_TRUE(ask_stats_read(&b));
 	EXPECT_EQ(2, b.questions - a.questions);
 
@@ -810,7 +650,7 @@ TEST_F_TIMEOUT(agent, always_deny_and_script, 90)
 			       "# BEGIN pfsel-agent"));
 
 	/* From now on, no question: with the agent, and without one. */
-	EXPECT_EQ(0, agent_stop(&self->agent, SIGTERM));
+	EXPECT_EQ(0, pfsel_stop_agent(&self->agent, SIGTERM));
 	ASSERT_TRUE(ask_stats_read(&a));
 	EXPECT_EQ(EACCES, probe_at(NULL, "::1", PORT_DENY6));
 	EXPECT_EQ(0, probe_at(PROBE_SCRIPT, "127.0.0.1", PORT_SCRIPT));
@@ -845,38 +685,42 @@ TEST_F_TIMEOUT(agent, started_by_root_with_root_rules, 60)
 
 	/* By pfuser1, for itself: the kernel's EPERM, and how to start it. */
 	EXPECT_EQ(5, pfsel_sh(out, sizeof(out),
-			      RUNAS " 1001 " AGENT " --auto=deny --pfw=" PFW1));
+			      RUNAS " 1001 " PFSEL_AGENT
+				    " --auto=deny --pfw=" PFW1));
 	TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "Operation not permitted"));
 	EXPECT_NE(NULL, strstr(out, "sudo pfsel-agent --user"));
 	EXPECT_NE(NULL, strstr(out, "pfsel-agent@"));
 	/* By pfuser1, with --user: the same advice, before any socket. */
 	EXPECT_EQ(5, pfsel_sh(out, sizeof(out),
-			      RUNAS " 1001 " AGENT " --user=pfuser1 --auto=deny"));
+			      RUNAS " 1001 " PFSEL_AGENT
+				    " --user=pfuser1 --auto=deny"));
 	TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "start the agent as root"));
 
 	/* A rule file pfuser1 owns, or may write: refused, naming it. */
-	ASSERT_EQ(0, put_file(USER_RULES, agent_rules, 0644, PFSEL_UID1));
-	EXPECT_EQ(3, pfsel_sh(out, sizeof(out),
-			      AGENT " --user=1001 --rules=" USER_RULES ""));
+	ASSERT_EQ(0, pfsel_put_file(USER_RULES, agent_rules, 0644, PFSEL_UID1));
+	EXPECT_EQ(3,
+		  pfsel_sh(out, sizeof(out),
+			   PFSEL_AGENT " --user=1001 --rules=" USER_RULES ""));
 	TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, USER_RULES ": refused"));
 	ASSERT_EQ(0, chmod(RULES1, 0666));
 	EXPECT_EQ(3, pfsel_sh(out, sizeof(out),
-			      AGENT " --user=1001 --rules=" RULES1 ""));
+			      PFSEL_AGENT " --user=1001 --rules=" RULES1 ""));
 	TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, RULES1 ": refused"));
 	ASSERT_EQ(0, chmod(RULES1, 0644));
 	/* Root's file in a folder pfuser1 may write: it could swap it. */
-	ASSERT_EQ(0, put_file(USER_RULES, agent_rules, 0644, 0));
-	EXPECT_EQ(3, pfsel_sh(out, sizeof(out),
-			      AGENT " --user=1001 --rules=" USER_RULES ""));
+	ASSERT_EQ(0, pfsel_put_file(USER_RULES, agent_rules, 0644, 0));
+	EXPECT_EQ(3,
+		  pfsel_sh(out, sizeof(out),
+			   PFSEL_AGENT " --user=1001 --rules=" USER_RULES ""));
 	TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "its folder " HOME1));
 	/* An unknown user. */
 	EXPECT_EQ(2, pfsel_sh(out, sizeof(out),
-			      AGENT " --user=nosuchuser --auto=deny"));
+			      PFSEL_AGENT " --user=nosuchuser --auto=deny"));
 	EXPECT_NE(NULL, strstr(out, "no user 'nosuchuser'"));
 
 	/* None of them registered: the fixture's agent still answers. */

@@ -36,7 +36,6 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 
 #include "pfsel_test_util.h"
 #include "raw_genl.h"
@@ -148,23 +147,9 @@ struct asker {
 static struct asker ask_start(uid_t uid, const char *exe, const char *addr,
 			      unsigned short port)
 {
-	const pid_t parent = getpid();
 	struct asker as = { .start_ms = pfsel_now_ms() };
-	char port_text[8];
-	char *argv[] = { (char *)exe, "connect", "inet", (char *)addr,
-			 port_text, NULL };
 
-	snprintf(port_text, sizeof(port_text), "%u", port);
-	as.pid = fork();
-	if (as.pid == 0) {
-		if (pfsel_become(uid))
-			_exit(126);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(0);
-		execv(argv[0], argv);
-		_exit(127);
-	}
+	as.pid = pfsel_netprobe_start(uid, exe, "connect", addr, port);
 	return as;
 }
 
@@ -429,8 +414,9 @@ static void *flood_thread(void *arg)
 }
 
 /* pfuser2's flood: a process of FLOOD_THREADS threads; exits 0. */
-static int flood_main(struct flood *f)
+static int flood_main(void *arg)
 {
+	struct flood *f = arg;
 	pthread_t tids[FLOOD_THREADS];
 	int i;
 
@@ -450,7 +436,6 @@ static int flood_main(struct flood *f)
 TEST_F_TIMEOUT(scope, another_users_answers_do_not_evict_ours, 300)
 {
 	struct agent *ag1 = &self->agent[0], *ag2 = &self->agent[1];
-	const pid_t parent = getpid();
 	struct pfsel_question q;
 	struct flood *f;
 	struct asker as;
@@ -475,16 +460,8 @@ TEST_F_TIMEOUT(scope, another_users_answers_do_not_evict_ours, 300)
 	ASSERT_NE(MAP_FAILED, f);
 	memset(f, 0, sizeof(*f));
 	t0 = pfsel_now_ms();
-	pid = fork();
+	pid = pfsel_start_as(PFSEL_UID2, flood_main, f);
 	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		if (pfsel_become(PFSEL_UID2))
-			_exit(126);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(0);
-		_exit(flood_main(f));
-	}
 	while (waitpid(pid, &status, WNOHANG) == 0) {
 		if (!agent_question(ag2, &q, 200))
 			continue;

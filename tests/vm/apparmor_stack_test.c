@@ -20,8 +20,6 @@
 #define _GNU_SOURCE
 #include "stack_test.h"
 
-#include "kselftest_harness.h"
-
 #define PORT_PFSEL_DENIED 5702
 #define PORT_ALLOWED 5703
 
@@ -29,25 +27,17 @@
 #define STACK_PROBE PFSEL_TESTS_DIR "/stack-probe"
 #define AA_PROFILES "/sys/kernel/security/apparmor/profiles"
 
-static const unsigned short stack_ports[] = { PORT_PFSEL_DENIED, PORT_ALLOWED };
-#define NPORTS (sizeof(stack_ports) / sizeof(stack_ports[0]))
-
 /*
- * Run `@program OP FAMILY ADDR PORT` as @uid: its errno (0: done), as
- * pfsel_exec_as() otherwise; its pid in *@pidp.
+ * Run `@program OP FAMILY ADDR PORT` as @uid (ADDR the family's
+ * loopback): its errno (0: done), as pfsel_exec_as() otherwise; its pid
+ * in *@pidp.
  */
 static int probe(uid_t uid, const char *program, const char *op,
 		 const char *family, unsigned short port, pid_t *pidp)
 {
-	char port_text[8];
-	char *argv[] = {
-		(char *)program, (char *)op,
-		(char *)family,	 strcmp(family, "inet6") ? "127.0.0.1" : "::1",
-		port_text,	 NULL
-	};
+	const char *addr = strcmp(family, "inet6") ? "127.0.0.1" : "::1";
 
-	snprintf(port_text, sizeof(port_text), "%u", port);
-	return pfsel_exec_as(uid, argv, pidp);
+	return pfsel_netprobe_as(uid, program, op, addr, port, pidp);
 }
 
 /* Whether the profile is loaded and enforcing. */
@@ -67,39 +57,19 @@ static void expect_profile_enforcing(struct __test_metadata *const _metadata)
 	}
 }
 
-FIXTURE(stack)
+/* What this test stacks beside, for stack_test.h's fixture. */
+static const struct stack_lsm *stack_lsm(void)
 {
-	int peers[NPORTS];
-};
+	static const struct stack_lsm apparmor = {
+		.name = "AppArmor",
+		.word = "apparmor",
+		.expect_enforcing = expect_profile_enforcing,
+		/* The fixture's peers[0] and [1]. */
+		.ports = { PORT_PFSEL_DENIED, PORT_ALLOWED },
+		.nports = 2,
+	};
 
-FIXTURE_SETUP(stack)
-{
-	size_t i;
-
-	for (i = 0; i < NPORTS; i++)
-		self->peers[i] = -1;
-	if (!stack_boot("apparmor"))
-		SKIP(return,
-			   "not the AppArmor stacking boot (pfsel_stack=apparmor)");
-	if (geteuid() != 0)
-		SKIP(return,
-			   "loading pfsel's policy and reading the audit log need root");
-	expect_profile_enforcing(_metadata);
-	ASSERT_TRUE(pfsel_auditd_running());
-	pfsel_reset();
-	ASSERT_EQ(0, pfsel_load("stack_1001"));
-	ASSERT_TRUE(stack_listen(stack_ports, self->peers, NPORTS));
-}
-
-FIXTURE_TEARDOWN(stack)
-{
-	size_t i;
-
-	for (i = 0; i < NPORTS; i++)
-		if (self->peers[i] >= 0)
-			close(self->peers[i]);
-	if (geteuid() == 0)
-		pfsel_reset();
+	return &apparmor;
 }
 
 /*
@@ -191,9 +161,8 @@ TEST(unprivileged_probe)
 {
 	int peer;
 
-	if (!stack_boot("apparmor"))
-		SKIP(return,
-			   "not the AppArmor stacking boot (pfsel_stack=apparmor)");
+	if (!stack_begin(_metadata))
+		return;
 	/* The list of profiles is root's to read; the denial shows it too. */
 	if (geteuid() == 0)
 		expect_profile_enforcing(_metadata);

@@ -7,7 +7,6 @@
 #define _GNU_SOURCE
 #include <sched.h>
 #include <signal.h>
-#include <sys/prctl.h>
 
 #include <netlink/msg.h>
 
@@ -55,13 +54,6 @@ static bool read_within(int fd, void *buf, size_t len, int ms)
 		done += (size_t)got;
 	}
 	return true;
-}
-
-void die_with_parent(pid_t parent)
-{
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(0);
 }
 
 /* Report @q to the test, answered first when the agent is automatic. */
@@ -157,7 +149,7 @@ static void agent_main(uid_t uid, bool do_register, pid_t parent, int cmd,
 	if (!ret && do_register && pfsel_become(uid))
 		_exit(126);
 	/* After the uid change, which clears the parent-death signal. */
-	die_with_parent(parent);
+	pfsel_die_with_parent(parent);
 	write_all(result, &ret, sizeof(ret));
 	if (ret)
 		_exit(1);
@@ -306,27 +298,9 @@ void agent_kill(struct agent *ag)
 
 struct asker probe_start(uid_t uid, const char *addr, unsigned short port)
 {
-	const pid_t parent = getpid();
 	struct asker as = { .start_ms = pfsel_now_ms() };
-	char port_text[8];
-	char *argv[] = {
-		PFSEL_NETPROBE,
-		"connect",
-		strchr(addr, ':') ? "inet6" : "inet",
-		(char *)addr,
-		port_text,
-		NULL,
-	};
 
-	snprintf(port_text, sizeof(port_text), "%u", port);
-	as.pid = fork();
-	if (as.pid == 0) {
-		if (pfsel_become(uid))
-			_exit(126);
-		die_with_parent(parent);
-		execv(argv[0], argv);
-		_exit(127);
-	}
+	as.pid = pfsel_netprobe_start(uid, NULL, "connect", addr, port);
 	return as;
 }
 

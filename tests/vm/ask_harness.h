@@ -137,9 +137,6 @@ int connect_once(const char *addr, unsigned short port);
 /* Run process @pid (0: this one) on CPU @cpu only. */
 void pin(pid_t pid, int cpu);
 
-/* Die with the test: a lingering child would answer or ask in the next. */
-void die_with_parent(pid_t parent);
-
 /* ---- the fixtures' setup and teardown ------------------------------------ */
 
 /*

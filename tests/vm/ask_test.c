@@ -17,9 +17,7 @@
 #include <sys/mman.h>
 
 #include "pfsel_test_util.h"
-#include "ask_harness.h"
-
-#include "kselftest_harness.h"
+#include "ask_fixture.h"
 
 /* Many threads of one process of @uid, each making one connect. */
 struct thread_result {
@@ -55,8 +53,9 @@ static void *thread_connect(void *arg)
 	return NULL;
 }
 
-static int threads_main(struct threads *t)
+static int threads_main(void *arg)
 {
+	struct threads *t = arg;
 	pthread_t tids[N_FLOOD];
 	struct thread_arg args[N_FLOOD];
 	int i;
@@ -75,7 +74,6 @@ static int threads_main(struct threads *t)
 static struct threads *threads_start(uid_t uid, int n,
 				     unsigned short (*port)(int i))
 {
-	const pid_t parent = getpid();
 	pthread_barrierattr_t attr;
 	struct threads *t;
 	pid_t pid;
@@ -95,46 +93,12 @@ static struct threads *threads_start(uid_t uid, int n,
 	pthread_barrierattr_setpshared(&attr, PTHREAD_PROCESS_SHARED);
 	pthread_barrier_init(&t->barrier, &attr, (unsigned int)n);
 	/* t is shared: only the parent may store the child's pid there. */
-	pid = fork();
-	if (pid == 0) {
-		if (pfsel_become(uid))
-			_exit(126);
-		die_with_parent(parent);
-		_exit(threads_main(t));
-	}
+	pid = pfsel_start_as(uid, threads_main, t);
 	t->pid = pid;
 	return t;
 }
 
-/* ---- the fixture --------------------------------------------------------- */
-
-FIXTURE(ask)
-{
-	struct agent agent[3];
-};
-
-FIXTURE_SETUP(ask)
-{
-	long long agents;
-
-	memset(self, 0, sizeof(*self));
-	if (geteuid() != 0)
-		SKIP(return, "loading policies for 1001 and 1002 needs root");
-	ASSERT_TRUE(ask_begin(&agents))
-	{
-		TH_LOG("ask_stats: %s", pfsel_last_error());
-	}
-	ASSERT_EQ(0, agents);
-}
-
-/*
- * In the harness's own process, so that even a timed-out test cleans up;
- * the agents die with the test's process anyway (die_with_parent()).
- */
-FIXTURE_TEARDOWN_PARENT(ask)
-{
-	ask_end(self->agent, 3);
-}
+/* ---- the tests (the fixture: ask_fixture.h) ----------------------------- */
 
 /* 1. No agent: the unanswered verdict at once, not after the timeout. */
 TEST_F(ask, no_agent_gives_the_unanswered_verdict_at_once)

@@ -65,27 +65,6 @@ FIXTURE_TEARDOWN_PARENT(audit)
 	pfsel_reset();
 }
 
-/*
- * Run @program (netprobe, or a script for it) as @uid for OP on ADDR PORT:
- * its errno; its pid in @pid.
- */
-static int probe_as(uid_t uid, const char *program, const char *op,
-		    const char *addr, unsigned short port, pid_t *pid)
-{
-	char port_text[8];
-	char *argv[] = {
-		(char *)program,
-		(char *)op,
-		strchr(addr, ':') ? "inet6" : "inet",
-		(char *)addr,
-		port_text,
-		NULL,
-	};
-
-	snprintf(port_text, sizeof(port_text), "%u", port);
-	return pfsel_exec_as(uid, argv, pid);
-}
-
 /* The 1430 record of process @pid (and with @more, if given). */
 static bool record_of(pid_t pid, const char *more, char *record, size_t size)
 {
@@ -107,8 +86,8 @@ static bool has_record(pid_t pid)
 	const char *needles[] = { " pfsel ", pid_field, NULL };
 	pid_t marker = 0;
 
-	probe_as(PFSEL_UID1, PFSEL_NETPROBE, "connect", "127.0.0.1",
-		 PORT_DENIED, &marker);
+	pfsel_netprobe_as(PFSEL_UID1, PFSEL_NETPROBE, "connect", "127.0.0.1",
+			  PORT_DENIED, &marker);
 	snprintf(pid_field, sizeof(pid_field), " pid=%d ", marker);
 	if (!pfsel_audit_find("1430", needles, record, sizeof(record),
 			      AUDIT_WAIT_MS))
@@ -148,18 +127,12 @@ static bool expected_rule(const char *policy, const char *app, const char *op,
 static void expect_fields(struct __test_metadata *const _metadata,
 			  const char *record, const char *const *fields)
 {
-	const char *at = record, *found;
-	size_t i;
+	const char *const missing = pfsel_record_lacks(record, fields);
 
-	for (i = 0; fields[i]; i++) {
-		found = strstr(at, fields[i]);
-		EXPECT_NE(NULL, found)
-		{
-			TH_LOG("'%s' missing (or out of order) in: %s",
-			       fields[i], record);
-		}
-		if (found)
-			at = found + 1;
+	EXPECT_EQ(NULL, missing)
+	{
+		TH_LOG("'%s' missing (or out of order) in: %s", missing,
+		       record);
 	}
 }
 
@@ -177,9 +150,9 @@ TEST_F(audit, denial_record_has_every_field)
 		ASSERT_TRUE(expected_rule("audit_1001", PFSEL_NETPROBE,
 					  "connect", "tcp", targets[i].addr,
 					  PORT_DENIED, rule, sizeof(rule)));
-		ASSERT_EQ(EACCES,
-			  probe_as(PFSEL_UID1, PFSEL_NETPROBE, "connect",
-				   targets[i].addr, PORT_DENIED, &pid));
+		ASSERT_EQ(EACCES, pfsel_netprobe_as(PFSEL_UID1, PFSEL_NETPROBE,
+						    "connect", targets[i].addr,
+						    PORT_DENIED, &pid));
 		ASSERT_TRUE(record_of(pid, NULL, record, sizeof(record)))
 		{
 			TH_LOG("no 1430 record of pid %d", pid);
@@ -229,8 +202,9 @@ TEST_F(audit, script_is_recorded)
 	char record[4096];
 	pid_t pid = 0;
 
-	ASSERT_EQ(EACCES, probe_as(PFSEL_UID1, PFSEL_TESTS_DIR "/probe-script",
-				   "connect", "127.0.0.1", PORT_DENIED, &pid));
+	ASSERT_EQ(EACCES,
+		  pfsel_netprobe_as(PFSEL_UID1, PFSEL_TESTS_DIR "/probe-script",
+				    "connect", "127.0.0.1", PORT_DENIED, &pid));
 	ASSERT_TRUE(record_of(pid, NULL, record, sizeof(record)));
 	TH_LOG("%s", record);
 	EXPECT_NE(NULL, strstr(record, " app=\"" PFSEL_NETPROBE "\" "));
@@ -247,8 +221,9 @@ TEST_F(audit, bind_denial_names_the_local_address)
 	ASSERT_TRUE(expected_rule("audit_1001", PFSEL_NETPROBE, "bind", "tcp",
 				  "127.0.0.1", PORT_BIND_DENIED, rule,
 				  sizeof(rule)));
-	ASSERT_EQ(EACCES, probe_as(PFSEL_UID1, PFSEL_NETPROBE, "bind",
-				   "127.0.0.1", PORT_BIND_DENIED, &pid));
+	ASSERT_EQ(EACCES,
+		  pfsel_netprobe_as(PFSEL_UID1, PFSEL_NETPROBE, "bind",
+				    "127.0.0.1", PORT_BIND_DENIED, &pid));
 	ASSERT_TRUE(record_of(pid, NULL, record, sizeof(record)));
 	TH_LOG("%s", record);
 	{
@@ -272,8 +247,9 @@ TEST_F(audit, quiet_denial_is_not_recorded)
 {
 	pid_t pid = 0;
 
-	ASSERT_EQ(EACCES, probe_as(PFSEL_UID1, PFSEL_NETPROBE, "connect",
-				   "127.0.0.1", PORT_QUIET, &pid));
+	ASSERT_EQ(EACCES,
+		  pfsel_netprobe_as(PFSEL_UID1, PFSEL_NETPROBE, "connect",
+				    "127.0.0.1", PORT_QUIET, &pid));
 	EXPECT_FALSE(has_record(pid));
 }
 
@@ -286,8 +262,8 @@ TEST_F(audit, logged_allow_is_recorded)
 	ASSERT_TRUE(expected_rule("audit_1001", PFSEL_NETPROBE, "connect",
 				  "tcp", "127.0.0.1", PORT_LOGGED, rule,
 				  sizeof(rule)));
-	ASSERT_EQ(0, probe_as(PFSEL_UID1, PFSEL_NETPROBE, "connect",
-			      "127.0.0.1", PORT_LOGGED, &logged));
+	ASSERT_EQ(0, pfsel_netprobe_as(PFSEL_UID1, PFSEL_NETPROBE, "connect",
+				       "127.0.0.1", PORT_LOGGED, &logged));
 	ASSERT_TRUE(record_of(logged, NULL, record, sizeof(record)));
 	TH_LOG("%s", record);
 	{
@@ -299,8 +275,8 @@ TEST_F(audit, logged_allow_is_recorded)
 		expect_fields(_metadata, record, fields);
 	}
 
-	ASSERT_EQ(0, probe_as(PFSEL_UID1, PFSEL_NETPROBE, "connect",
-			      "127.0.0.1", PORT_ALLOWED, &plain));
+	ASSERT_EQ(0, pfsel_netprobe_as(PFSEL_UID1, PFSEL_NETPROBE, "connect",
+				       "127.0.0.1", PORT_ALLOWED, &plain));
 	EXPECT_FALSE(has_record(plain));
 }
 
@@ -321,16 +297,17 @@ TEST_F(audit, global_permissive_lets_denials_through)
 	EXPECT_TRUE(pfsel_audit_find("MAC_STATUS", switched, record,
 				     sizeof(record), AUDIT_WAIT_MS));
 
-	EXPECT_EQ(0, probe_as(PFSEL_UID1, PFSEL_NETPROBE, "connect",
-			      "127.0.0.1", PORT_DENIED, &pid));
+	EXPECT_EQ(0, pfsel_netprobe_as(PFSEL_UID1, PFSEL_NETPROBE, "connect",
+				       "127.0.0.1", PORT_DENIED, &pid));
 	ASSERT_TRUE(record_of(pid, NULL, record, sizeof(record)));
 	TH_LOG("%s", record);
 	EXPECT_NE(NULL, strstr(record, " verdict=deny "));
 	EXPECT_NE(NULL, strstr(record, " permissive=1 "));
 
 	ASSERT_EQ(0, pfsel_set_enforce(true));
-	EXPECT_EQ(EACCES, probe_as(PFSEL_UID1, PFSEL_NETPROBE, "connect",
-				   "127.0.0.1", PORT_DENIED, &pid));
+	EXPECT_EQ(EACCES,
+		  pfsel_netprobe_as(PFSEL_UID1, PFSEL_NETPROBE, "connect",
+				    "127.0.0.1", PORT_DENIED, &pid));
 	ASSERT_TRUE(record_of(pid, NULL, record, sizeof(record)));
 	EXPECT_NE(NULL, strstr(record, " permissive=0 "));
 }
@@ -349,8 +326,8 @@ TEST_F(audit, policy_permissive_lets_its_denials_through)
 	ASSERT_EQ(1, pfsel_get_policy_info(false, PFSEL_UID2, &info));
 	EXPECT_TRUE(info.permissive);
 
-	EXPECT_EQ(0, probe_as(PFSEL_UID2, PFSEL_NETPROBE, "connect",
-			      "127.0.0.1", PORT_PERMISSIVE, &pid));
+	EXPECT_EQ(0, pfsel_netprobe_as(PFSEL_UID2, PFSEL_NETPROBE, "connect",
+				       "127.0.0.1", PORT_PERMISSIVE, &pid));
 	ASSERT_TRUE(record_of(pid, NULL, record, sizeof(record)));
 	TH_LOG("%s", record);
 	EXPECT_NE(NULL, strstr(record, " verdict=deny "));
@@ -358,8 +335,9 @@ TEST_F(audit, policy_permissive_lets_its_denials_through)
 	EXPECT_NE(NULL, strstr(record, " uid=1002 "));
 
 	/* 1001's policy is not permissive. */
-	EXPECT_EQ(EACCES, probe_as(PFSEL_UID1, PFSEL_NETPROBE, "connect",
-				   "127.0.0.1", PORT_DENIED, &pid));
+	EXPECT_EQ(EACCES,
+		  pfsel_netprobe_as(PFSEL_UID1, PFSEL_NETPROBE, "connect",
+				    "127.0.0.1", PORT_DENIED, &pid));
 }
 
 /* Loads and unloads make MAC_POLICY_LOAD records. */

@@ -55,11 +55,9 @@
 
 #include <signal.h>
 #include <dirent.h>
-#include <sys/prctl.h>
 
 #include "kselftest_harness.h"
 
-#define AGENT "/usr/bin/pfsel-agent"
 #define RUNAS PFSEL_TESTS_DIR "/runas"
 #define CACHE_DIR "/var/lib/pfsel"
 #define RUN_DIR "/run/pfsel"
@@ -99,22 +97,6 @@ static const char agent_rules[] =
 
 /* ---- files ---------------------------------------------------------- */
 
-static int put_file(const char *path, const char *text, mode_t mode, uid_t uid)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
-		      mode);
-	ssize_t len = (ssize_t)strlen(text);
-
-	if (fd < 0)
-		return -1;
-	if (write(fd, text, (size_t)len) != len || fchown(fd, uid, uid) ||
-	    fchmod(fd, mode)) {
-		close(fd);
-		return -1;
-	}
-	return close(fd);
-}
-
 static void dump_file(struct __test_metadata *_metadata, const char *path)
 {
 	char buf[16384];
@@ -123,115 +105,32 @@ static void dump_file(struct __test_metadata *_metadata, const char *path)
 		TH_LOG("%s:\n%s", path, buf);
 }
 
-static bool file_has(const char *path, const char *needle)
-{
-	char buf[65536];
-
-	return pfsel_read_file(path, buf, sizeof(buf)) > 0 &&
-	       strstr(buf, needle);
-}
-
-static bool wait_file_has(const char *path, const char *needle, int ms)
-{
-	const long long deadline = pfsel_now_ms() + ms;
-
-	do {
-		if (file_has(path, needle))
-			return true;
-		usleep(50 * 1000);
-	} while (pfsel_now_ms() < deadline);
-	return false;
-}
-
-/* The SHA-256 of the policy loaded for 1001 (8 bytes of it), or 0. */
+/* Which policy is in force for 1001 (pfsel_uid_digest()), or 0. */
 static long long in_force(void)
 {
-	struct pfsel_policy_info info;
-	long long which = 0;
-
-	if (pfsel_get_policy_info(false, PFSEL_UID1, &info) == 1)
-		memcpy(&which, info.digest, sizeof(which));
-	return which;
-}
-
-/* The SHA-256 (8 bytes of it) of the policy file @path, or 0. */
-static long long file_digest(const char *path)
-{
-	static char blob[1 << 20];
-	uint8_t digest[PFSEL_DIGEST_SIZE];
-	const ssize_t n = pfsel_read_file(path, blob, sizeof(blob));
-	long long which = 0;
-
-	if (n > 0 && !pfsel_policy_digest(blob, (size_t)n, digest))
-		memcpy(&which, digest, sizeof(which));
-	return which;
+	return pfsel_uid_digest(PFSEL_UID1);
 }
 
 /* A login of pfuser1 through PAM (service pfsel-test): its status. */
 static int login(char *out, size_t size)
 {
-	return pfsel_sh(out, size,
-			"pamtester -v pfsel-test pfuser1 open_session "
-			"close_session");
+	return pfsel_pam_session("pfsel-test", "pfuser1", out, size);
 }
 
 /* netprobe connects as pfuser1 to 127.0.0.1:@port: its errno (0). */
 static int probe(unsigned short port)
 {
-	char port_text[8];
-	char *argv[] = { PFSEL_NETPROBE, "connect", "inet", "127.0.0.1",
-			 port_text, NULL };
-
-	snprintf(port_text, sizeof(port_text), "%u", port);
-	return pfsel_exec_as(PFSEL_UID1, argv, NULL);
+	return pfsel_netprobe_as(PFSEL_UID1, NULL, "connect", "127.0.0.1", port,
+				 NULL);
 }
 
-/* ---- the agent (as agent_test.c starts it) ---------------------------- */
-
-static pid_t agent_start(void)
+/* pfsel-agent for pfuser1, as root starts it: --rules=RULES1 --log=LOG1. */
+static bool agent_start(struct pfsel_agent_process *agent)
 {
-	const long long deadline = pfsel_now_ms() + START_MS;
-	char *argv[] = { AGENT, "--user=1001", "--rules=" RULES1,
-			 "--log=" LOG1, NULL };
-	char status_path[64], status[2048];
-	const pid_t parent = getpid();
-	struct ask_stats s;
-	pid_t pid;
-	int fd;
+	const char *const options[] = { "--rules=" RULES1, NULL };
 
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		fd = open("/dev/null", O_RDONLY);
-		if (fd < 0 || dup2(fd, STDIN_FILENO) < 0)
-			_exit(125);
-		fd = open(ERR1, O_WRONLY | O_CREAT | O_APPEND, 0644);
-		if (fd < 0 || dup2(fd, STDERR_FILENO) < 0 ||
-		    fchown(fd, PFSEL_UID1, PFSEL_UID1))
-			_exit(125);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(0);
-		if (chdir("/") || setenv("HOME", "/root", 1) ||
-		    setenv("PATH", "/usr/bin:/bin", 1))
-			_exit(125);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	snprintf(status_path, sizeof(status_path), "/proc/%d/status", (int)pid);
-	do {
-		if (ask_stats_read(&s) && s.agents == 1 &&
-		    waitpid(pid, NULL, WNOHANG) == 0 &&
-		    file_has(LOG1, "registered as the agent of uid 1001") &&
-		    pfsel_read_file(status_path, status, sizeof(status)) > 0 &&
-		    strstr(status, "\nUid:\t1001\t1001\t1001\t1001\n"))
-			return pid;
-		usleep(20 * 1000);
-	} while (pfsel_now_ms() < deadline);
-	kill(pid, SIGKILL);
-	pfsel_wait_status(pid);
-	return -1;
+	return pfsel_start_agent(agent, PFSEL_UID1, options, LOG1, ERR1, false,
+				 START_MS);
 }
 
 /* ---- the attacker: a program of pfuser1 ------------------------------- */
@@ -241,11 +140,6 @@ enum attack {
 	ATTACK_INCLUDE, /* extra.pfw, after the judging compile read it */
 	ATTACK_PFW, /* ~/.pfw, after the agent renamed its file over it */
 };
-
-static ssize_t read_whole(const char *path, char *buf, size_t size)
-{
-	return pfsel_read_file(path, buf, size);
-}
 
 /* @text with @line inserted after the agent's BEGIN line (else first). */
 static void with_evil(const char *text, char *out, size_t size)
@@ -307,7 +201,7 @@ static int attacker(enum attack how, int ready)
 	struct stat st0, st;
 	ssize_t plen, len;
 
-	plen = read_whole(PFW1, pfw, sizeof(pfw));
+	plen = pfsel_read_file(PFW1, pfw, sizeof(pfw));
 	if (plen <= 0 || stat(PFW1, &st0))
 		return 2;
 	if (write(ready, "r", 1) != 1)
@@ -323,7 +217,7 @@ static int attacker(enum attack how, int ready)
 			 */
 			if (!agent_temp(path, sizeof(path)))
 				continue;
-			len = read_whole(path, text, sizeof(text));
+			len = pfsel_read_file(path, text, sizeof(text));
 			if (len <= plen || strcmp(text + len - plen, pfw) ||
 			    !strstr(text, "# END pfsel-agent\n"))
 				continue;
@@ -336,7 +230,8 @@ static int attacker(enum attack how, int ready)
 			 * one of the baseline) is gone.
 			 */
 			if (agent_temp(path, sizeof(path))) {
-				if (read_whole(path, text, sizeof(text)) > 0)
+				len = pfsel_read_file(path, text, sizeof(text));
+				if (len > 0)
 					snprintf(judged, sizeof(judged), "%s",
 						 path);
 				continue;
@@ -348,7 +243,7 @@ static int attacker(enum attack how, int ready)
 			/* ~/.pfw is another file: the agent renamed its own. */
 			if (stat(PFW1, &st) || st.st_ino == st0.st_ino)
 				continue;
-			len = read_whole(PFW1, text, sizeof(text));
+			len = pfsel_read_file(PFW1, text, sizeof(text));
 			if (len <= 0)
 				return 2;
 			with_evil(text, evil, sizeof(evil));
@@ -358,23 +253,31 @@ static int attacker(enum attack how, int ready)
 	return 1;
 }
 
+/* What attacker() is given, through pfsel_start_as(). */
+struct attack_start {
+	enum attack how;
+	int ready;
+};
+
+static int attacker_main(void *arg)
+{
+	const struct attack_start *start = arg;
+
+	return attacker(start->how, start->ready);
+}
+
 /* Start the attacker as 1001; its pid once its watch is in place. */
 static pid_t attacker_start(enum attack how)
 {
+	struct attack_start start = { .how = how };
 	int ready[2];
 	pid_t pid;
 	char c;
 
 	if (pipe2(ready, O_CLOEXEC))
 		return -1;
-	pid = fork();
-	if (pid == 0) {
-		close(ready[0]);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (pfsel_become(PFSEL_UID1))
-			_exit(126);
-		_exit(attacker(how, ready[1]));
-	}
+	start.ready = ready[1];
+	pid = pfsel_start_as(PFSEL_UID1, attacker_main, &start);
 	close(ready[1]);
 	if (pid > 0 && read(ready[0], &c, 1) != 1) {
 		pfsel_wait_status(pid);
@@ -388,28 +291,28 @@ static pid_t attacker_start(enum attack how)
 
 FIXTURE(agent)
 {
-	pid_t agent;
+	struct pfsel_agent_process agent;
 	int peer_always, peer_evil;
 	char out[8192];
 };
 
 FIXTURE_SETUP(agent)
 {
-	self->agent = -1;
+	self->agent.pid = 0;
+	self->agent.input = -1;
 	self->peer_always = self->peer_evil = -1;
 	if (geteuid() != 0)
 		SKIP(return, "pfuser1's logins and agent need root");
 	ASSERT_EQ(0, access("/usr/bin/pamtester", X_OK));
-	ASSERT_EQ(0, access(AGENT, X_OK));
+	ASSERT_EQ(0, access(PFSEL_AGENT, X_OK));
 	if (system("pidof syslogd >/dev/null"))
 		system("syslogd -O " SYSLOG " >/dev/null");
 	pfsel_reset();
-	system("rm -rf " CACHE_DIR " " RUN_DIR " " HOME1 " " RULES_DIR);
+	system("rm -rf " CACHE_DIR " " RUN_DIR " " RULES_DIR);
 	ASSERT_EQ(0, mkdir("/var/lib", 0755) && errno != EEXIST);
-	ASSERT_EQ(0, mkdir(HOME1, 0755));
-	ASSERT_EQ(0, chown(HOME1, PFSEL_UID1, PFSEL_UID1));
+	ASSERT_EQ(0, pfsel_new_home(HOME1, PFSEL_UID1));
 	ASSERT_EQ(0, mkdir(RULES_DIR, 0755));
-	ASSERT_EQ(0, put_file(RULES1, agent_rules, 0644, 0));
+	ASSERT_EQ(0, pfsel_put_file(RULES1, agent_rules, 0644, 0));
 	self->peer_always = pfsel_peer(SOCK_STREAM, "127.0.0.1", PORT_ALWAYS);
 	self->peer_evil = pfsel_peer(SOCK_STREAM, "127.0.0.1", PORT_EVIL);
 	ASSERT_LE(0, self->peer_always);
@@ -420,10 +323,7 @@ FIXTURE_TEARDOWN(agent)
 {
 	if (geteuid() != 0)
 		return;
-	if (self->agent > 0) {
-		kill(self->agent, SIGKILL);
-		pfsel_wait_status(self->agent);
-	}
+	pfsel_stop_agent(&self->agent, SIGKILL);
 	if (self->peer_always >= 0)
 		close(self->peer_always);
 	if (self->peer_evil >= 0)
@@ -446,16 +346,15 @@ FIXTURE_TEARDOWN(agent)
 static void scene(struct __test_metadata *_metadata,
 		  FIXTURE_DATA(agent) *self, const char *pfw, const char *extra)
 {
-	ASSERT_EQ(0, put_file(PFW1, pfw, 0644, PFSEL_UID1));
+	ASSERT_EQ(0, pfsel_put_file(PFW1, pfw, 0644, PFSEL_UID1));
 	if (extra)
-		ASSERT_EQ(0, put_file(EXTRA1, extra, 0644, PFSEL_UID1));
+		ASSERT_EQ(0, pfsel_put_file(EXTRA1, extra, 0644, PFSEL_UID1));
 	ASSERT_EQ(0, login(self->out, sizeof(self->out)))
 	TH_LOG("%s", self->out);
 	ASSERT_NE(0, in_force());
-	ASSERT_EQ(in_force(), file_digest(CONFIRMED1));
+	ASSERT_EQ(in_force(), pfsel_file_digest(CONFIRMED1));
 	ASSERT_EQ(EACCES, probe(PORT_EVIL));
-	self->agent = agent_start();
-	ASSERT_LT(0, self->agent) DUMP;
+	ASSERT_TRUE(agent_start(&self->agent)) DUMP;
 }
 
 /*
@@ -478,7 +377,7 @@ static int answer_always(struct __test_metadata *_metadata,
 	}
 	EXPECT_EQ(0, probe(PORT_ALWAYS)) DUMP;
 	/* Added (and loaded), or refused: either way a line naming it. */
-	EXPECT_TRUE(wait_file_has(LOG1, "6406;", RULE_MS)) DUMP;
+	EXPECT_TRUE(pfsel_file_wait(LOG1, "6406;", RULE_MS)) DUMP;
 	usleep(300 * 1000);
 	if (pid > 0) {
 		kill(pid, SIGTERM);
@@ -498,7 +397,7 @@ TEST_F_TIMEOUT(agent, always_without_attacker, 90)
 	scene(_metadata, self, plain_pfw, NULL);
 	before = in_force();
 	answer_always(_metadata, self, -1);
-	EXPECT_TRUE(file_has(LOG1, "added '")) DUMP;
+	EXPECT_TRUE(pfsel_file_has(LOG1, "added '")) DUMP;
 	EXPECT_NE(before, in_force());
 	EXPECT_EQ(0, probe(PORT_ALWAYS));
 	EXPECT_EQ(EACCES, probe(PORT_EVIL));
@@ -522,7 +421,7 @@ TEST_F_TIMEOUT(agent, pfw_swapped_after_rename, 90)
 	before = in_force();
 	if (answer_always(_metadata, self, ATTACK_PFW) != 0)
 		SKIP(return, "the attacker was too late to swap ~/.pfw");
-	EXPECT_TRUE(file_has(LOG1, "added '")) DUMP;
+	EXPECT_TRUE(pfsel_file_has(LOG1, "added '")) DUMP;
 	EXPECT_NE(before, in_force());
 	EXPECT_EQ(0, probe(PORT_ALWAYS));
 	EXPECT_EQ(EACCES, probe(PORT_EVIL));
@@ -583,7 +482,7 @@ TEST_F_TIMEOUT(agent, include_swapped_after_judgement, 90)
 	 */
 	TH_LOG("the attacker %s", acted == 0 ? "changed the include" :
 						"never saw a judging compile");
-	EXPECT_TRUE(file_has(LOG1, "added '")) DUMP;
+	EXPECT_TRUE(pfsel_file_has(LOG1, "added '")) DUMP;
 	EXPECT_EQ(EACCES, probe(PORT_EVIL));
 }
 
@@ -609,20 +508,19 @@ FIXTURE_SETUP(confirm)
 	if (system("pidof syslogd >/dev/null"))
 		system("syslogd -O " SYSLOG " >/dev/null");
 	pfsel_reset();
-	system("rm -rf " CACHE_DIR " " RUN_DIR " " HOME1);
+	system("rm -rf " CACHE_DIR " " RUN_DIR);
 	ASSERT_EQ(0, mkdir("/var/lib", 0755) && errno != EEXIST);
-	ASSERT_EQ(0, mkdir(HOME1, 0755));
-	ASSERT_EQ(0, chown(HOME1, PFSEL_UID1, PFSEL_UID1));
+	ASSERT_EQ(0, pfsel_new_home(HOME1, PFSEL_UID1));
 	self->peers[0] = pfsel_peer(SOCK_STREAM, "127.0.0.1", PORT_A);
 	self->peers[1] = pfsel_peer(SOCK_STREAM, "127.0.0.1", PORT_EVIL);
 	ASSERT_LE(0, self->peers[0]);
 	ASSERT_LE(0, self->peers[1]);
 
 	/* Confirmed at a login; then the person's looser text waits. */
-	ASSERT_EQ(0, put_file(PFW1, CONFIRMED_TEXT, 0644, PFSEL_UID1));
+	ASSERT_EQ(0, pfsel_put_file(PFW1, CONFIRMED_TEXT, 0644, PFSEL_UID1));
 	ASSERT_EQ(0, login(self->out, sizeof(self->out)));
 	ASSERT_EQ(EACCES, probe(PORT_A));
-	ASSERT_EQ(0, put_file(PFW1, PERSONS_TEXT, 0644, PFSEL_UID1));
+	ASSERT_EQ(0, pfsel_put_file(PFW1, PERSONS_TEXT, 0644, PFSEL_UID1));
 	ASSERT_EQ(0, login(self->out, sizeof(self->out)));
 	ASSERT_NE(NULL, strstr(self->out, "pfsel confirm"))
 	TH_LOG("%s", self->out);

@@ -290,18 +290,8 @@ TEST_F(enforce, ipv4_mapped_is_ipv4)
 static int netprobe_as(const FIXTURE_VARIANT(enforce) *const variant,
 		       const char *const program, const unsigned short port)
 {
-	char port_text[8];
-	char *argv[] = {
-		(char *)program,
-		"connect",
-		variant->family == AF_INET6 ? "inet6" : "inet",
-		(char *)pfsel_loopback(variant->family),
-		port_text,
-		NULL,
-	};
-
-	snprintf(port_text, sizeof(port_text), "%u", port);
-	return pfsel_exec_as(variant->uid, argv, NULL);
+	return pfsel_netprobe_as(variant->uid, program, "connect",
+				 pfsel_loopback(variant->family), port, NULL);
 }
 
 /*

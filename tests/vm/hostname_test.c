@@ -545,16 +545,7 @@ TEST_F(hostname, earlier_host_rule_wins_once_named)
 	EXPECT_EQ(EACCES, as_user(NULL, "127.0.11.7", PORT_BY_ADDRESS, false));
 }
 
-#define AGENT "/usr/bin/pfsel-agent"
 #define AGENT_LOG "/tmp/hostname-agent.log"
-
-/* Read a small file into @buf (empty when missing): @buf. */
-static const char *slurp(const char *path, char *buf, size_t size)
-{
-	if (pfsel_read_file(path, buf, size) < 0)
-		buf[0] = '\0';
-	return buf;
-}
 
 /*
  * A host rule that asks: the question the agent gets names the host.
@@ -563,35 +554,20 @@ static const char *slurp(const char *path, char *buf, size_t size)
  */
 TEST_F(hostname, question_names_the_host)
 {
-	char *const argv[] = { AGENT, "--user=1001", "--auto=deny",
-			       "--log=" AGENT_LOG, NULL };
+	const char *const options[] = { "--auto=deny", NULL };
+	struct pfsel_agent_process agent;
 	char log[8192];
-	long long deadline;
-	pid_t agent;
 
 	unlink(AGENT_LOG);
-	agent = fork();
-	ASSERT_LE(0, agent);
-	if (agent == 0) {
-		const int null = open("/dev/null", O_RDWR);
-
-		dup2(null, STDIN_FILENO);
-		dup2(null, STDERR_FILENO);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	deadline = pfsel_now_ms() + 10000;
-	while (!strstr(slurp(AGENT_LOG, log, sizeof(log)),
-		       "registered as the agent of uid 1001") &&
-	       pfsel_now_ms() < deadline)
-		usleep(20 * 1000);
+	EXPECT_TRUE(pfsel_start_agent(&agent, PFSEL_UID1, options, AGENT_LOG,
+				      NULL, false, 10000));
+	pfsel_read_text(AGENT_LOG, log, sizeof(log));
 	EXPECT_NE(NULL, strstr(log, "registered as the agent of uid 1001"));
 
 	EXPECT_EQ(EACCES, as_user("ask.test.example", "127.0.10.9",
 				  PORT_NAMED, true));
-	kill(agent, SIGTERM);
-	pfsel_wait_status(agent);
-	slurp(AGENT_LOG, log, sizeof(log));
+	pfsel_stop_agent(&agent, SIGTERM);
+	pfsel_read_text(AGENT_LOG, log, sizeof(log));
 	TH_LOG("agent log: %s", log);
 	EXPECT_NE(NULL, strstr(log, "ask.test.example (127.0.10.9"));
 }

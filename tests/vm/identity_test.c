@@ -50,31 +50,29 @@ FIXTURE_TEARDOWN(identity)
 }
 
 /* Exit status of @exe connecting to 127.0.0.1:@port as pfuser1. */
-static int connect_as_user(const char *exe, const char *port)
+static int connect_as_user(const char *exe, unsigned short port)
 {
-	char *argv[] = { (char *)exe, "connect", "inet", "127.0.0.1",
-			 (char *)port, NULL };
-
-	return pfsel_exec_as(PFSEL_UID1, argv, NULL);
+	return pfsel_netprobe_as(PFSEL_UID1, exe, "connect", "127.0.0.1", port,
+				 NULL);
 }
 
 TEST_F(identity, named_executable_is_judged_by_its_path)
 {
-	EXPECT_EQ(0, connect_as_user(PFSEL_NETPROBE, "5601"));
-	EXPECT_EQ(EACCES, connect_as_user(PFSEL_NETPROBE, "5602"));
+	EXPECT_EQ(0, connect_as_user(PFSEL_NETPROBE, 5601));
+	EXPECT_EQ(EACCES, connect_as_user(PFSEL_NETPROBE, 5602));
 }
 
 TEST_F(identity, a_copy_is_another_application)
 {
-	EXPECT_EQ(EACCES, connect_as_user(COPY, "5601"));
-	EXPECT_EQ(0, connect_as_user(COPY, "5602"));
+	EXPECT_EQ(EACCES, connect_as_user(COPY, 5601));
+	EXPECT_EQ(0, connect_as_user(COPY, 5602));
 }
 
 /*
  * In a mount namespace of its own, a child either leaves netprobe where it
  * is or bind-mounts the copy over it, then runs netprobe's path as pfuser1.
  */
-static int run_in_own_mount_ns(bool spoof, const char *port)
+static int run_in_own_mount_ns(bool spoof, unsigned short port)
 {
 	pid_t pid = fork();
 
@@ -93,14 +91,14 @@ static int run_in_own_mount_ns(bool spoof, const char *port)
 
 TEST_F(identity, own_mount_namespace_keeps_the_name)
 {
-	EXPECT_EQ(0, run_in_own_mount_ns(false, "5601"));
+	EXPECT_EQ(0, run_in_own_mount_ns(false, 5601));
 }
 
 TEST_F(identity, bind_mount_over_a_named_path_is_unnamed)
 {
 	/* Not netprobe, though its path says so; not the copy either. */
-	EXPECT_EQ(EACCES, run_in_own_mount_ns(true, "5601"));
-	EXPECT_EQ(EACCES, run_in_own_mount_ns(true, "5602"));
+	EXPECT_EQ(EACCES, run_in_own_mount_ns(true, 5601));
+	EXPECT_EQ(EACCES, run_in_own_mount_ns(true, 5602));
 }
 
 TEST_HARNESS_MAIN

@@ -22,7 +22,6 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 
 #include "pfsel_test_util.h"
 
@@ -74,8 +73,9 @@ static void *writer_main(void *arg)
 }
 
 /* pfuser1's process: WRITERS threads writing at once.  Its exit status. */
-static int flood_main(struct flood *f)
+static int flood_main(void *arg)
 {
+	struct flood *f = arg;
 	struct pfsel_policy_header *hdr;
 	struct thread_arg args[WRITERS];
 	pthread_t tids[WRITERS];
@@ -149,7 +149,6 @@ FIXTURE_TEARDOWN(load_flood)
 
 TEST_F_TIMEOUT(load_flood, concurrent_64mib_loads_of_a_user, 600)
 {
-	const pid_t parent = getpid();
 	pthread_barrierattr_t attr;
 	long long oom_before, oom_after, avail_before, avail_after, slowest = 0;
 	char log[4096], line[512];
@@ -176,16 +175,8 @@ TEST_F_TIMEOUT(load_flood, concurrent_64mib_loads_of_a_user, 600)
 	pthread_barrierattr_setpshared(&attr, PTHREAD_PROCESS_SHARED);
 	pthread_barrier_init(&f->barrier, &attr, WRITERS);
 
-	pid = fork();
+	pid = pfsel_start_as(PFSEL_UID1, flood_main, f);
 	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		if (pfsel_become(PFSEL_UID1))
-			_exit(126);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(0);
-		_exit(flood_main(f));
-	}
 	status = pfsel_wait_status(pid);
 
 	for (i = 0; i < WRITERS; i++) {

@@ -69,20 +69,14 @@ static int write_pfw(void *arg)
 /* A login and logout of pfuser1: pamtester's exit status, its output. */
 static int login(char *out, size_t size)
 {
-	return pfsel_sh(
-		out, size,
-		"pamtester -v pfsel-test pfuser1 open_session close_session");
+	return pfsel_pam_session("pfsel-test", "pfuser1", out, size);
 }
 
 /* pfuser1's netprobe connects to 127.0.0.1:@port: its errno, its pid. */
 static int netprobe(unsigned short port, pid_t *pid)
 {
-	char port_text[8];
-	char *argv[] = { PFSEL_NETPROBE, "connect", "inet",
-			 "127.0.0.1",	 port_text, NULL };
-
-	snprintf(port_text, sizeof(port_text), "%u", port);
-	return pfsel_exec_as(PFSEL_UID1, argv, pid);
+	return pfsel_netprobe_as(PFSEL_UID1, NULL, "connect", "127.0.0.1", port,
+				 pid);
 }
 
 /* The same connect from another application: this test, as pfuser1. */
@@ -174,10 +168,9 @@ FIXTURE_SETUP(newuser)
 	TH_LOG("auditd is not running in the VM");
 	pfsel_reset();
 	/* A new user: no home yet, nothing kept for them. */
-	system("rm -rf " CACHE_DIR " " RUN_DIR " " HOME1);
+	system("rm -rf " CACHE_DIR " " RUN_DIR);
 	ASSERT_EQ(0, mkdir("/var/lib", 0755) && errno != EEXIST);
-	ASSERT_EQ(0, mkdir(HOME1, 0755));
-	ASSERT_EQ(0, chown(HOME1, PFSEL_UID1, PFSEL_UID1));
+	ASSERT_EQ(0, pfsel_new_home(HOME1, PFSEL_UID1));
 	self->peer_denied = pfsel_peer(SOCK_STREAM, "127.0.0.1", PORT_DENIED);
 	ASSERT_LE(0, self->peer_denied);
 	self->peer_open = pfsel_peer(SOCK_STREAM, "127.0.0.1", PORT_OPEN);

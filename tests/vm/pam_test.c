@@ -68,19 +68,11 @@ static const char *const pam_line =
 static int put_file(const char *path, const char *text, mode_t mode, uid_t uid,
 		    time_t mtime)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, mode);
-	ssize_t len = (ssize_t)strlen(text);
+	const struct timespec ts[2] = { { mtime, 0 }, { mtime, 0 } };
 
-	if (fd < 0 || write(fd, text, (size_t)len) != len ||
-	    fchown(fd, uid, uid) || fchmod(fd, mode))
+	if (pfsel_put_file(path, text, mode, uid))
 		return -1;
-	if (mtime) {
-		struct timespec ts[2] = { { mtime, 0 }, { mtime, 0 } };
-
-		if (futimens(fd, ts))
-			return -1;
-	}
-	return close(fd);
+	return mtime ? utimensat(AT_FDCWD, path, ts, AT_SYMLINK_NOFOLLOW) : 0;
 }
 
 /* The service pfsel-test-NAME: pam_pfsel with @options. */
@@ -100,19 +92,7 @@ static int put_service(const char *name, const char *options)
 static int pamtester(const char *service, const char *user, char *out,
 		     size_t size)
 {
-	char cmd[256];
-	FILE *p;
-	size_t len = 0;
-
-	snprintf(cmd, sizeof(cmd),
-		 "pamtester -v %s %s open_session close_session 2>&1", service,
-		 user);
-	p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	len = fread(out, 1, size - 1, p);
-	out[len] = '\0';
-	return WEXITSTATUS(pclose(p));
+	return pfsel_pam_session(service, user, out, size);
 }
 
 /* The last lines of the syslog, for failures. */
@@ -147,37 +127,18 @@ static int log_count(const char *needle)
 	return n;
 }
 
-/* Loaded for @uid, and which policy: its SHA-256's first 8 bytes. */
+/* Loaded for @uid, and which policy (pfsel_uid_digest()). */
 static bool loaded(uid_t uid, long long *which)
 {
-	struct pfsel_policy_info info;
-
-	if (pfsel_get_policy_info(false, uid, &info) != 1)
-		return false;
 	if (which)
-		memcpy(which, info.digest, sizeof(*which));
-	return true;
+		*which = pfsel_uid_digest(uid);
+	return pfsel_uid_loaded(uid);
 }
 
 /* Whether the policy file @path is @which (as loaded() gives it). */
 static bool file_is(const char *path, long long which)
 {
-	uint8_t digest[PFSEL_DIGEST_SIZE];
-	static char blob[PFSEL_POLICY_MAX_SIZE > (1 << 20) ? 1 << 20 :
-							     PFSEL_POLICY_MAX_SIZE];
-	const ssize_t n = pfsel_read_file(path, blob, sizeof(blob));
-
-	return n > 0 && !pfsel_policy_digest(blob, (size_t)n, digest) &&
-	       !memcmp(&which, digest, sizeof(which));
-}
-
-static long long generation(uid_t uid)
-{
-	struct pfsel_policy_info info;
-
-	if (pfsel_get_policy_info(false, uid, &info) != 1)
-		return -1;
-	return info.generation;
+	return pfsel_file_digest(path) == which;
 }
 
 static long counter(void)
@@ -247,13 +208,10 @@ FIXTURE_SETUP(pam)
 	if (system("pidof syslogd >/dev/null"))
 		system("syslogd -O " SYSLOG " >/dev/null");
 	pfsel_reset();
-	system("rm -rf " CACHE_DIR " " RUN_DIR " " HOME1 " " HOME2
-	       " /etc/pfsel-secret.pfw");
+	system("rm -rf " CACHE_DIR " " RUN_DIR " /etc/pfsel-secret.pfw");
 	ASSERT_EQ(0, mkdir("/var/lib", 0755) && errno != EEXIST);
-	ASSERT_EQ(0, mkdir(HOME1, 0755));
-	ASSERT_EQ(0, chown(HOME1, PFSEL_UID1, PFSEL_UID1));
-	ASSERT_EQ(0, mkdir(HOME2, 0755));
-	ASSERT_EQ(0, chown(HOME2, PFSEL_UID2, PFSEL_UID2));
+	ASSERT_EQ(0, pfsel_new_home(HOME1, PFSEL_UID1));
+	ASSERT_EQ(0, pfsel_new_home(HOME2, PFSEL_UID2));
 	ASSERT_EQ(0, put_service("keep", "on_error=keep"));
 	ASSERT_EQ(0, put_service("none", "on_error=none"));
 	ASSERT_EQ(0, put_service("deny", "on_error=deny"));
@@ -284,6 +242,17 @@ FIXTURE_TEARDOWN(pam)
 		log_tail(_metadata);                                           \
 	}
 
+/*
+ * pfuser1's ~/.pfw is @text; a login through @service loads a policy,
+ * which one in *@which (NULL: not kept).
+ */
+#define LOGIN_LOADS(text, service, which)                                \
+	do {                                                             \
+		ASSERT_EQ(0, put_file(PFW1, text, 0644, PFSEL_UID1, 0)); \
+		SESSION_OK(service);                                     \
+		ASSERT_TRUE(loaded(PFSEL_UID1, which));                  \
+	} while (0)
+
 /* A good ~/.pfw: compiled as 1001, kept by root, loaded and enforced. */
 TEST_F(pam, good_policy)
 {
@@ -292,9 +261,7 @@ TEST_F(pam, good_policy)
 	long long sum1, sum2, gen;
 	int fd;
 
-	ASSERT_EQ(0, put_file(PFW1, GOOD_A, 0644, PFSEL_UID1, 0));
-	SESSION_OK("pfsel-test");
-	ASSERT_TRUE(loaded(PFSEL_UID1, &sum1));
+	LOGIN_LOADS(GOOD_A, "pfsel-test", &sum1);
 	EXPECT_EQ(EACCES, connect_as_1001(PORT_A));
 	EXPECT_EQ(0, connect_as_1001(PORT_OPEN));
 	EXPECT_FALSE(loaded(PFSEL_UID2, NULL));
@@ -315,11 +282,11 @@ TEST_F(pam, good_policy)
 	EXPECT_EQ(0, counter());
 
 	/* Again, unchanged: not compiled, not even loaded again. */
-	gen = generation(PFSEL_UID1);
+	gen = pfsel_uid_generation(PFSEL_UID1);
 	SESSION_OK("pfsel-test");
 	ASSERT_TRUE(loaded(PFSEL_UID1, &sum2));
 	EXPECT_EQ(sum1, sum2);
-	EXPECT_EQ(gen, generation(PFSEL_UID1));
+	EXPECT_EQ(gen, pfsel_uid_generation(PFSEL_UID1));
 }
 
 /*
@@ -331,12 +298,8 @@ TEST_F(pam, stale_policy)
 {
 	long long a, b, c;
 
-	ASSERT_EQ(0, put_file(PFW1, GOOD_A, 0644, PFSEL_UID1, 0));
-	SESSION_OK("pfsel-test");
-	ASSERT_TRUE(loaded(PFSEL_UID1, &a));
-	ASSERT_EQ(0, put_file(PFW1, TIGHTER_A, 0644, PFSEL_UID1, 0));
-	SESSION_OK("pfsel-test");
-	ASSERT_TRUE(loaded(PFSEL_UID1, &b));
+	LOGIN_LOADS(GOOD_A, "pfsel-test", &a);
+	LOGIN_LOADS(TIGHTER_A, "pfsel-test", &b);
 	EXPECT_NE(a, b);
 	EXPECT_EQ(EACCES, connect_as_1001(PORT_A));
 	EXPECT_EQ(EACCES, connect_as_1001(PORT_B));
@@ -374,12 +337,8 @@ TEST_F(pam, tightening_is_not_undone)
 {
 	long long a, b, c;
 
-	ASSERT_EQ(0, put_file(PFW1, GOOD_A, 0644, PFSEL_UID1, 0));
-	SESSION_OK("pfsel-test");
-	ASSERT_TRUE(loaded(PFSEL_UID1, &a));
-	ASSERT_EQ(0, put_file(PFW1, TIGHTER_A, 0644, PFSEL_UID1, 0));
-	SESSION_OK("pfsel-test");
-	ASSERT_TRUE(loaded(PFSEL_UID1, &b));
+	LOGIN_LOADS(GOOD_A, "pfsel-test", &a);
+	LOGIN_LOADS(TIGHTER_A, "pfsel-test", &b);
 	EXPECT_EQ(EACCES, connect_as_1001(PORT_B));
 
 	/* The program of 1001 writes the older text back. */
@@ -411,12 +370,8 @@ TEST_F(pam, broken_keep)
 {
 	long long a, b;
 
-	ASSERT_EQ(0, put_file(PFW1, GOOD_A, 0644, PFSEL_UID1, 0));
-	SESSION_OK("pfsel-test-keep");
-	ASSERT_TRUE(loaded(PFSEL_UID1, &a));
-	ASSERT_EQ(0, put_file(PFW1, BROKEN, 0644, PFSEL_UID1, 0));
-	SESSION_OK("pfsel-test-keep");
-	ASSERT_TRUE(loaded(PFSEL_UID1, &b));
+	LOGIN_LOADS(GOOD_A, "pfsel-test-keep", &a);
+	LOGIN_LOADS(BROKEN, "pfsel-test-keep", &b);
 	EXPECT_EQ(a, b);
 	EXPECT_EQ(EACCES, connect_as_1001(PORT_A));
 	EXPECT_EQ(1, log_count("does not compile")) log_tail(_metadata);
@@ -443,12 +398,8 @@ TEST_F(pam, broken_none)
 	EXPECT_FALSE(loaded(PFSEL_UID1, NULL));
 	EXPECT_EQ(0, connect_as_1001(PORT_A));
 
-	ASSERT_EQ(0, put_file(PFW1, GOOD_A, 0644, PFSEL_UID1, 0));
-	SESSION_OK("pfsel-test-none");
-	ASSERT_TRUE(loaded(PFSEL_UID1, &a));
-	ASSERT_EQ(0, put_file(PFW1, BROKEN, 0644, PFSEL_UID1, 0));
-	SESSION_OK("pfsel-test-none");
-	ASSERT_TRUE(loaded(PFSEL_UID1, &b));
+	LOGIN_LOADS(GOOD_A, "pfsel-test-none", &a);
+	LOGIN_LOADS(BROKEN, "pfsel-test-none", &b);
 	EXPECT_EQ(a, b);
 	EXPECT_EQ(EACCES, connect_as_1001(PORT_A));
 }
@@ -479,9 +430,7 @@ TEST_F(pam, missing)
 {
 	SESSION_OK("pfsel-test");
 	EXPECT_FALSE(loaded(PFSEL_UID1, NULL));
-	ASSERT_EQ(0, put_file(PFW1, GOOD_A, 0644, PFSEL_UID1, 0));
-	SESSION_OK("pfsel-test");
-	ASSERT_TRUE(loaded(PFSEL_UID1, NULL));
+	LOGIN_LOADS(GOOD_A, "pfsel-test", NULL);
 	ASSERT_EQ(0, unlink(PFW1));
 	SESSION_OK("pfsel-test-missing-keep");
 	EXPECT_TRUE(loaded(PFSEL_UID1, NULL));
@@ -513,9 +462,7 @@ TEST_F(pam, first_login_confirms)
 	int fd;
 	char header[32];
 
-	ASSERT_EQ(0, put_file(PFW1, GOOD_A, 0644, PFSEL_UID1, 0));
-	SESSION_OK("pfsel-test");
-	ASSERT_TRUE(loaded(PFSEL_UID1, &sum));
+	LOGIN_LOADS(GOOD_A, "pfsel-test", &sum);
 	ASSERT_EQ(0, lstat(CACHE_DIR "/confirmed", &st));
 	EXPECT_TRUE(S_ISDIR(st.st_mode));
 	EXPECT_EQ(0u, st.st_uid);
@@ -537,12 +484,8 @@ TEST_F(pam, tighter_loads)
 	const int logged = log_count("no looser than the confirmed policy");
 	long long a, b;
 
-	ASSERT_EQ(0, put_file(PFW1, GOOD_A, 0644, PFSEL_UID1, 0));
-	SESSION_OK("pfsel-test");
-	ASSERT_TRUE(loaded(PFSEL_UID1, &a));
-	ASSERT_EQ(0, put_file(PFW1, TIGHTER_A, 0644, PFSEL_UID1, 0));
-	SESSION_OK("pfsel-test");
-	ASSERT_TRUE(loaded(PFSEL_UID1, &b));
+	LOGIN_LOADS(GOOD_A, "pfsel-test", &a);
+	LOGIN_LOADS(TIGHTER_A, "pfsel-test", &b);
 	EXPECT_NE(a, b);
 	EXPECT_EQ(EACCES, connect_as_1001(PORT_B));
 	EXPECT_EQ(NULL, strstr(self->out, "pfsel confirm"))
@@ -573,14 +516,10 @@ TEST_F_TIMEOUT(pam, looser_waits_for_confirmation, 300)
 	char status[4096];
 	long long a, b, c;
 
-	ASSERT_EQ(0, put_file(PFW1, GOOD_A, 0644, PFSEL_UID1, 0));
-	SESSION_OK("pfsel-test");
-	ASSERT_TRUE(loaded(PFSEL_UID1, &a));
+	LOGIN_LOADS(GOOD_A, "pfsel-test", &a);
 
 	/* GOOD_B allows what GOOD_A denies (PORT_A): looser. */
-	ASSERT_EQ(0, put_file(PFW1, GOOD_B, 0644, PFSEL_UID1, 0));
-	SESSION_OK("pfsel-test");
-	ASSERT_TRUE(loaded(PFSEL_UID1, &b));
+	LOGIN_LOADS(GOOD_B, "pfsel-test", &b);
 	EXPECT_EQ(a, b);
 	EXPECT_EQ(EACCES, connect_as_1001(PORT_A));
 	EXPECT_EQ(0, connect_as_1001(PORT_B));
@@ -631,9 +570,7 @@ TEST_F(pam, confirm_needs_root)
 	char out[2048];
 	long long a, b;
 
-	ASSERT_EQ(0, put_file(PFW1, GOOD_A, 0644, PFSEL_UID1, 0));
-	SESSION_OK("pfsel-test");
-	ASSERT_TRUE(loaded(PFSEL_UID1, &a));
+	LOGIN_LOADS(GOOD_A, "pfsel-test", &a);
 	ASSERT_EQ(0, put_file(PFW1, GOOD_B, 0644, PFSEL_UID1, 0));
 	if (access("/usr/bin/pkexec", X_OK) == 0)
 		SKIP(return,

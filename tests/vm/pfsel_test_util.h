@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * pfsel VM tests - shared helpers: running as a user, probes, audit
- * records, shell commands.  pfsel itself -- its securityfs files and its
+ * pfsel VM tests - shared helpers: files, running as a user, probes,
+ * netprobe and pfsel-agent as a test user, audit records, shell commands
+ * and logins.  pfsel itself -- its securityfs files and its
  * netlink family -- the tests reach through libpfsel (<pfsel/pfsel.h>),
  * as every pfsel program does; they write raw bytes only where they play
  * an attacker or send what libpfsel never sends (pfsel_write_raw(),
@@ -22,6 +23,7 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -116,6 +118,15 @@ static inline bool pfsel_list_has(const char *list, const char *item)
 
 /* How long a connection whose SYN is dropped is given to complete. */
 #define PFSEL_SYN_WAIT_MS 1000
+
+/* Monotonic milliseconds. */
+static inline long long pfsel_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 /*
  * Write a short string to a file in one write(), as `echo` would (a
@@ -229,6 +240,107 @@ static inline ssize_t pfsel_read_file(const char *path, char *buf, size_t size)
 	return (ssize_t)done;
 }
 
+/* A whole (small) file, as pfsel_read_file() reads it, or "". */
+static inline const char *pfsel_read_text(const char *path, char *buf,
+					  size_t size)
+{
+	if (pfsel_read_file(path, buf, size) < 0)
+		buf[0] = '\0';
+	return buf;
+}
+
+/*
+ * Create (or truncate) @path, not through a symbolic link, with @text,
+ * owned by @uid (and group @uid) with mode @mode: a test user's file as
+ * the user would have written it.  0 or -errno (-EIO for a short write).
+ */
+static inline int pfsel_put_file(const char *path, const char *text,
+				 mode_t mode, uid_t uid)
+{
+	const int flags = O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC;
+	const int fd = open(path, flags, mode);
+	const size_t len = strlen(text);
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, len) != (ssize_t)len)
+		err = errno ? -errno : -EIO;
+	else if (fchown(fd, uid, uid) || fchmod(fd, mode))
+		err = -errno;
+	if (close(fd) && !err)
+		err = -errno;
+	return err;
+}
+
+/*
+ * A new, empty home folder @home (mode 0755) of test user @uid, whatever
+ * was there before removed: 0 or -1.
+ */
+static inline int pfsel_new_home(const char *home, uid_t uid)
+{
+	char command[PATH_MAX + 16];
+
+	snprintf(command, sizeof(command), "rm -rf '%s'", home);
+	if (system(command) || mkdir(home, 0755) || chown(home, uid, uid))
+		return -1;
+	return 0;
+}
+
+/*
+ * Lines of the text file @path that hold every string of the
+ * NULL-terminated @needles (a log), or -1 when it cannot be opened.
+ */
+static inline int pfsel_count_lines(const char *path,
+				    const char *const *needles)
+{
+	FILE *file = fopen(path, "re");
+	char line[4096];
+	int n = 0;
+	size_t i;
+
+	if (!file)
+		return -1;
+	while (fgets(line, sizeof(line), file)) {
+		for (i = 0; needles[i]; i++)
+			if (!strstr(line, needles[i]))
+				break;
+		n += !needles[i];
+	}
+	fclose(file);
+	return n;
+}
+
+/* Wait up to @ms for a line of @path holding every string of @needles. */
+static inline bool pfsel_wait_lines(const char *path,
+				    const char *const *needles, int ms)
+{
+	const long long deadline = pfsel_now_ms() + ms;
+
+	do {
+		if (pfsel_count_lines(path, needles) > 0)
+			return true;
+		usleep(50 * 1000);
+	} while (pfsel_now_ms() < deadline);
+	return false;
+}
+
+/* Whether a line of the text file @path holds @needle. */
+static inline bool pfsel_file_has(const char *path, const char *needle)
+{
+	const char *const needles[] = { needle, NULL };
+
+	return pfsel_count_lines(path, needles) > 0;
+}
+
+/* Wait up to @ms for a line of the text file @path to hold @needle. */
+static inline bool pfsel_file_wait(const char *path, const char *needle, int ms)
+{
+	const char *const needles[] = { needle, NULL };
+
+	return pfsel_wait_lines(path, needles, ms);
+}
+
 /* The path of pfsel's securityfs file @name, for the raw writes below. */
 static inline const char *pfsel_raw_path(const char *name, char *buf,
 					 size_t size)
@@ -330,6 +442,48 @@ static inline bool pfsel_uid_loaded(uid_t uid)
 	return pfsel_get_policy_info(false, uid, &info) == 1;
 }
 
+/* The generation of the policy loaded for @uid, or -1 when none is. */
+static inline long long pfsel_uid_generation(uid_t uid)
+{
+	struct pfsel_policy_info info;
+
+	if (pfsel_get_policy_info(false, uid, &info) != 1)
+		return -1;
+	return (long long)info.generation;
+}
+
+/*
+ * Which policy is loaded for @uid: the first 8 bytes of its SHA-256, as a
+ * number the tests compare with pfsel_file_digest()'s; 0 when none is.
+ */
+static inline long long pfsel_uid_digest(uid_t uid)
+{
+	struct pfsel_policy_info info;
+	long long which = 0;
+
+	if (pfsel_get_policy_info(false, uid, &info) == 1)
+		memcpy(&which, info.digest, sizeof(which));
+	return which;
+}
+
+/*
+ * Which policy the compiled policy file @path holds, as
+ * pfsel_uid_digest() says it: 0 when it cannot be read.
+ */
+static inline long long pfsel_file_digest(const char *path)
+{
+	static char blob[PFSEL_POLICY_MAX_SIZE > (1 << 20) ?
+				 1 << 20 :
+				 PFSEL_POLICY_MAX_SIZE];
+	uint8_t digest[PFSEL_DIGEST_SIZE];
+	const ssize_t n = pfsel_read_file(path, blob, sizeof(blob));
+	long long which = 0;
+
+	if (n > 0 && !pfsel_policy_digest(blob, (size_t)n, digest))
+		memcpy(&which, digest, sizeof(which));
+	return which;
+}
+
 /*
  * ask_stats, as signed numbers: the tests subtract them and compare the
  * differences with small constants.  The counters and their names are
@@ -386,22 +540,57 @@ static inline int pfsel_wait_status(pid_t pid)
 }
 
 /*
- * Run @fn(@arg) in a child process with real, effective and saved uid
- * @uid: its return value (0 to 125), 126 when the child could not become
- * @uid, 128 + N when signal N killed it, -1 when fork() failed.
+ * In a child just forked by @parent: die with it (SIGKILL), and leave at
+ * once if it has died already, so that nothing a test started outlives
+ * it.  Called after the child's change of uid, which clears the
+ * parent-death signal.
  */
-static inline int pfsel_run_as(uid_t uid, int (*fn)(void *), void *arg)
+static inline void pfsel_die_with_parent(pid_t parent)
 {
-	pid_t pid = fork();
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(0);
+}
 
-	if (pid < 0)
-		return -1;
+/*
+ * Start @fn(@arg) in a child process with real, effective and saved uid
+ * @uid, which dies with this process; its exit status is @fn's return
+ * value (0 to 125), or 126 when it could not become @uid.  Its pid, or -1
+ * when fork() failed.
+ */
+static inline pid_t pfsel_start_as(uid_t uid, int (*fn)(void *), void *arg)
+{
+	const pid_t parent = getpid();
+	const pid_t pid = fork();
+
 	if (pid == 0) {
 		if (pfsel_become(uid))
 			_exit(126);
+		pfsel_die_with_parent(parent);
 		_exit(fn(arg));
 	}
-	return pfsel_wait_status(pid);
+	return pid;
+}
+
+/*
+ * Run @fn(@arg) in a child process as pfsel_start_as() starts it: its
+ * return value (0 to 125), 126 when the child could not become @uid,
+ * 128 + N when signal N killed it, -1 when fork() failed.
+ */
+static inline int pfsel_run_as(uid_t uid, int (*fn)(void *), void *arg)
+{
+	const pid_t pid = pfsel_start_as(uid, fn, arg);
+
+	return pid < 0 ? -1 : pfsel_wait_status(pid);
+}
+
+/* For pfsel_start_as(): execute the NULL-terminated argv @arg; 127 if not. */
+static inline int pfsel_exec_fn(void *arg)
+{
+	char *const *argv = arg;
+
+	execv(argv[0], argv);
+	return 127;
 }
 
 /*
@@ -411,19 +600,139 @@ static inline int pfsel_run_as(uid_t uid, int (*fn)(void *), void *arg)
  */
 static inline int pfsel_exec_as(uid_t uid, char *const argv[], pid_t *pidp)
 {
-	pid_t pid = fork();
+	const pid_t pid = pfsel_start_as(uid, pfsel_exec_fn, (void *)argv);
 
 	if (pid < 0)
 		return -1;
-	if (pid == 0) {
-		if (pfsel_become(uid))
-			_exit(126);
-		execv(argv[0], argv);
-		_exit(127);
-	}
 	if (pidp)
 		*pidp = pid;
 	return pfsel_wait_status(pid);
+}
+
+/*
+ * The first line child @pid writes to the pipe whose read end is @fd
+ * (closed here), into @line: @pid once it came; else -1, and the child
+ * killed and reaped.
+ */
+static inline pid_t pfsel_child_line(pid_t pid, int fd, char *line, size_t size)
+{
+	FILE *f = fdopen(fd, "r");
+
+	if (pid < 0 || !f || !fgets(line, (int)size, f)) {
+		if (pid > 0) {
+			kill(pid, SIGKILL);
+			pfsel_wait_status(pid);
+		}
+		pid = -1;
+	}
+	if (f)
+		fclose(f);
+	else
+		close(fd);
+	return pid;
+}
+
+/*
+ * Run @exec(@arg) in a child whose standard output is a pipe: @exec execs
+ * a program, or returns the errno of the exec that failed, which comes
+ * back through a pipe of its own (closed by a successful exec).  That
+ * errno; or 0 once the program ran, its first output (what one read()
+ * gets, at most @size - 1 bytes) in @line; -1 when no child was started.
+ */
+static inline int pfsel_exec_output(int (*exec)(void *), void *arg, char *line,
+				    size_t size)
+{
+	int out[2], err[2], code = 0;
+	ssize_t n;
+	pid_t pid;
+
+	line[0] = '\0';
+	if (pipe2(out, O_CLOEXEC))
+		return -1;
+	if (pipe2(err, O_CLOEXEC)) {
+		close(out[0]);
+		close(out[1]);
+		return -1;
+	}
+	pid = fork();
+	if (pid == 0) {
+		dup2(out[1], STDOUT_FILENO);
+		code = exec(arg);
+		if (write(err[1], &code, sizeof(code)) < 0)
+			_exit(126);
+		_exit(127);
+	}
+	close(out[1]);
+	close(err[1]);
+	n = pid < 0 ? -1 : read(err[0], &code, sizeof(code));
+	close(err[0]);
+	if (pid > 0 && n != sizeof(code)) {
+		code = 0;
+		n = read(out[0], line, size - 1);
+		line[n > 0 ? n : 0] = '\0';
+	}
+	close(out[0]);
+	if (pid < 0)
+		return -1;
+	waitpid(pid, NULL, 0);
+	return code;
+}
+
+/*
+ * Send descriptor @fd over the AF_UNIX socket @sock, or, when @fd is
+ * negative, the errno -@fd in its place (a child that could not make it):
+ * 0 or -errno.
+ */
+static inline int pfsel_send_fd(int sock, int fd)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} control;
+	int err = fd < 0 ? -fd : 0;
+	struct iovec iov = { .iov_base = &err, .iov_len = sizeof(err) };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct cmsghdr *cmsg;
+
+	if (fd >= 0) {
+		msg.msg_control = control.buf;
+		msg.msg_controllen = sizeof(control.buf);
+		cmsg = CMSG_FIRSTHDR(&msg);
+		cmsg->cmsg_level = SOL_SOCKET;
+		cmsg->cmsg_type = SCM_RIGHTS;
+		cmsg->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(cmsg), &fd, sizeof(int));
+	}
+	return sendmsg(sock, &msg, 0) < 0 ? -errno : 0;
+}
+
+/* What pfsel_send_fd() sent: a descriptor (close-on-exec), or -errno. */
+static inline int pfsel_recv_fd(int sock)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} control;
+	int err = EPROTO, fd;
+	struct iovec iov = { .iov_base = &err, .iov_len = sizeof(err) };
+	struct msghdr msg = {
+		.msg_iov = &iov,
+		.msg_iovlen = 1,
+		.msg_control = control.buf,
+		.msg_controllen = sizeof(control.buf),
+	};
+	struct cmsghdr *cmsg;
+
+	if (recvmsg(sock, &msg, MSG_CMSG_CLOEXEC) != sizeof(err))
+		return -EPROTO;
+	if (err)
+		return -err;
+	cmsg = CMSG_FIRSTHDR(&msg);
+	if (!cmsg || cmsg->cmsg_level != SOL_SOCKET ||
+	    cmsg->cmsg_type != SCM_RIGHTS)
+		return -EPROTO;
+	memcpy(&fd, CMSG_DATA(cmsg), sizeof(int));
+	return fd;
 }
 
 /* Drop CAP_MAC_ADMIN from this process's effective and permitted sets. */
@@ -445,15 +754,6 @@ static inline int pfsel_drop_mac_admin(void)
 	if (syscall(SYS_capset, &header, data))
 		return -errno;
 	return 0;
-}
-
-/* Monotonic milliseconds. */
-static inline long long pfsel_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* ---- Network probes ---------------------------------------------------- */
@@ -746,6 +1046,182 @@ static inline int pfsel_probe_as(uid_t uid, const struct pfsel_probe *probe)
 	return pfsel_run_as(uid, pfsel_probe_fn, (void *)probe);
 }
 
+/* ---- A test user's netprobe and agent ---------------------------------- */
+
+/*
+ * Start `@exe OP FAMILY ADDR PORT` as @uid in the background: @exe is
+ * netprobe (NULL), a copy of it, or a script it runs; the family is
+ * @addr's ("inet6" when it holds a ':').  It dies with this process.  Its
+ * pid, or -1; its exit status is the request's errno (0: done), as
+ * pfsel_exec_as() gives it.
+ */
+static inline pid_t pfsel_netprobe_start(uid_t uid, const char *exe,
+					 const char *op, const char *addr,
+					 unsigned short port)
+{
+	char port_text[8];
+	const char *const argv[] = {
+		exe ? exe : PFSEL_NETPROBE,
+		op,
+		strchr(addr, ':') ? "inet6" : "inet",
+		addr,
+		port_text,
+		NULL,
+	};
+
+	snprintf(port_text, sizeof(port_text), "%u", port);
+	return pfsel_start_as(uid, pfsel_exec_fn, (void *)argv);
+}
+
+/*
+ * Run netprobe as pfsel_netprobe_start() and wait for it: the request's
+ * errno (0: done), as pfsel_exec_as() otherwise.  With @pidp, its pid
+ * there (for audit records).
+ */
+static inline int pfsel_netprobe_as(uid_t uid, const char *exe, const char *op,
+				    const char *addr, unsigned short port,
+				    pid_t *pidp)
+{
+	const pid_t pid = pfsel_netprobe_start(uid, exe, op, addr, port);
+
+	if (pid < 0)
+		return -1;
+	if (pidp)
+		*pidp = pid;
+	return pfsel_wait_status(pid);
+}
+
+#define PFSEL_AGENT "/usr/bin/pfsel-agent"
+
+/* A pfsel-agent a test started (pfsel_start_agent()). */
+struct pfsel_agent_process {
+	pid_t pid; /* 0 when none runs */
+	int input; /* the write end of its standard input, or -1 */
+};
+
+/*
+ * Start pfsel-agent for @uid as root starts it -- `pfsel-agent --user=UID
+ * [--log=LOG] OPTIONS...`, from "/" with root's HOME and a plain PATH --
+ * so that it registers, then becomes @uid.  @options is NULL-terminated
+ * (at most 8), or NULL.  Its standard input is a pipe the test writes to
+ * (@agent->input) when @terminal, else /dev/null; its standard error
+ * (where the terminal's prompt goes) is appended to @err, made @uid's, or
+ * goes to /dev/null.  It dies with this process.
+ *
+ * Waits up to @ms until it runs as @uid (every uid), one more agent is
+ * registered than before, and, with @log, the log has one more line that
+ * it registered: true then.  Else it is killed: false.
+ */
+static inline bool pfsel_start_agent(struct pfsel_agent_process *agent,
+				     uid_t uid, const char *const *options,
+				     const char *log, const char *err,
+				     bool terminal, int ms)
+{
+	char user[32], log_option[PATH_MAX + 8], registered[64], path[64],
+		status[2048], uid_line[64];
+	const char *needles[] = { registered, NULL };
+	const char *argv[12];
+	const pid_t parent = getpid();
+	struct ask_stats before, now;
+	int in[2] = { -1, -1 }, logged = 0, fd, i = 0, j;
+	long long deadline;
+
+	snprintf(user, sizeof(user), "--user=%u", (unsigned int)uid);
+	snprintf(log_option, sizeof(log_option), "--log=%s", log ? log : "");
+	snprintf(registered, sizeof(registered),
+		 "registered as the agent of uid %u", (unsigned int)uid);
+	argv[i++] = PFSEL_AGENT;
+	argv[i++] = user;
+	if (log)
+		argv[i++] = log_option;
+	for (j = 0; options && options[j] && j < 8; j++)
+		argv[i++] = options[j];
+	argv[i] = NULL;
+
+	agent->pid = 0;
+	agent->input = -1;
+	ask_stats_read(&before);
+	if (log)
+		logged = pfsel_count_lines(log, needles);
+	/* A log that is not there yet (-1) has no line that it registered. */
+	if (logged < 0)
+		logged = 0;
+	if (terminal && pipe2(in, O_CLOEXEC))
+		return false;
+	agent->pid = fork();
+	if (agent->pid == 0) {
+		fd = terminal ? in[0] : open("/dev/null", O_RDONLY);
+		if (fd < 0 || dup2(fd, STDIN_FILENO) < 0)
+			_exit(125);
+		fd = err ? open(err, O_WRONLY | O_CREAT | O_APPEND, 0644) :
+			   open("/dev/null", O_WRONLY);
+		if (fd < 0 || dup2(fd, STDERR_FILENO) < 0 ||
+		    (err && fchown(fd, uid, uid)))
+			_exit(125);
+		/* Root's: the agent becomes @uid itself, which clears it. */
+		pfsel_die_with_parent(parent);
+		if (chdir("/") || setenv("HOME", "/root", 1) ||
+		    setenv("PATH", "/usr/bin:/bin", 1))
+			_exit(125);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	if (terminal) {
+		close(in[0]);
+		if (agent->pid > 0)
+			agent->input = in[1];
+		else
+			close(in[1]);
+	}
+	if (agent->pid < 0) {
+		agent->pid = 0;
+		return false;
+	}
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)agent->pid);
+	snprintf(uid_line, sizeof(uid_line), "\nUid:\t%u\t%u\t%u\t%u\n",
+		 (unsigned int)uid, (unsigned int)uid, (unsigned int)uid,
+		 (unsigned int)uid);
+	deadline = pfsel_now_ms() + ms;
+	while (waitpid(agent->pid, NULL, WNOHANG) == 0) {
+		if (ask_stats_read(&now) && now.agents > before.agents &&
+		    pfsel_read_file(path, status, sizeof(status)) > 0 &&
+		    strstr(status, uid_line) &&
+		    (!log || pfsel_count_lines(log, needles) > logged))
+			return true;
+		if (pfsel_now_ms() >= deadline) {
+			kill(agent->pid, SIGKILL);
+			waitpid(agent->pid, NULL, 0);
+			break;
+		}
+		usleep(20 * 1000);
+	}
+	agent->pid = 0;
+	if (agent->input >= 0)
+		close(agent->input);
+	agent->input = -1;
+	return false;
+}
+
+/*
+ * Stop the agent pfsel_start_agent() started with signal @sig and reap
+ * it: its exit status (as pfsel_wait_status()), or -1 when none ran.
+ */
+static inline int pfsel_stop_agent(struct pfsel_agent_process *agent, int sig)
+{
+	int status;
+
+	if (agent->pid <= 0)
+		return -1;
+	kill(agent->pid, sig);
+	status = pfsel_wait_status(agent->pid);
+	agent->pid = 0;
+	if (agent->input >= 0)
+		close(agent->input);
+	agent->input = -1;
+	return status;
+}
+
 /* ---- Audit ------------------------------------------------------------- */
 
 #define PFSEL_AUDIT_TYPE 1430 /* AUDIT_PFSEL_ACCESS */
@@ -754,6 +1230,18 @@ static inline int pfsel_probe_as(uid_t uid, const struct pfsel_probe *probe)
 static inline bool pfsel_auditd_running(void)
 {
 	return system("pidof auditd >/dev/null 2>&1") == 0;
+}
+
+/* Whether @line holds every string of the NULL-terminated @needles. */
+static inline bool pfsel_line_has_all(const char *line,
+				      const char *const *needles)
+{
+	size_t i;
+
+	for (i = 0; needles[i]; i++)
+		if (!strstr(line, needles[i]))
+			return false;
+	return true;
 }
 
 /*
@@ -767,7 +1255,6 @@ static inline bool pfsel_audit_find(const char *type,
 {
 	const long long deadline = pfsel_now_ms() + ms;
 	char line[4096], command[128];
-	size_t i;
 
 	snprintf(command, sizeof(command),
 		 "ausearch --input-logs -m %s --raw 2>/dev/null", type);
@@ -777,10 +1264,7 @@ static inline bool pfsel_audit_find(const char *type,
 		if (!search)
 			return false;
 		while (fgets(line, sizeof(line), search)) {
-			for (i = 0; needles[i]; i++)
-				if (!strstr(line, needles[i]))
-					break;
-			if (!needles[i]) {
+			if (pfsel_line_has_all(line, needles)) {
 				snprintf(out, size, "%s", line);
 				out[strcspn(out, "\n")] = '\0';
 				pclose(search);
@@ -791,6 +1275,99 @@ static inline bool pfsel_audit_find(const char *type,
 		usleep(200 * 1000);
 	} while (pfsel_now_ms() < deadline);
 	return false;
+}
+
+/*
+ * Wait until auditd has written every record the kernel queued before
+ * this call: a message of this process's own (auditctl -m), queued after
+ * them, is in the log.  So a record that is not there now never will be.
+ */
+static inline bool pfsel_audit_settle(void)
+{
+	static unsigned int serial;
+	char marker[64], command[128], record[4096];
+	const char *const needles[] = { marker, NULL };
+
+	snprintf(marker, sizeof(marker), "pfsel-test-mark-%d-%u", (int)getpid(),
+		 ++serial);
+	snprintf(command, sizeof(command), "auditctl -m %s >/dev/null 2>&1",
+		 marker);
+	if (system(command) != 0)
+		return false;
+	return pfsel_audit_find("USER", needles, record, sizeof(record),
+				10000);
+}
+
+/*
+ * pfsel's records (1430) that hold every string of the NULL-terminated
+ * @needles, once auditd has written what the kernel queued
+ * (pfsel_audit_settle()): how many, and the last of them in @last (when
+ * not NULL); -1 when auditd did not answer.  Counted before and after a
+ * call, they tell whether the call made one.
+ */
+static inline int pfsel_audit_records(const char *const *needles, char *last,
+				      size_t size)
+{
+	char line[4096];
+	FILE *search;
+	int count = 0;
+
+	if (!pfsel_audit_settle())
+		return -1;
+	search = popen("ausearch --input-logs -m 1430 --raw 2>/dev/null", "r");
+	if (!search)
+		return -1;
+	while (fgets(line, sizeof(line), search)) {
+		if (!pfsel_line_has_all(line, needles))
+			continue;
+		count++;
+		if (last) {
+			snprintf(last, size, "%s", line);
+			last[strcspn(last, "\n")] = '\0';
+		}
+	}
+	pclose(search);
+	return count;
+}
+
+/*
+ * In a test (kselftest_harness.h): pfsel's records that hold every string
+ * of @needles are one more than @before (pfsel_audit_records() before the
+ * call tested), and the newest, which is logged, holds every string of
+ * the NULL-terminated @fields in that order (pfsel_record_lacks()).
+ */
+#define PFSEL_EXPECT_RECORD(before, needles, fields)                          \
+	do {                                                                  \
+		char record_[4096] = "";                                      \
+		const char *missing_;                                         \
+									      \
+		EXPECT_EQ((before) + 1, pfsel_audit_records(needles, record_, \
+							    sizeof(record_))); \
+		TH_LOG("%s", record_);                                        \
+		missing_ = pfsel_record_lacks(record_, fields);               \
+		EXPECT_EQ(NULL, missing_)                                     \
+		{                                                             \
+			TH_LOG("'%s' missing (or out of order)", missing_);   \
+		}                                                             \
+	} while (0)
+
+/*
+ * The first of the NULL-terminated @fields that @record does not hold
+ * after the ones before it; NULL when it holds them all, in that order.
+ */
+static inline const char *pfsel_record_lacks(const char *record,
+					     const char *const *fields)
+{
+	const char *at = record, *found;
+	size_t i;
+
+	for (i = 0; fields[i]; i++) {
+		found = strstr(at, fields[i]);
+		if (!found)
+			return fields[i];
+		at = found + 1;
+	}
+	return NULL;
 }
 
 /*
@@ -819,6 +1396,33 @@ pfsel_sh(char *out, size_t size, const char *fmt, ...)
 	out[len] = '\0';
 	status = pclose(p);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/*
+ * A login and logout of @user through the PAM service @service
+ * (`pamtester -v SERVICE USER open_session close_session`): pamtester's
+ * exit status (or -1), its output in @out.
+ */
+static inline int pfsel_pam_session(const char *service, const char *user,
+				    char *out, size_t size)
+{
+	return pfsel_sh(out, size,
+			"pamtester -v %s %s open_session close_session",
+			service, user);
+}
+
+/*
+ * As pam_pfsel does at a login: test user @uid compiles their ~/.pfw in
+ * @home (pfwc, into .pfw.pfsel beside it), and root loads it.  The exit
+ * status of the two, their output in @out.
+ */
+static inline int pfsel_load_home_pfw(const char *home, uid_t uid, char *out,
+				      size_t size)
+{
+	return pfsel_sh(
+		out, size,
+		"cd '%s' && %s/runas %u pfwc -o .pfw.pfsel .pfw && pfsel load .pfw.pfsel",
+		home, PFSEL_TESTS_DIR, (unsigned int)uid);
 }
 
 #endif /* PFSEL_TEST_UTIL_H */

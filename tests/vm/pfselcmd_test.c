@@ -39,12 +39,7 @@ static bool put(const char *path, const char *text)
 
 static int probe(const char *addr, unsigned short port, pid_t *pid)
 {
-	char port_text[8];
-	char *argv[] = { PFSEL_NETPROBE, "connect", "inet", (char *)addr,
-			 port_text, NULL };
-
-	snprintf(port_text, sizeof(port_text), "%u", port);
-	return pfsel_exec_as(PFSEL_UID1, argv, pid);
+	return pfsel_netprobe_as(PFSEL_UID1, NULL, "connect", addr, port, pid);
 }
 
 /* The policy 1001 starts with: creates allowed, everything else denied. */

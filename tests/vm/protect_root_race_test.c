@@ -118,45 +118,28 @@ static void *flipper(void *unused)
 
 enum outcome { WON, CLEAN, REFUSED, OTHER };
 
+/* The program of one try, opened before (@arg: its descriptor). */
+static int exec_with_flipper(void *arg)
+{
+	char *argv[] = { "protectee", NULL }, *envp[] = { NULL };
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, flipper, NULL))
+		_exit(SETUP_FAILED);
+	syscall(SYS_execveat, *(int *)arg, "", argv, envp, AT_EMPTY_PATH);
+	return errno;
+}
+
 /*
  * One try, in a child: start the flipper, then execveat() the program
  * (opened before, so that its lookup does not depend on the root).
  */
 static enum outcome one_try(int exe)
 {
-	char *argv[] = { "protectee", NULL }, *envp[] = { NULL };
 	char line[128];
-	int out[2], err[2], code = 0, status;
-	ssize_t n;
-	pid_t pid;
+	const int code =
+		pfsel_exec_output(exec_with_flipper, &exe, line, sizeof(line));
 
-	if (pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC))
-		return OTHER;
-	pid = fork();
-	if (pid == 0) {
-		pthread_t t;
-
-		dup2(out[1], STDOUT_FILENO);
-		if (pthread_create(&t, NULL, flipper, NULL))
-			_exit(SETUP_FAILED);
-		syscall(SYS_execveat, exe, "", argv, envp, AT_EMPTY_PATH);
-		code = errno;
-		if (write(err[1], &code, sizeof(code)) < 0)
-			_exit(126);
-		_exit(127);
-	}
-	close(out[1]);
-	close(err[1]);
-	n = read(err[0], &code, sizeof(code));
-	close(err[0]);
-	line[0] = '\0';
-	if (n != sizeof(code)) {
-		code = 0;
-		n = read(out[0], line, sizeof(line) - 1);
-		line[n > 0 ? n : 0] = '\0';
-	}
-	close(out[0]);
-	waitpid(pid, &status, 0);
 	if (code == EPERM)
 		return REFUSED;
 	if (code)

@@ -103,16 +103,26 @@ static inline void protect_script_heard(int listener, char *out, size_t size)
 }
 
 /*
- * A fixture's setup, once it knows it can run (root, its interpreters):
- * no policy but 1001's, the test's files (@prepare_files), and in
- * @listener the listener on SCRIPT_PORT, non-blocking so that
- * protect_script_heard() takes what came and returns.  An ASSERT that
- * fails here ends the test as it would in the FIXTURE_SETUP.
+ * A fixture's setup: skipped but as root, or without one of the
+ * NULL-terminated @interpreters; then no policy but 1001's, the test's
+ * files (@prepare_files), and in @listener the listener on SCRIPT_PORT,
+ * non-blocking so that protect_script_heard() takes what came and
+ * returns (-1 until then).  A SKIP or a failed ASSERT here ends the test
+ * as it would in the FIXTURE_SETUP.
  */
 static inline void protect_script_setup(struct __test_metadata *_metadata,
+					const char *const *interpreters,
 					int (*prepare_files)(void),
 					int *listener)
 {
+	size_t i;
+
+	*listener = -1;
+	if (geteuid() != 0)
+		SKIP(return, "loading 1001's policy and the files need root");
+	for (i = 0; interpreters[i]; i++)
+		if (access(interpreters[i], X_OK))
+			SKIP(return, "no %s in this VM", interpreters[i]);
 	pfsel_reset();
 	ASSERT_EQ(0, prepare_files());
 	ASSERT_EQ(0, pfsel_load("protect_script_1001"));

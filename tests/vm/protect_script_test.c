@@ -100,12 +100,10 @@ FIXTURE(script_env)
 
 FIXTURE_SETUP(script_env)
 {
-	self->listener = -1;
-	if (geteuid() != 0)
-		SKIP(return, "loading 1001's policy and the files need root");
-	if (access(BASH, X_OK) || access(PERL, X_OK))
-		SKIP(return, "no bash or no perl in this VM");
-	protect_script_setup(_metadata, prepare_files, &self->listener);
+	static const char *const interpreters[] = { BASH, PERL, NULL };
+
+	protect_script_setup(_metadata, interpreters, prepare_files,
+			     &self->listener);
 }
 
 FIXTURE_TEARDOWN(script_env)
@@ -191,6 +189,42 @@ TEST_F(script_env, perl5opt)
 	r = (struct run){ plain, { "PERL5OPT=-Mevil", "PERL5LIB=" EVIL_LIB } };
 	EXPECT_EQ(0, RUN(r, said));
 	EXPECT_STREQ("evil perl", said);
+}
+
+/*
+ * The refusal has its record: an exec, refused=script-environment, the
+ * variable of the kernel's table the environment held, the interpreter
+ * and the script it would have been.  The protected script started with
+ * an ordinary environment makes none (the control).
+ */
+TEST_F(script_env, refusal_is_audited)
+{
+	char *prot[] = { PROT_SH, NULL };
+	struct run r = { prot, { "BASH_ENV=" EVIL_RC } };
+	char said[256];
+	const char *const needles[] = { " refused=script-environment ",
+					" script=\"" PROT_SH "\" ", NULL };
+	const char *const fields[] = {
+		" op=exec ",
+		" verdict=deny ",
+		" refused=script-environment ",
+		" permissive=0 ",
+		" policy=user ",
+		" variable=\"BASH_ENV\" ",
+		" script=\"" PROT_SH "\" ",
+		" uid=1001 ",
+		NULL,
+	};
+	int before;
+
+	before = pfsel_audit_records(needles, NULL, 0);
+	ASSERT_LE(0, before);
+	EXPECT_EQ(EPERM, RUN(r, said));
+	PFSEL_EXPECT_RECORD(before, needles, fields);
+
+	r = (struct run){ prot, { "X=BASH_ENV=" EVIL_RC } };
+	EXPECT_EQ(0, RUN(r, said));
+	EXPECT_EQ(before + 1, pfsel_audit_records(needles, NULL, 0));
 }
 
 /*

@@ -63,6 +63,14 @@ static int exec_protectee(void *arg)
 	return 127;
 }
 
+static void protectee_stop(pid_t pid)
+{
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		pfsel_wait_status(pid);
+	}
+}
+
 /*
  * Start @path as pfuser1 (waiting, so that it can be attacked), its line
  * read into @r: its pid, or -1.
@@ -72,42 +80,20 @@ static pid_t protectee_start(const char *path, bool preload, struct report *r)
 	struct start s = { path, preload, -1 };
 	char line[128];
 	int pipefd[2];
-	FILE *f;
 	pid_t pid;
 
 	if (pipe2(pipefd, O_CLOEXEC))
 		return -1;
 	s.out = pipefd[1];
-	pid = fork();
-	if (pid == 0) {
-		if (pfsel_become(PFSEL_UID1))
-			_exit(126);
-		_exit(exec_protectee(&s));
-	}
+	pid = pfsel_start_as(PFSEL_UID1, exec_protectee, &s);
 	close(pipefd[1]);
-	f = fdopen(pipefd[0], "r");
-	if (pid < 0 || !f || !fgets(line, sizeof(line), f) ||
-	    sscanf(line, "secure=%d dumpable=%d preloaded=%d", &r->secure,
-		   &r->dumpable, &r->preloaded) != 3) {
-		if (pid > 0) {
-			kill(pid, SIGKILL);
-			pfsel_wait_status(pid);
-		}
+	pid = pfsel_child_line(pid, pipefd[0], line, sizeof(line));
+	if (pid > 0 && sscanf(line, "secure=%d dumpable=%d preloaded=%d",
+			      &r->secure, &r->dumpable, &r->preloaded) != 3) {
+		protectee_stop(pid);
 		pid = -1;
 	}
-	if (f)
-		fclose(f);
-	else
-		close(pipefd[0]);
 	return pid;
-}
-
-static void protectee_stop(pid_t pid)
-{
-	if (pid > 0) {
-		kill(pid, SIGKILL);
-		pfsel_wait_status(pid);
-	}
 }
 
 /* How an execve() of @path ended for a child set up by @how. */
@@ -291,6 +277,50 @@ TEST_F(protect, exec_under_control_is_refused)
 	EXPECT_EQ(0, exec_as_user(SHARED_FS, PLAIN));
 	/* Run plainly, it starts. */
 	EXPECT_EQ(0, pfsel_run_as(PFSEL_UID1, exec_plainly, PROTECTED));
+}
+
+/*
+ * Each refused start has its record: an exec, refused= what the caller
+ * held over the new process, the protected application, the policy that
+ * protects it.  The same starts of protectee-plain, which nothing
+ * protects, make none (the control).
+ */
+TEST_F(protect, exec_refusals_are_audited)
+{
+	static const struct {
+		enum how how;
+		const char *refused;
+	} cases[] = {
+		{ TRACED, " refused=traced " },
+		{ SECCOMP, " refused=seccomp " },
+		{ SHARED_FS, " refused=shared-fs " },
+	};
+	const char *const plain[] = { " op=exec ", " app=\"" PLAIN "\" ",
+				      NULL };
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *const needles[] = { " op=exec ", cases[i].refused,
+						" app=\"" PROTECTED "\" ",
+						NULL };
+		const char *const fields[] = {
+			" op=exec ",	     " verdict=deny ",
+			cases[i].refused,    " permissive=0 ",
+			" policy=user ",     " app=\"" PROTECTED "\" ",
+			" script=? ",	     " uid=1001 ",
+			NULL,
+		};
+		int before;
+
+		before = pfsel_audit_records(needles, NULL, 0);
+		ASSERT_LE(0, before);
+		EXPECT_EQ(EPERM, exec_as_user(cases[i].how, PROTECTED));
+		PFSEL_EXPECT_RECORD(before, needles, fields);
+
+		before = pfsel_audit_records(plain, NULL, 0);
+		EXPECT_EQ(0, exec_as_user(cases[i].how, PLAIN));
+		EXPECT_EQ(before, pfsel_audit_records(plain, NULL, 0));
+	}
 }
 
 /*

@@ -38,10 +38,17 @@
  *    AF_XDP and AF_PPPOX are packet (refused unless allowed); AF_VSOCK is
  *    not governed; the kTLS ULP attaches to an allowed TCP connection.
  *
+ * What no rule decides is audited as a denial with what was refused: the
+ * path manager's subflow (refused=mptcp-subflow, with the connection's
+ * ends and its owner's uid) and each family (refused=family, family=
+ * its name), and never for an unrestrained user (the controls); the SCTP
+ * addresses are decisions, recorded as any denial is.
+ *
  * Needs root: as anyone else every test is skipped.
  */
 
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <linux/mptcp.h>
 #include <linux/sctp.h>
 #include <netlink/genl/ctrl.h>
@@ -92,63 +99,6 @@
 /* ---- descriptors made by another user --------------------------------- */
 
 /*
- * Send descriptor @fd (or, when negative, the errno -@fd) over the
- * AF_UNIX socket @sock.
- */
-static void send_fd(int sock, int fd)
-{
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} control;
-	int err = fd < 0 ? -fd : 0;
-	struct iovec iov = { .iov_base = &err, .iov_len = sizeof(err) };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
-	struct cmsghdr *cmsg;
-
-	if (fd >= 0) {
-		msg.msg_control = control.buf;
-		msg.msg_controllen = sizeof(control.buf);
-		cmsg = CMSG_FIRSTHDR(&msg);
-		cmsg->cmsg_level = SOL_SOCKET;
-		cmsg->cmsg_type = SCM_RIGHTS;
-		cmsg->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(cmsg), &fd, sizeof(int));
-	}
-	if (sendmsg(sock, &msg, 0) < 0)
-		_exit(SETUP_FAILED);
-}
-
-/* What send_fd() sent: a descriptor, or -errno. */
-static int recv_fd(int sock)
-{
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} control;
-	int err = EPROTO, fd;
-	struct iovec iov = { .iov_base = &err, .iov_len = sizeof(err) };
-	struct msghdr msg = {
-		.msg_iov = &iov,
-		.msg_iovlen = 1,
-		.msg_control = control.buf,
-		.msg_controllen = sizeof(control.buf),
-	};
-	struct cmsghdr *cmsg;
-
-	if (recvmsg(sock, &msg, MSG_CMSG_CLOEXEC) != sizeof(err))
-		return -EPROTO;
-	if (err)
-		return -err;
-	cmsg = CMSG_FIRSTHDR(&msg);
-	if (!cmsg || cmsg->cmsg_level != SOL_SOCKET ||
-	    cmsg->cmsg_type != SCM_RIGHTS)
-		return -EPROTO;
-	memcpy(&fd, CMSG_DATA(cmsg), sizeof(int));
-	return fd;
-}
-
-/*
  * Run @fn(@arg) in a child that has become @uid, and take the descriptor
  * it returns (or its -errno): the socket keeps the owner that made it
  * (pfuser1 and its application), and root goes on with it here.
@@ -168,14 +118,12 @@ static int fd_as(uid_t uid, int (*fn)(const void *), const void *arg)
 	}
 	if (pid == 0) {
 		close(sv[0]);
-		if (pfsel_become(uid))
-			send_fd(sv[1], -EPERM);
-		else
-			send_fd(sv[1], fn(arg));
+		if (pfsel_send_fd(sv[1], pfsel_become(uid) ? -EPERM : fn(arg)))
+			_exit(SETUP_FAILED);
 		_exit(0);
 	}
 	close(sv[1]);
-	fd = recv_fd(sv[0]);
+	fd = pfsel_recv_fd(sv[0]);
 	close(sv[0]);
 	pfsel_wait_status(pid);
 	return fd;
@@ -337,6 +285,41 @@ static bool accepted_from(struct __test_metadata *_metadata, int listener,
 		close(conn);
 	close(client);
 	return connected && conn >= 0;
+}
+
+/*
+ * pfuser1's @protocol listener on ALLOWED:@port (@name, for the log)
+ * accepts from the allowed peer and not from STRANGER; the control: under
+ * the open policy it accepts from STRANGER too.
+ */
+static void expect_accepts_from_allowed_only(struct __test_metadata *_metadata,
+					     int protocol, unsigned short port,
+					     const char *name)
+{
+	const struct sock_spec s = { .type = SOCK_STREAM,
+				     .protocol = protocol,
+				     .dst = ALLOWED,
+				     .port = port };
+	int listener;
+
+	listener = fd_as(PFSEL_UID1, make_listener, &s);
+	ASSERT_LE(0, listener)
+	{
+		TH_LOG("pfuser1's %s listener: %s", name, strerror(-listener));
+	}
+	EXPECT_TRUE(accepted_from(_metadata, listener, SOCK_STREAM, protocol,
+				  ALLOWED, port));
+	EXPECT_FALSE(accepted_from(_metadata, listener, SOCK_STREAM, protocol,
+				   STRANGER, port));
+	close(listener);
+
+	/* The control: the open policy accepts from there. */
+	ASSERT_EQ(0, pfsel_load(POLICY_OPEN));
+	listener = fd_as(PFSEL_UID1, make_listener, &s);
+	ASSERT_LE(0, listener);
+	EXPECT_TRUE(accepted_from(_metadata, listener, SOCK_STREAM, protocol,
+				  STRANGER, port));
+	close(listener);
 }
 
 /* ---- MPTCP: the path manager, subflows ----------------------------------- */
@@ -678,30 +661,8 @@ TEST_F(mptcp, connect_is_tcp)
 
 TEST_F(mptcp, listener_accepts_from_allowed_peer_only)
 {
-	const struct sock_spec s = { .type = SOCK_STREAM,
-				     .protocol = IPPROTO_MPTCP,
-				     .dst = ALLOWED,
-				     .port = MPTCP_PORT_OWN };
-	int listener;
-
-	listener = fd_as(PFSEL_UID1, make_listener, &s);
-	ASSERT_LE(0, listener)
-	{
-		TH_LOG("pfuser1's MPTCP listener: %s", strerror(-listener));
-	}
-	EXPECT_TRUE(accepted_from(_metadata, listener, SOCK_STREAM,
-				  IPPROTO_MPTCP, ALLOWED, MPTCP_PORT_OWN));
-	EXPECT_FALSE(accepted_from(_metadata, listener, SOCK_STREAM,
-				   IPPROTO_MPTCP, STRANGER, MPTCP_PORT_OWN));
-	close(listener);
-
-	/* The control: the open policy accepts from there. */
-	ASSERT_EQ(0, pfsel_load(POLICY_OPEN));
-	listener = fd_as(PFSEL_UID1, make_listener, &s);
-	ASSERT_LE(0, listener);
-	EXPECT_TRUE(accepted_from(_metadata, listener, SOCK_STREAM,
-				  IPPROTO_MPTCP, STRANGER, MPTCP_PORT_OWN));
-	close(listener);
+	expect_accepts_from_allowed_only(_metadata, IPPROTO_MPTCP,
+					 MPTCP_PORT_OWN, "MPTCP");
 }
 
 /* ---- 2. MPTCP subflows ----------------------------------------------------- */
@@ -892,6 +853,30 @@ TEST_F_TIMEOUT(join, passive_join_through_kernel_listener_control, 60)
 }
 
 /*
+ * The records of subflows refused to @uid's connection @client: its
+ * local port names it (the subflow has no ends yet, and the path
+ * manager's worker no task of the owner's).  pfsel_audit_records().
+ */
+static int subflow_records(struct __test_metadata *_metadata, int client,
+			   uid_t uid, char *last, size_t size)
+{
+	struct sockaddr_storage local;
+	socklen_t len = sizeof(local);
+	char lport[32], uid_field[32];
+	const char *const needles[] = { " refused=mptcp-subflow ", " op=connect ",
+					lport, uid_field, NULL };
+	int n;
+
+	EXPECT_EQ(0, getsockname(client, (struct sockaddr *)&local, &len));
+	snprintf(lport, sizeof(lport), " lport=%u ",
+		 ntohs(((struct sockaddr_in *)&local)->sin_port));
+	snprintf(uid_field, sizeof(uid_field), " uid=%u", uid);
+	n = pfsel_audit_records(needles, last, size);
+	EXPECT_LE(0, n);
+	return n;
+}
+
+/*
  * (b) Active: @uid connects to root's listener @listener; the path
  * manager then opens a subflow of that connection from 127.0.0.3.
  */
@@ -903,9 +888,9 @@ static void active_subflow(struct __test_metadata *_metadata, int listener,
 				      .protocol = IPPROTO_MPTCP,
 				      .dst = ALLOWED,
 				      .port = MPTCP_PORT };
-	int client, server, info;
+	int client, server, info, before;
+	char text[512], record[4096] = "";
 	long long join_err;
-	char text[512];
 	struct watch w;
 
 	pm_endpoint(_metadata, STRANGER, MPTCP_PM_ADDR_FLAG_SUBFLOW, 0);
@@ -919,6 +904,7 @@ static void active_subflow(struct __test_metadata *_metadata, int listener,
 	server = accept_within(listener, 2000);
 	ASSERT_LE(0, server);
 
+	before = subflow_records(_metadata, client, uid, NULL, 0);
 	w = watch_subflows(client, server, &from_stranger,
 			   refused ? JOIN_DENY_MS : JOIN_WAIT_MS, !refused);
 	info = mptcp_info_subflows(client, NULL);
@@ -938,11 +924,21 @@ static void active_subflow(struct __test_metadata *_metadata, int listener,
 		EXPECT_EQ(0, info);
 		EXPECT_TRUE(w.flowed);
 		EXPECT_TRUE(ping_pong(client, server));
+		/* Each refused subflow (the path manager may retry) says so. */
+		EXPECT_LT(before, subflow_records(_metadata, client, uid,
+						  record, sizeof(record)));
+		TH_LOG("%s", record);
+		EXPECT_NE(NULL, strstr(record, " verdict=deny "));
+		EXPECT_NE(NULL, strstr(record, " permissive=0 policy=user "));
+		EXPECT_NE(NULL, strstr(record, " raddr=" ALLOWED " rport=7701 "));
 	} else {
 		EXPECT_LE(1, w.client_max);
 		EXPECT_LE(1, w.server_max);
 		EXPECT_LE(1, info);
 		EXPECT_TRUE(w.flowed);
+		/* The control: the subflow opened, nothing recorded. */
+		EXPECT_EQ(before, subflow_records(_metadata, client, uid, NULL,
+						  0));
 	}
 	close(client);
 	close(server);
@@ -1196,32 +1192,44 @@ TEST_F(sctp, bindx_every_address)
 	EXPECT_SCTP(0, PFSEL_UID2, SCTP_OP_BINDX, BIND_DENIED, NULL);
 }
 
+/*
+ * An SCTP address refused is a decision, recorded as any denial is: a
+ * connect of the raw protocol to that address, whichever way it was
+ * given (sctp_connectx(), a send's SCTP_DSTADDRV4, SCTP_PRIMARY_ADDR).
+ * The allowed address leaves no record.
+ */
+TEST_F(sctp, refused_address_is_recorded)
+{
+	static const enum sctp_op ops[] = { SCTP_OP_CONNECTX, SCTP_OP_DSTADDR,
+					    SCTP_OP_PRIMARY };
+	char ppid[32];
+	const char *const denied[] = { " op=connect ", " raddr=" DENIED " ",
+				       ppid, NULL };
+	const char *const allowed[] = { " op=connect ", " raddr=" ALLOWED " ",
+					ppid, NULL };
+	const char *const fields[] = { " verdict=deny ", " policy=user ",
+				       " family=inet ", " protocol=raw ",
+				       " raddr=" DENIED " ", " uid=1001 ",
+				       NULL };
+	unsigned int i;
+	int before;
+
+	snprintf(ppid, sizeof(ppid), " ppid=%d ", (int)getpid());
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		before = pfsel_audit_records(denied, NULL, 0);
+		ASSERT_LE(0, before);
+		EXPECT_SCTP(EACCES, PFSEL_UID1, ops[i], DENIED, NULL);
+		PFSEL_EXPECT_RECORD(before, denied, fields);
+	}
+	before = pfsel_audit_records(allowed, NULL, 0);
+	EXPECT_SCTP(0, PFSEL_UID1, SCTP_OP_CONNECTX, ALLOWED, NULL);
+	EXPECT_EQ(before, pfsel_audit_records(allowed, NULL, 0));
+}
+
 TEST_F(sctp, listener_accepts_from_allowed_peer_only)
 {
-	const struct sock_spec s = { .type = SOCK_STREAM,
-				     .protocol = IPPROTO_SCTP,
-				     .dst = ALLOWED,
-				     .port = SCTP_PORT_OWN };
-	int listener;
-
-	listener = fd_as(PFSEL_UID1, make_listener, &s);
-	ASSERT_LE(0, listener)
-	{
-		TH_LOG("pfuser1's SCTP listener: %s", strerror(-listener));
-	}
-	EXPECT_TRUE(accepted_from(_metadata, listener, SOCK_STREAM,
-				  IPPROTO_SCTP, ALLOWED, SCTP_PORT_OWN));
-	EXPECT_FALSE(accepted_from(_metadata, listener, SOCK_STREAM,
-				   IPPROTO_SCTP, STRANGER, SCTP_PORT_OWN));
-	close(listener);
-
-	/* The control: the open policy accepts from there. */
-	ASSERT_EQ(0, pfsel_load(POLICY_OPEN));
-	listener = fd_as(PFSEL_UID1, make_listener, &s);
-	ASSERT_LE(0, listener);
-	EXPECT_TRUE(accepted_from(_metadata, listener, SOCK_STREAM,
-				  IPPROTO_SCTP, STRANGER, SCTP_PORT_OWN));
-	close(listener);
+	expect_accepts_from_allowed_only(_metadata, IPPROTO_SCTP, SCTP_PORT_OWN,
+					 "SCTP");
 }
 
 /* ---- 4. socket families, kTLS -------------------------------------------- */
@@ -1313,6 +1321,60 @@ TEST_F(families, unruled_families_refused_whatever_the_rules)
 		TH_LOG("%s, uid 1001 under %s: %s", unruled[i].name,
 		       POLICY_OPEN, status_text(status));
 		EXPECT_EQ(EACCES, status);
+	}
+}
+
+/*
+ * Each refused family has its record: a create, refused=family and the
+ * family's name, for the user the policy restrains.  An unrestrained
+ * user's socket() makes none (the control); in permissive mode the
+ * socket() goes on to the kernel, and the record says it was let through.
+ */
+TEST_F(families, unruled_family_refusal_is_audited)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < N_ELEMS(unruled); i++) {
+		const struct family_case *f = &unruled[i];
+		char lower[8], name[32], ppid[32];
+		const char *const needles[] = { " refused=family ", name,
+						ppid, NULL };
+		const char *const fields[] = {
+			" op=create ",	   " verdict=deny ",
+			" refused=family ", " permissive=0 ",
+			" policy=user ",   name,
+			" app=",	   " uid=1001 ",
+			NULL,
+		};
+		const char *const let_through[] = { " permissive=1 ", name,
+						     " uid=1001 ", NULL };
+		int before, status;
+
+		/* " family=smc ": the AF_ name in lower case. */
+		for (j = 0; f->name[3 + j] && j < sizeof(lower) - 1; j++)
+			lower[j] = (char)tolower((unsigned char)f->name[3 + j]);
+		lower[j] = '\0';
+		snprintf(name, sizeof(name), " family=%s ", lower);
+		snprintf(ppid, sizeof(ppid), " ppid=%d ", (int)getpid());
+
+		before = pfsel_audit_records(needles, NULL, 0);
+		ASSERT_LE(0, before);
+		EXPECT_EQ(EACCES, family_as(PFSEL_UID1, f));
+		PFSEL_EXPECT_RECORD(before, needles, fields);
+
+		before = pfsel_audit_records(needles, NULL, 0);
+		status = family_as(PFSEL_UID2, f);
+		EXPECT_NE(EACCES, status);
+		EXPECT_EQ(before, pfsel_audit_records(needles, NULL, 0))
+		{
+			TH_LOG("%s, uid 1002 (no policy): recorded", f->name);
+		}
+
+		ASSERT_EQ(0, pfsel_set_enforce(false));
+		status = family_as(PFSEL_UID1, f);
+		ASSERT_EQ(0, pfsel_set_enforce(true));
+		EXPECT_NE(EACCES, status);
+		PFSEL_EXPECT_RECORD(before, needles, let_through);
 	}
 }
 

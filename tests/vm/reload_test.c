@@ -58,6 +58,37 @@ static int enforce_fn(void *unused)
 	return -pfsel_set_enforce(true);
 }
 
+/* A user's program that would be the agent of @uid, or answer as one. */
+static int register_fn(void *uid)
+{
+	struct pfsel_agent *agent;
+	int err = pfsel_agent_open(&agent);
+
+	if (err)
+		return 125;
+	err = pfsel_agent_register_for(agent, (uid_t)(uintptr_t)uid);
+	pfsel_agent_close(agent);
+	return -err;
+}
+
+static int answer_fn(void *unused)
+{
+	struct pfsel_agent *agent;
+	int err = pfsel_agent_open(&agent);
+
+	if (err)
+		return 125;
+	err = pfsel_agent_answer(agent, 1, PFSEL_ANSWER_ALLOW,
+				 PFSEL_SCOPE_ALWAYS);
+	pfsel_agent_close(agent);
+	return -err;
+}
+
+static int forget_fn(void *uid)
+{
+	return -pfsel_forget_uid((uid_t)(uintptr_t)uid);
+}
+
 static bool system_loaded(void)
 {
 	struct pfsel_policy_info info;
@@ -191,6 +222,75 @@ TEST_F(load, enforce_needs_cap_mac_admin)
 }
 
 /* Bad unload targets, loads not at offset 0. */
+/*
+ * Each change refused to a user's program, or to root without
+ * CAP_MAC_ADMIN, is audited: refused=admin, the change (op=) and what it
+ * was for (target=), by the calling task.  Root's own changes make no
+ * such record (the control).
+ */
+TEST_F(load, refused_changes_are_audited)
+{
+	static const struct {
+		uid_t uid;
+		int (*fn)(void *);
+		void *arg;
+		const char *op, *target;
+	} cases[] = {
+		{ PFSEL_UID1, load_fn, "enforce_1001", " op=load ",
+		  " target=1001 " },
+		{ PFSEL_UID1, load_fn, "enforce_1002", " op=load ",
+		  " target=1002 " },
+		{ PFSEL_UID1, unload_uid_fn, (void *)(uintptr_t)PFSEL_UID1,
+		  " op=unload ", " target=1001 " },
+		{ PFSEL_UID1, unload_system_fn, NULL, " op=unload ",
+		  " target=system " },
+		{ PFSEL_UID1, forget_fn, (void *)(uintptr_t)PFSEL_UID1,
+		  " op=forget ", " target=1001 " },
+		{ PFSEL_UID1, register_fn, (void *)(uintptr_t)PFSEL_UID1,
+		  " op=register ", " target=1001 " },
+		/* No target: "" is in every record. */
+		{ PFSEL_UID1, answer_fn, NULL, " op=answer ", "" },
+		{ 0, load_without_cap_fn, "system_floor", " op=load ",
+		  " target=system " },
+		{ 0, permissive_without_cap_fn, NULL, " op=enforce ", "" },
+	};
+	const char *const root_needles[] = { " refused=admin ", " uid=0 ",
+					     NULL };
+	unsigned int i;
+	int before;
+
+	if (!self->root)
+		SKIP(return, "needs root to read the audit log");
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char uid[32];
+		const char *const needles[] = { " refused=admin ", cases[i].op,
+						cases[i].target, uid, NULL };
+		const char *const fields[] = {
+			cases[i].op,	  " verdict=deny refused=admin ",
+			" policy=? ",	  cases[i].target,
+			" app=",	  uid,
+			NULL,
+		};
+
+		snprintf(uid, sizeof(uid), " uid=%u ", cases[i].uid);
+		before = pfsel_audit_records(needles, NULL, 0);
+		ASSERT_LE(0, before);
+		EXPECT_EQ(EPERM, pfsel_run_as(cases[i].uid, cases[i].fn,
+					      cases[i].arg))
+		{
+			TH_LOG("case %u:%s%s", i, cases[i].op, cases[i].target);
+		}
+		PFSEL_EXPECT_RECORD(before, needles, fields);
+	}
+
+	/* The control: root's own load, unload and switch, no record. */
+	before = pfsel_audit_records(root_needles, NULL, 0);
+	EXPECT_EQ(0, pfsel_load("enforce_1001"));
+	EXPECT_EQ(0, pfsel_unload_uid(PFSEL_UID1));
+	EXPECT_EQ(0, pfsel_set_enforce(true));
+	EXPECT_EQ(before, pfsel_audit_records(root_needles, NULL, 0));
+}
+
 TEST_F(load, bad_writes)
 {
 	void *blob = NULL;
@@ -216,56 +316,6 @@ TEST_F(load, bad_writes)
 	close(fd);
 	free(blob);
 	EXPECT_FALSE(pfsel_uid_loaded(PFSEL_UID1));
-}
-
-/* Send descriptor @fd over the socket @sock. */
-static int send_fd(int sock, int fd)
-{
-	char data = 'f';
-	struct iovec iov = { .iov_base = &data, .iov_len = 1 };
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} control;
-	struct msghdr msg = {
-		.msg_iov = &iov,
-		.msg_iovlen = 1,
-		.msg_control = control.buf,
-		.msg_controllen = sizeof(control.buf),
-	};
-	struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
-
-	cmsg->cmsg_level = SOL_SOCKET;
-	cmsg->cmsg_type = SCM_RIGHTS;
-	cmsg->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cmsg), &fd, sizeof(int));
-	return sendmsg(sock, &msg, 0) == 1 ? 0 : -1;
-}
-
-static int recv_fd(int sock)
-{
-	char data;
-	struct iovec iov = { .iov_base = &data, .iov_len = 1 };
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} control;
-	struct msghdr msg = {
-		.msg_iov = &iov,
-		.msg_iovlen = 1,
-		.msg_control = control.buf,
-		.msg_controllen = sizeof(control.buf),
-	};
-	struct cmsghdr *cmsg;
-	int fd;
-
-	if (recvmsg(sock, &msg, 0) != 1)
-		return -1;
-	cmsg = CMSG_FIRSTHDR(&msg);
-	if (!cmsg || cmsg->cmsg_type != SCM_RIGHTS)
-		return -1;
-	memcpy(&fd, CMSG_DATA(cmsg), sizeof(int));
-	return fd;
 }
 
 /* Load the compiled test policy @name through @fd, a descriptor of load. */
@@ -296,7 +346,7 @@ static int open_and_send_fn(void *arg)
 
 	if (fd < 0)
 		return -fd;
-	return send_fd(sock, fd) ? 125 : 0;
+	return pfsel_send_fd(sock, fd) ? 125 : 0;
 }
 
 /*
@@ -320,7 +370,7 @@ TEST_F(load, opener_credentials_decide)
 	ASSERT_EQ(0,
 		  socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sockets));
 	ASSERT_EQ(0, pfsel_run_as(PFSEL_UID1, open_and_send_fn, &sockets[1]));
-	fd = recv_fd(sockets[0]);
+	fd = pfsel_recv_fd(sockets[0]);
 	ASSERT_LE(0, fd);
 	/* 1001's descriptor lends root nothing, not even 1001's own policy. */
 	EXPECT_EQ(-EPERM, load_through(fd, "enforce_1002"));

@@ -29,6 +29,13 @@
  *    control: pfuser2, whom no policy restrains, reaches the loopback
  *    listeners by the same connect and send.
  *
+ * Each refusal of a source route is audited as a denial, with what was
+ * refused (refused=routing-header or ip-options), the call and the
+ * socket's ends; the same calls without the header leave no such record
+ * (the control); in permissive mode the header goes through, and its
+ * record says so.  A header-included send denied for the header's
+ * destination is an ordinary denial of that destination, recorded as one.
+ *
  * Needs root: as anyone else every test is skipped.
  */
 
@@ -328,6 +335,7 @@ struct route_result {
 struct route_arg {
 	const FIXTURE_VARIANT(route) *v;
 	struct route_result *r;
+	bool plain; /* the same calls without the header: the control */
 };
 
 static int set_header(int fd, int family, const uint8_t *hdr, size_t len)
@@ -377,7 +385,8 @@ static int route_attack(void *arg)
 		return 2;
 	switch (v->how) {
 	case STICKY:
-		r->opt_err = set_header(fd, v->family, hdr, len);
+		if (!ra->plain)
+			r->opt_err = set_header(fd, v->family, hdr, len);
 		if (v->type == SOCK_STREAM)
 			r->send_err = connect(fd, &to.sa, tolen) ? errno : 0;
 		else
@@ -386,10 +395,15 @@ static int route_attack(void *arg)
 	case AFTER_CONNECT:
 		if (connect(fd, &to.sa, tolen))
 			return 3;
-		r->opt_err = set_header(fd, v->family, hdr, len);
+		if (!ra->plain)
+			r->opt_err = set_header(fd, v->family, hdr, len);
 		r->send_err = send(fd, "routed", 6, 0) < 0 ? errno : 0;
 		break;
 	case PER_MESSAGE:
+		if (ra->plain) {
+			r->send_err = sendmsg(fd, &msg, 0) < 0 ? errno : 0;
+			break;
+		}
 		msg.msg_control = control.buf;
 		msg.msg_controllen = CMSG_SPACE(len);
 		cmsg = CMSG_FIRSTHDR(&msg);
@@ -472,6 +486,97 @@ TEST_F(route, nothing_leaves_for_the_denied_hop)
 		TH_LOG("the kernel itself refuses an IPv4 source route without CAP_NET_RAW (EPERM)");
 	if (variant->hdr == RTHDR2 && r->opt_err == EINVAL)
 		TH_LOG("the kernel itself refuses a type 2 routing header (EINVAL): no CONFIG_IPV6_MIP6");
+	munmap(r, sizeof(*r));
+}
+
+/* Run the variant's attack (or, @plain, its calls without the header). */
+static int route_run(const FIXTURE_VARIANT(route) *v, bool plain,
+		     struct route_result *r)
+{
+	struct route_arg ra = { .v = v, .r = r, .plain = plain };
+
+	return pfsel_run_as(v->root ? 0 : PFSEL_UID1, route_attack, &ra);
+}
+
+/*
+ * The refusal has its record: a denial, refused= what the header is, by
+ * the call that carried it, on the socket's ends (the peer, where the
+ * socket has one or the send names it).  The same calls without the
+ * header make none; in permissive mode the header goes through pfsel,
+ * and its record says so.
+ */
+TEST_F(route, refusal_is_audited)
+{
+	const bool v6 = variant->family == AF_INET6;
+	const bool cmsg = variant->how == PER_MESSAGE;
+	char uid[32], peer[64], family[32];
+	const char *const needles[] = {
+		" pfsel ",
+		variant->hdr == SRH || variant->hdr == RTHDR2 ?
+			" refused=routing-header " :
+			" refused=ip-options ",
+		uid,
+		NULL,
+	};
+	const char *const fields[] = {
+		cmsg ? " op=sendmsg " : " op=setsockopt ",
+		" verdict=deny ",
+		needles[1],
+		" permissive=0 ",
+		variant->root ? " policy=system " : " policy=user ",
+		family,
+		variant->type == SOCK_STREAM ? " protocol=tcp " :
+					       " protocol=udp ",
+		peer,
+		uid,
+		NULL,
+	};
+	const char *const let_through[] = { needles[1], " permissive=1 ", uid,
+					    NULL };
+	struct route_result *r;
+	int before;
+
+	r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, r);
+	snprintf(uid, sizeof(uid), " uid=%u ", variant->root ? 0 : PFSEL_UID1);
+	snprintf(family, sizeof(family), " family=%s ", v6 ? "inet6" : "inet");
+	/* A sticky header set before connect(): the socket has no peer. */
+	if (variant->how == STICKY)
+		snprintf(peer, sizeof(peer), " raddr=? rport=? ");
+	else
+		snprintf(peer, sizeof(peer), " raddr=%s rport=%d ",
+			 v6 ? A6 : A4, PORT);
+
+	before = pfsel_audit_records(needles, NULL, 0);
+	ASSERT_LE(0, before);
+	EXPECT_EQ(0, route_run(variant, false, r));
+	EXPECT_TRUE(r->opt_err == EACCES || r->send_err == EACCES)
+	{
+		TH_LOG("header %s; send %s", errstr(r->opt_err),
+		       errstr(r->send_err));
+	}
+	PFSEL_EXPECT_RECORD(before, needles, fields);
+
+	/* The control: the same calls, no header, no record. */
+	before = pfsel_audit_records(needles, NULL, 0);
+	EXPECT_EQ(0, route_run(variant, true, r));
+	EXPECT_TRUE(r->send_err == 0 || r->send_err == EINPROGRESS)
+	{
+		TH_LOG("without the header: send %s", errstr(r->send_err));
+	}
+	EXPECT_EQ(before, pfsel_audit_records(needles, NULL, 0));
+
+	/* Permissive: pfsel lets the header through, and records it. */
+	ASSERT_EQ(0, pfsel_set_enforce(false));
+	EXPECT_EQ(0, route_run(variant, false, r));
+	ASSERT_EQ(0, pfsel_set_enforce(true));
+	EXPECT_TRUE(r->opt_err != EACCES && r->send_err != EACCES)
+	{
+		TH_LOG("permissive: header %s; send %s", errstr(r->opt_err),
+		       errstr(r->send_err));
+	}
+	PFSEL_EXPECT_RECORD(before, needles, let_through);
 	munmap(r, sizeof(*r));
 }
 
@@ -580,6 +685,37 @@ TEST_F(hdrincl, header_decides_not_the_sendto_address)
 		}
 		pfsel_udp_received(self->rx_allowed, 0);
 	}
+}
+
+/*
+ * The denial for the header's destination is recorded as one: a connect of
+ * the raw protocol to the header's address, not the address sendto()
+ * named.  The allowed send leaves no record.
+ */
+TEST_F(hdrincl, header_destination_is_audited)
+{
+	char pid[32];
+	const char *const denied[] = { " pfsel ", pid, " raddr=127.0.0.9 ",
+				       NULL };
+	const char *const allowed[] = { " pfsel ", pid, " raddr=127.0.0.1 ",
+					NULL };
+	const char *const fields[] = {
+		" op=connect ",	     " verdict=deny ",	   " permissive=0 ",
+		" policy=system ",   " family=inet ",	   " protocol=raw ",
+		" raddr=127.0.0.9 ", " rport=0 ",	   pid,
+		NULL,
+	};
+	int before;
+
+	snprintf(pid, sizeof(pid), " pid=%d ", (int)getpid());
+	before = pfsel_audit_records(denied, NULL, 0);
+	ASSERT_LE(0, before);
+	EXPECT_EQ(EACCES, raw_send(IPPROTO_RAW, "127.0.0.9", "127.0.0.1"));
+	PFSEL_EXPECT_RECORD(before, denied, fields);
+
+	before = pfsel_audit_records(allowed, NULL, 0);
+	EXPECT_EQ(0, raw_send(IPPROTO_RAW, "127.0.0.1", "127.0.0.1"));
+	EXPECT_EQ(before, pfsel_audit_records(allowed, NULL, 0));
 }
 
 /* IPv6: an IPPROTO_RAW header naming D, sent to ::1. */

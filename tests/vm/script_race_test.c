@@ -277,9 +277,18 @@ static void mount_attacker(bool mount_over)
 
 TEST_F(race, mounted_over_while_stopped_at_exec)
 {
-	int result;
+	/* The refused open's record: the script's identity, what happened. */
+	const char *const needles[] = { " op=open ", " refused=script-path ",
+					" app=\"" INTERP "\" ",
+					" script=\"" TRUSTED "\" ", NULL };
+	const char *const fields[] = { " verdict=deny refused=script-path "
+				       "permissive=0 policy=? ",
+				       " uid=1001 ", NULL };
+	int result, before;
 	pid_t pid;
 
+	before = pfsel_audit_records(needles, NULL, 0);
+	ASSERT_LE(0, before);
 	/* The control: the same steps without the mount. */
 	pid = fork();
 	ASSERT_LE(0, pid);
@@ -289,6 +298,7 @@ TEST_F(race, mounted_over_while_stopped_at_exec)
 	TH_LOG("exec'd trusted.scr in a namespace of its own: %s (%d)",
 	       outcome(result), result);
 	ASSERT_EQ(RACE_TRUSTED_ALLOWED, result);
+	EXPECT_EQ(before, pfsel_audit_records(needles, NULL, 0));
 
 	pid = fork();
 	ASSERT_LE(0, pid);
@@ -298,6 +308,7 @@ TEST_F(race, mounted_over_while_stopped_at_exec)
 	TH_LOG("exec'd trusted.scr, evil.scr mounted over it: %s (%d)",
 	       outcome(result), result);
 	EXPECT_EQ(RACE_OPEN_DENIED, result);
+	PFSEL_EXPECT_RECORD(before, needles, fields);
 }
 
 /* ---- (b) unassisted ------------------------------------------------------ */

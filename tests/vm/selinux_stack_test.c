@@ -18,11 +18,9 @@
  */
 
 #define _GNU_SOURCE
-#include "stack_test.h"
-
 #include <selinux/selinux.h>
 
-#include "kselftest_harness.h"
+#include "stack_test.h"
 
 #define PORT_SELINUX_DENIED 5601
 #define PORT_PFSEL_DENIED 5602
@@ -33,39 +31,26 @@
 #define DENIED_PORT_CONTEXT "system_u:object_r:stack_denied_port_t"
 #define INIT_CONTEXT "system_u:system_r:kernel_t"
 
-static const unsigned short stack_ports[] = { PORT_SELINUX_DENIED,
-					      PORT_PFSEL_DENIED, PORT_ALLOWED };
-#define NPORTS (sizeof(stack_ports) / sizeof(stack_ports[0]))
-
 /*
  * Run `netprobe connect inet 127.0.0.1 @port` as @uid, in SELinux context
  * @context (NULL: the caller's): its errno (0: connected), 124 when the
  * context could not be set, as pfsel_exec_as() otherwise.  Its pid in
- * *@pidp.
+ * *@pidp.  The context is set for this process's next exec, which the
+ * probe's child inherits with the rest of its credentials, and unset
+ * once the probe is done.
  */
 static int probe(uid_t uid, const char *context, unsigned short port,
 		 pid_t *pidp)
 {
-	char port_text[8];
-	char *argv[] = { PFSEL_NETPROBE, "connect", "inet",
-			 "127.0.0.1",	 port_text, NULL };
-	pid_t pid;
+	int status;
 
-	snprintf(port_text, sizeof(port_text), "%u", port);
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		if (context && setexeccon(context))
-			_exit(124);
-		if (pfsel_become(uid))
-			_exit(126);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	if (pidp)
-		*pidp = pid;
-	return pfsel_wait_status(pid);
+	if (context && setexeccon(context))
+		return 124;
+	status = pfsel_netprobe_as(uid, NULL, "connect", "127.0.0.1", port,
+				   pidp);
+	if (context && setexeccon(NULL))
+		return 124;
+	return status;
 }
 
 /*
@@ -87,39 +72,20 @@ static void expect_selinux_enforcing(struct __test_metadata *const _metadata)
 	freecon(context);
 }
 
-FIXTURE(stack)
+/* What this test stacks beside, for stack_test.h's fixture. */
+static const struct stack_lsm *stack_lsm(void)
 {
-	int peers[NPORTS];
-};
+	static const struct stack_lsm selinux = {
+		.name = "SELinux",
+		.word = "selinux",
+		.expect_enforcing = expect_selinux_enforcing,
+		/* The fixture's peers[0], [1] and [2]. */
+		.ports = { PORT_SELINUX_DENIED, PORT_PFSEL_DENIED,
+			   PORT_ALLOWED },
+		.nports = 3,
+	};
 
-FIXTURE_SETUP(stack)
-{
-	size_t i;
-
-	for (i = 0; i < NPORTS; i++)
-		self->peers[i] = -1;
-	if (!stack_boot("selinux"))
-		SKIP(return,
-			   "not the SELinux stacking boot (pfsel_stack=selinux)");
-	if (geteuid() != 0)
-		SKIP(return,
-			   "loading pfsel's policy and reading the audit log need root");
-	expect_selinux_enforcing(_metadata);
-	ASSERT_TRUE(pfsel_auditd_running());
-	pfsel_reset();
-	ASSERT_EQ(0, pfsel_load("stack_1001"));
-	ASSERT_TRUE(stack_listen(stack_ports, self->peers, NPORTS));
-}
-
-FIXTURE_TEARDOWN(stack)
-{
-	size_t i;
-
-	for (i = 0; i < NPORTS; i++)
-		if (self->peers[i] >= 0)
-			close(self->peers[i]);
-	if (geteuid() == 0)
-		pfsel_reset();
+	return &selinux;
 }
 
 /*
@@ -264,9 +230,8 @@ TEST(unprivileged_probe)
 						PORT_ALLOWED };
 	int peers[2] = { -1, -1 };
 
-	if (!stack_boot("selinux"))
-		SKIP(return,
-			   "not the SELinux stacking boot (pfsel_stack=selinux)");
+	if (!stack_begin(_metadata))
+		return;
 	expect_selinux_enforcing(_metadata);
 	ASSERT_TRUE(stack_listen(ports, peers, 2));
 	EXPECT_EQ(EACCES,

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * pfsel VM tests - what selinux_stack_test and apparmor_stack_test share:
- * which stacking boot this is, running a probe, and reading audit records
- * that ausearch does not parse (AppArmor's).
+ * which stacking boot this is, their fixture "stack" (skips, pfsel's
+ * policy stack_1001, listeners for the probes), and reading audit records
+ * that ausearch does not parse (AppArmor's).  Each test defines
+ * stack_lsm(): the LSM it stacks beside, how it is seen to enforce, and
+ * the ports its fixture listens on.
  *
  * A stacking boot says which major LSM enforces a policy beside pfsel with
  * a word on the kernel command line, pfsel_stack=selinux or
@@ -15,6 +18,8 @@
 #define PFSEL_STACK_TEST_H
 
 #include "pfsel_test_util.h"
+
+#include "kselftest_harness.h"
 
 /* How long auditd is given to write a record down. */
 #define STACK_AUDIT_WAIT_MS 10000
@@ -98,6 +103,77 @@ static inline bool stack_listen(const unsigned short *ports, int *fds, size_t n)
 			return false;
 	}
 	return true;
+}
+
+/* The most listeners a stacking test's fixture opens. */
+#define STACK_MAX_PORTS 3
+
+/* The major LSM a stacking test runs beside, and its fixture's ports. */
+struct stack_lsm {
+	const char *name; /* as the skips say it: "SELinux" */
+	const char *word; /* of the boot's pfsel_stack=WORD: "selinux" */
+	/* Asserts that the LSM enforces the policy the boot loaded. */
+	void (*expect_enforcing)(struct __test_metadata *_metadata);
+	unsigned short ports[STACK_MAX_PORTS]; /* the fixture's listeners' */
+	size_t nports;
+};
+
+/* Each stacking test says what it stacks beside. */
+static const struct stack_lsm *stack_lsm(void);
+
+/*
+ * Whether this is the stacking test's boot; a test that is skipped if
+ * not (and its caller returns).
+ */
+static inline bool stack_begin(struct __test_metadata *_metadata)
+{
+	const struct stack_lsm *lsm = stack_lsm();
+
+	if (!stack_boot(lsm->word))
+		SKIP(return false, "not the %s stacking boot (pfsel_stack=%s)",
+			    lsm->name, lsm->word);
+	return true;
+}
+
+/*
+ * The tests that load pfsel's policy and read the audit log: in the
+ * stacking boot, as root, with the LSM enforcing and auditd running,
+ * pfsel's policy stack_1001 alone is loaded and a listener on 127.0.0.1
+ * waits on each of the LSM's ports (@self->peers, in their order).
+ */
+FIXTURE(stack)
+{
+	int peers[STACK_MAX_PORTS];
+};
+
+FIXTURE_SETUP(stack)
+{
+	const struct stack_lsm *lsm = stack_lsm();
+	size_t i;
+
+	for (i = 0; i < STACK_MAX_PORTS; i++)
+		self->peers[i] = -1;
+	if (!stack_begin(_metadata))
+		return;
+	if (geteuid() != 0)
+		SKIP(return,
+			   "loading pfsel's policy and reading the audit log need root");
+	lsm->expect_enforcing(_metadata);
+	ASSERT_TRUE(pfsel_auditd_running());
+	pfsel_reset();
+	ASSERT_EQ(0, pfsel_load("stack_1001"));
+	ASSERT_TRUE(stack_listen(lsm->ports, self->peers, lsm->nports));
+}
+
+FIXTURE_TEARDOWN(stack)
+{
+	size_t i;
+
+	for (i = 0; i < STACK_MAX_PORTS; i++)
+		if (self->peers[i] >= 0)
+			close(self->peers[i]);
+	if (geteuid() == 0)
+		pfsel_reset();
 }
 
 #endif /* PFSEL_STACK_TEST_H */

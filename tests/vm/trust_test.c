@@ -48,7 +48,6 @@
 
 #include "kselftest_harness.h"
 
-#define AGENT "/usr/bin/pfsel-agent"
 #define PORT_DENIED 6501
 #define PORT_ASKED 6502
 
@@ -65,36 +64,17 @@
 /* netprobe connects as pfuser1 to 127.0.0.1:@port, in the background. */
 static pid_t probe_start(unsigned short port)
 {
-	char port_text[8];
-	char *argv[] = { PFSEL_NETPROBE, "connect", "inet",
-			 "127.0.0.1",	 port_text, NULL };
-	const pid_t parent = getpid();
-	pid_t pid;
-
-	snprintf(port_text, sizeof(port_text), "%u", port);
-	pid = fork();
-	if (pid == 0) {
-		if (pfsel_become(PFSEL_UID1))
-			_exit(126);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(0);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	return pid;
+	return pfsel_netprobe_start(PFSEL_UID1, NULL, "connect", "127.0.0.1",
+				    port);
 }
 
 /* Its errno, and how long it took when @elapsed is not NULL. */
 static int probe(unsigned short port, long long *elapsed)
 {
 	const long long t0 = pfsel_now_ms();
-	const pid_t pid = probe_start(port);
-	int status;
+	const int status = pfsel_netprobe_as(PFSEL_UID1, NULL, "connect",
+					     "127.0.0.1", port, NULL);
 
-	if (pid < 0)
-		return -1;
-	status = pfsel_wait_status(pid);
 	if (elapsed)
 		*elapsed = pfsel_now_ms() - t0;
 	return status;
@@ -216,9 +196,7 @@ static void agent_main(pid_t parent, int cmd, int result)
 		ret = pfsel_become(PFSEL_UID1);
 	/* As pfsel-agent --user: no ptrace, no /proc/PID/mem by the user. */
 	prctl(PR_SET_DUMPABLE, 0);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(0);
+	pfsel_die_with_parent(parent);
 	r.err = -ret;
 	if (write(result, &r, sizeof(r)) != sizeof(r) || ret)
 		_exit(1);
@@ -303,12 +281,14 @@ static void agent_kill(struct agent *ag)
 FIXTURE(trust)
 {
 	struct agent agent;
-	pid_t others[2]; /* pfsel-agent, the control process */
+	struct pfsel_agent_process real_agent;
+	pid_t control; /* agent_memory_is_protected's ordinary process */
 };
 
 FIXTURE_SETUP(trust)
 {
 	memset(self, 0, sizeof(*self));
+	self->real_agent.input = -1;
 	if (geteuid() != 0)
 		SKIP(return, "loading 1001's policy and registering need root");
 	pfsel_reset();
@@ -319,16 +299,13 @@ FIXTURE_SETUP(trust)
 
 FIXTURE_TEARDOWN(trust)
 {
-	size_t i;
-
 	if (geteuid() != 0)
 		return;
 	agent_kill(&self->agent);
-	for (i = 0; i < 2; i++) {
-		if (self->others[i] > 0) {
-			kill(self->others[i], SIGKILL);
-			pfsel_wait_status(self->others[i]);
-		}
+	pfsel_stop_agent(&self->real_agent, SIGKILL);
+	if (self->control > 0) {
+		kill(self->control, SIGKILL);
+		pfsel_wait_status(self->control);
 	}
 	pfsel_reset();
 }
@@ -463,33 +440,16 @@ TEST_F(trust, only_the_agent_process_loads)
 	EXPECT_STILL_DENIED();
 }
 
-/* Start pfsel-agent --user 1001 as root; true once it runs as 1001. */
-static bool real_agent_start(pid_t *pid)
+/*
+ * Start pfsel-agent --user=1001 --auto=deny as root: true once it runs as
+ * 1001.
+ */
+static bool real_agent_start(struct pfsel_agent_process *agent)
 {
-	char *argv[] = { AGENT, "--user=1001", "--auto=deny", NULL };
-	const long long deadline = pfsel_now_ms() + START_MS;
-	char path[64], status[2048];
+	const char *const options[] = { "--auto=deny", NULL };
 
-	*pid = fork();
-	if (*pid < 0)
-		return false;
-	if (*pid == 0) {
-		int fd = open("/dev/null", O_RDWR);
-
-		if (fd < 0 || dup2(fd, STDIN_FILENO) < 0)
-			_exit(125);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)*pid);
-	do {
-		if (pfsel_read_file(path, status, sizeof(status)) > 0 &&
-		    strstr(status, "\nUid:\t1001\t1001\t1001\t1001\n") &&
-		    agents() == 1)
-			return true;
-		usleep(20 * 1000);
-	} while (pfsel_now_ms() < deadline);
-	return false;
+	return pfsel_start_agent(agent, PFSEL_UID1, options, NULL, NULL, false,
+				 START_MS);
 }
 
 /*
@@ -507,19 +467,13 @@ TEST_F(trust, agent_memory_is_protected)
 	long long elapsed, before;
 	pid_t agent, control;
 
-	ASSERT_EQ(0, access(AGENT, X_OK));
-	ASSERT_TRUE(real_agent_start(&self->others[0]));
-	agent = self->others[0];
+	ASSERT_EQ(0, access(PFSEL_AGENT, X_OK));
+	ASSERT_TRUE(real_agent_start(&self->real_agent));
+	agent = self->real_agent.pid;
 	/* The control: a program of pfuser1, as any other. */
-	control = fork();
+	control = pfsel_start_as(PFSEL_UID1, pfsel_exec_fn, sleeper);
 	ASSERT_LE(0, control);
-	if (control == 0) {
-		if (pfsel_become(PFSEL_UID1))
-			_exit(126);
-		execv(sleeper[0], sleeper);
-		_exit(127);
-	}
-	self->others[1] = control;
+	self->control = control;
 	usleep(200 * 1000); /* exec'd */
 
 	EXPECT_EQ(EPERM, pfsel_run_as(PFSEL_UID1, attack_ptrace,

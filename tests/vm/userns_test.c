@@ -580,7 +580,6 @@ static pid_t start_waiting(const char *path, char *line, size_t size,
 	char *argv[] = { (char *)path, "wait", NULL };
 	int out[2];
 	pid_t pid;
-	FILE *f;
 
 	if (pipe2(out, O_CLOEXEC))
 		return -1;
@@ -593,19 +592,7 @@ static pid_t start_waiting(const char *path, char *line, size_t size,
 		_exit(127);
 	}
 	close(out[1]);
-	f = fdopen(out[0], "r");
-	if (pid < 0 || !f || !fgets(line, (int)size, f)) {
-		if (pid > 0) {
-			kill(pid, SIGKILL);
-			pfsel_wait_status(pid);
-		}
-		pid = -1;
-	}
-	if (f)
-		fclose(f);
-	else
-		close(out[0]);
-	return pid;
+	return pfsel_child_line(pid, out[0], line, size);
 }
 
 /* Start @path as pfuser1, waiting: its pid (its line in @line), or -1. */
@@ -941,41 +928,21 @@ TEST_F_TIMEOUT(userns, protected_started_in_own_userns, 180)
 /* What starting a protectee said of itself (the exit status's meaning). */
 enum { RAN_PRELOADED = 0, RAN_CLEAN = 1 };
 
+static int exec_plainly(void *arg)
+{
+	char *argv[] = { arg, NULL };
+
+	execv(argv[0], argv);
+	return errno;
+}
+
 /*
  * Run @path (a protectee) with no argument: its first line into @line, or
- * the errno of its execve().  Nothing but the exec's errno comes back
- * through @err, closed on a successful exec.
+ * the errno of its execve().
  */
 static int run_and_read(const char *path, char *line, size_t size)
 {
-	char *argv[] = { (char *)path, NULL };
-	int out[2], err[2], status, code = 0;
-	ssize_t n;
-	pid_t pid;
-
-	if (pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC))
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		dup2(out[1], STDOUT_FILENO);
-		execv(argv[0], argv);
-		code = errno;
-		if (write(err[1], &code, sizeof(code)) < 0)
-			_exit(126);
-		_exit(127);
-	}
-	close(out[1]);
-	close(err[1]);
-	n = read(err[0], &code, sizeof(code));
-	close(err[0]);
-	if (n != sizeof(code)) {
-		code = 0;
-		n = read(out[0], line, size - 1);
-		line[n > 0 ? n : 0] = '\0';
-	}
-	close(out[0]);
-	waitpid(pid, &status, 0);
-	return code;
+	return pfsel_exec_output(exec_plainly, (void *)path, line, size);
 }
 
 /*
@@ -1016,8 +983,22 @@ static int start_under_own_etc(void *arg)
  */
 TEST_F_TIMEOUT(userns, protected_under_loader_files_of_ones_own, 120)
 {
+	const char *const refused[] = { " op=exec ", " refused=private-root ",
+					" app=\"" PROTECTED "\" ", NULL };
+	const char *const plain[] = { " op=exec ", " app=\"" PLAIN "\" ",
+				      NULL };
+	/* The record's uid is the initial user namespace's. */
+	const char *const fields[] = { " verdict=deny refused=private-root "
+				       "permissive=0 policy=user ",
+				       " uid=1001 ", NULL };
+	int before = pfsel_audit_records(refused, NULL, 0);
+	int plain_before = pfsel_audit_records(plain, NULL, 0);
+
 	EXPECT_EQ(EPERM, attacker(start_under_own_etc, PROTECTED));
 	EXPECT_EQ(RAN_PRELOADED, attacker(start_under_own_etc, PLAIN));
+	EXPECT_LE(0, before);
+	PFSEL_EXPECT_RECORD(before, refused, fields);
+	EXPECT_EQ(plain_before, pfsel_audit_records(plain, NULL, 0));
 }
 
 /*

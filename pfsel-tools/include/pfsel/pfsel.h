@@ -580,8 +580,10 @@ int pfsel_check_answer_parse(const char *text, struct pfsel_check_answer *ans);
  * Names as the policy language writes them: "connect", "tcp", "inet",
  * "packet" (family 0xff), "allow" (an agent's answer), "session",
  * "system"/"user", a mode "permissive" or "enforcing" (enum pfsel_mode),
- * and a policy's verdict "allow", "deny" or "ask" (enum pfsel_verdict).  A
- * value with no name gives "?".
+ * and a policy's verdict "allow", "deny" or "ask" (enum pfsel_verdict);
+ * and what the kernel refuses with no rule deciding, as an audit record's
+ * refused= names it: "routing-header", "family", ... (enum pfsel_refusal).
+ * A value with no name gives "?".
  */
 const char *pfsel_op_name(unsigned int op);
 const char *pfsel_proto_name(unsigned int proto);
@@ -591,6 +593,7 @@ const char *pfsel_scope_name(unsigned int scope);
 const char *pfsel_policy_name(unsigned int policy);
 const char *pfsel_mode_name(unsigned int mode);
 const char *pfsel_verdict_name(unsigned int verdict);
+const char *pfsel_refusal_name(unsigned int refusal);
 
 /*
  * The reverse: the value for a name, or -EINVAL.  pfsel_answer_from_name
@@ -602,6 +605,7 @@ int pfsel_family_from_name(const char *name);
 int pfsel_answer_from_name(const char *name);
 int pfsel_scope_from_name(const char *name);
 int pfsel_mode_from_name(const char *name);
+int pfsel_refusal_from_name(const char *name);
 
 /* Enough for any address pfsel_format_addr() writes, with its NUL. */
 #define PFSEL_ADDR_STRLEN 46
@@ -1104,6 +1108,29 @@ int pfsel_request_from_check(const struct pfsel_check_request *check,
  * @comm: its comm, decoded.
  * @subj: its security context (subj=: an SELinux context, an AppArmor
  *        label and its mode), "" when the record has none.
+ * @refused: for a refusal that no rule decided (refused=;
+ *           docs/kernel-interface.md, "Refusals no rule decides"), what
+ *           was refused: enum pfsel_refusal; PFSEL_REFUSAL_COUNT for a
+ *           decision.  A refusal is a denial with no rule (@rule "") by
+ *           @policy, if a policy made it (else PFSEL_SLOT_COUNT); its
+ *           call is @call; its @request has the executable and script,
+ *           and, where the call had a socket, the socket's protocol and
+ *           family (@has_socket) and its ends (@laddr, @raddr); its
+ *           operation is PFSEL_OP_COUNT unless @call is one.
+ * @call: a refusal's call (op=): an operation ("create", "connect"), or
+ *        "setsockopt", "sendmsg", "exec", "open", or a change of what is
+ *        in force ("load", "unload", "forget", "enforce", "hook_timing",
+ *        "cache_threshold", "register", "answer"); "" for a decision.
+ * @has_socket: a refusal's call had a socket, whose protocol and family
+ *              @request has.
+ * @refused_family: the name of a family refused (refused=family): "smc",
+ *                  "rds", "rxrpc", "tipc"; "" otherwise.
+ * @variable: the variable a protected script's environment was refused
+ *            for (refused=script-environment); "" otherwise.
+ * @has_target: a change refused (refused=admin) was for a policy (a
+ *              user's also for a user's answers or agent; target=):
+ * @target_policy: @target_uid: that policy, PFSEL_SLOT_SYSTEM or
+ *                 PFSEL_SLOT_USER and its user.
  *
  * About 14 KiB: allocate it.
  */
@@ -1126,6 +1153,14 @@ struct pfsel_audit_record {
 	long pid;
 	char comm[PFSEL_QUESTION_COMM_MAX];
 	char subj[PFSEL_QUESTION_SECCTX_MAX];
+	unsigned int refused;
+	char call[16];
+	bool has_socket;
+	char refused_family[16];
+	char variable[64];
+	bool has_target;
+	unsigned int target_policy;
+	uint32_t target_uid;
 };
 
 /* One NAME=VALUE field of a record, as the kernel writes it. */
@@ -1158,7 +1193,8 @@ size_t pfsel_audit_fields(char *text, struct pfsel_audit_field *fields,
  * Every field is checked: the vocabulary's words, the addresses, ports
  * and numbers, the untrusted strings (pfsel_audit_string()), the host
  * names (pfsel_hosts_check()), and that each operation has the ends it
- * must have (docs/kernel-interface.md, "Audit").
+ * must have (docs/kernel-interface.md, "Audit").  A refusal that no rule
+ * decided (refused=) is a denial with the fields its call has.
  *
  * Return: 0 or -EBADMSG.
  */
@@ -1184,6 +1220,9 @@ int pfsel_audit_string(const char *value, char *out, size_t size);
  *       "EXE script SCRIPT" must match.
  * @has_since: @since: only records since this time.
  * @want_allow: @want_deny: which verdicts.
+ * @want_refusals: refusals that no rule decided too (denials with
+ *                 refused=); without it, only decisions, each of a
+ *                 request a rule could be written for.
  */
 struct pfsel_audit_filter {
 	const char *input;
@@ -1193,6 +1232,7 @@ struct pfsel_audit_filter {
 	bool has_since;
 	time_t since;
 	bool want_allow, want_deny;
+	bool want_refusals;
 };
 
 /* Called for each wanted record; non-zero stops the reading. */

@@ -206,4 +206,24 @@ enum pfsel_policy_slot {
 	PFSEL_SLOT_COUNT
 };
 
+/**
+ * enum pfsel_refusal - What pfsel refuses with no rule deciding
+ *
+ * Calls that no rule can allow (LANGUAGE.md, sections 6 and 7: families
+ * that reach IP peers unseen, source routes, the path manager's MPTCP
+ * subflows), the refusals that keep a protected application's identity
+ * its own (LANGUAGE.md, section 4, "Protected applications"; section 5),
+ * and a change of what is in force by a process that may not make it
+ * (docs/kernel-interface.md, "Who may do what").  Each is audited as a
+ * denial, its name in the record's refused= field.
+ *
+ * @PFSEL_REFUSAL_COUNT: number of refusals.
+ */
+enum pfsel_refusal {
+#define PFSEL_REFUSAL(id, ...) id,
+#include "pfsel_names.h"
+#undef PFSEL_REFUSAL
+	PFSEL_REFUSAL_COUNT
+};
+
 #endif /* _UAPI_LINUX_PFSEL_H */

@@ -4,9 +4,10 @@
  *
  * Every set of names pfsel reads or writes (operations, protocols, verdicts,
  * families, an agent's answers and their scopes, the two policies, the
- * modes) is one table here, as SELinux keeps its classes in one classmap:
- * each entry gives an enumerator, its name (as the policy language, the
- * audit record, the check file and the tools write it) and its value, once.
+ * modes, what is refused with no rule deciding) is one table here, as
+ * SELinux keeps its classes in one classmap: each entry gives an
+ * enumerator, its name (as the policy language, the audit record, the
+ * check file and the tools write it) and its value, once.
  *
  * The tables are read the way the LSM hooks are read from
  * <linux/lsm_hook_defs.h>: define the entry macro, include this file, undefine
@@ -130,4 +131,35 @@ PFSEL_SLOT(PFSEL_SLOT_USER, "user", 1)
 #ifdef PFSEL_MODE
 PFSEL_MODE(PFSEL_MODE_PERMISSIVE, "permissive", 0)
 PFSEL_MODE(PFSEL_MODE_ENFORCING, "enforcing", 1)
+#endif
+
+/*
+ * What pfsel refuses with no rule deciding, named by the refused= field of
+ * its audit record (docs/kernel-interface.md, "Audit"): enum pfsel_refusal.
+ */
+#ifdef PFSEL_REFUSAL
+/* socket() of a family that reaches IP peers through the kernel's sockets */
+PFSEL_REFUSAL(PFSEL_REFUSED_FAMILY, "family", 0)
+/* an IPv6 routing header, set on a socket or sent with a message */
+PFSEL_REFUSAL(PFSEL_REFUSED_ROUTING_HEADER, "routing-header", 1)
+/* IPv4 options (a loose or strict source route among them) */
+PFSEL_REFUSAL(PFSEL_REFUSED_IP_OPTIONS, "ip-options", 2)
+/* control messages a send left where the hook cannot read them */
+PFSEL_REFUSAL(PFSEL_REFUSED_UNREAD_CONTROL, "unread-control", 3)
+/* an MPTCP subflow the kernel's path manager would open later */
+PFSEL_REFUSAL(PFSEL_REFUSED_MPTCP_SUBFLOW, "mptcp-subflow", 4)
+/* execve() of a protected application: traced */
+PFSEL_REFUSAL(PFSEL_REFUSED_TRACED, "traced", 5)
+/* ... under a seccomp filter */
+PFSEL_REFUSAL(PFSEL_REFUSED_SECCOMP, "seccomp", 6)
+/* ... sharing its filesystem context with another process or thread */
+PFSEL_REFUSAL(PFSEL_REFUSED_SHARED_FS, "shared-fs", 7)
+/* ... from a root directory other than init's */
+PFSEL_REFUSAL(PFSEL_REFUSED_PRIVATE_ROOT, "private-root", 8)
+/* ... a protected script, with a variable its interpreter runs code from */
+PFSEL_REFUSAL(PFSEL_REFUSED_SCRIPT_ENVIRONMENT, "script-environment", 9)
+/* an open of another file at a script's path, before the script's own */
+PFSEL_REFUSAL(PFSEL_REFUSED_SCRIPT_PATH, "script-path", 10)
+/* a change of what is in force, by a process that may not make it */
+PFSEL_REFUSAL(PFSEL_REFUSED_ADMIN, "admin", 11)
 #endif

@@ -722,6 +722,154 @@ static void test_log_hosts(void **state)
 	free(err);
 }
 
+/*
+ * Refusals no rule decided (refused=): audit2pfw writes no rule for them
+ * and says why in the group's comment; the denial beside them still gets
+ * its rule, which compiles and allows it.  A refusal of a name the
+ * library does not know is skipped, and said so.
+ */
+static void test_refusals(void **state)
+{
+	char compiled[256], *out, *err, *expected;
+
+	(void)state;
+	assert_int_equal(0, run(&out, &err, "audit2pfw", "-i",
+				fixture("refusals.log"), NULL));
+	expected = slurp(fixture("refusals.expected"));
+	assert_string_equal(expected, out);
+	assert_non_null(strstr(err, "1 pfsel record could not be read"));
+	/* One rule, the denial's: none for what was refused. */
+	assert_null(strstr(out, "allow /usr/bin/curl"));
+	assert_null(strstr(out, "allow /usr/bin/firefox"));
+	assert_null(strstr(out, "allow /usr/bin/bash"));
+	assert_null(strstr(out, "2001:db8:1::a"));
+	compile(out, compiled, sizeof(compiled));
+	expect_query(compiled, "/usr/bin/netprobe", "connect", "udp",
+		     "2001:db8:1::d", "7600", "allow");
+	expect_query(compiled, "/usr/bin/netprobe", "connect", "udp",
+		     "2001:db8:1::a", "7600", "deny");
+	free(expected);
+	free(out);
+	free(err);
+
+	/* --permissive: only the options let through in permissive mode. */
+	assert_int_equal(0, run(&out, &err, "audit2pfw", "-i",
+				fixture("refusals.log"), "--permissive", NULL));
+	assert_string_equal(
+		"# /usr/bin/netprobe (uid 1001): 1 refused (1 in permissive "
+		"mode)\n"
+		"#   refused IPv4 options: they may hold a source route, which "
+		"sends packets past the address a rule decided; no rule "
+		"allows one (LANGUAGE.md, section 7)\n\n",
+		out);
+	free(out);
+	free(err);
+}
+
+/*
+ * pfsel log: a refusal's call and what it had (a family, the socket's
+ * ends), the policy that restrains, refused= where a rule would be; the
+ * JSON object has "refused" and "variable", a decision's has neither.
+ */
+static void test_log_refusals(void **state)
+{
+	static const char *const lines[] = {
+		"deny  uid=1001 /usr/bin/netprobe connect udp to "
+		"[2001:db8:1::d]:7600 user default pid=1501\n",
+		"deny  uid=1001 /usr/bin/netprobe setsockopt udp user "
+		"refused=routing-header pid=1502\n",
+		"deny  uid=1001 /usr/bin/netprobe sendmsg udp to "
+		"[2001:db8:1::a]:7600 user refused=routing-header pid=1503\n",
+		"deny  uid=1001 /usr/bin/netprobe setsockopt udp from "
+		"198.18.0.1:40000 to 198.18.0.10:7600 system "
+		"refused=ip-options permissive pid=1504\n",
+		"deny  uid=1001 /usr/bin/netprobe create rds user "
+		"refused=family pid=1505\n",
+		"deny  uid=1001 /usr/bin/curl connect tcp from "
+		"127.0.0.1:41000 to 127.0.0.1:7701 user "
+		"refused=mptcp-subflow\n",
+		"deny  uid=1001 /usr/bin/firefox exec user refused=traced "
+		"pid=1507\n",
+		"deny  uid=1001 /usr/bin/bash script /usr/local/bin/sync.sh "
+		"exec system refused=script-environment variable=BASH_ENV "
+		"pid=1508\n",
+		"deny  uid=1001 /usr/bin/bash script /usr/local/bin/sync.sh "
+		"open refused=script-path pid=1509\n",
+		"deny  uid=1001 /usr/sbin/pfsel unload refused=admin "
+		"target=1001 pid=1511\n",
+		"deny  uid=0 /usr/bin/dash hook_timing refused=admin "
+		"pid=1512\n",
+	};
+	char *out, *err;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(0, run(&out, &err, "log", "-i",
+				fixture("refusals.log"), NULL));
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		if (!strstr(out, lines[i])) {
+			print_error("missing: %s in:\n%s", lines[i], out);
+			fail();
+		}
+	assert_null(strstr(out, "teleport"));
+	assert_non_null(strstr(err, "1 pfsel record could not be read"));
+	free(out);
+	free(err);
+
+	assert_int_equal(0, run(&out, &err, "log", "-i",
+				fixture("refusals.log"), "--json", NULL));
+	assert_non_null(strstr(
+		out, "\"policy\":\"user\",\"rule\":null,\"refused\":\"family\","
+		     "\"variable\":null,\"target\":null,\"target_uid\":null,"
+		     "\"uid\":1001,\"pid\":1505,\"app\":"
+		     "\"/usr/bin/netprobe\",\"script\":null,\"op\":\"create\","
+		     "\"protocol\":null,\"family\":\"rds\",\"laddr\":null,"
+		     "\"lport\":null,\"raddr\":null,\"rport\":null,"));
+	assert_non_null(strstr(out, "\"policy\":null,\"rule\":null,"
+				    "\"refused\":\"script-path\","));
+	assert_non_null(strstr(out, "\"refused\":\"script-environment\","
+				    "\"variable\":\"BASH_ENV\","));
+	assert_non_null(strstr(out,
+			       "\"refused\":\"admin\",\"variable\":null,"
+			       "\"target\":\"user\",\"target_uid\":1001,"));
+	/* The denial's object is a decision's, as it was. */
+	assert_non_null(
+		strstr(out, "\"rule\":null,\"uid\":1001,\"pid\":1501,"));
+	free(out);
+	free(err);
+}
+
+static int count_record(const struct pfsel_audit_record *rec, void *arg)
+{
+	(void)rec;
+	++*(unsigned long *)arg;
+	return 0;
+}
+
+/*
+ * libpfsel's reader hands refusals only to a reader that asks for them
+ * (pfsel log, audit2pfw); another (the prompt's monitor, which offers to
+ * make a rule of each record) gets the decisions alone, and does not
+ * count the refusals as records it could not read.
+ */
+static void test_reader_wants_refusals(void **state)
+{
+	struct pfsel_audit_filter src = { .input = fixture("refusals.log"),
+					  .want_allow = true,
+					  .want_deny = true };
+	unsigned long n = 0, bad;
+
+	(void)state;
+	assert_int_equal(0, pfsel_audit_read(&src, count_record, &n, &bad));
+	assert_int_equal(1, n);
+	assert_int_equal(1, bad); /* refused=teleport */
+	n = 0;
+	src.want_refusals = true;
+	assert_int_equal(0, pfsel_audit_read(&src, count_record, &n, &bad));
+	assert_int_equal(11, n);
+	assert_int_equal(1, bad);
+}
+
 static void test_since(void **state)
 {
 	const time_t now = 1718000000;
@@ -771,6 +919,9 @@ int main(void)
 		cmocka_unit_test(test_hosts),
 		cmocka_unit_test(test_hosts_compile),
 		cmocka_unit_test(test_log_hosts),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_log_refusals),
+		cmocka_unit_test(test_reader_wants_refusals),
 		cmocka_unit_test(test_since),
 	};
 

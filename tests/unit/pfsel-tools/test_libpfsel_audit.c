@@ -229,6 +229,128 @@ static void test_record_request(void **state)
 }
 
 /* AppArmor's "subj=LABEL (MODE)" and an enriched log's tail. */
+/*
+ * A refusal's record (refused=): a name the library knows, a denial, op=
+ * a call, no rule, the policy that restrains or "?"; the socket's
+ * family, protocol and ends only where it had one, and then its local end
+ * at least; a refused family's name, a script environment's variable.
+ * A decision is PFSEL_REFUSAL_COUNT.
+ */
+static void test_refusal_decode(void **state)
+{
+	static const char *const broken[] = {
+		/* a refusal the library does not know */
+		"op=exec verdict=deny refused=teleport permissive=0 policy=?",
+		/* not a denial */
+		"op=exec verdict=allow refused=traced permissive=0 policy=?",
+		/* a call that is no word */
+		"op=Exec verdict=deny refused=traced permissive=0 policy=?",
+		"op=exec verdict=deny refused=traced permissive=0 policy=root",
+		/* a family's name that is no word */
+		"op=create verdict=deny refused=family permissive=0 "
+		"policy=user family=RxRPC",
+		/* a socket without its local end, or its protocol */
+		"op=sendmsg verdict=deny refused=ip-options permissive=0 "
+		"policy=user family=inet protocol=udp laddr=? lport=? "
+		"raddr=192.0.2.1 rport=53",
+		"op=sendmsg verdict=deny refused=ip-options permissive=0 "
+		"policy=user family=inet laddr=0.0.0.0 lport=0 raddr=? "
+		"rport=?",
+		/* a target that is neither the system nor a uid */
+		"op=load verdict=deny refused=admin permissive=0 policy=? "
+		"target=root",
+		/* a family of the vocabulary's for a socket's refusal */
+		"op=setsockopt verdict=deny refused=ip-options permissive=0 "
+		"policy=user family=rds protocol=udp laddr=0.0.0.0 lport=0 "
+		"raddr=? rport=?",
+	};
+	struct pfsel_audit_record *rec = malloc(sizeof(*rec));
+	char line[1024];
+	size_t i;
+
+	(void)state;
+	assert_non_null(rec);
+	assert_int_equal(0,
+			 decode_line(HEAD "op=connect verdict=deny "
+					  "permissive=0 policy=user "
+					  "rule=default family=inet "
+					  "protocol=tcp laddr=0.0.0.0 lport=0 "
+					  "raddr=192.0.2.1 rport=80" TAIL,
+				     rec));
+	assert_int_equal(PFSEL_REFUSAL_COUNT, rec->refused);
+	assert_string_equal("", rec->call);
+	assert_int_equal(0,
+			 decode_line(HEAD "op=setsockopt verdict=deny "
+					  "refused=routing-header "
+					  "permissive=0 policy=user "
+					  "family=inet6 protocol=udp laddr=:: "
+					  "lport=0 raddr=? rport=?" TAIL,
+				     rec));
+	assert_int_equal(PFSEL_REFUSED_ROUTING_HEADER, rec->refused);
+	assert_string_equal("setsockopt", rec->call);
+	assert_int_equal(PFSEL_OP_COUNT, rec->request.op);
+	assert_int_equal(PFSEL_VERDICT_DENY, rec->verdict);
+	assert_int_equal(PFSEL_SLOT_USER, rec->policy);
+	assert_true(rec->has_socket);
+	assert_int_equal(PFSEL_PROTO_UDP, rec->request.proto);
+	assert_int_equal(PFSEL_FAMILY_INET6, rec->request.family);
+	assert_true(rec->has_laddr);
+	assert_false(rec->has_raddr);
+	assert_int_equal(-1, rec->rport);
+	assert_string_equal("", rec->rule);
+	assert_string_equal("/usr/bin/x", rec->request.exe);
+
+	/* No socket: a family's name, or nothing; the operation if any. */
+	assert_int_equal(0, decode_line(HEAD "op=create verdict=deny "
+					     "refused=family permissive=1 "
+					     "policy=system family=rxrpc" TAIL,
+					rec));
+	assert_string_equal("rxrpc", rec->refused_family);
+	assert_int_equal(PFSEL_OP_CREATE, rec->request.op);
+	assert_false(rec->has_socket);
+	assert_true(rec->permissive);
+	assert_int_equal(-1, rec->lport);
+	assert_int_equal(0, decode_line(HEAD "op=exec verdict=deny "
+					     "refused=script-environment "
+					     "permissive=0 policy=user "
+					     "variable=\"BASH_ENV\"" TAIL,
+					rec));
+	assert_string_equal("BASH_ENV", rec->variable);
+	assert_int_equal(0, decode_line(HEAD "op=open verdict=deny "
+					     "refused=script-path permissive=0 "
+					     "policy=?" TAIL,
+					rec));
+	assert_int_equal(PFSEL_SLOT_COUNT, rec->policy);
+	assert_false(rec->has_target);
+
+	/* A refused change, and what it was for. */
+	assert_int_equal(0, decode_line(HEAD "op=unload verdict=deny "
+					     "refused=admin permissive=0 "
+					     "policy=? target=1002" TAIL,
+					rec));
+	assert_int_equal(PFSEL_REFUSED_ADMIN, rec->refused);
+	assert_string_equal("unload", rec->call);
+	assert_true(rec->has_target);
+	assert_int_equal(PFSEL_SLOT_USER, rec->target_policy);
+	assert_int_equal(1002, rec->target_uid);
+	assert_int_equal(0, decode_line(HEAD "op=cache_threshold verdict=deny "
+					     "refused=admin permissive=0 "
+					     "policy=? target=system" TAIL,
+					rec));
+	assert_int_equal(PFSEL_SLOT_SYSTEM, rec->target_policy);
+
+	/* Each of these breaks it. */
+
+	for (i = 0; i < sizeof(broken) / sizeof(broken[0]); i++) {
+		snprintf(line, sizeof(line), HEAD "%s" TAIL, broken[i]);
+		if (decode_line(line, rec) != -EBADMSG) {
+			print_error("decoded: %s\n", broken[i]);
+			fail();
+		}
+	}
+	free(rec);
+}
+
 static void test_fields(void **state)
 {
 	char text[] = HEAD "op=create subj=firefox (enforce) x=1\x1d"
@@ -324,6 +446,7 @@ int main(void)
 		cmocka_unit_test(test_audit_string),
 		cmocka_unit_test(test_record_decode),
 		cmocka_unit_test(test_record_request),
+		cmocka_unit_test(test_refusal_decode),
 		cmocka_unit_test(test_fields),
 		cmocka_unit_test(test_request_from_question),
 		cmocka_unit_test(test_request_check),

@@ -35,6 +35,16 @@ static void test_names(void **state)
 	assert_string_equal(pfsel_verdict_name(PFSEL_VERDICT_ASK), "ask");
 	assert_string_equal(pfsel_verdict_name(PFSEL_VERDICT_DENY), "deny");
 	assert_string_equal(pfsel_verdict_name(PFSEL_VERDICT_COUNT), "?");
+	assert_string_equal(pfsel_refusal_name(PFSEL_REFUSED_ROUTING_HEADER),
+			    "routing-header");
+	assert_string_equal(pfsel_refusal_name(PFSEL_REFUSED_SCRIPT_PATH),
+			    "script-path");
+	assert_string_equal(pfsel_refusal_name(PFSEL_REFUSAL_COUNT), "?");
+	assert_int_equal(pfsel_refusal_from_name("mptcp-subflow"),
+			 PFSEL_REFUSED_MPTCP_SUBFLOW);
+	assert_int_equal(pfsel_refusal_from_name("family"),
+			 PFSEL_REFUSED_FAMILY);
+	assert_int_equal(pfsel_refusal_from_name("routing_header"), -EINVAL);
 
 	assert_int_equal(pfsel_op_from_name("listen"), PFSEL_OP_LISTEN);
 	assert_int_equal(pfsel_op_from_name("Listen"), -EINVAL);
