@@ -12,7 +12,6 @@
  * (become.c).
  */
 #include <errno.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,28 +22,22 @@
 /* @arg as a user name, else as a uid: 0, or -1 with a message printed. */
 static int lookup_user(const char *arg, struct agent_user *u)
 {
-	struct passwd *pw;
-	unsigned long n;
-	char *end;
+	struct user_account a;
+	int ret = user_account_parse(&a, arg);
 
-	errno = 0;
-	pw = getpwnam(arg);
-	if (!pw && arg[0] >= '0' && arg[0] <= '9') {
-		errno = 0;
-		n = strtoul(arg, &end, 10);
-		if (!*end && !errno && n < (uid_t)-1)
-			pw = getpwuid((uid_t)n);
-	}
-	if (!pw) {
+	if (ret) {
 		fprintf(stderr,
 			"pfsel-agent: --user: no user '%s' in the user database%s%s\n",
-			arg, errno ? ": " : "", errno ? strerror(errno) : "");
+			arg, ret != -ESRCH ? ": " : "",
+			ret != -ESRCH ? strerror(-ret) : "");
+		user_account_free(&a);
 		return -1;
 	}
-	u->uid = pw->pw_uid;
-	u->gid = pw->pw_gid;
-	u->name = strdup(pw->pw_name);
-	u->dir = strdup(pw->pw_dir && *pw->pw_dir ? pw->pw_dir : "/");
+	u->uid = a.pw.pw_uid;
+	u->gid = a.pw.pw_gid;
+	u->name = strdup(a.pw.pw_name);
+	u->dir = strdup(a.pw.pw_dir && *a.pw.pw_dir ? a.pw.pw_dir : "/");
+	user_account_free(&a);
 	if (!u->name || !u->dir) {
 		fprintf(stderr, "pfsel-agent: %s\n", strerror(ENOMEM));
 		return -1;

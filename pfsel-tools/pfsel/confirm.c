@@ -19,7 +19,6 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
-#include <pwd.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,15 +188,13 @@ bool pfselcmd_under_pkexec(void)
 
 int pfselcmd_parse_user(const char *text, uint32_t *uid)
 {
-	struct passwd pw, *found = NULL;
-	char buf[16384];
+	struct user_account a;
+	int ret = user_account_parse(&a, text);
 
-	if (pfselcmd_parse_uid(text, uid))
-		return 0;
-	if (getpwnam_r(text, &pw, buf, sizeof(buf), &found) || !found)
-		return -ESRCH;
-	*uid = (uint32_t)pw.pw_uid;
-	return 0;
+	if (!ret)
+		*uid = (uint32_t)a.pw.pw_uid;
+	user_account_free(&a);
+	return ret;
 }
 
 const char *pfselcmd_pfwc(void)

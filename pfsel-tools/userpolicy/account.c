@@ -2,11 +2,12 @@
 /*
  * libuserpolicy - the account a policy is compiled for: the user's passwd
  * entry and groups, as the runas.c child needs them.  Looked up by the PAM
- * module (by name) and the pfsel command (pfsel confirm, pfsel status: by
- * uid).
+ * module (by name), the pfsel command (by uid) and, as a person types it
+ * (a name, else a uid), by pfsel-agent --user and pfsel's --user.
  */
 #include <errno.h>
 #include <grp.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -73,4 +74,31 @@ void user_account_free(struct user_account *const a)
 	free(a->pwbuf);
 	a->groups = NULL;
 	a->pwbuf = NULL;
+}
+
+/* All digits, and a uid the kernel could have: (uid_t)-1 is no one's. */
+static bool uid_text(const char *const text, uid_t *const uid)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!*text || strspn(text, "0123456789") != strlen(text))
+		return false;
+	errno = 0;
+	v = strtoull(text, &end, 10);
+	if (errno || v >= (uid_t)-1)
+		return false;
+	*uid = (uid_t)v;
+	return true;
+}
+
+int user_account_parse(struct user_account *const a, const char *const text)
+{
+	uid_t uid;
+	int ret = user_account_lookup(a, text, 0);
+
+	if (ret != -ESRCH || !uid_text(text, &uid))
+		return ret;
+	user_account_free(a);
+	return user_account_lookup(a, NULL, uid);
 }

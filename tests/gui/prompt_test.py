@@ -28,7 +28,9 @@ The cases (--backend x11 runs a to j, --backend wayland "a" and "g",
      the agent side receives that width.
   d  the decisions window (--monitor --audit-input=FILE) lists a denial
      from an AUDIT_PFSEL_ACCESS record with the rule that decided it.
-  e  an executable name with an escape sequence is shown escaped.
+  e  an executable name with an escape sequence is shown escaped; the
+     control: the same question, passed through the same seam to the unit
+     tests' stand-in prompt (fake_prompt), reaches it with the raw byte.
   f  a question whose time runs out is withdrawn: it leaves the window and
      the agent side has it unanswered.
   g  the user's programs cannot answer: without
@@ -44,7 +46,10 @@ The cases (--backend x11 runs a to j, --backend wayland "a" and "g",
      not answer it; a second later the same press does.
   i  nothing on the session bus answers: the prompt owns no well-known
      name, and its application object's Activate, ActivateAction, Open
-     and CommandLine neither answer nor take the focus.
+     and CommandLine neither answer nor take the focus; the control: the
+     same calls, sent the same way to an application that owns a name and
+     has those actions (bus_target.py), each reach it, and its Activate
+     takes the focus.
   j  a question whose address the kernel knows host names for shows them
      (Host name, and the headline names the first); "always" offers the
      host widths, shows their rules ("to host *.example.org port 443",
@@ -163,41 +168,23 @@ def wait_for(fn, timeout, interval=0.2):
 # --- The agent's side: the seam driver --------------------------------------
 
 
-class Driver:
-    """build/tests/gui/seam_driver running pfsel-prompt; its lines.
+class LineProgram:
+    """A program whose standard output is read line by line as it comes
+    (a thread), for expect(); each line is logged after name."""
 
-    With accessible_actions, PFSEL_PROMPT_ACCESSIBLE_ACTIONS=1 is in the
-    driver's environment, so in the prompt's: AT-SPI actions answer."""
-
-    def __init__(self, ctx, prompt_args=(), accessible_actions=True):
-        self.ctx = ctx
+    def __init__(self, name, argv, env, stderr, stdin=None):
+        self.name = name
         self.lines = queue.Queue()
         self.seen = []
-        env = dict(ctx.env)
-        env.pop(ACCESSIBLE_ACTIONS, None)
-        if accessible_actions:
-            env[ACCESSIBLE_ACTIONS] = "1"
-        self.proc = subprocess.Popen(
-            [ctx.driver, ctx.prompt, *prompt_args],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=ctx.prompt_log,
-            env=env,
-            text=True,
-            bufsize=1,
-        )
+        self.proc = subprocess.Popen(argv, stdin=stdin, stdout=subprocess.PIPE, stderr=stderr,
+                                     env=env, text=True, bufsize=1)
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self):
         for line in self.proc.stdout:
-            log(f"driver: {line.rstrip()}")
+            log(f"{self.name}: {line.rstrip()}")
             self.lines.put(line.rstrip("\n"))
         self.lines.put(None)
-
-    def send(self, line):
-        log(f"to driver: {line}")
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
 
     def expect(self, pattern, timeout=10):
         """The first line (from now on) that matches pattern, or None."""
@@ -216,6 +203,28 @@ class Driver:
             m = re.fullmatch(pattern, line)
             if m:
                 return m
+
+
+class Driver(LineProgram):
+    """build/tests/gui/seam_driver running pfsel-prompt (or program, in its
+    place, with prompt_args); its lines.
+
+    With accessible_actions, PFSEL_PROMPT_ACCESSIBLE_ACTIONS=1 is in the
+    driver's environment, so in the prompt's: AT-SPI actions answer."""
+
+    def __init__(self, ctx, prompt_args=(), accessible_actions=True, program=None):
+        self.ctx = ctx
+        env = dict(ctx.env)
+        env.pop(ACCESSIBLE_ACTIONS, None)
+        if accessible_actions:
+            env[ACCESSIBLE_ACTIONS] = "1"
+        super().__init__("driver", [ctx.driver, program or ctx.prompt, *prompt_args], env,
+                         ctx.prompt_log, stdin=subprocess.PIPE)
+
+    def send(self, line):
+        log(f"to driver: {line}")
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
 
     def ask(self, qid, timeout_ms, **fields):
         words = [f"{k}={urllib.parse.quote(str(v), safe='/.:-_')}" for k, v in fields.items()]
@@ -509,6 +518,8 @@ def make_world(args):
     ctx.logs = os.path.join(ctx.top, "build", "logs")
     ctx.prompt = args.prompt or os.path.join(ctx.top, "build", "bin", "pfsel-prompt")
     ctx.driver = args.driver or os.path.join(ctx.top, "build", "tests", "gui", "seam_driver")
+    ctx.fake_prompt = args.fake_prompt or os.path.join(ctx.top, "build", "tests", "pfsel-tools",
+                                                       "fake_prompt")
     os.makedirs(ctx.logs, exist_ok=True)
     w = ctx.work
     for d in ("home", "data/applications", "data/icons", "config", "cache", "state", "bin"):
@@ -998,11 +1009,36 @@ def case_j(ctx):
         p.close()
 
 
+def passed_on(ctx, qid, q):
+    """The question q as the agent's side passes it to its prompt: what the
+    tests' stand-in prompt (fake_prompt, run through the same seam in
+    pfsel-prompt's place) records of it, "ask ID MS_LEFT EXE" with the
+    executable's bytes as they came, or None."""
+    record = os.path.join(ctx.work, f"passed-on-{qid}")
+    driver = Driver(ctx, (record, "answer", "deny", "once", "exact"), program=ctx.fake_prompt)
+    try:
+        if driver.expect("ready", 10) is None or driver.ask(qid, 60000, **q) is None:
+            return None
+        driver.expect(rf"answer {qid} .*", 10)
+    finally:
+        driver.close()
+    with open(record, encoding="utf-8", errors="surrogateescape") as f:
+        asked = [line.rstrip("\n") for line in f if line.startswith(f"ask {qid} ")]
+    return asked[0] if asked else None
+
+
 def case_e(ctx):
+    evil = f"{ctx.work}/bin/pft\x1b[2Kevil"
+    evil_question = question(ctx, exe=evil, comm="pft\x1b[2Kevil", script="")
+    # The control: the name the prompt is given holds the escape byte, so
+    # that what the window shows without it is the prompt's escaping.
+    given = passed_on(ctx, 30, evil_question)
+    check("e: control: the agent's side passes the name on with its raw escape byte "
+          "(the stand-in prompt's record of the same question)",
+          given is not None and given.endswith(" " + evil), repr(given))
     p = Prompt(ctx)
     try:
-        evil = f"{ctx.work}/bin/pft\x1b[2Kevil"
-        p.driver.ask(31, 60000, **question(ctx, exe=evil, comm="pft\x1b[2Kevil", script=""))
+        p.driver.ask(31, 60000, **evil_question)
         w = p.window_with("evil", 20)
         if not check("e: the question is shown", w is not None):
             return
@@ -1285,9 +1321,48 @@ def bus_pid(bus, name):
     return None if isinstance(got, Exception) else got[0]
 
 
-def case_i(ctx):
+# The actions case i activates on the prompt's application object, as any
+# program of the user can: what an answer or the monitor could be called.
+BUS_ACTIONS = ("allow", "deny", "answer", "app.allow", "show-monitor")
+# The control's application (bus_target.py): its id, and so its object.
+BUS_TARGET_ID = "org.pfsel.TestBusTarget"
+
+
+def bus_commands():
+    """What case i sends an application's object on the session bus, in
+    order: (the call's name, interface, method, arguments, reply type,
+    what bus_target.py says when the call reaches it)."""
     from gi.repository import GLib
 
+    out = [
+        ("org.freedesktop.Application.Activate", "org.freedesktop.Application", "Activate",
+         GLib.Variant("(a{sv})", ({},)), None, "activate"),
+        ("org.gtk.Application.Activate", "org.gtk.Application", "Activate",
+         GLib.Variant("(a{sv})", ({},)), None, "activate"),
+        ("org.freedesktop.Application.Open", "org.freedesktop.Application", "Open",
+         GLib.Variant("(asa{sv})", (["file:///allow"], {})), None, "open file:///allow"),
+        ("org.gtk.Application.CommandLine", "org.gtk.Application", "CommandLine",
+         GLib.Variant("(oaaya{sv})", ("/org/pfsel/TestCommandLine",
+                                      [b"pfsel-prompt\0", b"--agent-fd=0\0"], {})),
+         "(i)", "command-line pfsel-prompt --agent-fd=0"),
+    ]
+    for action in BUS_ACTIONS:
+        out.append((f"org.freedesktop.Application.ActivateAction {action}",
+                    "org.freedesktop.Application", "ActivateAction",
+                    GLib.Variant("(sava{sv})", (action, [], {})), None, f"action {action}"))
+        out.append((f"org.gtk.Actions.Activate {action}", "org.gtk.Actions", "Activate",
+                    GLib.Variant("(sava{sv})", (action, [], {})), None, f"action {action}"))
+    return out
+
+
+def bus_connection_of(bus, before, pid):
+    """The unique names on the bus that are not in before and belong to
+    process pid."""
+    return sorted(n for n in bus_names(bus) - before
+                  if n.startswith(":") and bus_pid(bus, n) == pid)
+
+
+def case_i(ctx):
     bus = session_bus()
     before = bus_names(bus)
     p = Prompt(ctx)
@@ -1301,7 +1376,7 @@ def case_i(ctx):
         known = sorted(n for n in new if not n.startswith(":"))
         check("i: the prompt took no well-known name on the session bus", not known,
               f"new names: {known}")
-        mine = sorted(n for n in new if n.startswith(":") and bus_pid(bus, n) == p.pid)
+        mine = bus_connection_of(bus, before, p.pid)
         check("i: it is on the session bus by a unique name only", len(mine) == 1,
               f"the prompt's connections: {mine}; new names: {sorted(new)}")
         if not mine:
@@ -1320,31 +1395,8 @@ def case_i(ctx):
         check("i: another window has the focus", active and not is_active(w),
               f"holder active {active}, prompt active {is_active(w)}")
         time.sleep(1.2)  # the buttons armed: an answer could now be taken
-        calls = {
-            "org.freedesktop.Application.Activate": bus_call(
-                bus, name, path, "org.freedesktop.Application", "Activate",
-                GLib.Variant("(a{sv})", ({},))),
-            "org.gtk.Application.Activate": bus_call(
-                bus, name, path, "org.gtk.Application", "Activate",
-                GLib.Variant("(a{sv})", ({},))),
-            "org.freedesktop.Application.Open": bus_call(
-                bus, name, path, "org.freedesktop.Application", "Open",
-                GLib.Variant("(asa{sv})", (["file:///allow"], {}))),
-            "org.gtk.Application.CommandLine": bus_call(
-                bus, name, path, "org.gtk.Application", "CommandLine",
-                GLib.Variant("(oaaya{sv})", ("/org/pfsel/TestCommandLine",
-                                             [b"pfsel-prompt\0", b"--agent-fd=0\0"], {})),
-                "(i)"),
-        }
-        for action in ("allow", "deny", "answer", "app.allow", "show-monitor"):
-            calls[f"org.freedesktop.Application.ActivateAction {action}"] = bus_call(
-                bus, name, path, "org.freedesktop.Application", "ActivateAction",
-                GLib.Variant("(sava{sv})", (action, [], {})))
-            calls[f"org.gtk.Actions.Activate {action}"] = bus_call(
-                bus, name, path, "org.gtk.Actions", "Activate",
-                GLib.Variant("(sava{sv})", (action, [], {})))
-        for call, result in calls.items():
-            log(f"i: {call}: {result!r}")
+        for call, iface, method, args, reply, _heard in bus_commands():
+            log(f"i: {call}: {bus_call(bus, name, path, iface, method, args, reply)!r}")
         got = p.driver.expect(r"answer 71 .*", 3)
         check("i: Activate, ActivateAction (allow, deny, ...), Open and CommandLine give "
               "the agent no answer",
@@ -1356,11 +1408,60 @@ def case_i(ctx):
         check("i: ... and the prompt did not take the focus", not stolen,
               f"prompt active {is_active(w)}, holder active {is_active(holder_win)}")
         screenshot(ctx, "i-bus")
+        bus_control(ctx, bus, holder_win)
     finally:
         if holder is not None:
             holder.terminate()
             holder.wait()
         p.close()
+
+
+def bus_control(ctx, bus, holder_win):
+    """Case i's control: the same calls, sent the same way to an application
+    that owns a name and has those actions (bus_target.py), reach it, and
+    its Activate takes the focus from the other window."""
+    from gi.repository import GLib
+
+    before = bus_names(bus)
+    target = LineProgram("bus target",
+                         [sys.executable, os.path.join(ctx.top, "tests", "gui", "bus_target.py"),
+                          BUS_TARGET_ID, *BUS_ACTIONS],
+                         ctx.env, ctx.prompt_log)
+    try:
+        if not check(f"i: control: an application that owns {BUS_TARGET_ID} starts",
+                     target.expect("ready", 15) is not None, " | ".join(target.seen)):
+            return
+        mine = bus_connection_of(bus, before, target.proc.pid)
+        owner = bus_call(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                         "org.freedesktop.DBus", "GetNameOwner",
+                         GLib.Variant("(s)", (BUS_TARGET_ID,)), "(s)")
+        if not check(f"i: control: ... on the bus by its unique name, which owns {BUS_TARGET_ID}",
+                     len(mine) == 1 and not isinstance(owner, Exception) and owner[0] == mine[0],
+                     f"its connections: {mine}; owner: {owner!r}"):
+            return
+        name, path = mine[0], "/" + BUS_TARGET_ID.replace(".", "/")
+        actions = bus_call(bus, name, path, "org.gtk.Actions", "List", None, "(as)")
+        check("i: control: ... and its object lists the actions (org.gtk.Actions.List)",
+              not isinstance(actions, Exception) and sorted(actions[0]) == sorted(BUS_ACTIONS),
+              repr(actions))
+        missed = []
+        for call, iface, method, args, reply, heard in bus_commands():
+            result = bus_call(bus, name, path, iface, method, args, reply)
+            log(f"i: control: {call}: {result!r}")
+            if isinstance(result, Exception) or target.expect(re.escape(heard), 5) is None:
+                missed.append(f"{call}: {result!r}, not heard ({heard!r})")
+        check("i: control: each of those calls reaches it: Activate, ActivateAction and "
+              f"org.gtk.Actions.Activate ({', '.join(BUS_ACTIONS)}), Open, CommandLine",
+              not missed, "\n".join(missed))
+        app = wait_for(lambda: app_of(target.proc.pid), 10)
+        found = app and wait_for(lambda: windows(app), 10)
+        taken = found and wait_for(lambda: is_active(found[0]) and not is_active(holder_win), 5)
+        screenshot(ctx, "i-bus-control")
+        check("i: control: ... and its Activate took the focus from the other window",
+              taken, f"its windows: {found}; other window active {is_active(holder_win)}")
+    finally:
+        target.proc.terminate()
+        target.proc.wait()
 
 
 def case_k(ctx):
@@ -1568,6 +1669,8 @@ def main():
                         help="which cases, e.g. ab (default: all of the backend's)")
     parser.add_argument("--prompt", help="the pfsel-prompt to test (default: build/bin's)")
     parser.add_argument("--driver", help="the seam driver (default: build/tests/gui's)")
+    parser.add_argument("--fake-prompt", help="the tests' stand-in prompt "
+                        "(default: build/tests/pfsel-tools's fake_prompt)")
     args = parser.parse_args()
     cases = args.cases or {"x11": "abcdefghij", "wayland": "ag", "gnome": "abgklm"}[args.backend]
     if any(c not in CASES for c in cases):

@@ -109,11 +109,11 @@ static void test_arguments_and_environment(void **state)
 	assert_int_equal(0, compile(f, 5, &out, &len, diag));
 	unsetenv("LD_PRELOAD");
 	unsetenv("PFWC_SERVICES");
-	snprintf(
-		expect, sizeof(expect),
-		"--uid=%u -o - %s/.pfw\n%s\nHOME=%s\nLC_ALL=C\nLOGNAME=tester\n"
-		"PATH=/usr/bin:/bin\nUSER=tester\n",
-		(unsigned int)getuid(), f->home, f->home, f->home);
+	snprintf(expect, sizeof(expect),
+		 "--uid=%u -Wno-shadow -o - %s/.pfw\n%s\nHOME=%s\nLC_ALL=C\n"
+		 "LOGNAME=tester\n"
+		 "PATH=/usr/bin:/bin\nUSER=tester\n",
+		 (unsigned int)getuid(), f->home, f->home, f->home);
 	assert_string_equal(expect, out);
 	assert_int_equal(strlen(expect), len);
 	free(out);
@@ -295,10 +295,43 @@ static void test_root_becomes_the_user(void **state)
 	/* Readable folder, unreadable file: stat works, reading does not. */
 	assert_int_equal(0, chmod(secret_dir, 0755));
 	assert_int_equal(0, user_source_stat(&f->user, 5, &pfw));
-	fake_pfwc(f, "cat \"$4\" || exit 1");
+	fake_pfwc(f, "cat \"$5\" || exit 1");
 	assert_int_equal(-EBADMSG, compile(f, 5, &out, &len, diag));
 	assert_null(out);
 	assert_non_null(strstr(diag, "Permission denied"));
+}
+
+/* A user as a person types one: a name, else a uid; nothing else. */
+static void test_account_parse(void **state)
+{
+	static const char *const nobody_at_all[] = {
+		"no-such-user-pfsel",
+		"4294967295",
+		"99999999999",
+		"12a",
+		"-1",
+		"",
+	};
+	struct user_account a;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(0, user_account_parse(&a, "root"));
+	assert_int_equal(0, a.pw.pw_uid);
+	user_account_free(&a);
+	/* No one is called "0": the uid. */
+	assert_int_equal(0, user_account_parse(&a, "0"));
+	assert_string_equal("root", a.pw.pw_name);
+	user_account_free(&a);
+	assert_int_equal(0, user_account_parse(&a, "65534"));
+	assert_int_equal(NOBODY, a.pw.pw_uid);
+	assert_int_equal(NOBODY, a.user.uid);
+	user_account_free(&a);
+	for (i = 0; i < sizeof(nobody_at_all) / sizeof(*nobody_at_all); i++) {
+		assert_int_equal(-ESRCH,
+				 user_account_parse(&a, nobody_at_all[i]));
+		user_account_free(&a);
+	}
 }
 
 int main(void)
@@ -314,6 +347,7 @@ int main(void)
 		T(test_source_stat),
 		T(test_cannot_become_another),
 		T(test_root_becomes_the_user),
+		cmocka_unit_test(test_account_parse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
