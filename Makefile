@@ -20,7 +20,9 @@
 #   make vm-run CMD="..."   boot the VM and run CMD (see tests/vm/run)
 #   make install    the tools, units and system policy (DESTDIR, PREFIX;
 #                   see docs/INSTALL.md)
-#   make deb        build/deb/pfsel-tools_VERSION_amd64.deb
+#   make deb        build/deb/RELEASE/pfsel-tools_VERSION_amd64.deb, built in
+#                   a clean chroot of this machine's release (DIST=trixie or
+#                   DIST=bookworm for either; docs/INSTALL.md)
 #   make deb-kernel build/deb/kernel/linux-image-*.deb for Debian 12 (hours)
 #   make deb-kernel-vm  build/deb/kernel-vm/linux-image-*.deb, a small kernel
 #                   for Debian 12 under QEMU (minutes; tests/packaging/debian12)
