@@ -3,6 +3,9 @@
 #   make            the tools (build/bin) and the debug kernel
 #   make check      install what is missing, build everything, run every
 #                   test; the last line is "N passed, M failed"
+#   make release-check  the checks too slow for make check, which a
+#                   maintainer runs before a release (tests/release-check;
+#                   its record: docs/release-check.log, committed)
 #   make demo       build, boot the test VM and narrate what pfsel does
 #   make bench      build the release kernel and measure pfsel's cost
 #                   (ROUNDS=N ITERATIONS=N to override the defaults),
@@ -17,12 +20,15 @@
 #   make vm-run CMD="..."   boot the VM and run CMD (see tests/vm/run)
 #   make install    the tools, units and system policy (DESTDIR, PREFIX;
 #                   see docs/INSTALL.md)
-#   make deb        build/deb/pfsel-tools_VERSION_amd64.deb
+#   make deb        build/deb/RELEASE/pfsel-tools_VERSION_amd64.deb, built in
+#                   a clean chroot of this machine's release (DIST=trixie or
+#                   DIST=bookworm for either; docs/INSTALL.md)
 #   make deb-kernel build/deb/kernel/linux-image-*.deb for Debian 12 (hours)
 #   make deb-kernel-vm  build/deb/kernel-vm/linux-image-*.deb, a small kernel
 #                   for Debian 12 under QEMU (minutes; tests/packaging/debian12)
 #                   (CONFIG_ONLY=1: either kernel package's configuration
-#                   only, seconds)
+#                   only, seconds; SIGNING_KEY=KEY SIGNING_CERT=CERT: either
+#                   signed for Secure Boot with that Machine Owner Key)
 #
 # Everything generated goes under build/.
 
@@ -45,6 +51,9 @@ vm-tests: deps
 
 check: deps
 	@tests/check
+
+release-check: deps
+	@tests/release-check
 
 demo: deps
 	$(MAKE) tools
@@ -73,8 +82,14 @@ fuzz: deps
 vm-run: deps
 	tests/vm/run --kernel $(KERNEL) -- $(CMD)
 
-install deb deb-kernel deb-kernel-vm: deps
+install deb: deps
 	$(MAKE) -C packaging $@
+
+# The signing key and certificate named from where make was typed.
+deb-kernel deb-kernel-vm: deps
+	$(MAKE) -C packaging $@ \
+		$(if $(SIGNING_KEY),SIGNING_KEY='$(abspath $(SIGNING_KEY))') \
+		$(if $(SIGNING_CERT),SIGNING_CERT='$(abspath $(SIGNING_CERT))')
 
 clean:
 	$(MAKE) -C compiler clean
@@ -82,6 +97,6 @@ clean:
 	$(MAKE) -C tests/vm clean
 	rm -rf build/kernel-debug build/kernel-release build/logs
 
-.PHONY: all deps tools kernel vm-tests check demo bench bench-login fuzz \
-	vm-run clean \
+.PHONY: all deps tools kernel vm-tests check release-check demo bench bench-login \
+	fuzz vm-run clean \
 	install deb deb-kernel deb-kernel-vm
