@@ -17,6 +17,12 @@
  * 53 (and from other ports), as root, the only one that may bind port 53
  * here.
  *
+ * Answers over TCP: big.test.example has more addresses than a UDP
+ * answer holds, so the zone's server truncates it over UDP, and the C
+ * library asks again over TCP (dnsmasq, which forwards over TCP what it
+ * is asked over TCP, with TCP Fast Open); and this program plays both
+ * ends of hand-made TCP exchanges, as for UDP.
+ *
  * Every test uses names and addresses of its own: a name learned stays
  * learned (at least 30 s) for the tests after it.  Needs root.
  */
@@ -40,6 +46,17 @@
 #define PORT_BY_ADDRESS 7002
 /* The clamp's floor (PFSEL_HOSTMAP_TTL_MIN), in seconds. */
 #define TTL_FLOOR_S 30
+/*
+ * The name whose answer only TCP carries: BIG_ADDRS addresses,
+ * 127.0.30.1 and on (530 bytes: more than UDP's 512 without EDNS, no
+ * more records than the kernel reads, 32), in the zone's hosts file;
+ * hosts_1001.pfw allows it on PORT_BIG, where a listener on every address
+ * waits.
+ */
+#define BIG_NAME "big.test.example"
+#define BIG_HOSTS "/tmp/hostname-big.hosts"
+#define BIG_ADDRS 31
+#define PORT_BIG 7003
 
 /*
  * The test zone: name, address, TTL; a CNAME; and names under
@@ -65,6 +82,7 @@ static const char *const zone_args[] = {
 	"--host-record=user.test.example,127.0.12.2,600",
 	"--host-record=trust-gone.test.example,127.0.12.10,600",
 	"--host-record=uid-policy.test.example,127.0.12.12,600",
+	"--addn-hosts=" BIG_HOSTS,
 };
 
 /* Write @text to @path, created or emptied first: 0 or errno. */
@@ -353,7 +371,8 @@ static long table_pairs(void)
 /* What a program of the user does: resolve a name, connect to it. */
 struct resolve_connect {
 	const char *name;
-	const char *expect; /* the address the zone gives it */
+	/* the address the zone gives it; NULL: any of its addresses */
+	const char *expect;
 	unsigned short port;
 	bool resolve; /* false: connect to @expect without resolving */
 };
@@ -386,7 +405,9 @@ static int resolve_and_connect(void *arg)
 			  &((struct sockaddr_in *)res->ai_addr)->sin_addr, text,
 			  sizeof(text));
 		freeaddrinfo(res);
-		if (strcmp(text, rc->expect))
+		if (!rc->expect)
+			probe.addr = text;
+		else if (strcmp(text, rc->expect))
 			return 124;
 	}
 	return pfsel_probe_run(&probe);
@@ -412,6 +433,11 @@ FIXTURE_SETUP(hostname)
 	static const char *const resolver_args[] = {
 		"--server=" ZONE_SERVER,
 		"--cache-size=0",
+		/*
+		 * What it asks upstream over UDP fits in 512 bytes, with
+		 * EDNS or without: BIG_NAME comes over TCP only.
+		 */
+		"--edns-packet-max=512",
 	};
 	static const struct {
 		const char *addr;
@@ -424,7 +450,9 @@ FIXTURE_SETUP(hostname)
 		{ "127.0.12.1", PORT_NAMED },	  { "127.0.12.4", PORT_NAMED },
 		{ "127.0.12.5", PORT_NAMED },	  { "127.0.11.8", PORT_BY_ADDRESS },
 		{ "127.0.12.10", PORT_NAMED },	  { "127.0.12.11", PORT_NAMED },
+		{ "0.0.0.0", PORT_BIG },
 	};
+	FILE *big;
 	size_t i;
 
 	self->dns.zone = self->dns.resolver = -1;
@@ -435,6 +463,11 @@ FIXTURE_SETUP(hostname)
 		SKIP(return, "no " DNSMASQ " in the VM (Debian's dnsmasq-base)");
 
 	pfsel_reset();
+	big = fopen(BIG_HOSTS, "we");
+	ASSERT_NE(NULL, big);
+	for (i = 1; i <= BIG_ADDRS; i++)
+		fprintf(big, "127.0.30.%zu %s\n", i, BIG_NAME);
+	ASSERT_EQ(0, fclose(big));
 	ASSERT_TRUE(start_zone_and_resolver(
 		&self->dns, ZONE_SERVER, zone_args,
 		sizeof(zone_args) / sizeof(zone_args[0]), RESOLVER,
@@ -460,6 +493,7 @@ FIXTURE_TEARDOWN(hostname)
 	for (i = 0; i < self->npeers; i++)
 		close(self->peers[i]);
 	stop_zone_and_resolver(&self->dns);
+	unlink(BIG_HOSTS);
 	if (geteuid() == 0)
 		pfsel_reset();
 }
@@ -1299,6 +1333,356 @@ TEST_F(hostname, names_go_when_their_resolvers_uid_gets_a_policy)
 
 	ASSERT_EQ(0, pfsel_load("permissive_1002"));
 	EXPECT_FALSE(table_has("127.0.12.12", "uid-policy.test.example"));
+}
+
+/*
+ * DNS over TCP (docs/THREAT-MODEL.md section 5).  An answer set too large
+ * for UDP: the zone's server truncates it over UDP, and the C library
+ * asks the resolver again over TCP, which asks the zone's server over TCP
+ * (dnsmasq sends the query with TCP Fast Open).  The answer teaches the
+ * name, and pfuser1's rule by that name allows the connection.  The
+ * control: before the lookup, and after a lookup over UDP alone (whose
+ * truncated answer teaches nothing), the same connection is denied.
+ */
+TEST_F(hostname, tcp_answer_set_is_learned)
+{
+	const long tcp = hosts_stat("tcp");
+
+	EXPECT_EQ(EACCES, as_user(NULL, "127.0.30.1", PORT_BIG, false));
+	EXPECT_TRUE(ask_server(RESOLVER, BIG_NAME));
+	EXPECT_EQ(0, table_count(-1, NULL, BIG_NAME));
+	EXPECT_EQ(tcp, hosts_stat("tcp"));
+	EXPECT_EQ(EACCES, as_user(NULL, "127.0.30.1", PORT_BIG, false));
+
+	EXPECT_EQ(0, as_user(BIG_NAME, NULL, PORT_BIG, true));
+	EXPECT_LT(tcp, hosts_stat("tcp"));
+	EXPECT_EQ(BIG_ADDRS, table_count(0, NULL, BIG_NAME));
+	EXPECT_TRUE(table_has("127.0.30.1", BIG_NAME));
+	EXPECT_EQ(0, as_user(NULL, "127.0.30.1", PORT_BIG, false));
+}
+
+/*
+ * Hand-made DNS over TCP: this program (a resolver of the system policy,
+ * run by root) opens a connection to a listener of its own, which plays
+ * the server.  Where the answers come from: FORGER, port 53 or another.
+ */
+
+/* A TCP listener on FORGER:@port: the descriptor, or -errno. */
+static int tcp_server(unsigned short port)
+{
+	return pfsel_peer(SOCK_STREAM, FORGER, port);
+}
+
+/*
+ * A connection from a new socket of this program to @listener: the
+ * socket, with the accepted end in *@server (Nagle off, so that each
+ * send is a segment of its own); -1 when it failed.
+ */
+static int tcp_connect(int listener, int *server)
+{
+	const struct timeval wait = { .tv_sec = 5 };
+	const int one = 1;
+	union pfsel_addr a;
+	socklen_t len = sizeof(a.storage);
+	int fd;
+
+	*server = -1;
+	if (getsockname(listener, &a.sa, &len))
+		return -1;
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	if (connect(fd, &a.sa, len) ||
+	    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof(wait))) {
+		close(fd);
+		return -1;
+	}
+	*server = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
+	if (*server < 0 ||
+	    setsockopt(*server, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) ||
+	    setsockopt(*server, SOL_SOCKET, SO_RCVTIMEO, &wait,
+		       sizeof(wait))) {
+		if (*server >= 0)
+			close(*server);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * Send the DNS message @msg of @len bytes over TCP: its length in two
+ * bytes, then it; in one send, or in three segments, the length split
+ * between the first two.
+ */
+static bool tcp_send(int fd, const uint8_t *msg, size_t len, bool split)
+{
+	uint8_t buf[2 + 512];
+	const size_t total = 2 + len;
+	const size_t cut[] = { 0, 1, 2 + len / 2, total };
+	size_t i;
+
+	if (len > 512)
+		return false;
+	buf[0] = len >> 8;
+	buf[1] = len & 0xff;
+	memcpy(buf + 2, msg, len);
+	if (!split)
+		return send(fd, buf, total, 0) == (ssize_t)total;
+	for (i = 0; i + 1 < sizeof(cut) / sizeof(cut[0]); i++) {
+		const size_t n = cut[i + 1] - cut[i];
+
+		if (send(fd, buf + cut[i], n, 0) != (ssize_t)n)
+			return false;
+		/* Each piece its own segment, seen before the next. */
+		usleep(20 * 1000);
+	}
+	return true;
+}
+
+/* Receive one DNS message over TCP into @msg: true when it came whole. */
+static bool tcp_recv(int fd, uint8_t *msg, size_t size)
+{
+	uint8_t l[2];
+	size_t len;
+
+	if (recv(fd, l, 2, MSG_WAITALL) != 2)
+		return false;
+	len = (size_t)l[0] << 8 | l[1];
+	return len && len <= size &&
+	       recv(fd, msg, len, MSG_WAITALL) == (ssize_t)len;
+}
+
+/* The query for @name's A records, sent from @fd over TCP. */
+static bool tcp_ask(int fd, const char *name)
+{
+	uint8_t msg[512];
+
+	return tcp_send(fd, msg, dns_query(msg, ANSWER_ID, name), false);
+}
+
+/*
+ * The server's end @server reads a query, and sends the answer "@name is
+ * @ipv4", in three segments; the client's end @fd receives it whole:
+ * true then.
+ */
+static bool tcp_answer(int server, int fd, const char *name, const char *ipv4)
+{
+	uint8_t msg[512];
+
+	return tcp_recv(server, msg, sizeof(msg)) &&
+	       tcp_send(server, msg, dns_answer(msg, name, ipv4, 600), true) &&
+	       tcp_recv(fd, msg, sizeof(msg));
+}
+
+/*
+ * The exchange every hand-made case departs from, on a new connection to
+ * @listener: this program asks for @name, the server answers "@name is
+ * @ipv4": true when the answer arrived.
+ */
+static bool tcp_exchange(int listener, const char *name, const char *ipv4)
+{
+	int server, fd = tcp_connect(listener, &server);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = tcp_ask(fd, name) && tcp_answer(server, fd, name, ipv4);
+	close(server);
+	close(fd);
+	return ok;
+}
+
+/*
+ * An answer from port 53, to the question this program's connection sent
+ * there first, is learned, once whole from its three segments; the same
+ * exchange with a server on another port (one any program may take, a
+ * local upstream's) teaches nothing: no stream of a connection to a port
+ * other than 53 is read.
+ */
+TEST_F(hostname, tcp_answer_counts_only_from_port_53)
+{
+	const int dns = tcp_server(53), other = tcp_server(5353);
+	const long tcp = hosts_stat("tcp");
+
+	ASSERT_LE(0, dns);
+	ASSERT_LE(0, other);
+	ASSERT_TRUE(tcp_exchange(other, "tcp-port.test.example",
+				 "127.0.31.1"));
+	EXPECT_FALSE(table_has("127.0.31.1", "tcp-port.test.example"));
+	EXPECT_EQ(tcp, hosts_stat("tcp"));
+
+	ASSERT_TRUE(tcp_exchange(dns, "tcp-port.test.example", "127.0.31.1"));
+	EXPECT_TRUE(table_has("127.0.31.1", "tcp-port.test.example"));
+	EXPECT_EQ(tcp + 1, hosts_stat("tcp"));
+	close(other);
+	close(dns);
+}
+
+/*
+ * A program connects to the resolver's own TCP port 53 (as any client
+ * may) and sends it an answer, and answers a question the resolver sends
+ * back on that connection: neither is learned, since the resolver did not
+ * open the connection to port 53.  The control: the same answer from port
+ * 53 on a connection the resolver opened.
+ */
+static int client_sends_answer(void *arg)
+{
+	const int listener = *(const int *)arg;
+	uint8_t msg[512];
+	union pfsel_addr a;
+	socklen_t len = sizeof(a.storage);
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0 || getsockname(listener, &a.sa, &len) ||
+	    connect(fd, &a.sa, len))
+		return 125;
+	if (!tcp_send(fd, msg,
+		      dns_answer(msg, "tcp-client.test.example", "127.0.31.2",
+				 600),
+		      true))
+		return 124;
+	/* The resolver's question, then this program's answer to it. */
+	if (!tcp_recv(fd, msg, sizeof(msg)) ||
+	    !tcp_send(fd, msg,
+		      dns_answer(msg, "tcp-client.test.example", "127.0.31.2",
+				 600),
+		      true))
+		return 123;
+	shutdown(fd, SHUT_WR);
+	return recv(fd, msg, 1, 0) == 0 ? 0 : 122;
+}
+
+TEST_F(hostname, tcp_answer_from_a_client_is_not_learned)
+{
+	const struct timeval wait = { .tv_sec = 5 };
+	const int dns = tcp_server(53);
+	const long tcp = hosts_stat("tcp");
+	uint8_t msg[512];
+	pid_t pid;
+	int fd;
+
+	ASSERT_LE(0, dns);
+	pid = pfsel_start_as(PFSEL_UID2, client_sends_answer, (void *)&dns);
+	ASSERT_LT(0, pid);
+	fd = accept4(dns, NULL, NULL, SOCK_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait,
+				sizeof(wait)));
+	EXPECT_TRUE(tcp_recv(fd, msg, sizeof(msg)));
+	EXPECT_TRUE(tcp_ask(fd, "tcp-client.test.example"));
+	EXPECT_TRUE(tcp_recv(fd, msg, sizeof(msg)));
+	close(fd);
+	EXPECT_EQ(0, pfsel_wait_status(pid));
+	EXPECT_FALSE(table_has("127.0.31.2", "tcp-client.test.example"));
+	EXPECT_EQ(tcp, hosts_stat("tcp"));
+
+	ASSERT_TRUE(tcp_exchange(dns, "tcp-client.test.example",
+				 "127.0.31.2"));
+	EXPECT_TRUE(table_has("127.0.31.2", "tcp-client.test.example"));
+	close(dns);
+}
+
+/*
+ * The answer must answer the question asked first on the connection: one
+ * for another name, or with another ID, teaches nothing (it is read, and
+ * counted unasked).  The control: the answer to the question.
+ */
+TEST_F(hostname, tcp_answer_to_another_question_is_not_learned)
+{
+	const int dns = tcp_server(53);
+	const long unasked = hosts_stat("unasked");
+	uint8_t msg[512];
+	int server, fd;
+	size_t len;
+
+	ASSERT_LE(0, dns);
+	fd = tcp_connect(dns, &server);
+	ASSERT_LE(0, fd);
+	ASSERT_TRUE(tcp_ask(fd, "tcp-asked.test.example"));
+	ASSERT_TRUE(tcp_answer(server, fd, "tcp-planted.test.example",
+			       "127.0.31.3"));
+	close(server);
+	close(fd);
+	EXPECT_FALSE(table_has("127.0.31.3", "tcp-planted.test.example"));
+
+	fd = tcp_connect(dns, &server);
+	ASSERT_LE(0, fd);
+	ASSERT_TRUE(tcp_ask(fd, "tcp-asked.test.example"));
+	ASSERT_TRUE(tcp_recv(server, msg, sizeof(msg)));
+	len = dns_answer(msg, "tcp-asked.test.example", "127.0.31.3", 600);
+	msg[1] ^= 1;
+	ASSERT_TRUE(tcp_send(server, msg, len, true));
+	ASSERT_TRUE(tcp_recv(fd, msg, sizeof(msg)));
+	close(server);
+	close(fd);
+	EXPECT_FALSE(table_has("127.0.31.3", "tcp-asked.test.example"));
+	EXPECT_EQ(unasked + 2, hosts_stat("unasked"));
+
+	ASSERT_TRUE(tcp_exchange(dns, "tcp-asked.test.example", "127.0.31.3"));
+	EXPECT_TRUE(table_has("127.0.31.3", "tcp-asked.test.example"));
+	close(dns);
+}
+
+/*
+ * Only the first message of the stream is read: a second question on the
+ * same connection, and its answer, teach nothing; the first answer, the
+ * control, does.
+ */
+TEST_F(hostname, tcp_second_message_is_not_learned)
+{
+	const int dns = tcp_server(53);
+	int server, fd;
+
+	ASSERT_LE(0, dns);
+	fd = tcp_connect(dns, &server);
+	ASSERT_LE(0, fd);
+	ASSERT_TRUE(tcp_ask(fd, "tcp-first.test.example"));
+	ASSERT_TRUE(tcp_answer(server, fd, "tcp-first.test.example",
+			       "127.0.31.4"));
+	ASSERT_TRUE(tcp_ask(fd, "tcp-second.test.example"));
+	ASSERT_TRUE(tcp_answer(server, fd, "tcp-second.test.example",
+			       "127.0.31.5"));
+	close(server);
+	close(fd);
+	EXPECT_TRUE(table_has("127.0.31.4", "tcp-first.test.example"));
+	EXPECT_FALSE(table_has("127.0.31.5", "tcp-second.test.example"));
+	close(dns);
+}
+
+/*
+ * The server sends its answer before the question: the connection had
+ * received data when the question was sent, so no answer on it is read,
+ * not that one nor the same answer sent again after the question.  The
+ * control: the answer after the question, on a new connection.
+ */
+TEST_F(hostname, tcp_data_before_the_question_is_not_learned)
+{
+	const int dns = tcp_server(53);
+	const long tcp = hosts_stat("tcp");
+	struct pollfd pfd = { .events = POLLIN };
+	uint8_t msg[512];
+	int server;
+	size_t len;
+
+	ASSERT_LE(0, dns);
+	pfd.fd = tcp_connect(dns, &server);
+	ASSERT_LE(0, pfd.fd);
+	len = dns_answer(msg, "tcp-early.test.example", "127.0.31.6", 600);
+	ASSERT_TRUE(tcp_send(server, msg, len, false));
+	ASSERT_EQ(1, poll(&pfd, 1, 5000));
+	ASSERT_TRUE(tcp_ask(pfd.fd, "tcp-early.test.example"));
+	ASSERT_TRUE(tcp_answer(server, pfd.fd, "tcp-early.test.example",
+			       "127.0.31.6"));
+	ASSERT_TRUE(tcp_recv(pfd.fd, msg, sizeof(msg)));
+	close(server);
+	close(pfd.fd);
+	EXPECT_FALSE(table_has("127.0.31.6", "tcp-early.test.example"));
+	EXPECT_EQ(tcp, hosts_stat("tcp"));
+
+	ASSERT_TRUE(tcp_exchange(dns, "tcp-early.test.example", "127.0.31.6"));
+	EXPECT_TRUE(table_has("127.0.31.6", "tcp-early.test.example"));
+	close(dns);
 }
 
 TEST_HARNESS_MAIN
