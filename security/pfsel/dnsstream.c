@@ -288,6 +288,7 @@ out:
 #ifdef CONFIG_SECURITY_PFSEL_KUNIT_TEST
 
 #include <kunit/test.h>
+#include <linux/delay.h>
 
 /*
  * The stream of the tests: the length (34), then a message of 34 bytes,
@@ -612,6 +613,68 @@ static void test_stream_lose(struct kunit *const test)
 	pfsel_dns_stream_free(stream);
 }
 
+/*
+ * Adversary read: bytes that overlap the length's two bytes with other
+ * ones.  The first segment gives the length's high byte; a repeat from
+ * the stream's start gives other bytes for it, and the low byte: the
+ * first copy of the high byte stays, as TCP keeps it, and the message is
+ * read at the length the resolver reads.
+ */
+static void test_stream_length_overlap(struct kunit *const test)
+{
+	struct pfsel_dns_stream *const stream = begun(test, 40);
+	u8 data[TEST_STREAM_LEN], other[TEST_STREAM_LEN];
+
+	fill_stream(data, sizeof(data));
+	memcpy(other, data, sizeof(other));
+	other[0] = 0xff;
+	KUNIT_EXPECT_EQ(test, PFSEL_DNS_STREAM_MORE,
+			feed(test, stream, 40, data, 1, NULL));
+	KUNIT_EXPECT_EQ(test, PFSEL_DNS_STREAM_MORE,
+			feed(test, stream, 40, other, 12, NULL));
+	KUNIT_EXPECT_EQ(test, TEST_MSG_LEN, stream->len);
+	KUNIT_EXPECT_EQ(test, PFSEL_DNS_STREAM_WHOLE,
+			feed(test, stream, 52, data + 12, TEST_STREAM_LEN - 12,
+			     data + 2));
+	pfsel_dns_stream_free(stream);
+}
+
+/*
+ * Adversary read: the bound past the streams' time.  Streams whose server
+ * sent the largest length and then nothing fill PFSEL_DNS_STREAM_BYTES;
+ * their time runs out while their sockets stay open (the resolver waits
+ * longer), and no segment comes to end them.  THREAT-MODEL section 5 says
+ * a buffer lives at most the query's wait: then a new stream must get its
+ * buffer.
+ */
+static void test_stream_bound_outlives_time(struct kunit *const test)
+{
+	enum { FIT = PFSEL_DNS_STREAM_BYTES / 0xffff };
+	const u8 longest[2] = { 0xff, 0xff };
+	struct pfsel_dns_stream *streams[FIT + 1];
+	u8 data[TEST_STREAM_LEN];
+	unsigned int i;
+
+	fill_stream(data, sizeof(data));
+	KUNIT_ASSERT_EQ(test, 0L, atomic_long_read(&pfsel_dns_stream_buffered));
+	for (i = 0; i < FIT; i++) {
+		streams[i] = pfsel_dns_stream_new(jiffies + 1, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, streams[i]);
+		pfsel_dns_stream_begin(streams[i], 0);
+		KUNIT_EXPECT_EQ(test, PFSEL_DNS_STREAM_MORE,
+				feed(test, streams[i], 0, longest, 2, NULL));
+	}
+	/* Past every stream's time. */
+	msleep(jiffies_to_msecs(2) + 20);
+	streams[FIT] = begun(test, 0);
+	KUNIT_EXPECT_EQ(test, PFSEL_DNS_STREAM_WHOLE,
+			feed(test, streams[FIT], 0, data, TEST_STREAM_LEN,
+			     data + 2));
+	for (i = 0; i <= FIT; i++)
+		pfsel_dns_stream_free(streams[i]);
+	KUNIT_EXPECT_EQ(test, 0L, atomic_long_read(&pfsel_dns_stream_buffered));
+}
+
 static struct kunit_case test_cases[] = {
 	KUNIT_CASE(test_stream_in_order),
 	KUNIT_CASE(test_stream_split_length),
@@ -624,6 +687,8 @@ static struct kunit_case test_cases[] = {
 	KUNIT_CASE(test_stream_sequence_wraps),
 	KUNIT_CASE(test_stream_out_of_time),
 	KUNIT_CASE(test_stream_lose),
+	KUNIT_CASE(test_stream_length_overlap),
+	KUNIT_CASE(test_stream_bound_outlives_time),
 	{}
 };
 
