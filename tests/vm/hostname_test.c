@@ -1685,4 +1685,234 @@ TEST_F(hostname, tcp_data_before_the_question_is_not_learned)
 	close(dns);
 }
 
+/*
+ * Adversary read of DNS over TCP: urgent data.  The server sends its
+ * answer with one byte of it urgent (MSG_OOB), which the resolver, not
+ * reading urgent data in line, never sees in the stream: what it reads is
+ * not the message the segments carry, so the kernel must not learn that
+ * message; tcp_lost counts it.  The control: the same answer without the
+ * urgent byte, on a new connection, is learned.
+ */
+TEST_F(hostname, tcp_urgent_data_gives_the_answer_up)
+{
+	const int dns = tcp_server(53);
+	const long lost = hosts_stat("tcp_lost");
+	uint8_t msg[512], buf[2 + 512];
+	int server, fd;
+	size_t len, mid;
+
+	ASSERT_LE(0, dns);
+	fd = tcp_connect(dns, &server);
+	ASSERT_LE(0, fd);
+	ASSERT_TRUE(tcp_ask(fd, "tcp-urgent.test.example"));
+	ASSERT_TRUE(tcp_recv(server, msg, sizeof(msg)));
+	len = dns_answer(msg, "tcp-urgent.test.example", "127.0.31.7", 600);
+	buf[0] = len >> 8;
+	buf[1] = len & 0xff;
+	memcpy(buf + 2, msg, len);
+	mid = 2 + len / 2;
+	/* The byte at mid - 1 goes urgent: the resolver skips it. */
+	ASSERT_EQ((ssize_t)(mid - 1), send(server, buf, mid - 1, 0));
+	usleep(20 * 1000);
+	ASSERT_EQ(1, send(server, buf + mid - 1, 1, MSG_OOB));
+	usleep(20 * 1000);
+	ASSERT_EQ((ssize_t)(2 + len - mid),
+		  send(server, buf + mid, 2 + len - mid, 0));
+	usleep(100 * 1000);
+	close(server);
+	close(fd);
+	EXPECT_FALSE(table_has("127.0.31.7", "tcp-urgent.test.example"));
+	EXPECT_LT(lost, hosts_stat("tcp_lost"));
+
+	ASSERT_TRUE(tcp_exchange(dns, "tcp-urgent.test.example", "127.0.31.7"));
+	EXPECT_TRUE(table_has("127.0.31.7", "tcp-urgent.test.example"));
+	close(dns);
+}
+
+/*
+ * Adversary read of DNS over TCP: the buffers' bound, held past the
+ * query's wait.  A port-53 server the resolver asks over TCP (an
+ * authoritative server of the attacker's, that a recursor asks; a slow
+ * upstream) sends the length of the largest answer, 65535, and nothing
+ * more, on 16 connections that the resolver keeps open while it waits
+ * (resolvers wait longer than 10 s): their buffers fill
+ * PFSEL_DNS_STREAM_BYTES, for every namespace.  THREAT-MODEL section 5
+ * says such a buffer lives "at most 10 s (the query's wait)"; but the
+ * wait is checked only when a segment arrives, so a stream that receives
+ * nothing more keeps its buffer as long as its socket lives.  The test:
+ * while the stalled answers are awaited, another connection's answer is
+ * refused (the control: the bound is what they fill); once their time ran
+ * out, with their sockets still open, an answer must be learned again.
+ */
+#define STALLED_STREAMS 16
+TEST_F_TIMEOUT(hostname, tcp_stalled_answers_do_not_outlast_their_wait, 90)
+{
+	const uint8_t longest[2] = { 0xff, 0xff };
+	const int dns = tcp_server(53);
+	int fds[STALLED_STREAMS], servers[STALLED_STREAMS];
+	char name[64];
+	long lost;
+	int i;
+
+	ASSERT_LE(0, dns);
+	for (i = 0; i < STALLED_STREAMS; i++) {
+		fds[i] = tcp_connect(dns, &servers[i]);
+		ASSERT_LE(0, fds[i]);
+		snprintf(name, sizeof(name), "tcp-stall%d.test.example", i);
+		ASSERT_TRUE(tcp_ask(fds[i], name));
+		ASSERT_EQ(2, send(servers[i], longest, 2, 0));
+	}
+	usleep(200 * 1000);
+
+	lost = hosts_stat("tcp_lost");
+	ASSERT_TRUE(tcp_exchange(dns, "tcp-stall-during.test.example",
+				 "127.0.31.8"));
+	EXPECT_FALSE(table_has("127.0.31.8", "tcp-stall-during.test.example"));
+	EXPECT_LT(lost, hosts_stat("tcp_lost"));
+
+	/* PFSEL_RESOLVER_QUERY_WAIT, and a second more. */
+	sleep(11);
+	ASSERT_TRUE(tcp_exchange(dns, "tcp-stall-after.test.example",
+				 "127.0.31.9"));
+	EXPECT_TRUE(table_has("127.0.31.9", "tcp-stall-after.test.example"));
+
+	for (i = 0; i < STALLED_STREAMS; i++) {
+		close(servers[i]);
+		close(fds[i]);
+	}
+	close(dns);
+}
+
+/*
+ * Adversary read of DNS over TCP: an urgent mark before the question.
+ * read_stream_segment() gives the answer up at a segment with URG set,
+ * but TCP also takes an urgent pointer from a segment that carries no
+ * data (or from the server's SYN-ACK), before the question is sent:
+ * stream_untouched() does not look at it, and the answer's segments
+ * carry no URG.  The resolver then never reads the byte the pointer
+ * names, while the kernel reads the message with it: what it learns is
+ * not what the resolver read (here, the ID's low byte is taken out of
+ * the resolver's stream, whose message is then another).  The segment is
+ * made by hand as the server (root, raw socket), from the server's own
+ * sequence numbers (TCP_REPAIR): as the port-53 server, or someone who
+ * can write into the connection, would send it.
+ */
+
+/* The one's complement sum of @len bytes at @p, added to @sum. */
+static uint32_t csum_add(uint32_t sum, const uint8_t *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < len; i += 2)
+		sum += (uint32_t)p[i] << 8 | p[i + 1];
+	if (len & 1)
+		sum += (uint32_t)p[len - 1] << 8;
+	return sum;
+}
+
+/* The sequence number TCP_QUEUE_SEQ gives for @queue of @fd. */
+static bool queue_seq(int fd, int queue, uint32_t *seq)
+{
+	socklen_t len = sizeof(*seq);
+
+	return !setsockopt(fd, IPPROTO_TCP, TCP_REPAIR_QUEUE, &queue,
+			   sizeof(queue)) &&
+	       !getsockopt(fd, IPPROTO_TCP, TCP_QUEUE_SEQ, seq, &len);
+}
+
+/*
+ * Sends, as the server end @server of a connection, a segment without
+ * data, ACK and URG set, whose urgent pointer is @urg_ptr: true when
+ * sent.
+ */
+static bool send_urgent_mark(int server, uint16_t urg_ptr)
+{
+	const int on = 1, off = 0;
+	struct sockaddr_in self, peer;
+	socklen_t slen = sizeof(self), plen = sizeof(peer);
+	uint8_t pkt[40] = { 0 }, pseudo[12];
+	uint32_t seq, ack, sum;
+	uint8_t *const th = pkt + 20;
+	bool ok;
+	int raw;
+
+	if (getsockname(server, (struct sockaddr *)&self, &slen) ||
+	    getpeername(server, (struct sockaddr *)&peer, &plen) ||
+	    setsockopt(server, IPPROTO_TCP, TCP_REPAIR, &on, sizeof(on)))
+		return false;
+	ok = queue_seq(server, TCP_SEND_QUEUE, &seq) &&
+	     queue_seq(server, TCP_RECV_QUEUE, &ack);
+	if (setsockopt(server, IPPROTO_TCP, TCP_REPAIR, &off, sizeof(off)) ||
+	    !ok)
+		return false;
+	pkt[0] = 0x45;
+	pkt[3] = sizeof(pkt);
+	pkt[8] = 64;
+	pkt[9] = IPPROTO_TCP;
+	memcpy(pkt + 12, &self.sin_addr, 4);
+	memcpy(pkt + 16, &peer.sin_addr, 4);
+	memcpy(th, &self.sin_port, 2);
+	memcpy(th + 2, &peer.sin_port, 2);
+	seq = htonl(seq);
+	ack = htonl(ack);
+	memcpy(th + 4, &seq, 4);
+	memcpy(th + 8, &ack, 4);
+	th[12] = 5 << 4;
+	th[13] = 0x20 | 0x10; /* URG, ACK */
+	th[14] = 0xff;
+	th[15] = 0xff;
+	th[18] = urg_ptr >> 8;
+	th[19] = urg_ptr & 0xff;
+	memcpy(pseudo, pkt + 12, 8);
+	pseudo[8] = 0;
+	pseudo[9] = IPPROTO_TCP;
+	pseudo[10] = 0;
+	pseudo[11] = 20;
+	sum = csum_add(csum_add(0, pseudo, sizeof(pseudo)), th, 20);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	th[16] = ~sum >> 8;
+	th[17] = ~sum & 0xff;
+	raw = socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW);
+	if (raw < 0)
+		return false;
+	ok = sendto(raw, pkt, sizeof(pkt), 0, (struct sockaddr *)&peer,
+		    sizeof(peer)) == (ssize_t)sizeof(pkt);
+	close(raw);
+	return ok;
+}
+
+TEST_F(hostname, tcp_urgent_mark_before_the_question_gives_the_answer_up)
+{
+	const int dns = tcp_server(53);
+	uint8_t msg[512], got[2 + 512];
+	size_t len, read_in_line = 0;
+	int server, fd;
+	ssize_t n;
+
+	ASSERT_LE(0, dns);
+	fd = tcp_connect(dns, &server);
+	ASSERT_LE(0, fd);
+	/* The stream's fourth byte (net.ipv4.tcp_stdurg 0): the ID's low. */
+	ASSERT_TRUE(send_urgent_mark(server, 4));
+	usleep(50 * 1000);
+	ASSERT_TRUE(tcp_ask(fd, "tcp-urgmark.test.example"));
+	ASSERT_TRUE(tcp_recv(server, msg, sizeof(msg)));
+	len = dns_answer(msg, "tcp-urgmark.test.example", "127.0.31.10", 600);
+	ASSERT_TRUE(tcp_send(server, msg, len, true));
+	usleep(100 * 1000);
+	/* What the resolver reads in line: one byte short. */
+	while ((n = recv(fd, got, sizeof(got), MSG_DONTWAIT)) > 0)
+		read_in_line += n;
+	EXPECT_EQ(2 + len - 1, read_in_line);
+	close(server);
+	close(fd);
+	EXPECT_FALSE(table_has("127.0.31.10", "tcp-urgmark.test.example"));
+
+	ASSERT_TRUE(
+		tcp_exchange(dns, "tcp-urgmark.test.example", "127.0.31.10"));
+	EXPECT_TRUE(table_has("127.0.31.10", "tcp-urgmark.test.example"));
+	close(dns);
+}
+
 TEST_HARNESS_MAIN
