@@ -1842,7 +1842,9 @@ static bool send_urgent_mark(int server, uint16_t urg_ptr)
 		return false;
 	ok = queue_seq(server, TCP_SEND_QUEUE, &seq) &&
 	     queue_seq(server, TCP_RECV_QUEUE, &ack);
+	/* Repair mode's end takes SO_REUSEADDR away: given back. */
 	if (setsockopt(server, IPPROTO_TCP, TCP_REPAIR, &off, sizeof(off)) ||
+	    setsockopt(server, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on)) ||
 	    !ok)
 		return false;
 	pkt[0] = 0x45;
