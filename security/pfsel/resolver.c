@@ -334,15 +334,44 @@ static void note_client_query(struct sock *const sk, struct sk_buff *const skb,
  *   verified (as UDP's path does), no SYN or RST, an acknowledgment that
  *   tcp_ack() accepts, and bytes from exactly the next sequence number of
  *   the stream on, in order (dnsstream.c, which has a lock of its own);
- *   urgent data, which the program would not read in line, ends the
- *   reassembly, and so does a gap (segments out of order, or one that
- *   raced the stream's start): nothing is learned then, which fails safe.
+ *   a gap (segments out of order, or one that raced the stream's start)
+ *   ends the reassembly: nothing is learned then, which fails safe.
  *   TCP may still drop a segment taken here (outside its window, PAWS, a
  *   full receive buffer, a socket filter): it had the exact sequence
  *   number the stream's next byte has, so an honest server sends those
  *   bytes again, the same; and a forger had to guess that number, all 32
  *   bits of it, where TCP takes any in its window, so what the kernel
  *   learns is no easier to forge than what the resolver reads.
+ *
+ * - Urgent data: none, ever, on the connection.  TCP takes an urgent
+ *   pointer from any segment it accepts with URG set (one without data,
+ *   the server's SYN-ACK), and a program that does not read urgent data
+ *   in line never reads the byte it points at: what it reads is then not
+ *   the bytes the segments carry.  So the receive hook marks the socket
+ *   (tcp_urgent) at every segment with URG set and a right checksum,
+ *   whether TCP then takes it or not, and gives its stream up; and a
+ *   stream is given up when the mark is set or TCP holds an urgent
+ *   pointer (urg_data) when it starts (note_stream_query(), under the
+ *   socket's lock) and at every segment taken.  That is exact: TCP sets
+ *   urg_data only from a segment with URG set, and only after tcp_filter()
+ *   ran this hook on it.  A segment whose hook ran before the stream
+ *   existed marked the socket, and full barriers between the mark and the
+ *   load of the stream, and between the stream's publication and the load
+ *   of the mark, make one side see the other, however late TCP takes the
+ *   segment.  A pointer TCP took while no hook ran (before a system policy
+ *   named resolvers) is in urg_data when the stream starts, which the
+ *   program clears only by reading past its byte (a stream that received
+ *   nothing has not), and TCP ignores a pointer below rcv_nxt, so that
+ *   urg_data then says exactly whether a mark is pending.  A segment with
+ *   URG set that TCP refuses (an acknowledgment it does not accept) gives
+ *   up the answer too, which fails safe: the hook's judgement of the
+ *   acknowledgment reads what may move before TCP judges it.  What this
+ *   does not order is two segments of the connection whose hooks run at
+ *   the same moment on two CPUs: a mark whose hook runs while the last
+ *   segment of the answer is taken (looked for again once it is whole),
+ *   and that TCP then takes first.  Linux steers a connection's segments
+ *   to one CPU (RSS, RPS and RFS keep a flow's segments in order), so
+ *   that a server does not choose that.
  *
  * - Whole, the message must answer the query noted, as a UDP answer must
  *   (on that socket, from that server, with its ID and name, within 10 s,
@@ -355,8 +384,30 @@ static void note_client_query(struct sock *const sk, struct sk_buff *const skb,
  * resolver's port 53, makes no stream that is read.  The buffer of a
  * stream being read is allocated in softirq, within a bound over all
  * streams (dnsstream.c), and given back as soon as the stream is whole,
- * given up, or out of time; the stream itself goes with the socket.
+ * given up, or out of time (a timer's, when no segment comes); the stream
+ * itself goes with the socket.
  */
+
+/*
+ * Whether the program may read @sk's stream otherwise than its bytes say:
+ * a segment marked urgent data, or TCP holds an urgent pointer.  See
+ * "Urgent data" above.
+ */
+static bool stream_urgent(const struct sock *const sk)
+{
+	return READ_ONCE(pfsel_sock(sk)->tcp_urgent) ||
+	       READ_ONCE(tcp_sk(sk)->urg_data);
+}
+
+/* Gives up @sk's @stream, counted once as lost. */
+static void lose_stream(struct sock *const sk,
+			struct pfsel_dns_stream *const stream)
+{
+	struct pfsel_net *const pn = pfsel_net(sock_net(sk));
+
+	if (pfsel_dns_stream_lose(stream) && pn)
+		pfsel_hostmap_count(&pn->hosts, PFSEL_HOSTMAP_TCP_LOST);
+}
 
 /*
  * Whether TCP would accept the acknowledgment @th carries, by tcp_ack()'s
@@ -408,10 +459,12 @@ static void read_stream_segment(struct sock *const sk,
 	u16 len;
 	u8 *msg;
 
-	/* tcp_v4_rcv() and tcp_v6_rcv() have the TCP header at skb->data. */
-	if (!pn || !pfsel_dns_stream_reading(stream) ||
-	    skb_transport_offset(skb) != 0)
+	if (!pn || !pfsel_dns_stream_reading(stream))
 		return;
+	if (stream_urgent(sk)) {
+		lose_stream(sk, stream);
+		return;
+	}
 	switch (READ_ONCE(sk->sk_state)) {
 	case TCP_ESTABLISHED:
 	case TCP_FIN_WAIT1:
@@ -427,17 +480,16 @@ static void read_stream_segment(struct sock *const sk,
 	    memcmp(server, stream->server, sizeof(server)) ||
 	    !ack_acceptable(sk, th) || tcp_checksum_complete(skb))
 		return;
-	if (th->urg) {
-		if (pfsel_dns_stream_lose(stream))
-			pfsel_hostmap_count(&pn->hosts, PFSEL_HOSTMAP_TCP_LOST);
-		return;
-	}
 	if (skb->len <= doff)
 		return;
 	switch (pfsel_dns_stream_take(stream, ntohl(th->seq), skb, doff,
 				      skb->len - doff, &msg, &len)) {
 	case PFSEL_DNS_STREAM_WHOLE:
-		learn_stream_answer(sk, stream, msg, len);
+		/* A mark that came while the segment was taken. */
+		if (stream_urgent(sk))
+			pfsel_hostmap_count(&pn->hosts, PFSEL_HOSTMAP_TCP_LOST);
+		else
+			learn_stream_answer(sk, stream, msg, len);
 		pfsel_dns_stream_free_msg(msg, len);
 		break;
 	case PFSEL_DNS_STREAM_LOST:
@@ -448,11 +500,33 @@ static void read_stream_segment(struct sock *const sk,
 	}
 }
 
+/*
+ * A segment that arrives at a TCP socket: marks the socket when it marks
+ * urgent data, and is read when the socket's stream is.
+ */
+static void read_tcp_segment(struct sock *const sk, struct sk_buff *const skb)
+{
+	struct pfsel_sock_security *const owner = pfsel_sock(sk);
+	struct pfsel_dns_stream *stream;
+
+	/* tcp_v4_rcv() and tcp_v6_rcv() have the TCP header at skb->data. */
+	if (sk->sk_type != SOCK_STREAM || skb_transport_offset(skb) != 0)
+		return;
+	if (tcp_hdr(skb)->urg && !tcp_checksum_complete(skb)) {
+		WRITE_ONCE(owner->tcp_urgent, true);
+		/* The mark before the stream's load: see "Urgent data". */
+		smp_mb();
+	}
+	/* Pairs with the release in note_stream_query(). */
+	stream = smp_load_acquire(&owner->dns_stream);
+	if (stream)
+		read_stream_segment(sk, skb, stream);
+}
+
 static int hook_socket_sock_rcv_skb(struct sock *const sk,
 				    struct sk_buff *const skb)
 {
 	const struct pfsel_sock_security *const owner = pfsel_sock(sk);
-	struct pfsel_dns_stream *stream;
 	const struct udphdr *uh;
 	struct udphdr uh_buf;
 	struct pfsel_net *pn;
@@ -461,10 +535,7 @@ static int hook_socket_sock_rcv_skb(struct sock *const sk,
 	if (!pfsel_resolvers_named() || !owner->governed)
 		return 0;
 	if (sk->sk_protocol == IPPROTO_TCP) {
-		/* Pairs with the release in note_stream_query(). */
-		stream = smp_load_acquire(&owner->dns_stream);
-		if (stream)
-			read_stream_segment(sk, skb, stream);
+		read_tcp_segment(sk, skb);
 		return 0;
 	}
 	if (sk->sk_protocol != IPPROTO_UDP || sk->sk_type != SOCK_DGRAM ||
@@ -655,6 +726,10 @@ static void note_stream_query(struct sock *const sk,
 		pfsel_dns_stream_begin(stream, tcp_sk(sk)->rcv_nxt);
 	/* Pairs with the acquires of the receive and establishing hooks. */
 	smp_store_release(&ss->dns_stream, stream);
+	/* The stream before the mark's load: see "Urgent data". */
+	smp_mb();
+	if (stream_urgent(sk))
+		lose_stream(sk, stream);
 	release_sock(sk);
 }
 
