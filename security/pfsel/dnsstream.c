@@ -24,7 +24,12 @@
  * reassembly is given up, its time runs out, or the stream is freed.  The
  * buffers that exist at once, over every stream of every namespace, hold
  * at most PFSEL_DNS_STREAM_BYTES bytes: beyond that a stream is given up,
- * never waited for.
+ * never waited for.  A server that sends a length and then nothing sends
+ * no segment that would find its stream out of time: a timer, armed with
+ * the buffer, gives it back at the stream's time, so that stalled streams
+ * keep no other stream from its buffer for longer than their time (and
+ * the timer wheel's rounding, at most an eighth of it), however long
+ * their sockets live.
  */
 
 #include <linux/atomic.h>
@@ -35,6 +40,7 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/timer.h>
 
 #include "cache_limits.h"
 #include "dnsstream.h"
@@ -75,6 +81,32 @@ void pfsel_dns_stream_free_msg(u8 *const msg, const u16 len)
 	atomic_long_sub(len, &pfsel_dns_stream_buffered);
 }
 
+/* Gives the stream's buffer back, when it has one. */
+static void give_back(struct pfsel_dns_stream *const stream)
+{
+	lockdep_assert_held(&stream->lock);
+	if (stream->msg) {
+		pfsel_dns_stream_free_msg(stream->msg, stream->len);
+		stream->msg = NULL;
+	}
+}
+
+/*
+ * A stream's time ran out while it held its buffer.  The buffer goes back
+ * now; the stream stays as it is, and the next segment, if one comes,
+ * finds it out of time and ends it (take_bytes() would take nothing into
+ * a buffer given back anyway).
+ */
+static void stream_expired(struct timer_list *const timer)
+{
+	struct pfsel_dns_stream *const stream =
+		from_timer(stream, timer, expiry);
+
+	spin_lock_bh(&stream->lock);
+	give_back(stream);
+	spin_unlock_bh(&stream->lock);
+}
+
 /**
  * pfsel_dns_stream_new - Make a stream whose first message is to be read
  * @until: jiffies from which nothing is taken any more
@@ -95,6 +127,7 @@ struct pfsel_dns_stream *pfsel_dns_stream_new(const unsigned long until,
 	spin_lock_init(&stream->lock);
 	stream->state = PFSEL_DNS_STREAM_UNSTARTED;
 	stream->until = until;
+	timer_setup(&stream->expiry, stream_expired, 0);
 	return stream;
 }
 
@@ -102,13 +135,15 @@ struct pfsel_dns_stream *pfsel_dns_stream_new(const unsigned long until,
  * pfsel_dns_stream_free - Free a stream, and its buffer if it has one
  * @stream: the stream, or NULL
  *
- * Context: any; nothing else uses the stream any more (its socket is
- * being freed).
+ * Context: process or softirq, not holding the stream's lock (this waits
+ * for its timer's callback, when it runs); nothing else uses the stream
+ * any more (its socket is being freed).
  */
 void pfsel_dns_stream_free(struct pfsel_dns_stream *const stream)
 {
 	if (!stream)
 		return;
+	timer_shutdown_sync(&stream->expiry);
 	if (stream->msg)
 		pfsel_dns_stream_free_msg(stream->msg, stream->len);
 	kfree(stream);
@@ -117,11 +152,7 @@ void pfsel_dns_stream_free(struct pfsel_dns_stream *const stream)
 /* Nothing more is taken; the buffer goes back at once. */
 static void end(struct pfsel_dns_stream *const stream)
 {
-	lockdep_assert_held(&stream->lock);
-	if (stream->msg) {
-		pfsel_dns_stream_free_msg(stream->msg, stream->len);
-		stream->msg = NULL;
-	}
+	give_back(stream);
 	WRITE_ONCE(stream->state, PFSEL_DNS_STREAM_ENDED);
 }
 
@@ -199,8 +230,13 @@ static bool take_bytes(struct pfsel_dns_stream *const stream,
 			stream->msg = buffer_alloc(stream->len);
 			if (!stream->msg)
 				return false;
+			/* Before @until: this take checked the time. */
+			mod_timer(&stream->expiry, stream->until);
 			continue;
 		}
+		/* Its time ran out, and stream_expired() gave it back. */
+		if (!stream->msg)
+			return false;
 		chunk = min_t(unsigned int, len,
 			      DNS_TCP_LENGTH_SIZE + stream->len -
 				      stream->taken);
@@ -593,6 +629,39 @@ static void test_stream_out_of_time(struct kunit *const test)
 	pfsel_dns_stream_free(stream);
 }
 
+/*
+ * A stream that stalls after its length gives its buffer back at its time,
+ * with no segment; the segment that comes later finds it out of time and
+ * ends it (lost, as a late segment always was).
+ */
+static void test_stream_timer_gives_buffer_back(struct kunit *const test)
+{
+	enum { WAIT_MS = 100 };
+	const unsigned long until = jiffies + msecs_to_jiffies(WAIT_MS);
+	const long buffered = atomic_long_read(&pfsel_dns_stream_buffered);
+	struct pfsel_dns_stream *const stream =
+		pfsel_dns_stream_new(until, GFP_KERNEL);
+	u8 data[TEST_STREAM_LEN];
+
+	KUNIT_ASSERT_NOT_NULL(test, stream);
+	fill_stream(data, sizeof(data));
+	pfsel_dns_stream_begin(stream, 0);
+	KUNIT_EXPECT_EQ(test, PFSEL_DNS_STREAM_MORE,
+			feed(test, stream, 0, data, 10, NULL));
+	KUNIT_EXPECT_EQ(test, buffered + TEST_MSG_LEN,
+			atomic_long_read(&pfsel_dns_stream_buffered));
+	msleep(2 * WAIT_MS);
+	KUNIT_EXPECT_EQ(test, buffered,
+			atomic_long_read(&pfsel_dns_stream_buffered));
+	KUNIT_EXPECT_NULL(test, stream->msg);
+	KUNIT_EXPECT_EQ(test, PFSEL_DNS_STREAM_LOST,
+			feed(test, stream, 10, data + 10, TEST_STREAM_LEN - 10,
+			     NULL));
+	pfsel_dns_stream_free(stream);
+	KUNIT_EXPECT_EQ(test, buffered,
+			atomic_long_read(&pfsel_dns_stream_buffered));
+}
+
 /* pfsel_dns_stream_lose(): once, and the buffer goes back. */
 static void test_stream_lose(struct kunit *const test)
 {
@@ -645,11 +714,14 @@ static void test_stream_length_overlap(struct kunit *const test)
  * their time runs out while their sockets stay open (the resolver waits
  * longer), and no segment comes to end them.  THREAT-MODEL section 5 says
  * a buffer lives at most the query's wait: then a new stream must get its
- * buffer.
+ * buffer.  Their time is 200 ms from before the first is made, so that
+ * every one takes its length in time (a tick between a stream's making
+ * and its length gave a time of one jiffy up), and is slept past twice.
  */
 static void test_stream_bound_outlives_time(struct kunit *const test)
 {
-	enum { FIT = PFSEL_DNS_STREAM_BYTES / 0xffff };
+	enum { FIT = PFSEL_DNS_STREAM_BYTES / 0xffff, WAIT_MS = 200 };
+	const unsigned long until = jiffies + msecs_to_jiffies(WAIT_MS);
 	const u8 longest[2] = { 0xff, 0xff };
 	struct pfsel_dns_stream *streams[FIT + 1];
 	u8 data[TEST_STREAM_LEN];
@@ -658,14 +730,14 @@ static void test_stream_bound_outlives_time(struct kunit *const test)
 	fill_stream(data, sizeof(data));
 	KUNIT_ASSERT_EQ(test, 0L, atomic_long_read(&pfsel_dns_stream_buffered));
 	for (i = 0; i < FIT; i++) {
-		streams[i] = pfsel_dns_stream_new(jiffies + 1, GFP_KERNEL);
+		streams[i] = pfsel_dns_stream_new(until, GFP_KERNEL);
 		KUNIT_ASSERT_NOT_NULL(test, streams[i]);
 		pfsel_dns_stream_begin(streams[i], 0);
 		KUNIT_EXPECT_EQ(test, PFSEL_DNS_STREAM_MORE,
 				feed(test, streams[i], 0, longest, 2, NULL));
 	}
-	/* Past every stream's time. */
-	msleep(jiffies_to_msecs(2) + 20);
+	/* Past every stream's time, and its timer's rounding. */
+	msleep(2 * WAIT_MS);
 	streams[FIT] = begun(test, 0);
 	KUNIT_EXPECT_EQ(test, PFSEL_DNS_STREAM_WHOLE,
 			feed(test, streams[FIT], 0, data, TEST_STREAM_LEN,
@@ -686,6 +758,7 @@ static struct kunit_case test_cases[] = {
 	KUNIT_CASE(test_stream_begins_once),
 	KUNIT_CASE(test_stream_sequence_wraps),
 	KUNIT_CASE(test_stream_out_of_time),
+	KUNIT_CASE(test_stream_timer_gives_buffer_back),
 	KUNIT_CASE(test_stream_lose),
 	KUNIT_CASE(test_stream_length_overlap),
 	KUNIT_CASE(test_stream_bound_outlives_time),

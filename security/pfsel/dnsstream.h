@@ -8,6 +8,7 @@
 
 #include <linux/gfp_types.h>
 #include <linux/spinlock.h>
+#include <linux/timer_types.h>
 #include <linux/types.h>
 
 struct sk_buff;
@@ -41,6 +42,8 @@ enum pfsel_dns_stream_state {
  * @msg: the message, @len bytes, allocated once @len is known
  * @until: jiffies from which nothing is taken: the query the message
  *	   would answer is no longer awaited, and the buffer is given back
+ * @expiry: armed with the buffer, for @until: gives the buffer back when
+ *	    no segment comes to end the stream
  * @server: the address the stream comes from (the server its query went
  *	    to), IPv4 as IPv4-mapped IPv6: for the caller, not read here
  *
@@ -55,6 +58,7 @@ struct pfsel_dns_stream {
 	u16 len;
 	u8 *msg;
 	unsigned long until;
+	struct timer_list expiry;
 	u8 server[16];
 };
 
