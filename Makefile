@@ -5,7 +5,10 @@
 #                   test; the last line is "N passed, M failed"
 #   make demo       build, boot the test VM and narrate what pfsel does
 #   make bench      build the release kernel and measure pfsel's cost
-#                   (ROUNDS=N ITERATIONS=N to override the defaults)
+#                   (ROUNDS=N ITERATIONS=N to override the defaults),
+#                   after what a login costs (make bench-login)
+#   make bench-login  what a login costs: pam_pfsel's session open in user
+#                   space, no VM (tests/bench/login; LOGIN_ROUNDS=N)
 #   make fuzz       long fuzzer runs: compiler/'s libFuzzer targets
 #                   (FUZZ_SECONDS each), then trinity and pfsel_fuzz in
 #                   the debug VM (TRINITY_SECONDS, default 3600;
@@ -49,11 +52,14 @@ demo: deps
 	$(MAKE) -C tests/vm all
 	tests/vm/run --kernel debug --add tests/vm/demo --add policy/examples -- sh ./demo.sh
 
-bench: deps
-	$(MAKE) tools
+bench: bench-login
 	kernel/build release
 	$(MAKE) -C tests/vm all
 	ROUNDS=$(ROUNDS) ITERATIONS=$(ITERATIONS) tests/bench/run
+
+bench-login: deps
+	$(MAKE) tools
+	LOGIN_ROUNDS=$(LOGIN_ROUNDS) tests/bench/login
 
 TRINITY_SECONDS ?= 3600
 
@@ -76,5 +82,6 @@ clean:
 	$(MAKE) -C tests/vm clean
 	rm -rf build/kernel-debug build/kernel-release build/logs
 
-.PHONY: all deps tools kernel vm-tests check demo bench fuzz vm-run clean \
+.PHONY: all deps tools kernel vm-tests check demo bench bench-login fuzz \
+	vm-run clean \
 	install deb deb-kernel deb-kernel-vm

@@ -98,6 +98,57 @@
  * make a policy look looser, never hide a looser one.  The property test
  * tests/unit/pfsel-tools/test_compare_property.c holds this function to
  * brute force over random policies and requests of every class.
+ *
+ * Deciding each cell of that enumeration with the kernel's lookups takes
+ * seconds for a policy of 10,000 rules (some 200 application pairs, a
+ * few thousand address intervals each), and a login waits for it (issue
+ * 30).  So policy_compare() takes shortcuts, none of which changes an
+ * answer or a line of a report: it only passes over intervals where
+ * nothing is looser.  policy_compare_exhaustive() takes none, and the
+ * tests hold the two to the same answers and reports.
+ *
+ *  - The address intervals of a request kind are swept in one order of
+ *    both policies' class bounds (ranks_build()): an interval ends where a
+ *    slab of one of the kind's cells starts, the bounds the enumeration
+ *    always had, and each cell's slab there is a cursor's, not a search.
+ *  - Sets of rows.  In an address interval, each policy's decision at a
+ *    port is the smallest rule that its rows give the port's class, the
+ *    rows being each cell's wild row and the row of its slab holding the
+ *    address (FORMAT.md, "Requests"; pfsel_policydb_decide()).  So what
+ *    the interval compares, at every port, is a function of the two sets
+ *    of rows (and of whether the protocol has ports): the rules' verdicts,
+ *    the defaults, the modes and the timeouts are the policies' own.  Each
+ *    set is decided once (rows_sweep(), rowset_get()); wherever the same
+ *    two sets come again, in any application pair and request kind, the
+ *    interval is no looser as the first one was.  The host names decide
+ *    by the address's rules and the names of the kind's cells, so they
+ *    are checked once per set of rows for each kind's names.  A set found
+ *    looser sends its intervals to the cell-by-cell enumeration, which
+ *    finds, counts and reports each looser cell as it always has.
+ *  - The base cells.  An application's decision is the smallest rule over
+ *    its groups, and the lowering gives every application one group in
+ *    common, the `*` rules' (docs/LOWERING.md): here the base group, the
+ *    one that most applications list (any other choice would be as
+ *    exact, and slower).  Where a pair's other cells give no row (no wild
+ *    row, no slab's row at the address), its rows are the base cells'
+ *    alone.  The base cells of each request kind are compared alone once
+ *    (base_check()), at every address interval, port and host name; when
+ *    no row of theirs is looser anywhere, a pair's sweep goes from one
+ *    bound of its other cells to the next over where those give no row.
+ *    There, only host names can be left to check: not when the other
+ *    cells have no name slabs (each name then gets no row from them, and
+ *    names_prepare() groups, orders and decides the names exactly as for
+ *    the base cells alone, whose names were found no looser), else at the
+ *    base check's decisions (quiet_names()).
+ *  - An executable whose class has no script pairs in either policy gets
+ *    the same pair of classes with every script (app_pairs()).
+ *    named_cell() passes over at once, as it always did interval of
+ *    names by interval, ports where no name's rule comes before the
+ *    address's, and address rules whose every interval it checked.
+ *
+ * The work counted against CMP_NAME_STEPS_MAX is only what is not passed
+ * over, so the comparison gives up (and calls the policy looser) less
+ * often than when it decided every cell.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -175,7 +226,27 @@ struct name_tuple {
 /* For one (old rule, new rule) of the address: the port intervals checked. */
 struct memo_slot {
 	u32 old_rule, new_rule;
-	u32 *next; /* NULL: free slot; else as c->t_next */
+	u32 *next; /* NULL: free slot; else as c->nm->t_next */
+};
+
+/*
+ * What host names decide for the cells of one request kind
+ * (names_prepare()), @on when some cell has name slabs: the ports where
+ * some name's rules change (@nb, from 0), and at each of those intervals k
+ * the distinct (old rule, new rule) that names give, @tuples[@t_off[k] ..
+ * @t_off[k + 1]), by old rule decreasing; their smallest rules, those over
+ * ranges of intervals (@rmq_old, @rmq_new: level j the smallest of 2^j
+ * intervals from each), and over all of them (@min_old, @min_new); and the
+ * first interval >= k holding any.
+ */
+struct names {
+	bool on;
+	u16 *nb;
+	u32 n_nb;
+	u32 *t_off, *t_min_old, *t_min_new, *t_next;
+	struct name_tuple *tuples;
+	u32 *rmq_old, *rmq_new;
+	u32 min_old, min_new;
 };
 
 /* One pair of application classes, and the first (exe, script) giving it. */
@@ -184,22 +255,122 @@ struct app_pair {
 	u32 exe, script; /* indexes into the representatives */
 };
 
+/* A cell's slab at the sweep's address (see sweep()). */
+struct slab_cursor {
+	const struct pfsel_policy_slab *slab;
+	const u32 *rank; /* c->rank of the cell's policy */
+	u32 n, i;
+};
+
+/* The decisions of a set of rows from @port up to the next piece's. */
+struct port_piece {
+	u32 port;
+	u32 old_rule, new_rule;
+};
+
+/* What is known of one set of rows (see rowset_get()). */
+enum rowset_state { ROWSET_NEW, ROWSET_NO_LOOSER, ROWSET_LOOSER };
+
+struct rowset {
+	u32 key; /* its key in c->keys; ROWSET_FREE for a free slot */
+	u32 hash;
+	u32 state; /* enum rowset_state */
+	u32 names_stamp; /* the c->names_stamp its names were checked with */
+};
+
+#define ROWSET_FREE U32_MAX
+
+/* Ports where the address's rules are (@old_rule, @new_rule), merged. */
+struct rule_ports {
+	u32 old_rule, new_rule;
+	u32 lo, hi;
+};
+
+/*
+ * What base_check() found of the base cells of one request kind, alone:
+ * @rows 0 not asked yet, 1 no looser by the address's rules anywhere, 2
+ * looser somewhere (or unknown); @names_looser, whether some host names
+ * are looser (or it is unknown), with the base cells' @names (@names_ok
+ * unless they were too much work); and each of their address intervals,
+ * from rank @at[i] to @at[i + 1] (@at[@n] is RANK_END), with its
+ * decisions @pieces[@first[i] .. @first[i + 1]), and the same decisions
+ * by rules, @spans of them (base_spans()).
+ */
+struct base_kind {
+	signed char rows;
+	bool names_looser, names_ok;
+	struct names names;
+	u32 n;
+	u32 *at, *first;
+	struct port_piece *pieces;
+	size_t at_cap, first_cap, pieces_cap;
+	struct rule_ports *spans;
+	u32 n_spans;
+};
+
+/*
+ * One request kind (operation, protocol) of an application pair; or, with
+ * @pair NULL, of the base cells alone (base_check(): compared for the
+ * shortcut, never reported).
+ */
+struct kind {
+	const struct app_pair *pair;
+	u32 op, proto;
+	bool ports; /* tcp and udp: every port; the others: port 0 */
+	const struct pfsel_policy_cell *const *cells[2];
+	u32 n[2];
+	u32 base[2]; /* the base group's cell in @cells, or PFSEL_NONE */
+	/*
+	 * Where no cell but the base ones gives a row (the others have no
+	 * wild row), the rows are @base_kind's, no looser: pass over, and
+	 * with @quiet_names, check the host names at its decisions.
+	 */
+	bool skip_quiet, quiet_names;
+	const struct base_kind *base_kind;
+};
+
 struct cmp {
 	const struct pfsel_policydb *old, *new;
 	struct reps exes, scripts;
 	struct app_pair *pairs;
 	size_t n_pairs;
+	/*
+	 * The first addresses of both policies' classes, merged, and the
+	 * place of each class's among them (ranks_build()).
+	 */
+	u8 (*bounds)[16];
+	u32 n_bounds;
+	u32 *rank[2];
+	/*
+	 * The group most applications of each policy list (the lowering's
+	 * group of the `*` rules), and what the base check found for each
+	 * request kind and whether each side has a base cell.
+	 */
+	u32 base_group[2];
+	struct base_kind base_kinds[PFSEL_OP_COUNT][PFSEL_PROTO_COUNT][2][2];
+	/* In base_check(): where it keeps what it finds. */
+	struct base_kind *probing;
 	/* The cells of the old (0) and the new (1) application. */
 	const struct pfsel_policy_cell **cells[2];
-	/* Where decisions can change, for the request kind at hand. */
-	u8 (*addrs)[16];
-	u32 n_addrs;
-	size_t addrs_cap;
+	u32 base_at[2]; /* the base group's among them, or PFSEL_NONE */
+	struct slab_cursor *cursors[2];
+	/* The sets of rows compared, their keys, and the scratch of one. */
+	struct rowset *rowsets;
+	u32 rowsets_cap, n_rowsets;
+	u32 *keys;
+	size_t keys_cap, keys_used;
+	u32 *key, *run_at;
+	struct port_piece *pieces;
+	size_t pieces_cap;
+	u32 n_pieces;
+	/* Where decisions can change, for the address at hand. */
 	u16 *ports;
 	u32 n_ports;
 	size_t ports_cap;
 	FILE *report;
 	unsigned int max, found;
+	/* policy_compare_exhaustive(): no shortcut. */
+	bool exhaustive;
 
 	/* Host names: the entry strings of both policies, sorted, unique. */
 	char **patterns;
@@ -208,20 +379,19 @@ struct cmp {
 	struct name_rep *names;
 	u32 n_names;
 	/*
-	 * For the request kind at hand (when a cell has name slabs): the
-	 * ports where some name's rules change (@nb, from 0), and at each of
-	 * those intervals k the distinct (old rule, new rule) that names
-	 * give, @tuples[@t_off[k] .. @t_off[k + 1]), by old rule decreasing;
-	 * their smallest rules; and the first interval >= k holding any.
+	 * What names decide for the request kind at hand: @nm, either
+	 * @pair_names or a base check's (see addressed()).
 	 */
-	bool names_on;
-	u16 *nb;
-	u32 n_nb;
-	u32 *t_off, *t_min_old, *t_min_new, *t_next;
-	struct name_tuple *tuples;
+	const struct names *nm;
+	struct names pair_names;
 	/* The intervals checked, by the address's (old rule, new rule). */
 	struct memo_slot *memo;
 	u32 memo_cap, memo_used;
+	/* The last (old rule, new rule) with every interval checked. */
+	u32 done_old, done_new;
+	bool done;
+	/* Changes with each choice of @nm: names checked under it. */
+	u32 names_stamp;
 	/* Tuples visited: the work the names cost, bounded. */
 	unsigned long long steps;
 };
@@ -384,6 +554,52 @@ static int pair_cmp(const void *a, const void *b)
 	return x->script < y->script ? -1 : (x->script > y->script);
 }
 
+/* Whether exe class @e of @db (PFSEL_NONE: none) has script pairs. */
+static bool exe_has_pairs(const struct pfsel_policydb *db, u32 e)
+{
+	return e != PFSEL_NONE && le32_to_cpu(db->exes[e].pair_count);
+}
+
+/*
+ * Whether the exe class of @path in @db may have script pairs: the "other"
+ * class has some, or an entry whose class with pairs @path could get
+ * (FORMAT.md, "Classifying a path") is @path itself (EXACT) or one of its
+ * folders (CHILD, TREE: a folder of @path at any depth, which is more
+ * than the classification asks).  When not, every script gives @path the
+ * application it has without one: pfsel_policydb_classify_app() finds no
+ * pair.
+ */
+static bool exe_may_have_pairs(const struct pfsel_policydb *db,
+			       const char *path)
+{
+	const size_t len = strlen(path);
+	u32 i;
+
+	if (exe_has_pairs(db, db->exe_other))
+		return true;
+	for (i = 0; i < db->n_exe_paths; i++) {
+		const struct pfsel_policy_path *x = &db->exe_paths[i];
+		const struct pfsel_string *str =
+			&db->strings[le32_to_cpu(x->str)];
+		const u32 flags = le32_to_cpu(x->flags);
+		const bool exact = flags & PFSEL_PATH_EXACT &&
+				   exe_has_pairs(db, le32_to_cpu(x->exact));
+		const bool below = (flags & PFSEL_PATH_CHILD &&
+				    exe_has_pairs(db, le32_to_cpu(x->child))) ||
+				   (flags & PFSEL_PATH_TREE &&
+				    exe_has_pairs(db, le32_to_cpu(x->tree)));
+
+		if (!exact && !below)
+			continue;
+		if (len < str->len || memcmp(path, str->s, str->len))
+			continue;
+		if ((exact && len == str->len) ||
+		    (below && len > str->len + 1 && path[str->len] == '/'))
+			return true;
+	}
+	return false;
+}
+
 /* Every pair of application classes some (exe, script) falls in. */
 static int app_pairs(struct cmp *c)
 {
@@ -395,8 +611,25 @@ static int app_pairs(struct cmp *c)
 	if (!c->pairs)
 		return -ENOMEM;
 	for (i = 0; i < ne; i++) {
+		const char *exe = c->exes.v[i].path;
+
+		/*
+		 * Neither class has a pair: every script gives the pair
+		 * without one, and the first script, none (scripts.v[0]),
+		 * describes it.
+		 */
+		if (!exe_may_have_pairs(c->old, exe) &&
+		    !exe_may_have_pairs(c->new, exe) && !c->exhaustive) {
+			c->pairs[n++] = (struct app_pair){
+				.old_app = pfsel_policydb_classify_app(
+					c->old, exe, NULL),
+				.new_app = pfsel_policydb_classify_app(
+					c->new, exe, NULL),
+				.exe = (u32)i,
+			};
+			continue;
+		}
 		for (j = 0; j < ns; j++) {
-			const char *exe = c->exes.v[i].path;
 			const char *script = c->scripts.v[j].path;
 
 			c->pairs[n++] = (struct app_pair){
@@ -439,7 +672,8 @@ static int grow(void **v, size_t *cap, size_t need, size_t size)
 
 /*
  * The cells of @app's groups for the request kind @key (at most one per
- * group), as the kernel's decision finds them: into c->cells[@side].
+ * group), as the kernel's decision finds them: into c->cells[@side], and
+ * which of them is the base group's into c->base_at[@side].
  */
 static u32 app_cells(struct cmp *c, int side, const struct pfsel_policydb *db,
 		     u32 app, u32 key)
@@ -447,20 +681,37 @@ static u32 app_cells(struct cmp *c, int side, const struct pfsel_policydb *db,
 	const __le32 *group = db->grouplist + le32_to_cpu(db->apps[app].first);
 	u32 n = le32_to_cpu(db->apps[app].count), i, found = 0;
 
+	c->base_at[side] = PFSEL_NONE;
 	for (i = 0; i < n; i++) {
+		const u32 g = le32_to_cpu(group[i]);
 		const struct pfsel_policy_cell *cell =
-			pfsel_policydb_group_cell(db, le32_to_cpu(group[i]),
-						  key);
+			pfsel_policydb_group_cell(db, g, key);
 
-		if (cell)
-			c->cells[side][found++] = cell;
+		if (!cell)
+			continue;
+		if (g == c->base_group[side])
+			c->base_at[side] = found;
+		c->cells[side][found++] = cell;
 	}
 	return found;
 }
 
-static int addr_cmp(const void *a, const void *b)
+/* The group the most applications of @db list, or PFSEL_NONE. */
+static int base_group(const struct pfsel_policydb *db, u32 *group)
 {
-	return memcmp(a, b, 16);
+	u32 *count = calloc((size_t)db->n_groups + 1, sizeof(*count));
+	u32 i, best = PFSEL_NONE;
+
+	if (!count)
+		return -ENOMEM;
+	for (i = 0; i < db->n_grouplist; i++)
+		count[le32_to_cpu(db->grouplist[i])]++;
+	for (i = 0; i < db->n_groups; i++)
+		if (count[i] && (best == PFSEL_NONE || count[i] > count[best]))
+			best = i;
+	free(count);
+	*group = best;
+	return 0;
 }
 
 static int port_cmp(const void *a, const void *b)
@@ -484,44 +735,89 @@ static u32 sort_unique(void *v, size_t n, size_t size,
 	return (u32)j;
 }
 
+/* ---- Addresses: both policies' in one order ---------------------------- */
+
+/* Past the last address, or port: where a sweep ends. */
+#define RANK_END U32_MAX
+
 /*
- * The addresses where a decision for @key can change: where a slab of one
- * of the cells begins (a class bound of its policy), and "::".  Within an
- * interval between two of them every cell of both policies picks the same
- * slab, so both decisions are the same for all its addresses.
+ * c->bounds: the first addresses of both policies' classes, merged, each
+ * once; c->rank[side][class]: the place of a class's first address among
+ * them.  A slab's start as a rank orders with the other policy's slabs as
+ * their addresses do, so the sweep compares numbers and classifies
+ * nothing.  Both tables start at "::" (FORMAT.md), so rank 0 is "::".
  */
-static int addr_breaks(struct cmp *c, u32 n_old, u32 n_new)
+static int ranks_build(struct cmp *c)
 {
-	const struct pfsel_policydb *dbs[2] = { c->old, c->new };
-	u32 counts[2] = { n_old, n_new };
-	size_t n = 0, i, j;
-	int side;
+	const struct pfsel_policy_addr *a = c->old->addrs, *b = c->new->addrs;
+	const size_t na = c->old->n_addrs, nb = c->new->n_addrs;
+	u32 i = 0, j = 0, n = 0;
 
-	for (side = 0; side < 2; side++) {
-		const struct pfsel_policydb *db = dbs[side];
-
-		for (i = 0; i < counts[side]; i++) {
-			const struct pfsel_policy_cell *cell =
-				c->cells[side][i];
-			const struct pfsel_policy_slab *slab =
-				db->slabs + le32_to_cpu(cell->slab_first);
-			u32 len = le32_to_cpu(cell->slab_count);
-
-			if (grow((void **)&c->addrs, &c->addrs_cap, n + len + 1,
-				 16))
-				return -ENOMEM;
-			for (j = 0; j < len; j++)
-				memcpy(c->addrs[n++],
-				       db->addrs[le32_to_cpu(slab[j].start)]
-					       .start,
-				       16);
-		}
-	}
-	if (grow((void **)&c->addrs, &c->addrs_cap, n + 1, 16))
+	c->bounds = malloc((na + nb) * 16);
+	c->rank[0] = malloc((na + 1) * sizeof(u32));
+	c->rank[1] = malloc((nb + 1) * sizeof(u32));
+	if (!c->bounds || !c->rank[0] || !c->rank[1])
 		return -ENOMEM;
-	memset(c->addrs[n++], 0, 16);
-	c->n_addrs = sort_unique(c->addrs, n, 16, addr_cmp);
+	while (i < na || j < nb) {
+		const int order = i == na ? 1 :
+				  j == nb ? -1 :
+					    memcmp(a[i].start, b[j].start, 16);
+
+		memcpy(c->bounds[n], order <= 0 ? a[i].start : b[j].start, 16);
+		if (order <= 0)
+			c->rank[0][i++] = n;
+		if (order >= 0)
+			c->rank[1][j++] = n;
+		n++;
+	}
+	c->n_bounds = n;
 	return 0;
+}
+
+static void cursor_init(struct cmp *c, struct slab_cursor *k, int side,
+			const struct pfsel_policy_cell *cell)
+{
+	const struct pfsel_policydb *db = side ? c->new : c->old;
+
+	k->slab = db->slabs + le32_to_cpu(cell->slab_first);
+	k->n = le32_to_cpu(cell->slab_count);
+	k->rank = c->rank[side];
+	k->i = 0;
+}
+
+/* The row of the cursor's slab; PFSEL_NONE for a cell without slabs. */
+static u32 cursor_row(const struct slab_cursor *k)
+{
+	return k->n ? le32_to_cpu(k->slab[k->i].row) : PFSEL_NONE;
+}
+
+/* Where the next slab starts, as a rank; RANK_END after the last. */
+static u32 cursor_next(const struct slab_cursor *k)
+{
+	return k->i + 1 < k->n ? k->rank[le32_to_cpu(k->slab[k->i + 1].start)] :
+				 RANK_END;
+}
+
+/*
+ * Move on to the slab holding the address of rank @at: the last slab
+ * starting at or below it (a cell's first slab starts at class 0, "::"),
+ * as pfsel_policydb_slab_row() finds it for the address's class.
+ */
+static void cursor_seek(struct slab_cursor *k, u32 at)
+{
+	u32 lo = k->i, hi = k->n;
+
+	if (cursor_next(k) > at)
+		return;
+	while (hi - lo > 1) {
+		const u32 mid = lo + (hi - lo) / 2;
+
+		if (k->rank[le32_to_cpu(k->slab[mid].start)] <= at)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	k->i = lo;
 }
 
 /* The first port of each run of @row, appended to c->ports. */
@@ -544,13 +840,12 @@ static int row_breaks(struct cmp *c, const struct pfsel_policydb *db, u32 row,
 }
 
 /*
- * The ports where a decision for @key at address @addr can change: where
- * a run of a row that the cells give this address begins, and 0.
+ * The ports where a decision of @k at address @addr can change: where a
+ * run of a row that the cells give this address begins, and 0.
  */
-static int port_breaks(struct cmp *c, u32 n_old, u32 n_new, const u8 *addr)
+static int port_breaks(struct cmp *c, const struct kind *k, const u8 *addr)
 {
 	const struct pfsel_policydb *dbs[2] = { c->old, c->new };
-	u32 counts[2] = { n_old, n_new };
 	size_t n = 0, i;
 	int side;
 
@@ -558,9 +853,9 @@ static int port_breaks(struct cmp *c, u32 n_old, u32 n_new, const u8 *addr)
 		const struct pfsel_policydb *db = dbs[side];
 		u32 addr_class = pfsel_policydb_classify_addr(db, addr);
 
-		for (i = 0; i < counts[side]; i++) {
+		for (i = 0; i < k->n[side]; i++) {
 			const struct pfsel_policy_cell *cell =
-				c->cells[side][i];
+				k->cells[side][i];
 			u32 row = pfsel_policydb_slab_row(db, cell, addr_class);
 
 			if (row_breaks(c, db, le32_to_cpu(cell->wild_row),
@@ -619,6 +914,9 @@ static bool looser(const struct cmp *c, const struct pfsel_decision *was,
 /* Stop: too much to compare exactly, so the person must confirm. */
 static int give_up(struct cmp *c, const char *why)
 {
+	/* The base check only cannot tell: the sweep then skips less. */
+	if (c->probing)
+		return 1;
 	if (c->report && c->max)
 		fprintf(c->report,
 			"too many host names to compare (%s): confirm it\n",
@@ -807,7 +1105,21 @@ static int tuple_cmp(const void *a, const void *b)
 	return x->rep < y->rep ? -1 : x->rep > y->rep;
 }
 
-static void names_reset(struct cmp *c)
+static void names_free(struct names *nm)
+{
+	free(nm->nb);
+	free(nm->t_off);
+	free(nm->t_min_old);
+	free(nm->t_min_new);
+	free(nm->t_next);
+	free(nm->tuples);
+	free(nm->rmq_old);
+	free(nm->rmq_new);
+	*nm = (struct names){ 0 };
+}
+
+/* Forget the intervals checked: another kind's names, another pair. */
+static void memo_reset(struct cmp *c)
 {
 	u32 i;
 
@@ -816,32 +1128,77 @@ static void names_reset(struct cmp *c)
 	free(c->memo);
 	c->memo = NULL;
 	c->memo_cap = c->memo_used = 0;
-	free(c->nb);
-	free(c->t_off);
-	free(c->t_min_old);
-	free(c->t_min_new);
-	free(c->t_next);
-	free(c->tuples);
-	c->nb = NULL;
-	c->t_off = c->t_min_old = c->t_min_new = c->t_next = NULL;
-	c->tuples = NULL;
-	c->n_nb = 0;
-	c->names_on = false;
+	c->done = false;
 }
 
 /*
- * Prepare the names for the request kind whose cells are in c->cells:
+ * Check the names of @nm from now on: no interval checked yet, and no set
+ * of rows whose names were (interval()'s names_stamp).
+ */
+static void names_use(struct cmp *c, const struct names *nm)
+{
+	c->nm = nm;
+	memo_reset(c);
+	c->names_stamp++;
+}
+
+/* floor(log2(@n)), @n > 0. */
+static u32 log2_floor(u32 n)
+{
+	return 31 - (u32)__builtin_clz(n);
+}
+
+/* @nm's range minima, from its t_min_old and t_min_new. */
+static int range_min_build(struct names *nm)
+{
+	const u32 n = nm->n_nb, levels = log2_floor(n) + 1;
+	u32 j, k;
+
+	nm->rmq_old = malloc((size_t)levels * n * sizeof(u32));
+	nm->rmq_new = malloc((size_t)levels * n * sizeof(u32));
+	if (!nm->rmq_old || !nm->rmq_new)
+		return -ENOMEM;
+	memcpy(nm->rmq_old, nm->t_min_old, n * sizeof(u32));
+	memcpy(nm->rmq_new, nm->t_min_new, n * sizeof(u32));
+	for (j = 1; j < levels; j++) {
+		const u32 *po = nm->rmq_old + (size_t)(j - 1) * n;
+		const u32 *pn = nm->rmq_new + (size_t)(j - 1) * n;
+		u32 *o = nm->rmq_old + (size_t)j * n;
+		u32 *w = nm->rmq_new + (size_t)j * n;
+
+		for (k = 0; k + (1u << j) <= n; k++) {
+			o[k] = min(po[k], po[k + (1u << (j - 1))]);
+			w[k] = min(pn[k], pn[k + (1u << (j - 1))]);
+		}
+	}
+	return 0;
+}
+
+/* The smallest of @t (@nm's rmq_old or rmq_new) over intervals @a..@b. */
+static u32 range_min(const struct names *nm, const u32 *t, u32 a, u32 b)
+{
+	const u32 j = log2_floor(b - a + 1);
+	const u32 *level = t + (size_t)j * nm->n_nb;
+
+	return min(level[a], level[b + 1 - (1u << j)]);
+}
+
+/*
+ * Prepare the names for the request kind whose cells are @cells, into
+ * @nm (emptied first):
  * group the names by the rows their classes get in every cell (names with
  * the same rows decide alike at every port), then sweep the ports from 0,
  * recomputing a group's rules where a run of one of its rows begins, and
  * keep at each interval the distinct (old rule, new rule) pairs.
  * 0, 1 (gave up), or a negative errno.
  */
-static int names_prepare(struct cmp *c, u32 n_old, u32 n_new)
+static int names_prepare(struct cmp *c, struct names *nm,
+			 const struct pfsel_policy_cell *const *const cells[2],
+			 const u32 counts[2])
 {
 	const struct pfsel_policydb *dbs[2] = { c->old, c->new };
-	const u32 counts[2] = { n_old, n_new };
-	struct sigs s = { .stride = n_old + n_new };
+	const u32 n_old = counts[0];
+	struct sigs s = { .stride = counts[0] + counts[1] };
 	struct name_event *ev = NULL;
 	u32 *order = NULL, *rep = NULL, *cur = NULL, *active = NULL;
 	u32 *pos = NULL;
@@ -850,11 +1207,11 @@ static int names_prepare(struct cmp *c, u32 n_old, u32 n_new)
 	bool any = false;
 	int side, ret = -ENOMEM;
 
-	names_reset(c);
+	names_free(nm);
 	for (side = 0; side < 2 && c->n_names; side++)
 		for (i = 0; i < counts[side]; i++)
 			if (dbs[side]
-				    ->name_cells[c->cells[side][i] -
+				    ->name_cells[cells[side][i] -
 						 dbs[side]->cells]
 				    .count)
 				any = true;
@@ -875,7 +1232,7 @@ static int names_prepare(struct cmp *c, u32 n_old, u32 n_new)
 
 			for (i = 0; i < counts[side]; i++) {
 				*row = pfsel_policydb_name_slab_row(
-					dbs[side], c->cells[side][i], class);
+					dbs[side], cells[side][i], class);
 				some |= *row++ != PFSEL_NONE;
 			}
 		}
@@ -907,8 +1264,8 @@ static int names_prepare(struct cmp *c, u32 n_old, u32 n_new)
 					dbs[x >= n_old]->rows[row[x]].count);
 	}
 	ev = malloc((n_ev + 1) * sizeof(*ev));
-	c->nb = malloc((n_ev + 1) * sizeof(*c->nb));
-	if (!ev || !c->nb)
+	nm->nb = malloc((n_ev + 1) * sizeof(*nm->nb));
+	if (!ev || !nm->nb)
 		goto out;
 	for (i = 0, e = 0; i < n_sigs; i++) {
 		const u32 *row = s.rows + (size_t)rep[i] * s.stride;
@@ -933,28 +1290,28 @@ static int names_prepare(struct cmp *c, u32 n_old, u32 n_new)
 		}
 	}
 	qsort(ev, n_ev, sizeof(*ev), event_cmp);
-	c->nb[0] = 0;
+	nm->nb[0] = 0;
 	for (e = 0, k = 1; e < n_ev; e++)
-		if (ev[e].port && ev[e].port != c->nb[k - 1])
-			c->nb[k++] = ev[e].port;
-	c->n_nb = k;
+		if (ev[e].port && ev[e].port != nm->nb[k - 1])
+			nm->nb[k++] = ev[e].port;
+	nm->n_nb = k;
 
-	c->t_off = malloc(((size_t)c->n_nb + 1) * sizeof(u32));
-	c->t_min_old = malloc((size_t)c->n_nb * sizeof(u32));
-	c->t_min_new = malloc((size_t)c->n_nb * sizeof(u32));
-	c->t_next = malloc(((size_t)c->n_nb + 1) * sizeof(u32));
+	nm->t_off = malloc(((size_t)nm->n_nb + 1) * sizeof(u32));
+	nm->t_min_old = malloc((size_t)nm->n_nb * sizeof(u32));
+	nm->t_min_new = malloc((size_t)nm->n_nb * sizeof(u32));
+	nm->t_next = malloc(((size_t)nm->n_nb + 1) * sizeof(u32));
 	cur = malloc(2 * (size_t)n_sigs * sizeof(u32));
 	active = malloc((size_t)n_sigs * sizeof(u32));
 	pos = malloc((size_t)n_sigs * sizeof(u32));
-	if (!c->t_off || !c->t_min_old || !c->t_min_new || !c->t_next || !cur ||
-	    !active || !pos)
+	if (!nm->t_off || !nm->t_min_old || !nm->t_min_new || !nm->t_next ||
+	    !cur || !active || !pos)
 		goto out;
 	for (i = 0; i < n_sigs; i++)
 		pos[i] = PFSEL_NONE;
 
-	c->t_off[0] = 0;
-	for (k = 0, e = 0; k < c->n_nb; k++) {
-		const u16 port = c->nb[k];
+	nm->t_off[0] = 0;
+	for (k = 0, e = 0; k < nm->n_nb; k++) {
+		const u16 port = nm->nb[k];
 		const u32 pc[2] = { pfsel_policydb_classify_port(c->old, port),
 				    pfsel_policydb_classify_port(c->new,
 								 port) };
@@ -999,43 +1356,47 @@ static int names_prepare(struct cmp *c, u32 n_old, u32 n_new)
 			ret = give_up(c, "too much work");
 			goto out;
 		}
-		if (grow((void **)&c->tuples, &cap_tuples, n_tuples + n_active,
-			 sizeof(*c->tuples)))
+		if (grow((void **)&nm->tuples, &cap_tuples, n_tuples + n_active,
+			 sizeof(*nm->tuples)))
 			goto out;
 		for (i = 0; i < n_active; i++)
-			c->tuples[n_tuples++] = (struct name_tuple){
+			nm->tuples[n_tuples++] = (struct name_tuple){
 				.old_rule = cur[2 * active[i]],
 				.new_rule = cur[2 * active[i] + 1],
 				.rep = rep[active[i]],
 			};
 		if (n_tuples > first)
-			qsort(c->tuples + first, n_tuples - first,
-			      sizeof(*c->tuples), tuple_cmp);
-		c->t_min_old[k] = c->t_min_new[k] = PFSEL_NONE;
+			qsort(nm->tuples + first, n_tuples - first,
+			      sizeof(*nm->tuples), tuple_cmp);
+		nm->t_min_old[k] = nm->t_min_new[k] = PFSEL_NONE;
 		for (i = first, x = first; i < n_tuples; i++) {
-			const struct name_tuple *t = &c->tuples[i];
+			const struct name_tuple *t = &nm->tuples[i];
 
 			if (x > first &&
-			    t->old_rule == c->tuples[x - 1].old_rule &&
-			    t->new_rule == c->tuples[x - 1].new_rule)
+			    t->old_rule == nm->tuples[x - 1].old_rule &&
+			    t->new_rule == nm->tuples[x - 1].new_rule)
 				continue;
-			c->t_min_old[k] = min(c->t_min_old[k], t->old_rule);
-			c->t_min_new[k] = min(c->t_min_new[k], t->new_rule);
-			c->tuples[x++] = *t;
+			nm->t_min_old[k] = min(nm->t_min_old[k], t->old_rule);
+			nm->t_min_new[k] = min(nm->t_min_new[k], t->new_rule);
+			nm->tuples[x++] = *t;
 		}
 		n_tuples = x;
 		if (n_tuples > CMP_NAME_TUPLES_MAX) {
 			ret = give_up(c, "too many rules by host name");
 			goto out;
 		}
-		c->t_off[k + 1] = (u32)n_tuples;
+		nm->t_off[k + 1] = (u32)n_tuples;
 	}
 	/* The next interval with tuples: the unchecked ones, to begin. */
-	c->t_next[c->n_nb] = c->n_nb;
-	for (k = c->n_nb; k-- > 0;)
-		c->t_next[k] = c->t_off[k + 1] > c->t_off[k] ? k :
-							       c->t_next[k + 1];
-	c->names_on = true;
+	nm->t_next[nm->n_nb] = nm->n_nb;
+	for (k = nm->n_nb; k-- > 0;)
+		nm->t_next[k] =
+			nm->t_off[k + 1] > nm->t_off[k] ? k : nm->t_next[k + 1];
+	if (range_min_build(nm))
+		goto out;
+	nm->min_old = range_min(nm, nm->rmq_old, 0, nm->n_nb - 1);
+	nm->min_new = range_min(nm, nm->rmq_new, 0, nm->n_nb - 1);
+	nm->on = true;
 	ret = 0;
 out:
 	if (ret < 0)
@@ -1095,11 +1456,11 @@ static bool looser_by(const struct cmp *c, int a, int b)
 static bool name_check(const struct cmp *c, u32 ao, u32 an, u32 k, u32 *x,
 		       u32 *y)
 {
-	const u32 first = c->t_off[k], end = c->t_off[k + 1];
+	const u32 first = c->nm->t_off[k], end = c->nm->t_off[k + 1];
 	u32 best[4], arg[4], i, g, b;
 
 	for (i = first; i < end; i++) {
-		const struct name_tuple *t = &c->tuples[i];
+		const struct name_tuple *t = &c->nm->tuples[i];
 
 		if (looser_by(c, rule_strictness(c->old, min(ao, t->old_rule)),
 			      rule_strictness(c->new, min(an, t->new_rule)))) {
@@ -1110,13 +1471,13 @@ static bool name_check(const struct cmp *c, u32 ao, u32 an, u32 k, u32 *x,
 	for (b = 0; b < 4; b++)
 		best[b] = arg[b] = PFSEL_NONE;
 	for (i = first; i < end; i = g) {
-		const u32 o = min(ao, c->tuples[i].old_rule);
+		const u32 o = min(ao, c->nm->tuples[i].old_rule);
 		u32 j;
 
 		/* The tuples with this same effective old rule, all in. */
-		for (g = i; g < end && min(ao, c->tuples[g].old_rule) == o;
+		for (g = i; g < end && min(ao, c->nm->tuples[g].old_rule) == o;
 		     g++) {
-			const u32 n = min(an, c->tuples[g].new_rule);
+			const u32 n = min(an, c->nm->tuples[g].new_rule);
 
 			b = (u32)rule_strictness(c->new, n);
 			if (n < best[b]) {
@@ -1125,7 +1486,7 @@ static bool name_check(const struct cmp *c, u32 ao, u32 an, u32 k, u32 *x,
 			}
 		}
 		for (j = i; j < g; j++) {
-			const u32 n = min(an, c->tuples[j].new_rule);
+			const u32 n = min(an, c->nm->tuples[j].new_rule);
 			const int a = rule_strictness(c->old, o);
 
 			for (b = 0; b < 4; b++) {
@@ -1140,21 +1501,23 @@ static bool name_check(const struct cmp *c, u32 ao, u32 an, u32 k, u32 *x,
 	return false;
 }
 
-/* The checked-interval list of (@ao, @an): c->t_next's copy; NULL: none. */
+/* The checked-interval list of (@ao, @an): c->nm->t_next's copy; NULL: none. */
 static u32 *memo_get(struct cmp *c, u32 ao, u32 an)
 {
 	u32 h, i;
 
-	if ((unsigned long long)(c->memo_used + 1) * (c->n_nb + 1) >
+	if ((unsigned long long)(c->memo_used + 1) * (c->nm->n_nb + 1) >
 		    CMP_MEMO_MAX ||
 	    2 * (c->memo_used + 1) > c->memo_cap) {
 		/* Full: forget (cheap to redo) and make room. */
 		u32 cap = c->memo_cap ? c->memo_cap : 64;
 		struct memo_slot *bigger;
 
+		c->done = false;
 		for (i = 0; i < c->memo_cap; i++)
 			free(c->memo[i].next);
-		if ((unsigned long long)(c->memo_used + 1) * (c->n_nb + 1) <=
+		if ((unsigned long long)(c->memo_used + 1) *
+			    (c->nm->n_nb + 1) <=
 		    CMP_MEMO_MAX)
 			cap *= 2;
 		bigger = calloc(cap, sizeof(*bigger));
@@ -1169,10 +1532,11 @@ static u32 *memo_get(struct cmp *c, u32 ao, u32 an)
 	for (i = h; c->memo[i].next; i = (i + 1) & (c->memo_cap - 1))
 		if (c->memo[i].old_rule == ao && c->memo[i].new_rule == an)
 			return c->memo[i].next;
-	c->memo[i].next = malloc(((size_t)c->n_nb + 1) * sizeof(u32));
+	c->memo[i].next = malloc(((size_t)c->nm->n_nb + 1) * sizeof(u32));
 	if (!c->memo[i].next)
 		return NULL;
-	memcpy(c->memo[i].next, c->t_next, ((size_t)c->n_nb + 1) * sizeof(u32));
+	memcpy(c->memo[i].next, c->nm->t_next,
+	       ((size_t)c->nm->n_nb + 1) * sizeof(u32));
 	c->memo[i].old_rule = ao;
 	c->memo[i].new_rule = an;
 	c->memo_used++;
@@ -1193,15 +1557,15 @@ static u32 memo_find(u32 *next, u32 k)
 	return root;
 }
 
-/* The interval of c->nb holding @port. */
+/* The interval of c->nm->nb holding @port. */
 static u32 nb_index(const struct cmp *c, u32 port)
 {
-	u32 lo = 0, hi = c->n_nb;
+	u32 lo = 0, hi = c->nm->n_nb;
 
 	while (hi - lo > 1) {
 		u32 mid = lo + (hi - lo) / 2;
 
-		if (c->nb[mid] <= port)
+		if (c->nm->nb[mid] <= port)
 			lo = mid;
 		else
 			hi = mid;
@@ -1402,10 +1766,11 @@ static void put_name(FILE *f, const struct name_rep *r)
 /*
  * Report a looser cell: "VERDICT APP OP PROTO ... ;  # now ...", with
  * "with host names N1, N2" when the address has those names (@names,
- * @n_names of them).
+ * @n_names of them).  Its addresses: from c->bounds[@at] up to
+ * c->bounds[@end] (not included; @end RANK_END: to the last).
  */
 static void report(struct cmp *c, const struct app_pair *pair, u32 op,
-		   u32 proto, u32 family, u32 ai, u32 plo, u32 phi,
+		   u32 proto, u32 family, u32 at, u32 end, u32 plo, u32 phi,
 		   const struct name_rep *const *names, u32 n_names,
 		   const struct pfsel_decision *was,
 		   const struct pfsel_decision *now)
@@ -1432,9 +1797,9 @@ static void report(struct cmp *c, const struct app_pair *pair, u32 op,
 		if (family != PFSEL_FAMILY_PACKET)
 			fprintf(f, " family %s", pfsel_family_name(family));
 	} else {
-		u128 lo = addr_num(c->addrs[ai]);
-		u128 hi = ai + 1 < c->n_addrs ? addr_num(c->addrs[ai + 1]) - 1 :
-						~(u128)0;
+		u128 lo = addr_num(c->bounds[at]);
+		u128 hi = end != RANK_END ? addr_num(c->bounds[end]) - 1 :
+					    ~(u128)0;
 		u32 i;
 
 		fputs(" to ", f);
@@ -1537,26 +1902,26 @@ static int decide_named(const struct pfsel_policydb *db, u32 app, u32 op,
 
 /* Count a looser request; 1 when enough are found to stop. */
 static int found(struct cmp *c, const struct app_pair *pair, u32 op, u32 proto,
-		 u32 family, u32 ai, u32 plo, u32 phi,
+		 u32 family, u32 at, u32 end, u32 plo, u32 phi,
 		 const struct name_rep *const *names, u32 n_names,
 		 const struct pfsel_decision *was,
 		 const struct pfsel_decision *now)
 {
 	if (c->found++ < c->max)
-		report(c, pair, op, proto, family, ai, plo, phi, names, n_names,
-		       was, now);
+		report(c, pair, op, proto, family, at, end, plo, phi, names,
+		       n_names, was, now);
 	else if (c->report && c->max)
 		fputs("...\n", c->report);
 	return c->found > c->max ? 1 : 0;
 }
 
 /*
- * The request at address interval @ai and ports [@plo, @phi], without
- * names: its decisions into *@was and *@now.  0 no looser so far, 1 stop
- * (found enough), or a negative errno.
+ * The request at the addresses from c->bounds[@at] up to c->bounds[@end]
+ * and ports [@plo, @phi], without names: its decisions into *@was and
+ * *@now.  0 no looser so far, 1 stop (found enough), or a negative errno.
  */
 static int cell(struct cmp *c, const struct app_pair *pair, u32 op, u32 proto,
-		u32 family, u32 ai, u32 plo, u32 phi,
+		u32 family, u32 at, u32 end, u32 plo, u32 phi,
 		struct pfsel_decision *was, struct pfsel_decision *now)
 {
 	u8 addr[16];
@@ -1564,7 +1929,7 @@ static int cell(struct cmp *c, const struct app_pair *pair, u32 op, u32 proto,
 	if (op == PFSEL_OP_CREATE)
 		pfsel_policydb_family_addr(family, addr);
 	else
-		memcpy(addr, c->addrs[ai], 16);
+		memcpy(addr, c->bounds[at], 16);
 	if (decide_named(c->old, pair->old_app, op, proto, addr, (u16)plo, NULL,
 			 0, was) ||
 	    decide_named(c->new, pair->new_app, op, proto, addr, (u16)plo, NULL,
@@ -1572,60 +1937,80 @@ static int cell(struct cmp *c, const struct app_pair *pair, u32 op, u32 proto,
 		return -EINVAL;
 	if (!looser(c, was, now))
 		return 0;
-	return found(c, pair, op, proto, family, ai, plo, phi, NULL, 0, was,
-		     now);
+	return found(c, pair, op, proto, family, at, end, plo, phi, NULL, 0,
+		     was, now);
 }
 
 /*
- * The same request with one or two names: for each interval of c->nb
- * that [@plo, @phi] meets and that has names deciding something, unless
- * already checked with the same address rules (the result would be the
- * same), whether some names make it looser.  Returns as cell().
+ * The same request with one or two names, the address deciding @ao in the
+ * old policy and @an in the new one: for each interval of c->nm->nb that
+ * [@plo, @phi] meets and that has names deciding something, unless already
+ * checked with the same address rules (the result would be the same),
+ * whether some names make it looser.  Returns as cell(); for the base
+ * check (@k->pair NULL), 1 as soon as some names are looser.
  */
-static int named_cell(struct cmp *c, const struct app_pair *pair, u32 op,
-		      u32 proto, u32 ai, u32 plo, u32 phi,
-		      const struct pfsel_decision *addr_was,
-		      const struct pfsel_decision *addr_now)
+static int named_cell(struct cmp *c, const struct kind *k, u32 at, u32 end,
+		      u32 plo, u32 phi, u32 ao, u32 an)
 {
-	const u32 ao = addr_was->rule, an = addr_now->rule;
-	const u32 khi = nb_index(c, phi);
-	u32 *next = memo_get(c, ao, an), k, x, y, n_names;
+	u32 *next, i, khi, x, y, n_names;
 	int ret;
 
+	/* Every interval checked already: the loop below would find none. */
+	if (c->done && ao == c->done_old && an == c->done_new && !c->exhaustive)
+		return 0;
+	khi = nb_index(c, phi);
+	/*
+	 * No name's rule comes before the address's in any interval the
+	 * ports meet: the loop below would pass over each of them.
+	 */
+	i = nb_index(c, plo);
+	if (!c->exhaustive && ao <= range_min(c->nm, c->nm->rmq_old, i, khi) &&
+	    an <= range_min(c->nm, c->nm->rmq_new, i, khi))
+		return 0;
+	next = memo_get(c, ao, an);
 	if (!next)
 		return fail(-ENOMEM, "compare: out of memory");
-	for (k = memo_find(next, nb_index(c, plo)); k <= khi && k < c->n_nb;
-	     k = memo_find(next, k + 1)) {
+	for (i = memo_find(next, i); i <= khi && i < c->nm->n_nb;
+	     i = memo_find(next, i + 1)) {
 		const struct name_rep *names[2];
 		struct pfsel_decision was, now;
-		u32 lo = max(plo, (u32)c->nb[k]);
-		u32 hi = k + 1 < c->n_nb ? min(phi, c->nb[k + 1] - 1u) : phi;
+		u32 lo = max(plo, (u32)c->nm->nb[i]);
+		u32 hi = i + 1 < c->nm->n_nb ? min(phi, c->nm->nb[i + 1] - 1u) :
+					       phi;
 
-		next[k] = k + 1;
+		next[i] = i + 1;
 		/* No name's rule comes before the address's: no change. */
-		if (ao <= c->t_min_old[k] && an <= c->t_min_new[k])
+		if (ao <= c->nm->t_min_old[i] && an <= c->nm->t_min_new[i])
 			continue;
-		c->steps += c->t_off[k + 1] - c->t_off[k];
+		c->steps += c->nm->t_off[i + 1] - c->nm->t_off[i];
 		if (c->steps > CMP_NAME_STEPS_MAX)
 			return give_up(c, "too much work");
-		if (!name_check(c, ao, an, k, &x, &y))
+		if (!name_check(c, ao, an, i, &x, &y))
 			continue;
-		names[0] = &c->names[c->tuples[x].rep];
-		names[1] = &c->names[c->tuples[y].rep];
+		if (!k->pair)
+			return 1;
+		names[0] = &c->names[c->nm->tuples[x].rep];
+		names[1] = &c->names[c->nm->tuples[y].rep];
 		n_names = x == y ? 1 : 2;
-		if (decide_named(c->old, pair->old_app, op, proto, c->addrs[ai],
-				 (u16)lo, names, n_names, &was) ||
-		    decide_named(c->new, pair->new_app, op, proto, c->addrs[ai],
-				 (u16)lo, names, n_names, &now))
+		if (decide_named(c->old, k->pair->old_app, k->op, k->proto,
+				 c->bounds[at], (u16)lo, names, n_names,
+				 &was) ||
+		    decide_named(c->new, k->pair->new_app, k->op, k->proto,
+				 c->bounds[at], (u16)lo, names, n_names, &now))
 			return -EINVAL;
 		if (!looser(c, &was, &now))
 			return fail(-EINVAL,
 				    "compare: host name decisions "
 				    "disagree with the kernel's lookup");
-		ret = found(c, pair, op, proto, 0, ai, lo, hi, names, n_names,
-			    &was, &now);
+		ret = found(c, k->pair, k->op, k->proto, 0, at, end, lo, hi,
+			    names, n_names, &was, &now);
 		if (ret)
 			return ret;
+	}
+	if (memo_find(next, 0) >= c->nm->n_nb) {
+		c->done = true;
+		c->done_old = ao;
+		c->done_new = an;
 	}
 	return 0;
 }
@@ -1644,9 +2029,9 @@ static int create_cells(struct cmp *c, const struct app_pair *pair, u32 proto)
 
 	if (proto == PFSEL_PROTO_PACKET)
 		return cell(c, pair, PFSEL_OP_CREATE, proto,
-			    PFSEL_FAMILY_PACKET, 0, 0, 0, &was, &now);
+			    PFSEL_FAMILY_PACKET, 0, 0, 0, 0, &was, &now);
 	for (family = 0; family < PFSEL_FAMILY_COUNT; family++) {
-		ret = cell(c, pair, PFSEL_OP_CREATE, proto, family, 0, 0, 0,
+		ret = cell(c, pair, PFSEL_OP_CREATE, proto, family, 0, 0, 0, 0,
 			   &was, &now);
 		if (ret)
 			return ret;
@@ -1654,10 +2039,679 @@ static int create_cells(struct cmp *c, const struct app_pair *pair, u32 proto)
 	return 0;
 }
 
+/* ---- Sets of rows ------------------------------------------------------ */
+
+/*
+ * Past this many sets the table starts again empty (what it knew is
+ * cheap to learn again): the memory the shortcut may hold, bounded.
+ */
+#define CMP_ROWSETS_MAX (1u << 20)
+
+static u32 rows_hash(const u32 *key, u32 len)
+{
+	u32 h = 0x811c9dc5u, i;
+
+	for (i = 0; i < len; i++) {
+		h = (h ^ key[i]) * 0x9e3779b1u;
+		h ^= h >> 15;
+	}
+	return h;
+}
+
+static void rowsets_free(struct cmp *c)
+{
+	free(c->rowsets);
+	free(c->keys);
+	c->rowsets = NULL;
+	c->keys = NULL;
+	c->rowsets_cap = c->n_rowsets = 0;
+	c->keys_cap = c->keys_used = 0;
+}
+
+/* Room for one set more: the table twice as large, or empty again. */
+static int rowsets_make_room(struct cmp *c)
+{
+	u32 cap = c->rowsets_cap ? 2 * c->rowsets_cap : 1024, i, j;
+	struct rowset *bigger;
+
+	if (2 * (c->n_rowsets + 1) <= c->rowsets_cap)
+		return 0;
+	if (c->n_rowsets >= CMP_ROWSETS_MAX)
+		rowsets_free(c);
+	if (!c->rowsets_cap)
+		cap = 1024;
+	bigger = malloc(cap * sizeof(*bigger));
+	if (!bigger)
+		return -ENOMEM;
+	for (i = 0; i < cap; i++)
+		bigger[i].key = ROWSET_FREE;
+	for (i = 0; i < c->rowsets_cap; i++) {
+		if (c->rowsets[i].key == ROWSET_FREE)
+			continue;
+		for (j = c->rowsets[i].hash & (cap - 1);
+		     bigger[j].key != ROWSET_FREE; j = (j + 1) & (cap - 1))
+			;
+		bigger[j] = c->rowsets[i];
+	}
+	free(c->rowsets);
+	c->rowsets = bigger;
+	c->rowsets_cap = cap;
+	return 0;
+}
+
+/*
+ * The set of rows @key (@len words: whether ports count, how many rows of
+ * the old policy, how many of the new, then the rows of each, increasing):
+ * its slot in c->rowsets, added as ROWSET_NEW when it is not there.  0
+ * and *@slot, or -ENOMEM.
+ */
+static int rowset_get(struct cmp *c, const u32 *key, u32 len, u32 *slot)
+{
+	const u32 h = rows_hash(key, len);
+	u32 i;
+
+	if (rowsets_make_room(c) || grow((void **)&c->keys, &c->keys_cap,
+					 c->keys_used + len, sizeof(u32)))
+		return -ENOMEM;
+	for (i = h & (c->rowsets_cap - 1); c->rowsets[i].key != ROWSET_FREE;
+	     i = (i + 1) & (c->rowsets_cap - 1)) {
+		const u32 *other = c->keys + c->rowsets[i].key;
+
+		if (c->rowsets[i].hash == h && other[1] == key[1] &&
+		    other[2] == key[2] &&
+		    !memcmp(other, key, len * sizeof(u32))) {
+			*slot = i;
+			return 0;
+		}
+	}
+	memcpy(c->keys + c->keys_used, key, len * sizeof(u32));
+	c->rowsets[i] = (struct rowset){
+		.key = (u32)c->keys_used,
+		.hash = h,
+		.state = ROWSET_NEW,
+	};
+	c->keys_used += len;
+	c->n_rowsets++;
+	*slot = i;
+	return 0;
+}
+
+/* Sort @n rows, each kept once: how many are left. */
+static u32 rows_sort(u32 *v, u32 n)
+{
+	u32 i, j;
+
+	for (i = 1; i < n; i++) {
+		const u32 x = v[i];
+
+		for (j = i; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+	for (i = 0, j = 0; i < n; i++)
+		if (!j || v[i] != v[j - 1])
+			v[j++] = v[i];
+	return j;
+}
+
+/* The first port of a run of @db. */
+static u32 run_port(const struct pfsel_policydb *db,
+		    const struct pfsel_policy_run *run)
+{
+	return le16_to_cpu(db->ports[le32_to_cpu(run->start)].start);
+}
+
+/*
+ * The decisions of the set of rows @key (as rowset_get()'s) at every port
+ * where one of its rows changes, into c->pieces: at a port, each policy's
+ * rule is the smallest its rows give the port's class, as
+ * pfsel_policydb_decide() takes the smallest over the application's cells
+ * of their wild rows and of the rows of their slabs at the address (no
+ * row: PFSEL_NONE, the default).  A port of a piece is where a run of one
+ * of the rows starts (port 0 included), so the rows give every port up to
+ * the next piece's the same rules.  1 when some piece is looser, 0 when
+ * none is, or -ENOMEM.
+ */
+static int rows_sweep(struct cmp *c, const u32 *key)
+{
+	const bool ports = key[0];
+	const u32 n_old = key[1], n = key[1] + key[2], *rows = key + 3;
+	u32 port = 0, j;
+	int looser = 0;
+
+	c->n_pieces = 0;
+	for (j = 0; j < n; j++)
+		c->run_at[j] = 0;
+	for (;;) {
+		u32 rule[2] = { PFSEL_NONE, PFSEL_NONE }, next = 65536;
+
+		for (j = 0; j < n; j++) {
+			const int side = j >= n_old;
+			const struct pfsel_policydb *db = side ? c->new :
+								 c->old;
+			const struct pfsel_policy_range *row =
+				&db->rows[rows[j]];
+			const struct pfsel_policy_run *run =
+				db->runs + le32_to_cpu(row->first);
+			const u32 at = c->run_at[j];
+
+			rule[side] = min(rule[side], le32_to_cpu(run[at].rule));
+			/* Protocols without ports are asked at port 0 only. */
+			if (ports && at + 1 < le32_to_cpu(row->count))
+				next = min(next, run_port(db, &run[at + 1]));
+		}
+		if (grow((void **)&c->pieces, &c->pieces_cap, c->n_pieces + 1,
+			 sizeof(*c->pieces)))
+			return -ENOMEM;
+		c->pieces[c->n_pieces++] = (struct port_piece){
+			.port = port,
+			.old_rule = rule[0],
+			.new_rule = rule[1],
+		};
+		if (looser_by(c, rule_strictness(c->old, rule[0]),
+			      rule_strictness(c->new, rule[1])))
+			looser = 1;
+		if (next > 65535)
+			return looser;
+		port = next;
+		for (j = 0; j < n; j++) {
+			const struct pfsel_policydb *db = j < n_old ? c->old :
+								      c->new;
+			const struct pfsel_policy_range *row =
+				&db->rows[rows[j]];
+			const struct pfsel_policy_run *run =
+				db->runs + le32_to_cpu(row->first);
+			u32 *at = &c->run_at[j];
+
+			while (*at + 1 < le32_to_cpu(row->count) &&
+			       run_port(db, &run[*at + 1]) <= port)
+				(*at)++;
+		}
+	}
+}
+
+/* ---- The sweep of one request kind -------------------------------------- */
+
+/*
+ * The address interval from rank @at up to @end decided cell by cell, port
+ * by port, with the kernel's own lookups: for rows that are looser
+ * somewhere, so that each looser cell is found, counted and reported as
+ * the enumeration always has.  Returns as cell().
+ */
+static int interval_by_cell(struct cmp *c, const struct kind *k, u32 at,
+			    u32 end)
+{
+	const unsigned int before = c->found;
+	struct pfsel_decision was, now;
+	u32 pi;
+	int ret;
+
+	if (!k->ports) {
+		c->ports[0] = 0;
+		c->n_ports = 1;
+	} else if (port_breaks(c, k, c->bounds[at])) {
+		return -ENOMEM;
+	}
+	for (pi = 0; pi < c->n_ports; pi++) {
+		const u32 plo = c->ports[pi];
+		const u32 phi = !k->ports	    ? 0 :
+				pi + 1 < c->n_ports ? c->ports[pi + 1] - 1u :
+						      65535;
+
+		ret = cell(c, k->pair, k->op, k->proto, 0, at, end, plo, phi,
+			   &was, &now);
+		if (!ret && c->nm->on)
+			ret = named_cell(c, k, at, end, plo, phi, was.rule,
+					 now.rule);
+		if (ret)
+			return ret;
+	}
+	if (c->found == before && !c->exhaustive)
+		return fail(-EINVAL, "compare: the rows' decisions disagree "
+				     "with the kernel's lookup");
+	return 0;
+}
+
+/* Keep the decisions of the base check's interval from rank @at. */
+static int base_keep(struct cmp *c, u32 at)
+{
+	struct base_kind *b = c->probing;
+
+	if (grow((void **)&b->at, &b->at_cap, b->n + 2, sizeof(u32)) ||
+	    grow((void **)&b->first, &b->first_cap, b->n + 2, sizeof(u32)) ||
+	    grow((void **)&b->pieces, &b->pieces_cap,
+		 (b->n ? b->first[b->n] : 0) + c->n_pieces, sizeof(*b->pieces)))
+		return fail(-ENOMEM, "compare: out of memory");
+	if (!b->n)
+		b->first[0] = 0;
+	b->at[b->n] = at;
+	memcpy(b->pieces + b->first[b->n], c->pieces,
+	       c->n_pieces * sizeof(*c->pieces));
+	b->first[b->n + 1] = b->first[b->n] + c->n_pieces;
+	b->n++;
+	b->at[b->n] = RANK_END;
+	return 0;
+}
+
+/* The last port of piece @p of @n: to the next piece's, or the last. */
+static u32 piece_end(const struct kind *k, const struct port_piece *pieces,
+		     u32 p, u32 n)
+{
+	return p + 1 < n ? pieces[p + 1].port - 1 : k->ports ? 65535 : 0;
+}
+
+/*
+ * The address interval from rank @at up to @end of @k, its cells' slabs at
+ * the cursors: decided by its set of rows once for all the intervals, of
+ * any pair and kind, that have the same set (rows_sweep()), and its host
+ * names once per set of rows for the kind's names.  Returns as cell(); for
+ * the base check, 1 when the rows are looser (host names found looser
+ * are noted in c->probing).
+ */
+static int interval(struct cmp *c, const struct kind *k, u32 at, u32 end)
+{
+	u32 *key = c->key, len = 3, slot, side, i, p;
+	struct rowset *set;
+	int ret;
+
+	if (c->exhaustive)
+		return interval_by_cell(c, k, at, end);
+	key[0] = k->ports;
+	for (side = 0; side < 2; side++) {
+		const u32 first = len;
+
+		for (i = 0; i < k->n[side]; i++) {
+			const u32 wild =
+				le32_to_cpu(k->cells[side][i]->wild_row);
+			const u32 row = cursor_row(&c->cursors[side][i]);
+
+			if (wild != PFSEL_NONE)
+				key[len++] = wild;
+			if (row != PFSEL_NONE)
+				key[len++] = row;
+		}
+		key[1 + side] = rows_sort(key + first, len - first);
+		len = first + key[1 + side];
+	}
+	ret = rowset_get(c, key, len, &slot);
+	if (ret)
+		return ret;
+	set = &c->rowsets[slot];
+	if (set->state == ROWSET_NO_LOOSER && !c->probing &&
+	    (!c->nm->on || set->names_stamp == c->names_stamp))
+		return 0;
+	/* The decisions again: the base check keeps them, names need them. */
+	if (set->state != ROWSET_LOOSER) {
+		ret = rows_sweep(c, key);
+		if (ret < 0)
+			return fail(ret, "compare: out of memory");
+		set->state = ret ? ROWSET_LOOSER : ROWSET_NO_LOOSER;
+	}
+	if (set->state == ROWSET_LOOSER)
+		return k->pair ? interval_by_cell(c, k, at, end) : 1;
+	if (c->probing) {
+		ret = base_keep(c, at);
+		if (ret || c->probing->names_looser)
+			return ret;
+	}
+	for (p = 0; c->nm->on && p < c->n_pieces; p++) {
+		const struct port_piece *piece = &c->pieces[p];
+
+		ret = named_cell(c, k, at, end, piece->port,
+				 piece_end(k, c->pieces, p, c->n_pieces),
+				 piece->old_rule, piece->new_rule);
+		if (ret == 1 && c->probing) {
+			c->probing->names_looser = true;
+			return 0;
+		}
+		if (ret)
+			return ret;
+	}
+	c->rowsets[slot].names_stamp = c->names_stamp;
+	return 0;
+}
+
+static int rule_ports_cmp(const void *a, const void *b)
+{
+	const struct rule_ports *x = a, *y = b;
+
+	if (x->old_rule != y->old_rule)
+		return x->old_rule < y->old_rule ? -1 : 1;
+	if (x->new_rule != y->new_rule)
+		return x->new_rule < y->new_rule ? -1 : 1;
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/*
+ * The base check's decisions by the address's rules: for each (old rule,
+ * new rule), the ports where some interval has them, merged.  0 or
+ * -ENOMEM.
+ */
+static int base_spans(struct base_kind *b, const struct kind *k)
+{
+	const u32 total = b->n ? b->first[b->n] : 0;
+	u32 i, p, n = 0;
+
+	b->spans = malloc(((size_t)total + 1) * sizeof(*b->spans));
+	if (!b->spans)
+		return -ENOMEM;
+	for (i = 0; i < b->n; i++) {
+		const struct port_piece *pieces = b->pieces + b->first[i];
+		const u32 count = b->first[i + 1] - b->first[i];
+
+		for (p = 0; p < count; p++)
+			b->spans[n++] = (struct rule_ports){
+				.old_rule = pieces[p].old_rule,
+				.new_rule = pieces[p].new_rule,
+				.lo = pieces[p].port,
+				.hi = piece_end(k, pieces, p, count),
+			};
+	}
+	qsort(b->spans, n, sizeof(*b->spans), rule_ports_cmp);
+	for (i = 0, p = 0; i < n; i++) {
+		struct rule_ports *last = p ? &b->spans[p - 1] : NULL;
+
+		if (last && last->old_rule == b->spans[i].old_rule &&
+		    last->new_rule == b->spans[i].new_rule &&
+		    b->spans[i].lo <= last->hi + 1)
+			last->hi = max(last->hi, b->spans[i].hi);
+		else
+			b->spans[p++] = b->spans[i];
+	}
+	b->n_spans = p;
+	return 0;
+}
+
+/*
+ * Whether some names are looser in the ports [@plo, @phi] where the
+ * address decides (@ao, @an): named_cell()'s check, with nothing noted or
+ * reported.  1 when some are (or it was too much work: then c->found says
+ * so), 0 when none are.
+ */
+static int names_looser_at(struct cmp *c, u32 ao, u32 an, u32 plo, u32 phi)
+{
+	const struct names *nm = c->nm;
+	const u32 khi = nb_index(c, phi);
+	u32 i = nb_index(c, plo), x, y;
+
+	if (ao <= range_min(nm, nm->rmq_old, i, khi) &&
+	    an <= range_min(nm, nm->rmq_new, i, khi))
+		return 0;
+	for (; i <= khi; i++) {
+		if (ao <= nm->t_min_old[i] && an <= nm->t_min_new[i])
+			continue;
+		c->steps += nm->t_off[i + 1] - nm->t_off[i];
+		if (c->steps > CMP_NAME_STEPS_MAX)
+			return give_up(c, "too much work");
+		if (name_check(c, ao, an, i, &x, &y))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The host names of @k from rank @from up to @to, where no cell but the
+ * base ones gives a row: at the base check's decisions there.  A piece
+ * whose address rules come before every name's rule is passed over, as
+ * named_cell() would pass over each of its intervals.  Over the whole
+ * address space, the names are first checked once for each of the base
+ * check's (old rule, new rule) over the union of its ports (named_cell()
+ * checks each interval of names its ports meet: the union meets the same
+ * ones); only when some are looser are the intervals walked, to report
+ * them as the enumeration always has.  Returns as cell().
+ */
+static int quiet_names(struct cmp *c, const struct kind *k, u32 from, u32 to)
+{
+	const struct base_kind *b = k->base_kind;
+	u32 lo = 0, hi = b->n, i, p;
+	int ret;
+
+	if (from == 0 && to == RANK_END) {
+		for (i = 0; i < b->n_spans; i++) {
+			const struct rule_ports *s = &b->spans[i];
+
+			if (s->old_rule <= c->nm->min_old &&
+			    s->new_rule <= c->nm->min_new)
+				continue;
+			ret = names_looser_at(c, s->old_rule, s->new_rule,
+					      s->lo, s->hi);
+			if (ret)
+				break;
+		}
+		if (i == b->n_spans)
+			return 0;
+		if (c->found > c->max)
+			return 1; /* gave up */
+	}
+	while (hi - lo > 1) {
+		const u32 mid = lo + (hi - lo) / 2;
+
+		if (b->at[mid] <= from)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < b->n && b->at[i] < to; i++) {
+		const struct port_piece *pieces = b->pieces + b->first[i];
+		const u32 n = b->first[i + 1] - b->first[i];
+
+		for (p = 0; p < n; p++) {
+			if (pieces[p].old_rule <= c->nm->min_old &&
+			    pieces[p].new_rule <= c->nm->min_new)
+				continue;
+			ret = named_cell(c, k, max(b->at[i], from),
+					 min(b->at[i + 1], to), pieces[p].port,
+					 piece_end(k, pieces, p, n),
+					 pieces[p].old_rule,
+					 pieces[p].new_rule);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Whether no cell of @k but the base ones gives a row at the cursors (their
+ * wild rows are none: see addressed()); *@next: where the next of their
+ * slabs starts.
+ */
+static bool others_quiet(const struct cmp *c, const struct kind *k, u32 *next)
+{
+	u32 side, i;
+
+	*next = RANK_END;
+	for (side = 0; side < 2; side++) {
+		for (i = 0; i < k->n[side]; i++) {
+			const struct slab_cursor *cur = &c->cursors[side][i];
+
+			if (i == k->base[side])
+				continue;
+			if (cursor_row(cur) != PFSEL_NONE)
+				return false;
+			*next = min(*next, cursor_next(cur));
+		}
+	}
+	return true;
+}
+
+/* Where the next slab of any cell of @k starts. */
+static u32 cursors_next(const struct cmp *c, const struct kind *k)
+{
+	u32 side, i, next = RANK_END;
+
+	for (side = 0; side < 2; side++)
+		for (i = 0; i < k->n[side]; i++)
+			next = min(next, cursor_next(&c->cursors[side][i]));
+	return next;
+}
+
+/*
+ * Every address interval of @k, from "::" up: an interval ends where a slab
+ * of one of its cells starts (a class bound of that cell's policy), so
+ * within one every cell of both policies has one slab, and one row.  With
+ * @k->skip_quiet, the intervals where no cell but the base cells gives a
+ * row go from one of the other cells' bounds to the next at once: their
+ * rows are the base cells' alone, which the base check found no looser
+ * anywhere; only their host names may be left (quiet_names()).  Returns
+ * as interval().
+ */
+static int sweep(struct cmp *c, const struct kind *k)
+{
+	u32 side, i, at = 0, next;
+	int ret;
+
+	for (side = 0; side < 2; side++)
+		for (i = 0; i < k->n[side]; i++)
+			cursor_init(c, &c->cursors[side][i], (int)side,
+				    k->cells[side][i]);
+	for (;;) {
+		if (k->skip_quiet && others_quiet(c, k, &next)) {
+			ret = k->quiet_names ? quiet_names(c, k, at, next) : 0;
+		} else {
+			next = cursors_next(c, k);
+			ret = interval(c, k, at, next);
+		}
+		if (ret)
+			return ret;
+		if (next == RANK_END)
+			return 0;
+		at = next;
+		for (side = 0; side < 2; side++)
+			for (i = 0; i < k->n[side]; i++)
+				cursor_seek(&c->cursors[side][i], at);
+	}
+}
+
+/*
+ * The base cells of @k's kind compared alone, at every address, port and
+ * host name, once per request kind and per side that has one: into
+ * *@out.  0 or a negative errno.
+ */
+static int base_check(struct cmp *c, const struct kind *k,
+		      const struct base_kind **out)
+{
+	const struct pfsel_policy_cell *base[2] = { NULL, NULL };
+	const unsigned long long steps = c->steps;
+	struct kind b = {
+		.op = k->op,
+		.proto = k->proto,
+		.ports = k->ports,
+		.cells = { &base[0], &base[1] },
+		.base = { PFSEL_NONE, PFSEL_NONE },
+	};
+	struct base_kind *rec;
+	int side, ret;
+
+	for (side = 0; side < 2; side++) {
+		if (k->base[side] != PFSEL_NONE)
+			base[side] = k->cells[side][k->base[side]];
+		b.n[side] = base[side] != NULL;
+	}
+	rec = &c->base_kinds[k->op][k->proto][b.n[0]][b.n[1]];
+	*out = rec;
+	if (rec->rows)
+		return 0;
+	/* Its work is not the enumeration's: CMP_NAME_STEPS_MAX is that. */
+	c->probing = rec;
+	ret = names_prepare(c, &rec->names, b.cells, b.n);
+	names_use(c, &rec->names);
+	rec->names_ok = !ret;
+	if (ret == 1)
+		rec->names_looser = true; /* too much to tell */
+	if (ret >= 0)
+		ret = sweep(c, &b);
+	c->probing = NULL;
+	c->steps = steps;
+	if (ret < 0)
+		return ret;
+	rec->rows = ret ? 2 : 1;
+	if (!ret && base_spans(rec, k))
+		return fail(-ENOMEM, "compare: out of memory");
+	return 0;
+}
+
+/*
+ * The requests of one kind (@op, @proto) of @pair at every address and
+ * port.  Where the pair's cells but the base ones have no wild row and
+ * the base cells alone are no looser by the address's rules anywhere
+ * (base_check()), only the intervals where those other cells give a row
+ * are compared, and elsewhere the host names if they can decide there.
+ * Returns as cell().
+ */
+static int addressed(struct cmp *c, const struct app_pair *pair, u32 op,
+		     u32 proto)
+{
+	const u32 key = op * PFSEL_PROTO_COUNT + proto;
+	struct kind k = {
+		.pair = pair,
+		.op = op,
+		.proto = proto,
+		.ports = proto == PFSEL_PROTO_TCP || proto == PFSEL_PROTO_UDP,
+		.cells = { c->cells[0], c->cells[1] },
+	};
+	bool others = false, no_wild = true, no_names = true;
+	int side, ret;
+	u32 i;
+
+	k.n[0] = app_cells(c, 0, c->old, pair->old_app, key);
+	k.n[1] = app_cells(c, 1, c->new, pair->new_app, key);
+	for (side = 0; side < 2; side++) {
+		const struct pfsel_policydb *db = side ? c->new : c->old;
+
+		k.base[side] = c->base_at[side];
+		for (i = 0; i < k.n[side]; i++) {
+			const struct pfsel_policy_cell *cell = k.cells[side][i];
+
+			if (i == k.base[side])
+				continue;
+			others = true;
+			if (le32_to_cpu(cell->wild_row) != PFSEL_NONE)
+				no_wild = false;
+			if (db->name_cells[cell - db->cells].count)
+				no_names = false;
+		}
+	}
+	if (c->exhaustive) {
+		ret = names_prepare(c, &c->pair_names, k.cells, k.n);
+		names_use(c, &c->pair_names);
+		return ret ? ret : sweep(c, &k);
+	}
+	ret = base_check(c, &k, &k.base_kind);
+	if (ret)
+		return ret;
+	k.skip_quiet = no_wild && k.base_kind->rows == 1;
+	/* The base cells alone decide, and are no looser. */
+	if (k.skip_quiet && !others && !k.base_kind->names_looser)
+		return 0;
+	/*
+	 * Cells without name slabs give every name no row: in
+	 * names_prepare() a column of PFSEL_NONE for each, which changes
+	 * neither how the names are grouped, nor their order, nor the rules
+	 * they get.  So when the other cells have none, the names decide as
+	 * they do for the base cells alone, which base_check() prepared.
+	 */
+	if (no_names && k.base_kind->names_ok) {
+		names_use(c, &k.base_kind->names);
+	} else {
+		ret = names_prepare(c, &c->pair_names, k.cells, k.n);
+		names_use(c, &c->pair_names);
+		if (ret)
+			return ret;
+	}
+	/*
+	 * Where the other cells give no row, the names are left to check
+	 * unless they are the base cells' names and were no looser there.
+	 */
+	k.quiet_names = k.skip_quiet && c->nm->on &&
+			!(no_names && !k.base_kind->names_looser);
+	return sweep(c, &k);
+}
+
 static int enumerate(struct cmp *c)
 {
 	size_t i;
-	u32 op, proto, ai, pi, n_old, n_new;
+	u32 op, proto;
 	int ret;
 
 	for (i = 0; i < c->n_pairs; i++) {
@@ -1665,63 +2719,33 @@ static int enumerate(struct cmp *c)
 
 		for (op = 0; op < PFSEL_OP_COUNT; op++) {
 			for (proto = 0; proto < PFSEL_PROTO_COUNT; proto++) {
-				const u32 key = op * PFSEL_PROTO_COUNT + proto;
-				bool ports = proto == PFSEL_PROTO_TCP ||
-					     proto == PFSEL_PROTO_UDP;
-
-				struct pfsel_decision was, now;
-
-				if (op == PFSEL_OP_CREATE) {
+				if (op == PFSEL_OP_CREATE)
 					ret = create_cells(c, pair, proto);
-					if (ret)
-						return ret;
-					continue;
-				}
-				if (proto == PFSEL_PROTO_PACKET)
-					continue;
-				n_old = app_cells(c, 0, c->old, pair->old_app,
-						  key);
-				n_new = app_cells(c, 1, c->new, pair->new_app,
-						  key);
-				if (addr_breaks(c, n_old, n_new))
-					return -ENOMEM;
-				ret = names_prepare(c, n_old, n_new);
+				else if (proto == PFSEL_PROTO_PACKET)
+					ret = 0; /* asked of no packet socket */
+				else
+					ret = addressed(c, pair, op, proto);
 				if (ret)
 					return ret;
-				for (ai = 0; ai < c->n_addrs; ai++) {
-					if (!ports) {
-						c->ports[0] = 0;
-						c->n_ports = 1;
-					} else if (port_breaks(c, n_old, n_new,
-							       c->addrs[ai])) {
-						return -ENOMEM;
-					}
-					for (pi = 0; pi < c->n_ports; pi++) {
-						u32 plo = c->ports[pi];
-						u32 phi = !ports ? 0 :
-							  pi + 1 < c->n_ports ?
-								   c->ports[pi +
-									    1] -
-									   1u :
-								   65535;
-
-						ret = cell(c, pair, op, proto,
-							   0, ai, plo, phi,
-							   &was, &now);
-						if (!ret && c->names_on)
-							ret = named_cell(
-								c, pair, op,
-								proto, ai, plo,
-								phi, &was,
-								&now);
-						if (ret)
-							return ret;
-					}
-				}
 			}
 		}
 	}
 	return 0;
+}
+
+static void base_kinds_free(struct cmp *c)
+{
+	struct base_kind *b = &c->base_kinds[0][0][0][0];
+	const size_t n = sizeof(c->base_kinds) / sizeof(*b);
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(b[i].at);
+		free(b[i].first);
+		free(b[i].pieces);
+		free(b[i].spans);
+		names_free(&b[i].names);
+	}
 }
 
 static int load(const void *blob, size_t len, const char *what,
@@ -1737,11 +2761,17 @@ static int load(const void *blob, size_t len, const char *what,
 	return 0;
 }
 
-int policy_compare(const void *old_blob, size_t old_len, const void *new_blob,
-		   size_t new_len, FILE *report, unsigned int max)
+static int compare(const void *old_blob, size_t old_len, const void *new_blob,
+		   size_t new_len, FILE *report, unsigned int max,
+		   bool exhaustive)
 {
 	struct pfsel_policydb *old = NULL, *new = NULL;
-	struct cmp c = { .report = report, .max = max };
+	struct cmp c = {
+		.report = report,
+		.max = max,
+		.exhaustive = exhaustive,
+		.nm = &c.pair_names,
+	};
 	size_t i;
 	int err;
 
@@ -1761,10 +2791,24 @@ int policy_compare(const void *old_blob, size_t old_len, const void *new_blob,
 				 new->n_script_paths, true);
 	if (!err)
 		err = app_pairs(&c);
+	if (!err)
+		err = ranks_build(&c);
+	if (!err)
+		err = base_group(old, &c.base_group[0]);
+	if (!err)
+		err = base_group(new, &c.base_group[1]);
 	if (!err) {
+		/* A set of rows: a wild row and a slab's row per cell. */
+		const size_t rows = 2 * ((size_t)old->n_groups + new->n_groups);
+
 		c.cells[0] = calloc(old->n_groups + 1, sizeof(*c.cells[0]));
 		c.cells[1] = calloc(new->n_groups + 1, sizeof(*c.cells[1]));
-		if (!c.cells[0] || !c.cells[1] ||
+		c.cursors[0] = calloc(old->n_groups + 1, sizeof(*c.cursors[0]));
+		c.cursors[1] = calloc(new->n_groups + 1, sizeof(*c.cursors[1]));
+		c.key = malloc((rows + 3) * sizeof(*c.key));
+		c.run_at = malloc((rows + 1) * sizeof(*c.run_at));
+		if (!c.cells[0] || !c.cells[1] || !c.cursors[0] ||
+		    !c.cursors[1] || !c.key || !c.run_at ||
 		    grow((void **)&c.ports, &c.ports_cap, 1, sizeof(u16)))
 			err = -ENOMEM;
 	}
@@ -1793,9 +2837,19 @@ out:
 	free(c.pairs);
 	free(c.cells[0]);
 	free(c.cells[1]);
-	free(c.addrs);
+	free(c.cursors[0]);
+	free(c.cursors[1]);
+	free(c.key);
+	free(c.run_at);
+	free(c.pieces);
+	rowsets_free(&c);
+	free(c.bounds);
+	free(c.rank[0]);
+	free(c.rank[1]);
+	base_kinds_free(&c);
 	free(c.ports);
-	names_reset(&c);
+	names_free(&c.pair_names);
+	memo_reset(&c);
 	for (i = 0; i < c.n_patterns; i++)
 		free(c.patterns[i]);
 	free(c.patterns);
@@ -1805,4 +2859,18 @@ out:
 	pfsel_policydb_free(old);
 	pfsel_policydb_free(new);
 	return err;
+}
+
+int policy_compare(const void *old_blob, size_t old_len, const void *new_blob,
+		   size_t new_len, FILE *report, unsigned int max)
+{
+	return compare(old_blob, old_len, new_blob, new_len, report, max,
+		       false);
+}
+
+int policy_compare_exhaustive(const void *old_blob, size_t old_len,
+			      const void *new_blob, size_t new_len,
+			      FILE *report, unsigned int max)
+{
+	return compare(old_blob, old_len, new_blob, new_len, report, max, true);
 }

@@ -103,6 +103,24 @@ int policy_compare(const void *old_blob, size_t old_len, const void *new_blob,
 		   size_t new_len, FILE *report, unsigned int max);
 
 /**
+ * policy_compare_exhaustive - policy_compare() without its shortcuts
+ * @old_blob: @old_len: @new_blob: @new_len: @report: @max: as for
+ *            policy_compare().
+ *
+ * Every address interval of every application pair and request kind is
+ * decided cell by cell, port by port, with the kernel's own lookups,
+ * where policy_compare() decides a set of rows once and passes over what
+ * the rows of the `*` rules alone decide (compare.c says why that is
+ * exact).  The same answer and the same report, many times slower: what
+ * the tests hold policy_compare() to.
+ *
+ * Return: as policy_compare().
+ */
+int policy_compare_exhaustive(const void *old_blob, size_t old_len,
+			      const void *new_blob, size_t new_len,
+			      FILE *report, unsigned int max);
+
+/**
  * policy_last_error - What the last failing policy_compare() of this thread
  *                     did
  *
@@ -349,11 +367,12 @@ int user_source_stat(const struct user_identity *user, unsigned int timeout,
  * @diag: set to the first line pfwc wrote to its standard error.
  * @diaglen: size of @diag.
  *
- * Runs `pfwc --uid=UID -o - HOME/.pfw` in a child that has become the
- * user (as user_source_stat()), in the home folder, with an empty
- * environment but HOME, USER, LOGNAME and PATH; the policy comes back
- * through a pipe.  What it wrote is the caller's to check
- * (policy_blob_check(): a policy of the user's).
+ * Runs `pfwc --uid=UID -Wno-shadow -o - HOME/.pfw` in a child that has
+ * become the user (as user_source_stat()), in the home folder, with an
+ * empty environment but HOME, USER, LOGNAME and PATH; the policy comes
+ * back through a pipe (-Wno-shadow: that analysis only warns, and costs
+ * most of a large policy's compile).  What it wrote is the caller's to
+ * check (policy_blob_check(): a policy of the user's).
  *
  * Return: 0; -EBADMSG when pfwc failed (status 1: errors in the policy;
  * others: see @diag);

@@ -22,9 +22,11 @@
 #include <linux/notifier.h>
 #include <linux/sched.h>
 #include <linux/skbuff.h>
+#include <linux/sock_diag.h>
 #include <linux/user_namespace.h>
 #include <net/genetlink.h>
 #include <net/net_namespace.h>
+#include <net/sock.h>
 #include <uapi/linux/pfsel.h>
 
 #include "admin.h"
@@ -32,6 +34,33 @@
 #include "common.h"
 #include "netlink.h"
 #include "setup.h"
+
+/*
+ * The sender and whoever opened its socket.  netlink_ns_capable() asks
+ * the opener only of a message that names no destination (a write() to a
+ * descriptor handed down, as a set-user-ID program's output); but the
+ * agent is the socket, read and answered by whoever holds it, so a
+ * socket a user opened and lent to the root side, which sends REGISTER
+ * on it with sendto(), must not become that user's agent either.
+ */
+static bool may_register(const struct sk_buff *const skb)
+{
+	const struct socket *const sock = NETLINK_CB(skb).sk->sk_socket;
+
+	return netlink_ns_capable(skb, &init_user_ns, CAP_MAC_ADMIN) &&
+	       sock && sock->file &&
+	       file_ns_capable(sock->file, &init_user_ns, CAP_MAC_ADMIN);
+}
+
+/*
+ * The sender's socket, as the agent it is: its port is not enough, since
+ * another socket may bind a port between its socket's release and the
+ * notice of it (ask.c).
+ */
+static u64 sender_cookie(const struct sk_buff *const skb)
+{
+	return sock_gen_cookie(NETLINK_CB(skb).sk);
+}
 
 static int agent_register(struct sk_buff *const skb,
 			  struct genl_info *const info)
@@ -42,20 +71,21 @@ static int agent_register(struct sk_buff *const skb,
 		return -EINVAL;
 	uid = make_kuid(&init_user_ns,
 			nla_get_u32(info->attrs[PFSEL_ATTR_UID]));
-	if (!netlink_ns_capable(skb, &init_user_ns, CAP_MAC_ADMIN))
+	if (!may_register(skb))
 		return pfsel_admin_refuse("register",
 					  uid_valid(uid) ? PFSEL_SLOT_USER :
 							   PFSEL_SLOT_COUNT,
 					  uid);
 	if (!uid_valid(uid))
 		return -EINVAL;
-	return pfsel_ask_register(uid, info->snd_portid, task_tgid(current));
+	return pfsel_ask_register(uid, info->snd_portid, sender_cookie(skb),
+				  NETLINK_CB(skb).sk, task_tgid(current));
 }
 
 static int agent_unregister(struct sk_buff *const skb,
 			    struct genl_info *const info)
 {
-	return pfsel_ask_unregister(info->snd_portid);
+	return pfsel_ask_unregister(info->snd_portid, sender_cookie(skb));
 }
 
 /* Only the registered socket answers; another's try is audited. */
@@ -68,7 +98,7 @@ static int agent_answer(struct sk_buff *const skb,
 	    GENL_REQ_ATTR_CHECK(info, PFSEL_ATTR_VERDICT) ||
 	    GENL_REQ_ATTR_CHECK(info, PFSEL_ATTR_SCOPE))
 		return -EINVAL;
-	err = pfsel_ask_answer(info->snd_portid,
+	err = pfsel_ask_answer(info->snd_portid, sender_cookie(skb),
 			       nla_get_u64(info->attrs[PFSEL_ATTR_ID]),
 			       nla_get_u8(info->attrs[PFSEL_ATTR_VERDICT]),
 			       nla_get_u8(info->attrs[PFSEL_ATTR_SCOPE]));

@@ -38,6 +38,7 @@
 #include <linux/spinlock.h>
 #include <linux/user_namespace.h>
 #include <linux/wait.h>
+#include <net/sock.h>
 #include <uapi/linux/pfsel.h>
 
 #include "answers.h"
@@ -54,7 +55,11 @@
  *
  * @link: in pfsel_agents.
  * @uid: the user it answers for.
- * @portid: its netlink socket.
+ * @portid: its netlink socket's port.
+ * @cookie: that socket's cookie: a port is freed before the notice of
+ *	its socket's release, and another socket may bind it meanwhile.
+ * @sk: that socket, held: the release notice names only the port, and
+ *	forgets only an agent whose socket is being released (SOCK_DEAD).
  * @process: the process that registered it (its thread group).
  * @pending: its questions waiting for an answer.
  * @n_pending: how many.
@@ -63,6 +68,8 @@ struct pfsel_agent {
 	struct list_head link;
 	kuid_t uid;
 	u32 portid;
+	u64 cookie;
+	struct sock *sk;
 	struct pid *process;
 	struct list_head pending;
 	unsigned int n_pending;
@@ -140,13 +147,37 @@ static struct pfsel_agent *find_agent(const kuid_t uid)
 	return NULL;
 }
 
-static struct pfsel_agent *find_agent_socket(const u32 portid)
+/*
+ * The agent whose socket is @portid's with @cookie.  The port alone is not
+ * the socket: netlink frees a port before the notice of its socket's
+ * release (pfsel_ask_socket_gone()), and any socket may bind the port in
+ * between, so an answer from that port could otherwise pass for the dying
+ * agent's.  Socket cookies are never reused.
+ */
+static struct pfsel_agent *find_agent_socket(const u32 portid, const u64 cookie)
 {
 	struct pfsel_agent *agent;
 
 	lockdep_assert_held(&pfsel_ask_lock);
 	list_for_each_entry(agent, &pfsel_agents, link)
-		if (agent->portid == portid)
+		if (agent->portid == portid && agent->cookie == cookie)
+			return agent;
+	return NULL;
+}
+
+/*
+ * The agent at @portid whose socket is being released: netlink orphans a
+ * socket (SOCK_DEAD) before its release notice, which names only the port.
+ * A live agent that bound the port since is not the one released: another
+ * user's socket, closed on that port, must not forget it.
+ */
+static struct pfsel_agent *find_released_agent(const u32 portid)
+{
+	struct pfsel_agent *agent;
+
+	lockdep_assert_held(&pfsel_ask_lock);
+	list_for_each_entry(agent, &pfsel_agents, link)
+		if (agent->portid == portid && sock_flag(agent->sk, SOCK_DEAD))
 			return agent;
 	return NULL;
 }
@@ -399,6 +430,7 @@ int pfsel_ask_wait(struct pfsel_question *const q, const u32 timeout_ms,
  * pfsel_ask_answer - An agent's answer
  *
  * @portid: the netlink socket it came from.
+ * @cookie: that socket's cookie.
  * @id: the question.
  * @verdict: PFSEL_ANSWER_ALLOW or PFSEL_ANSWER_DENY.
  * @scope: enum pfsel_scope.
@@ -409,8 +441,8 @@ int pfsel_ask_wait(struct pfsel_question *const q, const u32 timeout_ms,
  * Return: 0; -EPERM if the socket is no registered agent; -ENOENT if it
  * has no such question pending.
  */
-int pfsel_ask_answer(const u32 portid, const u64 id, const u32 verdict,
-		     const u32 scope)
+int pfsel_ask_answer(const u32 portid, const u64 cookie, const u64 id,
+		     const u32 verdict, const u32 scope)
 {
 	struct pfsel_question *q, *found = NULL;
 	struct pfsel_answer *answer = NULL;
@@ -424,7 +456,7 @@ int pfsel_ask_answer(const u32 portid, const u64 id, const u32 verdict,
 	}
 
 	spin_lock(&pfsel_ask_lock);
-	agent = find_agent_socket(portid);
+	agent = find_agent_socket(portid, cookie);
 	if (!agent) {
 		spin_unlock(&pfsel_ask_lock);
 		pfsel_answer_free(answer);
@@ -479,6 +511,7 @@ static void retire_agent(struct pfsel_agent *const agent)
 		question_put(q);
 	}
 	put_pid(agent->process);
+	sock_put(agent->sk);
 	kfree(agent);
 }
 
@@ -487,6 +520,8 @@ static void retire_agent(struct pfsel_agent *const agent)
  *
  * @uid: the user it answers for.
  * @portid: its socket.
+ * @cookie: that socket's cookie.
+ * @sk: that socket (a reference is taken).
  * @process: the registering process; it may load @uid's policy.
  *
  * The caller checked that the sender may (netlink.c: the root side only).
@@ -497,8 +532,8 @@ static void retire_agent(struct pfsel_agent *const agent)
  *
  * Return: 0 or -ENOMEM.
  */
-int pfsel_ask_register(const kuid_t uid, const u32 portid,
-		       struct pid *const process)
+int pfsel_ask_register(const kuid_t uid, const u32 portid, const u64 cookie,
+		       struct sock *const sk, struct pid *const process)
 {
 	struct pfsel_agent *agent, *old, *moved;
 
@@ -507,6 +542,9 @@ int pfsel_ask_register(const kuid_t uid, const u32 portid,
 		return -ENOMEM;
 	agent->uid = uid;
 	agent->portid = portid;
+	agent->cookie = cookie;
+	sock_hold(sk);
+	agent->sk = sk;
 	agent->process = get_pid(process);
 	INIT_LIST_HEAD(&agent->pending);
 
@@ -517,7 +555,7 @@ int pfsel_ask_register(const kuid_t uid, const u32 portid,
 		list_del(&old->link);
 		pfsel_answers_forget(uid);
 	}
-	moved = find_agent_socket(portid);
+	moved = find_agent_socket(portid, cookie);
 	if (moved) {
 		list_del(&moved->link);
 		pfsel_answers_forget(moved->uid);
@@ -536,17 +574,18 @@ int pfsel_ask_register(const kuid_t uid, const u32 portid,
  * pfsel_ask_unregister - Stop being an agent
  *
  * @portid: the agent's socket.
+ * @cookie: that socket's cookie.
  *
  * The user's session answers are forgotten with the agent.
  *
  * Return: 0, or -ENOENT if that socket is no agent.
  */
-int pfsel_ask_unregister(const u32 portid)
+int pfsel_ask_unregister(const u32 portid, const u64 cookie)
 {
 	struct pfsel_agent *agent;
 
 	spin_lock(&pfsel_ask_lock);
-	agent = find_agent_socket(portid);
+	agent = find_agent_socket(portid, cookie);
 	if (!agent) {
 		spin_unlock(&pfsel_ask_lock);
 		return -ENOENT;
@@ -594,7 +633,7 @@ void pfsel_ask_socket_gone(const u32 portid)
 	struct pfsel_agent *found;
 
 	spin_lock(&pfsel_ask_lock);
-	found = find_agent_socket(portid);
+	found = find_released_agent(portid);
 	if (found) {
 		list_del(&found->link);
 		pfsel_answers_forget(found->uid);

@@ -30,9 +30,13 @@ int pfsel_ask_wait(struct pfsel_question *question, u32 timeout_ms,
 		   u32 no_answer, u32 *verdict);
 void pfsel_ask_show_stats(struct seq_file *m);
 
-int pfsel_ask_register(kuid_t uid, u32 portid, struct pid *process);
-int pfsel_ask_unregister(u32 portid);
-int pfsel_ask_answer(u32 portid, u64 id, u32 verdict, u32 scope);
+struct sock;
+
+int pfsel_ask_register(kuid_t uid, u32 portid, u64 cookie, struct sock *sk,
+		       struct pid *process);
+int pfsel_ask_unregister(u32 portid, u64 cookie);
+int pfsel_ask_answer(u32 portid, u64 cookie, u64 id, u32 verdict,
+		     u32 scope);
 bool pfsel_ask_is_agent_process(kuid_t uid);
 void pfsel_ask_socket_gone(u32 portid);
 

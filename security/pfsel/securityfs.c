@@ -271,8 +271,14 @@ static ssize_t load_write(struct file *const file,
 
 	if (mutex_lock_killable(&pfsel_load_mutex))
 		return -EINTR;
-	/* Charged to the writer; the policy database keeps this one copy. */
-	blob = kvmalloc(count, GFP_KERNEL_ACCOUNT);
+	/*
+	 * Charged to the writer; the policy database keeps this one copy.
+	 * A blob the writer's memory cgroup (or the machine) has no room
+	 * for is refused with ENOMEM: neither the OOM killer nor a warning
+	 * pays for it.
+	 */
+	blob = kvmalloc(count,
+			GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
 	if (!blob) {
 		err = -ENOMEM;
 	} else if (copy_from_user(blob, ubuf, count)) {

@@ -28,8 +28,9 @@
  *   named     HOSTS, the addresses 127.x.y.2: each has one learned name,
  *             kK.named.bench.example, that a host rule allows (learned
  *             under RESOLVER, a system policy that names this program a
- *             resolver, from DNS answers it sends itself as root; the
- *             system policy is unloaded before anything is timed)
+ *             resolver, from DNS answers it sends itself as root; that
+ *             system policy stays loaded for named's loops: the names
+ *             go with it)
  *   repeat    POLICY, but every iteration uses the same address (127.0.1.1)
  *   avc       POLICY, the addresses cycled over 4096 (16 in each of the
  *             256 address classes of "hits"): more than the per-CPU caches

@@ -83,10 +83,12 @@ static int write_new(const char *path, const char *text)
  * dnsmasq in the foreground, on @listen, with @extra: its pid, or -1.
  * @mode: "--keep-in-foreground"; or "--no-daemon", which also leaves its
  * groups alone (in a user namespace of its own, setgroups() is refused).
+ * With @netns (a descriptor of a network namespace, else -1), in that
+ * namespace, entered before the exec.
  */
-static pid_t start_dnsmasq_mode(const char *dnsmasq, const char *mode,
-				const char *listen, const char *const *extra,
-				size_t n_extra)
+static pid_t start_dnsmasq_in(int netns, const char *dnsmasq, const char *mode,
+			      const char *listen, const char *const *extra,
+			      size_t n_extra)
 {
 	char listen_arg[64];
 	const char *argv[32];
@@ -111,6 +113,8 @@ static pid_t start_dnsmasq_mode(const char *dnsmasq, const char *mode,
 	if (pid == 0) {
 		const int null = open("/dev/null", O_RDWR);
 
+		if (netns >= 0 && setns(netns, CLONE_NEWNET))
+			_exit(126);
 		dup2(null, STDOUT_FILENO);
 		dup2(null, STDERR_FILENO);
 		execv(argv[0], (char *const *)argv);
@@ -122,8 +126,8 @@ static pid_t start_dnsmasq_mode(const char *dnsmasq, const char *mode,
 static pid_t start_dnsmasq(const char *dnsmasq, const char *listen,
 			   const char *const *extra, size_t n_extra)
 {
-	return start_dnsmasq_mode(dnsmasq, "--keep-in-foreground", listen,
-				  extra, n_extra);
+	return start_dnsmasq_in(-1, dnsmasq, "--keep-in-foreground", listen,
+				extra, n_extra);
 }
 
 /* A UDP socket bound to @addr:@port: the descriptor or -1. */
@@ -999,6 +1003,47 @@ struct netns_steps {
 };
 
 /*
+ * The stage of a test with a network namespace of pfuser1's: no policy
+ * but @system_policy and pfuser1's; root's listener on @addr port 7101 of
+ * the initial namespace (its descriptor, or -1); the pipes between root
+ * and pfuser1's child, @results and @go.
+ */
+static int ns_stage(const char *system_policy, const char *addr,
+		    int results[2], int go[2])
+{
+	int peer;
+
+	pfsel_reset();
+	if (pfsel_load(system_policy) || pfsel_load("adv_hosts_1001") ||
+	    pipe2(results, O_CLOEXEC))
+		return -1;
+	if (pipe2(go, O_CLOEXEC)) {
+		close(results[0]);
+		close(results[1]);
+		return -1;
+	}
+	peer = pfsel_peer(SOCK_STREAM, addr, PORT);
+	return peer < 0 ? -1 : peer;
+}
+
+/*
+ * In pfuser1's child of ns_stage(): become pfuser1, make a TCP socket in
+ * the initial namespace (@outer), then take a user and network namespace
+ * of its own, loopback up.  0, or the errno of the step that failed.
+ */
+static int ns_enter(int results[2], int go[2], int *outer)
+{
+	close(results[0]);
+	close(go[1]);
+	if (pfsel_become(PFSEL_UID1))
+		_exit(126);
+	*outer = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (*outer < 0)
+		return ENOTRECOVERABLE;
+	return pfsel_enter_userns(CLONE_NEWNET) ?: loopback_up();
+}
+
+/*
  * The loosest trust (resolver * any user): every process's answers from
  * port 53 teach names.  In a network namespace of its own pfuser1 may
  * bind port 53, so its own server can teach its own program any name:
@@ -1021,28 +1066,15 @@ TEST(own_network_namespace_teaches_only_itself)
 
 	if (geteuid() != 0)
 		SKIP(return, "loading policies needs root");
-	pfsel_reset();
-	peer = pfsel_peer(SOCK_STREAM, addr, PORT);
+	peer = ns_stage("adv_hosts_any_system", addr, results, go);
 	ASSERT_LE(0, peer);
-	ASSERT_EQ(0, pfsel_load("adv_hosts_any_system"));
-	ASSERT_EQ(0, pfsel_load("adv_hosts_1001"));
-	ASSERT_EQ(0, pipe2(results, O_CLOEXEC));
-	ASSERT_EQ(0, pipe2(go, O_CLOEXEC));
 
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
 		int outer;
 
-		close(results[0]);
-		close(go[1]);
-		if (pfsel_become(PFSEL_UID1))
-			_exit(126);
-		outer = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		steps.enter = outer < 0 ? ENOTRECOVERABLE :
-					  pfsel_enter_userns(CLONE_NEWNET);
-		if (!steps.enter)
-			steps.enter = loopback_up();
+		steps.enter = ns_enter(results, go, &outer);
 		if (!steps.enter) {
 			steps.before = connect_new(addr);
 			steps.exchange = own_server_exchange(name, addr);
@@ -1126,8 +1158,8 @@ TEST(own_dnsmasq_in_own_network_namespace)
 		if (!steps.enter)
 			steps.enter = loopback_up();
 		if (!steps.enter)
-			dns = start_dnsmasq_mode(DNSMASQ, "--no-daemon",
-						 "127.0.0.1", extra, 1);
+			dns = start_dnsmasq_in(-1, DNSMASQ, "--no-daemon",
+					       "127.0.0.1", extra, 1);
 		if (dns > 0) {
 			steps.exchange = ETIMEDOUT;
 			for (tries = 0; tries < 50 && steps.exchange; tries++) {
@@ -1154,6 +1186,179 @@ TEST(own_dnsmasq_in_own_network_namespace)
 	ASSERT_EQ(0, steps.enter);
 	ASSERT_EQ(0, steps.exchange);
 	EXPECT_EQ(EACCES, steps.inside);
+	pfsel_reset();
+}
+
+/* Where root's dnsmasq listens in pfuser1's namespace (53 is pfuser1's). */
+#define NS_RESOLVER_PORT 5300
+
+/*
+ * In pfuser1's namespace: ask root's dnsmasq there for @name, and answer,
+ * from @server (pfuser1's own, bound to 127.0.0.1:53, dnsmasq's upstream),
+ * the query dnsmasq forwards with @addr.  0 once dnsmasq's answer to the
+ * question arrived with @addr; else an errno.
+ */
+static int upstream_exchange(int server, const char *name, const char *addr)
+{
+	const struct dns_rr rr = { NULL, 1, addr };
+	union pfsel_addr dest, peer;
+	const socklen_t dlen = pfsel_addr("127.0.0.1", NS_RESOLVER_PORT, &dest);
+	socklen_t plen = sizeof(peer.storage);
+	const int client = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	struct pollfd pfd = { .fd = server, .events = POLLIN };
+	uint8_t query[512], msg[1024];
+	char got[INET_ADDRSTRLEN] = "";
+	const size_t qlen = dns_query(query, 0x5353, name);
+	ssize_t n = -1;
+	size_t len;
+	int tries, err = ETIMEDOUT;
+
+	if (client < 0)
+		return ENOTRECOVERABLE;
+	/* Until dnsmasq listens: ask again until its query comes. */
+	for (tries = 0; tries < 50 && n < DNS_HEADER_SIZE; tries++) {
+		if (sendto(client, query, qlen, 0, &dest.sa, dlen) !=
+		    (ssize_t)qlen) {
+			usleep(200 * 1000);
+			continue;
+		}
+		if (poll(&pfd, 1, 200) == 1)
+			n = recvfrom(server, msg, sizeof(msg), 0, &peer.sa,
+				     &plen);
+	}
+	if (n < DNS_HEADER_SIZE)
+		goto out;
+	memcpy(query, msg, (size_t)n);
+	len = dns_reply(query, (size_t)n, msg, &rr, 1);
+	if (sendto(server, msg, len, 0, &peer.sa, plen) != (ssize_t)len) {
+		err = errno;
+		goto out;
+	}
+	/* dnsmasq's answer to the client (after any earlier tries' own). */
+	pfd.fd = client;
+	while (poll(&pfd, 1, 2000) == 1) {
+		n = recv(client, msg, sizeof(msg), 0);
+		if (n > 0 && dns_last_a(msg, (size_t)n, got) &&
+		    !strcmp(got, addr)) {
+			err = 0;
+			break;
+		}
+	}
+out:
+	close(client);
+	return err;
+}
+
+/* Whether the table of the network namespace @netns has @name for @addr. */
+static bool netns_table_has(int netns, const char *addr, const char *name)
+{
+	const pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(setns(netns, CLONE_NEWNET) ? 2 :
+		      table_has(addr, name)     ? 0 :
+						  1);
+	return pid > 0 && pfsel_wait_status(pid) == 0;
+}
+
+/*
+ * The system's trust (dnsmasq, started by root's code, run by root) in a
+ * network namespace of pfuser1's own user namespace, where pfuser1 may
+ * bind port 53: root runs dnsmasq there (as a service a person starts in
+ * their namespace through the system would be), and its upstream,
+ * 127.0.0.1:53, is pfuser1's own server, which answers the allowed name
+ * with an address of pfuser1's choosing.  dnsmasq is a trusted resolver
+ * asking port 53: that namespace's table learns the name (the control:
+ * pfuser1's connect there is allowed, refused by nobody but the empty
+ * namespace: ECONNREFUSED).  The initial namespace's table does not: a
+ * TCP socket pfuser1 made before unshare() is refused the same address,
+ * where root's listener waits (the attack).
+ */
+TEST(trusted_resolver_in_own_network_namespace)
+{
+	const char *const name = "nsres.ok.adv.example", *const addr =
+		"127.0.20.31";
+	char port_arg[32], path[64];
+	const char *const extra[] = { "--server=127.0.0.1", port_arg,
+				      "--cache-size=0" };
+	struct netns_steps steps = { -1, -1, -1, -1, -1, -1 };
+	int results[2], go[2], peer, netns = -1;
+	bool learned_there = false, learned_here = true;
+	pid_t pid, dns = -1;
+	char c;
+
+	if (geteuid() != 0)
+		SKIP(return, "loading policies and running dnsmasq need root");
+	if (access(DNSMASQ, X_OK))
+		SKIP(return, "no " DNSMASQ " in the VM");
+	snprintf(port_arg, sizeof(port_arg), "--port=%d", NS_RESOLVER_PORT);
+	peer = ns_stage("adv_hosts_system", addr, results, go);
+	ASSERT_LE(0, peer);
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		int outer, server = -1;
+
+		steps.enter = ns_enter(results, go, &outer);
+		if (!steps.enter) {
+			server = udp_bound("127.0.0.1", 53);
+			steps.enter = server < 0 ? EADDRNOTAVAIL : 0;
+		}
+		/* Ready: root starts dnsmasq in this namespace. */
+		if (write(results[1], "r", 1) != 1)
+			_exit(1);
+		if (!steps.enter) {
+			steps.before = connect_new(addr);
+			steps.exchange = upstream_exchange(server, name, addr);
+			steps.inside = connect_new(addr);
+			steps.outside = connect_fd(outer, addr);
+		}
+		if (write(results[1], &steps, sizeof(steps)) !=
+		    (ssize_t)sizeof(steps))
+			_exit(1);
+		/* The namespace lives until root has read its table. */
+		if (read(go[0], &c, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(results[1]);
+	close(go[0]);
+	if (read(results[0], &c, 1) == 1) {
+		snprintf(path, sizeof(path), "/proc/%d/ns/net", (int)pid);
+		netns = open(path, O_RDONLY | O_CLOEXEC);
+		if (netns >= 0)
+			dns = start_dnsmasq_in(netns, DNSMASQ,
+					       "--keep-in-foreground",
+					       "127.0.0.1", extra, 3);
+	}
+	if (read(results[0], &steps, sizeof(steps)) == (ssize_t)sizeof(steps) &&
+	    netns >= 0) {
+		learned_there = netns_table_has(netns, addr, name);
+		learned_here = table_has(addr, name);
+	}
+	EXPECT_EQ(1, write(go[1], "g", 1));
+	close(go[1]);
+	EXPECT_EQ(0, pfsel_wait_status(pid));
+	close(results[0]);
+	if (dns > 0) {
+		kill(dns, SIGTERM);
+		pfsel_wait_status(dns);
+	}
+	if (netns >= 0)
+		close(netns);
+	ASSERT_LE(0, netns);
+	ASSERT_LT(0, dns);
+	ASSERT_EQ(0, steps.enter);
+	EXPECT_EQ(EACCES, steps.before);
+	ASSERT_EQ(0, steps.exchange);
+	/* The control: learned in that namespace, allowed there. */
+	EXPECT_TRUE(learned_there);
+	EXPECT_EQ(ECONNREFUSED, steps.inside);
+	/* The attack: nothing learned here; the same address is refused. */
+	EXPECT_FALSE(learned_here);
+	EXPECT_EQ(EACCES, steps.outside);
+	close(peer);
 	pfsel_reset();
 }
 

@@ -9,12 +9,16 @@
  *     escaped ("/tmp/x\e[2K\e[Gpfsel: ...", quoted), with no ESC byte
  *     at all, so the terminal cannot be made to show a question from
  *     firefox; `pfsel log` and `pfsel audit2pfw` print the denial the
- *     same way;
+ *     same way.  The control: the name the kernel reports holds the ESC
+ *     bytes, in the question (as a libpfsel agent of the test's own
+ *     receives it) and in the audit record (as libpfsel decodes it), so
+ *     that only the escaping keeps them from the terminal;
  *   - "always" for an executable literally named "/tmp/globdir/ *" (a
  *     file called '*') writes the exact path ("/tmp/globdir/\x2a", in
- *     quotes) into ~/.pfw: that file is then allowed by the rule with no
- *     agent at all, and its sibling "/tmp/globdir/y", never asked about,
- *     is not.
+ *     quotes) into ~/.pfw: its sibling "/tmp/globdir/y", never asked
+ *     about, is not allowed by it (with no agent, the unanswered verdict
+ *     denies it); the control: the file named '*' itself is, by the rule
+ *     (the agent and its kept answers gone, `pfsel check` names it).
  *
  * The agent is started by root with "--user=1001" (it registers, then
  * runs as pfuser1).  The requests are copies of netprobe under those
@@ -130,6 +134,53 @@ static int probe(const char *exe, unsigned short port)
 				 NULL);
 }
 
+/*
+ * The question of EVIL -> 127.0.0.1:@port as a libpfsel agent of this
+ * process (root), registered for pfuser1 while no other agent is,
+ * receives it, denied once: true when it came, in @q.
+ */
+static bool raw_question(unsigned short port, struct pfsel_question *q)
+{
+	struct pfsel_agent *agent;
+	bool got = false;
+	pid_t pid;
+
+	if (pfsel_agent_open(&agent))
+		return false;
+	if (!pfsel_agent_register_for(agent, PFSEL_UID1)) {
+		pid = probe_start(EVIL, port);
+		got = pid > 0 && pfsel_agent_receive(agent, q, PROMPT_MS) == 1;
+		if (got)
+			pfsel_agent_answer(agent, q->id, PFSEL_ANSWER_DENY,
+					   PFSEL_SCOPE_ONCE);
+		if (pid > 0)
+			pfsel_wait_status(pid);
+	}
+	pfsel_agent_close(agent);
+	return got;
+}
+
+/*
+ * The record @text (as ausearch prints it), decoded as `pfsel log`
+ * decodes it: its executable in @exe, or false.
+ */
+static bool record_exe(const char *text, char *exe, size_t size)
+{
+	struct pfsel_audit_field fields[64];
+	struct pfsel_audit_record *rec = calloc(1, sizeof(*rec));
+	char *copy = strdup(text);
+	size_t n;
+	bool ok;
+
+	n = copy ? pfsel_audit_fields(copy, fields, 64) : 0;
+	ok = rec && n && !pfsel_audit_record_decode(fields, n, rec);
+	if (ok)
+		snprintf(exe, size, "%s", rec->request.exe);
+	free(copy);
+	free(rec);
+	return ok;
+}
+
 /* The hex form audit records give a path with odd bytes. */
 static void hex_of(const char *text, char *out, size_t size)
 {
@@ -208,9 +259,18 @@ FIXTURE_TEARDOWN(escape)
  */
 TEST_F_TIMEOUT(escape, prompt_log_and_pfsel_log, 90)
 {
-	char err[16384], log[16384], out[16384], hex[512], record[4096];
+	char err[16384], log[16384], out[16384], hex[512], record[4096],
+		exe[PFSEL_QUESTION_PATH_MAX];
+	struct pfsel_question *q = calloc(1, sizeof(*q));
 	const char *needles[3];
 	pid_t pid;
+
+	/* The control: the kernel's question names EVIL, ESC bytes and all. */
+	ASSERT_NE(NULL, q);
+	ASSERT_TRUE(raw_question(PORT_PROMPT, q));
+	EXPECT_STREQ(EVIL, q->exe);
+	EXPECT_TRUE(has_esc(q->exe));
+	free(q);
 
 	ASSERT_TRUE(agent_start(&self->agent, true, "--interactive", NULL))
 	DUMP_ON_FAIL;
@@ -250,6 +310,11 @@ TEST_F_TIMEOUT(escape, prompt_log_and_pfsel_log, 90)
 	ASSERT_TRUE(pfsel_audit_find("1430", needles, record, sizeof(record),
 				     AUDIT_WAIT_MS))
 	TH_LOG("no 1430 record of app=%s", hex);
+	/* The control: decoded, the record's executable holds the ESCs. */
+	ASSERT_TRUE(record_exe(record, exe, sizeof(exe)))
+	TH_LOG("could not decode: %s", record);
+	EXPECT_STREQ(EVIL, exe);
+	EXPECT_TRUE(has_esc(exe));
 	EXPECT_EQ(0, pfsel_sh(out, sizeof(out),
 			      "pfsel log --uid 1001 --since @%lld",
 			      (long long)self->start));
@@ -290,9 +355,20 @@ TEST_F_TIMEOUT(escape, always_for_a_file_named_star, 90)
 	EXPECT_EQ(NULL, strstr(pfw, "allow " GLOB_DIR "/*"));
 	EXPECT_EQ(NULL, strstr(pfw, "allow \"" GLOB_DIR "/*\""));
 
-	/* No agent: the rule decides, or the unanswered verdict (deny). */
+	/*
+	 * No agent (its socket gone, its session answers with it; forgotten
+	 * again here all the same): the rule decides, or the unanswered
+	 * verdict (deny).  The control: the file named '*' is allowed.
+	 */
 	EXPECT_EQ(0, pfsel_stop_agent(&self->agent, SIGTERM));
+	EXPECT_EQ(0, pfsel_forget_uid(PFSEL_UID1));
 	EXPECT_EQ(0, probe(STAR, PORT_ALWAYS)) DUMP_ON_FAIL;
+	pfsel_sh(out, sizeof(out),
+		 "pfsel check --uid 1001 --exe '" STAR
+		 "' connect tcp 127.0.0.1 6502");
+	TH_LOG("pfsel check %s:\n%s", STAR, out);
+	EXPECT_NE(NULL, strstr(out, "\nuser     allow  by rule "));
+	EXPECT_NE(NULL, strstr(out, "verdict  allow\n"));
 	EXPECT_EQ(EACCES, probe(SIBLING, PORT_ALWAYS)) DUMP_ON_FAIL;
 	pfsel_sh(out, sizeof(out),
 		 "pfsel check --uid 1001 --exe " SIBLING

@@ -16,7 +16,8 @@
  *   - evil connecting while legit's question is pending gets a question
  *     of its own (it is not merged into legit's);
  *   - pfuser2 answering 1,100 session questions does not evict pfuser1's
- *     kept answer;
+ *     kept answer; pfuser1's own 257th answer (the control) evicts
+ *     pfuser1's oldest, and that one only;
  *   - pfuser1 cannot read ask_stats (which shows when a question is
  *     pending).
  *
@@ -58,6 +59,9 @@
 #define FLOOD_PORT 8000
 #define N_FLOOD 1100
 #define FLOOD_THREADS 16
+/* pfuser1's own answers: one, then these 255 (ports 7600-7854), then one. */
+#define OWN_PORT 7600
+#define N_OWN (PFSEL_ASK_MAX_ANSWERS_PER_UID - 1)
 
 /* ---- the agent: this process, registered for a uid ---------------------- */
 
@@ -218,6 +222,38 @@ static bool must_be_asked(struct __test_metadata *_metadata, struct agent *ag,
 					  PFSEL_SCOPE_ONCE));
 	*result = ask_wait(&as, NULL);
 	return asked;
+}
+
+/*
+ * legit -> 127.0.0.1:@port as pfuser1, asked, and allowed for the session
+ * by @ag: true once it was asked and allowed.
+ */
+static bool allowed_for_session(struct agent *ag, unsigned short port,
+				int *other)
+{
+	struct pfsel_question q;
+	struct asker as = ask_start(PFSEL_UID1, LEGIT, "127.0.0.1", port);
+	bool asked = question_for(ag, &as, LEGIT, port, &q, other);
+
+	if (asked)
+		asked = agent_answer(ag, q.id, PFSEL_ANSWER_ALLOW,
+				     PFSEL_SCOPE_SESSION) == 0;
+	return ask_wait(&as, NULL) == ALLOWED && asked;
+}
+
+/*
+ * legit -> 127.0.0.1:@port as pfuser1, again: true when a kept answer
+ * allowed it, with no question (one that comes is denied once).
+ */
+static bool kept_allows(struct agent *ag, unsigned short port, int *other)
+{
+	struct pfsel_question q;
+	struct asker as = ask_start(PFSEL_UID1, LEGIT, "127.0.0.1", port);
+	const bool asked = question_for(ag, &as, LEGIT, port, &q, other);
+
+	if (asked)
+		agent_answer(ag, q.id, PFSEL_ANSWER_DENY, PFSEL_SCOPE_ONCE);
+	return ask_wait(&as, NULL) == ALLOWED && !asked;
 }
 
 static const char *err_name(int err)
@@ -384,7 +420,9 @@ TEST_F_TIMEOUT(scope, pending_question_takes_in_no_other_request, 120)
 
 /* ---- one user's answers and another's ----------------------------------- */
 
+/* A flood of connects to 127.0.0.1, ports @first to @first + @count - 1. */
 struct flood {
+	int first, count;
 	int next; /* the next port index to take (atomic) */
 	int allowed, denied, other;
 };
@@ -395,13 +433,13 @@ static void *flood_thread(void *arg)
 	int i, err;
 
 	while ((i = __atomic_fetch_add(&f->next, 1, __ATOMIC_RELAXED)) <
-	       N_FLOOD) {
+	       f->count) {
 		const struct pfsel_probe p = {
 			.op = PFSEL_PROBE_CONNECT,
 			.family = AF_INET,
 			.type = SOCK_STREAM,
 			.addr = "127.0.0.1",
-			.port = (unsigned short)(FLOOD_PORT + i),
+			.port = (unsigned short)(f->first + i),
 		};
 
 		err = pfsel_probe_run(&p);
@@ -413,7 +451,7 @@ static void *flood_thread(void *arg)
 	return NULL;
 }
 
-/* pfuser2's flood: a process of FLOOD_THREADS threads; exits 0. */
+/* The flooding process: FLOOD_THREADS threads; exits 0. */
 static int flood_main(void *arg)
 {
 	struct flood *f = arg;
@@ -429,6 +467,49 @@ static int flood_main(void *arg)
 }
 
 /*
+ * @uid connects to 127.0.0.1 ports @first to @first + @count - 1 from
+ * FLOOD_THREADS threads of one process (this test program), and @ag
+ * allows every question of @uid for the session.  How many it answered,
+ * or -1 when the flood could not run; @f holds what the connects got, and
+ * @other counts the questions of another uid.
+ */
+static int answer_flood(struct agent *ag, uid_t uid, int first, int count,
+			struct flood *f, int *other)
+{
+	struct pfsel_question q;
+	int answered = 0, status = 0;
+	pid_t pid;
+
+	memset(f, 0, sizeof(*f));
+	f->first = first;
+	f->count = count;
+	pid = pfsel_start_as(uid, flood_main, f);
+	if (pid < 0)
+		return -1;
+	while (waitpid(pid, &status, WNOHANG) == 0) {
+		if (!agent_question(ag, &q, 200))
+			continue;
+		if (q.uid != uid) {
+			(*other)++;
+			continue;
+		}
+		if (agent_answer(ag, q.id, PFSEL_ANSWER_ALLOW,
+				 PFSEL_SCOPE_SESSION) == 0)
+			answered++;
+	}
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? answered : -1;
+}
+
+/* A flood's state, shared with the flooding process. */
+static struct flood *flood_new(void)
+{
+	struct flood *f = mmap(NULL, sizeof(*f), PROT_READ | PROT_WRITE,
+			       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	return f == MAP_FAILED ? NULL : f;
+}
+
+/*
  * pfuser1 allowed legit -> 127.0.0.1:7521 for the session; then pfuser2
  * has 1,100 different questions answered for the session.  pfuser1's
  * answer is still there: no question.
@@ -436,63 +517,84 @@ static int flood_main(void *arg)
 TEST_F_TIMEOUT(scope, another_users_answers_do_not_evict_ours, 300)
 {
 	struct agent *ag1 = &self->agent[0], *ag2 = &self->agent[1];
-	struct pfsel_question q;
 	struct flood *f;
-	struct asker as;
 	long long t0;
-	int other = 0, answered = 0, status = 0, result;
-	bool asked;
-	pid_t pid;
+	int other = 0, answered;
 
 	ASSERT_EQ(0, pfsel_load("scope_flood_1002"));
 	ASSERT_EQ(0, agent_start(ag1, PFSEL_UID1));
 	ASSERT_EQ(0, agent_start(ag2, PFSEL_UID2));
-
-	as = ask_start(PFSEL_UID1, LEGIT, "127.0.0.1", 7521);
-	ASSERT_TRUE(question_for(ag1, &as, LEGIT, 7521, &q, &other));
-	EXPECT_EQ(0, agent_answer(ag1, q.id, PFSEL_ANSWER_ALLOW,
-				  PFSEL_SCOPE_SESSION));
-	EXPECT_EQ(ALLOWED, ask_wait(&as, NULL));
+	ASSERT_TRUE(allowed_for_session(ag1, 7521, &other));
 
 	/* pfuser2's flood, each question allowed for the session. */
-	f = mmap(NULL, sizeof(*f), PROT_READ | PROT_WRITE,
-		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, f);
-	memset(f, 0, sizeof(*f));
+	f = flood_new();
+	ASSERT_NE(NULL, f);
 	t0 = pfsel_now_ms();
-	pid = pfsel_start_as(PFSEL_UID2, flood_main, f);
-	ASSERT_LE(0, pid);
-	while (waitpid(pid, &status, WNOHANG) == 0) {
-		if (!agent_question(ag2, &q, 200))
-			continue;
-		if (q.uid != PFSEL_UID2) {
-			other++;
-			continue;
-		}
-		if (agent_answer(ag2, q.id, PFSEL_ANSWER_ALLOW,
-				 PFSEL_SCOPE_SESSION) == 0)
-			answered++;
-	}
+	answered = answer_flood(ag2, PFSEL_UID2, FLOOD_PORT, N_FLOOD, f,
+				&other);
 	TH_LOG("pfuser2: %d session answers in %lld ms (%d allowed, %d denied, %d other)",
 	       answered, pfsel_now_ms() - t0, f->allowed, f->denied,
 	       f->other);
-	EXPECT_EQ(0, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 	EXPECT_EQ(N_FLOOD, f->allowed);
 	EXPECT_LE(N_FLOOD, answered);
 	munmap(f, sizeof(*f));
 
 	/* pfuser1's kept answer: no question, allowed. */
-	as = ask_start(PFSEL_UID1, LEGIT, "127.0.0.1", 7521);
-	asked = question_for(ag1, &as, LEGIT, 7521, &q, &other);
-	if (asked)
-		agent_answer(ag1, q.id, PFSEL_ANSWER_DENY, PFSEL_SCOPE_ONCE);
-	result = ask_wait(&as, NULL);
-	EXPECT_FALSE(asked)
+	EXPECT_TRUE(kept_allows(ag1, 7521, &other))
 	{
 		TH_LOG("pfuser1's kept answer is gone: asked again after pfuser2's flood");
 	}
-	EXPECT_EQ(ALLOWED, result);
 	EXPECT_EQ(0, other);
+}
+
+/*
+ * The control of the test above: what a flood of a user's own does.
+ * pfuser1 allows legit -> 127.0.0.1:7531 for the session (its oldest
+ * answer), then 255 more ports, all kept: 256, the bound, and the oldest
+ * still decides with no question.  The 257th answer (legit -> 7532) makes
+ * room: the oldest is asked about again, and the 255 and the newest are
+ * still kept (a second round of the same connects gets no question).
+ */
+TEST_F_TIMEOUT(scope, own_answers_past_the_bound_evict_own_oldest, 300)
+{
+	struct agent *ag = &self->agent[0];
+	struct flood *f;
+	long long before;
+	int other = 0, result;
+
+	ASSERT_EQ(0, agent_start(ag, PFSEL_UID1));
+	before = PFSEL_ASK_STAT(kept);
+	ASSERT_TRUE(allowed_for_session(ag, 7531, &other));
+
+	f = flood_new();
+	ASSERT_NE(NULL, f);
+	EXPECT_EQ(N_OWN, answer_flood(ag, PFSEL_UID1, OWN_PORT, N_OWN, f,
+				      &other));
+	EXPECT_EQ(N_OWN, f->allowed);
+	EXPECT_EQ(before + PFSEL_ASK_MAX_ANSWERS_PER_UID, PFSEL_ASK_STAT(kept));
+
+	/* 256 kept: the oldest is one of them. */
+	EXPECT_TRUE(kept_allows(ag, 7531, &other));
+
+	/* The 257th. */
+	ASSERT_TRUE(allowed_for_session(ag, 7532, &other));
+	EXPECT_EQ(before + PFSEL_ASK_MAX_ANSWERS_PER_UID, PFSEL_ASK_STAT(kept));
+
+	/* The oldest went: asked again (and denied, once). */
+	EXPECT_TRUE(must_be_asked(_metadata, ag, LEGIT, "127.0.0.1", 7531,
+				  &result))
+	{
+		TH_LOG("legit -> 7531 was not asked about again: %s",
+		       err_name(result));
+	}
+	EXPECT_EQ(DENIED, result);
+
+	/* The rest stayed: no question for any of them. */
+	EXPECT_TRUE(kept_allows(ag, 7532, &other));
+	EXPECT_EQ(0, answer_flood(ag, PFSEL_UID1, OWN_PORT, N_OWN, f, &other));
+	EXPECT_EQ(N_OWN, f->allowed);
+	EXPECT_EQ(0, other);
+	munmap(f, sizeof(*f));
 }
 
 /* Who else has a question pending is none of pfuser1's business. */

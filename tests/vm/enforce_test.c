@@ -223,21 +223,34 @@ TEST_F(enforce, connect_udp)
 		     EACCES);
 }
 
-/* An unconnected sendto() is a connect request; a denied one sends nothing. */
-TEST_F(enforce, sendto_udp)
+/*
+ * A send @op that names its peer (UDP, unconnected) is a connect request
+ * to it, on the mirrored ports: a denied one fails with EACCES and sends
+ * nothing; an allowed one arrives (the control).
+ */
+static void check_sends(struct __test_metadata *const _metadata,
+			FIXTURE_DATA(enforce) *const self,
+			const FIXTURE_VARIANT(enforce) *const variant,
+			const enum pfsel_probe_op op)
 {
 	enum mirror which;
 
-	check_mirror(_metadata, variant, PFSEL_PROBE_SENDTO, SOCK_DGRAM, 5000,
-		     EACCES);
-	for (which = ALLOWED_1001; which <= ASKED; which++)
+	check_mirror(_metadata, variant, op, SOCK_DGRAM, 5000, EACCES);
+	for (which = ALLOWED_1001; which <= ASKED; which++) {
 		EXPECT_EQ(mirror_allows(variant->uid, which),
 			  pfsel_udp_received(
 				  self->udp[5000 + which - PEER_FIRST], 100))
 		{
-			TH_LOG("datagram to port %d (%s)", 5000 + which,
+			TH_LOG("%s: datagram to port %d (%s)",
+			       pfsel_probe_names[op], 5000 + which,
 			       mirror_name(which));
 		}
+	}
+}
+
+TEST_F(enforce, sendto_udp)
+{
+	check_sends(_metadata, self, variant, PFSEL_PROBE_SENDTO);
 }
 
 /* TCP Fast Open connects in sendto(), without connect(). */
@@ -251,6 +264,76 @@ TEST_F(enforce, io_uring_connect)
 {
 	check_mirror(_metadata, variant, PFSEL_PROBE_URING_CONNECT, SOCK_STREAM,
 		     5000, EACCES);
+}
+
+/*
+ * io_uring's sends, each its own path to the socket (io_sendmsg(),
+ * io_send() and io_send_zc() read the destination themselves): decided
+ * as sendto() is.
+ */
+TEST_F(enforce, io_uring_sendmsg_udp)
+{
+	check_sends(_metadata, self, variant, PFSEL_PROBE_URING_SENDMSG);
+}
+
+TEST_F(enforce, io_uring_send_udp)
+{
+	check_sends(_metadata, self, variant, PFSEL_PROBE_URING_SEND);
+}
+
+TEST_F(enforce, io_uring_send_zc_udp)
+{
+	check_sends(_metadata, self, variant, PFSEL_PROBE_URING_SEND_ZC);
+}
+
+/* A UDP socket connected to one port sends, through io_uring, to another. */
+struct connected_send {
+	int family;
+	unsigned short connected, named;
+};
+
+/* As the variant's user: IORING_OP_SEND naming @named; its errno. */
+static int send_from_connected(void *arg)
+{
+	const struct connected_send *cs = arg;
+	const char *const lo = pfsel_loopback(cs->family);
+	union pfsel_addr to, named;
+	const socklen_t tolen = pfsel_addr(lo, cs->connected, &to);
+	const socklen_t namedlen = pfsel_addr(lo, cs->named, &named);
+	const int fd = socket(cs->family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	int err;
+
+	if (fd < 0 || connect(fd, &to.sa, tolen))
+		return ENOTRECOVERABLE;
+	err = pfsel_probe_uring(fd, PFSEL_PROBE_URING_SEND, &named, namedlen);
+	close(fd);
+	return err;
+}
+
+/*
+ * The connect() decided one peer; a send that names another is decided
+ * for that one: refused, and nothing arrives there.  The control: the
+ * same socket's send naming the peer it is connected to arrives.
+ */
+TEST_F(enforce, io_uring_send_from_connected_udp)
+{
+	const enum mirror allowed = variant->uid == PFSEL_UID1 ? ALLOWED_1001 :
+								 ALLOWED_1002;
+	const enum mirror denied = variant->uid == PFSEL_UID1 ? ALLOWED_1002 :
+								ALLOWED_1001;
+	struct connected_send cs = {
+		.family = variant->family,
+		.connected = 5000 + allowed,
+		.named = 5000 + denied,
+	};
+
+	EXPECT_EQ(EACCES, pfsel_run_as(variant->uid, send_from_connected, &cs));
+	EXPECT_FALSE(pfsel_udp_received(self->udp[5000 + denied - PEER_FIRST],
+					100));
+	cs.named = cs.connected;
+	EXPECT_EQ(0, pfsel_run_as(variant->uid, send_from_connected, &cs));
+	EXPECT_TRUE(pfsel_udp_received(self->udp[5000 + allowed - PEER_FIRST],
+				       100));
 }
 
 /*

@@ -9,9 +9,11 @@
  * it gets the script's path first (a leading argument starting with '/'),
  * and pfsel sees the application "netprobe script SCRIPT".
  *
- * OP is create, bind, listen, accept, connect, sendto, fastopen or
- * uring-connect (see pfsel_test_util.h); FAMILY inet or inet6 (the
- * socket's); the socket is TCP but for sendto, which is UDP.
+ * OP is create, bind, listen, accept, connect, sendto, fastopen,
+ * uring-connect, uring-sendmsg, uring-send or uring-send-zc (see
+ * pfsel_test_util.h); FAMILY inet or inet6 (the socket's); the socket is
+ * TCP but for the sends that name their peer (sendto and io_uring's),
+ * which are UDP.
  */
 
 #define _GNU_SOURCE
@@ -41,7 +43,10 @@ int main(int argc, char **argv)
 		return 125;
 	}
 	probe.op = (enum pfsel_probe_op)i;
-	if (probe.op == PFSEL_PROBE_SENDTO)
+	if (probe.op == PFSEL_PROBE_SENDTO ||
+	    probe.op == PFSEL_PROBE_URING_SENDMSG ||
+	    probe.op == PFSEL_PROBE_URING_SEND ||
+	    probe.op == PFSEL_PROBE_URING_SEND_ZC)
 		probe.type = SOCK_DGRAM;
 	probe.family = strcmp(argv[2], "inet6") == 0 ? AF_INET6 : AF_INET;
 	probe.addr = argv[3];

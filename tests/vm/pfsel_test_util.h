@@ -510,6 +510,14 @@ static inline bool ask_stats_read(struct ask_stats *s)
 	return err == 0;
 }
 
+/* One counter of ask_stats (PFSEL_ASK_STAT(agents)), or -1 when unread. */
+#define PFSEL_ASK_STAT(field)                                    \
+	({                                                       \
+		struct ask_stats stats_;                         \
+									 \
+		ask_stats_read(&stats_) ? stats_.field : -1;     \
+	})
+
 /* Become @uid for good (real, effective and saved; gid too): 0 or -errno. */
 static inline int pfsel_become(uid_t uid)
 {
@@ -863,6 +871,9 @@ enum pfsel_probe_op {
 	PFSEL_PROBE_SENDTO, /* unconnected sendto() */
 	PFSEL_PROBE_FASTOPEN, /* sendto(MSG_FASTOPEN) */
 	PFSEL_PROBE_URING_CONNECT, /* connect through io_uring */
+	PFSEL_PROBE_URING_SENDMSG, /* IORING_OP_SENDMSG naming the peer */
+	PFSEL_PROBE_URING_SEND, /* IORING_OP_SEND with a destination */
+	PFSEL_PROBE_URING_SEND_ZC, /* IORING_OP_SEND_ZC with a destination */
 	PFSEL_PROBE_COUNT
 };
 
@@ -875,6 +886,9 @@ static const char *const pfsel_probe_names[PFSEL_PROBE_COUNT] = {
 	[PFSEL_PROBE_SENDTO] = "sendto",
 	[PFSEL_PROBE_FASTOPEN] = "fastopen",
 	[PFSEL_PROBE_URING_CONNECT] = "uring-connect",
+	[PFSEL_PROBE_URING_SENDMSG] = "uring-sendmsg",
+	[PFSEL_PROBE_URING_SEND] = "uring-send",
+	[PFSEL_PROBE_URING_SEND_ZC] = "uring-send-zc",
 };
 
 struct pfsel_probe {
@@ -892,12 +906,45 @@ struct pfsel_probe {
  */
 #define PFSEL_PROBE_DROPPED ETIMEDOUT
 
-static inline int
-pfsel_probe_connect_uring(int fd, const union pfsel_addr *addr, socklen_t len)
+/*
+ * The next completion of @ring: its result, or a negative errno; a
+ * zero-copy send's notification (IORING_CQE_F_MORE: the kernel is done
+ * with the buffer) is waited for too, so that the buffer may go.
+ */
+static inline int pfsel_uring_result(struct io_uring *ring)
 {
+	struct io_uring_cqe *cqe;
+	bool more;
+	int ret = io_uring_wait_cqe(ring, &cqe);
+
+	if (ret)
+		return ret;
+	ret = cqe->res;
+	more = cqe->flags & IORING_CQE_F_MORE;
+	io_uring_cqe_seen(ring, cqe);
+	if (more && !io_uring_wait_cqe(ring, &cqe))
+		io_uring_cqe_seen(ring, cqe);
+	return ret;
+}
+
+/*
+ * The request @op (one of the PFSEL_PROBE_URING_*) through io_uring, on
+ * @fd to @addr: io_uring's own paths to the socket calls, each reading
+ * the address itself.  0 when it succeeded, else its errno.
+ */
+static inline int pfsel_probe_uring(int fd, enum pfsel_probe_op op,
+				    const union pfsel_addr *addr, socklen_t len)
+{
+	static char ping[] = "ping";
+	struct iovec iov = { .iov_base = ping, .iov_len = 4 };
+	struct msghdr msg = {
+		.msg_name = (void *)addr,
+		.msg_namelen = len,
+		.msg_iov = &iov,
+		.msg_iovlen = 1,
+	};
 	struct io_uring ring;
 	struct io_uring_sqe *sqe;
-	struct io_uring_cqe *cqe;
 	int ret;
 
 	ret = io_uring_queue_init(4, &ring, 0);
@@ -908,16 +955,30 @@ pfsel_probe_connect_uring(int fd, const union pfsel_addr *addr, socklen_t len)
 		io_uring_queue_exit(&ring);
 		return ENOMEM;
 	}
-	io_uring_prep_connect(sqe, fd, &addr->sa, len);
+	switch (op) {
+	case PFSEL_PROBE_URING_CONNECT:
+		io_uring_prep_connect(sqe, fd, &addr->sa, len);
+		break;
+	case PFSEL_PROBE_URING_SENDMSG:
+		io_uring_prep_sendmsg(sqe, fd, &msg, 0);
+		break;
+	case PFSEL_PROBE_URING_SEND:
+		io_uring_prep_send(sqe, fd, ping, 4, 0);
+		io_uring_prep_send_set_addr(sqe, &addr->sa, len);
+		break;
+	case PFSEL_PROBE_URING_SEND_ZC:
+		io_uring_prep_send_zc(sqe, fd, ping, 4, 0, 0);
+		io_uring_prep_send_set_addr(sqe, &addr->sa, len);
+		break;
+	default:
+		io_uring_queue_exit(&ring);
+		return EINVAL;
+	}
 	ret = io_uring_submit(&ring);
 	if (ret == 1)
-		ret = io_uring_wait_cqe(&ring, &cqe);
+		ret = pfsel_uring_result(&ring);
 	else
 		ret = ret < 0 ? ret : -EIO;
-	if (ret == 0) {
-		ret = cqe->res;
-		io_uring_cqe_seen(&ring, cqe);
-	}
 	io_uring_queue_exit(&ring);
 	return ret < 0 ? -ret : 0;
 }
@@ -1025,7 +1086,10 @@ static inline int pfsel_probe_run(const struct pfsel_probe *probe)
 			      errno;
 		break;
 	case PFSEL_PROBE_URING_CONNECT:
-		ret = pfsel_probe_connect_uring(fd, &addr, len);
+	case PFSEL_PROBE_URING_SENDMSG:
+	case PFSEL_PROBE_URING_SEND:
+	case PFSEL_PROBE_URING_SEND_ZC:
+		ret = pfsel_probe_uring(fd, probe->op, &addr, len);
 		break;
 	default:
 		ret = EINVAL;

@@ -10,7 +10,9 @@
  * that wants to borrow protectee's rules by running its own code in it:
  *
  *   - start it with LD_PRELOAD: the library does not load (the process
- *     runs in secure-execution mode);
+ *     runs in secure-execution mode); with LD_LIBRARY_PATH naming a
+ *     folder with a libc of its own: the system's libc is mapped;
+ *   - have it dump core (SIGQUIT, with fs.suid_dumpable at 2): none;
  *   - attach with ptrace, open /proc/PID/mem for writing, write with
  *     process_vm_writev(), take a descriptor with pidfd_getfd(): refused;
  *   - start it traced (PTRACE_TRACEME), under a seccomp filter, or
@@ -29,6 +31,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 
 #include "pfsel_test_util.h"
 #include "process_attacks.h"
@@ -38,6 +41,11 @@
 #define PROTECTED PFSEL_TESTS_DIR "/protectee"
 #define PLAIN PFSEL_TESTS_DIR "/protectee-plain"
 #define PRELOAD PFSEL_TESTS_DIR "/preload.so"
+/* The attacker's folder for LD_LIBRARY_PATH, with a libc of its own. */
+#define LIBDIR "/tmp/pfsel-protect-lib"
+#define OWN_LIBC LIBDIR "/libc.so.6"
+/* Where core dumps go while a test asks for them (core_pattern). */
+#define COREDIR "/tmp/pfsel-protect-cores"
 
 /* What protectee reports about itself. */
 struct report {
@@ -47,17 +55,26 @@ struct report {
 struct start {
 	const char *path;
 	bool preload; /* with LD_PRELOAD=preload.so */
+	const char *library_path; /* LD_LIBRARY_PATH, or NULL */
+	bool core; /* with RLIMIT_CORE unlimited, SIGQUIT's default action */
 	int out; /* its standard output */
 };
 
 static int exec_protectee(void *arg)
 {
 	const struct start *s = arg;
+	const struct rlimit unlimited = { RLIM_INFINITY, RLIM_INFINITY };
 	char *argv[] = { (char *)s->path, "wait", NULL };
 
 	if (dup2(s->out, STDOUT_FILENO) < 0)
 		return 125;
 	if (s->preload && setenv("LD_PRELOAD", PRELOAD, 1))
+		return 125;
+	if (s->library_path && setenv("LD_LIBRARY_PATH", s->library_path, 1))
+		return 125;
+	/* SIGQUIT dumps core, even where the test's shell ignores it. */
+	if (s->core && (setrlimit(RLIMIT_CORE, &unlimited) ||
+			signal(SIGQUIT, SIG_DFL) == SIG_ERR))
 		return 125;
 	execv(argv[0], argv);
 	return 127;
@@ -72,20 +89,19 @@ static void protectee_stop(pid_t pid)
 }
 
 /*
- * Start @path as pfuser1 (waiting, so that it can be attacked), its line
- * read into @r: its pid, or -1.
+ * Start @s->path as pfuser1 as @s says (waiting, so that it can be
+ * attacked), its line read into @r: its pid, or -1.
  */
-static pid_t protectee_start(const char *path, bool preload, struct report *r)
+static pid_t protectee_launch(struct start *s, struct report *r)
 {
-	struct start s = { path, preload, -1 };
 	char line[128];
 	int pipefd[2];
 	pid_t pid;
 
 	if (pipe2(pipefd, O_CLOEXEC))
 		return -1;
-	s.out = pipefd[1];
-	pid = pfsel_start_as(PFSEL_UID1, exec_protectee, &s);
+	s->out = pipefd[1];
+	pid = pfsel_start_as(PFSEL_UID1, exec_protectee, s);
 	close(pipefd[1]);
 	pid = pfsel_child_line(pid, pipefd[0], line, sizeof(line));
 	if (pid > 0 && sscanf(line, "secure=%d dumpable=%d preloaded=%d",
@@ -94,6 +110,57 @@ static pid_t protectee_start(const char *path, bool preload, struct report *r)
 		pid = -1;
 	}
 	return pid;
+}
+
+/* Start @path as pfuser1, with LD_PRELOAD when @preload: as above. */
+static pid_t protectee_start(const char *path, bool preload, struct report *r)
+{
+	struct start s = { .path = path, .preload = preload };
+
+	return protectee_launch(&s, r);
+}
+
+/* Whether a mapping of process @pid is the file @path (/proc/PID/maps). */
+static bool maps_file(pid_t pid, const char *path)
+{
+	char maps[64], line[512];
+	const size_t len = strlen(path);
+	bool found = false;
+	FILE *f;
+
+	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)pid);
+	f = fopen(maps, "re");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		const char *name = strchr(line, '/');
+
+		found = name && !strncmp(name, path, len) && name[len] == '\n';
+	}
+	fclose(f);
+	return found;
+}
+
+/* The file of this process's libc mapping, into @path: true when found. */
+static bool own_libc(char *path, size_t size)
+{
+	char line[512];
+	bool found = false;
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		const char *name = strchr(line, '/');
+
+		if (name && strstr(name, "/libc.so.6\n")) {
+			snprintf(path, size, "%.*s", (int)strcspn(name, "\n"),
+				 name);
+			found = true;
+		}
+	}
+	fclose(f);
+	return found;
 }
 
 /* How an execve() of @path ended for a child set up by @how. */
@@ -224,6 +291,105 @@ TEST_F(protect, runs_secure_and_ignores_preload)
 	EXPECT_EQ(0, r.secure);
 	EXPECT_EQ(1, r.dumpable);
 	EXPECT_EQ(1, r.preloaded);
+}
+
+/*
+ * LD_LIBRARY_PATH names a folder with a libc of the attacker's (here a
+ * copy of the system's, at another path): the protected application maps
+ * the system's libc, and not the copy; the same program under another
+ * name maps the copy (the control: the loader honours the variable).
+ */
+TEST_F(protect, ignores_library_path)
+{
+	char libc[PATH_MAX];
+	struct start s = { .library_path = LIBDIR };
+	struct report r;
+
+	ASSERT_TRUE(own_libc(libc, sizeof(libc)));
+	ASSERT_EQ(0, system("rm -rf " LIBDIR " && mkdir -m 755 " LIBDIR));
+	ASSERT_EQ(0, pfsel_copy_file(libc, OWN_LIBC, 0755));
+
+	s.path = PROTECTED;
+	self->pids[0] = protectee_launch(&s, &r);
+	ASSERT_LT(0, self->pids[0]);
+	EXPECT_EQ(1, r.secure);
+	EXPECT_FALSE(maps_file(self->pids[0], OWN_LIBC));
+	EXPECT_TRUE(maps_file(self->pids[0], libc))
+	{
+		TH_LOG("the protected application maps no %s", libc);
+	}
+
+	s.path = PLAIN;
+	self->pids[1] = protectee_launch(&s, &r);
+	ASSERT_LT(0, self->pids[1]);
+	EXPECT_EQ(0, r.secure);
+	EXPECT_TRUE(maps_file(self->pids[1], OWN_LIBC));
+	EXPECT_FALSE(maps_file(self->pids[1], libc));
+	system("rm -rf " LIBDIR);
+}
+
+/*
+ * Start @path as pfuser1, allowed to dump core, and make it (SIGQUIT):
+ * whether the kernel says it dumped core (WCOREDUMP), and the size of
+ * its core file in COREDIR (-1: none).
+ */
+static void dump_core(struct __test_metadata *const _metadata,
+		      const char *path, bool *dumped, long long *size)
+{
+	struct start s = { .path = path, .core = true };
+	char core[PATH_MAX];
+	struct report r;
+	struct stat st;
+	int status = 0;
+	const pid_t pid = protectee_launch(&s, &r);
+	const long long t0 = pfsel_now_ms();
+
+	*dumped = false;
+	*size = -1;
+	ASSERT_LT(0, pid);
+	kill(pid, SIGQUIT);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	*dumped = WIFSIGNALED(status) && WCOREDUMP(status);
+	snprintf(core, sizeof(core), COREDIR "/core.%d", (int)pid);
+	if (!stat(core, &st))
+		*size = (long long)st.st_size;
+	TH_LOG("%s: %s, core file %lld bytes, in %lld ms", path,
+	       *dumped ? "dumped core" : "no core dump", *size,
+	       pfsel_now_ms() - t0);
+}
+
+/*
+ * A protected application leaves no core dump, even with fs.suid_dumpable
+ * at 2 (which dumps other processes that are not dumpable, readable by
+ * root): its memory would be in the file.  The control: the same program
+ * under another name dumps core there.
+ */
+TEST_F_TIMEOUT(protect, leaves_no_core_dump, 120)
+{
+	char pattern[256], suid[16];
+	long long size;
+	bool dumped;
+
+	ASSERT_LT(0, pfsel_read_file("/proc/sys/kernel/core_pattern", pattern,
+				     sizeof(pattern)));
+	ASSERT_LT(0, pfsel_read_file("/proc/sys/fs/suid_dumpable", suid,
+				     sizeof(suid)));
+	ASSERT_EQ(0, system("rm -rf " COREDIR " && mkdir -m 1777 " COREDIR));
+	ASSERT_EQ(0, pfsel_write_file("/proc/sys/kernel/core_pattern",
+				      COREDIR "/core.%p"));
+	ASSERT_EQ(0, pfsel_write_file("/proc/sys/fs/suid_dumpable", "2"));
+
+	dump_core(_metadata, PROTECTED, &dumped, &size);
+	EXPECT_FALSE(dumped);
+	EXPECT_EQ(-1, size);
+	dump_core(_metadata, PLAIN, &dumped, &size);
+	EXPECT_TRUE(dumped);
+	EXPECT_LT(0, size);
+
+	/* fs.suid_dumpable first: 2 wants an absolute core_pattern. */
+	pfsel_write_file("/proc/sys/fs/suid_dumpable", suid);
+	pfsel_write_file("/proc/sys/kernel/core_pattern", pattern);
+	system("rm -rf " COREDIR);
 }
 
 /* The attacks on a running process: refused for the protected one. */

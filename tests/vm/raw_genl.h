@@ -217,6 +217,35 @@ static inline int raw_genl_send(int fd, const void *buf, size_t len, int ms,
 }
 
 /*
+ * Command @cmd of family @family with @n attributes and NLM_F_REQUEST |
+ * NLM_F_ACK | @flags, into @buf: its length, or 0 when it does not fit.
+ */
+static inline size_t raw_genl_build(uint8_t *buf, size_t size, int family,
+				    uint8_t cmd, int flags,
+				    const struct raw_attr *attrs, size_t n)
+{
+	uint8_t payload[512];
+	size_t plen = 0, i;
+
+	for (i = 0; i < n; i++) {
+		struct nlattr *nla = (struct nlattr *)(payload + plen);
+		const size_t alen = NLA_HDRLEN + attrs[i].len;
+
+		if (plen + NLA_ALIGN(alen) > sizeof(payload))
+			return 0;
+		memset(nla, 0, NLA_ALIGN(alen));
+		nla->nla_type = attrs[i].type;
+		nla->nla_len = (uint16_t)alen;
+		memcpy((uint8_t *)nla + NLA_HDRLEN, attrs[i].data,
+		       attrs[i].len);
+		plen += NLA_ALIGN(alen);
+	}
+	return raw_genl_msg(buf, size, (uint16_t)family,
+			    (uint16_t)(NLM_F_REQUEST | NLM_F_ACK | flags), cmd,
+			    PFSEL_GENL_VERSION, 0, payload, plen);
+}
+
+/*
  * Send command @cmd of family @family with @n attributes and
  * NLM_F_REQUEST | NLM_F_ACK | @flags on @fd: the kernel's ack, 0 or a
  * negative errno (-ETIMEDOUT if none came).
@@ -225,28 +254,38 @@ static inline int raw_genl_request(int fd, int family, uint8_t cmd, int flags,
 				   const struct raw_attr *attrs, size_t n,
 				   raw_genl_other_fn other, void *arg)
 {
-	uint8_t payload[512], buf[1024];
-	size_t plen = 0, len, i;
+	uint8_t buf[1024];
+	const size_t len =
+		raw_genl_build(buf, sizeof(buf), family, cmd, flags, attrs, n);
 
-	for (i = 0; i < n; i++) {
-		struct nlattr *nla = (struct nlattr *)(payload + plen);
-		const size_t alen = NLA_HDRLEN + attrs[i].len;
-
-		if (plen + NLA_ALIGN(alen) > sizeof(payload))
-			return -EMSGSIZE;
-		memset(nla, 0, NLA_ALIGN(alen));
-		nla->nla_type = attrs[i].type;
-		nla->nla_len = (uint16_t)alen;
-		memcpy((uint8_t *)nla + NLA_HDRLEN, attrs[i].data,
-		       attrs[i].len);
-		plen += NLA_ALIGN(alen);
-	}
-	len = raw_genl_msg(buf, sizeof(buf), (uint16_t)family,
-			   (uint16_t)(NLM_F_REQUEST | NLM_F_ACK | flags), cmd,
-			   PFSEL_GENL_VERSION, 0, payload, plen);
 	if (!len)
 		return -EMSGSIZE;
 	return raw_genl_send(fd, buf, len, RAW_GENL_ACK_MS, other, arg);
+}
+
+/*
+ * The same request written with write(), naming no destination (an
+ * unconnected netlink socket's is the kernel): as a program writes to a
+ * descriptor it was handed, its output say.  The kernel then asks the
+ * socket's opener too, where a message sent to an address it names
+ * (raw_genl_request()) is the sender's own choice (NETLINK_SKB_DST).
+ */
+static inline int raw_genl_request_written(int fd, int family, uint8_t cmd,
+					   int flags,
+					   const struct raw_attr *attrs,
+					   size_t n)
+{
+	uint8_t buf[1024];
+	const size_t len =
+		raw_genl_build(buf, sizeof(buf), family, cmd, flags, attrs, n);
+	uint32_t seq;
+
+	if (!len)
+		return -EMSGSIZE;
+	memcpy(&seq, buf + offsetof(struct nlmsghdr, nlmsg_seq), sizeof(seq));
+	if (write(fd, buf, len) != (ssize_t)len)
+		return -errno;
+	return raw_genl_wait_ack(fd, seq, false, RAW_GENL_ACK_MS, NULL, NULL);
 }
 
 #endif /* PFSEL_RAW_GENL_H */

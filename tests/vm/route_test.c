@@ -194,6 +194,7 @@ FIXTURE_VARIANT(route)
 	enum route_how how;
 	enum route_hdr hdr;
 	bool root; /* root under route_system.pfw, not pfuser1 */
+	int linux_refuses; /* the errno Linux itself refuses the header with */
 };
 
 /* clang-format off */
@@ -209,32 +210,41 @@ FIXTURE_VARIANT_ADD(route, srh_udp_after_connect) {
 };
 FIXTURE_VARIANT_ADD(route, srh_udp_cmsg) {
 	.family = AF_INET6, .type = SOCK_DGRAM, .how = PER_MESSAGE, .hdr = SRH,
+	.linux_refuses = EINVAL,
 };
 FIXTURE_VARIANT_ADD(route, rthdr2_udp_cmsg) {
 	.family = AF_INET6, .type = SOCK_DGRAM, .how = PER_MESSAGE,
 	.hdr = RTHDR2,
+	.linux_refuses = EINVAL,
 };
 FIXTURE_VARIANT_ADD(route, rthdr2_udp_sticky) {
 	.family = AF_INET6, .type = SOCK_DGRAM, .how = STICKY, .hdr = RTHDR2,
+	.linux_refuses = EINVAL,
 };
 FIXTURE_VARIANT_ADD(route, lsrr_udp_sticky) {
 	.family = AF_INET, .type = SOCK_DGRAM, .how = STICKY, .hdr = LSRR,
+	.linux_refuses = EPERM,
 };
 FIXTURE_VARIANT_ADD(route, ssrr_udp_sticky) {
 	.family = AF_INET, .type = SOCK_DGRAM, .how = STICKY, .hdr = SSRR,
+	.linux_refuses = EPERM,
 };
 FIXTURE_VARIANT_ADD(route, lsrr_tcp_sticky) {
 	.family = AF_INET, .type = SOCK_STREAM, .how = STICKY, .hdr = LSRR,
+	.linux_refuses = EPERM,
 };
 FIXTURE_VARIANT_ADD(route, lsrr_udp_after_connect) {
 	.family = AF_INET, .type = SOCK_DGRAM, .how = AFTER_CONNECT,
 	.hdr = LSRR,
+	.linux_refuses = EPERM,
 };
 FIXTURE_VARIANT_ADD(route, lsrr_udp_cmsg) {
 	.family = AF_INET, .type = SOCK_DGRAM, .how = PER_MESSAGE, .hdr = LSRR,
+	.linux_refuses = EPERM,
 };
 FIXTURE_VARIANT_ADD(route, ssrr_udp_cmsg) {
 	.family = AF_INET, .type = SOCK_DGRAM, .how = PER_MESSAGE, .hdr = SSRR,
+	.linux_refuses = EPERM,
 };
 /*
  * The kernel itself refuses an IPv4 source route without CAP_NET_RAW
@@ -452,26 +462,62 @@ TEST_F(route, baseline)
 	EXPECT_EQ(0, s.to_denied);
 }
 
+/* Where an attacker child leaves its calls' results: NULL when unmapped. */
+static struct route_result *route_result_new(void)
+{
+	struct route_result *r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE,
+				      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	return r == MAP_FAILED ? NULL : r;
+}
+
+/* Run the variant's attack (or, @plain, its calls without the header). */
+static int route_run(const FIXTURE_VARIANT(route) *v, bool plain,
+		     struct route_result *r)
+{
+	struct route_arg ra = { .v = v, .r = r, .plain = plain };
+
+	return pfsel_run_as(v->root ? 0 : PFSEL_UID1, route_attack, &ra);
+}
+
+/*
+ * Run the variant's attack with pfsel @enforcing or permissive, and watch
+ * what leaves on the dummy interface: the packets to A and to D (logged);
+ * the calls' results in @r, the attacker's exit status in @status.
+ */
+static struct seen route_watch(struct __test_metadata *const _metadata,
+			       int capture, const FIXTURE_VARIANT(route) *v,
+			       bool enforcing, struct route_result *r,
+			       int *status)
+{
+	const bool v6 = v->family == AF_INET6;
+	struct seen s;
+
+	capture_flush(capture);
+	if (!enforcing)
+		EXPECT_EQ(0, pfsel_set_enforce(false));
+	*status = route_run(v, false, r);
+	if (!enforcing)
+		EXPECT_EQ(0, pfsel_set_enforce(true));
+	s = capture_read(capture, SETTLE_MS, v6 ? A6 : A4, v6 ? D6 : D4);
+	TH_LOG("%sheader %s; send %s; packets: %d to %s, %d to %s (the denied host), %d in all",
+	       enforcing ? "" : "permissive: ", errstr(r->opt_err),
+	       errstr(r->send_err), s.to_allowed, v6 ? A6 : A4, s.to_denied,
+	       v6 ? D6 : D4, s.total);
+	return s;
+}
+
 /* With the routing header or option naming D: nothing leaves for D. */
 TEST_F(route, nothing_leaves_for_the_denied_hop)
 {
 	const bool v6 = variant->family == AF_INET6;
 	struct route_result *r;
-	struct route_arg ra = { .v = variant };
 	struct seen s;
 	int status;
 
-	r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE,
-		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, r);
-	ra.r = r;
-	capture_flush(self->capture);
-	status = pfsel_run_as(variant->root ? 0 : PFSEL_UID1, route_attack, &ra);
-	s = capture_read(self->capture, SETTLE_MS, v6 ? A6 : A4,
-			 v6 ? D6 : D4);
-	TH_LOG("header %s; send %s; packets: %d to %s, %d to %s (the denied host), %d in all",
-	       errstr(r->opt_err), errstr(r->send_err), s.to_allowed,
-	       v6 ? A6 : A4, s.to_denied, v6 ? D6 : D4, s.total);
+	r = route_result_new();
+	ASSERT_NE(NULL, r);
+	s = route_watch(_metadata, self->capture, variant, true, r, &status);
 	EXPECT_EQ(0, status);
 	EXPECT_EQ(0, s.to_denied)
 	{
@@ -489,13 +535,41 @@ TEST_F(route, nothing_leaves_for_the_denied_hop)
 	munmap(r, sizeof(*r));
 }
 
-/* Run the variant's attack (or, @plain, its calls without the header). */
-static int route_run(const FIXTURE_VARIANT(route) *v, bool plain,
-		     struct route_result *r)
+/*
+ * The control of the test above: the same attack with pfsel permissive
+ * (deciding, not refusing).  Where Linux takes the header, the packet
+ * leaves for the denied host: what pfsel's refusal stops.  Where Linux
+ * itself refuses it (an IPv4 source route without CAP_NET_RAW, an IPv6
+ * routing header it does not take), that refusal is what the call gets,
+ * and nothing leaves for that host with or without pfsel.
+ */
+TEST_F(route, leaves_for_the_denied_hop_when_permissive)
 {
-	struct route_arg ra = { .v = v, .r = r, .plain = plain };
+	struct route_result *r;
+	struct seen s;
+	int status;
 
-	return pfsel_run_as(v->root ? 0 : PFSEL_UID1, route_attack, &ra);
+	r = route_result_new();
+	ASSERT_NE(NULL, r);
+	s = route_watch(_metadata, self->capture, variant, false, r, &status);
+	EXPECT_EQ(0, status);
+	if (variant->linux_refuses) {
+		EXPECT_TRUE(r->opt_err == variant->linux_refuses ||
+			    r->send_err == variant->linux_refuses)
+		{
+			TH_LOG("Linux took the header (expected %s)",
+			       strerror(variant->linux_refuses));
+		}
+		EXPECT_EQ(0, s.to_denied);
+	} else {
+		EXPECT_TRUE(r->opt_err == 0 || r->opt_err == -1);
+		EXPECT_TRUE(r->send_err == 0 || r->send_err == EINPROGRESS);
+		EXPECT_LE(1, s.to_denied)
+		{
+			TH_LOG("nothing left for the denied host even without pfsel's refusal");
+		}
+	}
+	munmap(r, sizeof(*r));
 }
 
 /*
@@ -536,9 +610,8 @@ TEST_F(route, refusal_is_audited)
 	struct route_result *r;
 	int before;
 
-	r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE,
-		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, r);
+	r = route_result_new();
+	ASSERT_NE(NULL, r);
 	snprintf(uid, sizeof(uid), " uid=%u ", variant->root ? 0 : PFSEL_UID1);
 	snprintf(family, sizeof(family), " family=%s ", v6 ? "inet6" : "inet");
 	/* A sticky header set before connect(): the socket has no peer. */

@@ -38,18 +38,31 @@ static struct blob compile(const char *text)
 	return compile_for(text, 1001);
 }
 
-/* policy_compare(old, new), and what it reported. */
+/*
+ * policy_compare(old, new), and what it reported; the same, word for
+ * word, as policy_compare_exhaustive() (no shortcut) says.
+ */
 static int compare(const char *old_text, const char *new_text, char **out)
 {
 	struct blob old = compile(old_text), new = compile(new_text);
-	size_t size = 0;
-	char *text = NULL;
+	size_t size = 0, ref_size = 0;
+	char *text = NULL, *ref_text = NULL;
 	FILE *report = open_memstream(&text, &size);
-	int ret;
+	FILE *ref_report = open_memstream(&ref_text, &ref_size);
+	int ret, ref;
 
 	assert_non_null(report);
+	assert_non_null(ref_report);
 	ret = policy_compare(old.data, old.len, new.data, new.len, report, 5);
+	ref = policy_compare_exhaustive(old.data, old.len, new.data, new.len,
+					ref_report, 5);
 	fclose(report);
+	fclose(ref_report);
+	if (ret != ref || strcmp(text, ref_text))
+		fail_msg("policy_compare() says %d:\n%s\nbut with no shortcut "
+			 "%d:\n%s\nold:\n%snew:\n%s",
+			 ret, text, ref, ref_text, old_text, new_text);
+	free(ref_text);
 	free(old.data);
 	free(new.data);
 	if (out)
@@ -1312,6 +1325,176 @@ static void test_bad_blob(void **state)
 	free(good.data);
 }
 
+/*
+ * ---- An adversary's pairs against the shortcuts (issue 30 item 5) ------
+ *
+ * policy_compare() passes over what the `*` rules' cells alone decide, a
+ * set of rows it decided once, and the scripts of an executable whose
+ * class has no script pairs.  Each pair here is looser where one of those
+ * assumptions is weakest; each is called looser (and the same, report and
+ * all, by the exhaustive comparison), and the other way round no looser.
+ */
+static void looser_one_way(const char *old_text, const char *new_text)
+{
+	is_looser(old_text, new_text, NULL);
+	no_looser(new_text, old_text);
+}
+
+/*
+ * An application whose own rules name hosts only: its cell has no wild row
+ * and no address slab, so every address is "quiet" (the `*` cells alone,
+ * no looser) and only quiet_names() sees the name rule that moved behind
+ * the `*` allow.
+ */
+static void test_shortcut_own_names_behind_star(void **state)
+{
+	(void)state;
+	looser_one_way("default allow;\n"
+		       "deny /usr/bin/a connect tcp to host *.evil.example;\n"
+		       "allow * connect tcp;\n",
+		       "default allow;\n"
+		       "allow * connect tcp;\n"
+		       "deny /usr/bin/a connect tcp to host *.evil.example;\n");
+}
+
+/*
+ * The `*` rules' deny by name and an application's own allow by address,
+ * reordered: the `*` cells' names decide against the rows of the
+ * application's own slab.
+ */
+static void test_shortcut_star_names_own_address(void **state)
+{
+	(void)state;
+	looser_one_way("default deny;\n"
+		       "deny * connect tcp to host a.evil.example;\n"
+		       "allow /usr/bin/a connect tcp to 10.0.0.0/8;\n",
+		       "default deny;\n"
+		       "allow /usr/bin/a connect tcp to 10.0.0.0/8;\n"
+		       "deny * connect tcp to host a.evil.example;\n");
+}
+
+/*
+ * The same rows in two request kinds (tcp and udp), the names loosened in
+ * one: a set of rows whose names were no looser in one kind has them
+ * checked again in the other.
+ */
+static void test_shortcut_rows_shared_names_differ(void **state)
+{
+	(void)state;
+	looser_one_way("default allow;\n"
+		       "deny /usr/bin/a connect tcp, udp to host "
+		       "*.evil.example;\n"
+		       "allow * connect tcp, udp to 10.0.0.0/8;\n",
+		       "default allow;\n"
+		       "deny /usr/bin/a connect tcp to host *.evil.example;\n"
+		       "allow * connect tcp, udp to 10.0.0.0/8;\n");
+}
+
+/*
+ * Script pairs in one policy only (app_pairs() passes over an
+ * executable's scripts only when neither policy gives its class pairs):
+ * directly, through a folder's tree entry, and for the unnamed script.
+ */
+static void test_shortcut_script_pairs_one_side(void **state)
+{
+	(void)state;
+	looser_one_way("default deny;\n"
+		       "deny /usr/bin/python3 connect tcp;\n",
+		       "default deny;\n"
+		       "allow /usr/bin/python3 script /tmp/* connect tcp;\n"
+		       "deny /usr/bin/python3 connect tcp;\n");
+	looser_one_way("default allow;\n"
+		       "deny /usr/** script /tmp/* connect tcp;\n",
+		       "default allow;\n"
+		       "deny /usr/bin/python3 script /tmp/* connect tcp;\n");
+	looser_one_way("default allow;\n"
+		       "deny /usr/bin/python3 script * connect tcp;\n",
+		       "default allow;\n"
+		       "deny /usr/bin/python3 script /** connect tcp;\n");
+}
+
+/*
+ * No `*` rule: the group most applications list is one application
+ * list's (base_group()), and another in each policy.
+ */
+static void test_shortcut_base_group_not_star(void **state)
+{
+	(void)state;
+	looser_one_way("default deny;\n"
+		       "allow /usr/bin/a, /usr/bin/b, /usr/bin/curl connect "
+		       "tcp to 10.0.0.0/8 port 22;\n"
+		       "allow /usr/bin/ssh connect tcp;\n",
+		       "default deny;\n"
+		       "allow /usr/bin/a, /usr/bin/b connect tcp to "
+		       "10.0.0.0/8 port 22;\n"
+		       "allow /usr/bin/curl, /usr/bin/ssh, /usr/bin/nc "
+		       "connect tcp to 10.0.0.0/8 port 22-23;\n"
+		       "allow /usr/bin/ssh connect tcp;\n");
+}
+
+/*
+ * The ask settings alone: the same rows decide differently in the `*`
+ * cells (the base check) and in an application's own.
+ */
+static void test_shortcut_ask_settings_alone(void **state)
+{
+	(void)state;
+	looser_one_way("default ask;\nask unanswered allow;\n"
+		       "ask timeout 30 s;\nallow /usr/bin/a connect tcp;\n",
+		       "default ask;\nask unanswered allow;\n"
+		       "ask timeout 1 ms;\nallow /usr/bin/a connect tcp;\n");
+	looser_one_way("default deny;\nallow * connect udp;\n"
+		       "ask /usr/bin/a connect tcp to 10.0.0.0/8;\n",
+		       "default deny;\nallow * connect udp;\n"
+		       "ask unanswered allow;\n"
+		       "ask /usr/bin/a connect tcp to 10.0.0.0/8;\n");
+}
+
+/* Port 0, the unnamed application and mode permissive, past the shortcuts. */
+static void test_shortcut_edges(void **state)
+{
+	(void)state;
+	looser_one_way("default allow;\ndeny * bind tcp;\n"
+		       "allow /usr/bin/b bind tcp port 0;\n",
+		       "default allow;\nallow /usr/bin/b bind tcp port 0;\n"
+		       "deny * bind tcp port 1-65535;\n");
+	looser_one_way("default deny;\nallow /** connect tcp;\n",
+		       "default deny;\nallow * connect tcp;\n");
+	looser_one_way("default deny;\nallow /usr/bin/b connect tcp;\n",
+		       "mode permissive;\ndefault deny;\n"
+		       "allow /usr/bin/b connect tcp;\n");
+}
+
+/*
+ * Names: a nested pattern moved before its parent's deny, and two names
+ * of one address whose rules swap (the old decision by one name, the new
+ * by the other).
+ */
+static void test_shortcut_names_nested_and_two(void **state)
+{
+	(void)state;
+	looser_one_way("default allow;\n"
+		       "deny * connect tcp to host *.example.org;\n"
+		       "allow /usr/bin/b connect tcp to host "
+		       "*.ads.example.org;\n"
+		       "allow /usr/bin/a connect tcp to host "
+		       "*.ads.example.org;\n",
+		       "default allow;\n"
+		       "allow /usr/bin/b connect tcp to host "
+		       "*.ads.example.org;\n"
+		       "allow /usr/bin/a connect tcp to host "
+		       "*.ads.example.org;\n"
+		       "deny * connect tcp to host *.example.org;\n");
+	looser_one_way("default allow;\n"
+		       "deny /usr/bin/a connect tcp to host a.example;\n"
+		       "allow * connect tcp to host b.example;\n"
+		       "deny * connect tcp;\n",
+		       "default allow;\n"
+		       "allow * connect tcp to host b.example;\n"
+		       "deny /usr/bin/a connect tcp to host a.example;\n"
+		       "deny * connect tcp;\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1349,6 +1532,15 @@ int main(void)
 		cmocka_unit_test(test_system_permissive_user_asks),
 		cmocka_unit_test(test_system_timeout),
 		cmocka_unit_test(test_bad_blob),
+		/* An adversary's pairs against the shortcuts. */
+		cmocka_unit_test(test_shortcut_own_names_behind_star),
+		cmocka_unit_test(test_shortcut_star_names_own_address),
+		cmocka_unit_test(test_shortcut_rows_shared_names_differ),
+		cmocka_unit_test(test_shortcut_script_pairs_one_side),
+		cmocka_unit_test(test_shortcut_base_group_not_star),
+		cmocka_unit_test(test_shortcut_ask_settings_alone),
+		cmocka_unit_test(test_shortcut_edges),
+		cmocka_unit_test(test_shortcut_names_nested_and_two),
 	};
 
 	return cmocka_run_group_tests(tests, find_pfwc, NULL);

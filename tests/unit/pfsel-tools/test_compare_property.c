@@ -20,6 +20,11 @@
  * each get rules of their own, and the new policy is often the old one
  * with one change, so that "no looser" comes up and gets tested.
  *
+ * Both ways, policy_compare() is also held to policy_compare_exhaustive(),
+ * which decides every address interval of every application pair cell by
+ * cell, with no shortcut (compare.c: sets of rows decided once, the `*`
+ * rules' cells compared alone): the same answer, and the same report.
+ *
  * Seeded and deterministic: PFSEL_COMPARE_SEED (default below) and
  * PFSEL_COMPARE_PAIRS (pairs, default 150: a few seconds) choose the run;
  * a failure prints both policies, the request and the seed of its pair.
@@ -115,6 +120,69 @@ static const char *const addresses[] = {
 	"2001:db8::/32",  "any",	"0.0.0.0/1",   "host a.example",
 	"host *.example", "8.8.8.8",	"::/1",	       "host b.example",
 };
+/*
+ * An adversary's shape (issue 30 item 5, the shortcuts): many applications
+ * with rules of their own and few or no `*` rules, so that the group most
+ * applications list is not the `*` rules' and differs between the
+ * policies; one rule for several request kinds (sets of rows that come
+ * again in other kinds and pairs); host names under nested patterns, in
+ * `*` rules and in applications' own; interpreters whose scripts have
+ * rules in one policy only.
+ */
+static const char *const adv_exe_patterns[] = {
+	"*",	      "/opt/a",	 "/opt/b",	     "/opt/c",
+	"/opt/*",     "/opt/**", "/usr/bin/python3", "/usr/bin/*",
+	"/usr/**",    "/**",	 "/opt/a, /opt/b",   "/opt/b, /opt/c, /opt/a",
+	"/home/u/**",
+};
+static const char *const adv_script_patterns[] = {
+	"*", "/**", "/home/u/**", "/home/u/s.py", "/tmp/*", "/opt/*",
+};
+static const char *const adv_catch_named[] = {
+	"/opt/a, /opt/b, /opt/c",
+	"/opt/** connect",
+	"/usr/bin/python3 script /tmp/*",
+	"* connect tcp to host *.a.example",
+	"/opt/a connect tcp to host *.b.a.example",
+};
+static const char *const adv_addresses[] = {
+	"loopback",
+	"10.0.0.0/8",
+	"10.1.0.0/16",
+	"::1",
+	"host a.example",
+	"host *.a.example",
+	"host b.a.example",
+	"host *.b.a.example",
+	"host x.b.a.example",
+	"host *.example",
+	"any",
+	"0.0.0.0/1",
+	"10.1.2.3",
+	"host c.example",
+};
+static const char *const adv_exes[] = {
+	PFSEL_UNNAMED_PATH,
+	"/usr/bin/python3",
+	"/usr/bin/curl",
+	"/opt/a",
+	"/opt/b",
+	"/opt/c",
+	"/opt/d",
+	"/opt/x/y",
+	"/usr/x/y",
+	"/home/u/c/d/e",
+	"/a",
+};
+static const char *const adv_scripts[] = {
+	NULL,	  PFSEL_UNNAMED_PATH, "/home/u/s.py", "/home/u/d/e.py",
+	"/tmp/q", "/opt/a",	      "/srv/x",
+};
+static const char *const adv_request_names[] = {
+	"a.example",	   "x.a.example", "b.a.example", "x.b.a.example",
+	"y.x.b.a.example", "c.example",	  "example",	 "evil.test",
+};
+
 static const char *const ports[] = {
 	"0",	  "22",		"7022", "7443", "80-443",
 	"1-1023", "1024-65535", "any",	"0-21",
@@ -150,11 +218,37 @@ static void put(struct text *t, const char *fmt, ...)
 	t->len += (size_t)n;
 }
 
+/* A list of words to pick from. */
+struct words {
+	const char *const *v;
+	size_t n;
+};
+
+#define WORDS(a)                                \
+	{                                       \
+		(a), sizeof(a) / sizeof((a)[0]) \
+	}
+#define PICK_WORD(r, w) ((w).v[below((r), (uint32_t)(w).n)])
+
+/*
+ * What the generator writes and asks: the patterns of rules, and the
+ * executables, scripts and names of requests; with @ask_settings, a
+ * mutation may change the ask settings alone.
+ */
+struct shape {
+	struct words exe_patterns, script_patterns, catch_named, addresses;
+	struct words exes, scripts, request_names;
+	bool ask_settings;
+};
+
+/* The shape the test at hand generates (below: the_shape, adv_shape). */
+static const struct shape *shape;
+
 static void put_app(struct rng *r, struct text *t)
 {
-	put(t, "%s", PICK(r, exe_patterns));
+	put(t, "%s", PICK_WORD(r, shape->exe_patterns));
 	if (chance(r, 35))
-		put(t, " script %s", PICK(r, script_patterns));
+		put(t, " script %s", PICK_WORD(r, shape->script_patterns));
 }
 
 /* One rule, as text: every clause combination the language allows. */
@@ -204,7 +298,7 @@ static void put_rule(struct rng *r, struct text *t)
 			n = 1 + below(r, 2);
 			for (i = 0; i < n; i++)
 				put(t, "%s%s", i ? ", " : " to ",
-				    PICK(r, addresses));
+				    PICK_WORD(r, shape->addresses));
 		}
 		if (ported && chance(r, 80))
 			put(t, " port %s", PICK(r, ports));
@@ -250,7 +344,8 @@ static void random_policy(struct rng *r, struct policy *p)
 		p->rules[i] = rule_text(r);
 	if (chance(r, 40)) {
 		t = (struct text){ 0 };
-		put(&t, "%s %s;\n", PICK(r, verdicts), PICK(r, catch_named));
+		put(&t, "%s %s;\n", PICK(r, verdicts),
+		    PICK_WORD(r, shape->catch_named));
 		i = below(r, p->n + 1);
 		memmove(&p->rules[i + 1], &p->rules[i],
 			(p->n - i) * sizeof(p->rules[0]));
@@ -323,6 +418,12 @@ static void mutate(struct rng *r, const struct policy *old, struct policy *p)
 				struct text t = { 0 };
 
 				put(&t, "default %s;\n", PICK(r, verdicts));
+				/* The ask settings, changed alone. */
+				if (shape->ask_settings && chance(r, 50))
+					put(&t, "ask unanswered allow;\n");
+				if (shape->ask_settings && chance(r, 50))
+					put(&t, "ask timeout %u ms;\n",
+					    1 + below(r, 3) * 10);
 				p->settings = t.s;
 			}
 			break;
@@ -383,6 +484,27 @@ static const char *const request_names[] = {
 	"a.example", "b.example", "x.a.example", "example", "evil.test",
 };
 
+/* test_compare_property's own shape, and the adversary's. */
+static const struct shape the_shape = {
+	.exe_patterns = WORDS(exe_patterns),
+	.script_patterns = WORDS(script_patterns),
+	.catch_named = WORDS(catch_named),
+	.addresses = WORDS(addresses),
+	.exes = WORDS(exes),
+	.scripts = WORDS(scripts),
+	.request_names = WORDS(request_names),
+};
+static const struct shape adv_shape = {
+	.exe_patterns = WORDS(adv_exe_patterns),
+	.script_patterns = WORDS(adv_script_patterns),
+	.catch_named = WORDS(adv_catch_named),
+	.addresses = WORDS(adv_addresses),
+	.exes = WORDS(adv_exes),
+	.scripts = WORDS(adv_scripts),
+	.request_names = WORDS(adv_request_names),
+	.ask_settings = true,
+};
+
 struct request {
 	const char *exe, *script;
 	u32 op, proto, family;
@@ -395,8 +517,8 @@ struct request {
 static void random_request(struct rng *r, struct request *q)
 {
 	memset(q, 0, sizeof(*q));
-	q->exe = PICK(r, exes);
-	q->script = chance(r, 50) ? NULL : PICK(r, scripts);
+	q->exe = PICK_WORD(r, shape->exes);
+	q->script = chance(r, 50) ? NULL : PICK_WORD(r, shape->scripts);
 	q->op = below(r, PFSEL_OP_COUNT);
 	q->proto = below(r, PFSEL_PROTO_COUNT);
 	if (q->op == PFSEL_OP_CREATE) {
@@ -424,8 +546,8 @@ static void random_request(struct rng *r, struct request *q)
 		q->port = chance(r, 10) ? (u16)below(r, 65536) :
 					  PICK(r, request_ports);
 	q->n_names = below(r, 3);
-	q->names[0] = PICK(r, request_names);
-	q->names[1] = PICK(r, request_names);
+	q->names[0] = PICK_WORD(r, shape->request_names);
+	q->names[1] = PICK_WORD(r, shape->request_names);
 	if (q->n_names == 2 && !strcmp(q->names[0], q->names[1]))
 		q->n_names = 1;
 }
@@ -496,6 +618,41 @@ static void put_request(struct text *t, const struct request *q)
 		put(t, " name %s", q->names[i]);
 }
 
+/*
+ * policy_compare() held to policy_compare_exhaustive(), which decides
+ * every address interval of every application pair cell by cell: the same
+ * answer (@said, without a report), and the same report of up to 50
+ * cells.  NULL, or what differs.
+ */
+static char *differs_from_exhaustive(const struct blob *bo,
+				     const struct blob *bn, int said)
+{
+	char *fast = NULL, *slow = NULL, *msg = NULL;
+	size_t fast_len = 0, slow_len = 0;
+	FILE *f = open_memstream(&fast, &fast_len);
+	FILE *g = open_memstream(&slow, &slow_len);
+	int ref, rf, rs;
+
+	assert_non_null(f);
+	assert_non_null(g);
+	ref = policy_compare_exhaustive(bo->data, bo->len, bn->data, bn->len,
+					NULL, 0);
+	rf = policy_compare(bo->data, bo->len, bn->data, bn->len, f, 50);
+	rs = policy_compare_exhaustive(bo->data, bo->len, bn->data, bn->len, g,
+				       50);
+	fclose(f);
+	fclose(g);
+	if (said != ref || rf != rs || strcmp(fast, slow))
+		assert_true(
+			asprintf(&msg,
+				 "policy_compare() says %d (%d with a "
+				 "report:\n%s), with no shortcut %d (%d:\n%s)",
+				 said, rf, fast, ref, rs, slow) > 0);
+	free(fast);
+	free(slow);
+	return msg;
+}
+
 static unsigned long env_number(const char *name, unsigned long fallback)
 {
 	const char *s = getenv(name);
@@ -520,7 +677,7 @@ static char *one_pair(unsigned long seed, unsigned long pair, int *said,
 	struct policy po = { 0 }, pn = { 0 };
 	struct pfsel_policydb *old = NULL, *new = NULL;
 	struct text msg = { 0 };
-	char *old_text, *new_text;
+	char *old_text, *new_text, *differs;
 	struct blob bo, bn;
 	int i;
 
@@ -532,6 +689,14 @@ static char *one_pair(unsigned long seed, unsigned long pair, int *said,
 	bn = compile_quietly(new_text, 1001, true);
 	*said = policy_compare(bo.data, bo.len, bn.data, bn.len, NULL, 0);
 	*saw = *unnamed = false;
+	differs = differs_from_exhaustive(&bo, &bn, *said);
+	if (differs) {
+		put(&msg,
+		    "PFSEL_COMPARE_SEED=%lu, pair %lu: %s\nold:\n%snew:\n%s",
+		    seed, pair, differs, old_text, new_text);
+		free(differs);
+		*said = -1; /* reported: no brute force */
+	}
 	assert_int_equal(pfsel_policydb_load(bo.data, bo.len, &old), 0);
 	assert_int_equal(pfsel_policydb_load(bn.data, bn.len, &new), 0);
 	for (i = 0; i < REQUESTS_PER_PAIR && *said >= 0; i++) {
@@ -555,7 +720,7 @@ static char *one_pair(unsigned long seed, unsigned long pair, int *said,
 		}
 		break;
 	}
-	if (*said < 0)
+	if (*said < 0 && !msg.s)
 		put(&msg, "policy_compare() failed: %s\nold:\n%snew:\n%s",
 		    policy_last_error(), old_text, new_text);
 	pfsel_policydb_free(old);
@@ -569,7 +734,8 @@ static char *one_pair(unsigned long seed, unsigned long pair, int *said,
 	return msg.s;
 }
 
-static void test_compare_matches_brute_force(void **state)
+/* Pairs of @of's shape, as the environment chooses (top of the file). */
+static void shape_matches_brute_force(const struct shape *of)
 {
 	const unsigned long seed =
 		env_number("PFSEL_COMPARE_SEED", DEFAULT_SEED);
@@ -577,7 +743,7 @@ static void test_compare_matches_brute_force(void **state)
 		env_number("PFSEL_COMPARE_PAIRS", DEFAULT_PAIRS);
 	unsigned long pair, said_looser = 0, saw_looser = 0, unnamed = 0;
 
-	(void)state;
+	shape = of;
 	for (pair = 0; pair < pairs; pair++) {
 		bool saw, by_unnamed;
 		int said;
@@ -600,10 +766,160 @@ static void test_compare_matches_brute_force(void **state)
 	assert_true(said_looser > 0 && said_looser < pairs);
 }
 
+static void test_compare_matches_brute_force(void **state)
+{
+	(void)state;
+	shape_matches_brute_force(&the_shape);
+}
+
+/*
+ * The adversary's shape (adv_shape): what the shortcuts assume of the `*`
+ * rules, of sets of rows and of scripts, tested where it is least true.
+ */
+static void test_adversary_shape_matches_brute_force(void **state)
+{
+	(void)state;
+	shape_matches_brute_force(&adv_shape);
+}
+
+/* ---- The shortcuts at scale --------------------------------------------- */
+
+/* The edits of scaled_policy(), and whether each makes it looser. */
+static const struct {
+	const char *what;
+	int looser;
+} edits[] = {
+	{ "none", 0 },
+	{ "a port taken out of an application's allow", 0 },
+	{ "a port added to an application's allow", 1 },
+	{ "an allow for every application, first", 1 },
+	{ "a deny for every application, first", 0 },
+	{ "an allow by host name for every application, first", 1 },
+	{ "a deny of an application's own, first", 0 },
+	{ "an application's deny by address taken out (ask by default)", 1 },
+	{ "a deny by host name for every application taken out", 1 },
+};
+
+/*
+ * A policy of the benchmark's shape (tests/bench/gen-policy), smaller:
+ * `*` rules over blocks of addresses and by host name (the base cells,
+ * which every application has), applications with rules of their own
+ * over other blocks and by host name, an interpreter with scripts; and
+ * edit @edit (edits[]).  Most of such a pair is what policy_compare()
+ * passes over.
+ */
+static char *scaled_policy(size_t edit)
+{
+	struct text t = { 0 };
+	int i;
+
+	put(&t, "default ask;\nask unanswered deny;\n");
+	if (edit == 3)
+		put(&t, "allow * connect tcp to 10.16.0.0/16 port 5;\n");
+	if (edit == 4)
+		put(&t, "deny * connect tcp to 10.200.0.0/16;\n");
+	if (edit == 5)
+		put(&t, "allow * connect tcp to host h3.example port 80;\n");
+	if (edit == 6)
+		put(&t, "deny /opt/app5 connect udp to 172.16.5.0/24;\n");
+	for (i = 0; i < 160; i++) {
+		const int port = 100 + 7 * i;
+
+		switch (i % 8) {
+		case 0:
+			put(&t,
+			    "deny * connect tcp, udp to 10.%d.0.0/16 port %d;\n",
+			    i, port);
+			break;
+		case 1:
+			put(&t,
+			    "allow /opt/app%d connect tcp to 172.16.%d.0/24 "
+			    "port %d-%d;\n",
+			    i % 12, i, port, port + 5);
+			break;
+		case 2:
+			put(&t,
+			    "deny * bind udp, tcp on 192.168.%d.1 port %d;\n",
+			    i, port);
+			break;
+		case 3:
+			if (edit == 7 && i == 19)
+				break;
+			put(&t,
+			    "deny /opt/app%d connect, bind, accept tcp, udp to "
+			    "127.%d.0.0/24 port %d;\n",
+			    i % 12, i, port);
+			break;
+		case 4:
+			if (edit == 8 && i == 12)
+				break;
+			put(&t,
+			    "deny * connect tcp to host h%d.example port %d;\n",
+			    i % 7, port);
+			break;
+		case 5:
+			put(&t,
+			    "allow /usr/lib/x%d/** connect, accept udp to "
+			    "198.18.0.%d port %d, %d;\n",
+			    i % 6, i, port, port + 1);
+			break;
+		case 6:
+			put(&t,
+			    "allow /opt/app%d connect tcp to host *.z%d.example;\n",
+			    i % 12, i);
+			break;
+		default:
+			put(&t,
+			    "deny /usr/bin/python3 script /opt/s%d.py connect udp "
+			    "to 203.0.%d.0/24 port %d;\n",
+			    i % 5, i, port);
+			break;
+		}
+	}
+	put(&t, "allow /opt/app1 connect tcp, udp to loopback port 40007%s;\n",
+	    edit == 1 ? "" :
+	    edit == 2 ? ", 40009, 40011" :
+			", 40009");
+	put(&t, "allow /opt/app1 accept tcp from loopback port 40007;\n");
+	return t.s;
+}
+
+/*
+ * Pairs of that shape, each edit against the policy unedited: the answer
+ * the edit calls for, and policy_compare_exhaustive()'s answer and report.
+ */
+static void test_shortcuts_at_scale(void **state)
+{
+	char *old_text = scaled_policy(0);
+	struct blob bo = compile_quietly(old_text, 1001, true);
+	size_t e;
+
+	(void)state;
+	for (e = 0; e < sizeof(edits) / sizeof(edits[0]); e++) {
+		char *new_text = scaled_policy(e);
+		struct blob bn = compile_quietly(new_text, 1001, true);
+		int said = policy_compare(bo.data, bo.len, bn.data, bn.len,
+					  NULL, 0);
+		char *differs = differs_from_exhaustive(&bo, &bn, said);
+
+		if (differs || said != edits[e].looser)
+			fail_msg(
+				"%s: policy_compare() says %d, %d expected%s%s",
+				edits[e].what, said, edits[e].looser,
+				differs ? "; " : "", differs ? differs : "");
+		free(bn.data);
+		free(new_text);
+	}
+	free(bo.data);
+	free(old_text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_compare_matches_brute_force),
+		cmocka_unit_test(test_adversary_shape_matches_brute_force),
+		cmocka_unit_test(test_shortcuts_at_scale),
 	};
 
 	return cmocka_run_group_tests(tests, find_pfwc, NULL);

@@ -109,11 +109,11 @@ static void test_arguments_and_environment(void **state)
 	assert_int_equal(0, compile(f, 5, &out, &len, diag));
 	unsetenv("LD_PRELOAD");
 	unsetenv("PFWC_SERVICES");
-	snprintf(
-		expect, sizeof(expect),
-		"--uid=%u -o - %s/.pfw\n%s\nHOME=%s\nLC_ALL=C\nLOGNAME=tester\n"
-		"PATH=/usr/bin:/bin\nUSER=tester\n",
-		(unsigned int)getuid(), f->home, f->home, f->home);
+	snprintf(expect, sizeof(expect),
+		 "--uid=%u -Wno-shadow -o - %s/.pfw\n%s\nHOME=%s\nLC_ALL=C\n"
+		 "LOGNAME=tester\n"
+		 "PATH=/usr/bin:/bin\nUSER=tester\n",
+		 (unsigned int)getuid(), f->home, f->home, f->home);
 	assert_string_equal(expect, out);
 	assert_int_equal(strlen(expect), len);
 	free(out);
@@ -295,7 +295,7 @@ static void test_root_becomes_the_user(void **state)
 	/* Readable folder, unreadable file: stat works, reading does not. */
 	assert_int_equal(0, chmod(secret_dir, 0755));
 	assert_int_equal(0, user_source_stat(&f->user, 5, &pfw));
-	fake_pfwc(f, "cat \"$4\" || exit 1");
+	fake_pfwc(f, "cat \"$5\" || exit 1");
 	assert_int_equal(-EBADMSG, compile(f, 5, &out, &len, diag));
 	assert_null(out);
 	assert_non_null(strstr(diag, "Permission denied"));
