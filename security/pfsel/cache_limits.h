@@ -88,7 +88,7 @@
  * over every socket of every namespace, hold at most 1 MiB: 16 answers of
  * the largest length, hundreds of the few KiB a large answer set takes.
  * A buffer lives while its answer is incomplete, no longer than the query
- * is awaited.
+ * is awaited (a timer gives it back then, if no segment ended it).
  */
 #define PFSEL_DNS_STREAM_BYTES BIT(20)
 
