@@ -28,6 +28,9 @@
  */
 
 #define _GNU_SOURCE
+#include <linux/if_packet.h>
+#include <net/ethernet.h>
+#include <net/if.h>
 #include <netdb.h>
 
 #include "dns_message.h"
@@ -1915,6 +1918,252 @@ TEST_F(hostname, tcp_urgent_mark_before_the_question_gives_the_answer_up)
 		tcp_exchange(dns, "tcp-urgmark.test.example", "127.0.31.10"));
 	EXPECT_TRUE(table_has("127.0.31.10", "tcp-urgmark.test.example"));
 	close(dns);
+}
+
+/*
+ * Adversary read of DNS over TCP, the second: data in the server's
+ * SYN-ACK.  A client's TCP Fast Open send without a cookie (dnsmasq's
+ * first to a server) sends a SYN that asks for one, and the query only
+ * once the connection is established; the server's SYN-ACK may carry
+ * data (RFC 7413), which tcp_rcv_fastopen_synack() queues for the
+ * program.  tcp_finish_connect() has begun the stream just before, at the
+ * sequence number after the SYN-ACK's SYN, where that data starts; the
+ * receive hook takes no segment with SYN set, so the stream never takes
+ * it.  A segment from that same sequence number on, with other bytes, is
+ * then taken whole by the stream, while TCP keeps the SYN-ACK's copy:
+ * the kernel learns a message the resolver never reads, and data that
+ * arrived before the question was sent is not the connection "not read
+ * at all" THREAT-MODEL section 5 says.
+ *
+ * The server is played by hand, as no Linux server puts data in a
+ * SYN-ACK: 198.18.53.2, reached through dummy0 (whose packets go
+ * nowhere), where a packet socket sees the resolver's SYN, and a raw
+ * socket sends the server's segments back.
+ */
+#define SYN_IFNAME "dummy0"
+#define SYN_CLIENT "198.18.53.1"
+#define SYN_SERVER "198.18.53.2"
+/* The server's initial sequence number. */
+#define SYN_SERVER_ISN 0x10000000U
+
+/* Whether dummy0 is up, with SYN_CLIENT/24. */
+static bool syn_dummy_has_address(void)
+{
+	char out[4096];
+
+	return pfsel_sh(out, sizeof(out), "ip addr show dev " SYN_IFNAME) ==
+		       0 &&
+	       strstr(out, SYN_CLIENT "/24") && strstr(out, ",UP");
+}
+
+/* dummy0 up, with SYN_CLIENT/24 (it stays for the rest of the boot). */
+static bool syn_dummy_ready(void)
+{
+	char out[4096];
+
+	if (syn_dummy_has_address())
+		return true;
+	pfsel_sh(out, sizeof(out), "ip link set " SYN_IFNAME " up");
+	pfsel_sh(out, sizeof(out),
+		 "ip addr add " SYN_CLIENT "/24 dev " SYN_IFNAME);
+	return syn_dummy_has_address();
+}
+
+/*
+ * Sends, as SYN_SERVER port 53, a segment to SYN_CLIENT port @dport with
+ * @flags, @seq, @ack, and @len bytes of @data: true when sent.
+ */
+static bool syn_server_sends(uint16_t dport, uint8_t flags, uint32_t seq,
+			     uint32_t ack, const uint8_t *data, size_t len)
+{
+	uint8_t pkt[40 + 2 + 512] = { 0 }, pseudo[12];
+	uint8_t *const th = pkt + 20;
+	const size_t total = 40 + len;
+	struct sockaddr_in to = { .sin_family = AF_INET };
+	uint32_t sum;
+	bool ok;
+	int raw;
+
+	if (len > sizeof(pkt) - 40)
+		return false;
+	pkt[0] = 0x45;
+	pkt[2] = total >> 8;
+	pkt[3] = total & 0xff;
+	pkt[8] = 64;
+	pkt[9] = IPPROTO_TCP;
+	inet_pton(AF_INET, SYN_SERVER, pkt + 12);
+	inet_pton(AF_INET, SYN_CLIENT, pkt + 16);
+	th[1] = 53;
+	th[2] = dport >> 8;
+	th[3] = dport & 0xff;
+	seq = htonl(seq);
+	ack = htonl(ack);
+	memcpy(th + 4, &seq, 4);
+	memcpy(th + 8, &ack, 4);
+	th[12] = 5 << 4;
+	th[13] = flags;
+	th[14] = 0xff;
+	th[15] = 0xff;
+	memcpy(th + 20, data, len);
+	memcpy(pseudo, pkt + 12, 8);
+	pseudo[8] = 0;
+	pseudo[9] = IPPROTO_TCP;
+	pseudo[10] = (20 + len) >> 8;
+	pseudo[11] = (20 + len) & 0xff;
+	sum = csum_add(csum_add(0, pseudo, sizeof(pseudo)), th, 20 + len);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	th[16] = ~sum >> 8;
+	th[17] = ~sum & 0xff;
+	memcpy(&to.sin_addr, pkt + 16, 4);
+	raw = socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW);
+	if (raw < 0)
+		return false;
+	ok = sendto(raw, pkt, total, 0, (struct sockaddr *)&to, sizeof(to)) ==
+	     (ssize_t)total;
+	close(raw);
+	return ok;
+}
+
+/* A packet socket that sees every packet leaving @ifname. */
+static int capture_open_on(const char *ifname)
+{
+	struct sockaddr_ll ll = {
+		.sll_family = AF_PACKET,
+		.sll_protocol = htons(ETH_P_ALL),
+		.sll_ifindex = (int)if_nametoindex(ifname),
+	};
+	int fd;
+
+	if (!ll.sll_ifindex)
+		return -1;
+	fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_CLOEXEC, htons(ETH_P_ALL));
+	if (fd < 0)
+		return -1;
+	if (bind(fd, (struct sockaddr *)&ll, sizeof(ll))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * The SYN this program's socket sent to SYN_SERVER port 53, as the packet
+ * socket @cap saw it leave: its source port and sequence number.
+ */
+static bool syn_seen(int cap, uint16_t *sport, uint32_t *seq)
+{
+	struct pollfd pfd = { .fd = cap, .events = POLLIN };
+	uint8_t pkt[2048], server[4];
+	ssize_t n;
+
+	inet_pton(AF_INET, SYN_SERVER, server);
+	while (poll(&pfd, 1, 5000) == 1) {
+		n = recv(cap, pkt, sizeof(pkt), 0);
+		if (n < 40 || pkt[0] != 0x45 || pkt[9] != IPPROTO_TCP ||
+		    memcmp(pkt + 16, server, 4) || pkt[23] != 53 ||
+		    !(pkt[33] & 0x02) || pkt[33] & 0x10)
+			continue;
+		*sport = (uint16_t)(pkt[20] << 8 | pkt[21]);
+		*seq = (uint32_t)pkt[24] << 24 | (uint32_t)pkt[25] << 16 |
+		       (uint32_t)pkt[26] << 8 | pkt[27];
+		return true;
+	}
+	return false;
+}
+
+/* A DNS message over TCP: its length in two bytes, then it. */
+static size_t tcp_framed(uint8_t *out, const uint8_t *msg, size_t len)
+{
+	out[0] = len >> 8;
+	out[1] = len & 0xff;
+	memcpy(out + 2, msg, len);
+	return 2 + len;
+}
+
+/*
+ * This program asks SYN_SERVER port 53 for @name with a TCP Fast Open
+ * send; the hand-played server answers the SYN with a SYN-ACK that
+ * carries "@name is @early" when @early is not NULL (none when it is),
+ * then sends "@name is @ipv4" from the stream's first byte on.  What the
+ * resolver's end reads in line goes to @got, its length to *@got_len.
+ */
+static bool syn_ack_exchange(const char *name, const char *early,
+			     const char *ipv4, uint8_t *got, size_t *got_len)
+{
+	const struct sockaddr_in server = {
+		.sin_family = AF_INET,
+		.sin_port = htons(53),
+		.sin_addr.s_addr = inet_addr(SYN_SERVER),
+	};
+	uint8_t query[2 + 512], msg[512], data[2 + 512], early_data[2 + 512];
+	size_t qlen, dlen, elen = 0;
+	struct pollfd pfd = { .events = POLLOUT };
+	const int cap = capture_open_on(SYN_IFNAME);
+	uint16_t sport = 0;
+	uint32_t cseq = 0;
+	bool ok = false;
+	ssize_t n;
+
+	*got_len = 0;
+	if (cap < 0)
+		return false;
+	pfd.fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (pfd.fd < 0)
+		goto out_cap;
+	qlen = tcp_framed(query, msg, dns_query(msg, ANSWER_ID, name));
+	/* No cookie yet: the SYN asks for one, and carries no data. */
+	if (sendto(pfd.fd, query, qlen, MSG_FASTOPEN,
+		   (const struct sockaddr *)&server, sizeof(server)) >= 0 ||
+	    errno != EINPROGRESS || !syn_seen(cap, &sport, &cseq))
+		goto out;
+	if (early)
+		elen = tcp_framed(early_data, msg,
+				  dns_answer(msg, name, early, 600));
+	if (!syn_server_sends(sport, 0x12, SYN_SERVER_ISN, cseq + 1, early_data,
+			      elen) ||
+	    poll(&pfd, 1, 5000) != 1 || !(pfd.revents & POLLOUT))
+		goto out;
+	/* Established: the query goes now (SYN_SERVER never reads it). */
+	if (send(pfd.fd, query, qlen, 0) != (ssize_t)qlen)
+		goto out;
+	dlen = tcp_framed(data, msg, dns_answer(msg, name, ipv4, 600));
+	if (!syn_server_sends(sport, 0x18, SYN_SERVER_ISN + 1, cseq + 1, data,
+			      dlen))
+		goto out;
+	usleep(100 * 1000);
+	while ((n = recv(pfd.fd, got + *got_len, 2 + 512 - *got_len,
+			 MSG_DONTWAIT)) > 0)
+		*got_len += n;
+	ok = true;
+out:
+	close(pfd.fd);
+out_cap:
+	close(cap);
+	return ok;
+}
+
+TEST_F(hostname, tcp_syn_ack_data_is_what_the_resolver_reads)
+{
+	const char *const name = "tcp-synack.test.example";
+	uint8_t got[2 + 512], msg[512], want[2 + 512];
+	size_t got_len, want_len;
+
+	ASSERT_TRUE(syn_dummy_ready());
+	/* The resolver reads the SYN-ACK's answer, 127.0.31.12. */
+	ASSERT_TRUE(syn_ack_exchange(name, "127.0.31.12", "127.0.31.11", got,
+				     &got_len));
+	want_len = tcp_framed(want, msg,
+			      dns_answer(msg, name, "127.0.31.12", 600));
+	ASSERT_EQ(want_len, got_len);
+	EXPECT_EQ(0, memcmp(want, got, want_len));
+	/* The kernel must not learn what it did not read. */
+	EXPECT_FALSE(table_has("127.0.31.11", name));
+
+	/* Control: no data in the SYN-ACK, the same answer is learned. */
+	ASSERT_TRUE(syn_ack_exchange(name, NULL, "127.0.31.11", got, &got_len));
+	EXPECT_EQ(want_len, got_len);
+	EXPECT_TRUE(table_has("127.0.31.11", name));
 }
 
 TEST_HARNESS_MAIN
