@@ -747,6 +747,35 @@ static void test_stream_bound_outlives_time(struct kunit *const test)
 	KUNIT_EXPECT_EQ(test, 0L, atomic_long_read(&pfsel_dns_stream_buffered));
 }
 
+/*
+ * Adversary read, the second: a socket freed while its stream's timer
+ * runs.  A server that sends the length and then resets the connection
+ * has the resolver close it just as the stream's time runs out: the
+ * stream is freed while stream_expired() may run on another CPU, or is
+ * about to.  Each stream of many, freed at a moment that moves across its
+ * expiry, must give its buffer back once, neither twice nor never.
+ */
+static void test_stream_free_races_timer(struct kunit *const test)
+{
+	enum { ROUNDS = 200 };
+	const long buffered = atomic_long_read(&pfsel_dns_stream_buffered);
+	const u8 longest[2] = { 0xff, 0xff };
+	struct pfsel_dns_stream *stream;
+	unsigned int i;
+
+	for (i = 0; i < ROUNDS; i++) {
+		stream = pfsel_dns_stream_new(jiffies + 1 + i % 2, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, stream);
+		pfsel_dns_stream_begin(stream, 0);
+		feed(test, stream, 0, longest, 2, NULL);
+		/* From before its expiry to after it, 50 us a round. */
+		udelay(50 * (i % 60));
+		pfsel_dns_stream_free(stream);
+		KUNIT_EXPECT_EQ(test, buffered,
+				atomic_long_read(&pfsel_dns_stream_buffered));
+	}
+}
+
 static struct kunit_case test_cases[] = {
 	KUNIT_CASE(test_stream_in_order),
 	KUNIT_CASE(test_stream_split_length),
@@ -762,6 +791,7 @@ static struct kunit_case test_cases[] = {
 	KUNIT_CASE(test_stream_lose),
 	KUNIT_CASE(test_stream_length_overlap),
 	KUNIT_CASE(test_stream_bound_outlives_time),
+	KUNIT_CASE(test_stream_free_races_timer),
 	{}
 };
 
