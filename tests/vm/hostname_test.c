@@ -28,9 +28,6 @@
  */
 
 #define _GNU_SOURCE
-#include <linux/if_packet.h>
-#include <net/ethernet.h>
-#include <net/if.h>
 #include <netdb.h>
 
 #include "dns_message.h"
@@ -2025,28 +2022,6 @@ static bool syn_server_sends(uint16_t dport, uint8_t flags, uint32_t seq,
 	return ok;
 }
 
-/* A packet socket that sees every packet leaving @ifname. */
-static int capture_open_on(const char *ifname)
-{
-	struct sockaddr_ll ll = {
-		.sll_family = AF_PACKET,
-		.sll_protocol = htons(ETH_P_ALL),
-		.sll_ifindex = (int)if_nametoindex(ifname),
-	};
-	int fd;
-
-	if (!ll.sll_ifindex)
-		return -1;
-	fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_CLOEXEC, htons(ETH_P_ALL));
-	if (fd < 0)
-		return -1;
-	if (bind(fd, (struct sockaddr *)&ll, sizeof(ll))) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
 /*
  * The SYN this program's socket sent to SYN_SERVER port 53, as the packet
  * socket @cap saw it leave: its source port and sequence number.
@@ -2099,7 +2074,7 @@ static bool syn_ack_exchange(const char *name, const char *early,
 	uint8_t query[2 + 512], msg[512], data[2 + 512], early_data[2 + 512];
 	size_t qlen, dlen, elen = 0;
 	struct pollfd pfd = { .events = POLLOUT };
-	const int cap = capture_open_on(SYN_IFNAME);
+	const int cap = pfsel_capture_open(SYN_IFNAME);
 	uint16_t sport = 0;
 	uint32_t cseq = 0;
 	bool ok = false;
