@@ -28,9 +28,11 @@ struct pfsel_dns_stream;
  *              query to port 53, the answer being read from its stream
  *              (resolver.c); NULL for every other socket.  Set once,
  *              under the socket's lock, and freed with the socket.
- * @tcp_urgent: a segment that marks urgent data reached this TCP socket
- *              while resolvers were named: its stream is not read
- *              (resolver.c, "Urgent data").  Set once, in softirq.
+ * @tcp_unfollowed: a segment whose bytes the socket's stream cannot follow
+ *                  reached this TCP socket while resolvers were named (one
+ *                  that marks urgent data, or a SYN with data): its stream
+ *                  is not read (resolver.c, "Urgent data", "Data on a
+ *                  SYN").  Set once, in softirq.
  *
  * An inbound connection is decided in softirq, where no process is at
  * hand: the listening socket says whose it is.
@@ -40,7 +42,7 @@ struct pfsel_sock_security {
 	kuid_t uid;
 	bool governed;
 	struct pfsel_dns_stream *dns_stream;
-	bool tcp_urgent;
+	bool tcp_unfollowed;
 };
 
 static inline struct pfsel_sock_security *pfsel_sock(const struct sock *sk)

@@ -348,7 +348,7 @@ static void note_client_query(struct sock *const sk, struct sk_buff *const skb,
  *   the server's SYN-ACK), and a program that does not read urgent data
  *   in line never reads the byte it points at: what it reads is then not
  *   the bytes the segments carry.  So the receive hook marks the socket
- *   (tcp_urgent) at every segment with URG set and a right checksum,
+ *   (tcp_unfollowed) at every segment with URG set and a right checksum,
  *   whether TCP then takes it or not, and gives its stream up; and a
  *   stream is given up when the mark is set or TCP holds an urgent
  *   pointer (urg_data) when it starts (note_stream_query(), under the
@@ -373,6 +373,16 @@ static void note_client_query(struct sock *const sk, struct sk_buff *const skb,
  *   to one CPU (RSS, RPS and RFS keep a flow's segments in order), so
  *   that a server does not choose that.
  *
+ * - Data on a SYN: none.  With TCP Fast Open the server's SYN-ACK may
+ *   carry data, which tcp_rcv_fastopen_synack() queues for the program
+ *   after tcp_finish_connect() began the stream at the byte after the
+ *   SYN; the stream takes no SYN, so it would read a later segment of
+ *   other bytes from that same byte, which TCP drops as a repeat.  So a
+ *   SYN that carries data, with a right checksum, marks the socket as
+ *   urgent data does (the same barriers, the same mark), and its stream
+ *   is given up.  (A SYN-ACK's data without Fast Open is not queued: TCP
+ *   acknowledges the SYN alone, and the server sends the bytes again.)
+ *
  * - Whole, the message must answer the query noted, as a UDP answer must
  *   (on that socket, from that server, with its ID and name, within 10 s,
  *   once), and it teaches through the same parser, for the resolver's
@@ -389,13 +399,13 @@ static void note_client_query(struct sock *const sk, struct sk_buff *const skb,
  */
 
 /*
- * Whether the program may read @sk's stream otherwise than its bytes say:
- * a segment marked urgent data, or TCP holds an urgent pointer.  See
- * "Urgent data" above.
+ * Whether the program may read @sk's stream otherwise than its segments
+ * say: a segment marked urgent data or carried data on a SYN, or TCP holds
+ * an urgent pointer.  See "Urgent data" and "Data on a SYN" above.
  */
-static bool stream_urgent(const struct sock *const sk)
+static bool stream_unfollowed(const struct sock *const sk)
 {
-	return READ_ONCE(pfsel_sock(sk)->tcp_urgent) ||
+	return READ_ONCE(pfsel_sock(sk)->tcp_unfollowed) ||
 	       READ_ONCE(tcp_sk(sk)->urg_data);
 }
 
@@ -461,7 +471,7 @@ static void read_stream_segment(struct sock *const sk,
 
 	if (!pn || !pfsel_dns_stream_reading(stream))
 		return;
-	if (stream_urgent(sk)) {
+	if (stream_unfollowed(sk)) {
 		lose_stream(sk, stream);
 		return;
 	}
@@ -486,7 +496,7 @@ static void read_stream_segment(struct sock *const sk,
 				      skb->len - doff, &msg, &len)) {
 	case PFSEL_DNS_STREAM_WHOLE:
 		/* A mark that came while the segment was taken. */
-		if (stream_urgent(sk))
+		if (stream_unfollowed(sk))
 			pfsel_hostmap_count(&pn->hosts, PFSEL_HOSTMAP_TCP_LOST);
 		else
 			learn_stream_answer(sk, stream, msg, len);
@@ -508,12 +518,15 @@ static void read_tcp_segment(struct sock *const sk, struct sk_buff *const skb)
 {
 	struct pfsel_sock_security *const owner = pfsel_sock(sk);
 	struct pfsel_dns_stream *stream;
+	const struct tcphdr *th;
 
 	/* tcp_v4_rcv() and tcp_v6_rcv() have the TCP header at skb->data. */
 	if (sk->sk_type != SOCK_STREAM || skb_transport_offset(skb) != 0)
 		return;
-	if (tcp_hdr(skb)->urg && !tcp_checksum_complete(skb)) {
-		WRITE_ONCE(owner->tcp_urgent, true);
+	th = tcp_hdr(skb);
+	if ((th->urg || (th->syn && skb->len > th->doff * 4)) &&
+	    !tcp_checksum_complete(skb)) {
+		WRITE_ONCE(owner->tcp_unfollowed, true);
 		/* The mark before the stream's load: see "Urgent data". */
 		smp_mb();
 	}
@@ -728,7 +741,7 @@ static void note_stream_query(struct sock *const sk,
 	smp_store_release(&ss->dns_stream, stream);
 	/* The stream before the mark's load: see "Urgent data". */
 	smp_mb();
-	if (stream_urgent(sk))
+	if (stream_unfollowed(sk))
 		lose_stream(sk, stream);
 	release_sock(sk);
 }
