@@ -18,7 +18,10 @@
 #include <grp.h>
 #include <limits.h>
 #include <liburing.h>
+#include <linux/if_packet.h>
 #include <linux/capability.h>
+#include <net/ethernet.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -829,6 +832,32 @@ fail:
 	err = -errno;
 	close(fd);
 	return err;
+}
+
+/*
+ * A packet socket that sees every packet leaving (or entering) @ifname,
+ * as IP packets, without blocking: the descriptor, or -1.
+ */
+static inline int pfsel_capture_open(const char *ifname)
+{
+	struct sockaddr_ll ll = {
+		.sll_family = AF_PACKET,
+		.sll_protocol = htons(ETH_P_ALL),
+		.sll_ifindex = (int)if_nametoindex(ifname),
+	};
+	int fd;
+
+	if (!ll.sll_ifindex)
+		return -1;
+	fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+		    htons(ETH_P_ALL));
+	if (fd < 0)
+		return -1;
+	if (bind(fd, (struct sockaddr *)&ll, sizeof(ll))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 /* Close every connection waiting on listener @fd: how many there were. */

@@ -40,9 +40,6 @@
  */
 
 #define _GNU_SOURCE
-#include <linux/if_packet.h>
-#include <net/ethernet.h>
-#include <net/if.h>
 #include <netinet/ip.h>
 #include <netinet/udp.h>
 #include <sys/mman.h>
@@ -90,29 +87,6 @@ static bool dummy_ready(void)
 	pfsel_sh(out, sizeof(out), "ip addr add 198.18.0.1/24 dev " IFNAME);
 	pfsel_sh(out, sizeof(out), "ip -6 addr add 2001:db8:1::1/64 dev " IFNAME);
 	return dummy_has_addresses(out, sizeof(out));
-}
-
-/* A packet socket that sees every packet leaving (or entering) @ifname. */
-static int capture_open(const char *ifname)
-{
-	struct sockaddr_ll ll = {
-		.sll_family = AF_PACKET,
-		.sll_protocol = htons(ETH_P_ALL),
-		.sll_ifindex = (int)if_nametoindex(ifname),
-	};
-	int fd;
-
-	if (!ll.sll_ifindex)
-		return -1;
-	fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
-		    htons(ETH_P_ALL));
-	if (fd < 0)
-		return -1;
-	if (bind(fd, (struct sockaddr *)&ll, sizeof(ll))) {
-		close(fd);
-		return -1;
-	}
-	return fd;
 }
 
 struct seen {
@@ -288,7 +262,7 @@ FIXTURE_SETUP(route)
 		TH_LOG("could not bring up " IFNAME " with 198.18.0.1/24 and 2001:db8:1::1/64");
 	}
 	ASSERT_EQ(0, pfsel_load(variant->root ? "route_system" : "route_1001"));
-	self->capture = capture_open(IFNAME);
+	self->capture = pfsel_capture_open(IFNAME);
 	ASSERT_LE(0, self->capture);
 }
 
@@ -671,7 +645,7 @@ FIXTURE_SETUP(hdrincl)
 	ASSERT_LE(0, self->rx_allowed);
 	self->rx_denied = pfsel_peer(SOCK_DGRAM, "127.0.0.9", 7609);
 	ASSERT_LE(0, self->rx_denied);
-	self->capture_lo = capture_open("lo");
+	self->capture_lo = pfsel_capture_open("lo");
 	ASSERT_LE(0, self->capture_lo);
 	ASSERT_EQ(0, pfsel_load("hdrincl_system"));
 }
