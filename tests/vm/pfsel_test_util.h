@@ -1371,6 +1371,16 @@ static inline bool pfsel_audit_find(const char *type,
 }
 
 /*
+ * The time-out, in seconds, of a test that reads the audit log after its
+ * calls (pfsel_audit_records()): each reading waits for auditd to write a
+ * marker (ausearch over the log, a process or two each time), and the
+ * refused-load corpus makes hundreds of records.  Such a test took 29 s
+ * of the harness's default 30 on a quiet machine, and timed out on CI's
+ * loaded one (stop 34).
+ */
+#define PFSEL_AUDIT_TEST_TIMEOUT 300
+
+/*
  * Wait until auditd has written every record the kernel queued before
  * this call: a message of this process's own (auditctl -m), queued after
  * them, is in the log.  So a record that is not there now never will be.

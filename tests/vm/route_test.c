@@ -553,7 +553,7 @@ TEST_F(route, leaves_for_the_denied_hop_when_permissive)
  * header make none; in permissive mode the header goes through pfsel,
  * and its record says so.
  */
-TEST_F(route, refusal_is_audited)
+TEST_F_TIMEOUT(route, refusal_is_audited, PFSEL_AUDIT_TEST_TIMEOUT)
 {
 	const bool v6 = variant->family == AF_INET6;
 	const bool cmsg = variant->how == PER_MESSAGE;
@@ -739,7 +739,7 @@ TEST_F(hdrincl, header_decides_not_the_sendto_address)
  * the raw protocol to the header's address, not the address sendto()
  * named.  The allowed send leaves no record.
  */
-TEST_F(hdrincl, header_destination_is_audited)
+TEST_F_TIMEOUT(hdrincl, header_destination_is_audited, PFSEL_AUDIT_TEST_TIMEOUT)
 {
 	char pid[32];
 	const char *const denied[] = { " pfsel ", pid, " raddr=127.0.0.9 ",
