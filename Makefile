@@ -15,8 +15,10 @@
 #   make fuzz       long fuzzer runs: compiler/'s libFuzzer targets
 #                   (FUZZ_SECONDS each), then trinity and pfsel_fuzz in
 #                   the debug VM (TRINITY_SECONDS, default 3600;
-#                   tests/vm/fuzz/run, docs/FUZZING.md)
-#   make kernel     the kernel only (KERNEL=debug|release)
+#                   tests/vm/fuzz/run), then the stress test on the KCSAN
+#                   kernel (STRESS_SECONDS, default 1800;
+#                   tests/vm/stress/run; docs/FUZZING.md)
+#   make kernel     the kernel only (KERNEL=debug|release|kcsan)
 #   make vm-run CMD="..."   boot the VM and run CMD (see tests/vm/run)
 #   make install    the tools, units and system policy (DESTDIR, PREFIX;
 #                   see docs/INSTALL.md)
@@ -71,6 +73,7 @@ bench-login: deps
 	LOGIN_ROUNDS=$(LOGIN_ROUNDS) tests/bench/login
 
 TRINITY_SECONDS ?= 3600
+STRESS_SECONDS ?= 1800
 
 fuzz: deps
 	$(MAKE) -C compiler fuzz
@@ -78,6 +81,8 @@ fuzz: deps
 	kernel/build debug
 	$(MAKE) -C tests/vm all
 	tests/vm/fuzz/run --seconds $(TRINITY_SECONDS)
+	kernel/build kcsan
+	tests/vm/stress/run --kernel kcsan --seconds $(STRESS_SECONDS)
 
 vm-run: deps
 	tests/vm/run --kernel $(KERNEL) -- $(CMD)
@@ -95,7 +100,7 @@ clean:
 	$(MAKE) -C compiler clean
 	$(MAKE) -C pfsel-tools clean
 	$(MAKE) -C tests/vm clean
-	rm -rf build/kernel-debug build/kernel-release build/logs
+	rm -rf build/kernel-debug build/kernel-release build/kernel-kcsan build/logs
 
 .PHONY: all deps tools kernel vm-tests check release-check demo bench bench-login \
 	fuzz vm-run clean \

@@ -119,8 +119,13 @@ static inline bool pfsel_list_has(const char *list, const char *item)
 #define PFSEL_UID1 1001
 #define PFSEL_UID2 1002
 
-/* How long a connection whose SYN is dropped is given to complete. */
+/*
+ * How long a connection whose SYN is dropped is given to complete (a
+ * program may set its own before it includes this header).
+ */
+#ifndef PFSEL_SYN_WAIT_MS
 #define PFSEL_SYN_WAIT_MS 1000
+#endif
 
 /* Monotonic milliseconds. */
 static inline long long pfsel_now_ms(void)
