@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
 #
-# What the packaging tests share, sourced (bash) by tests/packaging/debian12,
-# kernel-deb and install-deps.
+# What the packaging tests share, sourced (bash) by tests/packaging/debian-image,
+# secureboot, kernel-boot, kernel-deb and install-deps.
 #
 # Results: one line per test, "PASS: NAME" or "FAIL: NAME", and at the end
 # "N passed, M failed".
@@ -18,12 +18,57 @@
 # and, from scripts/debian-root.sh, the minimal Debian roots (debian_root,
 # debian_chroot, debian_release, ...).
 #
+# The system a test boots, made in a Debian root (debian_root) ROOT:
+#
+#   newest FILE...          the newest of FILEs (globs that matched
+#                           nothing, and debug packages, skipped)
+#   deb_depends DEB...      what the packages DEBs depend on, a package a
+#                           line (the first of each alternative, no
+#                           version): what a root needs for dpkg -i
+#   install_debs ROOT LOG DEB...
+#                           dpkg -i the packages in ROOT (debian_chroot:
+#                           a kernel's initramfs hook wants /proc); the
+#                           output in LOG, its end shown on a failure
+#   guest_system ROOT HOSTNAME FSTAB
+#                           ROOT's host name, /etc/hosts, /etc/fstab
+#                           (FSTAB, its lines) and a machine id of its own
+#   guest_network ROOT      DHCP on the Ethernet (QEMU's user network) by
+#                           systemd-networkd
+#   guest_user ROOT USER UID PASSWORD ASK_SECONDS
+#                           pam_pfsel in the PAM stack as docs/INSTALL.md
+#                           says, and USER (UID, PASSWORD) with a policy
+#                           of their own and the agent's rule file (see
+#                           the function)
+#   guest_test_unit ROOT TEST ENVIRONMENT
+#                           the unit that runs the guest's checks
+#                           (/usr/local/lib/pfsel-test/run, which the
+#                           caller installs) with ENVIRONMENT (systemd's
+#                           Environment=) after multi-user.target, then
+#                           powers off; enabled (a test says so)
+#   guest_results PREFIX RESULTS CONSOLE
+#                           the guest's lines in RESULTS from its first
+#                           ("guest: ...": OVMF writes its console to the
+#                           second serial port too): "PASS: NAME" and
+#                           "FAIL: NAME" counted as "PREFIX: NAME", the
+#                           rest shown; a test that the guest ran to its
+#                           end ("DONE"), CONSOLE's end shown when not
+#
 # A disk as Debian installs one on a PC with UEFI, without a loop device
 # (the files are made with mkfs -d, mtools and sgdisk):
 #
+#   disk_ids
+#       sets root_uuid (the root file system's UUID), root_partuuid (its
+#       GPT partition GUID), esp_id (the EFI system partition's FAT volume
+#       ID, 8 hex digits) and esp_uuid (the same as fstab's
+#       UUID=XXXX-XXXX), made anew.
+#
+#   empty_efi_system_partition ESP ID MIB
+#       ESP: a FAT image of MIB MiB, volume ID ID, holding an empty EFI
+#       folder: where grub-install puts GRUB, run in the system that has
+#       it mounted at /boot/efi.
+#
 #   efi_system_partition ESP ROOT ID MIB
-#       ESP: a FAT image of MIB MiB, volume ID (8 hex digits; fstab's
-#       UUID=XXXX-XXXX), holding ROOT's Debian-signed shim, GRUB and MOK
+#       ESP as above, holding ROOT's Debian-signed shim, GRUB and MOK
 #       manager (shim-signed, grub-efi-amd64-signed) where "grub-install
 #       --uefi-secure-boot --removable" puts them: EFI/BOOT/BOOTX64.EFI
 #       (shim, what the firmware starts from a disk it has no boot entry
@@ -35,6 +80,13 @@
 #       from 1 MiB), partition 2 a Linux x86-64 root (ROOTFS's image),
 #       whose GPT partition GUID (root=PARTUUID=) is PARTUUID.  Files of
 #       DISK's EFI system partition: mtools with -i DISK@@1M.
+#
+#   root_disk DISK ESP ROOT WORK
+#       DISK from ESP's image and ROOT as an ext4 file system (UUID
+#       $root_uuid, label root, ROOT's size and 512 MiB more: mkfs.ext4
+#       -d) in partition $root_partuuid; ROOT and ESP's image removed
+#       (logs: WORK/mkfs.log, WORK/disk.log).  A test says whether the
+#       disk was made.
 
 # shellcheck source=scripts/debian-root.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/debian-root.sh"
@@ -176,11 +228,143 @@ lintian_overrides_explained() {
 		END { exit bad }' "$@"
 }
 
-efi_system_partition() {
-	local esp=$1 root=$2 id=$3 mib=$4
+newest() {
+	local f best=
+	for f in "$@"; do
+		[ -e "$f" ] || continue
+		case $f in *-dbg_*) continue ;; esac
+		if [ -z "$best" ] || [ "$f" -nt "$best" ]; then best=$f; fi
+	done
+	echo "$best"
+}
+
+deb_depends() {
+	local deb
+	for deb in "$@"; do
+		dpkg-deb --field "$deb" Depends | tr ',' '\n' |
+			sed -E 's/\|.*//; s/\(.*\)//; s/:any//; s/[[:space:]]//g' | grep -v '^$'
+	done
+}
+
+install_debs() {
+	local root=$1 log=$2 deb status=0 in_root=()
+	shift 2
+	mkdir -p "$root/tmp/debs"
+	for deb in "$@"; do
+		cp "$deb" "$root/tmp/debs/"
+		in_root+=("/tmp/debs/$(basename "$deb")")
+	done
+	debian_chroot "$root" env DEBIAN_FRONTEND=noninteractive dpkg -i "${in_root[@]}" >"$log" 2>&1 ||
+		status=$?
+	rm -rf "$root/tmp/debs"
+	[ $status = 0 ] || sed 's/^/    /' "$log" | tail -n 30
+	return $status
+}
+
+guest_system() {
+	local root=$1 name=$2 fstab=$3
+	echo "$name" >"$root/etc/hostname"
+	printf '127.0.0.1\tlocalhost\n127.0.1.1\t%s\n::1\tlocalhost ip6-localhost ip6-loopback\n' \
+		"$name" >"$root/etc/hosts"
+	printf '%s\n' "$fstab" >"$root/etc/fstab"
+	: >"$root/etc/machine-id"
+	chroot "$root" systemd-machine-id-setup >/dev/null 2>&1
+}
+
+guest_network() {
+	printf '[Match]\nName=en*\n\n[Network]\nDHCP=ipv4\n' >"$1/etc/systemd/network/80-test.network"
+	chroot "$1" systemctl enable systemd-networkd.service >/dev/null 2>&1
+}
+
+# The user's policy: a denial, and two questions for the agent, which the
+# agent's rule file answers (allow one, deny the other); the rule file is
+# root's, as the agent wants it.  Three more questions (ports 8010, 8011
+# and 8012, where tests/packaging/debian-guest listens: the system policy
+# keeps ports below 1024 for system servers), which no rule answers:
+# pfsel-prompt asks the person, who has ASK_SECONDS to answer in (the
+# guest is told).  The user has a password, which "pfsel confirm" asks
+# for through polkit.
+guest_user() {
+	local root=$1 user=$2 uid=$3 password=$4 ask_seconds=$5
+	echo "session optional pam_pfsel.so" >>"$root/etc/pam.d/common-session"
+	chroot "$root" useradd -m -u "$uid" -s /bin/bash "$user"
+	echo "$user:$password" | chroot "$root" chpasswd
+	cat >"$root/home/$user/.pfw" <<EOF
+policy user;
+default allow;
+ask timeout ${ask_seconds}s;
+ask unanswered deny;
+deny * connect tcp to 127.0.0.1 port 7;
+ask * connect tcp to 127.0.0.1 port 8, 9;
+ask * connect tcp to 127.0.0.1 port 8010, 8011, 8012;
+EOF
+	mkdir -p "$root/etc/pfsel/agent"
+	cat >"$root/etc/pfsel/agent/$user.rules" <<'EOF'
+# pfsel-agent's answers, in .pfw rule syntax (pfsel-agent(1), RULE FILE)
+allow * connect tcp to 127.0.0.1 port 8 scope once;
+deny * connect tcp to 127.0.0.1 port 9;
+EOF
+	chroot "$root" chown -R "$user:$user" "/home/$user"
+}
+
+guest_test_unit() {
+	local root=$1 test=$2 environment=$3
+	cat >"$root/etc/systemd/system/pfsel-test.service" <<EOF
+[Unit]
+Description=pfsel test (tests/packaging/$test), then power off
+After=multi-user.target
+
+[Service]
+Type=oneshot
+Environment=$environment
+ExecStart=/usr/local/lib/pfsel-test/run
+ExecStopPost=/bin/systemctl --no-block poweroff
+
+[Install]
+WantedBy=multi-user.target
+EOF
+	chroot "$root" systemctl enable pfsel-test.service >/dev/null 2>&1
+	check "the test unit is enabled in the image" \
+		test -L "$root/etc/systemd/system/multi-user.target.wants/pfsel-test.service"
+}
+
+guest_results() {
+	local prefix=$1 results=$2 console=$3 line
+	while IFS= read -r line; do
+		case $line in
+		PASS:\ *) ok "$prefix: ${line#PASS: }" ;;
+		FAIL:\ *) fail "$prefix: ${line#FAIL: }" ;;
+		DONE) ;;
+		*) echo "$line" ;;
+		esac
+	done < <(sed -n '/^guest: /,$p' "$results")
+	if grep -qx DONE "$results"; then
+		ok "$prefix: the guest's test ran to its end"
+	else
+		fail "$prefix: the guest's test ran to its end"
+		tail -n 40 "$console" | sed 's/^/    /'
+	fi
+}
+
+# shellcheck disable=SC2034 # set for the caller
+disk_ids() {
+	root_uuid=$(cat /proc/sys/kernel/random/uuid)
+	root_partuuid=$(cat /proc/sys/kernel/random/uuid)
+	esp_id=$(od -An -N4 -tx4 /dev/urandom | tr -d ' ' | tr a-f A-F)
+	esp_uuid=${esp_id:0:4}-${esp_id:4:4}
+}
+
+empty_efi_system_partition() {
+	local esp=$1 id=$2 mib=$3
 	rm -f "$esp"
 	mkfs.vfat -C -i "$id" -n EFI "$esp" $((mib * 1024)) >/dev/null &&
-		mmd -i "$esp" ::/EFI ::/EFI/BOOT ::/EFI/debian &&
+		mmd -i "$esp" ::/EFI
+}
+
+efi_system_partition() {
+	local esp=$1 root=$2 id=$3 mib=$4
+	empty_efi_system_partition "$esp" "$id" "$mib" &&
+		mmd -i "$esp" ::/EFI/BOOT ::/EFI/debian &&
 		mcopy -i "$esp" "$root/usr/lib/shim/shimx64.efi.signed" ::/EFI/BOOT/BOOTX64.EFI &&
 		mcopy -i "$esp" "$root/usr/lib/grub/x86_64-efi-signed/grubx64.efi.signed" ::/EFI/BOOT/grubx64.efi &&
 		mcopy -i "$esp" "$root/usr/lib/shim/mmx64.efi.signed" ::/EFI/BOOT/mmx64.efi
@@ -196,4 +380,24 @@ gpt_disk() {
 			-n "2:0:+${root_mib}M" -t 2:8304 -c 2:root -u "2:$partuuid" "$disk" >/dev/null &&
 		dd if="$esp" of="$disk" bs=1M seek=1 conv=notrunc,sparse status=none &&
 		dd if="$rootfs" of="$disk" bs=1M seek=$((1 + esp_mib)) conv=notrunc,sparse status=none
+}
+
+root_disk() {
+	local disk=$1 esp=$2 root=$3 work=$4 rootfs=$4/root.img mib
+	mib=$(($(du -sm "$root" | cut -f1) + 512))
+	rm -f "$rootfs"
+	if ! mkfs.ext4 -q -F -L root -U "$root_uuid" -d "$root" "$rootfs" "${mib}M" >"$work/mkfs.log" 2>&1; then
+		sed 's/^/    /' "$work/mkfs.log"
+		fail "mkfs.ext4 -d (the root)"
+		return 1
+	fi
+	rm -rf "$root"
+	if gpt_disk "$disk" "$esp" "$rootfs" "$root_partuuid" 2>"$work/disk.log"; then
+		ok "the disk: GPT, EFI system partition (FAT), root (ext4)"
+	else
+		sed 's/^/    /' "$work/disk.log"
+		fail "the disk: GPT, EFI system partition (FAT), root (ext4)"
+		return 1
+	fi
+	rm -f "$esp" "$rootfs"
 }
