@@ -92,4 +92,12 @@
  */
 #define PFSEL_DNS_STREAM_BYTES BIT(20)
 
+/*
+ * Init's mounts (mounts.c): a file that the table of init's mounts does
+ * not name has the table made again, if it is at least a second old; a
+ * user who runs such files in a loop costs one copy of init's tree a
+ * second.
+ */
+#define PFSEL_MOUNTS_RETRY_SECONDS 1
+
 #endif /* _SECURITY_PFSEL_CACHE_LIMITS_H */
