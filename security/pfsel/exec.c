@@ -9,8 +9,11 @@
  * unprivileged user bind-mount any file over /usr/bin/firefox in a mount
  * namespace of their own.  A path therefore only counts if it names the
  * same file when looked up from the root of the init process, that is, as
- * the administrator who wrote the policy sees the system.  Otherwise the
- * application is unnamed, and only rules for "*" match it.
+ * the administrator who wrote the policy sees the system.  A file that a
+ * mount namespace shows at a path init does not know (a Flatpak's /app)
+ * is named by where init's own mounts reach it (mounts.c), with the same
+ * proof.  Otherwise the application is unnamed, and only rules for "*"
+ * match it.
  *
  * A script is worse: the kernel runs the interpreter and hands it the
  * script's *name*, which the interpreter opens later.  Whoever controls a
@@ -41,49 +44,87 @@
 #include "common.h"
 #include "cred.h"
 #include "exec.h"
+#include "mounts.h"
 #include "protect.h"
 #include "setup.h"
 
-/* Tells whether @name, looked up from init's root, is @file itself. */
-static bool names_file_for_init(const char *const name,
-				const struct file *const file)
+/* What init finds at a path: the file executed, another, or nothing. */
+enum init_finds {
+	INIT_FINDS_FILE,
+	INIT_FINDS_OTHER,
+	INIT_FINDS_NOTHING,
+};
+
+/* What @name, looked up from init's root, leads to. */
+static enum init_finds init_finds(const char *const name,
+				  const struct file *const file)
 {
+	enum init_finds finds = INIT_FINDS_NOTHING;
 	struct path root, found;
-	bool same = false;
 
 	if (!pfsel_init_root(&root))
-		return false;
+		return INIT_FINDS_NOTHING;
 
 	if (!vfs_path_lookup(root.dentry, root.mnt, name, 0, &found)) {
-		same = d_backing_inode(found.dentry) == file_inode(file);
+		finds = d_backing_inode(found.dentry) == file_inode(file) ?
+				INIT_FINDS_FILE :
+				INIT_FINDS_OTHER;
 		path_put(&found);
 	}
 	path_put(&root);
-	return same;
+	return finds;
 }
 
 /*
- * Sets *@name to the path of @file, or to NULL when it cannot be named:
- * unreachable, deleted, too long, or not the same file as init sees.
+ * Sets *@name to the path of @file from init's root, or to NULL when it
+ * cannot be named; and, when @seen is not NULL and the name is not the
+ * process's own path of @file, *@seen to that path (else NULL).
+ *
+ * The process's own path comes first, and is the name when init finds
+ * this very file there: every ordinary program is named so, for the cost
+ * of one lookup, as it always was.  When init finds another file there,
+ * the process runs in a mount namespace that shows something else at a
+ * path init knows (a mount over a path a policy may name): unnamed, as it
+ * always was.  Only when init finds nothing there (a Flatpak's /app, a
+ * path of a mount namespace's own root) or the path cannot be written (a
+ * detached mount) is the file named by where init's mounts reach it
+ * (mounts.c), and unnamed if none does.  Deleted files, files too deep to
+ * write and files that init reaches under no name are unnamed.
  */
-static int name_file(const struct file *const file, char **const name)
+static int name_file(const struct file *const file, char **const name,
+		     char **const seen)
 {
+	enum init_finds finds = INIT_FINDS_NOTHING;
 	char *buf, *path;
+	int err;
 
 	*name = NULL;
+	if (seen)
+		*seen = NULL;
 	buf = __getname();
 	if (!buf)
 		return -ENOMEM;
 	path = d_absolute_path(&file->f_path, buf, PATH_MAX);
-	if (!IS_ERR(path) && names_file_for_init(path, file)) {
+	if (!IS_ERR(path))
+		finds = init_finds(path, file);
+	if (finds == INIT_FINDS_FILE) {
 		*name = kstrdup(path, GFP_KERNEL_ACCOUNT);
-		if (!*name) {
-			__putname(buf);
-			return -ENOMEM;
+		err = *name ? 0 : -ENOMEM;
+	} else if (finds == INIT_FINDS_OTHER) {
+		err = 0;
+	} else {
+		err = pfsel_mounts_name(file, name);
+		if (!err && *name && seen && !IS_ERR(path)) {
+			*seen = kstrdup(path, GFP_KERNEL_ACCOUNT);
+			if (!*seen) {
+				kfree(*name);
+				*name = NULL;
+				err = -ENOMEM;
+			}
 		}
 	}
 	__putname(buf);
-	return 0;
+	return err;
 }
 
 /*
@@ -150,18 +191,20 @@ static void set_cred_app(const struct cred *const cred,
 static int hook_bprm_creds_for_exec(struct linux_binprm *const bprm)
 {
 	struct pfsel_app *app;
-	char *exe;
+	char *exe, *seen;
 	int err;
 
-	err = name_file(bprm->file, &exe);
+	err = name_file(bprm->file, &exe, &seen);
 	if (err)
 		return err;
 	app = pfsel_app_alloc();
 	if (!app) {
 		kfree(exe);
+		kfree(seen);
 		return -ENOMEM;
 	}
 	app->exe = exe;
+	app->seen = seen;
 	app->ino = file_inode(bprm->file)->i_ino;
 	app->dev = file_inode(bprm->file)->i_sb->s_dev;
 	app->root_started = pfsel_cred_root_since_exec(current_cred());
@@ -182,14 +225,14 @@ static int identify_script(struct linux_binprm *const bprm)
 {
 	struct pfsel_app *const first = pfsel_cred(bprm->cred)->app;
 	struct pfsel_app *app;
-	char *exe, *script = NULL;
+	char *exe, *script = NULL, *seen = NULL;
 	bool has_script = true;
 	int err;
 
 	if (bprm->interp == bprm->filename || !first)
 		return 0;
 
-	err = name_file(bprm->file, &exe);
+	err = name_file(bprm->file, &exe, NULL);
 	if (err)
 		return err;
 	/*
@@ -203,8 +246,12 @@ static int identify_script(struct linux_binprm *const bprm)
 		has_script = false;
 	if (first->exe && has_script) {
 		script = kstrdup(first->exe, GFP_KERNEL_ACCOUNT);
-		if (!script) {
+		/* The interpreter opens the name it was given, not init's. */
+		if (script && first->seen)
+			seen = kstrdup(first->seen, GFP_KERNEL_ACCOUNT);
+		if (!script || (first->seen && !seen)) {
 			kfree(exe);
+			kfree(script);
 			return -ENOMEM;
 		}
 	}
@@ -212,10 +259,12 @@ static int identify_script(struct linux_binprm *const bprm)
 	if (!app) {
 		kfree(exe);
 		kfree(script);
+		kfree(seen);
 		return -ENOMEM;
 	}
 	app->exe = exe;
 	app->script = script;
+	app->seen = seen;
 	app->has_script = has_script;
 	app->ino = first->ino;
 	app->dev = first->dev;
@@ -259,8 +308,10 @@ static int refuse_script_path(void)
  * the file executed settles it; an open before that of another file at
  * the script's path means the name was made to lead elsewhere since exec
  * (a mount over it in the process's own mount namespace): refused, or the
- * other file would run as the script.  The refusal's record names the
- * script (its path): every script identity is watched so.
+ * other file would run as the script.  The path compared is the one the
+ * process's namespace showed at exec (@seen when init names the script
+ * otherwise), as the opened file's path is.  The refusal's record names
+ * the script (init's name): every script identity is watched so.
  */
 static int hook_file_open(struct file *const file)
 {
@@ -281,7 +332,7 @@ static int hook_file_open(struct file *const file)
 	if (!buf)
 		return -ENOMEM;
 	path = d_absolute_path(&file->f_path, buf, PATH_MAX);
-	refused = !IS_ERR(path) && !strcmp(path, app->script);
+	refused = !IS_ERR(path) && !strcmp(path, app->seen ?: app->script);
 	__putname(buf);
 	return refused ? refuse_script_path() : 0;
 }
