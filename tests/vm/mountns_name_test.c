@@ -43,6 +43,14 @@
 #define HOME_X HOME "/x"
 /* init's other bind of the application's folder (5615). */
 #define OPT_APP WORK "/opt-app"
+/*
+ * The root a system booted from a disk has: the VM's root is the
+ * initramfs (rootfs), which pivot_root() cannot move away, and a
+ * system's root is a file system mounted over it (switch_root).  The
+ * sandbox's namespace binds init's tree here, moves it over its "/" and
+ * enters it first, as switch_root does.
+ */
+#define DISK_ROOT WORK "/disk-root"
 /* Where a mount namespace of root's shows a folder: empty in init's. */
 #define VIEW WORK "/view"
 
@@ -84,6 +92,7 @@ FIXTURE_SETUP(mountns)
 	pfsel_reset();
 	ASSERT_EQ(0, system("rm -rf " WORK " " APP_DIR " " HIDDEN
 			    " && mkdir -p " FILES "/bin " SANDBOX " " VIEW
+			    " " DISK_ROOT
 			    " " OPT_APP " " HOME " " HIDDEN "/bin"
 			    " && chown 1001:1001 " HOME
 			    " && cp " PFSEL_NETPROBE " " FILES_X
@@ -163,7 +172,8 @@ static int bind_into_sandbox(const char *from, const char *to)
  * namespace of the user's own; a tmpfs as the new root, the runtime (the
  * VM's /usr and libraries) bound into it and the application's files at
  * /app; pivot_root into it, the old root detached; then run the
- * application.  Its errno, or SETUP_FAILED.
+ * application.  Its errno, or SETUP_FAILED.  (First the namespace enters
+ * DISK_ROOT, a root pivot_root() can move, as a booted system's is.)
  */
 static int flatpak_child(void *arg)
 {
@@ -173,6 +183,9 @@ static int flatpak_child(void *arg)
 	size_t i;
 
 	if (pfsel_enter_userns(CLONE_NEWNS) ||
+	    mount("/", DISK_ROOT, NULL, MS_BIND | MS_REC, NULL) ||
+	    chdir(DISK_ROOT) || mount(DISK_ROOT, "/", NULL, MS_MOVE, NULL) ||
+	    chroot(".") || chdir("/") ||
 	    mount("tmpfs", SANDBOX, "tmpfs", 0, "mode=0755") ||
 	    mkdir(SANDBOX "/app", 0755) || mkdir(SANDBOX "/oldroot", 0755) ||
 	    mkdir(SANDBOX "/home", 0755) || mkdir(SANDBOX "/tmp", 0755))
