@@ -253,8 +253,8 @@ struct mounts_work {
  */
 static void copy_init_mounts(struct work_struct *const work)
 {
-	struct mounts_work *const w = container_of(work, struct mounts_work,
-						   work);
+	struct mounts_work *const w =
+		container_of(work, struct mounts_work, work);
 	struct vfsmount *tree;
 	struct path root;
 
@@ -474,8 +474,8 @@ int pfsel_mounts_name(const struct file *const file, char **const name)
 		put_mounts(table);
 		table = get_mounts(true);
 		if (table)
-			err = name_through(table, dentry, path, &root,
-					   proposal, name);
+			err = name_through(table, dentry, path, &root, proposal,
+					   name);
 	}
 	put_mounts(table);
 	path_put(&root);
@@ -546,7 +546,8 @@ __init void pfsel_add_mounts_hooks(void)
 static void test_below_root(struct kunit *const test)
 {
 	/* The whole file system: the path itself. */
-	KUNIT_EXPECT_STREQ(test, "/var/lib/x", below_root("/var/lib/x", "/", 1));
+	KUNIT_EXPECT_STREQ(test, "/var/lib/x",
+			   below_root("/var/lib/x", "/", 1));
 	/* A folder's bind: the rest from the "/" after the folder. */
 	KUNIT_EXPECT_STREQ(test, "/bin/x",
 			   below_root("/files/bin/x", "/files", 6));
@@ -581,10 +582,10 @@ static void test_join_path(struct kunit *const test)
 	KUNIT_EXPECT_TRUE(test, join_path(buf, "/", long_name));
 }
 
-#define TEST_MOUNT(d, r, p)                                            \
-	{                                                              \
-		.dev = (d), .root = (r), .root_len = sizeof(r) - 1,    \
-		.path = (p), .path_len = sizeof(p) - 1,                \
+#define TEST_MOUNT(d, r, p)                                         \
+	{                                                           \
+		.dev = (d), .root = (r), .root_len = sizeof(r) - 1, \
+		.path = (p), .path_len = sizeof(p) - 1,             \
 	}
 
 /*
@@ -603,8 +604,7 @@ static void test_proposal_order(struct kunit *const test)
 		TEST_MOUNT(8, "/lib", "/l"),
 	};
 	static const char *const order[] = {
-		"/",	    "/var", "/srv/vaq", "/srv/var",
-		"/l",	    "/opt/a", "/mnt",
+		"/", "/var", "/srv/vaq", "/srv/var", "/l", "/opt/a", "/mnt",
 	};
 	const size_t count = ARRAY_SIZE(mounts);
 	struct init_mounts *table;
