@@ -56,9 +56,12 @@
 
 #define APP_ID "org.test.App"
 #define APP_DIR "/var/lib/flatpak/app/" APP_ID
-#define COMMIT "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+#define COMMIT \
+	"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 #define FILES APP_DIR "/x86_64/stable/" COMMIT "/files"
 #define FILES_X FILES "/bin/x"
+/* A script of the application's, netprobe its interpreter. */
+#define FILES_SCRIPT FILES "/bin/s"
 
 /* A folder of root's with a hard link of the application (rootfs). */
 #define HIDDEN "/var/lib/pfsel-hidden"
@@ -72,7 +75,8 @@
 #define PORT_SNAP 5613
 #define PORT_NAMED 5614
 #define PORT_OPT 5615
-#define PORTS 5
+#define PORT_SCRIPT 5616
+#define PORTS 6
 
 #define SETUP_FAILED 124
 
@@ -90,20 +94,23 @@ FIXTURE_SETUP(mountns)
 	if (geteuid() != 0)
 		SKIP(return, "loading 1001's policy and mounting need root");
 	pfsel_reset();
-	ASSERT_EQ(0, system("rm -rf " WORK " " APP_DIR " " HIDDEN
-			    " && mkdir -p " FILES "/bin " SANDBOX " " VIEW
-			    " " DISK_ROOT
-			    " " OPT_APP " " HOME " " HIDDEN "/bin"
-			    " && chown 1001:1001 " HOME
-			    " && cp " PFSEL_NETPROBE " " FILES_X
-			    " && chmod 755 " FILES_X
-			    " && ln " FILES_X " " HIDDEN "/bin/x"
-			    " && cp " PFSEL_NETPROBE " " HOME_X
-			    " && chown 1001:1001 " HOME_X " && chmod 755 " HOME_X));
+	ASSERT_EQ(0, system("rm -rf " WORK " " APP_DIR " " HIDDEN));
+	ASSERT_EQ(0,
+		  system("mkdir -p " FILES "/bin " SANDBOX " " VIEW
+			 " " DISK_ROOT " " OPT_APP " " HOME " " HIDDEN "/bin"));
+	/* The application, and its hard link in HIDDEN. */
+	ASSERT_EQ(0, pfsel_copy_file(PFSEL_NETPROBE, FILES_X, 0755));
+	ASSERT_EQ(0, link(FILES_X, HIDDEN "/bin/x"));
+	ASSERT_EQ(0, pfsel_create_file(FILES_SCRIPT, "#!" PFSEL_NETPROBE "\n",
+				       0755));
+	/* pfuser1's copies. */
+	ASSERT_EQ(0, pfsel_copy_file(PFSEL_NETPROBE, HOME_X, 0755));
+	ASSERT_EQ(0, pfsel_copy_file(FILES_SCRIPT, HOME "/s", 0755));
+	ASSERT_EQ(0, system("chown -R 1001:1001 " HOME));
 	ASSERT_EQ(0, pfsel_load("mountns_1001"));
 	for (i = 0; i < PORTS; i++) {
-		self->peer[i] = pfsel_peer(SOCK_STREAM, "127.0.0.1",
-					   PORT_FLATPAK + i);
+		self->peer[i] =
+			pfsel_peer(SOCK_STREAM, "127.0.0.1", PORT_FLATPAK + i);
 		ASSERT_LE(0, self->peer[i]);
 	}
 }
@@ -119,8 +126,8 @@ FIXTURE_TEARDOWN(mountns)
 		pfsel_reset();
 		umount2(OPT_APP, MNT_DETACH);
 		umount2(HIDDEN, MNT_DETACH);
-		system("umount " SNAP_DIR " 2>/dev/null; rm -rf " WORK " "
-		       APP_DIR " " HIDDEN " /snap/pfseltest");
+		system("umount " SNAP_DIR " 2>/dev/null; rm -rf " WORK
+		       " " APP_DIR " " HIDDEN " /snap/pfseltest");
 	}
 }
 
@@ -211,8 +218,7 @@ static int flatpak_child(void *arg)
 	return exec_connect(run->exe, run->port);
 }
 
-static int flatpak_run(enum over_app over, const char *exe,
-		       unsigned short port)
+static int flatpak_run(enum over_app over, const char *exe, unsigned short port)
 {
 	struct flatpak_run run = { over, exe, port };
 
@@ -229,6 +235,20 @@ TEST_F_TIMEOUT(mountns, flatpak_app_is_named_by_its_place, 120)
 	EXPECT_EQ(0, flatpak_run(OVER_NOTHING, "/app/bin/x", PORT_FLATPAK));
 	EXPECT_EQ(0, flatpak_run(OVER_NOTHING, "/app/bin/x", PORT_NAMED));
 	EXPECT_EQ(EACCES, flatpak_run(OVER_NOTHING, "/app/bin/x", PORT_HOME));
+}
+
+/*
+ * A script of the application's, run as /app/bin/s: its interpreter
+ * (netprobe, named by its own path) with the script named by its place
+ * under /var/lib/flatpak, which the interpreter opens by its sandbox path
+ * without being refused; pfuser1's copy of the script is not it.
+ */
+TEST_F_TIMEOUT(mountns, flatpak_script_is_named_by_its_place, 120)
+{
+	EXPECT_EQ(0, flatpak_run(OVER_NOTHING, "/app/bin/s", PORT_SCRIPT));
+	EXPECT_EQ(EACCES, flatpak_run(OVER_NOTHING, "/home/s", PORT_SCRIPT));
+	EXPECT_EQ(EACCES,
+		  flatpak_run(OVER_NOTHING, PFSEL_NETPROBE, PORT_SCRIPT));
 }
 
 /*
@@ -261,7 +281,8 @@ TEST_F_TIMEOUT(mountns, own_program_over_app_is_not_the_app, 120)
 
 	EXPECT_EQ(EACCES,
 		  flatpak_run(OVER_OWN_TMPFS, "/app/bin/x", PORT_FLATPAK));
-	EXPECT_EQ(EACCES, flatpak_run(OVER_OWN_TMPFS, "/app/bin/x", PORT_NAMED));
+	EXPECT_EQ(EACCES,
+		  flatpak_run(OVER_OWN_TMPFS, "/app/bin/x", PORT_NAMED));
 }
 
 /*
@@ -372,8 +393,8 @@ TEST_F_TIMEOUT(mountns, snap_is_named_by_its_place, 120)
 			    " && cp " PFSEL_NETPROBE " " SNAP_SRC "/bin/x"
 			    " && mksquashfs " SNAP_SRC " " SNAP_IMAGE
 			    " -all-root -noappend -quiet >/dev/null"
-			    " && squashfuse -o allow_other " SNAP_IMAGE " "
-			    SNAP_DIR));
+			    " && squashfuse -o allow_other " SNAP_IMAGE
+			    " " SNAP_DIR));
 	EXPECT_EQ(0, pfsel_netprobe_as(PFSEL_UID1, SNAP_DIR "/bin/x", "connect",
 				       "127.0.0.1", PORT_SNAP, NULL));
 	EXPECT_EQ(0, view_run(&from_view));
