@@ -38,6 +38,20 @@
  *   sandbox runs the script repeatedly: every run stays named (and the
  *   kernel's lock checking sees the worker, namespace_sem and exec's
  *   cred_guard_mutex together).
+ *
+ * Result when written (wt-fpname): the three script attacks GET OUT, each
+ * every time: race_interp reads the attacker's "evil" script and its
+ * connect is allowed as "race_interp script /var/lib/flatpak/app/
+ * org.test.App/.../bin/s" (status RACE_EVIL_ALLOWED); the controls hold
+ * (unchanged: allowed; bound over the path itself: refused).  The watch
+ * in hook_file_open() compares the opened file's absolute path with the
+ * one seen at exec, and a symbolic link put on the way (where a folder of
+ * the name was) leads the same name to a file at another absolute path.
+ * In the sandbox the folders of app->seen are the attacker's own (its
+ * tmpfs root), so a rename suffices; by init's name it takes a mount in a
+ * namespace of its own.  These tests fail until that is fixed.
+ * mount_churn_while_named passes: 20 runs named and allowed, no lock
+ * report on the console.
  */
 
 #define _GNU_SOURCE
@@ -305,8 +319,6 @@ TEST_F_TIMEOUT(advfp, script_repointed_in_sandbox, 240)
 	TH_LOG("attack, /app made a link after exec: %s (%d)",
 	       outcome(result), result);
 	EXPECT_NE(RACE_EVIL_ALLOWED, result);
-	EXPECT_TRUE(result == RACE_OPEN_DENIED || result == RACE_EVIL_DENIED ||
-		    result == RACE_TRUSTED_ALLOWED);
 }
 
 /* The same with a rename in the attacker's own folder, no mount change. */
