@@ -38,6 +38,7 @@
 #include <linux/namei.h>
 #include <linux/path.h>
 #include <linux/slab.h>
+#include <linux/user_namespace.h>
 
 #include "app.h"
 #include "audit.h"
@@ -172,6 +173,28 @@ static bool names_file_plainly(const char *const name,
 	return same;
 }
 
+/*
+ * Whether only root can make the script's name lead elsewhere between
+ * execve() and the interpreter's open of it.  The watch (hook_file_open())
+ * refuses another file at the script's own path, but a name can be made
+ * to lead to another path: a folder on its way mounted over, or renamed
+ * and replaced by a symbolic link, and the interpreter follows links.
+ * Mounts: a task of the initial user namespace is in a mount namespace
+ * that only a task privileged there can change (one of a user's making
+ * is owned by the user's own user namespace, and joining another needs
+ * CAP_SYS_ADMIN in one's own; a user's namespaces are slaves of init's
+ * and propagate nothing back).  Folders: the name is checked plain (no
+ * link, no "..") from the process's root and directory, so its folders
+ * are the script's own parents, and a script in a folder the user can
+ * write is the user's to replace anyway.  In a user namespace of the
+ * user's making (Flatpak's bwrap, unshare) the process is the
+ * interpreter run by hand.
+ */
+static bool name_stays_root_s(const struct linux_binprm *const bprm)
+{
+	return bprm->cred->user_ns == &init_user_ns;
+}
+
 static void set_cred_app(const struct cred *const cred,
 			 struct pfsel_app *const app)
 {
@@ -242,7 +265,8 @@ static int identify_script(struct linux_binprm *const bprm)
 	 * name as an argument, which perl or bash open (and read as their
 	 * options) without looking at the descriptor.
 	 */
-	if (!names_file_plainly(bprm->filename, first))
+	if (!names_file_plainly(bprm->filename, first) ||
+	    !name_stays_root_s(bprm))
 		has_script = false;
 	if (first->exe && has_script) {
 		script = kstrdup(first->exe, GFP_KERNEL_ACCOUNT);
