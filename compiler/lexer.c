@@ -81,6 +81,8 @@ const char *const pfw_keyword_names[PFW_KW_COUNT] = {
 	[PFW_KW_SCOPE] = "scope",
 	[PFW_KW_HOST] = "host",
 	[PFW_KW_RESOLVER] = "resolver",
+	[PFW_KW_FLATPAK] = "flatpak",
+	[PFW_KW_SNAP] = "snap",
 	[PFW_KW_ANY] = "any",
 #define PFSEL_OP(id, name, value) \
 	[PFW_KW_CREATE + PFSEL_CHECKED_INDEX(id, value)] = name,
@@ -649,6 +651,28 @@ void pfw_lexer_next(struct pfw_lexer *lexer, struct pfw_token *token)
 	token->adjacent = !spaced && lexer->pos > 0;
 	token->loc = (struct pfw_loc){ lexer->file, lexer->line, lexer->col };
 	lex_one(lexer, token);
+}
+
+void pfw_lexer_next_bare_word(struct pfw_lexer *lexer,
+			      struct pfw_token *token)
+{
+	size_t n = 0;
+	bool spaced;
+
+	pfw_token_fini(token);
+	memset(token, 0, sizeof(*token));
+	spaced = skip_blanks(lexer);
+	token->adjacent = !spaced && lexer->pos > 0;
+	token->loc = (struct pfw_loc){ lexer->file, lexer->line, lexer->col };
+	/* A NUL byte ends it too, and is then an error of its own. */
+	while (!ends_path(peek_at(lexer, n)) && peek_at(lexer, n) != 0)
+		n++;
+	if (!n) {
+		lex_one(lexer, token);
+		return;
+	}
+	if (take_text(lexer, token, n, PFW_TOK_WORD, "word"))
+		token->keyword = PFW_KW_NONE;
 }
 
 const char *pfw_token_describe(const struct pfw_token *token, char *buf,
