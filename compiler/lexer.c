@@ -653,8 +653,7 @@ void pfw_lexer_next(struct pfw_lexer *lexer, struct pfw_token *token)
 	lex_one(lexer, token);
 }
 
-void pfw_lexer_next_bare_word(struct pfw_lexer *lexer,
-			      struct pfw_token *token)
+void pfw_lexer_next_bare_word(struct pfw_lexer *lexer, struct pfw_token *token)
 {
 	size_t n = 0;
 	bool spaced;

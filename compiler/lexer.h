@@ -128,8 +128,7 @@ void pfw_lexer_next(struct pfw_lexer *lexer, struct pfw_token *token);
  * is checked whole ("org.mozilla.firefox", "0ad"), not a host name or a
  * number and a name.
  */
-void pfw_lexer_next_bare_word(struct pfw_lexer *lexer,
-			      struct pfw_token *token);
+void pfw_lexer_next_bare_word(struct pfw_lexer *lexer, struct pfw_token *token);
 
 /* Free what a token owns; the token may be reused. */
 void pfw_token_fini(struct pfw_token *token);

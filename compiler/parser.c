@@ -418,13 +418,15 @@ static bool parse_sandbox_pattern(struct parser *p, enum pfw_sandbox kind,
 		(struct pfw_loc){ p->lexer.file, p->lexer.line, p->lexer.col };
 	pfw_lexer_next_bare_word(&p->lexer, &p->token);
 	if (p->token.kind != PFW_TOK_WORD) {
-		expected(p, kind == PFW_SANDBOX_FLATPAK ?
-				    "a Flatpak application ID such as 'org.mozilla.firefox'" :
-				    "a snap name such as 'firefox'");
+		expected(
+			p,
+			kind == PFW_SANDBOX_FLATPAK ?
+				"a Flatpak application ID such as 'org.mozilla.firefox'" :
+				"a snap name such as 'firefox'");
 		return false;
 	}
-	problem = pfw_sandbox_check(kind, p->token.text, &bad, buf,
-				    sizeof(buf));
+	problem =
+		pfw_sandbox_check(kind, p->token.text, &bad, buf, sizeof(buf));
 	if (problem) {
 		struct pfw_loc at = p->token.loc;
 
@@ -477,8 +479,8 @@ static bool parse_app(struct parser *p, struct pfw_app **apps, size_t *n_apps,
 		return true;
 	}
 	if (p->token.kind != PFW_TOK_STAR && p->token.kind != PFW_TOK_PATH &&
-	    p->token.kind != PFW_TOK_STRING &&
-	    !is_keyword(p, PFW_KW_FLATPAK) && !is_keyword(p, PFW_KW_SNAP)) {
+	    p->token.kind != PFW_TOK_STRING && !is_keyword(p, PFW_KW_FLATPAK) &&
+	    !is_keyword(p, PFW_KW_SNAP)) {
 		expected(
 			p,
 			"an application ('*', an absolute path, 'flatpak ID', 'snap NAME' or a name)");

@@ -657,7 +657,8 @@ static GAppInfo *find_app_info(const char *target)
  * folder the test makes; nothing the user's programs set moves it.
  */
 #ifndef PROMPT_FLATPAK_APPLICATIONS
-#define PROMPT_FLATPAK_APPLICATIONS "/var/lib/flatpak/exports/share/applications"
+#define PROMPT_FLATPAK_APPLICATIONS \
+	"/var/lib/flatpak/exports/share/applications"
 #endif
 
 /*

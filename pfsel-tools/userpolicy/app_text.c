@@ -24,8 +24,7 @@ _Static_assert((int)APP_SANDBOX_FLATPAK == (int)PFW_SANDBOX_FLATPAK &&
 		       (int)APP_SANDBOX_SNAP == (int)PFW_SANDBOX_SNAP,
 	       "the kinds are the language's");
 
-enum app_sandbox app_sandbox_of(const char *path,
-				char id[APP_SANDBOX_ID_SIZE])
+enum app_sandbox app_sandbox_of(const char *path, char id[APP_SANDBOX_ID_SIZE])
 {
 	return (enum app_sandbox)pfw_sandbox_of_path(path, id,
 						     APP_SANDBOX_ID_SIZE);

@@ -465,8 +465,7 @@ enum app_sandbox {
  *
  * Return: the kind, APP_SANDBOX_NONE for any other path.
  */
-enum app_sandbox app_sandbox_of(const char *path,
-				char id[APP_SANDBOX_ID_SIZE]);
+enum app_sandbox app_sandbox_of(const char *path, char id[APP_SANDBOX_ID_SIZE]);
 
 /* "Flatpak" or "Snap", as a person reads the kind; NULL for none. */
 const char *app_sandbox_label(enum app_sandbox kind);

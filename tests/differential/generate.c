@@ -52,8 +52,8 @@ static int chance(struct gen_rng *rng, unsigned int percent)
  * installation.
  */
 static const char *const pattern_dirs[] = {
-	"",	"/usr", "/usr/bin", "/usr/bin/sub", "/opt/app", "/var/lib/flatpak/app",
-	"/snap",
+	"",	    "/usr",	   "/usr/bin", "/usr/bin/sub",
+	"/opt/app", "/var/lib/flatpak/app", "/snap",
 };
 
 static const char *const concrete_paths[] = {
