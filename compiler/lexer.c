@@ -641,7 +641,8 @@ static void lex_one(struct pfw_lexer *lexer, struct pfw_token *token)
 	}
 }
 
-void pfw_lexer_next(struct pfw_lexer *lexer, struct pfw_token *token)
+/* Free @token's text, skip blanks and comments, and place it at the cursor. */
+static void start_token(struct pfw_lexer *lexer, struct pfw_token *token)
 {
 	bool spaced;
 
@@ -650,19 +651,19 @@ void pfw_lexer_next(struct pfw_lexer *lexer, struct pfw_token *token)
 	spaced = skip_blanks(lexer);
 	token->adjacent = !spaced && lexer->pos > 0;
 	token->loc = (struct pfw_loc){ lexer->file, lexer->line, lexer->col };
+}
+
+void pfw_lexer_next(struct pfw_lexer *lexer, struct pfw_token *token)
+{
+	start_token(lexer, token);
 	lex_one(lexer, token);
 }
 
 void pfw_lexer_next_bare_word(struct pfw_lexer *lexer, struct pfw_token *token)
 {
 	size_t n = 0;
-	bool spaced;
 
-	pfw_token_fini(token);
-	memset(token, 0, sizeof(*token));
-	spaced = skip_blanks(lexer);
-	token->adjacent = !spaced && lexer->pos > 0;
-	token->loc = (struct pfw_loc){ lexer->file, lexer->line, lexer->col };
+	start_token(lexer, token);
 	/* A NUL byte ends it too, and is then an error of its own. */
 	while (!ends_path(peek_at(lexer, n)) && peek_at(lexer, n) != 0)
 		n++;
