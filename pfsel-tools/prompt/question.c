@@ -686,8 +686,8 @@ struct app_entry {
 
 /*
  * @e's name and icon for the sandbox identity of @path, a Flatpak
- * application's or a snap's: "Name (Flatpak)" from the .desktop file the
- * installation exports (its icon too), else "ID (Flatpak)", "NAME
+ * application's or a snap's: "Name (Flatpak ID)" from the .desktop file
+ * the installation exports (its icon too), else "ID (Flatpak)", "NAME
  * (Snap)".  False when @path is no sandbox identity's.
  */
 static bool sandbox_app_entry(const char *path, struct app_entry *e)
@@ -702,9 +702,15 @@ static bool sandbox_app_entry(const char *path, struct app_entry *e)
 	if (kind == APP_SANDBOX_FLATPAK)
 		info = flatpak_app_info(id);
 	if (info) {
-		name = g_strdup_printf("%s (%s)",
+		/*
+		 * The name and icon are the application author's (Flatpak
+		 * keeps Name= and Icon=): another application may ship the
+		 * same.  Its ID, which the installation's folder and the
+		 * rule name, goes with the name wherever the name is shown.
+		 */
+		name = g_strdup_printf("%s (%s %s)",
 				       g_app_info_get_display_name(info),
-				       app_sandbox_label(kind));
+				       app_sandbox_label(kind), id);
 		e->icon = g_app_info_get_icon(info);
 		if (e->icon)
 			g_object_ref(e->icon);

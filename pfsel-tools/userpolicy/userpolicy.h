@@ -463,9 +463,30 @@ enum app_sandbox {
  * rule ("flatpak ID", "snap NAME") matches @path, with the ID checked as
  * the language checks it (libpfw, the compiler's own check).
  *
+ * A snap's path is its application's only when that snap is one: its
+ * revision's meta/snap.yaml (snapd's squashfs, root's, read-only) has an
+ * `apps:` section and no `type:` other than `app`.  A base snap (core22,
+ * bare), the snapd snap, a kernel or gadget snap, or a content snap has
+ * no application: its programs (a base's bash, python3) are run by hand,
+ * and "snap core22" would let out every one of them, so such a path is a
+ * path (APP_SANDBOX_NONE), as is one whose metadata cannot be read here.
+ *
  * Return: the kind, APP_SANDBOX_NONE for any other path.
  */
 enum app_sandbox app_sandbox_of(const char *path, char id[APP_SANDBOX_ID_SIZE]);
+
+/* Where snapd mounts each snap's revision: /snap/NAME/REVISION. */
+#define APP_SNAP_MOUNTS "/snap"
+
+/**
+ * app_sandbox_set_snap_mounts - Where app_sandbox_of() reads snaps' metadata
+ * @dir: a folder of NAME/REVISION/meta/snap.yaml (copied); NULL for
+ *       APP_SNAP_MOUNTS.
+ *
+ * For a unit test's own process, which cannot make /snap: no program
+ * calls it, and nothing of the environment sets it.
+ */
+void app_sandbox_set_snap_mounts(const char *dir);
 
 /* "Flatpak" or "Snap", as a person reads the kind; NULL for none. */
 const char *app_sandbox_label(enum app_sandbox kind);

@@ -68,8 +68,8 @@ The cases (--backend x11 runs a to j, --backend wayland "a" and "g",
   n  a Flatpak application's question (its executable below
      /var/lib/flatpak/app/ID/): the prompt (its tests' build, which reads
      Flatpak's exported .desktop files from build/tests/gui/flatpak, a
-     constant of that build) names it "Name (Flatpak)" with the name and
-     icon of its exported ID.desktop when root's (as root), else "ID
+     constant of that build) names it "Name (Flatpak ID)" with the name
+     and icon of its exported ID.desktop when root's (as root), else "ID
      (Flatpak)"; the executable is shown as "flatpak ID"; "always" shows
      and sends the rule for "flatpak ID"; an exported file the user's
      programs could write (another ID's, given to nobody) is not
@@ -79,11 +79,9 @@ The cases (--backend x11 runs a to j, --backend wayland "a" and "g",
      it: the application's author wrote it) calls it by the name and icon
      of case n's application, and one whose Name= holds markup, an escape
      and a bidirectional override.  The window must tell the impostor from
-     the application it imitates: the Executable field and the "always"
-     rule name its own ID (these pass), and so must the Application field
-     and the headline, which is a KNOWN WEAKNESS: they show the borrowed
-     name alone (a "KNOWN:" line, a FAIL with PFSEL_ADV_STRICT=1).  The
-     Name= with markup is shown as text, with no escape byte and no
+     the application it imitates: the Executable field, the "always" rule,
+     the Application field and the headline name its own ID (the name is
+     the author's, the ID the installation's folder).  The Name= with markup is shown as text, with no escape byte and no
      override character.
   m  (GNOME) the monitor (--monitor --audit-input=FILE, its .desktop file
      installed as the package does): a permissive denial appended to the
@@ -967,7 +965,8 @@ def case_n(ctx):
         shot = screenshot(ctx, "n-flatpak")
         log("case n texts:", texts(w))
         trusted = os.getuid() == 0
-        name = f"{FLATPAK_NAME} (Flatpak)" if trusted else f"{FLATPAK_ID} (Flatpak)"
+        name = (f"{FLATPAK_NAME} (Flatpak {FLATPAK_ID})" if trusted
+                else f"{FLATPAK_ID} (Flatpak)")
         value = field(w, "Application")
         check(f"n: the window shows Application: {name}", value is not None and name in value,
               f"Application: {value!r}")
@@ -1016,18 +1015,6 @@ FLATPAK_MARKUP_ID = "org.pfsel.Markup"
 MARKUP_NAME = "<b>Pfsel</b> &amp; \x1b[2KBrowser\u202eresu"
 
 
-def known(name, ok, detail=""):
-    """A check of an attack the reviewer found to succeed: its own line,
-    KNOWN: while it does, so that the suite stays green; a FAIL with
-    PFSEL_ADV_STRICT=1."""
-    if ok or os.environ.get("PFSEL_ADV_STRICT"):
-        return check(name, ok, detail)
-    print(f"KNOWN: {name}", flush=True)
-    for line in str(detail).splitlines()[:30]:
-        print(f"    {line}", flush=True)
-    return False
-
-
 def case_o(ctx):
     make_flatpak_exports(ctx)
     apps = os.path.join(ctx.top, "build", "tests", "gui", "flatpak", "exports", "share",
@@ -1074,11 +1061,11 @@ def case_o(ctx):
               found, f"Rule added by Allow: {field(w, 'Rule added by Allow')!r}")
         value = field(w, "Application")
         heads = [t for t in texts(w) if " wants to " in t]
-        known("o: the Application field tells the impostor from the application it "
+        check("o: the Application field tells the impostor from the application it "
               f"imitates (names {FLATPAK_IMPOSTOR_ID})",
               value is not None and FLATPAK_IMPOSTOR_ID in value and value != real,
               f"Application: {value!r}, the imitated one's: {real!r}")
-        known(f"o: the headline names {FLATPAK_IMPOSTOR_ID}",
+        check(f"o: the headline names {FLATPAK_IMPOSTOR_ID}",
               bool(heads) and all(FLATPAK_IMPOSTOR_ID in h for h in heads),
               f"headline: {heads!r}")
         choose(w, "Once")

@@ -21,14 +21,13 @@
  *   test_identity_text_is_one_word: every identity app_sandbox_of()
  *     returns for a hostile path is a word the language reads back as
  *     that identity (pfw's check), never rule text.
- *   test_base_snap_is_named_an_application: KNOWN WEAKNESS, reported,
- *     skipped unless PFSEL_ADV_STRICT=1.  A base snap's interpreter
+ *   test_base_snap_is_named_an_application: a base snap's interpreter
  *     (/snap/core22/REV/usr/bin/python3, which any program of the user
- *     can run from the host) is named "snap core22" as if it were an
- *     application, and "always" for it writes "allow snap core22 ...",
- *     which lets out every interpreter of the base (bash, perl) in every
- *     revision.  The Flatpak side leaves runtimes out (a path, that file
- *     only); the snap side has no such line.
+ *     can run from the host) was named "snap core22" as if it were an
+ *     application, and "always" for it wrote "allow snap core22 ...",
+ *     which let out every interpreter of the base (bash, perl) in every
+ *     revision.  Fixed: a snap is an application only when its
+ *     revision's meta/snap.yaml says so (test_snap_kinds_by_their_metadata).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -47,6 +46,77 @@
 #include "curl_question.h"
 #include "pfwc_compile.h"
 #include "tmpdir.h"
+#include "snap_mounts.h"
+
+/*
+ * Which snaps are applications: their revision's meta/snap.yaml (snapd's
+ * squashfs) has an apps: section and no type but app.  A base (core22),
+ * the snapd snap, a content snap (no apps), one with no readable
+ * metadata, and a revision of "." or ".." are paths.
+ */
+static void test_snap_kinds_by_their_metadata(void **state)
+{
+	static const struct {
+		const char *name_rev, *yaml;
+		enum app_sandbox kind;
+	} snaps[] = {
+		{ "firefox/4000",
+		  "name: firefox\nversion: '1'\napps:\n  firefox:\n    command: firefox\n",
+		  APP_SANDBOX_SNAP },
+		{ "hello/29",
+		  "name: hello\ntype: app\napps:\n  hello:\n    command: bin/hello\n",
+		  APP_SANDBOX_SNAP },
+		{ "core22/1380",
+		  "name: core22\ntype: base\nversion: '20240111'\n",
+		  APP_SANDBOX_NONE },
+		{ "core20/2000",
+		  "name: core20\ntype: \"base\"\napps:\n  x:\n    command: x\n",
+		  APP_SANDBOX_NONE },
+		{ "snapd/21000",
+		  "name: snapd\ntype: snapd\napps:\n  snapd:\n    command: x\n",
+		  APP_SANDBOX_NONE },
+		{ "gnome-42-2204/176",
+		  "name: gnome-42-2204\nslots:\n  gnome-42-2204:\n    interface: content\n",
+		  APP_SANDBOX_NONE },
+		{ "pc-kernel/1500", "name: pc-kernel\ntype: kernel\n",
+		  APP_SANDBOX_NONE },
+		/* An apps: key indented under another is no top-level section. */
+		{ "nested/1",
+		  "name: nested\nplugs:\n  apps:\n    interface: x\n",
+		  APP_SANDBOX_NONE },
+	};
+	char id[APP_SANDBOX_ID_SIZE], path[512];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(snaps) / sizeof(snaps[0]); i++) {
+		snap_mounts_add(snaps[i].name_rev, snaps[i].yaml);
+		snprintf(path, sizeof(path), "/snap/%s/usr/bin/x",
+			 snaps[i].name_rev);
+		if (app_sandbox_of(path, id) != snaps[i].kind)
+			fail_msg("%s: kind %d, expected %d", path,
+				 (int)app_sandbox_of(path, id),
+				 (int)snaps[i].kind);
+		if (snaps[i].kind == APP_SANDBOX_NONE)
+			assert_string_equal(id, "");
+	}
+	/* Control: an application snap gives its name. */
+	assert_int_equal(
+		app_sandbox_of("/snap/firefox/4000/usr/lib/firefox/firefox",
+			       id),
+		APP_SANDBOX_SNAP);
+	assert_string_equal(id, "firefox");
+	/* No metadata for that revision, or none readable: a path. */
+	assert_int_equal(app_sandbox_of("/snap/firefox/4001/usr/bin/firefox",
+					id),
+			 APP_SANDBOX_NONE);
+	/* "." and ".." are no revision (the kernel never names them so). */
+	snap_mounts_add("firefox", SNAP_YAML_APPLICATION);
+	snap_mounts_add("", SNAP_YAML_APPLICATION);
+	assert_int_equal(app_sandbox_of("/snap/firefox/../firefox/4000/x", id),
+			 APP_SANDBOX_NONE);
+	assert_int_equal(app_sandbox_of("/snap/firefox/./x", id),
+			 APP_SANDBOX_NONE);
+}
 
 static int setup(void **state)
 {
@@ -147,10 +217,10 @@ static void test_rule_covers_no_other_file(void **state)
 		  NULL,
 		  "flatpak org.a.b",
 		  { { "/home/u/evil" }, { "/home/u/bin/evil" } } },
-		{ "/snap/firefox/../../home/u/evil",
-		  NULL,
-		  "snap firefox",
-		  { { "/home/u/evil" } } },
+		/*
+		 * A snap's ".." is no revision: a path (which pfwc refuses,
+		 * and the kernel never names; test_snap_kinds_by_their_metadata).
+		 */
 		/* A user's own installation is that file only. */
 		{ "/home/u/.local/share/flatpak/app/org.mozilla.firefox/"
 		  "x86_64/stable/1/files/bin/firefox",
@@ -231,10 +301,7 @@ static void test_rule_covers_no_other_file(void **state)
 					 "org.example.Tool/x86_64/master/9/"
 					 "files/bin/tool.py" } } },
 		/* The longest ID, and one past it. */
-		{ long_path,
-		  NULL,
-		  "flatpak org.a.bbb",
-		  { { longer_sibling } } },
+		{ long_path, NULL, "flatpak org.a.bbb", { { longer_sibling } } },
 		{ longer_path,
 		  NULL,
 		  "allow /var/lib/flatpak/app/org.a.bbb",
@@ -243,6 +310,8 @@ static void test_rule_covers_no_other_file(void **state)
 	char rule[4096];
 
 	(void)state;
+	snap_mounts_add("firefox/12", SNAP_YAML_APPLICATION);
+	snap_mounts_add("firefox_work/12", SNAP_YAML_APPLICATION);
 	assert_int_equal(strlen(long_id), 255);
 	snprintf(long_path, sizeof(long_path),
 		 "/var/lib/flatpak/app/%s/x86_64/stable/1/files/x", long_id);
@@ -261,8 +330,8 @@ static void test_rule_covers_no_other_file(void **state)
 		/* Control: the request asked about is let out. */
 		if (strcmp(verdict(in("r.pfsel"), a->exe, a->script), "allow"))
 			fail_msg("control: '%s' does not let out %s: %s", rule,
-				 a->exe, verdict(in("r.pfsel"), a->exe,
-						 a->script));
+				 a->exe,
+				 verdict(in("r.pfsel"), a->exe, a->script));
 		for (size_t j = 0; j < 4 && a->others[j][0]; j++) {
 			const char *v = verdict(in("r.pfsel"), a->others[j][0],
 						a->others[j][1]);
@@ -330,11 +399,11 @@ static void test_identity_text_is_one_word(void **state)
 		} else {
 			/* The word is the ID, of the ID's bytes only. */
 			for (const char *c = id; *c; c++)
-				assert_non_null(strchr(
-					"abcdefghijklmnopqrstuvwxyz"
-					"ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-					"0123456789._-",
-					*c));
+				assert_non_null(
+					strchr("abcdefghijklmnopqrstuvwxyz"
+					       "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					       "0123456789._-",
+					       *c));
 		}
 		always_rule(paths[i], NULL, rule, sizeof(rule));
 		compile_rule(rule, in("w.pfsel"));
@@ -365,11 +434,12 @@ static void test_identity_text_is_one_word(void **state)
 }
 
 /*
- * KNOWN WEAKNESS (reported; skipped unless PFSEL_ADV_STRICT=1): a base
- * snap is no application, yet its interpreter is named as one, and the
- * rule "always" writes for it lets out the base's every interpreter.
- * The test asserts what a fix would make true: the interpreter of a base
- * snap, answered "always", lets out no other program of the base.
+ * The reviewer's finding, fixed: a base snap is no application, yet its
+ * interpreter was named as one, and the rule "always" wrote for it let
+ * out the base's every interpreter.  The interpreter of a base snap,
+ * answered "always", lets out no other program of the base (the base's
+ * revisions here as snapd mounts them: test_snap_kinds_by_their_metadata
+ * shows every kind).
  */
 static void test_base_snap_is_named_an_application(void **state)
 {
@@ -383,6 +453,8 @@ static void test_base_snap_is_named_an_application(void **state)
 	const char *got = NULL;
 
 	(void)state;
+	snap_mounts_add("core22/1380", SNAP_YAML_BASE);
+	snap_mounts_add("core22/1122", SNAP_YAML_BASE);
 	always_rule(python, NULL, rule, sizeof(rule));
 	compile_rule(rule, in("b.pfsel"));
 	/* Control: the interpreter asked about is let out. */
@@ -392,13 +464,10 @@ static void test_base_snap_is_named_an_application(void **state)
 			got = others[i];
 	if (!got)
 		return;
-	print_message("ATTACK SUCCEEDS: %s run by the user is named '%s "
-		      "(%s)', and 'always' writes '%s', which lets out %s\n",
-		      python,
-		      app_sandbox_of(python, id) ? id : "-",
-		      app_sandbox_label(app_sandbox_of(python, id)), rule, got);
-	if (!getenv("PFSEL_ADV_STRICT"))
-		skip();
+	fail_msg("%s run by the user is named '%s (%s)', and 'always' writes "
+		 "'%s', which lets out %s",
+		 python, app_sandbox_of(python, id) ? id : "-",
+		 app_sandbox_label(app_sandbox_of(python, id)), rule, got);
 	fail_msg("a base snap's interpreter, answered 'always', lets out %s",
 		 got);
 }
@@ -409,6 +478,7 @@ int main(void)
 		cmocka_unit_test(test_rule_covers_no_other_file),
 		cmocka_unit_test(test_identity_text_is_one_word),
 		cmocka_unit_test(test_base_snap_is_named_an_application),
+		cmocka_unit_test(test_snap_kinds_by_their_metadata),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

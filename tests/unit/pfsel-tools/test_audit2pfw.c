@@ -277,10 +277,13 @@ static void test_rules_compile_and_allow(void **state)
 }
 
 /*
- * A Flatpak application's and a snap's records are the application's:
- * one group and one rule for every executable of it ("flatpak ID",
- * "snap NAME"), as executable and as script; a user's own installation
- * is its path.  The rules compile and allow what was denied, for any
+ * A Flatpak application's records are the application's: one group and
+ * one rule for every executable of it ("flatpak ID"), as executable and
+ * as script; a user's own installation is its path.  A snap's are its
+ * application's only where its revision's metadata says it is one
+ * (app_sandbox_of()): no snap is installed here, so its record is its
+ * path, that file only (test_rule_text and test_adv_fplang show "snap
+ * NAME" with the metadata).  The rules compile and allow what was denied, for any
  * executable of the application, and nothing of another.
  */
 static void test_sandbox_identities(void **state)
@@ -303,8 +306,11 @@ static void test_sandbox_identities(void **state)
 		     "/var/lib/flatpak/app/org.mozilla.firefox/aarch64/beta/"
 		     "ffee/files/bin/other",
 		     "connect", "tcp", "192.0.2.1", "80", "allow");
-	expect_query(compiled, "/snap/chromium/2900/usr/lib/chromium/chrome",
+	expect_query(compiled,
+		     "/snap/chromium/2873/usr/lib/chromium-browser/chrome",
 		     "connect", "tcp", "192.0.2.7", "443", "allow");
+	expect_query(compiled, "/snap/chromium/2900/usr/lib/chromium/chrome",
+		     "connect", "tcp", "192.0.2.7", "443", "deny");
 	expect_query(compiled,
 		     "/usr/bin/python3:/var/lib/flatpak/app/org.example.Tool/"
 		     "x86_64/master/9e/files/bin/tool.py",

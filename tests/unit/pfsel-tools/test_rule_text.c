@@ -22,6 +22,7 @@
 #include "userpolicy.h"
 #include "curl_question.h"
 #include "tmpdir.h"
+#include "snap_mounts.h"
 
 /* rule_text_format() of the request @q asks about, as the agent writes it. */
 static int question_rule(const struct pfsel_question *q, unsigned int verdict,
@@ -285,6 +286,7 @@ static void test_sandbox_identities(void **state)
 		       "stable/4a1f/files/lib/firefox/firefox");
 	expect(q, PFSEL_ANSWER_ALLOW, RULE_WIDTH_EXACT,
 	       "allow flatpak org.mozilla.firefox connect tcp to 192.0.2.1 port 80;");
+	snap_mounts_add("firefox/4173", SNAP_YAML_APPLICATION);
 	strcpy(q->exe, "/snap/firefox/4173/usr/lib/firefox/firefox");
 	expect(q, PFSEL_ANSWER_DENY, RULE_WIDTH_PORT,
 	       "deny snap firefox connect tcp to any port 80;");
@@ -586,7 +588,8 @@ int main(void)
 		cmocka_unit_test(test_widths_host_refused),
 		cmocka_unit_test(test_widths_without_port),
 		cmocka_unit_test(test_exact_paths),
-		cmocka_unit_test(test_sandbox_identities),
+		cmocka_unit_test_setup_teardown(test_sandbox_identities, setup,
+						teardown),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_width_names),
 		cmocka_unit_test_setup_teardown(test_pfwc_reads_each_width,
