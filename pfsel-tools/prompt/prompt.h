@@ -55,6 +55,14 @@ char *prompt_escape_flags(const char *text, unsigned int flags);
 #define prompt_escape(text) prompt_escape_flags((text), 0)
 
 /*
+ * An executable's or a script's path as the window shows it: a Flatpak
+ * application's or a snap's as the rule names it ("flatpak ID", "snap
+ * NAME": libuserpolicy's app_path_text()), any other escaped
+ * (prompt_escape()); newly allocated.
+ */
+char *prompt_app_text(const char *path);
+
+/*
  * A label for a value from the kernel: no markup, wraps.  Its accessible
  * name is @accessible_name (the field's title, as a screen reader reads
  * it, and what the tests find it by), its text the value; NULL: the name
@@ -203,7 +211,11 @@ char *prompt_rule_line(const char *path, unsigned int line, GError **error);
  * from the .desktop file whose executable resolves to the script or the
  * executable (g_app_info_get_all()); only .desktop files that the user's
  * programs cannot write (owned by root, writable by no one else) are
- * believed.  Else the file name and a generic icon.  @name is escaped.
+ * believed.  Else the file name and a generic icon.  A Flatpak
+ * application (app_sandbox_of() of the script or the executable) is
+ * named by the .desktop file its system-wide installation exports for
+ * its ID, "Name (Flatpak)", believed on the same terms, else "ID
+ * (Flatpak)"; a snap is "NAME (Snap)".  @name is escaped.
  */
 void prompt_app_lookup(const char *exe, const char *script, char **name,
 		       GIcon **icon);

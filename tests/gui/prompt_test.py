@@ -65,6 +65,24 @@ The cases (--backend x11 runs a to j, --backend wayland "a" and "g",
      comes meanwhile is left to its time running out; unlocked, it is
      listed under "While the screen was locked", and the first question
      is answered.
+  n  a Flatpak application's question (its executable below
+     /var/lib/flatpak/app/ID/): the prompt (its tests' build, which reads
+     Flatpak's exported .desktop files from build/tests/gui/flatpak, a
+     constant of that build) names it "Name (Flatpak ID)" with the name
+     and icon of its exported ID.desktop when root's (as root), else "ID
+     (Flatpak)"; the executable is shown as "flatpak ID"; "always" shows
+     and sends the rule for "flatpak ID"; an exported file the user's
+     programs could write (another ID's, given to nobody) is not
+     believed: that one is "ID (Flatpak)" with no icon of its file.
+  o  (attacker's review) a Flatpak application of another ID, whose own
+     exported ID.desktop (root's, as an installation from a remote makes
+     it: the application's author wrote it) calls it by the name and icon
+     of case n's application, and one whose Name= holds markup, an escape
+     and a bidirectional override.  The window must tell the impostor from
+     the application it imitates: the Executable field, the "always" rule,
+     the Application field and the headline name its own ID (the name is
+     the author's, the ID the installation's folder).  The Name= with markup is shown as text, with no escape byte and no
+     override character.
   m  (GNOME) the monitor (--monitor --audit-input=FILE, its .desktop file
      installed as the package does): a permissive denial appended to the
      log reaches the shell's notification list (org.gtk.Notifications,
@@ -106,6 +124,11 @@ APP_NAME = "Pfsel Test Browser"
 # The icon is one colour no theme uses, so that the screenshot can be
 # searched for it.
 ICON_COLOUR = "#ff00ff"
+# Case n's Flatpak application, its exported name and its icon's colour.
+FLATPAK_ID = "org.pfsel.FlatBrowser"
+FLATPAK_SPOOF_ID = "org.pfsel.Spoofed"
+FLATPAK_NAME = "Pfsel Flat Browser"
+FLATPAK_ICON_COLOUR = "#00ffff"
 
 # Set to 1 in the agent's environment: AT-SPI actions answer.
 ACCESSIBLE_ACTIONS = "PFSEL_PROMPT_ACCESSIBLE_ACTIONS"
@@ -633,9 +656,9 @@ def question(ctx, **over):
 class Prompt:
     """A seam driver with its pfsel-prompt, and the prompt's accessibles."""
 
-    def __init__(self, ctx, prompt_args=(), accessible_actions=True):
+    def __init__(self, ctx, prompt_args=(), accessible_actions=True, program=None):
         self.ctx = ctx
-        self.driver = Driver(ctx, prompt_args, accessible_actions)
+        self.driver = Driver(ctx, prompt_args, accessible_actions, program)
         self.ready = self.driver.expect("ready", 10) is not None
         self.pid = self.driver.prompt_pid() if self.ready else None
         self.app = None
@@ -894,6 +917,176 @@ def case_c(ctx):
         check("c: the agent side receives allow always address",
               got and got.group(0) == "answer 21 allow always address",
               got.group(0) if got else "no answer")
+    finally:
+        p.close()
+
+
+def make_flatpak_exports(ctx):
+    """The folder the tests' build of pfsel-prompt reads Flatpak's
+    exported .desktop files from, as a system-wide installation has it:
+    root's (when the test is root), with FLATPAK_ID's file; and
+    FLATPAK_SPOOF_ID's, given to nobody, as a file the user's programs
+    could write would be."""
+    apps = os.path.join(ctx.top, "build", "tests", "gui", "flatpak", "exports", "share",
+                        "applications")
+    shutil.rmtree(os.path.join(ctx.top, "build", "tests", "gui", "flatpak"),
+                  ignore_errors=True)
+    os.makedirs(apps, mode=0o755)
+    icon = os.path.join(ctx.work, "data", "icons", "flatbrowser.png")
+    subprocess.run(["convert", "-size", "64x64", f"xc:{FLATPAK_ICON_COLOUR}", icon], check=True)
+    for app_id, name in ((FLATPAK_ID, FLATPAK_NAME), (FLATPAK_SPOOF_ID, "Pfsel Trusted Browser")):
+        with open(os.path.join(apps, f"{app_id}.desktop"), "w") as f:
+            # Flatpak's own say "flatpak run ID"; GLib takes a .desktop
+            # file whose program exists, and flatpak need not be here.
+            f.write("[Desktop Entry]\nType=Application\n"
+                    f"Name={name}\nExec={ctx.exe} {app_id}\nIcon={icon}\n")
+    if os.getuid() == 0:
+        os.chown(os.path.join(apps, f"{FLATPAK_SPOOF_ID}.desktop"), 65534, 65534)
+
+
+def flatpak_exe(app_id):
+    return f"/var/lib/flatpak/app/{app_id}/x86_64/stable/0a1b2c/files/bin/flatbrowser"
+
+
+def case_n(ctx):
+    make_flatpak_exports(ctx)
+    program = os.path.join(ctx.top, "build", "tests", "gui", "pfsel-prompt")
+    p = Prompt(ctx, program=program)
+    try:
+        if not check("n: the seam driver starts the tests' pfsel-prompt", p.ready and p.pid,
+                     "\n".join(p.driver.seen)):
+            return
+        p.driver.ask(41, 60000, **question(ctx, exe=flatpak_exe(FLATPAK_ID), script=""))
+        shown = f"flatpak {FLATPAK_ID}"
+        w = p.window_with(shown, 20)
+        if not check("n: the question is shown", w is not None,
+                     f"no window of pfsel-prompt shows {shown}"):
+            return
+        shot = screenshot(ctx, "n-flatpak")
+        log("case n texts:", texts(w))
+        trusted = os.getuid() == 0
+        name = (f"{FLATPAK_NAME} (Flatpak {FLATPAK_ID})" if trusted
+                else f"{FLATPAK_ID} (Flatpak)")
+        value = field(w, "Application")
+        check(f"n: the window shows Application: {name}", value is not None and name in value,
+              f"Application: {value!r}")
+        value = field(w, "Executable")
+        check(f"n: the window shows Executable: {shown} ({flatpak_exe(FLATPAK_ID)})",
+              value == f"{shown} ({flatpak_exe(FLATPAK_ID)})", f"Executable: {value!r}")
+        pixels = colour_pixels(shot, FLATPAK_ICON_COLOUR)
+        if trusted:
+            check("n: the icon of its exported .desktop file is drawn", pixels >= 256,
+                  f"{pixels} pixels of {FLATPAK_ICON_COLOUR} in {shot}")
+        check("n: scope \"Always\" is chosen", choose(w, "Always") and is_on(w, "Always"))
+        check("n: width \"This address\" is chosen",
+              choose(w, "This address") and is_on(w, "This address"))
+        rule = f"allow flatpak {FLATPAK_ID} connect tcp to {ADDRESS};"
+        found = wait_for(lambda: field(w, "Rule added by Allow") == rule, 5)
+        screenshot(ctx, "n-always")
+        check("n: the rule Allow will add is shown: " + rule, found,
+              f"Rule added by Allow: {field(w, 'Rule added by Allow')!r}")
+        choose(w, "Allow")
+        got = p.driver.expect(r"answer 41 .*", 10)
+        check("n: the agent side receives allow always address",
+              got and got.group(0) == "answer 41 allow always address",
+              got.group(0) if got else "no answer")
+
+        # An exported file the user's programs could have written.
+        p.driver.ask(42, 60000, **question(ctx, exe=flatpak_exe(FLATPAK_SPOOF_ID), script=""))
+        spoof = f"{FLATPAK_SPOOF_ID} (Flatpak)"
+        w = p.window_with(f"flatpak {FLATPAK_SPOOF_ID}", 20)
+        value = field(w, "Application") if w is not None else None
+        shot = screenshot(ctx, "n-spoofed")
+        check(f"n: a .desktop file the user could write is not believed: {spoof}",
+              value is not None and spoof in value and "Trusted" not in value,
+              f"Application: {value!r}")
+        pixels = colour_pixels(shot, FLATPAK_ICON_COLOUR)
+        check("n: nor is its icon drawn", pixels < 16,
+              f"{pixels} pixels of {FLATPAK_ICON_COLOUR} in {shot}")
+        if w is not None:
+            choose(w, "Deny")
+            p.driver.expect(r"answer 42 .*", 10)
+    finally:
+        p.close()
+
+
+FLATPAK_IMPOSTOR_ID = "org.pfsel.Impostor"
+FLATPAK_MARKUP_ID = "org.pfsel.Markup"
+MARKUP_NAME = "<b>Pfsel</b> &amp; \x1b[2KBrowser\u202eresu"
+
+
+def case_o(ctx):
+    make_flatpak_exports(ctx)
+    apps = os.path.join(ctx.top, "build", "tests", "gui", "flatpak", "exports", "share",
+                        "applications")
+    icon = os.path.join(ctx.work, "data", "icons", "flatbrowser.png")
+    for app_id, name in ((FLATPAK_IMPOSTOR_ID, FLATPAK_NAME), (FLATPAK_MARKUP_ID, MARKUP_NAME)):
+        with open(os.path.join(apps, f"{app_id}.desktop"), "w", encoding="utf-8") as f:
+            f.write("[Desktop Entry]\nType=Application\n"
+                    f"Name={name}\nExec={ctx.exe} {app_id}\nIcon={icon}\n")
+    program = os.path.join(ctx.top, "build", "tests", "gui", "pfsel-prompt")
+    p = Prompt(ctx, program=program)
+    try:
+        if not check("o: the seam driver starts the tests' pfsel-prompt", p.ready and p.pid,
+                     "\n".join(p.driver.seen)):
+            return
+        trusted = os.getuid() == 0
+        # Control: the application imitated, as case n shows it.
+        p.driver.ask(51, 60000, **question(ctx, exe=flatpak_exe(FLATPAK_ID), script=""))
+        w = p.window_with(f"flatpak {FLATPAK_ID}", 20)
+        real = field(w, "Application") if w is not None else None
+        check("o: control: the imitated application is shown by its exported name",
+              real is not None and (FLATPAK_NAME in real if trusted else FLATPAK_ID in real),
+              f"Application: {real!r}")
+        if w is not None:
+            choose(w, "Deny")
+            p.driver.expect(r"answer 51 .*", 10)
+
+        p.driver.ask(52, 60000, **question(ctx, exe=flatpak_exe(FLATPAK_IMPOSTOR_ID), script=""))
+        shown = f"flatpak {FLATPAK_IMPOSTOR_ID}"
+        w = p.window_with(shown, 20)
+        if not check("o: the impostor's question is shown", w is not None,
+                     f"no window of pfsel-prompt shows {shown}"):
+            return
+        screenshot(ctx, "o-impostor")
+        log("case o texts:", texts(w))
+        value = field(w, "Executable")
+        check(f"o: the impostor's Executable names its own ID: {shown}",
+              value is not None and value.startswith(shown + " ("), f"Executable: {value!r}")
+        check("o: choose Always", choose(w, "Always") and is_on(w, "Always"))
+        check("o: choose This address", choose(w, "This address") and is_on(w, "This address"))
+        rule = f"allow flatpak {FLATPAK_IMPOSTOR_ID} connect tcp to {ADDRESS};"
+        found = wait_for(lambda: field(w, "Rule added by Allow") == rule, 5)
+        check("o: the rule Allow would add is the impostor's, not the imitated one's: " + rule,
+              found, f"Rule added by Allow: {field(w, 'Rule added by Allow')!r}")
+        value = field(w, "Application")
+        heads = [t for t in texts(w) if " wants to " in t]
+        check("o: the Application field tells the impostor from the application it "
+              f"imitates (names {FLATPAK_IMPOSTOR_ID})",
+              value is not None and FLATPAK_IMPOSTOR_ID in value and value != real,
+              f"Application: {value!r}, the imitated one's: {real!r}")
+        check(f"o: the headline names {FLATPAK_IMPOSTOR_ID}",
+              bool(heads) and all(FLATPAK_IMPOSTOR_ID in h for h in heads),
+              f"headline: {heads!r}")
+        choose(w, "Once")
+        choose(w, "Deny")
+        p.driver.expect(r"answer 52 .*", 10)
+
+        # Markup, an escape and an override in the exported name.
+        p.driver.ask(53, 60000, **question(ctx, exe=flatpak_exe(FLATPAK_MARKUP_ID), script=""))
+        w = p.window_with(f"flatpak {FLATPAK_MARKUP_ID}", 20)
+        if not check("o: the question with markup in its name is shown", w is not None):
+            return
+        screenshot(ctx, "o-markup")
+        all_texts = texts(w)
+        value = field(w, "Application")
+        check("o: no text of the window holds the escape byte or the override",
+              not any("\x1b" in t or "\u202e" in t for t in all_texts), repr(all_texts))
+        if trusted:
+            check("o: the name's markup is shown as text, not read as markup",
+                  value is not None and "<b>Pfsel</b> &amp;" in value, f"Application: {value!r}")
+        choose(w, "Deny")
+        p.driver.expect(r"answer 53 .*", 10)
     finally:
         p.close()
 
@@ -1597,7 +1790,8 @@ def case_m(ctx):
 
 CASES = {"a": case_a, "b": case_b, "c": case_c, "d": case_d, "e": case_e, "f": case_f,
          "g": case_g, "h": case_h, "i": case_i, "j": case_j,
-         "k": case_k, "l": case_l, "m": case_m}
+         "k": case_k, "l": case_l, "m": case_m, "n": case_n,
+         "o": case_o}
 
 
 def install_monitor_desktop(ctx):
@@ -1672,7 +1866,7 @@ def main():
     parser.add_argument("--fake-prompt", help="the tests' stand-in prompt "
                         "(default: build/tests/pfsel-tools's fake_prompt)")
     args = parser.parse_args()
-    cases = args.cases or {"x11": "abcdefghij", "wayland": "ag", "gnome": "abgklm"}[args.backend]
+    cases = args.cases or {"x11": "abcdefghijno", "wayland": "ag", "gnome": "abgklm"}[args.backend]
     if any(c not in CASES for c in cases):
         parser.error(f"--cases: not cases of this test: {cases}")
     # Its own accessibility bus would take the place of a person's.
