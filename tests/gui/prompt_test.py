@@ -36,12 +36,19 @@ The cases (--backend x11 runs a to j, --backend wayland "a" and "g",
   g  the user's programs cannot answer: without
      PFSEL_PROMPT_ACCESSIBLE_ACTIONS, Allow and Deny pressed through the
      accessibility bus (DoAction, what any program of the user can do)
-     answer nothing, the question stays and the window says why; then the
-     person answers with real key presses (X11's XTEST, through AT-SPI's
-     generateKeyboardEvent and generateMouseEvent): Tab to Allow and
-     Space, Alt+D, a click on Allow.  Under GNOME the keys only, made by
-     mutter's virtual keyboard (its remote desktop interface); under
-     weston, where no client can make input, the refusal only.
+     answer nothing, the question stays and the window says why.  Under
+     X11, without PFSEL_PROMPT_XTEST_INPUT, key presses and clicks made
+     through XTEST (AT-SPI's generateKeyboardEvent and generateMouseEvent:
+     at-spi2-registryd makes them so, as any X client can) answer nothing
+     either: Tab to Allow and Space, Alt+D, a click on Allow; the question
+     stays and the window says it was XTEST.  The control: the same
+     presses and click, given a prompt with the administrator's
+     PFSEL_PROMPT_XTEST_INPUT=1, answer (Xvfb has no device a person
+     types on: the person's own keyboard under a real X server is
+     tests/packaging/debian-image's uinput device).  Under GNOME the keys
+     answer without any setting, made by mutter's virtual keyboard (its
+     remote desktop interface: the compositor's own input); under weston,
+     where no client can make input, the refusal only.
   h  a press in the first second after a question comes into view does
      not answer it; a second later the same press does.
   i  nothing on the session bus answers: the prompt owns no well-known
@@ -73,7 +80,9 @@ The cases (--backend x11 runs a to j, --backend wayland "a" and "g",
 Every case but g runs the prompt with PFSEL_PROMPT_ACCESSIBLE_ACTIONS=1 in
 the seam driver's environment (which the driver, as the agent does, gives
 the prompt): they work the buttons through AT-SPI actions, as an assistive
-technology does when the administrator lets it answer.
+technology does when the administrator lets it answer.  Only case g makes
+key presses or clicks under X11, and only its control has
+PFSEL_PROMPT_XTEST_INPUT=1.
 
 Each state is saved as build/logs/prompt-CASE[-STATE][-wayland|-gnome].png
 (under GNOME taken by the shell, org.gnome.Shell.Screenshot).  Under
@@ -109,9 +118,14 @@ ICON_COLOUR = "#ff00ff"
 
 # Set to 1 in the agent's environment: AT-SPI actions answer.
 ACCESSIBLE_ACTIONS = "PFSEL_PROMPT_ACCESSIBLE_ACTIONS"
+# Set to 1 in the agent's environment: under X11, XTEST's input answers.
+XTEST_INPUT = "PFSEL_PROMPT_XTEST_INPUT"
 # The notice the prompt shows when a program, not the person, pressed.
 REFUSED_NOTICE = ("Answer with the mouse or the keyboard: this window takes no answers "
                   "from other programs.")
+# ... and when the press or click was made through XTEST.
+XTEST_NOTICE = ("That key press or click was made by a program (X11's XTEST), not by a "
+                "keyboard or mouse: not an answer.")
 
 passed = 0
 failed = 0
@@ -210,14 +224,19 @@ class Driver(LineProgram):
     place, with prompt_args); its lines.
 
     With accessible_actions, PFSEL_PROMPT_ACCESSIBLE_ACTIONS=1 is in the
-    driver's environment, so in the prompt's: AT-SPI actions answer."""
+    driver's environment, so in the prompt's: AT-SPI actions answer; with
+    xtest_input, PFSEL_PROMPT_XTEST_INPUT=1: XTEST's input answers."""
 
-    def __init__(self, ctx, prompt_args=(), accessible_actions=True, program=None):
+    def __init__(self, ctx, prompt_args=(), accessible_actions=True, program=None,
+                 xtest_input=False):
         self.ctx = ctx
         env = dict(ctx.env)
         env.pop(ACCESSIBLE_ACTIONS, None)
+        env.pop(XTEST_INPUT, None)
         if accessible_actions:
             env[ACCESSIBLE_ACTIONS] = "1"
+        if xtest_input:
+            env[XTEST_INPUT] = "1"
         super().__init__("driver", [ctx.driver, program or ctx.prompt, *prompt_args], env,
                          ctx.prompt_log, stdin=subprocess.PIPE)
 
@@ -633,9 +652,9 @@ def question(ctx, **over):
 class Prompt:
     """A seam driver with its pfsel-prompt, and the prompt's accessibles."""
 
-    def __init__(self, ctx, prompt_args=(), accessible_actions=True):
+    def __init__(self, ctx, prompt_args=(), accessible_actions=True, xtest_input=False):
         self.ctx = ctx
-        self.driver = Driver(ctx, prompt_args, accessible_actions)
+        self.driver = Driver(ctx, prompt_args, accessible_actions, xtest_input=xtest_input)
         self.ready = self.driver.expect("ready", 10) is not None
         self.pid = self.driver.prompt_pid() if self.ready else None
         self.app = None
@@ -1105,7 +1124,7 @@ MOD1_MASK = 1 << 3
 
 
 def input_kind():
-    """How the tests make the person's input, for the checks' names."""
+    """How the tests make key presses and clicks, for the checks' names."""
     return "mutter's virtual keyboard" if shell is not None else "XTEST"
 
 
@@ -1194,8 +1213,8 @@ def case_g(ctx):
     # As the agent runs it by default: nothing in its environment.
     p = Prompt(ctx, accessible_actions=False)
     try:
-        if not check(f"{tag}g: the seam driver starts pfsel-prompt without {ACCESSIBLE_ACTIONS}",
-                     p.ready and p.pid, "\n".join(p.driver.seen)):
+        if not check(f"{tag}g: the seam driver starts pfsel-prompt without {ACCESSIBLE_ACTIONS} "
+                     f"and {XTEST_INPUT}", p.ready and p.pid, "\n".join(p.driver.seen)):
             return
         p.driver.ask(51, 60000, **question(ctx, rport=8051))
         w = p.window_with(ctx.exe, 20)
@@ -1207,45 +1226,91 @@ def case_g(ctx):
         if ctx.backend == "wayland":
             # No Wayland client can make another's input: nothing more.
             return
-        # The person, at the keyboard: Tab until Allow has the focus, Space.
-        allow = answer_control(w, "Allow")
-        tabs = tab_to(allow) if allow is not None else None
-        check(f"{tag}g: the person moves the focus to Allow with Tab (real key presses, "
-              f"{input_kind()})",
-              tabs is not None, f"Allow not focused after 30 presses of Tab: {allow}")
-        press_key(XK_SPACE)
-        got = p.driver.expect(r"answer 51 .*", 5)
-        check(f"{tag}g: Space on the focused Allow (after {tabs} Tab) answers: allow once",
-              got and got.group(0) == "answer 51 allow once -",
-              got.group(0) if got else "no answer; driver said: " + " | ".join(p.driver.seen))
+        if shell is not None:
+            # mutter's virtual keyboard is the compositor's own input.
+            keys_answer(ctx, p, w, 51, tag, answers=True)
+            return
+        keys_answer(ctx, p, w, 51, tag, answers=False)
+        screenshot(ctx, "g-xtest-refused")
+    finally:
+        p.close()
+    # The control: the administrator lets XTEST answer.
+    p = Prompt(ctx, accessible_actions=False, xtest_input=True)
+    try:
+        if not check(f"g: the seam driver starts pfsel-prompt with {XTEST_INPUT}=1 "
+                     f"(the administrator's), without {ACCESSIBLE_ACTIONS}",
+                     p.ready and p.pid, "\n".join(p.driver.seen)):
+            return
+        p.driver.ask(54, 60000, **question(ctx, rport=8054))
+        w = p.window_with(ctx.exe, 20)
+        if not check("g: with XTEST allowed, the question is shown", w is not None):
+            return
+        refused(ctx, p, w, 54, "Allow", "xtest-allowed: ")
+        keys_answer(ctx, p, w, 54, "xtest-allowed: ", answers=True)
+    finally:
+        p.close()
+
+
+def keys_answer(ctx, p, w, qid, tag, answers):
+    """Key presses and a click on question qid (shown in w), then on two
+    more: Tab to Allow and Space, Alt and Deny's mnemonic, a click on
+    Allow (not under GNOME: GTK 4.8 tells no window's place on a Wayland
+    screen).  Each answers, or (answers False) answers nothing: the
+    question stays and the window says XTEST made the press."""
+    how = input_kind()
+    if not answers:
+        how += f", without {XTEST_INPUT}"
+    elif shell is None:
+        how += f", with {XTEST_INPUT}=1"
+
+    def outcome(what, qid, want):
+        got = p.driver.expect(rf"answer {qid} .*", 5 if answers else 3)
+        if answers:
+            return check(f"{tag}g: {what} ({how}) answers: {want}",
+                         got and got.group(0) == f"answer {qid} {want} -",
+                         got.group(0) if got else "no answer; driver said: "
+                         + " | ".join(p.driver.seen))
+        port = f"80{qid}"
+        ok = check(f"{tag}g: {what} ({how}) gives the agent no answer within 3 s",
+                   got is None, got.group(0) if got else "")
+        ok &= check(f"{tag}g: ... and question {qid} is still the one shown",
+                    port in (field(w, "Port") or ""), f"Port: {field(w, 'Port')!r}")
+        notice = wait_for(lambda: field(w, "Notice") == XTEST_NOTICE, 3)
+        ok &= check(f"{tag}g: ... and the window says: {XTEST_NOTICE}", notice,
+                    f"Notice: {field(w, 'Notice')!r}")
+        return ok
+
+    # Tab until Allow has the focus, Space.
+    allow = answer_control(w, "Allow")
+    tabs = tab_to(allow) if allow is not None else None
+    check(f"{tag}g: Tab moves the focus to Allow ({how})",
+          tabs is not None, f"Allow not focused after 30 presses of Tab: {allow}")
+    press_key(XK_SPACE)
+    outcome(f"Space on the focused Allow (after {tabs} Tab)", qid, "allow once")
+    if answers:
         screenshot(ctx, "g-answered")
-        # Alt and Deny's mnemonic, wherever the focus is.
-        p.driver.ask(52, 60000, **question(ctx, rport=8052))
-        shown = wait_for(lambda: "8052" in (field(w, "Port") or ""), 10)
-        deny = answer_control(w, "Deny") if shown else None
-        check(f"{tag}g: the next question is shown, its Deny armed", deny is not None)
+        qid += 1
+        p.driver.ask(qid, 60000, **question(ctx, rport=8000 + qid))
+    # Alt and Deny's mnemonic, wherever the focus is.
+    shown = wait_for(lambda: str(8000 + qid) in (field(w, "Port") or ""), 10)
+    deny = answer_control(w, "Deny") if shown else None
+    check(f"{tag}g: question {qid} is shown, its Deny armed", deny is not None)
+    if answers:
         notice = field(w, "Notice")
         check(f"{tag}g: the notice is gone with the question it was about", notice is None,
               f"Notice: {notice!r}")
-        press_with_alt(XK_D)
-        got = p.driver.expect(r"answer 52 .*", 5)
-        check(f"{tag}g: Alt+D (Deny's mnemonic, real key presses) answers: deny once",
-              got and got.group(0) == "answer 52 deny once -",
-              got.group(0) if got else "no answer; driver said: " + " | ".join(p.driver.seen))
-        if shell is not None:
-            # GTK 4.8 tells no window's place on a Wayland screen: no click.
-            return
-        # The pointer: a click on Allow.
-        p.driver.ask(53, 60000, **question(ctx, rport=8053))
-        shown = wait_for(lambda: "8053" in (field(w, "Port") or ""), 10)
-        allow = answer_control(w, "Allow") if shown else None
-        where = click_on(allow) if allow is not None else None
-        got = p.driver.expect(r"answer 53 .*", 5)
-        check(f"g: a click on Allow (a real click at {where}, XTEST) answers: allow once",
-              got and got.group(0) == "answer 53 allow once -",
-              got.group(0) if got else "no answer; driver said: " + " | ".join(p.driver.seen))
-    finally:
-        p.close()
+    press_with_alt(XK_D)
+    outcome("Alt+D (Deny's mnemonic)", qid, "deny once")
+    if shell is not None:
+        return
+    if answers:
+        qid += 1
+        p.driver.ask(qid, 60000, **question(ctx, rport=8000 + qid))
+    # The pointer: a click on Allow.
+    shown = wait_for(lambda: str(8000 + qid) in (field(w, "Port") or ""), 10)
+    allow = answer_control(w, "Allow") if shown else None
+    where = click_on(allow) if allow is not None else None
+    outcome(f"a click on Allow (at {where})", qid, "allow once")
 
 
 def case_h(ctx):
