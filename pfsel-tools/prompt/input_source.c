@@ -31,7 +31,10 @@
  * while a program holds Alt down through XTEST, or has latched or locked
  * Alt (XKB lets any client), would be Alt and a mnemonic.  A key press
  * while a key is held down through XTEST, or with Alt latched or locked,
- * is synthetic too.
+ * is synthetic too.  Which keys are held, and by what device, the raw
+ * key events tell (selected on the root window: they come whichever
+ * window has the focus); a key already down when the prompt starts is
+ * taken as a program's until it is released.
  *
  * Under Wayland no client makes another's input: every event is the
  * compositor's, and none is synthetic here.
@@ -54,6 +57,14 @@
 /* XInput2 device ids: the X server has far fewer devices than this. */
 #define DEVICE_IDS 256
 
+/* What a device id is. */
+enum device_kind {
+	DEVICE_NONE, /* none now, or one that could not be asked */
+	DEVICE_LOGICAL, /* a master: its events are its slaves' */
+	DEVICE_PHYSICAL, /* a slave or floating device without the property */
+	DEVICE_XTEST, /* a slave or floating device with it */
+};
+
 /* One XInput2 (or core) key, button or touch event, as it arrived. */
 struct noted_event {
 	int evtype; /* XI_KeyPress, ... (a core event: its XI2 type) */
@@ -68,9 +79,12 @@ struct prompt_input_source {
 	gulong handler;
 	int xi_opcode;
 	Atom xtest_property;
-	/* Whether each device id is a physical device of the server's. */
-	gboolean physical[DEVICE_IDS];
-	/* The key codes held down through synthetic presses. */
+	/* What each device id is (enum device_kind). */
+	unsigned char kind[DEVICE_IDS];
+	/*
+	 * The key codes held down by other than a physical device, or
+	 * already down at the start (by whom, unknown).
+	 */
 	unsigned char synthetic_keys[256 / 8];
 	struct noted_event noted[NOTED_EVENTS];
 	unsigned int next;
@@ -98,16 +112,16 @@ static gboolean has_xtest_property(struct prompt_input_source *src, int id)
 }
 
 /*
- * Which devices are physical: slave and floating devices without the
- * XTEST property.  Logical devices make no events of their own.  Asked
- * again whenever the server says its devices changed.
+ * What each device is; the physical ones: slave and floating devices
+ * without the XTEST property.  Asked again whenever the server says its
+ * devices changed.
  */
 static void read_devices(struct prompt_input_source *src)
 {
 	XIDeviceInfo *info;
 	int i, n = 0;
 
-	memset(src->physical, 0, sizeof(src->physical));
+	memset(src->kind, DEVICE_NONE, sizeof(src->kind));
 	gdk_x11_display_error_trap_push(src->display);
 	info = XIQueryDevice(src->xdisplay, XIAllDevices, &n);
 	gdk_x11_display_error_trap_pop_ignored(src->display);
@@ -116,11 +130,12 @@ static void read_devices(struct prompt_input_source *src)
 
 		if (dev->deviceid < 0 || dev->deviceid >= DEVICE_IDS)
 			continue;
-		if (dev->use != XISlavePointer && dev->use != XISlaveKeyboard &&
-		    dev->use != XIFloatingSlave)
-			continue;
-		src->physical[dev->deviceid] =
-			!has_xtest_property(src, dev->deviceid);
+		if (dev->use == XIMasterPointer || dev->use == XIMasterKeyboard)
+			src->kind[dev->deviceid] = DEVICE_LOGICAL;
+		else if (has_xtest_property(src, dev->deviceid))
+			src->kind[dev->deviceid] = DEVICE_XTEST;
+		else
+			src->kind[dev->deviceid] = DEVICE_PHYSICAL;
 	}
 	if (info)
 		XIFreeDeviceInfo(info);
@@ -148,27 +163,40 @@ static gboolean synthetic_key_held(const struct prompt_input_source *src)
 	return FALSE;
 }
 
+static enum device_kind kind_of(const struct prompt_input_source *src, int id)
+{
+	return id >= 0 && id < DEVICE_IDS ? src->kind[id] : DEVICE_NONE;
+}
+
+/*
+ * A key pressed or released anywhere: which are held, and by what.  A
+ * raw event names its device in deviceid (its sourceid is 0 on some
+ * servers); the logical keyboard's own raw events repeat its slaves'.
+ */
+static void note_raw_key(struct prompt_input_source *src, const XIRawEvent *ev)
+{
+	const unsigned int key = (unsigned int)ev->detail & 0xff;
+	const unsigned char bit = 1u << (key % 8);
+	const enum device_kind kind = kind_of(src, ev->deviceid);
+
+	if (kind == DEVICE_LOGICAL)
+		return;
+	if (ev->evtype == XI_RawKeyRelease)
+		src->synthetic_keys[key / 8] &= ~bit;
+	else if (kind != DEVICE_PHYSICAL)
+		src->synthetic_keys[key / 8] |= bit;
+}
+
 static void note_device_event(struct prompt_input_source *src,
 			      const XIDeviceEvent *ev)
 {
-	const unsigned int key = ev->detail & 0xff;
-	gboolean from_device = ev->sourceid >= 0 && ev->sourceid < DEVICE_IDS &&
-			       src->physical[ev->sourceid];
+	gboolean from_device = kind_of(src, ev->sourceid) == DEVICE_PHYSICAL;
 
-	if (ev->evtype == XI_KeyPress || ev->evtype == XI_KeyRelease) {
-		if (!from_device) {
-			if (ev->evtype == XI_KeyPress)
-				src->synthetic_keys[key / 8] |= 1u << (key % 8);
-			else
-				src->synthetic_keys[key / 8] &=
-					~(1u << (key % 8));
-		} else if (ev->evtype == XI_KeyPress &&
-			   (synthetic_key_held(src) ||
-			    ((ev->mods.latched | ev->mods.locked) & Mod1Mask))) {
-			/* Its modifiers may be a program's. */
-			from_device = FALSE;
-		}
-	}
+	/* Its modifiers may be a program's. */
+	if (ev->evtype == XI_KeyPress &&
+	    (synthetic_key_held(src) ||
+	     ((ev->mods.latched | ev->mods.locked) & Mod1Mask)))
+		from_device = FALSE;
 	note(src, ev->evtype, (unsigned int)ev->detail, ev->time, from_device);
 }
 
@@ -189,6 +217,10 @@ static gboolean on_xevent(GdkX11Display *display, gpointer xevent,
 		switch (ev->xcookie.evtype) {
 		case XI_HierarchyChanged:
 			read_devices(src);
+			break;
+		case XI_RawKeyPress:
+		case XI_RawKeyRelease:
+			note_raw_key(src, ev->xcookie.data);
 			break;
 		case XI_KeyPress:
 		case XI_KeyRelease:
@@ -221,12 +253,13 @@ static gboolean on_xevent(GdkX11Display *display, gpointer xevent,
 }
 
 /*
- * Hear of every change of the server's devices: XI_HierarchyChanged on
- * the root window, for all devices, added to what the display's client
- * selected there already (GDK selects it too; a selection replaces the
- * client's last one).
+ * Hear of every change of the server's devices (XI_HierarchyChanged) and
+ * of every key pressed and released (the raw events) on the root window,
+ * for all devices, added to what the display's client selected there
+ * already (GDK selects the first too; a selection replaces the client's
+ * last one).
  */
-static void select_hierarchy_changes(struct prompt_input_source *src)
+static void select_root_events(struct prompt_input_source *src)
 {
 	Window root = DefaultRootWindow(src->xdisplay);
 	unsigned char bits[XIMaskLen(XI_LASTEVENT)] = { 0 };
@@ -248,6 +281,8 @@ static void select_hierarchy_changes(struct prompt_input_source *src)
 	if (selected)
 		XFree(selected);
 	XISetMask(bits, XI_HierarchyChanged);
+	XISetMask(bits, XI_RawKeyPress);
+	XISetMask(bits, XI_RawKeyRelease);
 	XISelectEvents(src->xdisplay, root, &mask, 1);
 }
 
@@ -271,9 +306,11 @@ struct prompt_input_source *prompt_input_source_new(GdkDisplay *display)
 		src->xi_opcode = -1;
 	src->xtest_property = XInternAtom(src->xdisplay, "XTEST Device", False);
 	if (src->xi_opcode >= 0) {
-		select_hierarchy_changes(src);
+		select_root_events(src);
 		read_devices(src);
 	}
+	/* Keys down already: pressed by whom, no event says. */
+	XQueryKeymap(src->xdisplay, (char *)src->synthetic_keys);
 	src->handler =
 		g_signal_connect(display, "xevent", G_CALLBACK(on_xevent), src);
 	return src;
