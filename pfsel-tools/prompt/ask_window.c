@@ -745,6 +745,7 @@ static void on_answer_pressed(GtkGestureClick *click, int n_press, double x,
 	(void)y;
 	b->pressed_us = g_get_monotonic_time();
 	b->released_us = 0;
+	b->release_synthetic = FALSE;
 	b->press_synthetic = prompt_input_synthetic(
 		b->w->input, gtk_event_controller_get_current_event(
 				     GTK_EVENT_CONTROLLER(click)));
