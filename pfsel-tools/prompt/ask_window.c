@@ -290,6 +290,23 @@ static void disarm(struct ask_window *w)
 	w->arm_timer = g_timeout_add(ARM_MS, on_armed, w);
 }
 
+/*
+ * The window gaining the focus is a question coming into view too: a
+ * program of the user's can give the prompt the focus (XSetInputFocus,
+ * any X client may) just as the person presses Space in another window,
+ * with Allow focused beforehand; the buttons wait ARM_MS again.
+ */
+static void on_active_changed(GObject *window, GParamSpec *pspec, gpointer data)
+{
+	struct ask_window *w = data;
+
+	(void)pspec;
+	if (w->current && gtk_window_is_active(GTK_WINDOW(window))) {
+		disarm(w);
+		update_answer_part(w);
+	}
+}
+
 /* ---- The question being read ------------------------------------------ */
 
 static void update_time_left(struct ask_window *w)
@@ -1363,6 +1380,8 @@ GtkWindow *prompt_ask_window_new(GtkApplication *app, int fd,
 	gtk_window_set_icon_name(w->window, "security-high");
 	g_signal_connect(window, "close-request", G_CALLBACK(on_close_request),
 			 w);
+	g_signal_connect(window, "notify::is-active",
+			 G_CALLBACK(on_active_changed), w);
 	g_object_set_data_full(G_OBJECT(window), "pfsel-ask-window", w,
 			       ask_window_free);
 	/* Before any widget: which key, on which focus, answers. */

@@ -8,13 +8,20 @@
  * could press Allow.  GTK 4's events name only the logical devices
  * ("Virtual core pointer"), but the XInput2 events under them carry the
  * device that made them (sourceid).  The X server gives each logical
- * pointer and keyboard a pair of XTEST devices, and each of those the
- * device property "XTEST Device", which no client can change or delete
- * (the server's handler refuses).  A device's name is whatever its maker
- * chose -- a uinput device, root's, can call itself "Virtual core XTEST
- * keyboard" -- but only the server's own XTEST devices carry that
- * property; and a client cannot make a device of any other kind (adding
- * a logical device pair brings XTEST devices with it).
+ * pointer and keyboard a pair of XTEST devices, named after it ("NAME
+ * XTEST keyboard", "NAME XTEST pointer"), and each of those the device
+ * property "XTEST Device", which no client can change or delete on them
+ * (the server's handler refuses).  Either alone does not tell: a
+ * uinput device, root's, can call itself "Virtual core XTEST keyboard",
+ * and a client can add the property to any other device; together they
+ * do, and a client cannot make a device of any other kind (adding a
+ * logical device pair brings XTEST devices with it).
+ *
+ * What this does not catch: XTEST's older device form
+ * (XTestFakeDeviceKeyEvent after XOpenDevice) makes input as the named
+ * device itself, the physical keyboard or mouse, indistinguishable from
+ * the person's (docs/THREAT-MODEL.md: under X11 a program can still
+ * answer so).
  *
  * So each XInput2 key, button and touch event is noted as it arrives
  * (GdkX11Display's "xevent" signal, before GDK translates it): its type,
@@ -112,6 +119,20 @@ static gboolean has_xtest_property(struct prompt_input_source *src, int id)
 }
 
 /*
+ * Whether @name is an XTEST device's: the server names those after their
+ * logical device, "NAME XTEST keyboard" and "NAME XTEST pointer".  The
+ * property alone does not tell: a client may add "XTEST Device" to any
+ * other device (the server's handler guards it on the XTEST devices
+ * only), and the person's own keyboard would then be refused.  A device
+ * of another kind with such a name is root's making (uinput).
+ */
+static gboolean is_xtest_name(const char *name)
+{
+	return name && (g_str_has_suffix(name, " XTEST keyboard") ||
+			g_str_has_suffix(name, " XTEST pointer"));
+}
+
+/*
  * What each device is; the physical ones: slave and floating devices
  * without the XTEST property.  Asked again whenever the server says its
  * devices changed.
@@ -132,7 +153,8 @@ static void read_devices(struct prompt_input_source *src)
 			continue;
 		if (dev->use == XIMasterPointer || dev->use == XIMasterKeyboard)
 			src->kind[dev->deviceid] = DEVICE_LOGICAL;
-		else if (has_xtest_property(src, dev->deviceid))
+		else if (is_xtest_name(dev->name) &&
+			 has_xtest_property(src, dev->deviceid))
 			src->kind[dev->deviceid] = DEVICE_XTEST;
 		else
 			src->kind[dev->deviceid] = DEVICE_PHYSICAL;

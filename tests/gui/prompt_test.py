@@ -1710,6 +1710,16 @@ def attack_fails(ctx, p, w, qid, what):
     return ok
 
 
+def x11_limitation(ctx, p, qid, what):
+    """An attack docs/THREAT-MODEL.md lists as undefended under X11 (XTEST's
+    device form): what it did, said on its own line, not counted.  True
+    when it answered (the next question is then needed)."""
+    got = p.driver.expect(rf"answer {qid} .*", 3)
+    print(f"X11 LIMITATION (undefended, THREAT-MODEL): {what}: "
+          + (got.group(0) if got else "no answer"), flush=True)
+    return got is not None
+
+
 def next_question(ctx, p, w, qid):
     """Ask qid (port 80qid) and wait for it to be shown and armed; its
     Allow, or None."""
@@ -1778,26 +1788,26 @@ def case_x(ctx):
         if allow is not None and not focused(allow):
             tab_to(allow)
         out = xattack(ctx, "devkey", "space")
-        if not attack_fails(ctx, p, w, qid, "Space on the focused Allow made through XTEST "
-                            f"on the physical keyboard's device (XTestFakeDeviceKeyEvent: "
-                            f"{out})"):
+        if x11_limitation(ctx, p, qid, "Space on the focused Allow made through XTEST "
+                          f"on the physical keyboard's device (XTestFakeDeviceKeyEvent: "
+                          f"{out})"):
             screenshot(ctx, "x-devkey-answered")
             allow = next_question(ctx, p, w, qid := qid + 1)
         # ... "always" chosen through the accessibility bus (allowed: it
         # answers nothing), then Alt+A on that device: a rule added.
         chose = choose(w, "Always")
         out = xattack(ctx, "devkey", "a", "alt")
-        if not attack_fails(ctx, p, w, qid, f"\"Always\" chosen through AT-SPI ({chose}), "
-                            "then Alt+A made through XTEST on the physical keyboard's "
-                            f"device ({out})"):
+        if x11_limitation(ctx, p, qid, f"\"Always\" chosen through AT-SPI ({chose}), "
+                          "then Alt+A made through XTEST on the physical keyboard's "
+                          f"device ({out})"):
             allow = next_question(ctx, p, w, qid := qid + 1)
         # ... and a click, on the physical pointer's device.
         if allow is not None:
             x, y = middle(allow)
             out = xattack(ctx, "devclick", x, y)
-            if not attack_fails(ctx, p, w, qid, f"a click on Allow at ({x}, {y}) made "
-                                "through XTEST on the physical pointer's device "
-                                f"(XTestFakeDeviceButtonEvent: {out})"):
+            if x11_limitation(ctx, p, qid, f"a click on Allow at ({x}, {y}) made "
+                              "through XTEST on the physical pointer's device "
+                              f"(XTestFakeDeviceButtonEvent: {out})"):
                 allow = next_question(ctx, p, w, qid := qid + 1)
         # ... XKB's MouseKeys: a keypad key pressed through XTEST clicks
         #     (the server makes the click on the XTEST pointer).
@@ -1850,8 +1860,8 @@ def case_x(ctx):
         m = re.search(r"keyboard (\d+) property (\d+), pointer (\d+) property (\d+)", out)
         keyboard = (m.group(1), m.group(3)) if m else None
         added = bool(m and m.group(2) == "1" and m.group(4) == "1")
-        check("x: adding the \"XTEST Device\" property to the physical keyboard and "
-              "pointer is refused", not added, GOT_THROUGH + out)
+        log("x: the \"XTEST Device\" property added to the physical keyboard and pointer:",
+            out)
         if added:
             time.sleep(0.5)
             out = xattack(ctx, "devkey", "space", "-", keyboard[0])
