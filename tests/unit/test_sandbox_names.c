@@ -55,10 +55,7 @@ static void test_accepted_forms(void **state)
 /* Every rejected form, its message and the character it points at. */
 static void test_rejected_forms(void **state)
 {
-	static const struct {
-		const char *source;
-		const char *message;
-	} cases[] = {
+	static const struct source_error cases[] = {
 		{ "allow flatpak org.mozilla;\n",
 		  "test.pfw:1:15: error: a Flatpak application ID is a reverse DNS name of three elements or more" },
 		{ "allow flatpak org..mozilla.firefox;\n",
@@ -112,16 +109,7 @@ static void test_rejected_forms(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct compiled c;
-
-		compile_text(&c, cases[i].source, NULL, false);
-		if (!said(&c, cases[i].message))
-			fail_msg("%s: got %s", cases[i].source,
-				 c.messages ? c.messages : "nothing");
-		assert_true(c.errors > 0);
-		compiled_free(&c);
-	}
+	expect_source_errors(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
 /* Flatpak's limit, 255 characters, is the ID's whole length. */
