@@ -63,14 +63,22 @@ char *prompt_escape_flags(const char *text, unsigned int flags)
 	return buf;
 }
 
+/* @path as its sandbox identity (@kind, @id) or, with none, escaped. */
+static char *app_text_of(const enum app_sandbox kind, const char *id,
+			 const char *path)
+{
+	if (kind == APP_SANDBOX_NONE)
+		return prompt_escape(path);
+	/* The ID is one the language's check took: no escaping needed. */
+	return g_strdup_printf("%s %s", app_sandbox_keyword(kind), id);
+}
+
 char *prompt_app_text(const char *path)
 {
-	char id[APP_SANDBOX_ID_SIZE], text[APP_SANDBOX_ID_SIZE + 16];
+	char id[APP_SANDBOX_ID_SIZE];
+	const enum app_sandbox kind = app_sandbox_of(path, id);
 
-	if (app_sandbox_of(path, id) != APP_SANDBOX_NONE &&
-	    app_path_text(path, text, sizeof(text)) >= 0)
-		return g_strdup(text);
-	return prompt_escape(path);
+	return app_text_of(kind, id, path);
 }
 
 void prompt_set_accessible_name(GtkWidget *widget, const char *name)
@@ -291,12 +299,13 @@ static char *request_phrase(const struct pfsel_question *q)
  */
 static char *sandboxed_path_text(const char *path)
 {
-	g_autofree char *shown = prompt_app_text(path);
-	g_autofree char *escaped = prompt_escape(path);
 	char id[APP_SANDBOX_ID_SIZE];
+	const enum app_sandbox kind = app_sandbox_of(path, id);
+	g_autofree char *shown = NULL, *escaped = prompt_escape(path);
 
-	if (app_sandbox_of(path, id) == APP_SANDBOX_NONE)
+	if (kind == APP_SANDBOX_NONE)
 		return g_steal_pointer(&escaped);
+	shown = app_text_of(kind, id, path);
 	return g_strdup_printf("%s (%s)", shown, escaped);
 }
 

@@ -106,6 +106,11 @@ const char *app_sandbox_label(const enum app_sandbox kind)
 	return pfw_sandbox_label((enum pfw_sandbox)kind);
 }
 
+const char *app_sandbox_keyword(const enum app_sandbox kind)
+{
+	return pfw_sandbox_keyword((enum pfw_sandbox)kind);
+}
+
 int app_path_text(const char *path, char *buf, const size_t size)
 {
 	char id[APP_SANDBOX_ID_SIZE];
@@ -113,8 +118,7 @@ int app_path_text(const char *path, char *buf, const size_t size)
 	int n;
 
 	if (kind != APP_SANDBOX_NONE)
-		n = snprintf(buf, size, "%s %s",
-			     pfw_sandbox_keyword((enum pfw_sandbox)kind), id);
+		n = snprintf(buf, size, "%s %s", app_sandbox_keyword(kind), id);
 	else
 		n = pfsel_escape(path, buf, size, PFSEL_ESCAPE_QUOTE);
 	if (n < 0)

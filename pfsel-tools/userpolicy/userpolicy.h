@@ -491,6 +491,9 @@ void app_sandbox_set_snap_mounts(const char *dir);
 /* "Flatpak" or "Snap", as a person reads the kind; NULL for none. */
 const char *app_sandbox_label(enum app_sandbox kind);
 
+/* "flatpak" or "snap", as the language writes the kind; NULL for none. */
+const char *app_sandbox_keyword(enum app_sandbox kind);
+
 /**
  * app_path_text - An application's path as the language writes it
  * @path: an executable's or a script's path, as the kernel names it.
