@@ -20,8 +20,10 @@
  * symbolic link on the way, or a mount namespace, can make that name
  * another file by then, and the other script would run as the one the
  * kernel named.  So the script identity is given only when the name holds
- * no symbolic link and names the very file executed (else the process is
- * the interpreter run by hand: no script), and until the interpreter has
+ * no symbolic link, names the very file executed, and no one but root and
+ * the owners of its folders can make it lead elsewhere (name_is_root_s():
+ * not in a user namespace of the user's making); else the process is the
+ * interpreter run by hand, without the script.  Until the interpreter has
  * opened that file, an open of another file by the script's path fails.
  * A handler that passes the file itself (binfmt_misc's "O" and "C" flags)
  * leaves nothing to race.
@@ -34,6 +36,7 @@
 #include <linux/cred.h>
 #include <linux/dcache.h>
 #include <linux/fs.h>
+#include <linux/fs_struct.h>
 #include <linux/lsm_hooks.h>
 #include <linux/namei.h>
 #include <linux/path.h>
@@ -173,26 +176,70 @@ static bool names_file_plainly(const char *const name,
 	return same;
 }
 
-/*
- * Whether only root can make the script's name lead elsewhere between
- * execve() and the interpreter's open of it.  The watch (hook_file_open())
- * refuses another file at the script's own path, but a name can be made
- * to lead to another path: a folder on its way mounted over, or renamed
- * and replaced by a symbolic link, and the interpreter follows links.
- * Mounts: a task of the initial user namespace is in a mount namespace
- * that only a task privileged there can change (one of a user's making
- * is owned by the user's own user namespace, and joining another needs
- * CAP_SYS_ADMIN in one's own; a user's namespaces are slaves of init's
- * and propagate nothing back).  Folders: the name is checked plain (no
- * link, no "..") from the process's root and directory, so its folders
- * are the script's own parents, and a script in a folder the user can
- * write is the user's to replace anyway.  In a user namespace of the
- * user's making (Flatpak's bwrap, unshare) the process is the
- * interpreter run by hand.
+/**
+ * pfsel_exec_shares_fs - Whether another task holds the exec'ing filesystem context
+ *
+ * @bprm: the execve() under way, in the calling task.
+ *
+ * check_unsafe_exec() counts only other processes sharing the fs_struct
+ * (LSM_UNSAFE_SHARE); a thread of the caller holds it too until
+ * de_thread(), which comes after the checks.  Either can chroot() or
+ * chdir() between a check and the new program's first lookups.
+ *
+ * Return: true when some other task holds the caller's fs_struct.
  */
-static bool name_stays_root_s(const struct linux_binprm *const bprm)
+bool pfsel_exec_shares_fs(const struct linux_binprm *const bprm)
 {
-	return bprm->cred->user_ns == &init_user_ns;
+	struct fs_struct *const fs = current->fs;
+	bool shared;
+
+	if (bprm->unsafe & LSM_UNSAFE_SHARE)
+		return true;
+	spin_lock(&fs->lock);
+	shared = fs->users != 1;
+	spin_unlock(&fs->lock);
+	return shared;
+}
+
+/*
+ * Whether no one but root and the owners of its folders can make the
+ * script's name lead elsewhere between execve() and the interpreter's
+ * open of it.  The name was found plain (names_file_plainly()): no link,
+ * no "..", from the process's root and current directory.  What it
+ * leads to then depends on:
+ *
+ * - the mounts of the process's mount namespace.  A task of the initial
+ *   user namespace is in one that only a task privileged there can
+ *   change: one of a user's making is owned by a user namespace of the
+ *   user's (and a task that enters that user namespace leaves the
+ *   initial one; joining such a mount namespace from the initial user
+ *   namespace needs CAP_SYS_ADMIN in it), and a user's mount namespaces
+ *   are slaves of the ones they were copied from, so that nothing mounted
+ *   there propagates back.  A user's FUSE mounts (fusermount3) go on
+ *   folders the user may write, the next point's;
+ * - the entries of the folders on the way, which their owners change: a
+ *   folder on a script's way that the user's programs may write makes
+ *   the script theirs to replace anyway (docs/THREAT-MODEL.md, "Not
+ *   defended");
+ * - the process's root and current directory: in the initial user
+ *   namespace only root may chroot(), and the current directory, read
+ *   by a relative name, is moved by another task holding the fs_struct
+ *   (a clone(CLONE_FS) sibling, a thread until de_thread()).
+ *
+ * In a user namespace other than the initial one (a sandbox's bwrap,
+ * unshare, a rootless container) any of the process's own tasks may
+ * mount over a folder on the way, or rename one of a tmpfs of its own,
+ * and put a symbolic link there: the interpreter would open the user's
+ * file under the script's name at another path, which hook_file_open()
+ * cannot tell from any other open.  So there, and for a relative name
+ * whose directory another task can move, the process is the interpreter
+ * run by hand, without the script.
+ */
+static bool name_is_root_s(const struct linux_binprm *const bprm)
+{
+	if (bprm->cred->user_ns != &init_user_ns)
+		return false;
+	return bprm->filename[0] == '/' || !pfsel_exec_shares_fs(bprm);
 }
 
 static void set_cred_app(const struct cred *const cred,
@@ -266,7 +313,7 @@ static int identify_script(struct linux_binprm *const bprm)
 	 * options) without looking at the descriptor.
 	 */
 	if (!names_file_plainly(bprm->filename, first) ||
-	    !name_stays_root_s(bprm))
+	    !name_is_root_s(bprm))
 		has_script = false;
 	if (first->exe && has_script) {
 		script = kstrdup(first->exe, GFP_KERNEL_ACCOUNT);

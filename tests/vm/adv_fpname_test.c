@@ -49,9 +49,19 @@
  * the name was) leads the same name to a file at another absolute path.
  * In the sandbox the folders of app->seen are the attacker's own (its
  * tmpfs root), so a rename suffices; by init's name it takes a mount in a
- * namespace of its own.  These tests fail until that is fixed.
- * mount_churn_while_named passes: 20 runs named and allowed, no lock
+ * namespace of its own.
+ * mount_churn_while_named passed: 20 runs named and allowed, no lock
  * report on the console.
+ *
+ * The fix (exec.c, name_is_root_s()): a script is named only when the
+ * exec'ing task is of the initial user namespace, whose mounts only root
+ * changes; in a sandbox of the user's making the process is the
+ * interpreter run by hand.  So each script case now shows: by its place
+ * from init's namespace, the script is named and allowed (the control);
+ * in pfuser1's namespace, unchanged or attacked, race_interp runs
+ * without the script and is denied, and the attacker's file never runs
+ * as the application's.  The churn runs the application's own program
+ * (bin/ri, a copy of race_interp), which is named by its place.
  */
 
 #define _GNU_SOURCE
@@ -136,6 +146,7 @@ FIXTURE_SETUP(advfp)
 			    " " CHURN));
 	ASSERT_EQ(0, pfsel_create_file(FILES_SCRIPT,
 				       "#!" INTERP "\ntrusted\n", 0755));
+	ASSERT_EQ(0, pfsel_copy_file(INTERP, FILES "/bin/ri", 0755));
 	ASSERT_EQ(0, pfsel_load("adv_fpname_1001"));
 }
 
@@ -268,6 +279,29 @@ static int run_stopped(const char *script, enum change change)
 	return pfsel_wait_status(pid);
 }
 
+/*
+ * Runs the application's own program, bin/ri (race_interp's copy), on
+ * @script, beside it: its status.
+ */
+static int run_program(const char *script)
+{
+	char ri[256];
+	pid_t pid;
+
+	snprintf(ri, sizeof(ri), "%.*s/ri", (int)(strrchr(script, '/') - script),
+		 script);
+	pid = fork();
+	if (pid < 0)
+		return 121;
+	if (pid == 0) {
+		char *argv[] = { ri, (char *)script, NULL };
+
+		execv(ri, argv);
+		_exit(127);
+	}
+	return pfsel_wait_status(pid);
+}
+
 /* As pfuser1 (pfsel_run_as): the attack; the interpreter's status. */
 static int attacker(void *arg)
 {
@@ -283,7 +317,8 @@ static int attacker(void *arg)
 		script = a->at_sb ? "/sb/app/bin/s" : "/app/bin/s";
 	}
 	for (i = 0; i < (a->runs ? a->runs : 1); i++) {
-		status = run_stopped(script, a->change);
+		status = a->runs ? run_program(script) :
+				   run_stopped(script, a->change);
 		if (status != RACE_TRUSTED_ALLOWED)
 			break;
 	}
@@ -299,67 +334,95 @@ static int attack(enum change change, bool sandbox)
 }
 
 /*
- * Control: the script run in the sandbox, unchanged, is the application's
- * (allowed); the attacker's file bound over its own path is refused.
- * Attack: /app made a link to the attacker's folder after the exec.
+ * The control of every script case: the application's script run by its
+ * place from init's namespace (no namespace of pfuser1's) is
+ * race_interp with the script, allowed.
+ */
+static int by_place(void *unused)
+{
+	char *argv[] = { FILES_SCRIPT, NULL };
+
+	execv(FILES_SCRIPT, argv);
+	return 127;
+}
+
+static void control_by_place(struct __test_metadata *_metadata)
+{
+	int result = pfsel_run_as(PFSEL_UID1, by_place, NULL);
+
+	TH_LOG("control, by its place from init's namespace: %s (%d)",
+	       outcome(result), result);
+	ASSERT_EQ(RACE_TRUSTED_ALLOWED, result);
+}
+
+/*
+ * In the sandbox (a user namespace of pfuser1's) the script gives no
+ * identity: race_interp run by hand, denied, unchanged or not (exec.c,
+ * name_is_root_s()).  Before, the unchanged run was allowed and the
+ * attack (/app made a link to the attacker's folder after the exec) ran
+ * the attacker's file as the application's, allowed.
  */
 TEST_F_TIMEOUT(advfp, script_repointed_in_sandbox, 240)
 {
 	int result;
 
+	control_by_place(_metadata);
 	result = attack(CHANGE_NONE, true);
-	TH_LOG("control, unchanged: %s (%d)", outcome(result), result);
-	ASSERT_EQ(RACE_TRUSTED_ALLOWED, result);
+	TH_LOG("in the sandbox, unchanged: %s (%d)", outcome(result), result);
+	EXPECT_EQ(RACE_TRUSTED_DENIED, result);
 	result = attack(CHANGE_BIND_OVER, true);
-	TH_LOG("control, bound over its path: %s (%d)", outcome(result),
-	       result);
-	ASSERT_EQ(RACE_OPEN_DENIED, result);
+	TH_LOG("the attacker's file bound over its path: %s (%d)",
+	       outcome(result), result);
+	EXPECT_EQ(RACE_EVIL_DENIED, result);
 
 	result = attack(CHANGE_APP_TO_LINK, true);
 	TH_LOG("attack, /app made a link after exec: %s (%d)",
 	       outcome(result), result);
-	EXPECT_NE(RACE_EVIL_ALLOWED, result);
+	EXPECT_EQ(RACE_EVIL_DENIED, result);
 }
 
 /* The same with a rename in the attacker's own folder, no mount change. */
 TEST_F_TIMEOUT(advfp, script_renamed_in_sandbox, 240)
 {
-	struct attack control = { CHANGE_NONE, true, true, 0 };
+	struct attack unchanged = { CHANGE_NONE, true, true, 0 };
 	int result;
 
-	result = pfsel_run_as(PFSEL_UID1, attacker, &control);
-	TH_LOG("control, /sb/app/bin/s unchanged: %s (%d)", outcome(result),
-	       result);
-	ASSERT_EQ(RACE_TRUSTED_ALLOWED, result);
+	control_by_place(_metadata);
+	result = pfsel_run_as(PFSEL_UID1, attacker, &unchanged);
+	TH_LOG("/sb/app/bin/s unchanged: %s (%d)", outcome(result), result);
+	EXPECT_EQ(RACE_TRUSTED_DENIED, result);
 	result = attack(CHANGE_RENAME_TO_LINK, true);
 	TH_LOG("attack, /sb renamed, a link in its place: %s (%d)",
 	       outcome(result), result);
-	EXPECT_NE(RACE_EVIL_ALLOWED, result);
-	EXPECT_NE(SETUP_FAILED, result);
+	EXPECT_EQ(RACE_EVIL_DENIED, result);
 }
 
 /*
- * Before the third step: the script by its own path (init's), a tmpfs
- * over a folder on it in the attacker's namespace, a link in it.
+ * The script by its own path (init's), a tmpfs over a folder on it in
+ * the attacker's namespace, a link in it: in that namespace, too, no
+ * script identity.
  */
 TEST_F_TIMEOUT(advfp, script_repointed_by_init_name, 240)
 {
 	int result;
 
+	control_by_place(_metadata);
 	result = attack(CHANGE_NONE, false);
-	TH_LOG("control, by init's path in its namespace: %s (%d)",
-	       outcome(result), result);
-	ASSERT_EQ(RACE_TRUSTED_ALLOWED, result);
+	TH_LOG("by init's path in its namespace: %s (%d)", outcome(result),
+	       result);
+	EXPECT_EQ(RACE_TRUSTED_DENIED, result);
 	result = attack(CHANGE_INIT_PATH_LINK, false);
 	TH_LOG("attack, a link over a folder of init's path: %s (%d)",
 	       outcome(result), result);
-	EXPECT_NE(RACE_EVIL_ALLOWED, result);
+	EXPECT_EQ(RACE_EVIL_DENIED, result);
 }
 
 /*
  * Root changes init's mounts without pause (each change counted: every
  * exec named through the table copies init's tree again) while the
- * sandbox runs the script 20 times: each run is named and allowed.
+ * sandbox runs the application's program, /app/bin/ri (a copy of
+ * race_interp, reading the script by its name), 20 times: each run is
+ * named by its place under /var/lib/flatpak and allowed.
  */
 TEST_F_TIMEOUT(advfp, mount_churn_while_named, 400)
 {

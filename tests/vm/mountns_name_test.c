@@ -237,15 +237,30 @@ TEST_F_TIMEOUT(mountns, flatpak_app_is_named_by_its_place, 120)
 	EXPECT_EQ(EACCES, flatpak_run(OVER_NOTHING, "/app/bin/x", PORT_HOME));
 }
 
-/*
- * A script of the application's, run as /app/bin/s: its interpreter
- * (netprobe, named by its own path) with the script named by its place
- * under /var/lib/flatpak, which the interpreter opens by its sandbox path
- * without being refused; pfuser1's copy of the script is not it.
- */
-TEST_F_TIMEOUT(mountns, flatpak_script_is_named_by_its_place, 120)
+/* As pfuser1 in init's namespace: @arg's program, its connect. */
+static int init_ns_child(void *arg)
 {
-	EXPECT_EQ(0, flatpak_run(OVER_NOTHING, "/app/bin/s", PORT_SCRIPT));
+	const struct flatpak_run *const run = arg;
+
+	return exec_connect(run->exe, run->port);
+}
+
+/*
+ * A script of the application's, run as /app/bin/s in the sandbox: a
+ * user namespace of pfuser1's, where pfuser1 could make the name lead
+ * elsewhere before the interpreter opens it (adv_fpname_test), so it
+ * gives no script identity: netprobe run by hand, which the script's
+ * rule does not allow.  Control: the same script run by its place from
+ * init's namespace is netprobe with the script, allowed; pfuser1's copy
+ * of the script is not it either way.
+ */
+TEST_F_TIMEOUT(mountns, flatpak_script_is_its_interpreter_in_the_sandbox, 120)
+{
+	struct flatpak_run by_place = { OVER_NOTHING, FILES_SCRIPT,
+					PORT_SCRIPT };
+
+	EXPECT_EQ(0, pfsel_run_as(PFSEL_UID1, init_ns_child, &by_place));
+	EXPECT_EQ(EACCES, flatpak_run(OVER_NOTHING, "/app/bin/s", PORT_SCRIPT));
 	EXPECT_EQ(EACCES, flatpak_run(OVER_NOTHING, "/home/s", PORT_SCRIPT));
 	EXPECT_EQ(EACCES,
 		  flatpak_run(OVER_NOTHING, PFSEL_NETPROBE, PORT_SCRIPT));
