@@ -224,7 +224,15 @@ bool pfsel_exec_shares_fs(const struct linux_binprm *const bprm)
  * - the process's root and current directory: in the initial user
  *   namespace only root may chroot(), and the current directory, read
  *   by a relative name, is moved by another task holding the fs_struct
- *   (a clone(CLONE_FS) sibling, a thread until de_thread()).
+ *   (a clone(CLONE_FS) sibling, a thread until de_thread());
+ * - for a relative name, the mounts and folders below the current
+ *   directory, which need not be the process's own: fchdir() to a
+ *   descriptor a task in a mount namespace of the user's sent, or chdir()
+ *   through /proc/PID/cwd of such a task, puts it in a tree the user
+ *   mounts and renames at will (adv_scriptfix_test).  path_is_under()
+ *   says whether it is reached from the process's root through the
+ *   process's own mounts; a mount of another namespace (or one detached
+ *   by open_tree()) has a chain of parents that never meets them.
  *
  * In a user namespace other than the initial one (a sandbox's bwrap,
  * unshare, a rootless container) any of the process's own tasks may
@@ -237,9 +245,21 @@ bool pfsel_exec_shares_fs(const struct linux_binprm *const bprm)
  */
 static bool name_is_root_s(const struct linux_binprm *const bprm)
 {
+	struct path root, pwd;
+	bool own;
+
 	if (bprm->cred->user_ns != &init_user_ns)
 		return false;
-	return bprm->filename[0] == '/' || !pfsel_exec_shares_fs(bprm);
+	if (bprm->filename[0] == '/')
+		return true;
+	if (pfsel_exec_shares_fs(bprm))
+		return false;
+	get_fs_root(current->fs, &root);
+	get_fs_pwd(current->fs, &pwd);
+	own = path_is_under(&pwd, &root);
+	path_put(&pwd);
+	path_put(&root);
+	return own;
 }
 
 static void set_cred_app(const struct cred *const cred,
