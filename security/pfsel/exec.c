@@ -152,11 +152,41 @@ static bool goes_up(const char *name)
 }
 
 /*
+ * Whether @path is the place the exec named @named at: the path the
+ * process's namespace showed (pfsel_app.seen when init names it
+ * elsewhere), else its name.  The identity is a path, not an inode: a
+ * hard link of the script in a folder of the user's is the same inode at
+ * another place (and the user may swap folders on the way to it while
+ * execve() is held, say on a page of a FUSE file of the user's holding
+ * an argument: adv_scriptfix2_test).  In the process's mount namespace
+ * (the initial user namespace's, name_is_root_s()) another dentry at
+ * the same place means root replaced it, or its folder's owner did.  An
+ * unnamed file has no place to compare: any file of its inode will do.
+ */
+static bool is_named_place(const struct path *const path,
+			   const struct pfsel_app *const named)
+{
+	const char *const place = named->seen ?: named->exe;
+	char *buf, *at;
+	bool same;
+
+	if (!place)
+		return true;
+	buf = __getname();
+	if (!buf)
+		return false;
+	at = d_absolute_path(path, buf, PATH_MAX);
+	same = !IS_ERR(at) && !strcmp(at, place);
+	__putname(buf);
+	return same;
+}
+
+/*
  * Tells whether @name, as the interpreter will look it up (from the
  * current directory and root), crosses no symbolic link, goes up no
  * folder, reads as no option (an interpreter takes "-I..." or "-x" for
  * one of its switches, and then runs other code: the old attack on
- * set-user-ID scripts), and is the file executed.
+ * set-user-ID scripts), and is the file executed, at the place executed.
  */
 static bool names_file_plainly(const char *const name,
 			       const struct pfsel_app *const named)
@@ -171,7 +201,7 @@ static bool names_file_plainly(const char *const name,
 		return false;
 	inode = d_backing_inode(path.dentry);
 	same = inode && inode->i_ino == named->ino &&
-	       inode->i_sb->s_dev == named->dev;
+	       inode->i_sb->s_dev == named->dev && is_named_place(&path, named);
 	path_put(&path);
 	return same;
 }

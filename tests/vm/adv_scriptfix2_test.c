@@ -74,6 +74,11 @@
  * caller's memory can hold for as long as it likes.  A hard link is the
  * same inode under a folder of the user's, whose entries the user then
  * changes before the interpreter opens the name.
+ *
+ * The fix (exec.c, is_named_place()): the name must lead to the very
+ * place executed, the same absolute path, not only to the same inode;
+ * the hard link is another place, so the process is race_interp run by
+ * hand.  All five pass.
  */
 
 #define _GNU_SOURCE
