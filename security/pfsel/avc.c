@@ -94,19 +94,27 @@ static DEFINE_PER_CPU(struct pfsel_avc_stats, pfsel_avc_stats);
  */
 static u32 pfsel_avc_hash(const struct pfsel_avc_key *const key)
 {
-	const u64 folded = ((u64)key->app << 32 | key->generation) ^
-			   rol64((u64)key->port << 32 | key->addr, 21) ^
-			   rol64((u64)key->proto << 8 | key->op, 42);
+	const u64 folded =
+		((u64)key->app << 32 | key->generation) ^
+		rol64((u64)key->port << 32 | key->addr, 21) ^
+		rol64((u64)key->by_name << 16 | (u64)key->proto << 8 | key->op,
+		      42);
 
 	return hash_64(folded, PFSEL_AVC_SLOT_BITS);
 }
 
+/*
+ * Every field, @by_name too: a name class and an address class may have
+ * the same number, and the decision of a name class's rules (often no
+ * rule, verdict 0: allow) is not the address's decision.
+ */
 static bool pfsel_avc_key_equal(const struct pfsel_avc_key *const a,
 				const struct pfsel_avc_key *const b)
 {
 	return a->addr == b->addr && a->port == b->port && a->app == b->app &&
 	       a->generation == b->generation && a->op == b->op &&
-	       a->proto == b->proto && a->reserved == b->reserved;
+	       a->proto == b->proto && a->by_name == b->by_name &&
+	       a->reserved == b->reserved;
 }
 
 static void pfsel_avc_node_free_rcu(struct rcu_head *const head)

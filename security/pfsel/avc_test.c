@@ -106,7 +106,7 @@ static void avc_test_fields_do_not_alias(struct kunit *const test)
 {
 	const struct pfsel_avc_key base = test_key(5);
 	const struct pfsel_avc_decision d0 = test_decision(0);
-	struct pfsel_avc_key variant[6];
+	struct pfsel_avc_key variant[7];
 	struct pfsel_avc_decision d;
 	unsigned int i;
 
@@ -118,6 +118,8 @@ static void avc_test_fields_do_not_alias(struct kunit *const test)
 	variant[3].port++;
 	variant[4].op++;
 	variant[5].proto++;
+	/* A name class numbered as the address class: another key. */
+	variant[6].by_name = 1;
 
 	pfsel_avc_insert(&base, &d0);
 	for (i = 0; i < ARRAY_SIZE(variant); i++)
