@@ -1,21 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * pfsel LSM - Address and port classes, cached per CPU
+ * pfsel LSM - Address, port and name classes, cached per CPU
  *
  * The access vector cache is keyed by classes, so even a request it
  * answers first has its address and port classified: a binary search
- * each, over thousands of classes in a large policy.  As SELinux keeps the
- * labels of recently seen nodes and ports (netnode.c, netport.c), each CPU
- * keeps here the classes of the addresses and ports it classified last.
+ * each, over thousands of classes in a large policy (some 300
+ * instructions for an address among 17,572), and each host name the
+ * kernel learned for the address matched against the policy's host
+ * patterns (some 1,200 among 10,002).  As SELinux keeps the labels of
+ * recently seen nodes and ports (netnode.c, netport.c), each CPU keeps
+ * here the classes it worked out last.
  *
  * An entry is keyed by the generation of the policy it was classified in:
  * generations are never reused, so an entry of a policy that was replaced
  * can never match again, and nothing needs flushing.  A class never
- * changes within a generation, so a hit is always exact.
+ * changes within a generation, so a hit is exact.
  *
- * The tables are direct-mapped.  Softirq (inbound connections) and process
- * context have tables of their own, so that a softirq on top of a hook
- * never sees half an entry.
+ * An address's entry covers its whole prefix (an IPv4 address's /24, an
+ * IPv6 address's /64) when one class covers that prefix, as it does
+ * wherever a policy draws no line inside it: then the peers of one
+ * network, however many, take one entry.  Otherwise it holds the address
+ * alone.  Addresses are in sets of two ways, newest first.
+ *
+ * A name's entry is keyed by the identity of the learned pair it came
+ * with (hostmap.h), which names one name for ever; whether the name is
+ * still known (its TTL) is the name walk's to say, at every call.
+ *
+ * Ports and names are direct-mapped.  Softirq (inbound connections) and
+ * process context have tables of their own, so that a softirq on top of a
+ * hook never sees half an entry.
  */
 
 #include <linux/hash.h>
@@ -28,18 +41,26 @@
 #include "policydb.h"
 
 /**
- * struct pfsel_addr_class - An address and its class in one policy
+ * struct pfsel_addr_class - An address, or its prefix, and its class
  *
  * @high: the first 8 bytes of the address, as a big-endian number.
- * @low: the last 8.
+ * @low: the last 8; with @prefix, with the host's bits cleared.
  * @generation: the policy's generation; 0 for an empty entry.
  * @class: the address class.
+ * @prefix: the class covers the whole prefix: every address of it
+ *	    matches the entry.
  */
 struct pfsel_addr_class {
 	u64 high;
 	u64 low;
 	u32 generation;
 	u32 class;
+	u32 prefix;
+};
+
+/* PFSEL_CLASSCACHE_ADDR_WAYS entries, the newest first. */
+struct pfsel_addr_set {
+	struct pfsel_addr_class ways[PFSEL_CLASSCACHE_ADDR_WAYS];
 };
 
 /**
@@ -55,12 +76,67 @@ struct pfsel_port_class {
 	u32 class;
 };
 
+/**
+ * struct pfsel_name_class - A learned name's class in one policy
+ *
+ * @id: the identity of the pair the name came with; ids start at 1.
+ * @generation: the policy's generation; 0 for an empty entry.
+ * @class: the name class.
+ */
+struct pfsel_name_class {
+	u64 id;
+	u32 generation;
+	u32 class;
+};
+
 struct pfsel_classcache {
-	struct pfsel_addr_class addrs[2][1 << PFSEL_CLASSCACHE_ADDR_BITS];
+	struct pfsel_addr_set task_addrs[1 << PFSEL_CLASSCACHE_ADDR_TASK_BITS];
+	struct pfsel_addr_set
+		softirq_addrs[1 << PFSEL_CLASSCACHE_ADDR_SOFTIRQ_BITS];
 	struct pfsel_port_class ports[2][1 << PFSEL_CLASSCACHE_PORT_BITS];
+	struct pfsel_name_class names[2][1 << PFSEL_CLASSCACHE_NAME_BITS];
 };
 
 static DEFINE_PER_CPU(struct pfsel_classcache, pfsel_classcaches);
+
+/*
+ * The low word's bits that name an address's prefix: an IPv4-mapped
+ * address's /24, any other address's /64.
+ */
+static u64 prefix_mask(const u64 high, const u64 low)
+{
+	if (!high && low >> 32 == 0xffff)
+		return ~(u64)0xff;
+	return 0;
+}
+
+/* Whether @addr (two words) is below class @class's start in @db. */
+static bool below_class(const struct pfsel_policydb *const db, const u32 class,
+			const u64 high, const u64 low)
+{
+	const u8 *const start = db->addrs[class].start;
+	const u64 start_high = pfsel_policydb_addr_word(start);
+
+	return high < start_high || (high == start_high &&
+				     low < pfsel_policydb_addr_word(start + 8));
+}
+
+/*
+ * Whether @class, the class of an address of the prefix [high:lo,
+ * high:hi], is the class of every address of it.  The class of an address
+ * is the last class starting at or below it.  If @class starts at or below
+ * lo and the next class (if any) starts above hi, then for every address x
+ * of the prefix @class starts at or below lo <= x, and every later class
+ * starts above hi >= x: the last class starting at or below x is @class.
+ */
+static bool covers_prefix(const struct pfsel_policydb *const db,
+			  const u32 class, const u64 high, const u64 lo,
+			  const u64 hi)
+{
+	if (below_class(db, class, high, lo))
+		return false;
+	return class + 1 >= db->n_addrs || below_class(db, class + 1, high, hi);
+}
 
 /**
  * pfsel_classcache_addr - The address class of an address in a policy
@@ -76,26 +152,42 @@ u32 pfsel_classcache_addr(const struct pfsel_policy *const policy,
 {
 	const u64 high = pfsel_policydb_addr_word(addr);
 	const u64 low = pfsel_policydb_addr_word(addr + 8);
-	struct pfsel_addr_class *entry;
-	u32 class;
+	const u64 mask = prefix_mask(high, low);
+	const struct pfsel_policydb *const db = policy->db;
+	struct pfsel_classcache *const cache = get_cpu_ptr(&pfsel_classcaches);
+	const u64 folded = high ^ rol64(low & mask, 32) ^ policy->generation;
+	struct pfsel_addr_class *ways, fresh;
+	struct pfsel_addr_set *set;
+	unsigned int way;
 
-	entry = &get_cpu_ptr(&pfsel_classcaches)
-			 ->addrs[!!in_serving_softirq()]
-				[hash_64(high ^ rol64(low, 32) ^
-					 policy->generation,
-					 PFSEL_CLASSCACHE_ADDR_BITS)];
-	if (entry->generation == policy->generation && entry->low == low &&
-	    entry->high == high) {
-		class = entry->class;
-	} else {
-		class = pfsel_policydb_classify_addr(policy->db, addr);
-		entry->high = high;
-		entry->low = low;
-		entry->generation = policy->generation;
-		entry->class = class;
+	if (in_serving_softirq())
+		set = cache->softirq_addrs +
+		      hash_64(folded, PFSEL_CLASSCACHE_ADDR_SOFTIRQ_BITS);
+	else
+		set = cache->task_addrs +
+		      hash_64(folded, PFSEL_CLASSCACHE_ADDR_TASK_BITS);
+	ways = set->ways;
+	for (way = 0; way < PFSEL_CLASSCACHE_ADDR_WAYS; way++) {
+		const struct pfsel_addr_class *const e = &ways[way];
+
+		if (e->generation == policy->generation && e->high == high &&
+		    e->low == (e->prefix ? low & mask : low)) {
+			fresh.class = e->class;
+			goto out;
+		}
 	}
+	fresh.class = pfsel_policydb_classify_addr(db, addr);
+	fresh.high = high;
+	fresh.generation = policy->generation;
+	fresh.prefix =
+		covers_prefix(db, fresh.class, high, low & mask, low | ~mask);
+	fresh.low = fresh.prefix ? low & mask : low;
+	for (way = PFSEL_CLASSCACHE_ADDR_WAYS - 1; way > 0; way--)
+		ways[way] = ways[way - 1];
+	ways[0] = fresh;
+out:
 	put_cpu_ptr(&pfsel_classcaches);
-	return class;
+	return fresh.class;
 }
 
 /**
@@ -122,6 +214,45 @@ u32 pfsel_classcache_port(const struct pfsel_policy *const policy,
 	} else {
 		class = pfsel_policydb_classify_port(policy->db, port);
 		entry->port = port;
+		entry->generation = policy->generation;
+		entry->class = class;
+	}
+	put_cpu_ptr(&pfsel_classcaches);
+	return class;
+}
+
+/**
+ * pfsel_classcache_name - The name class of a learned host name in a policy
+ *
+ * @policy: the policy; the caller holds rcu_read_lock() or a reference.
+ * @id: the identity of the pair the name came with (pfsel_hostmap_fn),
+ *	which no other name ever has.
+ * @name: the name, @len characters.
+ * @len: its length.
+ *
+ * The slot is the id's low bits (spread by the generation): the names
+ * learned one after the other, as a program's lookups are, take slots of
+ * their own.
+ *
+ * Return: what pfsel_policydb_name_class() returns for @policy's database
+ * and @name, from this CPU's cache when it holds it.
+ */
+u32 pfsel_classcache_name(const struct pfsel_policy *const policy, const u64 id,
+			  const char *const name, const size_t len)
+{
+	struct pfsel_name_class *entry;
+	u32 class;
+
+	entry = &get_cpu_ptr(&pfsel_classcaches)
+			 ->names[!!in_serving_softirq()]
+				[((u32)id ^ hash_32(policy->generation,
+						    PFSEL_CLASSCACHE_NAME_BITS)) &
+				 (BIT(PFSEL_CLASSCACHE_NAME_BITS) - 1)];
+	if (entry->generation == policy->generation && entry->id == id) {
+		class = entry->class;
+	} else {
+		class = pfsel_policydb_name_class(policy->db, name, len);
+		entry->id = id;
 		entry->generation = policy->generation;
 		entry->class = class;
 	}
@@ -282,10 +413,126 @@ static void test_classcache_hit_skips_search(struct kunit *const test)
 	KUNIT_EXPECT_EQ(test, pfsel_classcache_addr(&policy, addr), 0);
 }
 
+/* ::ffff:192.0.2.@last */
+static void test_v4(u8 addr[16], const u8 last)
+{
+	memset(addr, 0, 16);
+	addr[10] = 0xff;
+	addr[11] = 0xff;
+	addr[12] = 192;
+	addr[14] = 2;
+	addr[15] = last;
+}
+
+/*
+ * A /24 that one class covers is one entry: a second address of it is
+ * not searched.  A /24 that a class boundary splits keeps each address's
+ * own class, however the lookups alternate.
+ */
+static void test_classcache_prefix(struct kunit *const test)
+{
+	struct pfsel_policy_addr addrs[3] = {};
+	struct pfsel_policy_port ports[1] = {};
+	struct pfsel_policydb db = {
+		.addrs = addrs,
+		.n_addrs = 3,
+		.ports = ports,
+		.n_ports = 1,
+	};
+	struct pfsel_policy policy = { .db = &db, .generation = 0xffffffd0 };
+	u32 i, got[4], mismatches = 0;
+	u8 addr[16];
+
+	/* Class 1 from 192.0.2.0, class 2 from 192.0.3.0. */
+	test_v4(addrs[1].start, 0);
+	test_v4(addrs[2].start, 0);
+	addrs[2].start[14] = 3;
+
+	preempt_disable();
+	test_v4(addr, 1);
+	got[0] = pfsel_classcache_addr(&policy, addr);
+	/* Were 192.0.2.200 searched, it would be of class 0 now. */
+	addrs[1].start[12] = 193;
+	test_v4(addr, 200);
+	got[1] = pfsel_classcache_addr(&policy, addr);
+	preempt_enable();
+	KUNIT_EXPECT_EQ(test, got[0], 1);
+	KUNIT_EXPECT_EQ(test, got[1], 1);
+
+	/* Another policy: class 2 from 192.0.2.128, inside the /24. */
+	addrs[1].start[12] = 192;
+	addrs[2].start[14] = 2;
+	addrs[2].start[15] = 128;
+	policy.generation++;
+	for (i = 0; i < 64; i++) {
+		test_v4(addr, (u8)(i % 2 ? 127 + i % 3 : i));
+		mismatches += pfsel_classcache_addr(&policy, addr) !=
+			      pfsel_policydb_classify_addr(&db, addr);
+	}
+	KUNIT_EXPECT_EQ(test, mismatches, 0);
+	test_v4(addr, 127);
+	KUNIT_EXPECT_EQ(test, pfsel_classcache_addr(&policy, addr), 1);
+	test_v4(addr, 128);
+	KUNIT_EXPECT_EQ(test, pfsel_classcache_addr(&policy, addr), 2);
+	/* Past the boundary, to the /24's end. */
+	test_v4(addr, 255);
+	KUNIT_EXPECT_EQ(test, pfsel_classcache_addr(&policy, addr), 2);
+}
+
+static u32 name_class(const struct pfsel_policy *const policy, const u64 id,
+		      const char *const name)
+{
+	return pfsel_classcache_name(policy, id, name, strlen(name));
+}
+
+/*
+ * A learned name's class is kept under its pair's id and the policy's
+ * generation: the same pair again is not matched again, another pair (the
+ * same name learned anew) and another policy (a load) are.
+ */
+static void test_classcache_names(struct kunit *const test)
+{
+	static const char zone[] = "example.org";
+	struct pfsel_string strings[1] = {
+		{ .s = zone, .len = sizeof(zone) - 1 },
+	};
+	struct pfsel_policy_path patterns[1] = {};
+	struct pfsel_policydb db = {
+		.strings = strings,
+		.n_strings = 1,
+		.name_patterns = patterns,
+		.n_name_patterns = 1,
+		.n_name_classes = 4,
+	};
+	struct pfsel_policy policy = { .db = &db, .generation = 0xffffffc0 };
+	/* Far above what this boot has learned: never a real pair. */
+	const u64 id = 0xfffffffffff00000ULL;
+
+	patterns[0].flags = cpu_to_le32(PFSEL_NAME_EXACT | PFSEL_NAME_TREE);
+	patterns[0].exact = cpu_to_le32(1);
+	patterns[0].tree = cpu_to_le32(2);
+
+	preempt_disable();
+	KUNIT_EXPECT_EQ(test, name_class(&policy, id, "example.org"), 1);
+	KUNIT_EXPECT_EQ(test, name_class(&policy, id + 1, "a.example.org"), 2);
+	KUNIT_EXPECT_EQ(test, name_class(&policy, id + 2, "example.net"), 0);
+	/* Were it matched again, the changed pattern would give 3. */
+	patterns[0].tree = cpu_to_le32(3);
+	KUNIT_EXPECT_EQ(test, name_class(&policy, id + 1, "a.example.org"), 2);
+	KUNIT_EXPECT_EQ(test, name_class(&policy, id + 3, "a.example.org"), 3);
+	preempt_enable();
+	/* Another generation is another policy: matched afresh. */
+	policy.generation++;
+	KUNIT_EXPECT_EQ(test, name_class(&policy, id + 1, "a.example.org"), 3);
+	KUNIT_EXPECT_EQ(test, name_class(&policy, id + 2, "example.net"), 0);
+}
+
 static struct kunit_case test_cases[] = {
 	/* clang-format off */
 	KUNIT_CASE(test_classcache_matches_search),
 	KUNIT_CASE(test_classcache_hit_skips_search),
+	KUNIT_CASE(test_classcache_prefix),
+	KUNIT_CASE(test_classcache_names),
 	{}
 	/* clang-format on */
 };

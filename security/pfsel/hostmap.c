@@ -46,6 +46,9 @@
 #include "app.h"
 #include "hostmap.h"
 
+/* The last pair's id (struct pfsel_host): every namespace's, one count. */
+static atomic64_t pfsel_host_ids = ATOMIC64_INIT(0);
+
 /**
  * struct pfsel_host - One name learned for one address, charged to one uid
  *
@@ -57,6 +60,9 @@
  * @expires: jiffies when the answer's TTL, clamped, runs out.
  * @stamp: the table's stamp when it was last learned: the newest name of
  *	   an address has the largest.
+ * @id: the pair's identity, never another's, never reused (a 64-bit
+ *	count from 1), for readers that keep what they worked out from
+ *	@name (decide.c keeps its name class per CPU: classcache.c).
  * @teacher: the resolver that taught it (a reference to its application,
  *	     under the lock; readers never look at it).
  * @uid: whom it is charged to; readers put that uid's names first.
@@ -75,6 +81,7 @@ struct pfsel_host {
 	struct pfsel_host_owner *owner;
 	unsigned long expires;
 	unsigned long stamp;
+	u64 id;
 	struct pfsel_host_teacher teacher;
 	kuid_t uid;
 	u8 addr[16];
@@ -392,8 +399,11 @@ static void set_teacher(struct pfsel_host *const host,
  * holding the most.  Without memory the pair is not learned.
  *
  * Context: any; may sleep only if @gfp allows it.
+ *
+ * Return: true when a pair was added: the address has a name it did not
+ * have.  (A pair learned again, or one not learned, adds none.)
  */
-void pfsel_hostmap_learn(struct pfsel_hostmap *const map, const u8 addr[16],
+bool pfsel_hostmap_learn(struct pfsel_hostmap *const map, const u8 addr[16],
 			 const char *const name, const u32 ttl,
 			 const kuid_t uid,
 			 const struct pfsel_host_teacher *const teacher,
@@ -408,10 +418,11 @@ void pfsel_hostmap_learn(struct pfsel_hostmap *const map, const u8 addr[16],
 	struct hlist_node *next;
 	unsigned long now, expires;
 	unsigned int names = 0;
+	bool added = false;
 	size_t size;
 
 	if (!map || !len || len > PFSEL_HOST_NAME_MAX)
-		return;
+		return false;
 	bucket = bucket_of(map, addr);
 	size = struct_size(host, name, len + 1);
 	if (gfpflags_allow_blocking(gfp))
@@ -460,6 +471,7 @@ void pfsel_hostmap_learn(struct pfsel_hostmap *const map, const u8 addr[16],
 	set_teacher(host, teacher);
 	host->expires = expires;
 	host->stamp = ++map->stamp;
+	host->id = atomic64_inc_return(&pfsel_host_ids);
 	memcpy(host->addr, addr, 16);
 	host->len = len;
 	memcpy(host->name, name, len);
@@ -470,9 +482,11 @@ void pfsel_hostmap_learn(struct pfsel_hostmap *const map, const u8 addr[16],
 	hlist_add_head_rcu(&host->node, bucket);
 	map->count++;
 	bump(map, PFSEL_HOSTMAP_LEARNED);
+	added = true;
 out:
 	spin_unlock_bh(&map->lock);
 	kfree(fresh);
+	return added;
 }
 
 /**
@@ -611,8 +625,14 @@ int pfsel_hostmap_names(const struct pfsel_hostmap *const map,
 	n = collect(map, addr, uid, found);
 	for (i = 0; i < n;) {
 		const struct pfsel_host *const host = found[i++];
+		const struct pfsel_hostmap_name name = {
+			.name = host->name,
+			.len = host->len,
+			.id = host->id,
+			.expires = READ_ONCE(host->expires),
+		};
 
-		if (!fn(host->name, host->len, arg))
+		if (!fn(&name, arg))
 			break;
 	}
 	rcu_read_unlock();
@@ -626,18 +646,18 @@ struct format_state {
 };
 
 /* Appends one name, after a ',', if it fits whole with the final NUL. */
-static bool format_one(const char *const name, const size_t len,
+static bool format_one(const struct pfsel_hostmap_name *const name,
 		       void *const arg)
 {
 	struct format_state *const st = arg;
 	const size_t sep = st->len ? 1 : 0;
 
-	if (st->len + sep + len >= st->size)
+	if (st->len + sep + name->len >= st->size)
 		return false;
 	if (sep)
 		st->buf[st->len++] = ',';
-	memcpy(st->buf + st->len, name, len);
-	st->len += len;
+	memcpy(st->buf + st->len, name->name, name->len);
+	st->len += name->len;
 	st->buf[st->len] = '\0';
 	return true;
 }
@@ -666,7 +686,7 @@ size_t pfsel_hostmap_format(const struct pfsel_hostmap *const map,
 	return st.len;
 }
 
-static bool stop_at_first(const char *const name, const size_t len,
+static bool stop_at_first(const struct pfsel_hostmap_name *const name,
 			  void *const arg)
 {
 	return false;

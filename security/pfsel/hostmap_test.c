@@ -132,13 +132,14 @@ struct test_names {
 	char name[TEST_MAX_SEEN][PFSEL_HOST_NAME_MAX + 1];
 };
 
-static bool collect(const char *const name, const size_t len, void *const arg)
+static bool collect(const struct pfsel_hostmap_name *const name,
+		    void *const arg)
 {
 	struct test_names *const seen = arg;
 
-	if (seen->n < TEST_MAX_SEEN && len <= PFSEL_HOST_NAME_MAX) {
-		memcpy(seen->name[seen->n], name, len);
-		seen->name[seen->n][len] = '\0';
+	if (seen->n < TEST_MAX_SEEN && name->len <= PFSEL_HOST_NAME_MAX) {
+		memcpy(seen->name[seen->n], name->name, name->len);
+		seen->name[seen->n][name->len] = '\0';
 	}
 	seen->n++;
 	return seen->n != seen->stop_after;

@@ -17,10 +17,15 @@
  * one; the last goes.  Process context holds 1024 requests, so that a
  * working set of a few hundred peers stays in it even where several of
  * them hash to one set; inbound connections (softirq), 256 peers.  That is
- * 50 KiB per CPU.
+ * 70 KiB per CPU.
  *
  * Only plain allows are kept: a denial, an ask or anything to audit always
- * takes the full path.  Every entry carries the epoch it was decided in;
+ * takes the full path.  An allow that host names could change is kept
+ * until the first name it looked at expires, which the lookup sees; a name
+ * learned starts a new epoch (resolver.c), as does every other change to
+ * the names an address has but an expiry (a load or an unload forgets
+ * what a resolver no longer trusted taught; a pair is pushed out only
+ * by one learned).  Every entry carries the epoch it was decided in;
  * loading or unloading a policy, and switching the global mode, start a
  * new epoch, which no entry matches.  An epoch is read before the policies
  * are, and a new one begins after a change is published, so an entry can
@@ -57,6 +62,8 @@ void pfsel_recent_invalidate(void)
  * @uid: the subject's real uid.
  * @request: what it was: allowed, with nothing to audit and nothing asked.
  * @epoch: the epoch read before it was decided.
+ * @expires: jiffies when the first host name its decision looked at
+ *	     expires (never 0), or 0 when it looked at none.
  *
  * The request takes the first entry of its set; the entries before the
  * one it replaces move down by one.  It replaces itself if it is there
@@ -65,10 +72,9 @@ void pfsel_recent_invalidate(void)
  */
 void pfsel_recent_remember(const u64 app, const kuid_t uid,
 			   const struct pfsel_request *const request,
-			   const u64 epoch)
+			   const u64 epoch, const unsigned long expires)
 {
-	const struct pfsel_recent key =
-		pfsel_recent_key(app, uid, request, epoch);
+	struct pfsel_recent key = pfsel_recent_key(app, uid, request, epoch);
 	struct pfsel_recent_set *set;
 	int way, i;
 
@@ -84,6 +90,7 @@ void pfsel_recent_remember(const u64 app, const kuid_t uid,
 	for (i = PFSEL_RECENT_WAYS - 1; i > 0; i--)
 		if (i <= way)
 			set->ways[i] = set->ways[i - 1];
+	key.expires = expires;
 	set->ways[0] = key;
 	put_cpu_ptr(&pfsel_recent_tables);
 }
@@ -91,6 +98,7 @@ void pfsel_recent_remember(const u64 app, const kuid_t uid,
 #ifdef CONFIG_SECURITY_PFSEL_KUNIT_TEST
 
 #include <kunit/test.h>
+#include <net/net_namespace.h>
 
 /* Who makes a test's requests. */
 struct test_subject {
@@ -127,7 +135,7 @@ static void test_recent_remember_then_allowed(struct kunit *const test)
 	preempt_disable();
 	before =
 		pfsel_recent_allowed(subject.app, subject.uid, &request, epoch);
-	pfsel_recent_remember(subject.app, subject.uid, &request, epoch);
+	pfsel_recent_remember(subject.app, subject.uid, &request, epoch, 0);
 	after = pfsel_recent_allowed(subject.app, subject.uid, &request, epoch);
 	preempt_enable();
 	KUNIT_EXPECT_FALSE(test, before);
@@ -137,6 +145,38 @@ static void test_recent_remember_then_allowed(struct kunit *const test)
 	KUNIT_EXPECT_FALSE(test, pfsel_recent_allowed(subject.app, subject.uid,
 						      &request,
 						      pfsel_recent_epoch()));
+}
+
+/*
+ * An allow that looked at host names answers until the first of them
+ * expires, and not from then on.
+ */
+static void test_recent_until_a_name_expires(struct kunit *const test)
+{
+	const struct test_subject subject = {
+		.app = 0x7ffffff3,
+		.uid = KUIDT_INIT(4245),
+	};
+	struct pfsel_request live, expired;
+	const u64 epoch = pfsel_recent_epoch();
+	unsigned long now;
+	bool live_hit, expired_hit;
+
+	fill_request(&live, 3);
+	fill_request(&expired, 4);
+	preempt_disable();
+	now = jiffies;
+	pfsel_recent_remember(subject.app, subject.uid, &live, epoch,
+			      now + 3600 * HZ);
+	/* A deadline of now: the name's walk would no longer give it. */
+	pfsel_recent_remember(subject.app, subject.uid, &expired, epoch,
+			      now ?: now - 1);
+	live_hit = pfsel_recent_allowed(subject.app, subject.uid, &live, epoch);
+	expired_hit = pfsel_recent_allowed(subject.app, subject.uid, &expired,
+					   epoch);
+	preempt_enable();
+	KUNIT_EXPECT_TRUE(test, live_hit);
+	KUNIT_EXPECT_FALSE(test, expired_hit);
 }
 
 /* Any field of the request or the subject makes another request. */
@@ -152,7 +192,7 @@ static void test_recent_keys_do_not_alias(struct kunit *const test)
 
 	fill_request(&request, 2);
 	preempt_disable();
-	pfsel_recent_remember(subject.app, subject.uid, &request, epoch);
+	pfsel_recent_remember(subject.app, subject.uid, &request, epoch, 0);
 
 	changed = request;
 	changed.port++;
@@ -165,6 +205,10 @@ static void test_recent_keys_do_not_alias(struct kunit *const test)
 	hit |= pfsel_recent_allowed(subject.app, subject.uid, &changed, epoch);
 	changed = request;
 	changed.addr[15]++;
+	hit |= pfsel_recent_allowed(subject.app, subject.uid, &changed, epoch);
+	/* Another namespace may know names for the address. */
+	changed = request;
+	changed.net = &init_net;
 	hit |= pfsel_recent_allowed(subject.app, subject.uid, &changed, epoch);
 	subject.app = 0x7ffffff2;
 	hit |= pfsel_recent_allowed(subject.app, subject.uid, &request, epoch);
@@ -219,7 +263,7 @@ static void fill_set(struct kunit *const test,
 				  &requests[i]);
 	for (i = 0; i < PFSEL_RECENT_WAYS; i++)
 		pfsel_recent_remember(subject->app, subject->uid, &requests[i],
-				      epoch);
+				      epoch, 0);
 }
 
 /* Which of @requests this CPU has kept, one bit each. */
@@ -256,7 +300,7 @@ static void test_recent_set_keeps_four(struct kunit *const test)
 	fill_set(test, &subject, requests, epoch);
 	before = kept(&subject, requests, epoch);
 	pfsel_recent_remember(subject.app, subject.uid,
-			      &requests[PFSEL_RECENT_WAYS], epoch);
+			      &requests[PFSEL_RECENT_WAYS], epoch, 0);
 	after = kept(&subject, requests, epoch);
 	preempt_enable();
 
@@ -283,10 +327,10 @@ static void test_recent_remember_again_keeps_others(struct kunit *const test)
 	epoch = pfsel_recent_epoch();
 	fill_set(test, &subject, requests, epoch);
 	/* The oldest again: now the newest, so the second is the oldest. */
-	pfsel_recent_remember(subject.app, subject.uid, &requests[0], epoch);
-	pfsel_recent_remember(subject.app, subject.uid, &requests[0], epoch);
+	pfsel_recent_remember(subject.app, subject.uid, &requests[0], epoch, 0);
+	pfsel_recent_remember(subject.app, subject.uid, &requests[0], epoch, 0);
 	pfsel_recent_remember(subject.app, subject.uid,
-			      &requests[PFSEL_RECENT_WAYS], epoch);
+			      &requests[PFSEL_RECENT_WAYS], epoch, 0);
 	after = kept(&subject, requests, epoch);
 	preempt_enable();
 
@@ -317,7 +361,7 @@ static void test_recent_keeps_working_set(struct kunit *const test)
 			request.addr[13] = i >> 8;
 			request.addr[14] = i & 0xff;
 			pfsel_recent_remember(subject.app, subject.uid,
-					      &request, epoch);
+					      &request, epoch, 0);
 		}
 		for (i = 1; i <= 256; i++) {
 			request.addr[13] = i >> 8;
@@ -335,6 +379,7 @@ static struct kunit_case test_cases[] = {
 	/* clang-format off */
 	KUNIT_CASE(test_recent_remember_then_allowed),
 	KUNIT_CASE(test_recent_keys_do_not_alias),
+	KUNIT_CASE(test_recent_until_a_name_expires),
 	KUNIT_CASE(test_recent_set_keeps_four),
 	KUNIT_CASE(test_recent_remember_again_keeps_others),
 	KUNIT_CASE(test_recent_keeps_working_set),

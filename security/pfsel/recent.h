@@ -13,6 +13,7 @@
 #include <linux/atomic.h>
 #include <linux/hash.h>
 #include <linux/interrupt.h>
+#include <linux/jiffies.h>
 #include <linux/percpu.h>
 #include <linux/string.h>
 #include <linux/types.h>
@@ -22,7 +23,7 @@
 #include "cache_limits.h"
 
 /**
- * struct pfsel_recent - A request that was allowed, as five words
+ * struct pfsel_recent - A request that was allowed, as seven words
  *
  * @epoch: the epoch it was decided in; 0 for an empty entry.
  * @app: id of the application identity (0 for none).
@@ -30,6 +31,12 @@
  *        operation (48-55) and protocol (56-63).
  * @addr_high: the first eight bytes of its address, in memory order.
  * @addr_low: the last eight.
+ * @net: the request's network namespace, whose host names the decision
+ *	 may have looked for (decide.c keeps such an allow when the address
+ *	 had none there).  A namespace freed and another made at its address
+ *	 starts with no names, and every name learned starts a new epoch.
+ * @expires: jiffies when the first host name the decision looked at
+ *	     expires, from when the entry no longer answers; 0 for none.
  *
  * The words are compared as such: building a key takes a few instructions
  * and stays in registers.
@@ -40,6 +47,8 @@ struct pfsel_recent {
 	u64 call;
 	u64 addr_high;
 	u64 addr_low;
+	u64 net;
+	u64 expires;
 };
 
 /* PFSEL_RECENT_WAYS entries, the newest first. */
@@ -58,7 +67,8 @@ extern atomic64_t pfsel_recent_epochs;
 
 void pfsel_recent_invalidate(void);
 void pfsel_recent_remember(u64 app, kuid_t uid,
-			   const struct pfsel_request *request, u64 epoch);
+			   const struct pfsel_request *request, u64 epoch,
+			   unsigned long expires);
 
 /**
  * pfsel_recent_epoch - The current epoch
@@ -91,6 +101,7 @@ pfsel_recent_key(const u64 app, const kuid_t uid,
 		.app = app,
 		.call = (u64)__kuid_val(uid) | (u64)request->port << 32 |
 			(u64)request->op << 48 | (u64)request->proto << 56,
+		.net = (u64)(unsigned long)request->net,
 	};
 
 	memcpy(&key.addr_high, request->addr, sizeof(key.addr_high));
@@ -141,7 +152,26 @@ pfsel_recent_same(const struct pfsel_recent *const entry,
 	/* The low address word first: it differs most often. */
 	return entry->addr_low == key->addr_low &&
 	       entry->addr_high == key->addr_high && entry->call == key->call &&
-	       entry->app == key->app && entry->epoch == key->epoch;
+	       entry->app == key->app && entry->net == key->net &&
+	       entry->epoch == key->epoch;
+}
+
+/**
+ * pfsel_recent_answers - Tell whether an entry of the request still answers
+ *
+ * @entry: an entry of a table.
+ * @key: the request's key.
+ *
+ * Return: true if @entry is of the request, and no host name its
+ * decision looked at has expired.
+ */
+static __always_inline bool
+pfsel_recent_answers(const struct pfsel_recent *const entry,
+		     const struct pfsel_recent *const key)
+{
+	return pfsel_recent_same(entry, key) &&
+	       (!entry->expires ||
+		time_before(jiffies, (unsigned long)entry->expires));
 }
 
 /**
@@ -165,10 +195,10 @@ pfsel_recent_allowed(const u64 app, const kuid_t uid,
 
 	ways = pfsel_recent_set(get_cpu_ptr(&pfsel_recent_tables), &key)->ways;
 	BUILD_BUG_ON(PFSEL_RECENT_WAYS != 4);
-	hit = pfsel_recent_same(&ways[0], &key) ||
-	      pfsel_recent_same(&ways[1], &key) ||
-	      pfsel_recent_same(&ways[2], &key) ||
-	      pfsel_recent_same(&ways[3], &key);
+	hit = pfsel_recent_answers(&ways[0], &key) ||
+	      pfsel_recent_answers(&ways[1], &key) ||
+	      pfsel_recent_answers(&ways[2], &key) ||
+	      pfsel_recent_answers(&ways[3], &key);
 	put_cpu_ptr(&pfsel_recent_tables);
 	return hit;
 }

@@ -79,6 +79,7 @@
 #include "netns.h"
 #include "policy.h"
 #include "queries.h"
+#include "recent.h"
 #include "resolver.h"
 #include "setup.h"
 
@@ -214,8 +215,13 @@ static void learn_binding(const struct pfsel_dns_binding *const b,
 		pfsel_hostmap_count(ctx->hosts, PFSEL_HOSTMAP_UNVOUCHED);
 		return;
 	}
-	pfsel_hostmap_learn(ctx->hosts, b->addr, b->name, b->ttl, ctx->uid,
-			    &ctx->teacher, resolver_trusted, ctx->gfp);
+	/*
+	 * A new name of an address may decide where its having none allowed:
+	 * the recent allows kept such allows (decide.c) until now.
+	 */
+	if (pfsel_hostmap_learn(ctx->hosts, b->addr, b->name, b->ttl, ctx->uid,
+				&ctx->teacher, resolver_trusted, ctx->gfp))
+		pfsel_recent_invalidate();
 }
 
 /*
