@@ -346,9 +346,10 @@ static int apply(const struct pfsel_subject *const subject,
 
 	/*
 	 * A plain allow: every policy allows, nothing to ask or audit.  What
-	 * host names could change stays right until a name of the address
-	 * is learned, which starts a new epoch (resolver.c), or one that the
-	 * decision looked at expires: the recent allows keep it until then.
+	 * host names could change stays right until a name is learned or
+	 * learned again anywhere, or a namespace goes, each of which starts
+	 * a new epoch (resolver.c, netns.c), or one that the decision looked
+	 * at expires: the recent allows keep it until then.
 	 */
 	*plain = true;
 	for (i = 0; i < n; i++) {

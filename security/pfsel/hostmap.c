@@ -400,8 +400,12 @@ static void set_teacher(struct pfsel_host *const host,
  *
  * Context: any; may sleep only if @gfp allows it.
  *
- * Return: true when a pair was added: the address has a name it did not
- * have.  (A pair learned again, or one not learned, adds none.)
+ * Return: true when the table changed what a request may see: a pair
+ * added, a pair learned again (its expiry moved, perhaps sooner, and it
+ * is the newest of its address now, which moves which of the address's
+ * names a request sees), or pairs pushed out to make room, even when the
+ * new one then fails.  False when nothing a request sees changed (an
+ * untrusted teacher; only expired pairs dropped, which no request sees).
  */
 bool pfsel_hostmap_learn(struct pfsel_hostmap *const map, const u8 addr[16],
 			 const char *const name, const u32 ttl,
@@ -418,7 +422,7 @@ bool pfsel_hostmap_learn(struct pfsel_hostmap *const map, const u8 addr[16],
 	struct hlist_node *next;
 	unsigned long now, expires;
 	unsigned int names = 0;
-	bool added = false;
+	bool changed = false;
 	size_t size;
 
 	if (!map || !len || len > PFSEL_HOST_NAME_MAX)
@@ -449,6 +453,7 @@ bool pfsel_hostmap_learn(struct pfsel_hostmap *const map, const u8 addr[16],
 			list_move_tail(&host->lru, &map->lru);
 			list_move_tail(&host->owned, &host->owner->pairs);
 			bump(map, PFSEL_HOSTMAP_REFRESHED);
+			changed = true;
 			goto out;
 		}
 		names++;
@@ -458,7 +463,13 @@ bool pfsel_hostmap_learn(struct pfsel_hostmap *const map, const u8 addr[16],
 
 	if (!fresh && !gfpflags_allow_blocking(gfp))
 		fresh = kmalloc(size, gfp | __GFP_NOWARN);
-	owner = fresh ? make_room(map, uid, oldest, names, now) : NULL;
+	if (fresh) {
+		/* Making room may push pairs out, whatever follows. */
+		changed = true;
+		owner = make_room(map, uid, oldest, names, now);
+	} else {
+		owner = NULL;
+	}
 	if (!owner) {
 		bump(map, PFSEL_HOSTMAP_NOMEM);
 		goto out;
@@ -482,11 +493,10 @@ bool pfsel_hostmap_learn(struct pfsel_hostmap *const map, const u8 addr[16],
 	hlist_add_head_rcu(&host->node, bucket);
 	map->count++;
 	bump(map, PFSEL_HOSTMAP_LEARNED);
-	added = true;
 out:
 	spin_unlock_bh(&map->lock);
 	kfree(fresh);
-	return added;
+	return changed;
 }
 
 /**

@@ -33,8 +33,9 @@
  * @addr_low: the last eight.
  * @net: the request's network namespace, whose host names the decision
  *	 may have looked for (decide.c keeps such an allow when the address
- *	 had none there).  A namespace freed and another made at its address
- *	 starts with no names, and every name learned starts a new epoch.
+ *	 had none there).  A namespace that goes starts a new epoch
+ *	 (netns.c), as every learning does (resolver.c), so that another
+ *	 made at its address is never answered for by its allows.
  * @expires: jiffies when the first host name the decision looked at
  *	     expires, from when the entry no longer answers; 0 for none.
  *

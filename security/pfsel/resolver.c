@@ -216,8 +216,10 @@ static void learn_binding(const struct pfsel_dns_binding *const b,
 		return;
 	}
 	/*
-	 * A new name of an address may decide where its having none allowed:
-	 * the recent allows kept such allows (decide.c) until now.
+	 * The recent allows keep allows that looked at host names (decide.c)
+	 * while the names they saw do not expire and the table does not
+	 * change what a request sees: a learning that changed it starts a
+	 * new epoch.
 	 */
 	if (pfsel_hostmap_learn(ctx->hosts, b->addr, b->name, b->ttl, ctx->uid,
 				&ctx->teacher, resolver_trusted, ctx->gfp))

@@ -1166,7 +1166,7 @@ static pid_t fresh_namespace_connect(const char *name, const char *addr)
  * namespace's memory out again soon: the attack is for the release kernel.
  * Found by the cache adversary read of wt-perf.
  */
-TEST(gone_namespaces_allows_do_not_answer_for_the_next)
+TEST_TIMEOUT(gone_namespaces_allows_do_not_answer_for_the_next, 300)
 {
 	const char *const name = "gone.ok.adv.example", *const addr =
 		"127.0.20.32";
