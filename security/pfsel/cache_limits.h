@@ -86,4 +86,15 @@
 #define PFSEL_RESOLVER_QUERY_BITS 8
 #define PFSEL_RESOLVER_QUERY_WAIT 10
 
+/*
+ * DNS answers over TCP (dnsstream.c): the first message of a trusted
+ * resolver's stream is put together in a buffer of its length (at most
+ * 65535 bytes), allocated in softirq.  The buffers that exist at once,
+ * over every socket of every namespace, hold at most 1 MiB: 16 answers of
+ * the largest length, hundreds of the few KiB a large answer set takes.
+ * A buffer lives while its answer is incomplete, no longer than the query
+ * is awaited (a timer gives it back then, if no segment ended it).
+ */
+#define PFSEL_DNS_STREAM_BYTES BIT(20)
+
 #endif /* _SECURITY_PFSEL_CACHE_LIMITS_H */

@@ -125,6 +125,8 @@ static const char *const counter_names[PFSEL_HOSTMAP_COUNTERS] = {
 	[PFSEL_HOSTMAP_SERVED] = "served",
 	[PFSEL_HOSTMAP_UNTRUSTED] = "untrusted",
 	[PFSEL_HOSTMAP_UNVOUCHED] = "unvouched",
+	[PFSEL_HOSTMAP_TCP] = "tcp",
+	[PFSEL_HOSTMAP_TCP_LOST] = "tcp_lost",
 };
 
 static void bump(struct pfsel_hostmap *const map,

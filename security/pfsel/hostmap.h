@@ -51,6 +51,13 @@ struct pfsel_app;
  *			     taught them
  * @PFSEL_HOSTMAP_UNVOUCHED: pairs of served answers not learned because
  *			     the table held no such pair (resolver.c)
+ * @PFSEL_HOSTMAP_TCP: of the answers, those read from a TCP stream: its
+ *		       first message, put together from its segments
+ *		       (resolver.c, dnsstream.c)
+ * @PFSEL_HOSTMAP_TCP_LOST: TCP streams whose first message was given up:
+ *			    a gap between segments, urgent data, a length
+ *			    shorter than a DNS header, its time ran out, or
+ *			    no memory within the bound
  * @PFSEL_HOSTMAP_COUNTERS: how many counters there are
  *
  * The order is that of the lines of the securityfs file hosts_stats.
@@ -68,6 +75,8 @@ enum pfsel_hostmap_counter {
 	PFSEL_HOSTMAP_SERVED,
 	PFSEL_HOSTMAP_UNTRUSTED,
 	PFSEL_HOSTMAP_UNVOUCHED,
+	PFSEL_HOSTMAP_TCP,
+	PFSEL_HOSTMAP_TCP_LOST,
 	PFSEL_HOSTMAP_COUNTERS
 };
 

@@ -467,8 +467,8 @@ static void hostmap_test_listing(struct kunit *test)
 	/* A year's TTL is held for a day. */
 	static const char line_v6[] = "2001:db8::1 v6.example.org 86400 0\n";
 	static const char stats[] =
-		"entries max_entries uids max_uid_entries answers malformed learned refreshed evicted replaced expired nomem unasked served untrusted unvouched\n"
-		"2 8192 1 2048 0 0 3 0 0 0 1 0 0 0 0 0\n";
+		"entries max_entries uids max_uid_entries answers malformed learned refreshed evicted replaced expired nomem unasked served untrusted unvouched tcp tcp_lost\n"
+		"2 8192 1 2048 0 0 3 0 0 0 1 0 0 0 0 0 0 0\n";
 	struct pfsel_hostmap *map = new_map(test);
 	const char *text;
 	u8 a[16], gone[16];

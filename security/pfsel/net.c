@@ -208,6 +208,7 @@ static void hook_sk_clone_security(const struct sock *const sk,
 static void hook_sk_free_security(struct sock *const sk)
 {
 	pfsel_app_put(pfsel_sock(sk)->app);
+	pfsel_resolver_sock_free(sk);
 }
 
 static int hook_socket_bind(struct socket *const sock,

@@ -15,6 +15,8 @@
 #include "decide.h"
 #include "setup.h"
 
+struct pfsel_dns_stream;
+
 /**
  * struct pfsel_sock_security - pfsel's part of a socket
  *
@@ -22,6 +24,15 @@
  * @uid: real uid of that process.
  * @governed: a process created the socket; sockets the kernel makes for
  *            itself (and their children) are not governed.
+ * @dns_stream: for a trusted resolver's TCP socket that sent its first
+ *              query to port 53, the answer being read from its stream
+ *              (resolver.c); NULL for every other socket.  Set once,
+ *              under the socket's lock, and freed with the socket.
+ * @tcp_unfollowed: a segment whose bytes the socket's stream cannot follow
+ *                  reached this TCP socket while resolvers were named (one
+ *                  that marks urgent data, or a SYN with data): its stream
+ *                  is not read (resolver.c, "Urgent data", "Data on a
+ *                  SYN").  Set once, in softirq.
  *
  * An inbound connection is decided in softirq, where no process is at
  * hand: the listening socket says whose it is.
@@ -30,6 +41,8 @@ struct pfsel_sock_security {
 	struct pfsel_app *app;
 	kuid_t uid;
 	bool governed;
+	struct pfsel_dns_stream *dns_stream;
+	bool tcp_unfollowed;
 };
 
 static inline struct pfsel_sock_security *pfsel_sock(const struct sock *sk)

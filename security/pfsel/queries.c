@@ -3,7 +3,8 @@
  * pfsel LSM - The DNS queries a namespace's resolvers await
  *
  * A DNS answer teaches names only when it answers a query (resolver.c):
- * one that a trusted resolver's socket sent to a server's port 53, or one
+ * one that a trusted resolver's socket sent to a server's port 53 (a
+ * datagram, or the first query of a TCP connection), or one
  * that a program sent to that socket, for the answer the resolver serves
  * it.  Each namespace notes its last PFSEL_RESOLVER_QUERIES queries here:
  * the socket, the peer, the message ID and a keyed hash of the question's
@@ -89,8 +90,10 @@ static bool read_question(const struct pfsel_dns_queries *const queries,
  * @len: its length
  *
  * The oldest query noted makes room.
+ *
+ * Return: true when @msg was a query, and is noted.
  */
-void pfsel_queries_note(struct pfsel_dns_queries *const queries,
+bool pfsel_queries_note(struct pfsel_dns_queries *const queries,
 			struct sock *const sk, const u8 peer[16],
 			const __be16 port, const bool served,
 			const u8 *const msg, const size_t len)
@@ -100,7 +103,7 @@ void pfsel_queries_note(struct pfsel_dns_queries *const queries,
 	u16 id;
 
 	if (!read_question(queries, msg, len, true, &id, &hash))
-		return;
+		return false;
 	cookie = sock_gen_cookie(sk);
 	spin_lock_bh(&queries->lock);
 	q = &queries->query[queries->next];
@@ -113,6 +116,7 @@ void pfsel_queries_note(struct pfsel_dns_queries *const queries,
 	q->name_hash = hash;
 	q->id = id;
 	spin_unlock_bh(&queries->lock);
+	return true;
 }
 
 /**

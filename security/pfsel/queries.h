@@ -60,7 +60,7 @@ struct pfsel_dns_queries {
 };
 
 void pfsel_queries_init(struct pfsel_dns_queries *queries);
-void pfsel_queries_note(struct pfsel_dns_queries *queries, struct sock *sk,
+bool pfsel_queries_note(struct pfsel_dns_queries *queries, struct sock *sk,
 			const u8 peer[16], __be16 port, bool served,
 			const u8 *msg, size_t len);
 bool pfsel_queries_answered(struct pfsel_dns_queries *queries,

@@ -11,6 +11,7 @@
 #include <linux/uidgid.h>
 
 struct msghdr;
+struct sock;
 struct socket;
 
 DECLARE_STATIC_KEY_FALSE(pfsel_resolver_key);
@@ -29,6 +30,7 @@ static inline bool pfsel_resolvers_named(void)
 }
 
 void pfsel_resolver_note_send(struct socket *sock, struct msghdr *msg);
+void pfsel_resolver_sock_free(struct sock *sk);
 void pfsel_resolver_follow_policy(void);
 void pfsel_resolver_forget_untrusted(kuid_t uid);
 __init void pfsel_add_resolver_hooks(void);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * guest-mark.so - the attacker's library of tests/packaging/debian12: a
+ * guest-mark.so - the attacker's library of tests/packaging/debian-image: a
  * program of the user puts it in LD_PRELOAD wherever it can set an
  * environment, to see whether pfsel-agent or its prompt loads it.
  *
@@ -8,10 +8,10 @@
  * "LIBRARY:COMM:PID" in the folder "marks" beside the library, LIBRARY
  * being the library's own file name, so that each copy of it (one for
  * each place the variable was put) names where the process got it from.
- * The guest (debian12-guest) reads the marks as root.
+ * The guest (debian-guest) reads the marks as root.
  *
- * Built on the host for the guest, whose C library is Debian 12's: it uses
- * nothing that is newer.
+ * Built on the host for the guest, whose C library is Debian 12's or 13's:
+ * it uses nothing newer than Debian 12's.
  */
 #include <dlfcn.h>
 #include <fcntl.h>

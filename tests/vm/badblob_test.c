@@ -273,7 +273,8 @@ static int refused_errno(const size_t len)
  * reader gave it in user space (for root; others get EPERM); afterwards
  * the policies are as they were.
  */
-TEST_F(corpus, every_blob_fails_with_its_errno)
+TEST_F_TIMEOUT(corpus, every_blob_fails_with_its_errno,
+	       PFSEL_AUDIT_TEST_TIMEOUT)
 {
 	struct policies after;
 	size_t wrong = 0;
@@ -301,7 +302,7 @@ TEST_F(corpus, every_blob_fails_with_its_errno)
 }
 
 /* The valid policy loaded before the corpus is still the one in force. */
-TEST_F(corpus, policy_in_force_is_untouched)
+TEST_F_TIMEOUT(corpus, policy_in_force_is_untouched, PFSEL_AUDIT_TEST_TIMEOUT)
 {
 	const struct pfsel_policy_info *p = NULL;
 	struct policies after;

@@ -17,6 +17,12 @@
  * 53 (and from other ports), as root, the only one that may bind port 53
  * here.
  *
+ * Answers over TCP: big.test.example has more addresses than a UDP
+ * answer holds, so the zone's server truncates it over UDP, and the C
+ * library asks again over TCP (dnsmasq, which forwards over TCP what it
+ * is asked over TCP, with TCP Fast Open); and this program plays both
+ * ends of hand-made TCP exchanges, as for UDP.
+ *
  * Every test uses names and addresses of its own: a name learned stays
  * learned (at least 30 s) for the tests after it.  Needs root.
  */
@@ -40,6 +46,17 @@
 #define PORT_BY_ADDRESS 7002
 /* The clamp's floor (PFSEL_HOSTMAP_TTL_MIN), in seconds. */
 #define TTL_FLOOR_S 30
+/*
+ * The name whose answer only TCP carries: BIG_ADDRS addresses,
+ * 127.0.30.1 and on (530 bytes: more than UDP's 512 without EDNS, no
+ * more records than the kernel reads, 32), in the zone's hosts file;
+ * hosts_1001.pfw allows it on PORT_BIG, where a listener on every address
+ * waits.
+ */
+#define BIG_NAME "big.test.example"
+#define BIG_HOSTS "/tmp/hostname-big.hosts"
+#define BIG_ADDRS 31
+#define PORT_BIG 7003
 
 /*
  * The test zone: name, address, TTL; a CNAME; and names under
@@ -65,6 +82,7 @@ static const char *const zone_args[] = {
 	"--host-record=user.test.example,127.0.12.2,600",
 	"--host-record=trust-gone.test.example,127.0.12.10,600",
 	"--host-record=uid-policy.test.example,127.0.12.12,600",
+	"--addn-hosts=" BIG_HOSTS,
 };
 
 /* Write @text to @path, created or emptied first: 0 or errno. */
@@ -353,7 +371,8 @@ static long table_pairs(void)
 /* What a program of the user does: resolve a name, connect to it. */
 struct resolve_connect {
 	const char *name;
-	const char *expect; /* the address the zone gives it */
+	/* the address the zone gives it; NULL: any of its addresses */
+	const char *expect;
 	unsigned short port;
 	bool resolve; /* false: connect to @expect without resolving */
 };
@@ -386,7 +405,9 @@ static int resolve_and_connect(void *arg)
 			  &((struct sockaddr_in *)res->ai_addr)->sin_addr, text,
 			  sizeof(text));
 		freeaddrinfo(res);
-		if (strcmp(text, rc->expect))
+		if (!rc->expect)
+			probe.addr = text;
+		else if (strcmp(text, rc->expect))
 			return 124;
 	}
 	return pfsel_probe_run(&probe);
@@ -412,6 +433,11 @@ FIXTURE_SETUP(hostname)
 	static const char *const resolver_args[] = {
 		"--server=" ZONE_SERVER,
 		"--cache-size=0",
+		/*
+		 * What it asks upstream over UDP fits in 512 bytes, with
+		 * EDNS or without: BIG_NAME comes over TCP only.
+		 */
+		"--edns-packet-max=512",
 	};
 	static const struct {
 		const char *addr;
@@ -424,7 +450,9 @@ FIXTURE_SETUP(hostname)
 		{ "127.0.12.1", PORT_NAMED },	  { "127.0.12.4", PORT_NAMED },
 		{ "127.0.12.5", PORT_NAMED },	  { "127.0.11.8", PORT_BY_ADDRESS },
 		{ "127.0.12.10", PORT_NAMED },	  { "127.0.12.11", PORT_NAMED },
+		{ "0.0.0.0", PORT_BIG },
 	};
+	FILE *big;
 	size_t i;
 
 	self->dns.zone = self->dns.resolver = -1;
@@ -435,6 +463,11 @@ FIXTURE_SETUP(hostname)
 		SKIP(return, "no " DNSMASQ " in the VM (Debian's dnsmasq-base)");
 
 	pfsel_reset();
+	big = fopen(BIG_HOSTS, "we");
+	ASSERT_NE(NULL, big);
+	for (i = 1; i <= BIG_ADDRS; i++)
+		fprintf(big, "127.0.30.%zu %s\n", i, BIG_NAME);
+	ASSERT_EQ(0, fclose(big));
 	ASSERT_TRUE(start_zone_and_resolver(
 		&self->dns, ZONE_SERVER, zone_args,
 		sizeof(zone_args) / sizeof(zone_args[0]), RESOLVER,
@@ -460,6 +493,7 @@ FIXTURE_TEARDOWN(hostname)
 	for (i = 0; i < self->npeers; i++)
 		close(self->peers[i]);
 	stop_zone_and_resolver(&self->dns);
+	unlink(BIG_HOSTS);
 	if (geteuid() == 0)
 		pfsel_reset();
 }
@@ -1299,6 +1333,817 @@ TEST_F(hostname, names_go_when_their_resolvers_uid_gets_a_policy)
 
 	ASSERT_EQ(0, pfsel_load("permissive_1002"));
 	EXPECT_FALSE(table_has("127.0.12.12", "uid-policy.test.example"));
+}
+
+/*
+ * DNS over TCP (docs/THREAT-MODEL.md section 5).  An answer set too large
+ * for UDP: the zone's server truncates it over UDP, and the C library
+ * asks the resolver again over TCP, which asks the zone's server over TCP
+ * (dnsmasq sends the query with TCP Fast Open).  The answer teaches the
+ * name, and pfuser1's rule by that name allows the connection.  The
+ * control: before the lookup, and after a lookup over UDP alone (whose
+ * truncated answer teaches nothing), the same connection is denied.
+ */
+TEST_F(hostname, tcp_answer_set_is_learned)
+{
+	const long tcp = hosts_stat("tcp");
+
+	EXPECT_EQ(EACCES, as_user(NULL, "127.0.30.1", PORT_BIG, false));
+	EXPECT_TRUE(ask_server(RESOLVER, BIG_NAME));
+	EXPECT_EQ(0, table_count(-1, NULL, BIG_NAME));
+	EXPECT_EQ(tcp, hosts_stat("tcp"));
+	EXPECT_EQ(EACCES, as_user(NULL, "127.0.30.1", PORT_BIG, false));
+
+	EXPECT_EQ(0, as_user(BIG_NAME, NULL, PORT_BIG, true));
+	EXPECT_LT(tcp, hosts_stat("tcp"));
+	EXPECT_EQ(BIG_ADDRS, table_count(0, NULL, BIG_NAME));
+	EXPECT_TRUE(table_has("127.0.30.1", BIG_NAME));
+	EXPECT_EQ(0, as_user(NULL, "127.0.30.1", PORT_BIG, false));
+}
+
+/*
+ * Hand-made DNS over TCP: this program (a resolver of the system policy,
+ * run by root) opens a connection to a listener of its own, which plays
+ * the server.  Where the answers come from: FORGER, port 53 or another.
+ */
+
+/* A TCP listener on FORGER:@port: the descriptor, or -errno. */
+static int tcp_server(unsigned short port)
+{
+	return pfsel_peer(SOCK_STREAM, FORGER, port);
+}
+
+/*
+ * A connection from a new socket of this program to @listener: the
+ * socket, with the accepted end in *@server (Nagle off, so that each
+ * send is a segment of its own); -1 when it failed.
+ */
+static int tcp_connect(int listener, int *server)
+{
+	const struct timeval wait = { .tv_sec = 5 };
+	const int one = 1;
+	union pfsel_addr a;
+	socklen_t len = sizeof(a.storage);
+	int fd;
+
+	*server = -1;
+	if (getsockname(listener, &a.sa, &len))
+		return -1;
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	if (connect(fd, &a.sa, len) ||
+	    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof(wait))) {
+		close(fd);
+		return -1;
+	}
+	*server = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
+	if (*server < 0 ||
+	    setsockopt(*server, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) ||
+	    setsockopt(*server, SOL_SOCKET, SO_RCVTIMEO, &wait,
+		       sizeof(wait))) {
+		if (*server >= 0)
+			close(*server);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * Send the DNS message @msg of @len bytes over TCP: its length in two
+ * bytes, then it; in one send, or in three segments, the length split
+ * between the first two.
+ */
+static bool tcp_send(int fd, const uint8_t *msg, size_t len, bool split)
+{
+	uint8_t buf[2 + 512];
+	const size_t total = 2 + len;
+	const size_t cut[] = { 0, 1, 2 + len / 2, total };
+	size_t i;
+
+	if (len > 512)
+		return false;
+	buf[0] = len >> 8;
+	buf[1] = len & 0xff;
+	memcpy(buf + 2, msg, len);
+	if (!split)
+		return send(fd, buf, total, 0) == (ssize_t)total;
+	for (i = 0; i + 1 < sizeof(cut) / sizeof(cut[0]); i++) {
+		const size_t n = cut[i + 1] - cut[i];
+
+		if (send(fd, buf + cut[i], n, 0) != (ssize_t)n)
+			return false;
+		/* Each piece its own segment, seen before the next. */
+		usleep(20 * 1000);
+	}
+	return true;
+}
+
+/* Receive one DNS message over TCP into @msg: true when it came whole. */
+static bool tcp_recv(int fd, uint8_t *msg, size_t size)
+{
+	uint8_t l[2];
+	size_t len;
+
+	if (recv(fd, l, 2, MSG_WAITALL) != 2)
+		return false;
+	len = (size_t)l[0] << 8 | l[1];
+	return len && len <= size &&
+	       recv(fd, msg, len, MSG_WAITALL) == (ssize_t)len;
+}
+
+/* The query for @name's A records, sent from @fd over TCP. */
+static bool tcp_ask(int fd, const char *name)
+{
+	uint8_t msg[512];
+
+	return tcp_send(fd, msg, dns_query(msg, ANSWER_ID, name), false);
+}
+
+/*
+ * The server's end @server reads a query, and sends the answer "@name is
+ * @ipv4", in three segments; the client's end @fd receives it whole:
+ * true then.
+ */
+static bool tcp_answer(int server, int fd, const char *name, const char *ipv4)
+{
+	uint8_t msg[512];
+
+	return tcp_recv(server, msg, sizeof(msg)) &&
+	       tcp_send(server, msg, dns_answer(msg, name, ipv4, 600), true) &&
+	       tcp_recv(fd, msg, sizeof(msg));
+}
+
+/*
+ * The exchange every hand-made case departs from, on a new connection to
+ * @listener: this program asks for @name, the server answers "@name is
+ * @ipv4": true when the answer arrived.
+ */
+static bool tcp_exchange(int listener, const char *name, const char *ipv4)
+{
+	int server, fd = tcp_connect(listener, &server);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = tcp_ask(fd, name) && tcp_answer(server, fd, name, ipv4);
+	close(server);
+	close(fd);
+	return ok;
+}
+
+/*
+ * An answer from port 53, to the question this program's connection sent
+ * there first, is learned, once whole from its three segments; the same
+ * exchange with a server on another port (one any program may take, a
+ * local upstream's) teaches nothing: no stream of a connection to a port
+ * other than 53 is read.
+ */
+TEST_F(hostname, tcp_answer_counts_only_from_port_53)
+{
+	const int dns = tcp_server(53), other = tcp_server(5353);
+	const long tcp = hosts_stat("tcp");
+
+	ASSERT_LE(0, dns);
+	ASSERT_LE(0, other);
+	ASSERT_TRUE(tcp_exchange(other, "tcp-port.test.example",
+				 "127.0.31.1"));
+	EXPECT_FALSE(table_has("127.0.31.1", "tcp-port.test.example"));
+	EXPECT_EQ(tcp, hosts_stat("tcp"));
+
+	ASSERT_TRUE(tcp_exchange(dns, "tcp-port.test.example", "127.0.31.1"));
+	EXPECT_TRUE(table_has("127.0.31.1", "tcp-port.test.example"));
+	EXPECT_EQ(tcp + 1, hosts_stat("tcp"));
+	close(other);
+	close(dns);
+}
+
+/*
+ * A program connects to the resolver's own TCP port 53 (as any client
+ * may) and sends it an answer, and answers a question the resolver sends
+ * back on that connection: neither is learned, since the resolver did not
+ * open the connection to port 53.  The control: the same answer from port
+ * 53 on a connection the resolver opened.
+ */
+static int client_sends_answer(void *arg)
+{
+	const int listener = *(const int *)arg;
+	uint8_t msg[512];
+	union pfsel_addr a;
+	socklen_t len = sizeof(a.storage);
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0 || getsockname(listener, &a.sa, &len) ||
+	    connect(fd, &a.sa, len))
+		return 125;
+	if (!tcp_send(fd, msg,
+		      dns_answer(msg, "tcp-client.test.example", "127.0.31.2",
+				 600),
+		      true))
+		return 124;
+	/* The resolver's question, then this program's answer to it. */
+	if (!tcp_recv(fd, msg, sizeof(msg)) ||
+	    !tcp_send(fd, msg,
+		      dns_answer(msg, "tcp-client.test.example", "127.0.31.2",
+				 600),
+		      true))
+		return 123;
+	shutdown(fd, SHUT_WR);
+	return recv(fd, msg, 1, 0) == 0 ? 0 : 122;
+}
+
+TEST_F(hostname, tcp_answer_from_a_client_is_not_learned)
+{
+	const struct timeval wait = { .tv_sec = 5 };
+	const int dns = tcp_server(53);
+	const long tcp = hosts_stat("tcp");
+	uint8_t msg[512];
+	pid_t pid;
+	int fd;
+
+	ASSERT_LE(0, dns);
+	pid = pfsel_start_as(PFSEL_UID2, client_sends_answer, (void *)&dns);
+	ASSERT_LT(0, pid);
+	fd = accept4(dns, NULL, NULL, SOCK_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait,
+				sizeof(wait)));
+	EXPECT_TRUE(tcp_recv(fd, msg, sizeof(msg)));
+	EXPECT_TRUE(tcp_ask(fd, "tcp-client.test.example"));
+	EXPECT_TRUE(tcp_recv(fd, msg, sizeof(msg)));
+	close(fd);
+	EXPECT_EQ(0, pfsel_wait_status(pid));
+	EXPECT_FALSE(table_has("127.0.31.2", "tcp-client.test.example"));
+	EXPECT_EQ(tcp, hosts_stat("tcp"));
+
+	ASSERT_TRUE(tcp_exchange(dns, "tcp-client.test.example",
+				 "127.0.31.2"));
+	EXPECT_TRUE(table_has("127.0.31.2", "tcp-client.test.example"));
+	close(dns);
+}
+
+/*
+ * The answer must answer the question asked first on the connection: one
+ * for another name, or with another ID, teaches nothing (it is read, and
+ * counted unasked).  The control: the answer to the question.
+ */
+TEST_F(hostname, tcp_answer_to_another_question_is_not_learned)
+{
+	const int dns = tcp_server(53);
+	const long unasked = hosts_stat("unasked");
+	uint8_t msg[512];
+	int server, fd;
+	size_t len;
+
+	ASSERT_LE(0, dns);
+	fd = tcp_connect(dns, &server);
+	ASSERT_LE(0, fd);
+	ASSERT_TRUE(tcp_ask(fd, "tcp-asked.test.example"));
+	ASSERT_TRUE(tcp_answer(server, fd, "tcp-planted.test.example",
+			       "127.0.31.3"));
+	close(server);
+	close(fd);
+	EXPECT_FALSE(table_has("127.0.31.3", "tcp-planted.test.example"));
+
+	fd = tcp_connect(dns, &server);
+	ASSERT_LE(0, fd);
+	ASSERT_TRUE(tcp_ask(fd, "tcp-asked.test.example"));
+	ASSERT_TRUE(tcp_recv(server, msg, sizeof(msg)));
+	len = dns_answer(msg, "tcp-asked.test.example", "127.0.31.3", 600);
+	msg[1] ^= 1;
+	ASSERT_TRUE(tcp_send(server, msg, len, true));
+	ASSERT_TRUE(tcp_recv(fd, msg, sizeof(msg)));
+	close(server);
+	close(fd);
+	EXPECT_FALSE(table_has("127.0.31.3", "tcp-asked.test.example"));
+	EXPECT_EQ(unasked + 2, hosts_stat("unasked"));
+
+	ASSERT_TRUE(tcp_exchange(dns, "tcp-asked.test.example", "127.0.31.3"));
+	EXPECT_TRUE(table_has("127.0.31.3", "tcp-asked.test.example"));
+	close(dns);
+}
+
+/*
+ * Only the first message of the stream is read: a second question on the
+ * same connection, and its answer, teach nothing; the first answer, the
+ * control, does.
+ */
+TEST_F(hostname, tcp_second_message_is_not_learned)
+{
+	const int dns = tcp_server(53);
+	int server, fd;
+
+	ASSERT_LE(0, dns);
+	fd = tcp_connect(dns, &server);
+	ASSERT_LE(0, fd);
+	ASSERT_TRUE(tcp_ask(fd, "tcp-first.test.example"));
+	ASSERT_TRUE(tcp_answer(server, fd, "tcp-first.test.example",
+			       "127.0.31.4"));
+	ASSERT_TRUE(tcp_ask(fd, "tcp-second.test.example"));
+	ASSERT_TRUE(tcp_answer(server, fd, "tcp-second.test.example",
+			       "127.0.31.5"));
+	close(server);
+	close(fd);
+	EXPECT_TRUE(table_has("127.0.31.4", "tcp-first.test.example"));
+	EXPECT_FALSE(table_has("127.0.31.5", "tcp-second.test.example"));
+	close(dns);
+}
+
+/*
+ * The server sends its answer before the question: the connection had
+ * received data when the question was sent, so no answer on it is read,
+ * not that one nor the same answer sent again after the question.  The
+ * control: the answer after the question, on a new connection.
+ */
+TEST_F(hostname, tcp_data_before_the_question_is_not_learned)
+{
+	const int dns = tcp_server(53);
+	const long tcp = hosts_stat("tcp");
+	struct pollfd pfd = { .events = POLLIN };
+	uint8_t msg[512];
+	int server;
+	size_t len;
+
+	ASSERT_LE(0, dns);
+	pfd.fd = tcp_connect(dns, &server);
+	ASSERT_LE(0, pfd.fd);
+	len = dns_answer(msg, "tcp-early.test.example", "127.0.31.6", 600);
+	ASSERT_TRUE(tcp_send(server, msg, len, false));
+	ASSERT_EQ(1, poll(&pfd, 1, 5000));
+	ASSERT_TRUE(tcp_ask(pfd.fd, "tcp-early.test.example"));
+	ASSERT_TRUE(tcp_answer(server, pfd.fd, "tcp-early.test.example",
+			       "127.0.31.6"));
+	ASSERT_TRUE(tcp_recv(pfd.fd, msg, sizeof(msg)));
+	close(server);
+	close(pfd.fd);
+	EXPECT_FALSE(table_has("127.0.31.6", "tcp-early.test.example"));
+	EXPECT_EQ(tcp, hosts_stat("tcp"));
+
+	ASSERT_TRUE(tcp_exchange(dns, "tcp-early.test.example", "127.0.31.6"));
+	EXPECT_TRUE(table_has("127.0.31.6", "tcp-early.test.example"));
+	close(dns);
+}
+
+/*
+ * Adversary read of DNS over TCP: urgent data.  The server sends its
+ * answer with one byte of it urgent (MSG_OOB), which the resolver, not
+ * reading urgent data in line, never sees in the stream: what it reads is
+ * not the message the segments carry, so the kernel must not learn that
+ * message; tcp_lost counts it.  The control: the same answer without the
+ * urgent byte, on a new connection, is learned.
+ */
+TEST_F(hostname, tcp_urgent_data_gives_the_answer_up)
+{
+	const int dns = tcp_server(53);
+	const long lost = hosts_stat("tcp_lost");
+	uint8_t msg[512], buf[2 + 512];
+	int server, fd;
+	size_t len, mid;
+
+	ASSERT_LE(0, dns);
+	fd = tcp_connect(dns, &server);
+	ASSERT_LE(0, fd);
+	ASSERT_TRUE(tcp_ask(fd, "tcp-urgent.test.example"));
+	ASSERT_TRUE(tcp_recv(server, msg, sizeof(msg)));
+	len = dns_answer(msg, "tcp-urgent.test.example", "127.0.31.7", 600);
+	buf[0] = len >> 8;
+	buf[1] = len & 0xff;
+	memcpy(buf + 2, msg, len);
+	mid = 2 + len / 2;
+	/* The byte at mid - 1 goes urgent: the resolver skips it. */
+	ASSERT_EQ((ssize_t)(mid - 1), send(server, buf, mid - 1, 0));
+	usleep(20 * 1000);
+	ASSERT_EQ(1, send(server, buf + mid - 1, 1, MSG_OOB));
+	usleep(20 * 1000);
+	ASSERT_EQ((ssize_t)(2 + len - mid),
+		  send(server, buf + mid, 2 + len - mid, 0));
+	usleep(100 * 1000);
+	close(server);
+	close(fd);
+	EXPECT_FALSE(table_has("127.0.31.7", "tcp-urgent.test.example"));
+	EXPECT_LT(lost, hosts_stat("tcp_lost"));
+
+	ASSERT_TRUE(tcp_exchange(dns, "tcp-urgent.test.example", "127.0.31.7"));
+	EXPECT_TRUE(table_has("127.0.31.7", "tcp-urgent.test.example"));
+	close(dns);
+}
+
+/*
+ * Adversary read of DNS over TCP: the buffers' bound, held past the
+ * query's wait.  A port-53 server the resolver asks over TCP (an
+ * authoritative server of the attacker's, that a recursor asks; a slow
+ * upstream) sends the length of the largest answer, 65535, and nothing
+ * more, on 16 connections that the resolver keeps open while it waits
+ * (resolvers wait longer than 10 s): their buffers fill
+ * PFSEL_DNS_STREAM_BYTES, for every namespace.  THREAT-MODEL section 5
+ * says such a buffer lives "at most 10 s (the query's wait)"; but the
+ * wait is checked only when a segment arrives, so a stream that receives
+ * nothing more keeps its buffer as long as its socket lives.  The test:
+ * while the stalled answers are awaited, another connection's answer is
+ * refused (the control: the bound is what they fill); once their time ran
+ * out, with their sockets still open, an answer must be learned again.
+ */
+#define STALLED_STREAMS 16
+TEST_F_TIMEOUT(hostname, tcp_stalled_answers_do_not_outlast_their_wait, 90)
+{
+	const uint8_t longest[2] = { 0xff, 0xff };
+	const int dns = tcp_server(53);
+	int fds[STALLED_STREAMS], servers[STALLED_STREAMS];
+	char name[64];
+	long lost;
+	int i;
+
+	ASSERT_LE(0, dns);
+	for (i = 0; i < STALLED_STREAMS; i++) {
+		fds[i] = tcp_connect(dns, &servers[i]);
+		ASSERT_LE(0, fds[i]);
+		snprintf(name, sizeof(name), "tcp-stall%d.test.example", i);
+		ASSERT_TRUE(tcp_ask(fds[i], name));
+		ASSERT_EQ(2, send(servers[i], longest, 2, 0));
+	}
+	usleep(200 * 1000);
+
+	lost = hosts_stat("tcp_lost");
+	ASSERT_TRUE(tcp_exchange(dns, "tcp-stall-during.test.example",
+				 "127.0.31.8"));
+	EXPECT_FALSE(table_has("127.0.31.8", "tcp-stall-during.test.example"));
+	EXPECT_LT(lost, hosts_stat("tcp_lost"));
+
+	/* PFSEL_RESOLVER_QUERY_WAIT, and a second more. */
+	sleep(11);
+	ASSERT_TRUE(tcp_exchange(dns, "tcp-stall-after.test.example",
+				 "127.0.31.9"));
+	EXPECT_TRUE(table_has("127.0.31.9", "tcp-stall-after.test.example"));
+
+	for (i = 0; i < STALLED_STREAMS; i++) {
+		close(servers[i]);
+		close(fds[i]);
+	}
+	close(dns);
+}
+
+/*
+ * Adversary read of DNS over TCP: an urgent mark before the question.
+ * read_stream_segment() gives the answer up at a segment with URG set,
+ * but TCP also takes an urgent pointer from a segment that carries no
+ * data (or from the server's SYN-ACK), before the question is sent:
+ * stream_untouched() does not look at it, and the answer's segments
+ * carry no URG.  The resolver then never reads the byte the pointer
+ * names, while the kernel reads the message with it: what it learns is
+ * not what the resolver read (here, the ID's low byte is taken out of
+ * the resolver's stream, whose message is then another).  The segment is
+ * made by hand as the server (root, raw socket), from the server's own
+ * sequence numbers (TCP_REPAIR): as the port-53 server, or someone who
+ * can write into the connection, would send it.
+ */
+
+/* The one's complement sum of @len bytes at @p, added to @sum. */
+static uint32_t csum_add(uint32_t sum, const uint8_t *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < len; i += 2)
+		sum += (uint32_t)p[i] << 8 | p[i + 1];
+	if (len & 1)
+		sum += (uint32_t)p[len - 1] << 8;
+	return sum;
+}
+
+/* The sequence number TCP_QUEUE_SEQ gives for @queue of @fd. */
+static bool queue_seq(int fd, int queue, uint32_t *seq)
+{
+	socklen_t len = sizeof(*seq);
+
+	return !setsockopt(fd, IPPROTO_TCP, TCP_REPAIR_QUEUE, &queue,
+			   sizeof(queue)) &&
+	       !getsockopt(fd, IPPROTO_TCP, TCP_QUEUE_SEQ, seq, &len);
+}
+
+/*
+ * Sends, as the server end @server of a connection, a segment without
+ * data, ACK and URG set, whose urgent pointer is @urg_ptr: true when
+ * sent.
+ */
+static bool send_urgent_mark(int server, uint16_t urg_ptr)
+{
+	const int on = 1, off = 0;
+	struct sockaddr_in self, peer;
+	socklen_t slen = sizeof(self), plen = sizeof(peer);
+	uint8_t pkt[40] = { 0 }, pseudo[12];
+	uint32_t seq, ack, sum;
+	uint8_t *const th = pkt + 20;
+	bool ok;
+	int raw;
+
+	if (getsockname(server, (struct sockaddr *)&self, &slen) ||
+	    getpeername(server, (struct sockaddr *)&peer, &plen) ||
+	    setsockopt(server, IPPROTO_TCP, TCP_REPAIR, &on, sizeof(on)))
+		return false;
+	ok = queue_seq(server, TCP_SEND_QUEUE, &seq) &&
+	     queue_seq(server, TCP_RECV_QUEUE, &ack);
+	/* Repair mode's end takes SO_REUSEADDR away: given back. */
+	if (setsockopt(server, IPPROTO_TCP, TCP_REPAIR, &off, sizeof(off)) ||
+	    setsockopt(server, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on)) ||
+	    !ok)
+		return false;
+	pkt[0] = 0x45;
+	pkt[3] = sizeof(pkt);
+	pkt[8] = 64;
+	pkt[9] = IPPROTO_TCP;
+	memcpy(pkt + 12, &self.sin_addr, 4);
+	memcpy(pkt + 16, &peer.sin_addr, 4);
+	memcpy(th, &self.sin_port, 2);
+	memcpy(th + 2, &peer.sin_port, 2);
+	seq = htonl(seq);
+	ack = htonl(ack);
+	memcpy(th + 4, &seq, 4);
+	memcpy(th + 8, &ack, 4);
+	th[12] = 5 << 4;
+	th[13] = 0x20 | 0x10; /* URG, ACK */
+	th[14] = 0xff;
+	th[15] = 0xff;
+	th[18] = urg_ptr >> 8;
+	th[19] = urg_ptr & 0xff;
+	memcpy(pseudo, pkt + 12, 8);
+	pseudo[8] = 0;
+	pseudo[9] = IPPROTO_TCP;
+	pseudo[10] = 0;
+	pseudo[11] = 20;
+	sum = csum_add(csum_add(0, pseudo, sizeof(pseudo)), th, 20);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	th[16] = ~sum >> 8;
+	th[17] = ~sum & 0xff;
+	raw = socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW);
+	if (raw < 0)
+		return false;
+	ok = sendto(raw, pkt, sizeof(pkt), 0, (struct sockaddr *)&peer,
+		    sizeof(peer)) == (ssize_t)sizeof(pkt);
+	close(raw);
+	return ok;
+}
+
+TEST_F(hostname, tcp_urgent_mark_before_the_question_gives_the_answer_up)
+{
+	const int dns = tcp_server(53);
+	uint8_t msg[512], got[2 + 512];
+	size_t len, read_in_line = 0;
+	int server, fd;
+	ssize_t n;
+
+	ASSERT_LE(0, dns);
+	fd = tcp_connect(dns, &server);
+	ASSERT_LE(0, fd);
+	/* The stream's fourth byte (net.ipv4.tcp_stdurg 0): the ID's low. */
+	ASSERT_TRUE(send_urgent_mark(server, 4));
+	usleep(50 * 1000);
+	ASSERT_TRUE(tcp_ask(fd, "tcp-urgmark.test.example"));
+	ASSERT_TRUE(tcp_recv(server, msg, sizeof(msg)));
+	len = dns_answer(msg, "tcp-urgmark.test.example", "127.0.31.10", 600);
+	ASSERT_TRUE(tcp_send(server, msg, len, true));
+	usleep(100 * 1000);
+	/* What the resolver reads in line: one byte short. */
+	while ((n = recv(fd, got, sizeof(got), MSG_DONTWAIT)) > 0)
+		read_in_line += n;
+	EXPECT_EQ(2 + len - 1, read_in_line);
+	close(server);
+	close(fd);
+	EXPECT_FALSE(table_has("127.0.31.10", "tcp-urgmark.test.example"));
+
+	ASSERT_TRUE(
+		tcp_exchange(dns, "tcp-urgmark.test.example", "127.0.31.10"));
+	EXPECT_TRUE(table_has("127.0.31.10", "tcp-urgmark.test.example"));
+	close(dns);
+}
+
+/*
+ * Adversary read of DNS over TCP, the second: data in the server's
+ * SYN-ACK.  A client's TCP Fast Open send without a cookie (dnsmasq's
+ * first to a server) sends a SYN that asks for one, and the query only
+ * once the connection is established; the server's SYN-ACK may carry
+ * data (RFC 7413), which tcp_rcv_fastopen_synack() queues for the
+ * program.  tcp_finish_connect() has begun the stream just before, at the
+ * sequence number after the SYN-ACK's SYN, where that data starts; the
+ * receive hook takes no segment with SYN set, so the stream never takes
+ * it.  A segment from that same sequence number on, with other bytes, is
+ * then taken whole by the stream, while TCP keeps the SYN-ACK's copy:
+ * the kernel learns a message the resolver never reads, and data that
+ * arrived before the question was sent is not the connection "not read
+ * at all" THREAT-MODEL section 5 says.
+ *
+ * The server is played by hand, as no Linux server puts data in a
+ * SYN-ACK: 198.18.53.2, reached through dummy0 (whose packets go
+ * nowhere), where a packet socket sees the resolver's SYN, and a raw
+ * socket sends the server's segments back.
+ */
+#define SYN_IFNAME "dummy0"
+#define SYN_CLIENT "198.18.53.1"
+#define SYN_SERVER "198.18.53.2"
+/* The server's initial sequence number. */
+#define SYN_SERVER_ISN 0x10000000U
+
+/* Whether dummy0 is up, with SYN_CLIENT/24. */
+static bool syn_dummy_has_address(void)
+{
+	char out[4096];
+
+	return pfsel_sh(out, sizeof(out), "ip addr show dev " SYN_IFNAME) ==
+		       0 &&
+	       strstr(out, SYN_CLIENT "/24") && strstr(out, ",UP");
+}
+
+/* dummy0 up, with SYN_CLIENT/24 (it stays for the rest of the boot). */
+static bool syn_dummy_ready(void)
+{
+	char out[4096];
+
+	if (syn_dummy_has_address())
+		return true;
+	pfsel_sh(out, sizeof(out), "ip link set " SYN_IFNAME " up");
+	pfsel_sh(out, sizeof(out),
+		 "ip addr add " SYN_CLIENT "/24 dev " SYN_IFNAME);
+	return syn_dummy_has_address();
+}
+
+/*
+ * Sends, as SYN_SERVER port 53, a segment to SYN_CLIENT port @dport with
+ * @flags, @seq, @ack, and @len bytes of @data: true when sent.
+ */
+static bool syn_server_sends(uint16_t dport, uint8_t flags, uint32_t seq,
+			     uint32_t ack, const uint8_t *data, size_t len)
+{
+	uint8_t pkt[40 + 2 + 512] = { 0 }, pseudo[12];
+	uint8_t *const th = pkt + 20;
+	const size_t total = 40 + len;
+	struct sockaddr_in to = { .sin_family = AF_INET };
+	uint32_t sum;
+	bool ok;
+	int raw;
+
+	if (len > sizeof(pkt) - 40)
+		return false;
+	pkt[0] = 0x45;
+	pkt[2] = total >> 8;
+	pkt[3] = total & 0xff;
+	pkt[8] = 64;
+	pkt[9] = IPPROTO_TCP;
+	inet_pton(AF_INET, SYN_SERVER, pkt + 12);
+	inet_pton(AF_INET, SYN_CLIENT, pkt + 16);
+	th[1] = 53;
+	th[2] = dport >> 8;
+	th[3] = dport & 0xff;
+	seq = htonl(seq);
+	ack = htonl(ack);
+	memcpy(th + 4, &seq, 4);
+	memcpy(th + 8, &ack, 4);
+	th[12] = 5 << 4;
+	th[13] = flags;
+	th[14] = 0xff;
+	th[15] = 0xff;
+	memcpy(th + 20, data, len);
+	memcpy(pseudo, pkt + 12, 8);
+	pseudo[8] = 0;
+	pseudo[9] = IPPROTO_TCP;
+	pseudo[10] = (20 + len) >> 8;
+	pseudo[11] = (20 + len) & 0xff;
+	sum = csum_add(csum_add(0, pseudo, sizeof(pseudo)), th, 20 + len);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	th[16] = ~sum >> 8;
+	th[17] = ~sum & 0xff;
+	memcpy(&to.sin_addr, pkt + 16, 4);
+	raw = socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW);
+	if (raw < 0)
+		return false;
+	ok = sendto(raw, pkt, total, 0, (struct sockaddr *)&to, sizeof(to)) ==
+	     (ssize_t)total;
+	close(raw);
+	return ok;
+}
+
+/*
+ * The SYN this program's socket sent to SYN_SERVER port 53, as the packet
+ * socket @cap saw it leave: its source port and sequence number.
+ */
+static bool syn_seen(int cap, uint16_t *sport, uint32_t *seq)
+{
+	struct pollfd pfd = { .fd = cap, .events = POLLIN };
+	uint8_t pkt[2048], server[4];
+	ssize_t n;
+
+	inet_pton(AF_INET, SYN_SERVER, server);
+	while (poll(&pfd, 1, 5000) == 1) {
+		n = recv(cap, pkt, sizeof(pkt), 0);
+		if (n < 40 || pkt[0] != 0x45 || pkt[9] != IPPROTO_TCP ||
+		    memcmp(pkt + 16, server, 4) || pkt[23] != 53 ||
+		    !(pkt[33] & 0x02) || pkt[33] & 0x10)
+			continue;
+		*sport = (uint16_t)(pkt[20] << 8 | pkt[21]);
+		*seq = (uint32_t)pkt[24] << 24 | (uint32_t)pkt[25] << 16 |
+		       (uint32_t)pkt[26] << 8 | pkt[27];
+		return true;
+	}
+	return false;
+}
+
+/* A DNS message over TCP: its length in two bytes, then it. */
+static size_t tcp_framed(uint8_t *out, const uint8_t *msg, size_t len)
+{
+	out[0] = len >> 8;
+	out[1] = len & 0xff;
+	memcpy(out + 2, msg, len);
+	return 2 + len;
+}
+
+/*
+ * This program asks SYN_SERVER port 53 for @name with a TCP Fast Open
+ * send; the hand-played server answers the SYN with a SYN-ACK that
+ * carries "@name is @early" when @early is not NULL (none when it is),
+ * then sends "@name is @ipv4" from the stream's first byte on.  What the
+ * resolver's end reads in line goes to @got, its length to *@got_len.
+ */
+static bool syn_ack_exchange(const char *name, const char *early,
+			     const char *ipv4, uint8_t *got, size_t *got_len)
+{
+	const struct sockaddr_in server = {
+		.sin_family = AF_INET,
+		.sin_port = htons(53),
+		.sin_addr.s_addr = inet_addr(SYN_SERVER),
+	};
+	uint8_t query[2 + 512], msg[512], data[2 + 512], early_data[2 + 512];
+	size_t qlen, dlen, elen = 0;
+	struct pollfd pfd = { .events = POLLOUT };
+	const int cap = pfsel_capture_open(SYN_IFNAME);
+	uint16_t sport = 0;
+	uint32_t cseq = 0;
+	bool ok = false;
+	ssize_t n;
+
+	*got_len = 0;
+	if (cap < 0)
+		return false;
+	pfd.fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (pfd.fd < 0)
+		goto out_cap;
+	qlen = tcp_framed(query, msg, dns_query(msg, ANSWER_ID, name));
+	/* No cookie yet: the SYN asks for one, and carries no data. */
+	if (sendto(pfd.fd, query, qlen, MSG_FASTOPEN,
+		   (const struct sockaddr *)&server, sizeof(server)) >= 0 ||
+	    errno != EINPROGRESS || !syn_seen(cap, &sport, &cseq))
+		goto out;
+	if (early)
+		elen = tcp_framed(early_data, msg,
+				  dns_answer(msg, name, early, 600));
+	if (!syn_server_sends(sport, 0x12, SYN_SERVER_ISN, cseq + 1, early_data,
+			      elen) ||
+	    poll(&pfd, 1, 5000) != 1 || !(pfd.revents & POLLOUT))
+		goto out;
+	/* Established: the query goes now (SYN_SERVER never reads it). */
+	if (send(pfd.fd, query, qlen, 0) != (ssize_t)qlen)
+		goto out;
+	dlen = tcp_framed(data, msg, dns_answer(msg, name, ipv4, 600));
+	if (!syn_server_sends(sport, 0x18, SYN_SERVER_ISN + 1, cseq + 1, data,
+			      dlen))
+		goto out;
+	usleep(100 * 1000);
+	while ((n = recv(pfd.fd, got + *got_len, 2 + 512 - *got_len,
+			 MSG_DONTWAIT)) > 0)
+		*got_len += n;
+	ok = true;
+out:
+	close(pfd.fd);
+out_cap:
+	close(cap);
+	return ok;
+}
+
+TEST_F(hostname, tcp_syn_ack_data_is_what_the_resolver_reads)
+{
+	const char *const name = "tcp-synack.test.example";
+	uint8_t got[2 + 512], msg[512], want[2 + 512];
+	size_t got_len, want_len;
+
+	ASSERT_TRUE(syn_dummy_ready());
+	/* The resolver reads the SYN-ACK's answer, 127.0.31.12. */
+	ASSERT_TRUE(syn_ack_exchange(name, "127.0.31.12", "127.0.31.11", got,
+				     &got_len));
+	want_len = tcp_framed(want, msg,
+			      dns_answer(msg, name, "127.0.31.12", 600));
+	ASSERT_EQ(want_len, got_len);
+	EXPECT_EQ(0, memcmp(want, got, want_len));
+	/* The kernel must not learn what it did not read. */
+	EXPECT_FALSE(table_has("127.0.31.11", name));
+
+	/*
+	 * Control, a name of its own (the attack's may be learned): no data
+	 * in the SYN-ACK, and the answer from the stream's first byte on is
+	 * learned.
+	 */
+	ASSERT_TRUE(syn_ack_exchange("tcp-synack-control.test.example", NULL,
+				     "127.0.31.13", got, &got_len));
+	EXPECT_TRUE(
+		table_has("127.0.31.13", "tcp-synack-control.test.example"));
 }
 
 TEST_HARNESS_MAIN

@@ -18,7 +18,10 @@
 #include <grp.h>
 #include <limits.h>
 #include <liburing.h>
+#include <linux/if_packet.h>
 #include <linux/capability.h>
+#include <net/ethernet.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -116,8 +119,13 @@ static inline bool pfsel_list_has(const char *list, const char *item)
 #define PFSEL_UID1 1001
 #define PFSEL_UID2 1002
 
-/* How long a connection whose SYN is dropped is given to complete. */
+/*
+ * How long a connection whose SYN is dropped is given to complete (a
+ * program may set its own before it includes this header).
+ */
+#ifndef PFSEL_SYN_WAIT_MS
 #define PFSEL_SYN_WAIT_MS 1000
+#endif
 
 /* Monotonic milliseconds. */
 static inline long long pfsel_now_ms(void)
@@ -831,6 +839,32 @@ fail:
 	return err;
 }
 
+/*
+ * A packet socket that sees every packet leaving (or entering) @ifname,
+ * as IP packets, without blocking: the descriptor, or -1.
+ */
+static inline int pfsel_capture_open(const char *ifname)
+{
+	struct sockaddr_ll ll = {
+		.sll_family = AF_PACKET,
+		.sll_protocol = htons(ETH_P_ALL),
+		.sll_ifindex = (int)if_nametoindex(ifname),
+	};
+	int fd;
+
+	if (!ll.sll_ifindex)
+		return -1;
+	fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+		    htons(ETH_P_ALL));
+	if (fd < 0)
+		return -1;
+	if (bind(fd, (struct sockaddr *)&ll, sizeof(ll))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 /* Close every connection waiting on listener @fd: how many there were. */
 static inline int pfsel_drain(int fd)
 {
@@ -1340,6 +1374,16 @@ static inline bool pfsel_audit_find(const char *type,
 	} while (pfsel_now_ms() < deadline);
 	return false;
 }
+
+/*
+ * The time-out, in seconds, of a test that reads the audit log after its
+ * calls (pfsel_audit_records()): each reading waits for auditd to write a
+ * marker (ausearch over the log, a process or two each time), and the
+ * refused-load corpus makes hundreds of records.  Such a test took 29 s
+ * of the harness's default 30 on a quiet machine, and timed out on CI's
+ * loaded one (stop 34).
+ */
+#define PFSEL_AUDIT_TEST_TIMEOUT 300
 
 /*
  * Wait until auditd has written every record the kernel queued before

@@ -197,7 +197,7 @@ TEST_F(script_env, perl5opt)
  * and the script it would have been.  The protected script started with
  * an ordinary environment makes none (the control).
  */
-TEST_F(script_env, refusal_is_audited)
+TEST_F_TIMEOUT(script_env, refusal_is_audited, PFSEL_AUDIT_TEST_TIMEOUT)
 {
 	char *prot[] = { PROT_SH, NULL };
 	struct run r = { prot, { "BASH_ENV=" EVIL_RC } };

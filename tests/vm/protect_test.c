@@ -451,7 +451,7 @@ TEST_F(protect, exec_under_control_is_refused)
  * protects it.  The same starts of protectee-plain, which nothing
  * protects, make none (the control).
  */
-TEST_F(protect, exec_refusals_are_audited)
+TEST_F_TIMEOUT(protect, exec_refusals_are_audited, PFSEL_AUDIT_TEST_TIMEOUT)
 {
 	static const struct {
 		enum how how;

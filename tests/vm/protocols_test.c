@@ -1198,7 +1198,7 @@ TEST_F(sctp, bindx_every_address)
  * given (sctp_connectx(), a send's SCTP_DSTADDRV4, SCTP_PRIMARY_ADDR).
  * The allowed address leaves no record.
  */
-TEST_F(sctp, refused_address_is_recorded)
+TEST_F_TIMEOUT(sctp, refused_address_is_recorded, PFSEL_AUDIT_TEST_TIMEOUT)
 {
 	static const enum sctp_op ops[] = { SCTP_OP_CONNECTX, SCTP_OP_DSTADDR,
 					    SCTP_OP_PRIMARY };
@@ -1330,7 +1330,8 @@ TEST_F(families, unruled_families_refused_whatever_the_rules)
  * user's socket() makes none (the control); in permissive mode the
  * socket() goes on to the kernel, and the record says it was let through.
  */
-TEST_F(families, unruled_family_refusal_is_audited)
+TEST_F_TIMEOUT(families, unruled_family_refusal_is_audited,
+	       PFSEL_AUDIT_TEST_TIMEOUT)
 {
 	unsigned int i, j;
 

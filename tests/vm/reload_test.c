@@ -228,7 +228,7 @@ TEST_F(load, enforce_needs_cap_mac_admin)
  * was for (target=), by the calling task.  Root's own changes make no
  * such record (the control).
  */
-TEST_F(load, refused_changes_are_audited)
+TEST_F_TIMEOUT(load, refused_changes_are_audited, PFSEL_AUDIT_TEST_TIMEOUT)
 {
 	static const struct {
 		uid_t uid;

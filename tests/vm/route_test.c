@@ -40,9 +40,6 @@
  */
 
 #define _GNU_SOURCE
-#include <linux/if_packet.h>
-#include <net/ethernet.h>
-#include <net/if.h>
 #include <netinet/ip.h>
 #include <netinet/udp.h>
 #include <sys/mman.h>
@@ -90,29 +87,6 @@ static bool dummy_ready(void)
 	pfsel_sh(out, sizeof(out), "ip addr add 198.18.0.1/24 dev " IFNAME);
 	pfsel_sh(out, sizeof(out), "ip -6 addr add 2001:db8:1::1/64 dev " IFNAME);
 	return dummy_has_addresses(out, sizeof(out));
-}
-
-/* A packet socket that sees every packet leaving (or entering) @ifname. */
-static int capture_open(const char *ifname)
-{
-	struct sockaddr_ll ll = {
-		.sll_family = AF_PACKET,
-		.sll_protocol = htons(ETH_P_ALL),
-		.sll_ifindex = (int)if_nametoindex(ifname),
-	};
-	int fd;
-
-	if (!ll.sll_ifindex)
-		return -1;
-	fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
-		    htons(ETH_P_ALL));
-	if (fd < 0)
-		return -1;
-	if (bind(fd, (struct sockaddr *)&ll, sizeof(ll))) {
-		close(fd);
-		return -1;
-	}
-	return fd;
 }
 
 struct seen {
@@ -288,7 +262,7 @@ FIXTURE_SETUP(route)
 		TH_LOG("could not bring up " IFNAME " with 198.18.0.1/24 and 2001:db8:1::1/64");
 	}
 	ASSERT_EQ(0, pfsel_load(variant->root ? "route_system" : "route_1001"));
-	self->capture = capture_open(IFNAME);
+	self->capture = pfsel_capture_open(IFNAME);
 	ASSERT_LE(0, self->capture);
 }
 
@@ -579,7 +553,7 @@ TEST_F(route, leaves_for_the_denied_hop_when_permissive)
  * header make none; in permissive mode the header goes through pfsel,
  * and its record says so.
  */
-TEST_F(route, refusal_is_audited)
+TEST_F_TIMEOUT(route, refusal_is_audited, PFSEL_AUDIT_TEST_TIMEOUT)
 {
 	const bool v6 = variant->family == AF_INET6;
 	const bool cmsg = variant->how == PER_MESSAGE;
@@ -671,7 +645,7 @@ FIXTURE_SETUP(hdrincl)
 	ASSERT_LE(0, self->rx_allowed);
 	self->rx_denied = pfsel_peer(SOCK_DGRAM, "127.0.0.9", 7609);
 	ASSERT_LE(0, self->rx_denied);
-	self->capture_lo = capture_open("lo");
+	self->capture_lo = pfsel_capture_open("lo");
 	ASSERT_LE(0, self->capture_lo);
 	ASSERT_EQ(0, pfsel_load("hdrincl_system"));
 }
@@ -765,7 +739,7 @@ TEST_F(hdrincl, header_decides_not_the_sendto_address)
  * the raw protocol to the header's address, not the address sendto()
  * named.  The allowed send leaves no record.
  */
-TEST_F(hdrincl, header_destination_is_audited)
+TEST_F_TIMEOUT(hdrincl, header_destination_is_audited, PFSEL_AUDIT_TEST_TIMEOUT)
 {
 	char pid[32];
 	const char *const denied[] = { " pfsel ", pid, " raddr=127.0.0.9 ",

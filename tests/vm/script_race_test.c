@@ -278,7 +278,8 @@ static void mount_attacker(bool mount_over)
 	_exit(pfsel_wait_status(pid));
 }
 
-TEST_F(race, mounted_over_while_stopped_at_exec)
+TEST_F_TIMEOUT(race, mounted_over_while_stopped_at_exec,
+	       PFSEL_AUDIT_TEST_TIMEOUT)
 {
 	/* The refused open's record: the script's identity, what happened. */
 	const char *const needles[] = { " op=open ", " refused=script-path ",
