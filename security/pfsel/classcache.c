@@ -99,17 +99,6 @@ struct pfsel_classcache {
 
 static DEFINE_PER_CPU(struct pfsel_classcache, pfsel_classcaches);
 
-/*
- * The low word's bits that name an address's prefix: an IPv4-mapped
- * address's /24, any other address's /64.
- */
-static u64 prefix_mask(const u64 high, const u64 low)
-{
-	if (!high && low >> 32 == 0xffff)
-		return ~(u64)0xff;
-	return 0;
-}
-
 /* Whether @addr (two words) is below class @class's start in @db. */
 static bool below_class(const struct pfsel_policydb *const db, const u32 class,
 			const u64 high, const u64 low)
@@ -143,16 +132,18 @@ static bool covers_prefix(const struct pfsel_policydb *const db,
  *
  * @policy: the policy; the caller holds rcu_read_lock() or a reference.
  * @addr: 16 bytes, network order; IPv4 as ::ffff:a.b.c.d.
+ * @whole_prefix: set to whether the class is the class of every address
+ *		  of @addr's prefix (pfsel_addr_prefix_mask()) in @policy.
  *
  * Return: what pfsel_policydb_classify_addr() returns for @policy's
  * database, from this CPU's cache when it holds it.
  */
 u32 pfsel_classcache_addr(const struct pfsel_policy *const policy,
-			  const u8 addr[16])
+			  const u8 addr[16], bool *const whole_prefix)
 {
 	const u64 high = pfsel_policydb_addr_word(addr);
 	const u64 low = pfsel_policydb_addr_word(addr + 8);
-	const u64 mask = prefix_mask(high, low);
+	const u64 mask = pfsel_addr_prefix_mask(high, low);
 	const struct pfsel_policydb *const db = policy->db;
 	struct pfsel_classcache *const cache = get_cpu_ptr(&pfsel_classcaches);
 	const u64 folded = high ^ rol64(low & mask, 32) ^ policy->generation;
@@ -173,6 +164,7 @@ u32 pfsel_classcache_addr(const struct pfsel_policy *const policy,
 		if (e->generation == policy->generation && e->high == high &&
 		    e->low == (e->prefix ? low & mask : low)) {
 			fresh.class = e->class;
+			fresh.prefix = e->prefix;
 			goto out;
 		}
 	}
@@ -187,6 +179,7 @@ u32 pfsel_classcache_addr(const struct pfsel_policy *const policy,
 	ways[0] = fresh;
 out:
 	put_cpu_ptr(&pfsel_classcaches);
+	*whole_prefix = fresh.prefix;
 	return fresh.class;
 }
 
@@ -307,6 +300,38 @@ static void fill_db(struct pfsel_policydb *const db,
 	db->n_ports = TEST_PORT_CLASSES;
 }
 
+/* An address's class, whether or not it covers the prefix. */
+static u32 addr_class(const struct pfsel_policy *const policy,
+		      const u8 addr[16])
+{
+	bool whole_prefix;
+
+	return pfsel_classcache_addr(policy, addr, &whole_prefix);
+}
+
+/*
+ * Whether @addr's whole prefix is of class @class in @db, by the search:
+ * classes are intervals, so its first and last addresses say.
+ */
+static bool search_covers_prefix(const struct pfsel_policydb *const db,
+				 const u8 addr[16], const u32 class)
+{
+	const u64 high = pfsel_policydb_addr_word(addr);
+	const u64 low = pfsel_policydb_addr_word(addr + 8);
+	const u64 mask = pfsel_addr_prefix_mask(high, low);
+	__be64 word;
+	u8 end[16];
+
+	memcpy(end, addr, 8);
+	word = cpu_to_be64(low & mask);
+	memcpy(end + 8, &word, 8);
+	if (pfsel_policydb_classify_addr(db, end) != class)
+		return false;
+	word = cpu_to_be64(low | ~mask);
+	memcpy(end + 8, &word, 8);
+	return pfsel_policydb_classify_addr(db, end) == class;
+}
+
 /*
  * Whatever was looked up before, in whichever policy, the cache gives
  * what the policy's own search gives: thousands of lookups over two
@@ -319,6 +344,7 @@ static void test_classcache_matches_search(struct kunit *const test)
 	struct pfsel_policydb db[2] = {};
 	struct pfsel_policy policy[2] = {};
 	u32 want, got, i, p, mismatches = 0;
+	bool whole, got_whole;
 	u8 addr[16];
 	u16 port;
 
@@ -354,12 +380,17 @@ static void test_classcache_matches_search(struct kunit *const test)
 			addr[5] = (u8)(i * 5);
 			addr[15] = (u8)i;
 		}
-		/* Every address twice: once filling, once hitting. */
+		/*
+		 * Every address twice: once filling, once hitting; whether
+		 * its class covers its prefix, as the search says, both
+		 * times.
+		 */
 		want = pfsel_policydb_classify_addr(&db[p], addr);
-		got = pfsel_classcache_addr(&policy[p], addr);
-		mismatches += got != want;
-		got = pfsel_classcache_addr(&policy[p], addr);
-		mismatches += got != want;
+		whole = search_covers_prefix(&db[p], addr, want);
+		got = pfsel_classcache_addr(&policy[p], addr, &got_whole);
+		mismatches += got != want || got_whole != whole;
+		got = pfsel_classcache_addr(&policy[p], addr, &got_whole);
+		mismatches += got != want || got_whole != whole;
 
 		port = (u16)(i * 13);
 		want = pfsel_policydb_classify_port(&db[p], port);
@@ -371,7 +402,7 @@ static void test_classcache_matches_search(struct kunit *const test)
 		want = pfsel_policydb_classify_port(&db[!p], port);
 		mismatches += pfsel_classcache_port(&policy[!p], port) != want;
 		want = pfsel_policydb_classify_addr(&db[!p], addr);
-		mismatches += pfsel_classcache_addr(&policy[!p], addr) != want;
+		mismatches += addr_class(&policy[!p], addr) != want;
 	}
 	KUNIT_EXPECT_EQ(test, mismatches, 0);
 }
@@ -397,20 +428,20 @@ static void test_classcache_hit_skips_search(struct kunit *const test)
 	ports[1].start = cpu_to_le16(1024);
 
 	preempt_disable();
-	first = pfsel_classcache_addr(&policy, addr);
+	first = addr_class(&policy, addr);
 	/*
 	 * Were the table searched again, the changed table would give
 	 * class 0 now; the cached class is still 1.
 	 */
 	addrs[1].start[12] = 193;
-	second = pfsel_classcache_addr(&policy, addr);
+	second = addr_class(&policy, addr);
 	preempt_enable();
 
 	KUNIT_EXPECT_EQ(test, first, 1);
 	KUNIT_EXPECT_EQ(test, second, 1);
 	/* Another generation is another policy: searched afresh. */
 	policy.generation++;
-	KUNIT_EXPECT_EQ(test, pfsel_classcache_addr(&policy, addr), 0);
+	KUNIT_EXPECT_EQ(test, addr_class(&policy, addr), 0);
 }
 
 /* ::ffff:192.0.2.@last */
@@ -441,6 +472,7 @@ static void test_classcache_prefix(struct kunit *const test)
 	};
 	struct pfsel_policy policy = { .db = &db, .generation = 0xffffffd0 };
 	u32 i, got[4], mismatches = 0;
+	bool whole[2];
 	u8 addr[16];
 
 	/* Class 1 from 192.0.2.0, class 2 from 192.0.3.0. */
@@ -450,14 +482,16 @@ static void test_classcache_prefix(struct kunit *const test)
 
 	preempt_disable();
 	test_v4(addr, 1);
-	got[0] = pfsel_classcache_addr(&policy, addr);
+	got[0] = pfsel_classcache_addr(&policy, addr, &whole[0]);
 	/* Were 192.0.2.200 searched, it would be of class 0 now. */
 	addrs[1].start[12] = 193;
 	test_v4(addr, 200);
-	got[1] = pfsel_classcache_addr(&policy, addr);
+	got[1] = pfsel_classcache_addr(&policy, addr, &whole[1]);
 	preempt_enable();
 	KUNIT_EXPECT_EQ(test, got[0], 1);
 	KUNIT_EXPECT_EQ(test, got[1], 1);
+	KUNIT_EXPECT_TRUE(test, whole[0]);
+	KUNIT_EXPECT_TRUE(test, whole[1]);
 
 	/* Another policy: class 2 from 192.0.2.128, inside the /24. */
 	addrs[1].start[12] = 192;
@@ -466,17 +500,19 @@ static void test_classcache_prefix(struct kunit *const test)
 	policy.generation++;
 	for (i = 0; i < 64; i++) {
 		test_v4(addr, (u8)(i % 2 ? 127 + i % 3 : i));
-		mismatches += pfsel_classcache_addr(&policy, addr) !=
+		mismatches += pfsel_classcache_addr(&policy, addr, &whole[0]) !=
 			      pfsel_policydb_classify_addr(&db, addr);
+		/* Neither class is the whole /24's. */
+		mismatches += whole[0];
 	}
 	KUNIT_EXPECT_EQ(test, mismatches, 0);
 	test_v4(addr, 127);
-	KUNIT_EXPECT_EQ(test, pfsel_classcache_addr(&policy, addr), 1);
+	KUNIT_EXPECT_EQ(test, addr_class(&policy, addr), 1);
 	test_v4(addr, 128);
-	KUNIT_EXPECT_EQ(test, pfsel_classcache_addr(&policy, addr), 2);
+	KUNIT_EXPECT_EQ(test, addr_class(&policy, addr), 2);
 	/* Past the boundary, to the /24's end. */
 	test_v4(addr, 255);
-	KUNIT_EXPECT_EQ(test, pfsel_classcache_addr(&policy, addr), 2);
+	KUNIT_EXPECT_EQ(test, addr_class(&policy, addr), 2);
 }
 
 static u32 name_class(const struct pfsel_policy *const policy, const u64 id,

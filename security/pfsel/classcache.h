@@ -10,8 +10,32 @@
 
 #include "policy.h"
 
-u32 pfsel_classcache_addr(const struct pfsel_policy *policy,
-			  const u8 addr[16]);
+/**
+ * pfsel_addr_prefix_mask - The bits of an address's last eight bytes that
+ *			    its prefix keeps
+ *
+ * @high: the address's first eight bytes, as pfsel_policydb_addr_word()
+ *	  reads them.
+ * @low: its last eight, read so.
+ *
+ * An address's prefix is its /24 when it is IPv4-mapped, its /64
+ * otherwise: the network of its peers, which a policy seldom divides.
+ * The class cache (classcache.c) and the recent allows (recent.h) keep
+ * one entry for a whole prefix when they may; this is the one definition
+ * of it they share.
+ *
+ * Return: the mask; @low & mask is the prefix's first address's low word,
+ * @low | ~mask its last's.
+ */
+static inline u64 pfsel_addr_prefix_mask(const u64 high, const u64 low)
+{
+	if (!high && low >> 32 == 0xffff)
+		return ~(u64)0xff;
+	return 0;
+}
+
+u32 pfsel_classcache_addr(const struct pfsel_policy *policy, const u8 addr[16],
+			  bool *whole_prefix);
 u32 pfsel_classcache_port(const struct pfsel_policy *policy, u16 port);
 u32 pfsel_classcache_name(const struct pfsel_policy *policy, u64 id,
 			  const char *name, size_t len);

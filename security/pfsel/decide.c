@@ -80,7 +80,8 @@ static unsigned int strictness(const u32 verdict)
  * A policy's decision on one request; @named: the address had host names
  * that the decision looked at, and @expires (jiffies) is when the first
  * of them expires: the decision holds until then, or until a name is
- * learned.
+ * learned; @whole_prefix: the address's class is its whole prefix's
+ * (classcache.c).
  */
 struct pfsel_outcome {
 	struct pfsel_policy *policy;
@@ -88,6 +89,7 @@ struct pfsel_outcome {
 	struct pfsel_avc_decision decision;
 	bool permissive;
 	bool named;
+	bool whole_prefix;
 	unsigned long expires;
 };
 
@@ -191,7 +193,8 @@ static void decide_one(struct pfsel_policy *const policy,
 	out->key = (struct pfsel_avc_key){
 		.generation = policy->generation,
 		.app = pfsel_app_class(subject->app, policy),
-		.addr = pfsel_classcache_addr(policy, request->addr),
+		.addr = pfsel_classcache_addr(policy, request->addr,
+					      &out->whole_prefix),
 		.port = pfsel_classcache_port(policy, request->port),
 		.op = request->op,
 		.proto = request->proto,
@@ -312,6 +315,24 @@ static unsigned long first_expiry(const struct pfsel_outcome *const outcomes,
 	}
 	/* 0 says "none": a deadline of 0 is taken a jiffy early. */
 	return any && !expires ? expires - 1 : expires;
+}
+
+/*
+ * Whether a plain allow is the decision of every address of the request's
+ * prefix: each policy gave the whole prefix the address's class, so the
+ * same key, and no host rule could apply (a name is an address's own).
+ * The same classes, application, port, call and policies make the same
+ * decisions, with nothing to audit or ask: the same plain allow.
+ */
+static bool allows_whole_prefix(const struct pfsel_outcome *const outcomes,
+				const int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!outcomes[i].whole_prefix || outcomes[i].decision.names)
+			return false;
+	return true;
 }
 
 /* What became of an ask, for the audit record. */
@@ -442,7 +463,8 @@ int pfsel_decide_fully(const struct pfsel_subject *const subject,
 		if (plain)
 			pfsel_recent_remember(pfsel_app_id(subject->app),
 					      subject->uid, request, epoch,
-					      first_expiry(outcomes, n));
+					      first_expiry(outcomes, n),
+					      allows_whole_prefix(outcomes, n));
 		return err;
 	}
 	rcu_read_unlock();

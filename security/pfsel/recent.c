@@ -10,7 +10,11 @@
  * several times what the call costs pfsel when it is answered here.  In front of it, each CPU
  * keeps the requests it allowed last without any audit record or
  * question, keyed by the request itself: a repeat is then allowed after a
- * hash and a few word comparisons.
+ * hash and a few word comparisons.  An allow that every policy gives a
+ * whole prefix alike (an IPv4 address's /24, an IPv6 address's /64, where
+ * no policy draws a line and no host rule applies: decide.c) is kept as
+ * the prefix's, so that the peers of one network, however many, take one
+ * entry; a lookup tries the prefix's entry, then the address's own.
  *
  * The table is four-way set associative: a request hashes to a set of four
  * entries, and a new entry takes the first, pushing the others down by
@@ -64,6 +68,10 @@ void pfsel_recent_invalidate(void)
  * @epoch: the epoch read before it was decided.
  * @expires: jiffies when the first host name its decision looked at
  *	     expires (never 0), or 0 when it looked at none.
+ * @whole_prefix: the decision looked at no host name, and every policy
+ *		  gave the request's whole prefix its address's class: the
+ *		  entry is the prefix's, and answers for each of its
+ *		  addresses (recent.h).
  *
  * The request takes the first entry of its set; the entries before the
  * one it replaces move down by one.  It replaces itself if it is there
@@ -72,12 +80,15 @@ void pfsel_recent_invalidate(void)
  */
 void pfsel_recent_remember(const u64 app, const kuid_t uid,
 			   const struct pfsel_request *const request,
-			   const u64 epoch, const unsigned long expires)
+			   const u64 epoch, const unsigned long expires,
+			   const bool whole_prefix)
 {
 	struct pfsel_recent key = pfsel_recent_key(app, uid, request, epoch);
 	struct pfsel_recent_set *set;
 	int way, i;
 
+	if (whole_prefix)
+		key = pfsel_recent_prefix_key(&key);
 	set = pfsel_recent_set(get_cpu_ptr(&pfsel_recent_tables), &key);
 	/* Where the request is already, or else the last entry. */
 	for (way = 0; way < PFSEL_RECENT_WAYS - 1; way++)
@@ -135,7 +146,8 @@ static void test_recent_remember_then_allowed(struct kunit *const test)
 	preempt_disable();
 	before =
 		pfsel_recent_allowed(subject.app, subject.uid, &request, epoch);
-	pfsel_recent_remember(subject.app, subject.uid, &request, epoch, 0);
+	pfsel_recent_remember(subject.app, subject.uid, &request, epoch, 0,
+			      false);
 	after = pfsel_recent_allowed(subject.app, subject.uid, &request, epoch);
 	preempt_enable();
 	KUNIT_EXPECT_FALSE(test, before);
@@ -167,16 +179,93 @@ static void test_recent_until_a_name_expires(struct kunit *const test)
 	preempt_disable();
 	now = jiffies;
 	pfsel_recent_remember(subject.app, subject.uid, &live, epoch,
-			      now + 3600 * HZ);
+			      now + 3600 * HZ, false);
 	/* A deadline of now: the name's walk would no longer give it. */
 	pfsel_recent_remember(subject.app, subject.uid, &expired, epoch,
-			      now ?: now - 1);
+			      now ?: now - 1, false);
 	live_hit = pfsel_recent_allowed(subject.app, subject.uid, &live, epoch);
-	expired_hit = pfsel_recent_allowed(subject.app, subject.uid, &expired,
-					   epoch);
+	expired_hit =
+		pfsel_recent_allowed(subject.app, subject.uid, &expired, epoch);
 	preempt_enable();
 	KUNIT_EXPECT_TRUE(test, live_hit);
 	KUNIT_EXPECT_FALSE(test, expired_hit);
+}
+
+/*
+ * pfsel_recent_allowed() out of line: each inlined call's keys would take
+ * the test's frame past the kernel's bound (KASAN pads every one).
+ */
+static noinline bool allowed(const struct test_subject *const subject,
+			     const struct pfsel_request *const request,
+			     const u64 epoch)
+{
+	return pfsel_recent_allowed(subject->app, subject->uid, request, epoch);
+}
+
+/*
+ * A prefix's entry answers every address of the prefix, in its epoch
+ * only, and no address outside it; an address's own entry answers for no
+ * other address of its prefix, its first included.
+ */
+static void test_recent_prefix(struct kunit *const test)
+{
+	const struct test_subject subject = {
+		.app = 0x7ffffff4,
+		.uid = KUIDT_INIT(4246),
+	};
+	struct pfsel_request request, other, outside, first, v6, v6_other,
+		v6_outside;
+	u64 epoch = pfsel_recent_epoch();
+	bool hits[4], misses[4];
+	size_t i;
+
+	fill_request(&request, 7);
+	fill_request(&other, 200);
+	fill_request(&outside, 7);
+	outside.addr[14] = 1;
+	fill_request(&first, 0);
+	/* 2001:db8:0:5::7, another address of its /64, one of the next. */
+	fill_request(&v6, 0);
+	v6.addr[10] = 0;
+	v6.addr[11] = 0;
+	v6.addr[12] = 0;
+	v6.addr[0] = 0x20;
+	v6.addr[1] = 0x01;
+	v6.addr[2] = 0x0d;
+	v6.addr[3] = 0xb8;
+	v6.addr[7] = 5;
+	v6.addr[15] = 7;
+	v6_other = v6;
+	v6_other.addr[8] = 0x80;
+	v6_other.addr[15] = 9;
+	v6_outside = v6;
+	v6_outside.addr[7] = 6;
+
+	preempt_disable();
+	pfsel_recent_remember(subject.app, subject.uid, &request, epoch, 0,
+			      true);
+	pfsel_recent_remember(subject.app, subject.uid, &v6, epoch, 0, true);
+	hits[0] = allowed(&subject, &other, epoch);
+	hits[1] = allowed(&subject, &first, epoch);
+	hits[2] = allowed(&subject, &v6_other, epoch);
+	misses[0] = allowed(&subject, &outside, epoch);
+	misses[1] = allowed(&subject, &v6_outside, epoch);
+	/* A new epoch: no longer, for any address of the prefix. */
+	pfsel_recent_invalidate();
+	misses[2] = allowed(&subject, &other, pfsel_recent_epoch());
+	/* An address's own entry, the prefix's first address's too. */
+	epoch = pfsel_recent_epoch();
+	fill_request(&request, 0);
+	pfsel_recent_remember(subject.app, subject.uid, &request, epoch, 0,
+			      false);
+	hits[3] = allowed(&subject, &request, epoch);
+	misses[3] = allowed(&subject, &other, epoch);
+	preempt_enable();
+
+	for (i = 0; i < ARRAY_SIZE(hits); i++) {
+		KUNIT_EXPECT_TRUE_MSG(test, hits[i], "hit %zu", i);
+		KUNIT_EXPECT_FALSE_MSG(test, misses[i], "miss %zu", i);
+	}
 }
 
 /* Any field of the request or the subject makes another request. */
@@ -192,29 +281,30 @@ static void test_recent_keys_do_not_alias(struct kunit *const test)
 
 	fill_request(&request, 2);
 	preempt_disable();
-	pfsel_recent_remember(subject.app, subject.uid, &request, epoch, 0);
+	pfsel_recent_remember(subject.app, subject.uid, &request, epoch, 0,
+			      false);
 
 	changed = request;
 	changed.port++;
-	hit = pfsel_recent_allowed(subject.app, subject.uid, &changed, epoch);
+	hit = allowed(&subject, &changed, epoch);
 	changed = request;
 	changed.op = PFSEL_OP_BIND;
-	hit |= pfsel_recent_allowed(subject.app, subject.uid, &changed, epoch);
+	hit |= allowed(&subject, &changed, epoch);
 	changed = request;
 	changed.proto = PFSEL_PROTO_TCP;
-	hit |= pfsel_recent_allowed(subject.app, subject.uid, &changed, epoch);
+	hit |= allowed(&subject, &changed, epoch);
 	changed = request;
 	changed.addr[15]++;
-	hit |= pfsel_recent_allowed(subject.app, subject.uid, &changed, epoch);
+	hit |= allowed(&subject, &changed, epoch);
 	/* Another namespace may know names for the address. */
 	changed = request;
 	changed.net = &init_net;
-	hit |= pfsel_recent_allowed(subject.app, subject.uid, &changed, epoch);
+	hit |= allowed(&subject, &changed, epoch);
 	subject.app = 0x7ffffff2;
-	hit |= pfsel_recent_allowed(subject.app, subject.uid, &request, epoch);
+	hit |= allowed(&subject, &request, epoch);
 	subject.app = 0x7ffffff1;
 	subject.uid = KUIDT_INIT(4244);
-	hit |= pfsel_recent_allowed(subject.app, subject.uid, &request, epoch);
+	hit |= allowed(&subject, &request, epoch);
 	preempt_enable();
 
 	KUNIT_EXPECT_FALSE(test, hit);
@@ -263,7 +353,7 @@ static void fill_set(struct kunit *const test,
 				  &requests[i]);
 	for (i = 0; i < PFSEL_RECENT_WAYS; i++)
 		pfsel_recent_remember(subject->app, subject->uid, &requests[i],
-				      epoch, 0);
+				      epoch, 0, false);
 }
 
 /* Which of @requests this CPU has kept, one bit each. */
@@ -300,7 +390,7 @@ static void test_recent_set_keeps_four(struct kunit *const test)
 	fill_set(test, &subject, requests, epoch);
 	before = kept(&subject, requests, epoch);
 	pfsel_recent_remember(subject.app, subject.uid,
-			      &requests[PFSEL_RECENT_WAYS], epoch, 0);
+			      &requests[PFSEL_RECENT_WAYS], epoch, 0, false);
 	after = kept(&subject, requests, epoch);
 	preempt_enable();
 
@@ -327,10 +417,12 @@ static void test_recent_remember_again_keeps_others(struct kunit *const test)
 	epoch = pfsel_recent_epoch();
 	fill_set(test, &subject, requests, epoch);
 	/* The oldest again: now the newest, so the second is the oldest. */
-	pfsel_recent_remember(subject.app, subject.uid, &requests[0], epoch, 0);
-	pfsel_recent_remember(subject.app, subject.uid, &requests[0], epoch, 0);
+	pfsel_recent_remember(subject.app, subject.uid, &requests[0], epoch, 0,
+			      false);
+	pfsel_recent_remember(subject.app, subject.uid, &requests[0], epoch, 0,
+			      false);
 	pfsel_recent_remember(subject.app, subject.uid,
-			      &requests[PFSEL_RECENT_WAYS], epoch, 0);
+			      &requests[PFSEL_RECENT_WAYS], epoch, 0, false);
 	after = kept(&subject, requests, epoch);
 	preempt_enable();
 
@@ -361,7 +453,7 @@ static void test_recent_keeps_working_set(struct kunit *const test)
 			request.addr[13] = i >> 8;
 			request.addr[14] = i & 0xff;
 			pfsel_recent_remember(subject.app, subject.uid,
-					      &request, epoch, 0);
+					      &request, epoch, 0, false);
 		}
 		for (i = 1; i <= 256; i++) {
 			request.addr[13] = i >> 8;
@@ -380,6 +472,7 @@ static struct kunit_case test_cases[] = {
 	KUNIT_CASE(test_recent_remember_then_allowed),
 	KUNIT_CASE(test_recent_keys_do_not_alias),
 	KUNIT_CASE(test_recent_until_a_name_expires),
+	KUNIT_CASE(test_recent_prefix),
 	KUNIT_CASE(test_recent_set_keeps_four),
 	KUNIT_CASE(test_recent_remember_again_keeps_others),
 	KUNIT_CASE(test_recent_keeps_working_set),

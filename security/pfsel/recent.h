@@ -20,6 +20,7 @@
 #include <linux/uidgid.h>
 
 #include "classify.h"
+#include "classcache.h"
 #include "cache_limits.h"
 
 /**
@@ -35,12 +36,23 @@
  *	 may have looked for (decide.c keeps such an allow when the address
  *	 had none there).  A namespace that goes starts a new epoch
  *	 (netns.c), as every learning does (resolver.c), so that another
- *	 made at its address is never answered for by its allows.
+ *	 made at its address is never answered for by its allows.  Its
+ *	 lowest bit, PFSEL_RECENT_PREFIX, marks an entry of a whole prefix.
  * @expires: jiffies when the first host name the decision looked at
  *	     expires, from when the entry no longer answers; 0 for none.
  *
  * The words are compared as such: building a key takes a few instructions
  * and stays in registers.
+ *
+ * An entry is of one address, or of its whole prefix (an IPv4 address's
+ * /24, an IPv6 address's /64: pfsel_addr_prefix_mask()), its address
+ * then the prefix's first, with PFSEL_RECENT_PREFIX in @net: an allow
+ * that depended on no host name, in policies that each give the whole
+ * prefix the address's class (decide.c).  Every address of the prefix
+ * has the same classes in them, so the same decisions: the allow is the
+ * answer of each.  The mark keeps the two kinds apart: an address's own
+ * entry, which may have looked at its names, never answers for its
+ * prefix, though its address may be the prefix's first.
  */
 struct pfsel_recent {
 	u64 epoch;
@@ -51,6 +63,9 @@ struct pfsel_recent {
 	u64 net;
 	u64 expires;
 };
+
+/* In struct pfsel_recent's @net (never odd: a pointer): a prefix's entry. */
+#define PFSEL_RECENT_PREFIX 1
 
 /* PFSEL_RECENT_WAYS entries, the newest first. */
 struct pfsel_recent_set {
@@ -69,7 +84,7 @@ extern atomic64_t pfsel_recent_epochs;
 void pfsel_recent_invalidate(void);
 void pfsel_recent_remember(u64 app, kuid_t uid,
 			   const struct pfsel_request *request, u64 epoch,
-			   unsigned long expires);
+			   unsigned long expires, bool whole_prefix);
 
 /**
  * pfsel_recent_epoch - The current epoch
@@ -108,6 +123,27 @@ pfsel_recent_key(const u64 app, const kuid_t uid,
 	memcpy(&key.addr_high, request->addr, sizeof(key.addr_high));
 	memcpy(&key.addr_low, request->addr + 8, sizeof(key.addr_low));
 	return key;
+}
+
+/**
+ * pfsel_recent_prefix_key - The entry a request's whole prefix would have
+ *
+ * @key: the request's own entry (pfsel_recent_key()).
+ *
+ * Return: @key with the prefix's first address, marked a prefix's.
+ */
+static __always_inline struct pfsel_recent
+pfsel_recent_prefix_key(const struct pfsel_recent *const key)
+{
+	/* The words are in memory order, the mask a big-endian number's. */
+	const u64 high = be64_to_cpu((__force __be64)key->addr_high);
+	const u64 low = be64_to_cpu((__force __be64)key->addr_low);
+	const u64 mask = pfsel_addr_prefix_mask(high, low);
+	struct pfsel_recent prefix = *key;
+
+	prefix.addr_low &= (__force u64)cpu_to_be64(mask);
+	prefix.net |= PFSEL_RECENT_PREFIX;
+	return prefix;
 }
 
 /**
@@ -176,6 +212,28 @@ pfsel_recent_answers(const struct pfsel_recent *const entry,
 }
 
 /**
+ * pfsel_recent_held - Tell whether a CPU's tables answer a key
+ *
+ * @tables: the CPU's tables.
+ * @key: the key.
+ *
+ * Return: true if the set of @key holds an entry that answers it.
+ */
+static __always_inline bool
+pfsel_recent_held(struct pfsel_recent_tables *const tables,
+		  const struct pfsel_recent *const key)
+{
+	const struct pfsel_recent *const ways =
+		pfsel_recent_set(tables, key)->ways;
+
+	BUILD_BUG_ON(PFSEL_RECENT_WAYS != 4);
+	return pfsel_recent_answers(&ways[0], key) ||
+	       pfsel_recent_answers(&ways[1], key) ||
+	       pfsel_recent_answers(&ways[2], key) ||
+	       pfsel_recent_answers(&ways[3], key);
+}
+
+/**
  * pfsel_recent_allowed - Tell whether a request was just allowed
  *
  * @app: id of the subject's application identity, or 0.
@@ -183,7 +241,11 @@ pfsel_recent_answers(const struct pfsel_recent *const entry,
  * @request: the request.
  * @epoch: pfsel_recent_epoch(), read before anything else.
  *
- * Return: true if this CPU allowed the same request in this epoch.
+ * The entry of the request's prefix is looked for first: where a policy
+ * draws no line inside a network, the only kind its allows have.
+ *
+ * Return: true if this CPU allowed the same request, or one of its
+ * prefix that answers for the whole prefix, in this epoch.
  */
 static __always_inline bool
 pfsel_recent_allowed(const u64 app, const kuid_t uid,
@@ -191,15 +253,12 @@ pfsel_recent_allowed(const u64 app, const kuid_t uid,
 {
 	const struct pfsel_recent key =
 		pfsel_recent_key(app, uid, request, epoch);
-	const struct pfsel_recent *ways;
-	bool hit;
+	const struct pfsel_recent prefix = pfsel_recent_prefix_key(&key);
+	struct pfsel_recent_tables *const tables =
+		get_cpu_ptr(&pfsel_recent_tables);
+	const bool hit = pfsel_recent_held(tables, &prefix) ||
+			 pfsel_recent_held(tables, &key);
 
-	ways = pfsel_recent_set(get_cpu_ptr(&pfsel_recent_tables), &key)->ways;
-	BUILD_BUG_ON(PFSEL_RECENT_WAYS != 4);
-	hit = pfsel_recent_answers(&ways[0], &key) ||
-	      pfsel_recent_answers(&ways[1], &key) ||
-	      pfsel_recent_answers(&ways[2], &key) ||
-	      pfsel_recent_answers(&ways[3], &key);
 	put_cpu_ptr(&pfsel_recent_tables);
 	return hit;
 }
