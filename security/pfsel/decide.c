@@ -397,23 +397,15 @@ static int apply(const struct pfsel_subject *const subject,
 	return enforced ? -EACCES : 0;
 }
 
-/**
- * pfsel_decide_fully - Decide a request the recent allows do not answer
- *
- * @subject: who makes it.
- * @request: what it is.
- * @epoch: pfsel_recent_epoch(), read before anything else.
- *
- * The policies, the AVC, asking: see pfsel_decide(), which calls this.
- * Out of line, so that a call answered by the recent allows neither sets
- * up nor clears (the kernel zeroes stack variables) this function's large
+/*
+ * The policies, the AVC, asking: a request the recent allows do not
+ * answer.  Out of line, so that a call answered by them neither sets up
+ * nor clears (the kernel zeroes stack variables) this function's large
  * frame.
- *
- * Return: as pfsel_decide().
  */
-int pfsel_decide_fully(const struct pfsel_subject *const subject,
-		       const struct pfsel_request *const request,
-		       const u64 epoch)
+static noinline int decide_uncached(const struct pfsel_subject *const subject,
+				    const struct pfsel_request *const request,
+				    const u64 epoch)
 {
 	struct pfsel_outcome outcomes[PFSEL_SLOT_COUNT], *decider = NULL;
 	struct pfsel_policy *policies[PFSEL_SLOT_COUNT];
@@ -478,6 +470,30 @@ int pfsel_decide_fully(const struct pfsel_subject *const subject,
 	}
 	pfsel_policy_put(decider->policy);
 	return err;
+}
+
+/**
+ * pfsel_decide_fully - Decide a request its prefix's recent allow does not
+ *			answer
+ *
+ * @subject: who makes it.
+ * @request: what it is.
+ * @epoch: pfsel_recent_epoch(), read before anything else.
+ *
+ * The address's own recent allow (an allow that host names could change,
+ * or in a prefix a policy divides), then the policies, the AVC, asking:
+ * see pfsel_decide(), which calls this.
+ *
+ * Return: as pfsel_decide().
+ */
+int pfsel_decide_fully(const struct pfsel_subject *const subject,
+		       const struct pfsel_request *const request,
+		       const u64 epoch)
+{
+	if (pfsel_recent_allowed(pfsel_app_id(subject->app), subject->uid,
+				 request, epoch))
+		return 0;
+	return decide_uncached(subject, request, epoch);
 }
 
 /**

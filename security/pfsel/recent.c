@@ -14,7 +14,8 @@
  * whole prefix alike (an IPv4 address's /24, an IPv6 address's /64, where
  * no policy draws a line and no host rule applies: decide.c) is kept as
  * the prefix's, so that the peers of one network, however many, take one
- * entry; a lookup tries the prefix's entry, then the address's own.
+ * entry; a lookup tries the prefix's entry (inline, in the hooks), then
+ * the address's own (out of line: pfsel_decide_fully()).
  *
  * The table is four-way set associative: a request hashes to a set of four
  * entries, and a new entry takes the first, pushing the others down by
@@ -106,6 +107,31 @@ void pfsel_recent_remember(const u64 app, const kuid_t uid,
 	put_cpu_ptr(&pfsel_recent_tables);
 }
 
+/**
+ * pfsel_recent_allowed - Tell whether a request was just allowed
+ *
+ * @app: id of the subject's application identity, or 0.
+ * @uid: the subject's real uid.
+ * @request: the request.
+ * @epoch: pfsel_recent_epoch(), read before anything else.
+ *
+ * Return: true if this CPU allowed the same request in this epoch, by the
+ * entry of its address (pfsel_recent_prefix_allowed() looks for its
+ * prefix's).
+ */
+bool pfsel_recent_allowed(const u64 app, const kuid_t uid,
+			  const struct pfsel_request *const request,
+			  const u64 epoch)
+{
+	const struct pfsel_recent key =
+		pfsel_recent_key(app, uid, request, epoch);
+	const bool hit =
+		pfsel_recent_held(get_cpu_ptr(&pfsel_recent_tables), &key);
+
+	put_cpu_ptr(&pfsel_recent_tables);
+	return hit;
+}
+
 #ifdef CONFIG_SECURITY_PFSEL_KUNIT_TEST
 
 #include <kunit/test.h>
@@ -192,14 +218,18 @@ static void test_recent_until_a_name_expires(struct kunit *const test)
 }
 
 /*
- * pfsel_recent_allowed() out of line: each inlined call's keys would take
- * the test's frame past the kernel's bound (KASAN pads every one).
+ * Whether the request is allowed at once, as a hook and
+ * pfsel_decide_fully() look: its prefix's entry, then its own.  Out of
+ * line: each inlined call's keys would take the test's frame past the
+ * kernel's bound (KASAN pads every one).
  */
 static noinline bool allowed(const struct test_subject *const subject,
 			     const struct pfsel_request *const request,
 			     const u64 epoch)
 {
-	return pfsel_recent_allowed(subject->app, subject->uid, request, epoch);
+	return pfsel_recent_prefix_allowed(subject->app, subject->uid, request,
+					   epoch) ||
+	       pfsel_recent_allowed(subject->app, subject->uid, request, epoch);
 }
 
 /*

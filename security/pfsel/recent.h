@@ -234,33 +234,38 @@ pfsel_recent_held(struct pfsel_recent_tables *const tables,
 }
 
 /**
- * pfsel_recent_allowed - Tell whether a request was just allowed
+ * pfsel_recent_prefix_allowed - Tell whether a request's prefix was just
+ *				 allowed
  *
  * @app: id of the subject's application identity, or 0.
  * @uid: the subject's real uid.
  * @request: the request.
  * @epoch: pfsel_recent_epoch(), read before anything else.
  *
- * The entry of the request's prefix is looked for first: where a policy
- * draws no line inside a network, the only kind its allows have.
+ * The entry of the request's prefix: where a policy draws no line inside a
+ * network and no host rule applies, the only kind its allows have.  Inline
+ * in every hook; the address's own entry is pfsel_recent_allowed()'s, out
+ * of line, so that the hooks keep no second key in their registers.
  *
- * Return: true if this CPU allowed the same request, or one of its
- * prefix that answers for the whole prefix, in this epoch.
+ * Return: true if this CPU allowed a request of the same prefix, for the
+ * whole prefix, in this epoch.
  */
 static __always_inline bool
-pfsel_recent_allowed(const u64 app, const kuid_t uid,
-		     const struct pfsel_request *const request, const u64 epoch)
+pfsel_recent_prefix_allowed(const u64 app, const kuid_t uid,
+			    const struct pfsel_request *const request,
+			    const u64 epoch)
 {
 	const struct pfsel_recent key =
 		pfsel_recent_key(app, uid, request, epoch);
 	const struct pfsel_recent prefix = pfsel_recent_prefix_key(&key);
-	struct pfsel_recent_tables *const tables =
-		get_cpu_ptr(&pfsel_recent_tables);
-	const bool hit = pfsel_recent_held(tables, &prefix) ||
-			 pfsel_recent_held(tables, &key);
+	const bool hit =
+		pfsel_recent_held(get_cpu_ptr(&pfsel_recent_tables), &prefix);
 
 	put_cpu_ptr(&pfsel_recent_tables);
 	return hit;
 }
+
+bool pfsel_recent_allowed(u64 app, kuid_t uid,
+			  const struct pfsel_request *request, u64 epoch);
 
 #endif /* _SECURITY_PFSEL_RECENT_H */
