@@ -17,7 +17,8 @@
  * changes within a generation, so a hit is exact.
  *
  * An address's entry covers its whole prefix (an IPv4 address's /24, an
- * IPv6 address's /64) when one class covers that prefix, as it does
+ * IPv6 address's /64: pfsel_addr_prefix_mask()) when one class covers that
+ * prefix, as it does
  * wherever a policy draws no line inside it: then the peers of one
  * network, however many, take one entry.  Otherwise it holds the address
  * alone.  Addresses are in sets of two ways, newest first.
@@ -492,6 +493,14 @@ static void test_classcache_prefix(struct kunit *const test)
 	KUNIT_EXPECT_EQ(test, got[1], 1);
 	KUNIT_EXPECT_TRUE(test, whole[0]);
 	KUNIT_EXPECT_TRUE(test, whole[1]);
+	/*
+	 * ::, whose /64 holds the whole of IPv4, which the classes divide:
+	 * it is its own prefix, of class 0.
+	 */
+	memset(addr, 0, sizeof(addr));
+	KUNIT_EXPECT_EQ(test, pfsel_classcache_addr(&policy, addr, &whole[0]),
+			0);
+	KUNIT_EXPECT_TRUE(test, whole[0]);
 
 	/* Another policy: class 2 from 192.0.2.128, inside the /24. */
 	addrs[1].start[12] = 192;

@@ -18,20 +18,25 @@
  *	  reads them.
  * @low: its last eight, read so.
  *
- * An address's prefix is its /24 when it is IPv4-mapped, its /64
- * otherwise: the network of its peers, which a policy seldom divides.
- * The class cache (classcache.c) and the recent allows (recent.h) keep
- * one entry for a whole prefix when they may; this is the one definition
- * of it they share.
+ * An address's prefix is the network of its peers, which a policy seldom
+ * divides: an IPv4-mapped address's /24, another IPv6 address's /64.
+ * But ::/64 holds the whole of IPv4 (::ffff:0:0/96), which every policy
+ * with an IPv4 rule divides: its other addresses (::, which a request
+ * without an address carries, ::1, the IPv4-compatible) are each their
+ * own prefix.  The class cache (classcache.c) and the recent allows
+ * (recent.h) keep one entry for a whole prefix when they may; this is the
+ * one definition of it they share.
  *
  * Return: the mask; @low & mask is the prefix's first address's low word,
  * @low | ~mask its last's.
  */
 static inline u64 pfsel_addr_prefix_mask(const u64 high, const u64 low)
 {
-	if (!high && low >> 32 == 0xffff)
+	if (high)
+		return 0;
+	if (low >> 32 == 0xffff)
 		return ~(u64)0xff;
-	return 0;
+	return ~(u64)0;
 }
 
 u32 pfsel_classcache_addr(const struct pfsel_policy *policy, const u8 addr[16],
