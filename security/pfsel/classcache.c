@@ -494,13 +494,20 @@ static void test_classcache_prefix(struct kunit *const test)
 	KUNIT_EXPECT_TRUE(test, whole[0]);
 	KUNIT_EXPECT_TRUE(test, whole[1]);
 	/*
-	 * ::, whose /64 holds the whole of IPv4, which the classes divide:
-	 * it is its own prefix, of class 0.
+	 * The unspecified addresses are their own prefixes, of class 0:
+	 * ::, whose /64 holds the whole of IPv4, which the classes divide,
+	 * and 0.0.0.0, which policies give a class of its own.
 	 */
 	memset(addr, 0, sizeof(addr));
 	KUNIT_EXPECT_EQ(test, pfsel_classcache_addr(&policy, addr, &whole[0]),
 			0);
+	test_v4(addr, 0);
+	addr[12] = 0;
+	addr[14] = 0;
+	KUNIT_EXPECT_EQ(test, pfsel_classcache_addr(&policy, addr, &whole[1]),
+			0);
 	KUNIT_EXPECT_TRUE(test, whole[0]);
+	KUNIT_EXPECT_TRUE(test, whole[1]);
 
 	/* Another policy: class 2 from 192.0.2.128, inside the /24. */
 	addrs[1].start[12] = 192;

@@ -20,10 +20,12 @@
  *
  * An address's prefix is the network of its peers, which a policy seldom
  * divides: an IPv4-mapped address's /24, another IPv6 address's /64.
- * But ::/64 holds the whole of IPv4 (::ffff:0:0/96), which every policy
- * with an IPv4 rule divides: its other addresses (::, which a request
- * without an address carries, ::1, the IPv4-compatible) are each their
- * own prefix.  The class cache (classcache.c) and the recent allows
+ * But the unspecified addresses, which socket()'s request and a bind()
+ * to any address carry, are each their own prefix: a policy gives
+ * 0.0.0.0 a class of its own (a connect to it reaches the local host),
+ * and ::/64 holds the whole of IPv4 (::ffff:0:0/96), which every policy
+ * with an IPv4 rule divides; so are the rest of ::/64 (::1, the
+ * IPv4-compatible).  The class cache (classcache.c) and the recent allows
  * (recent.h) keep one entry for a whole prefix when they may; this is the
  * one definition of it they share.
  *
@@ -34,7 +36,7 @@ static inline u64 pfsel_addr_prefix_mask(const u64 high, const u64 low)
 {
 	if (high)
 		return 0;
-	if (low >> 32 == 0xffff)
+	if (low >> 32 == 0xffff && (u32)low)
 		return ~(u64)0xff;
 	return ~(u64)0;
 }
