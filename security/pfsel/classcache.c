@@ -579,12 +579,58 @@ static void test_classcache_names(struct kunit *const test)
 	KUNIT_EXPECT_EQ(test, name_class(&policy, id + 2, "example.net"), 0);
 }
 
+/*
+ * Adversary read of the prefixes: 0.0.0.0 is a network of one, so its
+ * entry holds ::ffff:0.0.0.0 marked whole; a lookup of 0.0.0.200 masks
+ * its address to its /24's first, ::ffff:0.0.0.0, and compares it with
+ * that entry.  0.0.0.200 must keep its own class (2 here: 0.0.0.0 is
+ * class 1, as "unspecified" is in a policy), not 0.0.0.0's.  Control: in
+ * a fresh generation, 0.0.0.200 looked up first is of class 2.
+ */
+static void test_classcache_unspecified_is_not_its_slash24(struct kunit *const test)
+{
+	struct pfsel_policy_addr addrs[4] = {};
+	struct pfsel_policy_port ports[1] = {};
+	struct pfsel_policydb db = {
+		.addrs = addrs,
+		.n_addrs = 4,
+		.ports = ports,
+		.n_ports = 1,
+	};
+	struct pfsel_policy policy = { .db = &db, .generation = 0xffffffb0 };
+	u8 zero[16] = { [10] = 0xff, [11] = 0xff };
+	u8 other[16] = { [10] = 0xff, [11] = 0xff, [15] = 200 };
+	u32 control, got_zero, got_other;
+	bool whole_zero, whole_other;
+
+	/* Class 1: 0.0.0.0; class 2 from 0.0.0.1; class 3 from 0.0.1.0. */
+	memcpy(addrs[1].start, zero, 16);
+	memcpy(addrs[2].start, zero, 16);
+	addrs[2].start[15] = 1;
+	memcpy(addrs[3].start, zero, 16);
+	addrs[3].start[14] = 1;
+
+	preempt_disable();
+	control = addr_class(&policy, other);
+	policy.generation++;
+	got_zero = pfsel_classcache_addr(&policy, zero, &whole_zero);
+	got_other = pfsel_classcache_addr(&policy, other, &whole_other);
+	preempt_enable();
+	KUNIT_EXPECT_EQ(test, control, 2);
+	KUNIT_EXPECT_EQ(test, got_zero, 1);
+	KUNIT_EXPECT_TRUE(test, whole_zero);
+	KUNIT_EXPECT_EQ_MSG(test, got_other, 2,
+			    "0.0.0.200 given 0.0.0.0's class");
+	KUNIT_EXPECT_FALSE(test, whole_other);
+}
+
 static struct kunit_case test_cases[] = {
 	/* clang-format off */
 	KUNIT_CASE(test_classcache_matches_search),
 	KUNIT_CASE(test_classcache_hit_skips_search),
 	KUNIT_CASE(test_classcache_prefix),
 	KUNIT_CASE(test_classcache_names),
+	KUNIT_CASE(test_classcache_unspecified_is_not_its_slash24),
 	{}
 	/* clang-format on */
 };

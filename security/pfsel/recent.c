@@ -497,6 +497,47 @@ static void test_recent_keeps_working_set(struct kunit *const test)
 	KUNIT_EXPECT_EQ(test, missing, 0U);
 }
 
+/*
+ * Adversary read of the recent allows of a prefix: 0.0.0.0 is a network
+ * of one (pfsel_addr_prefix_mask()), so its prefix entry is keyed by
+ * ::ffff:0.0.0.0 marked a prefix's, and that is also the key of the
+ * prefix entry of 0.0.0.0/24, which every 0.0.0.x looks for inline.  An
+ * allow of a bind to 0.0.0.0 (the policy's "unspecified", a class of its
+ * own) must answer for 0.0.0.0 alone, never for 0.0.0.200 of the same
+ * port, call and subject, which the policy may deny.  Control: the entry
+ * answers for 0.0.0.0 itself.
+ */
+static void test_recent_unspecified_is_not_its_slash24(struct kunit *const test)
+{
+	const struct test_subject subject = {
+		.app = 0x7ffffff5,
+		.uid = KUIDT_INIT(4247),
+	};
+	struct pfsel_request zero, other;
+	bool own, leaked;
+	u64 epoch;
+
+	fill_request(&zero, 0);
+	zero.op = PFSEL_OP_BIND;
+	zero.addr[12] = 0;
+	other = zero;
+	other.addr[15] = 200;
+	preempt_disable();
+	pfsel_recent_invalidate();
+	epoch = pfsel_recent_epoch();
+	/*
+	 * As decide_uncached() remembers it: a network of one is covered
+	 * by any class, so the allow is kept as its prefix's.
+	 */
+	pfsel_recent_remember(subject.app, subject.uid, &zero, epoch, 0, true);
+	own = allowed(&subject, &zero, epoch);
+	leaked = allowed(&subject, &other, epoch);
+	preempt_enable();
+	KUNIT_EXPECT_TRUE(test, own);
+	KUNIT_EXPECT_FALSE_MSG(test, leaked,
+			       "0.0.0.0's allow answers for 0.0.0.200");
+}
+
 static struct kunit_case test_cases[] = {
 	/* clang-format off */
 	KUNIT_CASE(test_recent_remember_then_allowed),
@@ -506,6 +547,7 @@ static struct kunit_case test_cases[] = {
 	KUNIT_CASE(test_recent_set_keeps_four),
 	KUNIT_CASE(test_recent_remember_again_keeps_others),
 	KUNIT_CASE(test_recent_keeps_working_set),
+	KUNIT_CASE(test_recent_unspecified_is_not_its_slash24),
 	{}
 	/* clang-format on */
 };

@@ -879,4 +879,103 @@ TEST_F(load, recent_allows_of_a_prefix_are_exact)
 	EXPECT_EQ(0, pfsel_run_as(PFSEL_UID1, prefix_sends_fn, &sends));
 }
 
+#define UNSPEC_PORT 5011
+
+/* bind() of a new UDP socket of @family, free to bind any address: errno. */
+static int freebind(int family, const char *addr)
+{
+	struct sockaddr_in6 sin6 = {
+		.sin6_family = AF_INET6,
+		.sin6_port = htons(UNSPEC_PORT),
+	};
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_port = htons(UNSPEC_PORT),
+	};
+	const int one = 1;
+	int fd, err;
+
+	fd = socket(family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	if (family == AF_INET6 ?
+		    setsockopt(fd, SOL_IPV6, IPV6_FREEBIND, &one, sizeof(one)) ||
+			    inet_pton(AF_INET6, addr, &sin6.sin6_addr) != 1 :
+		    setsockopt(fd, SOL_IP, IP_FREEBIND, &one, sizeof(one)) ||
+			    inet_pton(AF_INET, addr, &sin.sin_addr) != 1) {
+		close(fd);
+		return -1;
+	}
+	err = (family == AF_INET6 ?
+		       bind(fd, (struct sockaddr *)&sin6, sizeof(sin6)) :
+		       bind(fd, (struct sockaddr *)&sin, sizeof(sin))) ?
+		      errno :
+		      0;
+	close(fd);
+	return err;
+}
+
+/*
+ * For pfsel_run_as(), on CPU 0: the binds of
+ * unspecified_is_not_its_slash24, one new socket each.  0 when each gave
+ * what it must, 1 + its index for the first that did not, 120 and up when
+ * a step around them failed.
+ */
+static int unspec_binds_fn(void *unused)
+{
+	static const struct {
+		int family;
+		const char *addr;
+		int err;
+	} binds[] = {
+		/*
+		 * Control: an AF_INET6 socket's socket() carries ::, so
+		 * nothing has looked at 0.0.0.0 yet in this policy: denied.
+		 */
+		{ AF_INET6, "::ffff:0.0.0.200", EACCES },
+		/* An AF_INET socket() carries 0.0.0.0; its bind too. */
+		{ AF_INET, "0.0.0.0", 0 },
+		/* The attack: the same port, 0.0.0.0's /24. */
+		{ AF_INET, "0.0.0.200", EACCES },
+		{ AF_INET6, "::ffff:0.0.0.200", EACCES },
+		{ AF_INET, "0.0.0.1", EACCES },
+	};
+	cpu_set_t cpus;
+	size_t i;
+	int err;
+
+	CPU_ZERO(&cpus);
+	CPU_SET(0, &cpus);
+	if (sched_setaffinity(0, sizeof(cpus), &cpus))
+		return 120;
+	for (i = 0; i < ARRAY_SIZE(binds); i++) {
+		err = freebind(binds[i].family, binds[i].addr);
+		if (err < 0)
+			return 121;
+		if (err != binds[i].err) {
+			fprintf(stderr, "bind %s: %d, not %d\n", binds[i].addr,
+				err, binds[i].err);
+			return 1 + (int)i;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Adversary read of the recent allows of a prefix (and the class cache):
+ * 0.0.0.0 is a network of one, so the keys of its entries, in the class
+ * cache and in the recent allows, are ::ffff:0.0.0.0 marked whole, as are
+ * those of 0.0.0.0/24, which every 0.0.0.x looks for.  A policy that
+ * lets pfuser1 bind on "unspecified" port 5011 denies a bind to
+ * 0.0.0.200 port 5011 (IP_FREEBIND makes the bind itself possible to an
+ * unprivileged user), before and after a socket() and a bind of 0.0.0.0.
+ */
+TEST_F(load, unspecified_is_not_its_slash24)
+{
+	if (!self->root)
+		SKIP(return, "needs root");
+	ASSERT_EQ(0, pfsel_load("adv_unspec_1001"));
+	EXPECT_EQ(0, pfsel_run_as(PFSEL_UID1, unspec_binds_fn, NULL));
+}
+
 TEST_HARNESS_MAIN
