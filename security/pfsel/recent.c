@@ -538,6 +538,70 @@ static void test_recent_unspecified_is_not_its_slash24(struct kunit *const test)
 			       "0.0.0.0's allow answers for 0.0.0.200");
 }
 
+/*
+ * Adversary read: a prefix's entry answers, for another address of the
+ * prefix, only the same subject, call and namespace; and :: (its own
+ * prefix, as every address of ::/64 but IPv4's) answers neither ::1,
+ * ::ffff:0.0.0.0 nor another address of ::/64.  Control: the entry
+ * answers for the other address as it is.
+ */
+static void test_recent_prefix_keys_do_not_alias(struct kunit *const test)
+{
+	struct test_subject subject = {
+		.app = 0x7ffffff6,
+		.uid = KUIDT_INIT(4248),
+	};
+	struct pfsel_request request, other, changed, any6;
+	u64 epoch;
+	bool control, hit;
+
+	fill_request(&request, 7);
+	other = request;
+	other.addr[15] = 250;
+	memset(&any6, 0, sizeof(any6));
+	any6.op = PFSEL_OP_BIND;
+	any6.proto = PFSEL_PROTO_UDP;
+	any6.port = 5001;
+	preempt_disable();
+	pfsel_recent_invalidate();
+	epoch = pfsel_recent_epoch();
+	pfsel_recent_remember(subject.app, subject.uid, &request, epoch, 0,
+			      true);
+	pfsel_recent_remember(subject.app, subject.uid, &any6, epoch, 0, true);
+	control = allowed(&subject, &other, epoch);
+	changed = other;
+	changed.port++;
+	hit = allowed(&subject, &changed, epoch);
+	changed = other;
+	changed.op = PFSEL_OP_BIND;
+	hit |= allowed(&subject, &changed, epoch);
+	changed = other;
+	changed.proto = PFSEL_PROTO_TCP;
+	hit |= allowed(&subject, &changed, epoch);
+	changed = other;
+	changed.net = &init_net;
+	hit |= allowed(&subject, &changed, epoch);
+	subject.app++;
+	hit |= allowed(&subject, &other, epoch);
+	subject.app--;
+	subject.uid = KUIDT_INIT(4249);
+	hit |= allowed(&subject, &other, epoch);
+	subject.uid = KUIDT_INIT(4248);
+	changed = any6;
+	changed.addr[15] = 1;
+	hit |= allowed(&subject, &changed, epoch);
+	changed.addr[15] = 5;
+	changed.addr[8] = 0x80;
+	hit |= allowed(&subject, &changed, epoch);
+	changed = any6;
+	changed.addr[10] = 0xff;
+	changed.addr[11] = 0xff;
+	hit |= allowed(&subject, &changed, epoch);
+	preempt_enable();
+	KUNIT_EXPECT_TRUE(test, control);
+	KUNIT_EXPECT_FALSE(test, hit);
+}
+
 static struct kunit_case test_cases[] = {
 	/* clang-format off */
 	KUNIT_CASE(test_recent_remember_then_allowed),
@@ -548,6 +612,7 @@ static struct kunit_case test_cases[] = {
 	KUNIT_CASE(test_recent_remember_again_keeps_others),
 	KUNIT_CASE(test_recent_keeps_working_set),
 	KUNIT_CASE(test_recent_unspecified_is_not_its_slash24),
+	KUNIT_CASE(test_recent_prefix_keys_do_not_alias),
 	{}
 	/* clang-format on */
 };
