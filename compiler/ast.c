@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ast.h"
+#include "sandbox_names.h"
 
 static void free_apps(struct pfw_app *apps, size_t n)
 {
@@ -438,12 +439,20 @@ char *pfw_path_format(const struct pfw_path_pattern *pattern, char *buf,
 		[PFW_PATH_CHILD] = "/*",
 		[PFW_PATH_TREE] = "/**",
 	};
+	enum pfw_sandbox sandbox;
+	const char *id;
 	size_t used;
 
 	if (!size)
 		return buf;
 	if (pattern->kind == PFW_PATH_ANY) {
 		snprintf(buf, size, "*");
+		return buf;
+	}
+	/* The same set of paths, as a person knows it. */
+	sandbox = pfw_sandbox_of_pattern(pattern, &id);
+	if (sandbox != PFW_SANDBOX_NONE) {
+		snprintf(buf, size, "%s %s", pfw_sandbox_keyword(sandbox), id);
 		return buf;
 	}
 	if (pattern->kind != PFW_PATH_EXACT && !pattern->path[0]) {

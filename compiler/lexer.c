@@ -81,6 +81,8 @@ const char *const pfw_keyword_names[PFW_KW_COUNT] = {
 	[PFW_KW_SCOPE] = "scope",
 	[PFW_KW_HOST] = "host",
 	[PFW_KW_RESOLVER] = "resolver",
+	[PFW_KW_FLATPAK] = "flatpak",
+	[PFW_KW_SNAP] = "snap",
 	[PFW_KW_ANY] = "any",
 #define PFSEL_OP(id, name, value) \
 	[PFW_KW_CREATE + PFSEL_CHECKED_INDEX(id, value)] = name,
@@ -639,7 +641,8 @@ static void lex_one(struct pfw_lexer *lexer, struct pfw_token *token)
 	}
 }
 
-void pfw_lexer_next(struct pfw_lexer *lexer, struct pfw_token *token)
+/* Free @token's text, skip blanks and comments, and place it at the cursor. */
+static void start_token(struct pfw_lexer *lexer, struct pfw_token *token)
 {
 	bool spaced;
 
@@ -648,7 +651,28 @@ void pfw_lexer_next(struct pfw_lexer *lexer, struct pfw_token *token)
 	spaced = skip_blanks(lexer);
 	token->adjacent = !spaced && lexer->pos > 0;
 	token->loc = (struct pfw_loc){ lexer->file, lexer->line, lexer->col };
+}
+
+void pfw_lexer_next(struct pfw_lexer *lexer, struct pfw_token *token)
+{
+	start_token(lexer, token);
 	lex_one(lexer, token);
+}
+
+void pfw_lexer_next_bare_word(struct pfw_lexer *lexer, struct pfw_token *token)
+{
+	size_t n = 0;
+
+	start_token(lexer, token);
+	/* A NUL byte ends it too, and is then an error of its own. */
+	while (!ends_path(peek_at(lexer, n)) && peek_at(lexer, n) != 0)
+		n++;
+	if (!n) {
+		lex_one(lexer, token);
+		return;
+	}
+	if (take_text(lexer, token, n, PFW_TOK_WORD, "word"))
+		token->keyword = PFW_KW_NONE;
 }
 
 const char *pfw_token_describe(const struct pfw_token *token, char *buf,

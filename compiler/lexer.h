@@ -68,6 +68,8 @@ enum pfw_keyword {
 	PFW_KW_SCOPE, /* a rule file's (rule_file.h); an error in a policy */
 	PFW_KW_HOST,
 	PFW_KW_RESOLVER,
+	PFW_KW_FLATPAK, /* "flatpak ID": sandbox_names.h */
+	PFW_KW_SNAP, /* "snap NAME" */
 	PFW_KW_ANY,
 	PFW_KW_CREATE,
 	PFW_KW_BIND,
@@ -117,6 +119,16 @@ void pfw_lexer_init(struct pfw_lexer *lexer, const char *file, const char *text,
 
 /* Read the next token into @token, freeing what @token held before. */
 void pfw_lexer_next(struct pfw_lexer *lexer, struct pfw_token *token);
+
+/*
+ * Read the next token as pfw_lexer_next() does, but a word that would
+ * start there is read bare: a PFW_TOK_WORD (keyword PFW_KW_NONE) of every
+ * byte up to white space or one of ; , # " = (what ends a path), whatever
+ * its shape.  For what follows "flatpak" and "snap": an ID or a name that
+ * is checked whole ("org.mozilla.firefox", "0ad"), not a host name or a
+ * number and a name.
+ */
+void pfw_lexer_next_bare_word(struct pfw_lexer *lexer, struct pfw_token *token);
 
 /* Free what a token owns; the token may be reused. */
 void pfw_token_fini(struct pfw_token *token);

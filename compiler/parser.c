@@ -16,7 +16,9 @@
  *              | verdict apps clause* ";"
  *   verdict   := "allow" | "deny" | "ask"
  *   apps      := app ("," app)*
- *   app       := "*" | PATTERN ["script" (PATTERN | "*")] | NAME
+ *   app       := pattern ["script" pattern] | NAME
+ *   pattern   := "*" | PATH | STRING [GLOB]  (GLOB: slash-star, two stars)
+ *              | "flatpak" FLATPAK-ID | "snap" SNAP-NAME  (sandbox_names.h)
  *   clause    := op ("," op)* | proto ("," proto)*
  *              | "family" family ("," family)*
  *              | ("to" | "from" | "on") address-list
@@ -43,6 +45,7 @@
 #include "lexer.h"
 #include "parser.h"
 #include "pfsel.h"
+#include "sandbox_names.h"
 
 /* The scopes of an agent's answer, which a rule file's "scope" names. */
 static const char *const scope_names[] = {
@@ -398,10 +401,52 @@ static bool parse_quoted_pattern(struct parser *p,
 	return true;
 }
 
+/*
+ * "flatpak ID" or "snap NAME", at the keyword: the identity, read bare
+ * and checked as Flatpak and snapd check it (an error points at the
+ * character that is wrong), becomes the tree pattern of its folder
+ * (sandbox_names.h).
+ */
+static bool parse_sandbox_pattern(struct parser *p, enum pfw_sandbox kind,
+				  struct pfw_path_pattern *pattern)
+{
+	char buf[200];
+	const char *problem;
+	size_t bad;
+
+	p->prev_end =
+		(struct pfw_loc){ p->lexer.file, p->lexer.line, p->lexer.col };
+	pfw_lexer_next_bare_word(&p->lexer, &p->token);
+	if (p->token.kind != PFW_TOK_WORD) {
+		expected(
+			p,
+			kind == PFW_SANDBOX_FLATPAK ?
+				"a Flatpak application ID such as 'org.mozilla.firefox'" :
+				"a snap name such as 'firefox'");
+		return false;
+	}
+	problem =
+		pfw_sandbox_check(kind, p->token.text, &bad, buf, sizeof(buf));
+	if (problem) {
+		struct pfw_loc at = p->token.loc;
+
+		at.col += (uint32_t)bad;
+		pfw_error(p->diag, &at, "%s", problem);
+		return false;
+	}
+	pfw_sandbox_pattern(kind, p->token.text, pattern);
+	next(p);
+	return true;
+}
+
 static bool parse_pattern(struct parser *p, struct pfw_path_pattern *pattern)
 {
 	const char *problem;
 
+	if (is_keyword(p, PFW_KW_FLATPAK))
+		return parse_sandbox_pattern(p, PFW_SANDBOX_FLATPAK, pattern);
+	if (is_keyword(p, PFW_KW_SNAP))
+		return parse_sandbox_pattern(p, PFW_SANDBOX_SNAP, pattern);
 	if (accept(p, PFW_TOK_STAR)) {
 		pattern->kind = PFW_PATH_ANY;
 		return true;
@@ -409,7 +454,8 @@ static bool parse_pattern(struct parser *p, struct pfw_path_pattern *pattern)
 	if (p->token.kind == PFW_TOK_STRING)
 		return parse_quoted_pattern(p, pattern);
 	if (p->token.kind != PFW_TOK_PATH) {
-		expected(p, "'*' or an absolute path");
+		expected(p,
+			 "'*', an absolute path, 'flatpak ID' or 'snap NAME'");
 		return false;
 	}
 	problem = pfw_parse_path_pattern(p->token.text, pattern);
@@ -433,8 +479,11 @@ static bool parse_app(struct parser *p, struct pfw_app **apps, size_t *n_apps,
 		return true;
 	}
 	if (p->token.kind != PFW_TOK_STAR && p->token.kind != PFW_TOK_PATH &&
-	    p->token.kind != PFW_TOK_STRING) {
-		expected(p, "an application ('*', an absolute path or a name)");
+	    p->token.kind != PFW_TOK_STRING && !is_keyword(p, PFW_KW_FLATPAK) &&
+	    !is_keyword(p, PFW_KW_SNAP)) {
+		expected(
+			p,
+			"an application ('*', an absolute path, 'flatpak ID', 'snap NAME' or a name)");
 		return false;
 	}
 	if (!parse_pattern(p, &app.exe))

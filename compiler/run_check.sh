@@ -46,6 +46,39 @@ run_golden() {
 	fi
 }
 
+# pfwc --query on a policy compiled by pfwc: each "# query: ARGS => TEXT"
+# line of FILE.pfw is one case, TEXT what --query must print for ARGS.
+run_query() {
+	dir=$(dirname "$1")
+	base=$(basename "$1" .pfw)
+	blob="$log_dir/query-$base.pfsel"
+	if ! (cd "$dir" && "$PFWC" -o "$blob" "$base.pfw" >/dev/null 2>&1); then
+		echo "query $base: FAILED (it does not compile)"
+		count 0 1
+		return
+	fi
+	sed -n 's/^# query: //p' "$1" | while IFS= read -r line; do
+		args=${line%% => *}
+		want=${line#* => }
+		# Split on blanks, with no glob: "?" is the unnamed application.
+		# shellcheck disable=SC2086
+		got=$(set -f && cd "$dir" && "$PFWC" --query "$blob" $args 2>&1)
+		if [ "$got" = "$want" ]; then
+			echo "ok"
+		else
+			echo "query $base: FAILED: $args: '$got', not '$want'" >&2
+			echo "bad"
+		fi
+	done >"$log_dir/query-$base.results"
+	if ! grep -q . "$log_dir/query-$base.results"; then
+		echo "query $base: FAILED (no '# query:' line)"
+		count 0 1
+		return
+	fi
+	count "$(grep -c '^ok$' "$log_dir/query-$base.results")" \
+		"$(grep -c '^bad$' "$log_dir/query-$base.results")"
+}
+
 # Where pfwc's output goes: a regular file is replaced whole (renamed
 # over), anything else that exists is written in place, never replaced.
 # A FIFO stands for /dev/null, which a test may not risk (as root, a
@@ -124,6 +157,9 @@ if ! $fuzz_only; then
 		golden_total=$((golden_total + 1))
 	done
 	echo "golden: $golden_total files"
+	for query in "$ROOT"/tests/unit/query/*.pfw; do
+		[ -e "$query" ] && run_query "$query"
+	done
 	run_output_tests
 fi
 

@@ -46,6 +46,11 @@ struct a2p_rule {
 	unsigned long records;
 };
 
+/*
+ * The records of one application: its executable and script as the
+ * language writes them (app_path_text()), so that every executable of a
+ * Flatpak application or a snap, in every version, is one group.
+ */
 struct a2p_group {
 	char *app; /* "" unnamed */
 	char *script; /* "" none */
@@ -95,6 +100,19 @@ static bool append(void **array, size_t *count, size_t size, const void *value)
 #define APPEND(array, count, value) \
 	append((void **)&(array), &(count), sizeof(*(array)), &(value))
 
+/* @path as the language writes it, malloc()ed ("" stays ""), or NULL. */
+static char *app_text_dup(const char *path)
+{
+	const size_t size = PFSEL_ESCAPE_SIZE(PFSEL_QUESTION_PATH_MAX);
+	char *text = malloc(size);
+
+	if (text && !path[0])
+		text[0] = '\0';
+	else if (text && app_path_text(path, text, size) < 0)
+		text[0] = '\0';
+	return text;
+}
+
 static struct a2p_group *find_group(struct a2p_state *st,
 				    const struct pfsel_audit_record *rec)
 {
@@ -102,19 +120,23 @@ static struct a2p_group *find_group(struct a2p_state *st,
 	const struct pfsel_request *req = &rec->request;
 	size_t i;
 
+	group.app = app_text_dup(req->exe);
+	group.script = app_text_dup(req->script);
+	if (!group.app || !group.script)
+		goto fail;
 	for (i = 0; i < st->ngroups; i++)
-		if (!strcmp(st->groups[i].app, req->exe) &&
-		    !strcmp(st->groups[i].script, req->script))
+		if (!strcmp(st->groups[i].app, group.app) &&
+		    !strcmp(st->groups[i].script, group.script)) {
+			free(group.app);
+			free(group.script);
 			return &st->groups[i];
-	group.app = strdup(req->exe);
-	group.script = strdup(req->script);
-	if (!group.app || !group.script ||
-	    !APPEND(st->groups, st->ngroups, group)) {
-		free(group.app);
-		free(group.script);
-		return NULL;
-	}
-	return &st->groups[st->ngroups - 1];
+		}
+	if (APPEND(st->groups, st->ngroups, group))
+		return &st->groups[st->ngroups - 1];
+fail:
+	free(group.app);
+	free(group.script);
+	return NULL;
 }
 
 static bool has_ports(unsigned int proto)
@@ -406,11 +428,6 @@ static void write_text(FILE *out, const char *text, unsigned int flags)
 	fputs(buf, out);
 }
 
-static void write_path(FILE *out, const char *path)
-{
-	write_text(out, path, PFSEL_ESCAPE_QUOTE);
-}
-
 static void comment_text(FILE *out, const char *text)
 {
 	write_text(out, text, 0);
@@ -424,17 +441,15 @@ static int cmp_port(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The group's application, and its script if it runs one. */
+/*
+ * The group's application, and its script if it runs one, as the
+ * language writes them (already escaped).
+ */
 static void write_app(FILE *out, const struct a2p_group *g, const char *unnamed)
 {
-	if (g->app[0])
-		write_path(out, g->app);
-	else
-		fputs(unnamed, out);
-	if (g->script[0]) {
-		fputs(" script ", out);
-		write_path(out, g->script);
-	}
+	fputs(g->app[0] ? g->app : unnamed, out);
+	if (g->script[0])
+		fprintf(out, " script %s", g->script);
 }
 
 static int print_group(FILE *out, const struct a2p_group *g)

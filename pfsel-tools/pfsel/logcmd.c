@@ -80,6 +80,21 @@ static void put_escaped(FILE *out, const char *text, unsigned int flags)
 	fputs(buf, out);
 }
 
+/*
+ * An executable or a script as the language writes it: a Flatpak
+ * application's or a snap's as "flatpak ID", "snap NAME"
+ * (app_path_text()), any other path escaped, bare or quoted.
+ */
+static void put_app(FILE *out, const char *path)
+{
+	char buf[PFSEL_ESCAPE_SIZE(PFSEL_QUESTION_PATH_MAX)];
+
+	if (app_path_text(path, buf, sizeof(buf)) < 0)
+		put_escaped(out, path, PFSEL_ESCAPE_QUOTE);
+	else
+		fputs(buf, out);
+}
+
 /* The rule: FILE:LINE:COL, FILE escaped (the rest is digits). */
 static void put_rule(FILE *out, const char *rule)
 {
@@ -199,12 +214,12 @@ static void print_text(FILE *out, const struct pfsel_audit_record *rec)
 		fprintf(out, " uid=%u", rec->uid);
 	fputc(' ', out);
 	if (req->exe[0])
-		put_escaped(out, req->exe, PFSEL_ESCAPE_QUOTE);
+		put_app(out, req->exe);
 	else
 		fputs("(unnamed)", out);
 	if (req->script[0]) {
 		fputs(" script ", out);
-		put_escaped(out, req->script, PFSEL_ESCAPE_QUOTE);
+		put_app(out, req->script);
 	}
 	if (rec->refused != PFSEL_REFUSAL_COUNT) {
 		put_refusal(out, rec);

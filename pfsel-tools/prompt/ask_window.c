@@ -21,6 +21,11 @@
  * alone answers nothing, unless the administrator let assistive
  * technologies answer (--accept-accessible-actions, from the agent's
  * environment).  Reading the window through that bus is unaffected.
+ * Under X11 any client can also make key presses and clicks (XTEST) that
+ * the server delivers as a keyboard's and a mouse's: a click or key press
+ * that came so (input_source.c) answers nothing either, unless the
+ * administrator let XTEST answer (--accept-xtest-input), for a person
+ * whose on-screen keyboard or switch access types through it.
  *
  * While the screen is locked (GtkApplication's screensaver-active, or
  * GNOME's screen shield, org.gnome.ScreenSaver) no question can be
@@ -78,6 +83,8 @@ struct ask_window;
  *              primary button on it; 0 when none since the last answer.
  * @released_us: when that press was released on it (0: not yet, or off
  *               the button, which does not click it).
+ * @press_synthetic: that press was made by a program (XTEST), not a device.
+ * @release_synthetic: likewise its release.
  */
 struct answer_button {
 	struct ask_window *w;
@@ -87,6 +94,8 @@ struct answer_button {
 	guint mnemonic;
 	gint64 pressed_us;
 	gint64 released_us;
+	gboolean press_synthetic;
+	gboolean release_synthetic;
 };
 
 enum { ANSWER_ALLOW, ANSWER_DENY, N_ANSWERS };
@@ -115,17 +124,21 @@ struct ask_window {
 	guint arm_timer;
 	guint tick_timer;
 
-	/* Assistive technologies' activations answer (the administrator's). */
-	gboolean accept_accessible_actions;
+	/* What answers besides the person's own input (the administrator's). */
+	struct prompt_answer_options allow;
+	/* Which input a program made (X11), for the checks below. */
+	struct prompt_input_source *input;
 	/*
-	 * The last key the person pressed in the window: when, which, with
-	 * what modifiers, and which widget had the focus then (compared
-	 * only, never used).  0 when none since the last answer.
+	 * The last key pressed in the window: when, which, with what
+	 * modifiers, which widget had the focus then (compared only, never
+	 * used), and whether a program made it.  0 when none since the last
+	 * answer.
 	 */
 	gint64 key_us;
 	guint key_val;
 	GdkModifierType key_state;
 	const GtkWidget *key_focus;
+	gboolean key_synthetic;
 	struct answer_button answers[N_ANSWERS];
 
 	GtkWidget *lock_banner;
@@ -275,6 +288,23 @@ static void disarm(struct ask_window *w)
 	if (w->arm_timer)
 		g_source_remove(w->arm_timer);
 	w->arm_timer = g_timeout_add(ARM_MS, on_armed, w);
+}
+
+/*
+ * The window gaining the focus is a question coming into view too: a
+ * program of the user's can give the prompt the focus (XSetInputFocus,
+ * any X client may) just as the person presses Space in another window,
+ * with Allow focused beforehand; the buttons wait ARM_MS again.
+ */
+static void on_active_changed(GObject *window, GParamSpec *pspec, gpointer data)
+{
+	struct ask_window *w = data;
+
+	(void)pspec;
+	if (w->current && gtk_window_is_active(GTK_WINDOW(window))) {
+		disarm(w);
+		update_answer_part(w);
+	}
 }
 
 /* ---- The question being read ------------------------------------------ */
@@ -727,12 +757,15 @@ static void on_answer_pressed(GtkGestureClick *click, int n_press, double x,
 {
 	struct answer_button *b = data;
 
-	(void)click;
 	(void)n_press;
 	(void)x;
 	(void)y;
 	b->pressed_us = g_get_monotonic_time();
 	b->released_us = 0;
+	b->release_synthetic = FALSE;
+	b->press_synthetic = prompt_input_synthetic(
+		b->w->input, gtk_event_controller_get_current_event(
+				     GTK_EVENT_CONTROLLER(click)));
 }
 
 /* ... and released on it (GTK clicks a button only then). */
@@ -741,10 +774,13 @@ static void on_answer_released(GtkGestureClick *click, int n_press, double x,
 {
 	struct answer_button *b = data;
 
-	(void)click;
 	(void)n_press;
-	if (b->pressed_us && gtk_widget_contains(b->button, x, y))
-		b->released_us = g_get_monotonic_time();
+	if (!b->pressed_us || !gtk_widget_contains(b->button, x, y))
+		return;
+	b->released_us = g_get_monotonic_time();
+	b->release_synthetic = prompt_input_synthetic(
+		b->w->input, gtk_event_controller_get_current_event(
+				     GTK_EVENT_CONTROLLER(click)));
 }
 
 /* Any key the person presses in the window, before any widget sees it. */
@@ -754,12 +790,14 @@ static gboolean on_key_pressed(GtkEventControllerKey *keys, guint keyval,
 {
 	struct ask_window *w = data;
 
-	(void)keys;
 	(void)keycode;
 	w->key_us = g_get_monotonic_time();
 	w->key_val = keyval;
 	w->key_state = state;
 	w->key_focus = gtk_root_get_focus(GTK_ROOT(w->window));
+	w->key_synthetic = prompt_input_synthetic(
+		w->input, gtk_event_controller_get_current_event(
+				  GTK_EVENT_CONTROLLER(keys)));
 	return GDK_EVENT_PROPAGATE;
 }
 
@@ -785,30 +823,72 @@ static gboolean recent_input(const struct ask_window *w, gint64 when,
 	return when && when >= w->armed_us && now - when <= INPUT_MS * 1000;
 }
 
+/* What made an activation of Allow or Deny. */
+enum activation_input {
+	ACTIVATED_BY_DEVICE, /* the person's click or key press */
+	ACTIVATED_BY_XTEST, /* a click or key press a program made (X11) */
+	ACTIVATED_BY_NOTHING, /* no input: an AT-SPI action, say */
+};
+
 /*
- * Whether @b's activation now comes from the person's input on it: a
- * press of the pointer on it, since the buttons were armed, released on
- * it just now; or a key pressed just now, since the buttons were armed,
- * that activates it: Space or Enter while it had the focus, or Alt and
- * its mnemonic.  An AT-SPI action, or gtk_widget_activate(), comes with
- * none of these.
+ * What input @b's activation now comes from: a press of the pointer on
+ * it, since the buttons were armed, released on it just now; or a key
+ * pressed just now, since the buttons were armed, that activates it:
+ * Space or Enter while it had the focus, or Alt and its mnemonic.  Such
+ * input is the person's when a device made it, a program's when made
+ * through XTEST.  An AT-SPI action, or gtk_widget_activate(), comes with
+ * none of it.
  */
-static gboolean from_person(const struct ask_window *w,
-			    const struct answer_button *b)
+static enum activation_input activation_input(const struct ask_window *w,
+					      const struct answer_button *b)
 {
 	const gint64 now = g_get_monotonic_time();
+	const enum activation_input key =
+		w->key_synthetic ? ACTIVATED_BY_XTEST : ACTIVATED_BY_DEVICE;
 
 	if (b->pressed_us >= w->armed_us &&
 	    recent_input(w, b->released_us, now))
-		return TRUE;
+		return b->press_synthetic || b->release_synthetic ?
+			       ACTIVATED_BY_XTEST :
+			       ACTIVATED_BY_DEVICE;
 	if (!recent_input(w, w->key_us, now))
-		return FALSE;
+		return ACTIVATED_BY_NOTHING;
 	/* GTK activates a focused button on these keys without modifiers. */
 	if (w->key_focus == b->button && activates_button(w->key_val) &&
 	    !(w->key_state & gtk_accelerator_get_default_mod_mask()))
+		return key;
+	if ((w->key_state & GDK_ALT_MASK) &&
+	    gdk_keyval_to_lower(w->key_val) == b->mnemonic)
+		return key;
+	return ACTIVATED_BY_NOTHING;
+}
+
+/*
+ * Whether an activation by @input answers; if not, the window says why
+ * (*@notice) and standard error what came.
+ */
+static gboolean input_answers(const struct ask_window *w,
+			      enum activation_input input, const char **notice,
+			      const char **said)
+{
+	switch (input) {
+	case ACTIVATED_BY_DEVICE:
 		return TRUE;
-	return (w->key_state & GDK_ALT_MASK) &&
-	       gdk_keyval_to_lower(w->key_val) == b->mnemonic;
+	case ACTIVATED_BY_XTEST:
+		*notice = "That key press or click was made by a program "
+			  "(X11's XTEST), not by a keyboard or mouse: not an "
+			  "answer.";
+		*said = "by a key press or click another program made "
+			"(XTEST)";
+		return w->allow.xtest_input;
+	case ACTIVATED_BY_NOTHING:
+	default:
+		*notice = "Answer with the mouse or the keyboard: this window "
+			  "takes no answers from other programs.";
+		*said = "without a click or key press on it (another program, "
+			"through the accessibility bus?)";
+		return w->allow.accessible_actions;
+	}
 }
 
 /* One input, one answer: what answered cannot answer the next question. */
@@ -825,19 +905,24 @@ static void on_answer_clicked(GtkButton *button, gpointer data)
 {
 	struct answer_button *b = data;
 	struct ask_window *w = b->w;
+	const char *notice = "", *said = "";
 
 	(void)button;
 	if (!w->current || !w->armed || w->screen_locked)
 		return;
-	if (!w->accept_accessible_actions && !from_person(w, b)) {
-		/* Said once a question: a program may try again and again. */
-		if (!gtk_widget_get_visible(w->refused_notice))
+	if (!input_answers(w, activation_input(w, b), &notice, &said)) {
+		/*
+		 * Said once a question and way: a program may try again
+		 * and again.
+		 */
+		if (!gtk_widget_get_visible(w->refused_notice) ||
+		    strcmp(gtk_label_get_text(GTK_LABEL(w->refused_notice)),
+			   notice))
 			fprintf(stderr,
-				"pfsel-prompt: %s was activated without a "
-				"click or key press on it (another program, "
-				"through the accessibility bus?): not an "
+				"pfsel-prompt: %s was activated %s: not an "
 				"answer\n",
-				b->name);
+				b->name, said);
+		prompt_label_set_text(w->refused_notice, notice);
 		gtk_widget_set_visible(w->refused_notice, TRUE);
 		return;
 	}
@@ -1132,9 +1217,6 @@ static GtkWidget *build_answer(struct ask_window *w)
 			    PFSEL_ANSWER_ALLOW);
 	/* Shown when a program, not the person, pressed Allow or Deny. */
 	w->refused_notice = prompt_value_label("Notice");
-	prompt_label_set_text(w->refused_notice,
-			      "Answer with the mouse or the keyboard: this "
-			      "window takes no answers from other programs.");
 	gtk_widget_add_css_class(w->refused_notice, "warning");
 	gtk_widget_set_visible(w->refused_notice, FALSE);
 	gtk_box_append(GTK_BOX(box), w->refused_notice);
@@ -1255,6 +1337,7 @@ static void ask_window_free(gpointer data)
 
 	g_signal_handlers_disconnect_by_data(w->app, w);
 	stop_following_screen_shield(w);
+	prompt_input_source_free(w->input);
 	prompt_link_free(w->link);
 	if (w->arm_timer)
 		g_source_remove(w->arm_timer);
@@ -1268,7 +1351,7 @@ static void ask_window_free(gpointer data)
 }
 
 GtkWindow *prompt_ask_window_new(GtkApplication *app, int fd,
-				 gboolean accept_accessible_actions,
+				 const struct prompt_answer_options *allow,
 				 GError **error)
 {
 	struct ask_window *w = g_new0(struct ask_window, 1);
@@ -1276,7 +1359,7 @@ GtkWindow *prompt_ask_window_new(GtkApplication *app, int fd,
 	GtkEventController *keys;
 
 	w->app = app;
-	w->accept_accessible_actions = accept_accessible_actions;
+	w->allow = *allow;
 	w->link = prompt_link_new(fd, &link_ops, w, error);
 	if (!w->link) {
 		g_free(w);
@@ -1291,11 +1374,14 @@ GtkWindow *prompt_ask_window_new(GtkApplication *app, int fd,
 	 */
 	window = gtk_window_new();
 	w->window = GTK_WINDOW(window);
+	w->input = prompt_input_source_new(gtk_widget_get_display(window));
 	gtk_window_set_application(w->window, app);
 	gtk_window_set_default_size(w->window, 960, 640);
 	gtk_window_set_icon_name(w->window, "security-high");
 	g_signal_connect(window, "close-request", G_CALLBACK(on_close_request),
 			 w);
+	g_signal_connect(window, "notify::is-active",
+			 G_CALLBACK(on_active_changed), w);
 	g_object_set_data_full(G_OBJECT(window), "pfsel-ask-window", w,
 			       ask_window_free);
 	/* Before any widget: which key, on which focus, answers. */

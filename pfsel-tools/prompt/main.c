@@ -18,9 +18,11 @@
  * anything else, so that the user's other programs can neither ptrace it
  * nor write its memory.  Its Allow and Deny answer the person's own click
  * or key press only, not a program acting on them through the
- * accessibility bus, unless the administrator allowed that
- * (--accept-accessible-actions, or PFSEL_PROMPT_ACCESSIBLE_ACTIONS=1 in
- * the agent's environment, which the agent passes on).
+ * accessibility bus nor, under X11, a program's key presses and clicks
+ * made through XTEST, unless the administrator allowed that
+ * (--accept-accessible-actions, --accept-xtest-input, or
+ * PFSEL_PROMPT_ACCESSIBLE_ACTIONS=1, PFSEL_PROMPT_XTEST_INPUT=1 in the
+ * agent's environment, which the agent passes on).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -38,9 +40,10 @@
 /*
  * Set to 1 in the agent's environment (root's: the unit's
  * /etc/pfsel/agent/USER.conf), which the agent gives its prompt: as
- * --accept-accessible-actions.
+ * --accept-accessible-actions and --accept-xtest-input.
  */
 #define ACCESSIBLE_ACTIONS_ENV "PFSEL_PROMPT_ACCESSIBLE_ACTIONS"
+#define XTEST_INPUT_ENV "PFSEL_PROMPT_XTEST_INPUT"
 
 #ifndef PFSEL_TOOLS_VERSION
 #define PFSEL_TOOLS_VERSION "unknown"
@@ -50,7 +53,7 @@ int prompt_exit_status = PROMPT_EXIT_OK;
 
 struct options {
 	int agent_fd; /* -1: not the answering window */
-	gboolean accept_accessible_actions;
+	struct prompt_answer_options allow;
 	gboolean monitor;
 	gboolean background;
 	const char *audit_input;
@@ -69,6 +72,7 @@ struct state {
 static void usage(FILE *out)
 {
 	fputs("Usage: pfsel-prompt --agent-fd=N [--accept-accessible-actions]\n"
+	      "                    [--accept-xtest-input]\n"
 	      "       pfsel-prompt --monitor [--background] "
 	      "[--audit-input=FILE] [--uid=UID]\n"
 	      "The desktop prompt of pfsel-agent, and a view of what pfsel "
@@ -90,6 +94,14 @@ static void usage(FILE *out)
 	      "(also:\n"
 	      "                      PFSEL_PROMPT_ACCESSIBLE_ACTIONS=1 in the "
 	      "environment)\n"
+	      "  --accept-xtest-input  under X11, let key presses and clicks "
+	      "made through\n"
+	      "                      XTEST answer (on-screen keyboards; any "
+	      "program of\n"
+	      "                      yours can make them); else only a "
+	      "keyboard's or\n"
+	      "                      mouse's own do (also: "
+	      "PFSEL_PROMPT_XTEST_INPUT=1)\n"
 	      "  --monitor           show recent decisions from the audit log, "
 	      "and notify\n"
 	      "                      denials that a permissive policy let "
@@ -142,6 +154,7 @@ static int parse_options(int argc, char **argv, struct options *o,
 	enum {
 		OPT_AGENT_FD = 256,
 		OPT_ACCESSIBLE_ACTIONS,
+		OPT_XTEST_INPUT,
 		OPT_MONITOR,
 		OPT_BACKGROUND,
 		OPT_INPUT,
@@ -151,6 +164,7 @@ static int parse_options(int argc, char **argv, struct options *o,
 		{ "agent-fd", required_argument, NULL, OPT_AGENT_FD },
 		{ "accept-accessible-actions", no_argument, NULL,
 		  OPT_ACCESSIBLE_ACTIONS },
+		{ "accept-xtest-input", no_argument, NULL, OPT_XTEST_INPUT },
 		{ "monitor", no_argument, NULL, OPT_MONITOR },
 		{ "background", no_argument, NULL, OPT_BACKGROUND },
 		{ "audit-input", required_argument, NULL, OPT_INPUT },
@@ -174,7 +188,10 @@ static int parse_options(int argc, char **argv, struct options *o,
 			o->agent_fd = (int)n;
 			break;
 		case OPT_ACCESSIBLE_ACTIONS:
-			o->accept_accessible_actions = TRUE;
+			o->allow.accessible_actions = TRUE;
+			break;
+		case OPT_XTEST_INPUT:
+			o->allow.xtest_input = TRUE;
 			break;
 		case OPT_MONITOR:
 			o->monitor = TRUE;
@@ -220,31 +237,30 @@ static int parse_options(int argc, char **argv, struct options *o,
 		return usage_error("%s--background, --audit-input and --uid "
 				   "go with --monitor",
 				   "");
-	if (o->monitor && o->accept_accessible_actions)
-		return usage_error("%s--accept-accessible-actions goes with "
-				   "--agent-fd",
+	if (o->monitor && (o->allow.accessible_actions || o->allow.xtest_input))
+		return usage_error("%s--accept-accessible-actions and "
+				   "--accept-xtest-input go with --agent-fd",
 				   "");
 	return 0;
 }
 
 /*
- * ACCESSIBLE_ACTIONS_ENV from the environment the agent gave: "1" lets
- * assistive technologies answer; unset, empty or "0" does not.  Anything
- * else is a mistake in the administrator's file: said, and taken as "0"
- * (the safe side).
+ * The administrator's setting @name from the environment the agent gave:
+ * "1" lets @what answer; unset, empty or "0" does not.  Anything else is
+ * a mistake in the administrator's file: said, and taken as "0" (the
+ * safe side).
  */
-static gboolean accessible_actions_from_env(void)
+static gboolean allowed_by_env(const char *name, const char *what)
 {
-	const char *value = g_getenv(ACCESSIBLE_ACTIONS_ENV);
+	const char *value = g_getenv(name);
 
 	if (!value || !value[0] || !strcmp(value, "0"))
 		return FALSE;
 	if (!strcmp(value, "1"))
 		return TRUE;
 	fprintf(stderr,
-		"pfsel-prompt: %s='%s' is neither 1 nor 0: assistive "
-		"technologies do not answer\n",
-		ACCESSIBLE_ACTIONS_ENV, value);
+		"pfsel-prompt: %s='%s' is neither 1 nor 0: %s do not answer\n",
+		name, value, what);
 	return FALSE;
 }
 
@@ -257,9 +273,9 @@ static void ask_startup(GApplication *app, gpointer data)
 
 	/* No window is visible until a question comes: stay meanwhile. */
 	g_application_hold(app);
-	st->ask_window = prompt_ask_window_new(
-		GTK_APPLICATION(app), st->opts.agent_fd,
-		st->opts.accept_accessible_actions, &error);
+	st->ask_window = prompt_ask_window_new(GTK_APPLICATION(app),
+					       st->opts.agent_fd,
+					       &st->opts.allow, &error);
 	if (!st->ask_window) {
 		fprintf(stderr, "pfsel-prompt: %s\n", error->message);
 		prompt_exit_status = PROMPT_EXIT_RUNTIME;
@@ -361,8 +377,13 @@ int main(int argc, char **argv)
 	ret = parse_options(argc, argv, &st.opts, &done);
 	if (ret || done)
 		return ret;
-	if (!st.opts.monitor && accessible_actions_from_env())
-		st.opts.accept_accessible_actions = TRUE;
+	if (!st.opts.monitor &&
+	    allowed_by_env(ACCESSIBLE_ACTIONS_ENV, "assistive technologies"))
+		st.opts.allow.accessible_actions = TRUE;
+	if (!st.opts.monitor &&
+	    allowed_by_env(XTEST_INPUT_ENV, "key presses and clicks made "
+					    "through XTEST"))
+		st.opts.allow.xtest_input = TRUE;
 	/*
 	 * Drawn by the CPU, never OpenGL: the agent's unit forbids writable
 	 * and executable memory (MemoryDenyWriteExecute=) and devices, under

@@ -385,10 +385,10 @@ static char *app_text(const struct pfsel_audit_record *rec)
 
 	if (!rec->request.exe[0])
 		return g_strdup("unnamed");
-	app = prompt_escape(rec->request.exe);
+	app = prompt_app_text(rec->request.exe);
 	if (!rec->request.script[0])
 		return g_steal_pointer(&app);
-	script = prompt_escape(rec->request.script);
+	script = prompt_app_text(rec->request.script);
 	return g_strdup_printf("%s script %s", app, script);
 }
 

@@ -11,6 +11,8 @@
  *   agent_link.c   the private socket to the agent (libpromptwire)
  *   ask_window.c   the answering window: the question being read, the
  *                  queue, the answers
+ *   input_source.c whether an input event came from a device of the
+ *                  machine or from a program (X11's XTEST)
  *   monitor.c      the "what happened" window: recent decisions from the
  *                  audit log (libpfsel's reader, as pfsel log reads them),
  *                  and notifications of denials a permissive policy let
@@ -53,6 +55,14 @@ extern int prompt_exit_status;
  */
 char *prompt_escape_flags(const char *text, unsigned int flags);
 #define prompt_escape(text) prompt_escape_flags((text), 0)
+
+/*
+ * An executable's or a script's path as the window shows it: a Flatpak
+ * application's or a snap's as the rule names it ("flatpak ID", "snap
+ * NAME": libuserpolicy's app_path_text()), any other escaped
+ * (prompt_escape()); newly allocated.
+ */
+char *prompt_app_text(const char *path);
 
 /*
  * A label for a value from the kernel: no markup, wraps.  Its accessible
@@ -203,7 +213,11 @@ char *prompt_rule_line(const char *path, unsigned int line, GError **error);
  * from the .desktop file whose executable resolves to the script or the
  * executable (g_app_info_get_all()); only .desktop files that the user's
  * programs cannot write (owned by root, writable by no one else) are
- * believed.  Else the file name and a generic icon.  @name is escaped.
+ * believed.  Else the file name and a generic icon.  A Flatpak
+ * application (app_sandbox_of() of the script or the executable) is
+ * named by the .desktop file its system-wide installation exports for
+ * its ID, "Name (Flatpak)", believed on the same terms, else "ID
+ * (Flatpak)"; a snap is "NAME (Snap)".  @name is escaped.
  */
 void prompt_app_lookup(const char *exe, const char *script, char **name,
 		       GIcon **icon);
@@ -243,17 +257,50 @@ int prompt_link_answer(struct prompt_link *link, uint64_t id,
 
 void prompt_link_free(struct prompt_link *link);
 
+/* ---- Where input came from (input_source.c) ---------------------------- */
+
+/*
+ * What tells, on @display, which input a device of the machine made and
+ * which a program made.  NULL on a display that is not X11 (no client of
+ * a Wayland compositor can make another's input); the functions below
+ * take NULL.
+ */
+struct prompt_input_source *prompt_input_source_new(GdkDisplay *display);
+
+/*
+ * Whether @event (a key, button or touch event being handled) was made by
+ * a program: under X11, made through XTEST, sent by another client, or
+ * not traced to a physical device of the X server's; a key pressed while
+ * a program holds a key down or has Alt latched or locked.  FALSE for
+ * every event under Wayland.
+ */
+gboolean prompt_input_synthetic(const struct prompt_input_source *src,
+				GdkEvent *event);
+
+void prompt_input_source_free(struct prompt_input_source *src);
+
 /* ---- The windows -------------------------------------------------------- */
 
 /*
+ * What the administrator let answer besides the person's own input on a
+ * device, from the agent's environment (pfsel-prompt(1), ENVIRONMENT):
+ * any program of the user can answer so too.
+ */
+struct prompt_answer_options {
+	/* An assistive technology's AT-SPI action on Allow or Deny. */
+	gboolean accessible_actions;
+	/* Under X11, key presses and clicks made through XTEST. */
+	gboolean xtest_input;
+};
+
+/*
  * The answering window, reading the agent's socket @fd (ask_window.c).
- * Allow and Deny answer on the person's own click or key press on them;
- * with @accept_accessible_actions also when an assistive technology
- * activates them (an AT-SPI action), which any program of the user can
- * do.  NULL with @error when @fd is not the agent's socket.
+ * Allow and Deny answer on the person's own click or key press on them,
+ * and as @allow lets other input answer.  NULL with @error when @fd is
+ * not the agent's socket.
  */
 GtkWindow *prompt_ask_window_new(GtkApplication *app, int fd,
-				 gboolean accept_accessible_actions,
+				 const struct prompt_answer_options *allow,
 				 GError **error);
 
 /* What the monitor reads and whose decisions it shows (monitor.c). */

@@ -63,6 +63,24 @@ char *prompt_escape_flags(const char *text, unsigned int flags)
 	return buf;
 }
 
+/* @path as its sandbox identity (@kind, @id) or, with none, escaped. */
+static char *app_text_of(const enum app_sandbox kind, const char *id,
+			 const char *path)
+{
+	if (kind == APP_SANDBOX_NONE)
+		return prompt_escape(path);
+	/* The ID is one the language's check took: no escaping needed. */
+	return g_strdup_printf("%s %s", app_sandbox_keyword(kind), id);
+}
+
+char *prompt_app_text(const char *path)
+{
+	char id[APP_SANDBOX_ID_SIZE];
+	const enum app_sandbox kind = app_sandbox_of(path, id);
+
+	return app_text_of(kind, id, path);
+}
+
 void prompt_set_accessible_name(GtkWidget *widget, const char *name)
 {
 	gtk_accessible_update_property(GTK_ACCESSIBLE(widget),
@@ -274,6 +292,23 @@ static char *request_phrase(const struct pfsel_question *q)
 	}
 }
 
+/*
+ * A path for the details: a Flatpak application's or a snap's as its
+ * identity, and the file itself after it ("flatpak org.mozilla.firefox
+ * (/var/lib/flatpak/app/...)"); any other path escaped.
+ */
+static char *sandboxed_path_text(const char *path)
+{
+	char id[APP_SANDBOX_ID_SIZE];
+	const enum app_sandbox kind = app_sandbox_of(path, id);
+	g_autofree char *shown = NULL, *escaped = prompt_escape(path);
+
+	if (kind == APP_SANDBOX_NONE)
+		return g_steal_pointer(&escaped);
+	shown = app_text_of(kind, id, path);
+	return g_strdup_printf("%s (%s)", shown, escaped);
+}
+
 /* The file name of @path, escaped (for an application without .desktop). */
 static char *base_name(const char *path)
 {
@@ -337,10 +372,11 @@ void prompt_question_fields(const PromptQuestion *pq,
 	text[PROMPT_FIELD_APPLICATION] = g_strdup(pq->app_name);
 	text[PROMPT_FIELD_EXECUTABLE] =
 		q->exe[0] && strcmp(q->exe, "?") ?
-			prompt_escape(q->exe) :
+			sandboxed_path_text(q->exe) :
 			g_strdup("unnamed (the kernel could not name it)");
-	text[PROMPT_FIELD_SCRIPT] = q->script[0] ? prompt_escape(q->script) :
-						   g_strdup("none");
+	text[PROMPT_FIELD_SCRIPT] = q->script[0] ?
+					    sandboxed_path_text(q->script) :
+					    g_strdup("none");
 	text[PROMPT_FIELD_PID] =
 		q->pid && q->pid != q->tgid ?
 			g_strdup_printf("%s, pid %u (thread %u)", comm, q->tgid,
@@ -623,10 +659,77 @@ static GAppInfo *find_app_info(const char *target)
 	return found;
 }
 
+/*
+ * Where a system-wide Flatpak installation exports its applications'
+ * .desktop files, ID.desktop, root's.  A constant of the build: the GUI
+ * tests' own build of the prompt (pfsel-tools/Makefile) points it at a
+ * folder the test makes; nothing the user's programs set moves it.
+ */
+#ifndef PROMPT_FLATPAK_APPLICATIONS
+#define PROMPT_FLATPAK_APPLICATIONS \
+	"/var/lib/flatpak/exports/share/applications"
+#endif
+
+/*
+ * The .desktop file Flatpak exported for the application @id, when the
+ * user's programs cannot have written it (trusted_file()), or NULL (a
+ * new ref).  An ID holds no '/' (the language's check): the name stays
+ * in the folder.
+ */
+static GAppInfo *flatpak_app_info(const char *id)
+{
+	g_autofree char *file = g_strdup_printf(
+		"%s/%s.desktop", PROMPT_FLATPAK_APPLICATIONS, id);
+	GDesktopAppInfo *info;
+
+	if (!trusted_file(file))
+		return NULL;
+	info = g_desktop_app_info_new_from_filename(file);
+	return info ? G_APP_INFO(info) : NULL;
+}
+
 struct app_entry {
 	char *name;
 	GIcon *icon;
 };
+
+/*
+ * @e's name and icon for the sandbox identity of @path, a Flatpak
+ * application's or a snap's: "Name (Flatpak ID)" from the .desktop file
+ * the installation exports (its icon too), else "ID (Flatpak)", "NAME
+ * (Snap)".  False when @path is no sandbox identity's.
+ */
+static bool sandbox_app_entry(const char *path, struct app_entry *e)
+{
+	char id[APP_SANDBOX_ID_SIZE];
+	const enum app_sandbox kind = app_sandbox_of(path, id);
+	g_autofree char *name = NULL;
+	GAppInfo *info = NULL;
+
+	if (kind == APP_SANDBOX_NONE)
+		return false;
+	if (kind == APP_SANDBOX_FLATPAK)
+		info = flatpak_app_info(id);
+	if (info) {
+		/*
+		 * The name and icon are the application author's (Flatpak
+		 * keeps Name= and Icon=): another application may ship the
+		 * same.  Its ID, which the installation's folder and the
+		 * rule name, goes with the name wherever the name is shown.
+		 */
+		name = g_strdup_printf("%s (%s %s)",
+				       g_app_info_get_display_name(info),
+				       app_sandbox_label(kind), id);
+		e->icon = g_app_info_get_icon(info);
+		if (e->icon)
+			g_object_ref(e->icon);
+		g_object_unref(info);
+	} else {
+		name = g_strdup_printf("%s (%s)", id, app_sandbox_label(kind));
+	}
+	e->name = prompt_escape(name);
+	return true;
+}
 
 static void app_entry_free(gpointer data)
 {
@@ -642,6 +745,7 @@ void prompt_app_lookup(const char *exe, const char *script, char **name,
 {
 	static GHashTable *cache;
 	g_autofree char *key = g_strdup_printf("%s%c%s", exe, '\n', script);
+	const char *target = script[0] ? script : exe;
 	struct app_entry *e;
 	GAppInfo *info;
 
@@ -654,8 +758,11 @@ void prompt_app_lookup(const char *exe, const char *script, char **name,
 		/*
 		 * A script is the application, not its interpreter: a
 		 * python3 .desktop file does not name every Python script.
+		 * A Flatpak application or a snap is named by its identity.
 		 */
-		info = find_app_info(script[0] ? script : exe);
+		info = NULL;
+		if (!sandbox_app_entry(target, e))
+			info = find_app_info(target);
 		if (info) {
 			e->name = prompt_escape(
 				g_app_info_get_display_name(info));
@@ -663,8 +770,10 @@ void prompt_app_lookup(const char *exe, const char *script, char **name,
 			if (e->icon)
 				g_object_ref(e->icon);
 			g_object_unref(info);
+		} else if (e->name) {
+			/* A Flatpak application or a snap: named above. */
 		} else if (script[0] || strcmp(exe, "?")) {
-			e->name = base_name(script[0] ? script : exe);
+			e->name = base_name(target);
 		} else {
 			e->name = g_strdup("An unnamed application");
 		}

@@ -179,20 +179,21 @@ int rule_text_format(const struct pfsel_request *req,
 	    (ports && !ports->count) || (flags & ~RULE_TEXT_UNNAMED_ANY))
 		return -EINVAL;
 	/*
-	 * The exact-path form whenever a path is not plain: a quoted path
-	 * is that file only, so an executable named "*" (or "**", or with
-	 * any byte the language would read otherwise) gets a rule that lets
-	 * out that file and no sibling.  An unnamed one is "*" (only "*"
-	 * matches it), where the caller says so.
+	 * A Flatpak application's or a snap's path is the application
+	 * ("flatpak ID"), any of its executables in any of its versions;
+	 * any other path the exact-path form whenever it is not plain: a
+	 * quoted path is that file only, so an executable named "*" (or
+	 * "**", or with any byte the language would read otherwise) gets a
+	 * rule that lets out that file and no sibling.  An unnamed one is
+	 * "*" (only "*" matches it), where the caller says so.
 	 */
 	if (unnamed)
 		strcpy(exe, "*");
-	else if (pfsel_escape(req->exe, exe, sizeof(exe), PFSEL_ESCAPE_QUOTE) <
-		 0)
+	else if (app_path_text(req->exe, exe, sizeof(exe)) < 0)
 		return -EINVAL;
 	script[0] = '\0';
-	if (req->script[0] && pfsel_escape(req->script, script, sizeof(script),
-					   PFSEL_ESCAPE_QUOTE) < 0)
+	if (req->script[0] &&
+	    app_path_text(req->script, script, sizeof(script)) < 0)
 		return -EINVAL;
 	where = malloc(where_size(ports));
 	if (!where)

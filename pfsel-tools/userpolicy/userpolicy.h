@@ -20,6 +20,8 @@
  *   compile.c    .pfw text compiled in this process, for the user's own
  *                agent
  *   rule_text.c  the one writer of a .pfw rule for a request
+ *   app_text.c   an application's path as the language writes it: its
+ *                sandbox identity ("flatpak ID", "snap NAME") or the path
  *
  * The adversary (docs/THREAT-MODEL.md) is a program running as the user:
  * it can write ~/.pfw as well as the user can.  So a policy compiled from
@@ -428,6 +430,87 @@ int compile_here(const struct compile_source *src, struct policy_blob *with,
 		 unsigned int leave_out, struct policy_blob *without, char *err,
 		 size_t errlen);
 
+/* ---- An application's path as the language writes it (app_text.c) ---- */
+
+/**
+ * enum app_sandbox - The sandbox identity a path lies in
+ * @APP_SANDBOX_NONE: none: the path is itself.
+ * @APP_SANDBOX_FLATPAK: /var/lib/flatpak/app/ID/..., a system-wide
+ *                       Flatpak installation's application ID.
+ * @APP_SANDBOX_SNAP: /snap/NAME/..., the snap NAME.
+ *
+ * What the kernel names a process of a Flatpak application or a snap by:
+ * the path from init's root to the file it runs,
+ * /var/lib/flatpak/app/ID/ARCH/BRANCH/COMMIT/files/REST or
+ * /snap/NAME/REVISION/REST (policy/LANGUAGE.md, section 5).  A user's
+ * own installation (~/.local/share/flatpak) is a path like any other.
+ */
+enum app_sandbox {
+	APP_SANDBOX_NONE,
+	APP_SANDBOX_FLATPAK,
+	APP_SANDBOX_SNAP,
+};
+
+/* Room for a Flatpak ID or a snap name, and the NUL. */
+#define APP_SANDBOX_ID_SIZE 256
+
+/**
+ * app_sandbox_of - The sandbox identity of an executable's or script's path
+ * @path: the path as the kernel names it.
+ * @id: the Flatpak application ID or the snap name; "" for none.
+ *
+ * The one place the tools map a path to its identity: the identity whose
+ * rule ("flatpak ID", "snap NAME") matches @path, with the ID checked as
+ * the language checks it (libpfw, the compiler's own check).
+ *
+ * A snap's path is its application's only when that snap is one: its
+ * revision's meta/snap.yaml (snapd's squashfs, root's, read-only) has an
+ * `apps:` section and no `type:` other than `app`.  A base snap (core22,
+ * bare), the snapd snap, a kernel or gadget snap, or a content snap has
+ * no application: its programs (a base's bash, python3) are run by hand,
+ * and "snap core22" would let out every one of them, so such a path is a
+ * path (APP_SANDBOX_NONE), as is one whose metadata cannot be read here.
+ *
+ * Return: the kind, APP_SANDBOX_NONE for any other path.
+ */
+enum app_sandbox app_sandbox_of(const char *path, char id[APP_SANDBOX_ID_SIZE]);
+
+/* Where snapd mounts each snap's revision: /snap/NAME/REVISION. */
+#define APP_SNAP_MOUNTS "/snap"
+
+/**
+ * app_sandbox_set_snap_mounts - Where app_sandbox_of() reads snaps' metadata
+ * @dir: a folder of NAME/REVISION/meta/snap.yaml (copied); NULL for
+ *       APP_SNAP_MOUNTS.
+ *
+ * For a unit test's own process, which cannot make /snap: no program
+ * calls it, and nothing of the environment sets it.
+ */
+void app_sandbox_set_snap_mounts(const char *dir);
+
+/* "Flatpak" or "Snap", as a person reads the kind; NULL for none. */
+const char *app_sandbox_label(enum app_sandbox kind);
+
+/* "flatpak" or "snap", as the language writes the kind; NULL for none. */
+const char *app_sandbox_keyword(enum app_sandbox kind);
+
+/**
+ * app_path_text - An application's path as the language writes it
+ * @path: an executable's or a script's path, as the kernel names it.
+ * @buf: @size: where it goes, NUL-terminated; "" on failure.
+ *
+ * "flatpak ID" or "snap NAME" for a path below such an application's
+ * folder (app_sandbox_of()): the rule for the application, whatever its
+ * architecture, branch, commit or revision and whichever of its
+ * executables runs.  Else the path, bare or in the exact-path form
+ * (pfsel_escape() with PFSEL_ESCAPE_QUOTE): that file only.  What `pfsel
+ * log`, audit2pfw, the rules of "always" answers, the prompt and its
+ * monitor show and write.
+ *
+ * Return: its length; -ENOSPC; -EINVAL for a NULL @path.
+ */
+int app_path_text(const char *path, char *buf, size_t size);
+
 /* ---- The .pfw rule for a request (rule_text.c) ------------------------- */
 
 /**
@@ -496,9 +579,11 @@ struct rule_text_ports {
  * (exact), "... to 192.0.2.1;" (address), "... to any port 80;" (port),
  * "... to host www.example.org port 80;" (host), "... to host
  * *.example.org port 80;" (domain); "on" for bind and listen, "from" for
- * accept, as the language names the request's address.  Paths are
- * written so that they match that file only (pfsel_escape() with
- * PFSEL_ESCAPE_QUOTE).
+ * accept, as the language names the request's address.  The executable
+ * and the script are written as app_path_text() writes them: a Flatpak
+ * application's or a snap's path as its identity ("allow flatpak
+ * org.mozilla.firefox connect ..."), any other so that it matches that
+ * file only.
  *
  * Return: its length; -ENOSPC; -ENOENT for a host or domain width that
  * @req has no name for (rule_width_applies()); -EINVAL for a request no

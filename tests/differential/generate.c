@@ -11,6 +11,7 @@
 
 #include "backend.h"
 #include "generate.h"
+#include "sandbox_names.h"
 
 /* splitmix64: tiny, fast, and good enough to scatter test cases. */
 void gen_seed(struct gen_rng *rng, uint64_t seed)
@@ -44,18 +45,53 @@ static int chance(struct gen_rng *rng, unsigned int percent)
  * The path universe.  Directories nest (/usr, /usr/bin, /usr/bin/sub) so
  * that child and tree globs of different levels overlap, and /usr/binx and
  * /opt/apps share a string prefix with a directory without being below it.
- * "" is the root directory, as the parser stores it.
+ * "" is the root directory, as the parser stores it.  /var/lib/flatpak/app
+ * and /snap hold the folders of sandbox identities ("flatpak ID", "snap
+ * NAME": sandbox_names.h), among paths of the same identity, of another
+ * whose name begins with its name, of a runtime and of a user's
+ * installation.
  */
 static const char *const pattern_dirs[] = {
-	"", "/usr", "/usr/bin", "/usr/bin/sub", "/opt/app",
+	"",	    "/usr",	   "/usr/bin", "/usr/bin/sub",
+	"/opt/app", "/var/lib/flatpak/app", "/snap",
 };
 
 static const char *const concrete_paths[] = {
-	"/a",		"/usr",		  "/usr/a",
-	"/usr/bin",	"/usr/bin/a",	  "/usr/bin/python3",
-	"/usr/bin/sub", "/usr/bin/sub/a", "/usr/bin/sub/deeper/a",
-	"/usr/binx/a",	"/opt/app",	  "/opt/app/a",
-	"/opt/app/x/y", "/opt/apps/a",	  "/home/u/a",
+	"/a",
+	"/usr",
+	"/usr/a",
+	"/usr/bin",
+	"/usr/bin/a",
+	"/usr/bin/python3",
+	"/usr/bin/sub",
+	"/usr/bin/sub/a",
+	"/usr/bin/sub/deeper/a",
+	"/usr/binx/a",
+	"/opt/app",
+	"/opt/app/a",
+	"/opt/app/x/y",
+	"/opt/apps/a",
+	"/home/u/a",
+	"/var/lib/flatpak/app/org.a.B",
+	"/var/lib/flatpak/app/org.a.B/x86_64/stable/c0/files/bin/b",
+	"/var/lib/flatpak/app/org.a.B.Locale/x86_64/stable/c1/files/a",
+	"/var/lib/flatpak/runtime/org.a.B/x86_64/stable/c2/files/bin/sh",
+	"/home/u/.local/share/flatpak/app/org.a.B/x86_64/stable/c0/files/bin/b",
+	"/snap/fx",
+	"/snap/fx/12/usr/bin/fx",
+	"/snap/fx_2/3/usr/bin/fx",
+	"/snap/fxy/1/a",
+};
+
+/* Sandbox identities, two of them the beginning of another's name. */
+static const struct {
+	enum pfw_sandbox kind;
+	const char *id;
+} sandbox_ids[] = {
+	{ PFW_SANDBOX_FLATPAK, "org.a.B" },
+	{ PFW_SANDBOX_FLATPAK, "org.a.B.Locale" },
+	{ PFW_SANDBOX_SNAP, "fx" },
+	{ PFW_SANDBOX_SNAP, "fx_2" },
 };
 
 /*
@@ -233,11 +269,19 @@ static size_t normalise_ranges(struct pfw_port_range *ranges, size_t n)
 static int random_path_pattern(struct gen_rng *rng,
 			       struct pfw_path_pattern *pattern)
 {
-	switch (gen_below(rng, 4)) {
+	switch (gen_below(rng, 5)) {
 	case 0:
 		pattern->kind = PFW_PATH_ANY;
 		pattern->path = NULL;
 		return 0;
+	case 4: {
+		const unsigned int i = gen_below(rng, ARRAY_SIZE(sandbox_ids));
+
+		/* "flatpak ID", "snap NAME", as the parser makes them. */
+		pfw_sandbox_pattern(sandbox_ids[i].kind, sandbox_ids[i].id,
+				    pattern);
+		break;
+	}
 	case 1:
 		pattern->kind = PFW_PATH_EXACT;
 		pattern->path = strdup(PICK(rng, concrete_paths));

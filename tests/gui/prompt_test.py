@@ -12,7 +12,7 @@ posts them (see seam_driver.c for its line protocol); what the window shows
 is read, and its controls are worked, through AT-SPI, as a screen reader
 or a person's keyboard would.
 
-The cases (--backend x11 runs a to j, --backend wayland "a" and "g",
+The cases (--backend x11 runs a to j and x, --backend wayland "a" and "g",
 --backend gnome "a", "b", "g", "k", "l" and "m"):
 
   a  a question shows every field: the application's name and icon (from
@@ -36,12 +36,19 @@ The cases (--backend x11 runs a to j, --backend wayland "a" and "g",
   g  the user's programs cannot answer: without
      PFSEL_PROMPT_ACCESSIBLE_ACTIONS, Allow and Deny pressed through the
      accessibility bus (DoAction, what any program of the user can do)
-     answer nothing, the question stays and the window says why; then the
-     person answers with real key presses (X11's XTEST, through AT-SPI's
-     generateKeyboardEvent and generateMouseEvent): Tab to Allow and
-     Space, Alt+D, a click on Allow.  Under GNOME the keys only, made by
-     mutter's virtual keyboard (its remote desktop interface); under
-     weston, where no client can make input, the refusal only.
+     answer nothing, the question stays and the window says why.  Under
+     X11, without PFSEL_PROMPT_XTEST_INPUT, key presses and clicks made
+     through XTEST (AT-SPI's generateKeyboardEvent and generateMouseEvent:
+     at-spi2-registryd makes them so, as any X client can) answer nothing
+     either: Tab to Allow and Space, Alt+D, a click on Allow; the question
+     stays and the window says it was XTEST.  The control: the same
+     presses and click, given a prompt with the administrator's
+     PFSEL_PROMPT_XTEST_INPUT=1, answer (Xvfb has no device a person
+     types on: the person's own keyboard under a real X server is
+     tests/packaging/debian-image's uinput device).  Under GNOME the keys
+     answer without any setting, made by mutter's virtual keyboard (its
+     remote desktop interface: the compositor's own input); under weston,
+     where no client can make input, the refusal only.
   h  a press in the first second after a question comes into view does
      not answer it; a second later the same press does.
   i  nothing on the session bus answers: the prompt owns no well-known
@@ -65,15 +72,52 @@ The cases (--backend x11 runs a to j, --backend wayland "a" and "g",
      comes meanwhile is left to its time running out; unlocked, it is
      listed under "While the screen was locked", and the first question
      is answered.
+  n  a Flatpak application's question (its executable below
+     /var/lib/flatpak/app/ID/): the prompt (its tests' build, which reads
+     Flatpak's exported .desktop files from build/tests/gui/flatpak, a
+     constant of that build) names it "Name (Flatpak ID)" with the name
+     and icon of its exported ID.desktop when root's (as root), else "ID
+     (Flatpak)"; the executable is shown as "flatpak ID"; "always" shows
+     and sends the rule for "flatpak ID"; an exported file the user's
+     programs could write (another ID's, given to nobody) is not
+     believed: that one is "ID (Flatpak)" with no icon of its file.
+  o  (attacker's review) a Flatpak application of another ID, whose own
+     exported ID.desktop (root's, as an installation from a remote makes
+     it: the application's author wrote it) calls it by the name and icon
+     of case n's application, and one whose Name= holds markup, an escape
+     and a bidirectional override.  The window must tell the impostor from
+     the application it imitates: the Executable field, the "always" rule,
+     the Application field and the headline name its own ID (the name is
+     the author's, the ID the installation's folder).  The Name= with markup is shown as text, with no escape byte and no
+     override character.
   m  (GNOME) the monitor (--monitor --audit-input=FILE, its .desktop file
      installed as the package does): a permissive denial appended to the
      log reaches the shell's notification list (org.gtk.Notifications,
      served by gnome-shell).
+  x  (X11) an attacker's review of the XTEST refusal: an X client of the
+     user's (build/tests/gui/xattack, xattack.c) tries each way it has to
+     press Allow without the person, each a check that it answers
+     nothing: core events sent to the window (XSendEvent), an XInput2
+     event sent (the server refuses it), the XTEST keyboard's property
+     deleted, the XTEST keyboard floated or attached to a logical pair of
+     its own (refused), Alt latched through XKB, XTEST in its XInput 1
+     device form (XTestFakeDeviceKeyEvent, XTestFakeDeviceButtonEvent)
+     naming the physical keyboard and pointer, "always" chosen then Alt+A
+     that way, XKB's MouseKeys, the X focus given to the prompt with Allow
+     focused as the person types elsewhere (control: the focus left
+     there, the same Space answers nothing), and the "XTEST Device"
+     property added to the physical devices so that the person is
+     refused.  An attempt that answered fails its check with "ATTACK GOT
+     THROUGH" and the answer.  Xvfb has no device a person types on: the
+     person's own key is played by the XInput 1 device form of XTEST on
+     Xvfb's keyboard, the very event the prompt takes as a device's.
 
 Every case but g runs the prompt with PFSEL_PROMPT_ACCESSIBLE_ACTIONS=1 in
 the seam driver's environment (which the driver, as the agent does, gives
 the prompt): they work the buttons through AT-SPI actions, as an assistive
-technology does when the administrator lets it answer.
+technology does when the administrator lets it answer.  Only case g makes
+key presses or clicks under X11, and only its control has
+PFSEL_PROMPT_XTEST_INPUT=1.
 
 Each state is saved as build/logs/prompt-CASE[-STATE][-wayland|-gnome].png
 (under GNOME taken by the shell, org.gnome.Shell.Screenshot).  Under
@@ -106,12 +150,22 @@ APP_NAME = "Pfsel Test Browser"
 # The icon is one colour no theme uses, so that the screenshot can be
 # searched for it.
 ICON_COLOUR = "#ff00ff"
+# Case n's Flatpak application, its exported name and its icon's colour.
+FLATPAK_ID = "org.pfsel.FlatBrowser"
+FLATPAK_SPOOF_ID = "org.pfsel.Spoofed"
+FLATPAK_NAME = "Pfsel Flat Browser"
+FLATPAK_ICON_COLOUR = "#00ffff"
 
 # Set to 1 in the agent's environment: AT-SPI actions answer.
 ACCESSIBLE_ACTIONS = "PFSEL_PROMPT_ACCESSIBLE_ACTIONS"
+# Set to 1 in the agent's environment: under X11, XTEST's input answers.
+XTEST_INPUT = "PFSEL_PROMPT_XTEST_INPUT"
 # The notice the prompt shows when a program, not the person, pressed.
 REFUSED_NOTICE = ("Answer with the mouse or the keyboard: this window takes no answers "
                   "from other programs.")
+# ... and when the press or click was made through XTEST.
+XTEST_NOTICE = ("That key press or click was made by a program (X11's XTEST), not by a "
+                "keyboard or mouse: not an answer.")
 
 passed = 0
 failed = 0
@@ -210,14 +264,19 @@ class Driver(LineProgram):
     place, with prompt_args); its lines.
 
     With accessible_actions, PFSEL_PROMPT_ACCESSIBLE_ACTIONS=1 is in the
-    driver's environment, so in the prompt's: AT-SPI actions answer."""
+    driver's environment, so in the prompt's: AT-SPI actions answer; with
+    xtest_input, PFSEL_PROMPT_XTEST_INPUT=1: XTEST's input answers."""
 
-    def __init__(self, ctx, prompt_args=(), accessible_actions=True, program=None):
+    def __init__(self, ctx, prompt_args=(), accessible_actions=True, program=None,
+                 xtest_input=False):
         self.ctx = ctx
         env = dict(ctx.env)
         env.pop(ACCESSIBLE_ACTIONS, None)
+        env.pop(XTEST_INPUT, None)
         if accessible_actions:
             env[ACCESSIBLE_ACTIONS] = "1"
+        if xtest_input:
+            env[XTEST_INPUT] = "1"
         super().__init__("driver", [ctx.driver, program or ctx.prompt, *prompt_args], env,
                          ctx.prompt_log, stdin=subprocess.PIPE)
 
@@ -633,9 +692,11 @@ def question(ctx, **over):
 class Prompt:
     """A seam driver with its pfsel-prompt, and the prompt's accessibles."""
 
-    def __init__(self, ctx, prompt_args=(), accessible_actions=True):
+    def __init__(self, ctx, prompt_args=(), accessible_actions=True, program=None,
+                 xtest_input=False):
         self.ctx = ctx
-        self.driver = Driver(ctx, prompt_args, accessible_actions)
+        self.driver = Driver(ctx, prompt_args, accessible_actions, program,
+                             xtest_input=xtest_input)
         self.ready = self.driver.expect("ready", 10) is not None
         self.pid = self.driver.prompt_pid() if self.ready else None
         self.app = None
@@ -898,6 +959,176 @@ def case_c(ctx):
         p.close()
 
 
+def make_flatpak_exports(ctx):
+    """The folder the tests' build of pfsel-prompt reads Flatpak's
+    exported .desktop files from, as a system-wide installation has it:
+    root's (when the test is root), with FLATPAK_ID's file; and
+    FLATPAK_SPOOF_ID's, given to nobody, as a file the user's programs
+    could write would be."""
+    apps = os.path.join(ctx.top, "build", "tests", "gui", "flatpak", "exports", "share",
+                        "applications")
+    shutil.rmtree(os.path.join(ctx.top, "build", "tests", "gui", "flatpak"),
+                  ignore_errors=True)
+    os.makedirs(apps, mode=0o755)
+    icon = os.path.join(ctx.work, "data", "icons", "flatbrowser.png")
+    subprocess.run(["convert", "-size", "64x64", f"xc:{FLATPAK_ICON_COLOUR}", icon], check=True)
+    for app_id, name in ((FLATPAK_ID, FLATPAK_NAME), (FLATPAK_SPOOF_ID, "Pfsel Trusted Browser")):
+        with open(os.path.join(apps, f"{app_id}.desktop"), "w") as f:
+            # Flatpak's own say "flatpak run ID"; GLib takes a .desktop
+            # file whose program exists, and flatpak need not be here.
+            f.write("[Desktop Entry]\nType=Application\n"
+                    f"Name={name}\nExec={ctx.exe} {app_id}\nIcon={icon}\n")
+    if os.getuid() == 0:
+        os.chown(os.path.join(apps, f"{FLATPAK_SPOOF_ID}.desktop"), 65534, 65534)
+
+
+def flatpak_exe(app_id):
+    return f"/var/lib/flatpak/app/{app_id}/x86_64/stable/0a1b2c/files/bin/flatbrowser"
+
+
+def case_n(ctx):
+    make_flatpak_exports(ctx)
+    program = os.path.join(ctx.top, "build", "tests", "gui", "pfsel-prompt")
+    p = Prompt(ctx, program=program)
+    try:
+        if not check("n: the seam driver starts the tests' pfsel-prompt", p.ready and p.pid,
+                     "\n".join(p.driver.seen)):
+            return
+        p.driver.ask(41, 60000, **question(ctx, exe=flatpak_exe(FLATPAK_ID), script=""))
+        shown = f"flatpak {FLATPAK_ID}"
+        w = p.window_with(shown, 20)
+        if not check("n: the question is shown", w is not None,
+                     f"no window of pfsel-prompt shows {shown}"):
+            return
+        shot = screenshot(ctx, "n-flatpak")
+        log("case n texts:", texts(w))
+        trusted = os.getuid() == 0
+        name = (f"{FLATPAK_NAME} (Flatpak {FLATPAK_ID})" if trusted
+                else f"{FLATPAK_ID} (Flatpak)")
+        value = field(w, "Application")
+        check(f"n: the window shows Application: {name}", value is not None and name in value,
+              f"Application: {value!r}")
+        value = field(w, "Executable")
+        check(f"n: the window shows Executable: {shown} ({flatpak_exe(FLATPAK_ID)})",
+              value == f"{shown} ({flatpak_exe(FLATPAK_ID)})", f"Executable: {value!r}")
+        pixels = colour_pixels(shot, FLATPAK_ICON_COLOUR)
+        if trusted:
+            check("n: the icon of its exported .desktop file is drawn", pixels >= 256,
+                  f"{pixels} pixels of {FLATPAK_ICON_COLOUR} in {shot}")
+        check("n: scope \"Always\" is chosen", choose(w, "Always") and is_on(w, "Always"))
+        check("n: width \"This address\" is chosen",
+              choose(w, "This address") and is_on(w, "This address"))
+        rule = f"allow flatpak {FLATPAK_ID} connect tcp to {ADDRESS};"
+        found = wait_for(lambda: field(w, "Rule added by Allow") == rule, 5)
+        screenshot(ctx, "n-always")
+        check("n: the rule Allow will add is shown: " + rule, found,
+              f"Rule added by Allow: {field(w, 'Rule added by Allow')!r}")
+        choose(w, "Allow")
+        got = p.driver.expect(r"answer 41 .*", 10)
+        check("n: the agent side receives allow always address",
+              got and got.group(0) == "answer 41 allow always address",
+              got.group(0) if got else "no answer")
+
+        # An exported file the user's programs could have written.
+        p.driver.ask(42, 60000, **question(ctx, exe=flatpak_exe(FLATPAK_SPOOF_ID), script=""))
+        spoof = f"{FLATPAK_SPOOF_ID} (Flatpak)"
+        w = p.window_with(f"flatpak {FLATPAK_SPOOF_ID}", 20)
+        value = field(w, "Application") if w is not None else None
+        shot = screenshot(ctx, "n-spoofed")
+        check(f"n: a .desktop file the user could write is not believed: {spoof}",
+              value is not None and spoof in value and "Trusted" not in value,
+              f"Application: {value!r}")
+        pixels = colour_pixels(shot, FLATPAK_ICON_COLOUR)
+        check("n: nor is its icon drawn", pixels < 16,
+              f"{pixels} pixels of {FLATPAK_ICON_COLOUR} in {shot}")
+        if w is not None:
+            choose(w, "Deny")
+            p.driver.expect(r"answer 42 .*", 10)
+    finally:
+        p.close()
+
+
+FLATPAK_IMPOSTOR_ID = "org.pfsel.Impostor"
+FLATPAK_MARKUP_ID = "org.pfsel.Markup"
+MARKUP_NAME = "<b>Pfsel</b> &amp; \x1b[2KBrowser\u202eresu"
+
+
+def case_o(ctx):
+    make_flatpak_exports(ctx)
+    apps = os.path.join(ctx.top, "build", "tests", "gui", "flatpak", "exports", "share",
+                        "applications")
+    icon = os.path.join(ctx.work, "data", "icons", "flatbrowser.png")
+    for app_id, name in ((FLATPAK_IMPOSTOR_ID, FLATPAK_NAME), (FLATPAK_MARKUP_ID, MARKUP_NAME)):
+        with open(os.path.join(apps, f"{app_id}.desktop"), "w", encoding="utf-8") as f:
+            f.write("[Desktop Entry]\nType=Application\n"
+                    f"Name={name}\nExec={ctx.exe} {app_id}\nIcon={icon}\n")
+    program = os.path.join(ctx.top, "build", "tests", "gui", "pfsel-prompt")
+    p = Prompt(ctx, program=program)
+    try:
+        if not check("o: the seam driver starts the tests' pfsel-prompt", p.ready and p.pid,
+                     "\n".join(p.driver.seen)):
+            return
+        trusted = os.getuid() == 0
+        # Control: the application imitated, as case n shows it.
+        p.driver.ask(51, 60000, **question(ctx, exe=flatpak_exe(FLATPAK_ID), script=""))
+        w = p.window_with(f"flatpak {FLATPAK_ID}", 20)
+        real = field(w, "Application") if w is not None else None
+        check("o: control: the imitated application is shown by its exported name",
+              real is not None and (FLATPAK_NAME in real if trusted else FLATPAK_ID in real),
+              f"Application: {real!r}")
+        if w is not None:
+            choose(w, "Deny")
+            p.driver.expect(r"answer 51 .*", 10)
+
+        p.driver.ask(52, 60000, **question(ctx, exe=flatpak_exe(FLATPAK_IMPOSTOR_ID), script=""))
+        shown = f"flatpak {FLATPAK_IMPOSTOR_ID}"
+        w = p.window_with(shown, 20)
+        if not check("o: the impostor's question is shown", w is not None,
+                     f"no window of pfsel-prompt shows {shown}"):
+            return
+        screenshot(ctx, "o-impostor")
+        log("case o texts:", texts(w))
+        value = field(w, "Executable")
+        check(f"o: the impostor's Executable names its own ID: {shown}",
+              value is not None and value.startswith(shown + " ("), f"Executable: {value!r}")
+        check("o: choose Always", choose(w, "Always") and is_on(w, "Always"))
+        check("o: choose This address", choose(w, "This address") and is_on(w, "This address"))
+        rule = f"allow flatpak {FLATPAK_IMPOSTOR_ID} connect tcp to {ADDRESS};"
+        found = wait_for(lambda: field(w, "Rule added by Allow") == rule, 5)
+        check("o: the rule Allow would add is the impostor's, not the imitated one's: " + rule,
+              found, f"Rule added by Allow: {field(w, 'Rule added by Allow')!r}")
+        value = field(w, "Application")
+        heads = [t for t in texts(w) if " wants to " in t]
+        check("o: the Application field tells the impostor from the application it "
+              f"imitates (names {FLATPAK_IMPOSTOR_ID})",
+              value is not None and FLATPAK_IMPOSTOR_ID in value and value != real,
+              f"Application: {value!r}, the imitated one's: {real!r}")
+        check(f"o: the headline names {FLATPAK_IMPOSTOR_ID}",
+              bool(heads) and all(FLATPAK_IMPOSTOR_ID in h for h in heads),
+              f"headline: {heads!r}")
+        choose(w, "Once")
+        choose(w, "Deny")
+        p.driver.expect(r"answer 52 .*", 10)
+
+        # Markup, an escape and an override in the exported name.
+        p.driver.ask(53, 60000, **question(ctx, exe=flatpak_exe(FLATPAK_MARKUP_ID), script=""))
+        w = p.window_with(f"flatpak {FLATPAK_MARKUP_ID}", 20)
+        if not check("o: the question with markup in its name is shown", w is not None):
+            return
+        screenshot(ctx, "o-markup")
+        all_texts = texts(w)
+        value = field(w, "Application")
+        check("o: no text of the window holds the escape byte or the override",
+              not any("\x1b" in t or "\u202e" in t for t in all_texts), repr(all_texts))
+        if trusted:
+            check("o: the name's markup is shown as text, not read as markup",
+                  value is not None and "<b>Pfsel</b> &amp;" in value, f"Application: {value!r}")
+        choose(w, "Deny")
+        p.driver.expect(r"answer 53 .*", 10)
+    finally:
+        p.close()
+
+
 def audit_record(ctx, permissive=False, when=1718000003, serial=106):
     """One AUDIT_PFSEL_ACCESS record as auditd writes it (raw, as
     "ausearch --raw" prints it; the fields security/pfsel/audit.c logs),
@@ -1105,7 +1336,7 @@ MOD1_MASK = 1 << 3
 
 
 def input_kind():
-    """How the tests make the person's input, for the checks' names."""
+    """How the tests make key presses and clicks, for the checks' names."""
     return "mutter's virtual keyboard" if shell is not None else "XTEST"
 
 
@@ -1194,8 +1425,8 @@ def case_g(ctx):
     # As the agent runs it by default: nothing in its environment.
     p = Prompt(ctx, accessible_actions=False)
     try:
-        if not check(f"{tag}g: the seam driver starts pfsel-prompt without {ACCESSIBLE_ACTIONS}",
-                     p.ready and p.pid, "\n".join(p.driver.seen)):
+        if not check(f"{tag}g: the seam driver starts pfsel-prompt without {ACCESSIBLE_ACTIONS} "
+                     f"and {XTEST_INPUT}", p.ready and p.pid, "\n".join(p.driver.seen)):
             return
         p.driver.ask(51, 60000, **question(ctx, rport=8051))
         w = p.window_with(ctx.exe, 20)
@@ -1207,45 +1438,91 @@ def case_g(ctx):
         if ctx.backend == "wayland":
             # No Wayland client can make another's input: nothing more.
             return
-        # The person, at the keyboard: Tab until Allow has the focus, Space.
-        allow = answer_control(w, "Allow")
-        tabs = tab_to(allow) if allow is not None else None
-        check(f"{tag}g: the person moves the focus to Allow with Tab (real key presses, "
-              f"{input_kind()})",
-              tabs is not None, f"Allow not focused after 30 presses of Tab: {allow}")
-        press_key(XK_SPACE)
-        got = p.driver.expect(r"answer 51 .*", 5)
-        check(f"{tag}g: Space on the focused Allow (after {tabs} Tab) answers: allow once",
-              got and got.group(0) == "answer 51 allow once -",
-              got.group(0) if got else "no answer; driver said: " + " | ".join(p.driver.seen))
+        if shell is not None:
+            # mutter's virtual keyboard is the compositor's own input.
+            keys_answer(ctx, p, w, 51, tag, answers=True)
+            return
+        keys_answer(ctx, p, w, 51, tag, answers=False)
+        screenshot(ctx, "g-xtest-refused")
+    finally:
+        p.close()
+    # The control: the administrator lets XTEST answer.
+    p = Prompt(ctx, accessible_actions=False, xtest_input=True)
+    try:
+        if not check(f"g: the seam driver starts pfsel-prompt with {XTEST_INPUT}=1 "
+                     f"(the administrator's), without {ACCESSIBLE_ACTIONS}",
+                     p.ready and p.pid, "\n".join(p.driver.seen)):
+            return
+        p.driver.ask(54, 60000, **question(ctx, rport=8054))
+        w = p.window_with(ctx.exe, 20)
+        if not check("g: with XTEST allowed, the question is shown", w is not None):
+            return
+        refused(ctx, p, w, 54, "Allow", "xtest-allowed: ")
+        keys_answer(ctx, p, w, 54, "xtest-allowed: ", answers=True)
+    finally:
+        p.close()
+
+
+def keys_answer(ctx, p, w, qid, tag, answers):
+    """Key presses and a click on question qid (shown in w), then on two
+    more: Tab to Allow and Space, Alt and Deny's mnemonic, a click on
+    Allow (not under GNOME: GTK 4.8 tells no window's place on a Wayland
+    screen).  Each answers, or (answers False) answers nothing: the
+    question stays and the window says XTEST made the press."""
+    how = input_kind()
+    if not answers:
+        how += f", without {XTEST_INPUT}"
+    elif shell is None:
+        how += f", with {XTEST_INPUT}=1"
+
+    def outcome(what, qid, want):
+        got = p.driver.expect(rf"answer {qid} .*", 5 if answers else 3)
+        if answers:
+            return check(f"{tag}g: {what} ({how}) answers: {want}",
+                         got and got.group(0) == f"answer {qid} {want} -",
+                         got.group(0) if got else "no answer; driver said: "
+                         + " | ".join(p.driver.seen))
+        port = f"80{qid}"
+        ok = check(f"{tag}g: {what} ({how}) gives the agent no answer within 3 s",
+                   got is None, got.group(0) if got else "")
+        ok &= check(f"{tag}g: ... and question {qid} is still the one shown",
+                    port in (field(w, "Port") or ""), f"Port: {field(w, 'Port')!r}")
+        notice = wait_for(lambda: field(w, "Notice") == XTEST_NOTICE, 3)
+        ok &= check(f"{tag}g: ... and the window says: {XTEST_NOTICE}", notice,
+                    f"Notice: {field(w, 'Notice')!r}")
+        return ok
+
+    # Tab until Allow has the focus, Space.
+    allow = answer_control(w, "Allow")
+    tabs = tab_to(allow) if allow is not None else None
+    check(f"{tag}g: Tab moves the focus to Allow ({how})",
+          tabs is not None, f"Allow not focused after 30 presses of Tab: {allow}")
+    press_key(XK_SPACE)
+    outcome(f"Space on the focused Allow (after {tabs} Tab)", qid, "allow once")
+    if answers:
         screenshot(ctx, "g-answered")
-        # Alt and Deny's mnemonic, wherever the focus is.
-        p.driver.ask(52, 60000, **question(ctx, rport=8052))
-        shown = wait_for(lambda: "8052" in (field(w, "Port") or ""), 10)
-        deny = answer_control(w, "Deny") if shown else None
-        check(f"{tag}g: the next question is shown, its Deny armed", deny is not None)
+        qid += 1
+        p.driver.ask(qid, 60000, **question(ctx, rport=8000 + qid))
+    # Alt and Deny's mnemonic, wherever the focus is.
+    shown = wait_for(lambda: str(8000 + qid) in (field(w, "Port") or ""), 10)
+    deny = answer_control(w, "Deny") if shown else None
+    check(f"{tag}g: question {qid} is shown, its Deny armed", deny is not None)
+    if answers:
         notice = field(w, "Notice")
         check(f"{tag}g: the notice is gone with the question it was about", notice is None,
               f"Notice: {notice!r}")
-        press_with_alt(XK_D)
-        got = p.driver.expect(r"answer 52 .*", 5)
-        check(f"{tag}g: Alt+D (Deny's mnemonic, real key presses) answers: deny once",
-              got and got.group(0) == "answer 52 deny once -",
-              got.group(0) if got else "no answer; driver said: " + " | ".join(p.driver.seen))
-        if shell is not None:
-            # GTK 4.8 tells no window's place on a Wayland screen: no click.
-            return
-        # The pointer: a click on Allow.
-        p.driver.ask(53, 60000, **question(ctx, rport=8053))
-        shown = wait_for(lambda: "8053" in (field(w, "Port") or ""), 10)
-        allow = answer_control(w, "Allow") if shown else None
-        where = click_on(allow) if allow is not None else None
-        got = p.driver.expect(r"answer 53 .*", 5)
-        check(f"g: a click on Allow (a real click at {where}, XTEST) answers: allow once",
-              got and got.group(0) == "answer 53 allow once -",
-              got.group(0) if got else "no answer; driver said: " + " | ".join(p.driver.seen))
-    finally:
-        p.close()
+    press_with_alt(XK_D)
+    outcome("Alt+D (Deny's mnemonic)", qid, "deny once")
+    if shell is not None:
+        return
+    if answers:
+        qid += 1
+        p.driver.ask(qid, 60000, **question(ctx, rport=8000 + qid))
+    # The pointer: a click on Allow.
+    shown = wait_for(lambda: str(8000 + qid) in (field(w, "Port") or ""), 10)
+    allow = answer_control(w, "Allow") if shown else None
+    where = click_on(allow) if allow is not None else None
+    outcome(f"a click on Allow (at {where})", qid, "allow once")
 
 
 def case_h(ctx):
@@ -1595,9 +1872,212 @@ def case_m(ctx):
         proc.wait()
 
 
+# --- Case x: an attacker's X client against the XTEST refusal ----------------
+
+# The prefix of a check's detail when the attack it tried answered the
+# question: the check fails, and says so.
+GOT_THROUGH = "ATTACK GOT THROUGH: "
+
+
+def xattack(ctx, *args):
+    """build/tests/gui/xattack (xattack.c), an X client of the user's like
+    any other: its one line (what the server said)."""
+    argv = [os.path.join(ctx.top, "build", "tests", "gui", "xattack"), *map(str, args)]
+    try:
+        r = subprocess.run(argv, env=ctx.env, capture_output=True, text=True, timeout=15)
+    except subprocess.TimeoutExpired:
+        return "timed out"
+    out = (r.stdout + r.stderr).strip()
+    log(f"xattack {' '.join(map(str, args))}: {out}")
+    return out
+
+
+def attack_fails(ctx, p, w, qid, what):
+    """The attack just made answers nothing: no answer within 3 s, the
+    question still shown.  False (and a failing check naming the answer)
+    when it got through."""
+    got = p.driver.expect(rf"answer {qid} .*", 3)
+    ok = check(f"x: {what} gives the agent no answer within 3 s", got is None,
+               GOT_THROUGH + got.group(0) if got else "")
+    if got is None:
+        check(f"x: ... and question {qid} is still the one shown",
+              f"80{qid}" in (field(w, "Port") or ""), f"Port: {field(w, 'Port')!r}")
+    return ok
+
+
+def x11_limitation(ctx, p, qid, what):
+    """An attack docs/THREAT-MODEL.md lists as undefended under X11 (XTEST's
+    device form): what it did, said on its own line, not counted.  True
+    when it answered (the next question is then needed)."""
+    got = p.driver.expect(rf"answer {qid} .*", 3)
+    print(f"X11 LIMITATION (undefended, THREAT-MODEL): {what}: "
+          + (got.group(0) if got else "no answer"), flush=True)
+    return got is not None
+
+
+def next_question(ctx, p, w, qid):
+    """Ask qid (port 80qid) and wait for it to be shown and armed; its
+    Allow, or None."""
+    p.driver.ask(qid, 60000, **question(ctx, rport=8000 + qid))
+    shown = wait_for(lambda: str(8000 + qid) in (field(w, "Port") or ""), 10)
+    return answer_control(w, "Allow") if shown else None
+
+
+def middle(acc):
+    x, y, width, height = acc.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+    return x + width // 2, y + height // 2
+
+
+def case_x(ctx):
+    """Each way an X client of the user's might press Allow without the
+    person; every check says the attempt answers nothing."""
+    p = Prompt(ctx, accessible_actions=False)
+    holder = None
+    keyboard = None
+    try:
+        if not check(f"x: the seam driver starts pfsel-prompt without {ACCESSIBLE_ACTIONS} "
+                     f"and {XTEST_INPUT}", p.ready and p.pid, "\n".join(p.driver.seen)):
+            return
+        qid = 71
+        p.driver.ask(qid, 60000, **question(ctx, rport=8000 + qid))
+        w = p.window_with(ctx.exe, 20)
+        allow = answer_control(w, "Allow") if w is not None else None
+        if not check("x: the question is shown, Allow armed", allow is not None):
+            return
+        # Moving the focus answers nothing, and is not refused.
+        tabs = tab_to(allow)
+        check("x: Tab made through XTEST moves the focus to Allow", tabs is not None)
+
+        # 1. Core events sent to the window (XSendEvent: the synthetic flag).
+        out = xattack(ctx, "sendkey", p.pid, "space")
+        attack_fails(ctx, p, w, qid, f"a core Space sent to the window (XSendEvent: {out})")
+        x, y = middle(allow)
+        out = xattack(ctx, "sendclick", p.pid, x, y)
+        attack_fails(ctx, p, w, qid, f"a core click on Allow sent to the window "
+                     f"(XSendEvent: {out})")
+        # 2. An XInput2 event sent: the server takes no GenericEvent.
+        out = xattack(ctx, "sendxi2", p.pid)
+        check("x: an XInput2 key press sent to the window (XSendEvent of a GenericEvent) "
+              "is refused by the server", out.startswith("refused"), out)
+        attack_fails(ctx, p, w, qid, "after it,")
+        # 3. The XTEST devices: their property, their place.
+        out = xattack(ctx, "delprop")
+        check("x: deleting the XTEST keyboard's \"XTEST Device\" property is refused, "
+              "the property stays", out.startswith("refused") and out.endswith("property 1"),
+              out)
+        out = xattack(ctx, "float")
+        check("x: detaching (floating) the XTEST keyboard is refused",
+              out.startswith("refused"), out)
+        out = xattack(ctx, "reattach")
+        check("x: attaching the XTEST keyboard to a logical pair of the program's own "
+              "is refused", out.startswith("refused"), out)
+        # 4. Alt latched through XKB, then a key of the physical keyboard:
+        #    a mnemonic the person did not mean.
+        out = xattack(ctx, "devkey", "a", "latch")
+        if not attack_fails(ctx, p, w, qid, "Alt latched (XkbLatchModifiers), then A on "
+                            f"the physical keyboard's device ({out})"):
+            allow = next_question(ctx, p, w, qid := qid + 1)
+        # 5. XTEST in its XInput 1 device form (XTestFakeDeviceKeyEvent),
+        #    naming the physical keyboard: the server makes the event on
+        #    that device, whose events the prompt takes as the person's.
+        if allow is not None and not focused(allow):
+            tab_to(allow)
+        out = xattack(ctx, "devkey", "space")
+        if x11_limitation(ctx, p, qid, "Space on the focused Allow made through XTEST "
+                          f"on the physical keyboard's device (XTestFakeDeviceKeyEvent: "
+                          f"{out})"):
+            screenshot(ctx, "x-devkey-answered")
+            allow = next_question(ctx, p, w, qid := qid + 1)
+        # ... "always" chosen through the accessibility bus (allowed: it
+        # answers nothing), then Alt+A on that device: a rule added.
+        chose = choose(w, "Always")
+        out = xattack(ctx, "devkey", "a", "alt")
+        if x11_limitation(ctx, p, qid, f"\"Always\" chosen through AT-SPI ({chose}), "
+                          "then Alt+A made through XTEST on the physical keyboard's "
+                          f"device ({out})"):
+            allow = next_question(ctx, p, w, qid := qid + 1)
+        # ... and a click, on the physical pointer's device.
+        if allow is not None:
+            x, y = middle(allow)
+            out = xattack(ctx, "devclick", x, y)
+            if x11_limitation(ctx, p, qid, f"a click on Allow at ({x}, {y}) made "
+                              "through XTEST on the physical pointer's device "
+                              f"(XTestFakeDeviceButtonEvent: {out})"):
+                allow = next_question(ctx, p, w, qid := qid + 1)
+        # ... XKB's MouseKeys: a keypad key pressed through XTEST clicks
+        #     (the server makes the click on the XTEST pointer).
+        if allow is not None:
+            x, y = middle(allow)
+            out = xattack(ctx, "mousekeys", x, y)
+            attack_fails(ctx, p, w, qid, f"a click on Allow at ({x}, {y}) by XKB's MouseKeys, "
+                         f"KP_Begin made through XTEST ({out})")
+            notice = wait_for(lambda: field(w, "Notice") == XTEST_NOTICE, 3)
+            check("x: ... the click came, and the window says it was XTEST's (no check above "
+                  "passed for want of a click)", notice, f"Notice: {field(w, 'Notice')!r}")
+
+        # 6. Focus stealing: the person types in another window; a program
+        #    moves the prompt's focus to Allow and gives the prompt the X
+        #    focus just as the person presses Space.  (The person's Space
+        #    is played by the physical keyboard's device, as in 5: Xvfb
+        #    has no device a person types on.)
+        holder = focus_holder(ctx)
+        hw = wait_for(lambda: holder_window(holder), 15)
+        typed_away = hw is not None and wait_for(lambda: is_active(hw), 5)
+        if not typed_away:
+            xattack(ctx, "focus", holder.pid)
+            typed_away = hw is not None and wait_for(lambda: is_active(hw), 5)
+        check("x: another window has the focus (the person types there)", typed_away)
+        out = xattack(ctx, "focus", p.pid)
+        if allow is not None and not focused(allow):
+            tab_to(allow)
+        xattack(ctx, "focus", holder.pid)
+        time.sleep(0.5)
+        # The control: the same Space, the focus left where the person
+        # has it, reaches the other window and answers nothing.
+        out = xattack(ctx, "devkey", "space")
+        got = p.driver.expect(rf"answer {qid} .*", 2)
+        check("x: (control) the person's Space, the focus left on the other window, "
+              "answers nothing", got is None, got and got.group(0))
+        back = xattack(ctx, "focus", p.pid)
+        out = xattack(ctx, "devkey", "space")
+        if not attack_fails(ctx, p, w, qid, "the person's Space meant for another window, "
+                            "the X focus given to the prompt (XSetInputFocus) with Allow "
+                            f"focused long after the question came ({back}; {out})"):
+            allow = next_question(ctx, p, w, qid := qid + 1)
+        xattack(ctx, "focus", p.pid)
+
+        # 7. Denial of service: "XTEST Device" added to the physical
+        #    keyboard and pointer (no handler refuses it there), then a
+        #    change of the devices, which makes the prompt read them again.
+        if allow is not None and not focused(allow):
+            tab_to(allow)
+        out = xattack(ctx, "addprop")
+        m = re.search(r"keyboard (\d+) property (\d+), pointer (\d+) property (\d+)", out)
+        keyboard = (m.group(1), m.group(3)) if m else None
+        added = bool(m and m.group(2) == "1" and m.group(4) == "1")
+        log("x: the \"XTEST Device\" property added to the physical keyboard and pointer:",
+            out)
+        if added:
+            time.sleep(0.5)
+            out = xattack(ctx, "devkey", "space", "-", keyboard[0])
+            got = p.driver.expect(rf"answer {qid} .*", 3)
+            check("x: ... and then the physical keyboard's Space on the focused Allow "
+                  "still answers (the person is not refused)", got is not None,
+                  GOT_THROUGH + "denial of service: no answer; the window says: "
+                  + repr(field(w, "Notice")) + f" ({out})")
+    finally:
+        if keyboard:
+            xattack(ctx, "unprop", *keyboard)
+        if holder is not None:
+            holder.terminate()
+            holder.wait()
+        p.close()
+
+
 CASES = {"a": case_a, "b": case_b, "c": case_c, "d": case_d, "e": case_e, "f": case_f,
          "g": case_g, "h": case_h, "i": case_i, "j": case_j,
-         "k": case_k, "l": case_l, "m": case_m}
+         "k": case_k, "l": case_l, "m": case_m, "n": case_n,
+         "o": case_o, "x": case_x}
 
 
 def install_monitor_desktop(ctx):
@@ -1672,7 +2152,7 @@ def main():
     parser.add_argument("--fake-prompt", help="the tests' stand-in prompt "
                         "(default: build/tests/pfsel-tools's fake_prompt)")
     args = parser.parse_args()
-    cases = args.cases or {"x11": "abcdefghij", "wayland": "ag", "gnome": "abgklm"}[args.backend]
+    cases = args.cases or {"x11": "abcdefghijnox", "wayland": "ag", "gnome": "abgklm"}[args.backend]
     if any(c not in CASES for c in cases):
         parser.error(f"--cases: not cases of this test: {cases}")
     # Its own accessibility bus would take the place of a person's.

@@ -82,6 +82,28 @@ static inline bool said(const struct compiled *c, const char *needle)
 }
 
 /* An address in the one address space, from text. */
+/* A source and the error message compiling it must give. */
+struct source_error {
+	const char *source;
+	const char *message;
+};
+
+/* Each of @n sources fails to compile, with its message among the errors. */
+static inline void expect_source_errors(const struct source_error *cases,
+					size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct compiled c;
+
+		compile_text(&c, cases[i].source, NULL, false);
+		if (!said(&c, cases[i].message))
+			fail_msg("%s: got %s", cases[i].source,
+				 c.messages ? c.messages : "nothing");
+		assert_true(c.errors > 0);
+		compiled_free(&c);
+	}
+}
+
 static inline void address_of(const char *text, uint8_t addr[16])
 {
 	struct pfw_cidr cidr;

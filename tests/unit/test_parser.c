@@ -569,10 +569,7 @@ static void test_host_elements(void **state)
 /* Each syntax error about host names, with its place. */
 static void test_host_syntax_errors(void **state)
 {
-	static const struct {
-		const char *source;
-		const char *message;
-	} cases[] = {
+	static const struct source_error cases[] = {
 		{ "allow * connect to github.com;\n",
 		  "test.pfw:1:20: error: a host name follows 'host': write 'host github.com'" },
 		{ "allow * connect to host a..b;\n",
@@ -607,16 +604,7 @@ static void test_host_syntax_errors(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct compiled c;
-
-		compile_text(&c, cases[i].source, NULL, false);
-		if (!said(&c, cases[i].message))
-			fail_msg("%s: got %s", cases[i].source,
-				 c.messages ? c.messages : "nothing");
-		assert_true(c.errors > 0);
-		compiled_free(&c);
-	}
+	expect_source_errors(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
 /* A name of 254 characters is one too many; 253 is fine. */

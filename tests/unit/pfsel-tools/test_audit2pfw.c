@@ -276,6 +276,69 @@ static void test_rules_compile_and_allow(void **state)
 	free(err);
 }
 
+/*
+ * A Flatpak application's records are the application's: one group and
+ * one rule for every executable of it ("flatpak ID"), as executable and
+ * as script; a user's own installation is its path.  A snap's are its
+ * application's only where its revision's metadata says it is one
+ * (app_sandbox_of()): no snap is installed here, so its record is its
+ * path, that file only (test_rule_text and test_adv_fplang show "snap
+ * NAME" with the metadata).  The rules compile and allow what was denied, for any
+ * executable of the application, and nothing of another.
+ */
+static void test_sandbox_identities(void **state)
+{
+	char compiled[256], *out, *err, *expected;
+
+	(void)state;
+	assert_int_equal(0, run(&out, &err, "audit2pfw", "-i",
+				fixture("sandbox.log"), NULL));
+	expected = slurp(fixture("sandbox.expected"));
+	assert_string_equal(expected, out);
+	free(expected);
+	compile(out, compiled, sizeof(compiled));
+	expect_query(compiled,
+		     "/var/lib/flatpak/app/org.mozilla.firefox/x86_64/stable/"
+		     "4a1f2c/files/lib/firefox/firefox",
+		     "connect", "tcp", "192.0.2.1", "443", "allow");
+	/* Another executable, another commit: the same application. */
+	expect_query(compiled,
+		     "/var/lib/flatpak/app/org.mozilla.firefox/aarch64/beta/"
+		     "ffee/files/bin/other",
+		     "connect", "tcp", "192.0.2.1", "80", "allow");
+	expect_query(compiled,
+		     "/snap/chromium/2873/usr/lib/chromium-browser/chrome",
+		     "connect", "tcp", "192.0.2.7", "443", "allow");
+	expect_query(compiled, "/snap/chromium/2900/usr/lib/chromium/chrome",
+		     "connect", "tcp", "192.0.2.7", "443", "deny");
+	expect_query(compiled,
+		     "/usr/bin/python3:/var/lib/flatpak/app/org.example.Tool/"
+		     "x86_64/master/9e/files/bin/tool.py",
+		     "connect", "tcp", "192.0.2.8", "22", "allow");
+	/* Not another application, nor a user's installation of one. */
+	expect_query(compiled,
+		     "/var/lib/flatpak/app/org.mozilla.firefox.Locale/x86_64/"
+		     "stable/1/files/x",
+		     "connect", "tcp", "192.0.2.1", "443", "deny");
+	expect_query(compiled,
+		     "/home/bob/.local/share/flatpak/app/org.mozilla.firefox/"
+		     "x86_64/stable/4a1f2c/files/lib/firefox/firefox",
+		     "connect", "tcp", "192.0.2.9", "443", "deny");
+	expect_query(compiled, "/usr/bin/python3", "connect", "tcp",
+		     "192.0.2.8", "22", "deny");
+	free(out);
+	free(err);
+
+	/* pfsel log names them the same way. */
+	assert_int_equal(0, run(&out, &err, "log", "-i", fixture("sandbox.log"),
+				NULL));
+	expected = slurp(fixture("sandbox-log.expected"));
+	assert_string_equal(expected, out);
+	free(expected);
+	free(out);
+	free(err);
+}
+
 /* create: the family clause (pfwc --query takes it from the address). */
 static void test_create_family(void **state)
 {
@@ -907,6 +970,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_golden),
 		cmocka_unit_test(test_rules_compile_and_allow),
+		cmocka_unit_test(test_sandbox_identities),
 		cmocka_unit_test(test_create_family),
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_stdin),

@@ -133,11 +133,23 @@ static const char *const grid_exes[] = {
 	"/usr/binx",	    "/opt/app/x",	"/opt/app/d/x",
 	"/opt/a/b/c",	    "/opt/a/b/d",	"/opt/a/x",		"/home/u/bin/a",
 	"/a",
+	/* Flatpak applications, a snap, and paths beside them. */
+	"/var/lib/flatpak/app/org.a.B/x86_64/stable/c0/files/bin/b",
+	"/var/lib/flatpak/app/org.a.B/aarch64/beta/c1/files/bin/other",
+	"/var/lib/flatpak/app/org.a.B.Locale/x86_64/stable/c2/files/x",
+	"/var/lib/flatpak/app/org.c.D/x86_64/stable/c3/files/bin/d",
+	"/var/lib/flatpak/runtime/org.a.B/x86_64/stable/c4/files/bin/sh",
+	"/home/u/.local/share/flatpak/app/org.a.B/x86_64/stable/c0/files/bin/b",
+	"/snap/fx/12/usr/bin/fx",
+	"/snap/fxy/3/usr/bin/fx",
 };
 static const char *const grid_scripts[] = {
 	NULL,	       PFSEL_UNNAMED_PATH, "/home/u/sync.py",
 	"/home/u/s.py", "/home/u/d/e.py",   "/tmp/q",
 	"/usr/bin/python3",
+	/* A Flatpak application's script, and another's (test_adv_fplang). */
+	"/var/lib/flatpak/app/org.a.B/x86_64/stable/c0/files/bin/t.py",
+	"/var/lib/flatpak/app/org.c.D/x86_64/stable/c3/files/bin/t.py",
 };
 static const char *const grid_addrs[] = {
 	"::",
@@ -454,6 +466,91 @@ static void test_tighter(void **state)
 }
 
 /* An address class split: one policy's class is two of the other's. */
+/*
+ * "flatpak ID" and "snap NAME" rules are folders to the comparison: a
+ * policy that lets out another application through them, every Flatpak
+ * application, or a runtime, is looser; one that narrows a folder of all
+ * applications to one of them is not.
+ */
+static void test_sandbox_identities(void **state)
+{
+	(void)state;
+	no_looser(BASE "allow flatpak org.a.B connect tcp port 443;\n",
+		  BASE "allow flatpak org.a.B connect tcp port 443;\n");
+	no_looser(BASE "allow /var/lib/flatpak/app/** connect tcp;\n",
+		  BASE "allow flatpak org.a.B connect tcp port 443;\n");
+	is_looser(BASE "allow flatpak org.a.B connect tcp port 443;\n",
+		  BASE "allow flatpak org.a.B, flatpak org.c.D connect tcp "
+		       "port 443;\n",
+		  "/var/lib/flatpak/app/org.c.D/");
+	is_looser(BASE "allow flatpak org.a.B connect tcp port 443;\n",
+		  BASE "allow /var/lib/flatpak/app/** connect tcp port 443;\n",
+		  "/var/lib/flatpak/app/");
+	is_looser(BASE "deny flatpak org.a.B connect;\n"
+		       "allow /var/lib/flatpak/** connect;\n",
+		  BASE "allow /var/lib/flatpak/** connect;\n",
+		  "/var/lib/flatpak/app/org.a.B/");
+	is_looser(BASE "allow snap fx connect tcp;\n",
+		  BASE "allow snap fx, snap fxy connect tcp;\n", "/snap/fxy/");
+}
+
+/*
+ * An attacker's reviewer's pairs (the Flatpak and snap identities): the
+ * new forms in an "apps" definition, as scripts, under "*" with a deny
+ * of one identity, and beside the plain tree they stand for.  Each looser
+ * policy must be found looser (and the report name the folder), each
+ * equal one no looser; brute force agrees on every pair.
+ */
+static void test_adv_fplang_forms(void **state)
+{
+	(void)state;
+	/* The identity and the tree it is: the same policy both ways. */
+	no_looser(BASE "allow /var/lib/flatpak/app/org.a.B/** connect tcp;\n",
+		  BASE "allow flatpak org.a.B connect tcp;\n");
+	no_looser(BASE "allow flatpak org.a.B connect tcp;\n",
+		  BASE "allow /var/lib/flatpak/app/org.a.B/** connect tcp;\n");
+	/* Not the folder of every deployment of it: looser. */
+	is_looser(BASE "allow /var/lib/flatpak/app/org.a.B/x86_64/** connect "
+		       "tcp;\n",
+		  BASE "allow flatpak org.a.B connect tcp;\n",
+		  "/var/lib/flatpak/app/org.a.B/");
+	/* Through an apps definition. */
+	is_looser(BASE "apps web = flatpak org.a.B;\n"
+		       "allow web connect tcp port 443;\n",
+		  BASE "apps web = flatpak org.a.B, snap fx;\n"
+		       "allow web connect tcp port 443;\n",
+		  "/snap/fx/");
+	no_looser(BASE "apps web = flatpak org.a.B, snap fx;\n"
+		       "allow web connect tcp port 443;\n",
+		  BASE "apps web = flatpak org.a.B;\n"
+		       "allow web connect tcp port 443;\n");
+	/* "*" with one identity denied, the deny taken away. */
+	is_looser(BASE "deny flatpak org.a.B connect;\n"
+		       "allow * connect tcp port 443;\n",
+		  BASE "allow * connect tcp port 443;\n",
+		  "/var/lib/flatpak/app/org.a.B/");
+	/* The deny moved to another identity. */
+	is_looser(BASE "deny flatpak org.a.B connect;\n"
+		       "allow * connect tcp port 443;\n",
+		  BASE "deny flatpak org.c.D connect;\n"
+		       "allow * connect tcp port 443;\n",
+		  "/var/lib/flatpak/app/org.a.B/");
+	/* As a script: another application's script, every script. */
+	is_looser(BASE "allow /usr/bin/python3 script flatpak org.a.B connect "
+		       "tcp;\n",
+		  BASE "allow /usr/bin/python3 script flatpak org.a.B, "
+		       "/usr/bin/python3 script flatpak org.c.D connect tcp;\n",
+		  "/var/lib/flatpak/app/org.c.D/");
+	is_looser(BASE "allow * script flatpak org.a.B connect tcp;\n",
+		  BASE "allow * script /var/lib/flatpak/app/** connect tcp;\n",
+		  "/var/lib/flatpak/app/");
+	/* The identity as an executable is not its script. */
+	is_looser(BASE "allow flatpak org.a.B connect tcp;\n",
+		  BASE "allow flatpak org.a.B, * script flatpak org.a.B "
+		       "connect tcp;\n",
+		  NULL);
+}
+
 static void test_address_split(void **state)
 {
 	(void)state;
@@ -1500,6 +1597,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_equal),
 		cmocka_unit_test(test_tighter),
+		cmocka_unit_test(test_sandbox_identities),
+		cmocka_unit_test(test_adv_fplang_forms),
 		cmocka_unit_test(test_address_split),
 		cmocka_unit_test(test_port_widened),
 		cmocka_unit_test(test_app_glob_widened),

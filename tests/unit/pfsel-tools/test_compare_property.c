@@ -98,10 +98,14 @@ static const char *const exe_patterns[] = {
 	"/usr/bin/curl",
 	"/home/u/**",
 	"/home/u/bin/*",
+	"flatpak org.a.B",
+	"flatpak org.a.B.Locale",
+	"/var/lib/flatpak/app/**",
+	"snap fx",
 };
 static const char *const script_patterns[] = {
 	"*",	  "*",		"/**", "/**", "/home/u/**", "/home/u/s.py",
-	"/tmp/*", "/usr/bin/*",
+	"/tmp/*", "/usr/bin/*", "flatpak org.a.B",
 };
 /*
  * Rules that decide every named application, or every named script of an
@@ -451,12 +455,32 @@ static char *policy_text(const struct policy *p)
  * by hand, or no interpreter).
  */
 static const char *const exes[] = {
-	PFSEL_UNNAMED_PATH, "/usr/bin/python3", "/usr/bin/curl", "/usr/bin/x/y",
-	"/home/u/bin/a",    "/home/u/c/d/e",	"/opt/q",	 "/a",
+	PFSEL_UNNAMED_PATH,
+	"/usr/bin/python3",
+	"/usr/bin/curl",
+	"/usr/bin/x/y",
+	"/home/u/bin/a",
+	"/home/u/c/d/e",
+	"/opt/q",
+	"/a",
+	/* In and beside the sandbox identities' folders ("flatpak ID"). */
+	"/var/lib/flatpak/app/org.a.B/x86_64/stable/c0/files/bin/b",
+	"/var/lib/flatpak/app/org.a.B.Locale/x86_64/stable/c1/files/x",
+	"/var/lib/flatpak/app/org.c.D/x86_64/stable/c2/files/bin/d",
+	"/home/u/.local/share/flatpak/app/org.a.B/x86_64/stable/c0/files/bin/b",
+	"/snap/fx/12/usr/bin/fx",
+	"/snap/fxy/3/usr/bin/fx",
 };
 static const char *const scripts[] = {
-	NULL,	  PFSEL_UNNAMED_PATH, "/home/u/s.py", "/home/u/d/e.py",
-	"/tmp/q", "/usr/bin/python3", "/srv/x",
+	NULL,
+	PFSEL_UNNAMED_PATH,
+	"/home/u/s.py",
+	"/home/u/d/e.py",
+	"/tmp/q",
+	"/usr/bin/python3",
+	"/srv/x",
+	"/var/lib/flatpak/app/org.a.B/x86_64/stable/c0/files/bin/b.py",
+	"/var/lib/flatpak/app/org.a.B.Locale/x86_64/stable/c1/files/x.py",
 };
 static const char *const request_addrs[] = {
 	"::ffff:127.0.0.1",

@@ -22,6 +22,7 @@
 #include "userpolicy.h"
 #include "curl_question.h"
 #include "tmpdir.h"
+#include "snap_mounts.h"
 
 /* rule_text_format() of the request @q asks about, as the agent writes it. */
 static int question_rule(const struct pfsel_question *q, unsigned int verdict,
@@ -270,6 +271,45 @@ static void test_exact_paths(void **state)
 	free(q);
 }
 
+/*
+ * A Flatpak application's or a snap's executable is the application:
+ * "flatpak ID", "snap NAME", as executable and as script; a user's own
+ * Flatpak installation, a runtime and an ID Flatpak would refuse are
+ * paths.
+ */
+static void test_sandbox_identities(void **state)
+{
+	struct pfsel_question *q = question();
+
+	(void)state;
+	strcpy(q->exe, "/var/lib/flatpak/app/org.mozilla.firefox/x86_64/"
+		       "stable/4a1f/files/lib/firefox/firefox");
+	expect(q, PFSEL_ANSWER_ALLOW, RULE_WIDTH_EXACT,
+	       "allow flatpak org.mozilla.firefox connect tcp to 192.0.2.1 port 80;");
+	snap_mounts_add("firefox/4173", SNAP_YAML_APPLICATION);
+	strcpy(q->exe, "/snap/firefox/4173/usr/lib/firefox/firefox");
+	expect(q, PFSEL_ANSWER_DENY, RULE_WIDTH_PORT,
+	       "deny snap firefox connect tcp to any port 80;");
+	strcpy(q->exe, "/usr/bin/python3");
+	strcpy(q->script, "/var/lib/flatpak/app/org.example.Tool/x86_64/"
+			  "master/9/files/bin/tool.py");
+	expect(q, PFSEL_ANSWER_ALLOW, RULE_WIDTH_ADDRESS,
+	       "allow /usr/bin/python3 script flatpak org.example.Tool connect tcp to 192.0.2.1;");
+	q->script[0] = '\0';
+	strcpy(q->exe, "/home/a/.local/share/flatpak/app/org.mozilla.firefox/"
+		       "x86_64/stable/1/files/bin/firefox");
+	expect(q, PFSEL_ANSWER_ALLOW, RULE_WIDTH_ADDRESS,
+	       "allow /home/a/.local/share/flatpak/app/org.mozilla.firefox/x86_64/stable/1/files/bin/firefox connect tcp to 192.0.2.1;");
+	strcpy(q->exe, "/var/lib/flatpak/runtime/org.gnome.Platform/x86_64/46/"
+		       "1/files/bin/sh");
+	expect(q, PFSEL_ANSWER_ALLOW, RULE_WIDTH_ADDRESS,
+	       "allow /var/lib/flatpak/runtime/org.gnome.Platform/x86_64/46/1/files/bin/sh connect tcp to 192.0.2.1;");
+	strcpy(q->exe, "/var/lib/flatpak/app/org.mozilla/x86_64/stable/1/x");
+	expect(q, PFSEL_ANSWER_ALLOW, RULE_WIDTH_ADDRESS,
+	       "allow /var/lib/flatpak/app/org.mozilla/x86_64/stable/1/x connect tcp to 192.0.2.1;");
+	free(q);
+}
+
 static void test_refused(void **state)
 {
 	struct pfsel_question *q = question();
@@ -382,6 +422,40 @@ static void test_pfwc_reads_each_width(void **state)
 		query(pfwc, in("w.pfsel"), "/tmp/globdir/y", "192.0.2.1", 80,
 		      "ask");
 	}
+	/*
+	 * A Flatpak application's rule covers its every executable, in
+	 * every version, and nothing of another application, a runtime or
+	 * a user's installation.
+	 */
+	strcpy(q->exe, "/var/lib/flatpak/app/org.mozilla.firefox/x86_64/"
+		       "stable/4a1f/files/lib/firefox/firefox");
+	assert_true(question_rule(q, PFSEL_ANSWER_ALLOW, RULE_WIDTH_EXACT, rule,
+				  sizeof(rule)) > 0);
+	snprintf(text, sizeof(text), "%s\ndefault deny;\nask * connect tcp;\n",
+		 rule);
+	put("f.pfw", text, 0600);
+	snprintf(cmd, sizeof(cmd), "'%s' -Werror -o '%s' '%s'", pfwc,
+		 in("f.pfsel"), in("f.pfw"));
+	if (system(cmd))
+		fail_msg("pfwc rejected '%s'", rule);
+	query(pfwc, in("f.pfsel"), q->exe, "192.0.2.1", 80, "allow");
+	query(pfwc, in("f.pfsel"),
+	      "/var/lib/flatpak/app/org.mozilla.firefox/aarch64/esr/77/files/"
+	      "bin/glxtest",
+	      "192.0.2.1", 80, "allow");
+	query(pfwc, in("f.pfsel"),
+	      "/var/lib/flatpak/app/org.mozilla.firefox.Locale/x86_64/stable/"
+	      "1/files/x",
+	      "192.0.2.1", 80, "ask");
+	query(pfwc, in("f.pfsel"),
+	      "/var/lib/flatpak/runtime/org.mozilla.firefox/x86_64/stable/1/"
+	      "files/x",
+	      "192.0.2.1", 80, "ask");
+	query(pfwc, in("f.pfsel"),
+	      "/home/a/.local/share/flatpak/app/org.mozilla.firefox/x86_64/"
+	      "stable/4a1f/files/lib/firefox/firefox",
+	      "192.0.2.1", 80, "ask");
+	strcpy(q->exe, app);
 	/* IPv6, and bind's "on": pfwc takes them too. */
 	pfsel_parse_addr("2001:db8::1", q->raddr);
 	for (w = 0; w <= RULE_WIDTH_PORT; w++) {
@@ -514,6 +588,8 @@ int main(void)
 		cmocka_unit_test(test_widths_host_refused),
 		cmocka_unit_test(test_widths_without_port),
 		cmocka_unit_test(test_exact_paths),
+		cmocka_unit_test_setup_teardown(test_sandbox_identities, setup,
+						teardown),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_width_names),
 		cmocka_unit_test_setup_teardown(test_pfwc_reads_each_width,
