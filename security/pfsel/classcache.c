@@ -17,11 +17,26 @@
  * changes within a generation, so a hit is exact.
  *
  * An address's entry covers its whole prefix (an IPv4 address's /24, an
- * IPv6 address's /64: pfsel_addr_prefix_mask()) when one class covers that
- * prefix, as it does
- * wherever a policy draws no line inside it: then the peers of one
- * network, however many, take one entry.  Otherwise it holds the address
- * alone.  Addresses are in sets of two ways, newest first.
+ * IPv6 address's /64: pfsel_addr_prefix_len()) when one class covers that
+ * prefix, as it does wherever a policy draws no line inside it: then the
+ * peers of one network, however many, take one entry.  Otherwise it holds
+ * the address alone.  Addresses are in sets of two ways, newest first.
+ *
+ * Why a hit is exact.  An entry is keyed by the policy's generation, the
+ * address's first eight bytes, and the block of addresses it stands for:
+ * the block's first address's last eight bytes and the block's length,
+ * either the prefix's (made for an address of the prefix, when its class
+ * covers the prefix) or 128 (made for the address alone).  A lookup of an
+ * address accepts an entry only if that key is the key of the address's
+ * own prefix or of the address alone: the same length, so the same mask
+ * (pfsel_prefix_len_mask()), and the same first address; that is, an
+ * entry made for exactly that prefix or exactly that address, which holds
+ * the address.  An entry of a prefix was made only when its class covers
+ * every address of the prefix (covers_prefix()), and classes never change
+ * within a generation: the class is the address's.  What a lookup says of
+ * the prefix (@whole_prefix) is whether the entry was made for it.  The
+ * length is not hashed: the set is only where an entry is kept, and an
+ * address's two keys choose the same set, its prefix's.
  *
  * A name's entry is keyed by the identity of the learned pair it came
  * with (hostmap.h), which names one name for ever; whether the name is
@@ -45,18 +60,20 @@
  * struct pfsel_addr_class - An address, or its prefix, and its class
  *
  * @high: the first 8 bytes of the address, as a big-endian number.
- * @low: the last 8; with @prefix, with the host's bits cleared.
+ * @low: the last 8 bytes of the first address of the block @len says,
+ *	 as a number too.
  * @generation: the policy's generation; 0 for an empty entry.
  * @class: the address class.
- * @prefix: the class covers the whole prefix: every address of it
- *	    matches the entry.
+ * @len: the block the entry stands for (enum pfsel_prefix_len): the
+ *	 address's prefix, whose every address the class covers, or
+ *	 PFSEL_PREFIX_LEN_128, the address alone.
  */
 struct pfsel_addr_class {
 	u64 high;
 	u64 low;
 	u32 generation;
 	u32 class;
-	u32 prefix;
+	u32 len;
 };
 
 /* PFSEL_CLASSCACHE_ADDR_WAYS entries, the newest first. */
@@ -128,13 +145,30 @@ static bool covers_prefix(const struct pfsel_policydb *const db,
 	return class + 1 >= db->n_addrs || below_class(db, class + 1, high, hi);
 }
 
+/*
+ * Whether @e is an entry of the address @high:@low in @generation: one made
+ * for exactly its prefix, of length @len and first address @first, or for
+ * exactly the address alone.
+ */
+static bool addr_entry_holds(const struct pfsel_addr_class *const e,
+			     const u32 generation, const u64 high,
+			     const u64 low, const enum pfsel_prefix_len len,
+			     const u64 first)
+{
+	if (e->generation != generation || e->high != high)
+		return false;
+	if (e->len == len)
+		return e->low == first;
+	return e->len == PFSEL_PREFIX_LEN_128 && e->low == low;
+}
+
 /**
  * pfsel_classcache_addr - The address class of an address in a policy
  *
  * @policy: the policy; the caller holds rcu_read_lock() or a reference.
  * @addr: 16 bytes, network order; IPv4 as ::ffff:a.b.c.d.
  * @whole_prefix: set to whether the class is the class of every address
- *		  of @addr's prefix (pfsel_addr_prefix_mask()) in @policy.
+ *		  of @addr's prefix (pfsel_addr_prefix_len()) in @policy.
  *
  * Return: what pfsel_policydb_classify_addr() returns for @policy's
  * database, from this CPU's cache when it holds it.
@@ -144,10 +178,12 @@ u32 pfsel_classcache_addr(const struct pfsel_policy *const policy,
 {
 	const u64 high = pfsel_policydb_addr_word(addr);
 	const u64 low = pfsel_policydb_addr_word(addr + 8);
-	const u64 mask = pfsel_addr_prefix_mask(high, low);
+	const enum pfsel_prefix_len len = pfsel_addr_prefix_len(high, low);
+	const u64 mask = pfsel_prefix_len_mask(len);
+	const u64 first = low & mask;
 	const struct pfsel_policydb *const db = policy->db;
 	struct pfsel_classcache *const cache = get_cpu_ptr(&pfsel_classcaches);
-	const u64 folded = high ^ rol64(low & mask, 32) ^ policy->generation;
+	const u64 folded = high ^ rol64(first, 32) ^ policy->generation;
 	struct pfsel_addr_class *ways, fresh;
 	struct pfsel_addr_set *set;
 	unsigned int way;
@@ -160,27 +196,29 @@ u32 pfsel_classcache_addr(const struct pfsel_policy *const policy,
 		      hash_64(folded, PFSEL_CLASSCACHE_ADDR_TASK_BITS);
 	ways = set->ways;
 	for (way = 0; way < PFSEL_CLASSCACHE_ADDR_WAYS; way++) {
-		const struct pfsel_addr_class *const e = &ways[way];
-
-		if (e->generation == policy->generation && e->high == high &&
-		    e->low == (e->prefix ? low & mask : low)) {
-			fresh.class = e->class;
-			fresh.prefix = e->prefix;
+		if (addr_entry_holds(&ways[way], policy->generation, high, low,
+				     len, first)) {
+			fresh = ways[way];
 			goto out;
 		}
 	}
 	fresh.class = pfsel_policydb_classify_addr(db, addr);
 	fresh.high = high;
 	fresh.generation = policy->generation;
-	fresh.prefix =
-		covers_prefix(db, fresh.class, high, low & mask, low | ~mask);
-	fresh.low = fresh.prefix ? low & mask : low;
+	if (covers_prefix(db, fresh.class, high, first, low | ~mask)) {
+		fresh.len = len;
+		fresh.low = first;
+	} else {
+		fresh.len = PFSEL_PREFIX_LEN_128;
+		fresh.low = low;
+	}
 	for (way = PFSEL_CLASSCACHE_ADDR_WAYS - 1; way > 0; way--)
 		ways[way] = ways[way - 1];
 	ways[0] = fresh;
 out:
 	put_cpu_ptr(&pfsel_classcaches);
-	*whole_prefix = fresh.prefix;
+	/* The entry was made for the prefix: its class covers the prefix. */
+	*whole_prefix = fresh.len == len;
 	return fresh.class;
 }
 
@@ -319,7 +357,8 @@ static bool search_covers_prefix(const struct pfsel_policydb *const db,
 {
 	const u64 high = pfsel_policydb_addr_word(addr);
 	const u64 low = pfsel_policydb_addr_word(addr + 8);
-	const u64 mask = pfsel_addr_prefix_mask(high, low);
+	const u64 mask =
+		pfsel_prefix_len_mask(pfsel_addr_prefix_len(high, low));
 	__be64 word;
 	u8 end[16];
 
@@ -587,7 +626,8 @@ static void test_classcache_names(struct kunit *const test)
  * class 1, as "unspecified" is in a policy), not 0.0.0.0's.  Control: in
  * a fresh generation, 0.0.0.200 looked up first is of class 2.
  */
-static void test_classcache_unspecified_is_not_its_slash24(struct kunit *const test)
+static void
+test_classcache_unspecified_is_not_its_slash24(struct kunit *const test)
 {
 	struct pfsel_policy_addr addrs[4] = {};
 	struct pfsel_policy_port ports[1] = {};

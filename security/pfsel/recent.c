@@ -42,9 +42,18 @@
  */
 
 #include <linux/atomic.h>
+#include <linux/build_bug.h>
 #include <linux/percpu.h>
+#include <net/net_namespace.h>
 
 #include "recent.h"
+
+/*
+ * A key's namespace pointer has room for the length (recent.h): its low
+ * bits are clear, and every length fits in them.
+ */
+static_assert(__alignof__(struct net) % BIT(PFSEL_RECENT_LEN_BITS) == 0);
+static_assert(BIT(PFSEL_RECENT_LEN_BITS) >= PFSEL_PREFIX_LENS);
 
 DEFINE_PER_CPU(struct pfsel_recent_tables, pfsel_recent_tables);
 /* The epoch counter; starts at 1: entries of epoch 0 are empty. */
@@ -135,7 +144,6 @@ bool pfsel_recent_allowed(const u64 app, const kuid_t uid,
 #ifdef CONFIG_SECURITY_PFSEL_KUNIT_TEST
 
 #include <kunit/test.h>
-#include <net/net_namespace.h>
 
 /* Who makes a test's requests. */
 struct test_subject {
@@ -499,9 +507,10 @@ static void test_recent_keeps_working_set(struct kunit *const test)
 
 /*
  * Adversary read of the recent allows of a prefix: 0.0.0.0 is a network
- * of one (pfsel_addr_prefix_mask()), so its prefix entry is keyed by
- * ::ffff:0.0.0.0 marked a prefix's, and that is also the key of the
- * prefix entry of 0.0.0.0/24, which every 0.0.0.x looks for inline.  An
+ * of one (pfsel_addr_prefix_len()), so its prefix entry was keyed by
+ * ::ffff:0.0.0.0 marked a prefix's, and that was also the key of the
+ * prefix entry of 0.0.0.0/24, which every 0.0.0.x looks for inline (the
+ * keys hold the prefix's length now: recent.h).  An
  * allow of a bind to 0.0.0.0 (the policy's "unspecified", a class of its
  * own) must answer for 0.0.0.0 alone, never for 0.0.0.200 of the same
  * port, call and subject, which the policy may deny.  Control: the entry

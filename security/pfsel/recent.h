@@ -36,23 +36,37 @@
  *	 may have looked for (decide.c keeps such an allow when the address
  *	 had none there).  A namespace that goes starts a new epoch
  *	 (netns.c), as every learning does (resolver.c), so that another
- *	 made at its address is never answered for by its allows.  Its
- *	 lowest bit, PFSEL_RECENT_PREFIX, marks an entry of a whole prefix.
+ *	 made at its address is never answered for by its allows.  Its two
+ *	 lowest bits (PFSEL_RECENT_LEN_BITS), never set in a pointer to a
+ *	 namespace, hold the length of the block of addresses the entry
+ *	 stands for (enum pfsel_prefix_len).
  * @expires: jiffies when the first host name the decision looked at
  *	     expires, from when the entry no longer answers; 0 for none.
  *
  * The words are compared as such: building a key takes a few instructions
  * and stays in registers.
  *
- * An entry is of one address, or of its whole prefix (an IPv4 address's
- * /24, an IPv6 address's /64: pfsel_addr_prefix_mask()), its address
- * then the prefix's first, with PFSEL_RECENT_PREFIX in @net: an allow
- * that depended on no host name, in policies that each give the whole
- * prefix the address's class (decide.c).  Every address of the prefix
- * has the same classes in them, so the same decisions: the allow is the
- * answer of each.  The mark keeps the two kinds apart: an address's own
- * entry, which may have looked at its names, never answers for its
- * prefix, though its address may be the prefix's first.
+ * An entry stands for one address (PFSEL_PREFIX_LEN_128), or for its
+ * whole prefix (an IPv4 address's /24, an IPv6 address's /64:
+ * pfsel_addr_prefix_len()), its address then the prefix's first and the
+ * prefix's length in @net: an allow that depended on no host name, in
+ * policies that each give the whole prefix the address's class
+ * (decide.c).  Every address of the prefix has the same classes in them,
+ * so the same decisions: the allow is the answer of each.
+ *
+ * Why a hit is exact: a lookup builds the key of the request's prefix
+ * (pfsel_recent_prefix_allowed()) or of its address alone
+ * (pfsel_recent_allowed()), and an entry answers only a key equal to its
+ * own, word for word.  The same length is the same mask
+ * (pfsel_prefix_len_mask()), so the same length and first address are
+ * the same block of addresses: an entry answers only for exactly the
+ * prefix or exactly the address it was made for, which holds the
+ * request's address.  So an address's own entry, which may have looked at
+ * its names, never answers for its prefix, though its address may be the
+ * prefix's first; and the entry of an address that is a prefix of its own
+ * (0.0.0.0) never answers for the /24 that starts there (0.0.0.1 to
+ * 0.0.0.255), nor the other way round.  The length is not hashed: a set
+ * is only where a key is kept, and equal keys choose the same set.
  */
 struct pfsel_recent {
 	u64 epoch;
@@ -64,8 +78,11 @@ struct pfsel_recent {
 	u64 expires;
 };
 
-/* In struct pfsel_recent's @net (never odd: a pointer): a prefix's entry. */
-#define PFSEL_RECENT_PREFIX 1
+/*
+ * The bits of struct pfsel_recent's @net that hold the length, clear in a
+ * pointer to a namespace (recent.c checks its alignment).
+ */
+#define PFSEL_RECENT_LEN_BITS 2
 
 /* PFSEL_RECENT_WAYS entries, the newest first. */
 struct pfsel_recent_set {
@@ -117,7 +134,7 @@ pfsel_recent_key(const u64 app, const kuid_t uid,
 		.app = app,
 		.call = (u64)__kuid_val(uid) | (u64)request->port << 32 |
 			(u64)request->op << 48 | (u64)request->proto << 56,
-		.net = (u64)(unsigned long)request->net,
+		.net = (u64)(unsigned long)request->net | PFSEL_PREFIX_LEN_128,
 	};
 
 	memcpy(&key.addr_high, request->addr, sizeof(key.addr_high));
@@ -128,9 +145,11 @@ pfsel_recent_key(const u64 app, const kuid_t uid,
 /**
  * pfsel_recent_prefix_key - The entry a request's whole prefix would have
  *
- * @key: the request's own entry (pfsel_recent_key()).
+ * @key: the request's own entry (pfsel_recent_key()): its length,
+ *	 PFSEL_PREFIX_LEN_128, is 0, so @net's low bits are clear.
  *
- * Return: @key with the prefix's first address, marked a prefix's.
+ * Return: @key with the prefix's first address and length; @key itself
+ * when the address is a prefix of its own.
  */
 static __always_inline struct pfsel_recent
 pfsel_recent_prefix_key(const struct pfsel_recent *const key)
@@ -138,11 +157,12 @@ pfsel_recent_prefix_key(const struct pfsel_recent *const key)
 	/* The words are in memory order, the mask a big-endian number's. */
 	const u64 high = be64_to_cpu((__force __be64)key->addr_high);
 	const u64 low = be64_to_cpu((__force __be64)key->addr_low);
-	const u64 mask = pfsel_addr_prefix_mask(high, low);
+	const enum pfsel_prefix_len len = pfsel_addr_prefix_len(high, low);
 	struct pfsel_recent prefix = *key;
 
-	prefix.addr_low &= (__force u64)cpu_to_be64(mask);
-	prefix.net |= PFSEL_RECENT_PREFIX;
+	prefix.addr_low &= (__force u64)cpu_to_be64(pfsel_prefix_len_mask(len));
+	BUILD_BUG_ON(PFSEL_PREFIX_LEN_128 != 0);
+	prefix.net |= len;
 	return prefix;
 }
 
