@@ -295,6 +295,7 @@ u32 pfsel_classcache_name(const struct pfsel_policy *const policy, const u64 id,
 #ifdef CONFIG_SECURITY_PFSEL_KUNIT_TEST
 
 #include <kunit/test.h>
+#include <linux/inet.h>
 
 #include "uapi/pfsel_policy.h"
 
@@ -664,6 +665,239 @@ test_classcache_unspecified_is_not_its_slash24(struct kunit *const test)
 	KUNIT_EXPECT_FALSE(test, whole_other);
 }
 
+/* @text, an IPv6 address or ::ffff:a.b.c.d, as 16 bytes. */
+static void parse_addr(struct kunit *const test, const char *const text,
+		       u8 addr[16])
+{
+	KUNIT_ASSERT_TRUE_MSG(test, in6_pton(text, -1, addr, -1, NULL), "%s",
+			      text);
+}
+
+/* A policy of address classes only, made by make_classes(). */
+struct test_classes {
+	struct pfsel_policy_addr *addrs;
+	struct pfsel_policy_port port;
+	struct pfsel_policydb db;
+	struct pfsel_policy policy;
+};
+
+/* Classes starting at @starts (ascending, the first ::), in @generation. */
+static void make_classes(struct kunit *const test,
+			 struct test_classes *const classes,
+			 const char *const *const starts, const size_t n,
+			 const u32 generation)
+{
+	size_t i;
+
+	memset(classes, 0, sizeof(*classes));
+	classes->addrs =
+		kunit_kcalloc(test, n, sizeof(*classes->addrs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, classes->addrs);
+	for (i = 0; i < n; i++)
+		parse_addr(test, starts[i], classes->addrs[i].start);
+	classes->db.addrs = classes->addrs;
+	classes->db.n_addrs = n;
+	classes->db.ports = &classes->port;
+	classes->db.n_ports = 1;
+	classes->policy.db = &classes->db;
+	classes->policy.generation = generation;
+}
+
+/*
+ * Looks up each of @texts twice (filling, then hitting), in their order
+ * and then in the reverse order, on one CPU, the entries of each address
+ * kept for the next: whatever entry a lookup finds, its class and whether
+ * the class covers the prefix must be what the search says.  Counts the
+ * answers that are not, and reports the first.
+ */
+static unsigned int wrong_lookups(struct kunit *const test,
+				  const struct test_classes *const classes,
+				  const char *const *const texts,
+				  const size_t n)
+{
+	const char *first_wrong = NULL;
+	unsigned int wrong = 0;
+	const u8 *addr;
+	u8 *addrs;
+	u32 want, got;
+	bool whole;
+	size_t i, k;
+	int pass;
+
+	/* Parsed beforehand: a failed assertion must not be atomic. */
+	addrs = kunit_kcalloc(test, n, 16, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, addrs);
+	for (i = 0; i < n; i++)
+		parse_addr(test, texts[i], addrs + 16 * i);
+	preempt_disable();
+	for (k = 0; k < 4 * n; k++) {
+		/* Forward twice, then backward twice. */
+		i = k < 2 * n ? k / 2 : n - 1 - (k - 2 * n) / 2;
+		addr = addrs + 16 * i;
+		want = pfsel_policydb_classify_addr(&classes->db, addr);
+		for (pass = 0; pass < 2; pass++) {
+			got = pfsel_classcache_addr(&classes->policy, addr,
+						    &whole);
+			if (got == want &&
+			    whole == search_covers_prefix(&classes->db, addr,
+							  want))
+				continue;
+			if (!wrong++)
+				first_wrong = texts[i];
+		}
+	}
+	preempt_enable();
+	if (wrong)
+		kunit_info(test, "first wrong: %s\n", first_wrong);
+	return wrong;
+}
+
+/*
+ * :: is a prefix of its own, as is every address of ::/64 but IPv4's, and
+ * 0.0.0.0 (::ffff:0.0.0.0) another: none of their entries answers for
+ * another of them, nor for 0.0.0.0/24 (0.0.0.1 and 0.0.0.200), nor
+ * theirs for them.  Each is of a class of its own here, so an entry that
+ * answered for another address would give the wrong class.
+ */
+static void test_classcache_unspecified_prefixes(struct kunit *const test)
+{
+	static const char *const starts[] = {
+		"::",
+		"::1",
+		"::2",
+		"::ffff:0.0.0.0",
+		"::ffff:0.0.0.1",
+		"::ffff:0.0.0.200",
+		"::ffff:0.0.0.201",
+		"::ffff:0.0.1.0",
+		"2001:db8::",
+	};
+	static const char *const addrs[] = {
+		"::",
+		"::1",
+		"::2",
+		"::3",
+		"::0.0.0.200",
+		"::ffff:0.0.0.0",
+		"::ffff:0.0.0.1",
+		"::ffff:0.0.0.200",
+		"::ffff:0.0.0.255",
+		"::ffff:0.0.1.0",
+	};
+	struct test_classes classes;
+
+	make_classes(test, &classes, starts, ARRAY_SIZE(starts), 0xffffffa0);
+	KUNIT_EXPECT_EQ(test,
+			wrong_lookups(test, &classes, addrs, ARRAY_SIZE(addrs)),
+			0);
+}
+
+/*
+ * The reverse of test_classcache_unspecified_is_not_its_slash24: where
+ * one class covers 0.0.0.0/24, the entry of that /24 answers for its
+ * addresses but not for 0.0.0.0, a prefix of its own.  Were the table
+ * searched again after the change below, 0.0.0.0 and 0.0.0.7 would both
+ * be of class 0; the /24's entry still says 1.
+ */
+static void test_classcache_slash24_is_not_unspecified(struct kunit *const test)
+{
+	static const char *const starts[] = {
+		"::",
+		"::ffff:0.0.0.0",
+		"::ffff:0.0.1.0",
+	};
+	struct test_classes classes;
+	u32 filled, in_prefix, unspecified;
+	bool whole_filled, whole_in_prefix, whole_unspecified;
+	u8 addr[3][16];
+
+	make_classes(test, &classes, starts, ARRAY_SIZE(starts), 0xffffffa8);
+	parse_addr(test, "::ffff:0.0.0.200", addr[0]);
+	parse_addr(test, "::ffff:0.0.0.7", addr[1]);
+	parse_addr(test, "::ffff:0.0.0.0", addr[2]);
+	preempt_disable();
+	filled = pfsel_classcache_addr(&classes.policy, addr[0], &whole_filled);
+	/* Class 1 now starts at 0.0.0.8. */
+	classes.addrs[1].start[15] = 8;
+	in_prefix = pfsel_classcache_addr(&classes.policy, addr[1],
+					  &whole_in_prefix);
+	unspecified = pfsel_classcache_addr(&classes.policy, addr[2],
+					    &whole_unspecified);
+	preempt_enable();
+	KUNIT_EXPECT_EQ(test, filled, 1);
+	KUNIT_EXPECT_TRUE(test, whole_filled);
+	/* Control: the /24's entry answers for another of its addresses. */
+	KUNIT_EXPECT_EQ(test, in_prefix, 1);
+	KUNIT_EXPECT_TRUE(test, whole_in_prefix);
+	KUNIT_EXPECT_EQ_MSG(test, unspecified, 0,
+			    "0.0.0.0 given 0.0.0.0/24's class");
+	KUNIT_EXPECT_TRUE(test, whole_unspecified);
+}
+
+/*
+ * 127.0.0.0/8, which policies name ("loopback"), with a rule for
+ * 127.0.0.1 alone: 127.0.0.0/24 is divided at 127.0.0.1 and 127.0.0.2,
+ * so 127.0.0.0 (the /24's first address), 127.0.0.1 and the rest each
+ * have entries of their own; 127.0.1.0/24 is one class's.
+ */
+static void test_classcache_loopback_divided(struct kunit *const test)
+{
+	static const char *const starts[] = {
+		"::",
+		"::ffff:127.0.0.0",
+		"::ffff:127.0.0.1",
+		"::ffff:127.0.0.2",
+		"::ffff:128.0.0.0",
+	};
+	static const char *const addrs[] = {
+		"::ffff:127.0.0.1",   "::ffff:127.0.0.0",
+		"::ffff:127.0.0.2",   "::ffff:127.0.0.255",
+		"::ffff:127.0.1.1",   "::ffff:127.0.1.0",
+		"::ffff:127.0.1.255", "::ffff:127.255.255.255",
+		"::ffff:128.0.0.1",   "::1",
+	};
+	struct test_classes classes;
+
+	make_classes(test, &classes, starts, ARRAY_SIZE(starts), 0xffffff90);
+	KUNIT_EXPECT_EQ(test,
+			wrong_lookups(test, &classes, addrs, ARRAY_SIZE(addrs)),
+			0);
+}
+
+/*
+ * /24s a policy divides exactly at an address: 192.0.2.0/24 at
+ * 192.0.2.128 (a class starts at the /24's first address and another in
+ * its middle), 198.51.100.0/24 at its first and its last address, each a
+ * class alone.  The address where a class starts answers for no other,
+ * and no other for it; 192.0.3.0/24, inside one class, is one entry.
+ */
+static void test_classcache_divided_at_the_address(struct kunit *const test)
+{
+	static const char *const starts[] = {
+		"::",
+		"::ffff:192.0.2.0",
+		"::ffff:192.0.2.128",
+		"::ffff:198.51.100.0",
+		"::ffff:198.51.100.1",
+		"::ffff:198.51.100.255",
+		"::ffff:198.51.101.0",
+	};
+	static const char *const addrs[] = {
+		"::ffff:192.0.2.128",	 "::ffff:192.0.2.127",
+		"::ffff:192.0.2.0",	 "::ffff:192.0.2.255",
+		"::ffff:192.0.3.0",	 "::ffff:192.0.3.9",
+		"::ffff:198.51.100.0",	 "::ffff:198.51.100.1",
+		"::ffff:198.51.100.200", "::ffff:198.51.100.255",
+		"::ffff:198.51.101.9",
+	};
+	struct test_classes classes;
+
+	make_classes(test, &classes, starts, ARRAY_SIZE(starts), 0xffffff98);
+	KUNIT_EXPECT_EQ(test,
+			wrong_lookups(test, &classes, addrs, ARRAY_SIZE(addrs)),
+			0);
+}
+
 static struct kunit_case test_cases[] = {
 	/* clang-format off */
 	KUNIT_CASE(test_classcache_matches_search),
@@ -671,6 +905,10 @@ static struct kunit_case test_cases[] = {
 	KUNIT_CASE(test_classcache_prefix),
 	KUNIT_CASE(test_classcache_names),
 	KUNIT_CASE(test_classcache_unspecified_is_not_its_slash24),
+	KUNIT_CASE(test_classcache_unspecified_prefixes),
+	KUNIT_CASE(test_classcache_slash24_is_not_unspecified),
+	KUNIT_CASE(test_classcache_loopback_divided),
+	KUNIT_CASE(test_classcache_divided_at_the_address),
 	{}
 	/* clang-format on */
 };

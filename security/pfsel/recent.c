@@ -144,6 +144,7 @@ bool pfsel_recent_allowed(const u64 app, const kuid_t uid,
 #ifdef CONFIG_SECURITY_PFSEL_KUNIT_TEST
 
 #include <kunit/test.h>
+#include <linux/inet.h>
 
 /* Who makes a test's requests. */
 struct test_subject {
@@ -611,6 +612,148 @@ static void test_recent_prefix_keys_do_not_alias(struct kunit *const test)
 	KUNIT_EXPECT_FALSE(test, hit);
 }
 
+/* A bind to UDP port 5001 of @text, an IPv6 address or ::ffff:a.b.c.d. */
+static void fill_bind(struct kunit *const test,
+		      struct pfsel_request *const request,
+		      const char *const text)
+{
+	fill_request(request, 0);
+	request->op = PFSEL_OP_BIND;
+	KUNIT_ASSERT_TRUE_MSG(test, in6_pton(text, -1, request->addr, -1, NULL),
+			      "%s", text);
+}
+
+/*
+ * An allow kept, for its address alone or for its whole prefix, a request
+ * made after it, and whether the allow answers that request.
+ */
+struct kept_and_asked {
+	const char *kept;
+	bool whole_prefix;
+	const char *asked;
+	bool answers;
+};
+
+/*
+ * Each row in an epoch of its own: the allow of a bind to @kept, kept as
+ * decide_uncached() keeps it, must answer the bind to @asked, looked for
+ * as a hook looks, or not, as the row says.
+ */
+static void expect_answers(struct kunit *const test,
+			   const struct kept_and_asked *const rows,
+			   const size_t n)
+{
+	const struct test_subject subject = {
+		.app = 0x7ffffff7,
+		.uid = KUIDT_INIT(4250),
+	};
+	struct pfsel_request kept, asked;
+	u64 epoch;
+	size_t i;
+	bool hit;
+
+	for (i = 0; i < n; i++) {
+		fill_bind(test, &kept, rows[i].kept);
+		fill_bind(test, &asked, rows[i].asked);
+		preempt_disable();
+		pfsel_recent_invalidate();
+		epoch = pfsel_recent_epoch();
+		pfsel_recent_remember(subject.app, subject.uid, &kept, epoch, 0,
+				      rows[i].whole_prefix);
+		hit = allowed(&subject, &asked, epoch);
+		preempt_enable();
+		KUNIT_EXPECT_EQ_MSG(test, hit, rows[i].answers,
+				    "%s kept%s, %s asked", rows[i].kept,
+				    rows[i].whole_prefix ? " for its prefix" :
+							   "",
+				    rows[i].asked);
+	}
+}
+
+/*
+ * The reverse of test_recent_unspecified_is_not_its_slash24, and the
+ * unspecified addresses against each other: 0.0.0.0/24's allow answers
+ * for its addresses but not for 0.0.0.0 (::ffff:0.0.0.0), a prefix of its
+ * own; neither 0.0.0.0's nor ::'s answers for the other.
+ */
+static void test_recent_slash24_is_not_unspecified(struct kunit *const test)
+{
+	static const struct kept_and_asked rows[] = {
+		{ "::ffff:0.0.0.200", true, "::ffff:0.0.0.7", true },
+		{ "::ffff:0.0.0.200", true, "::ffff:0.0.0.0", false },
+		{ "::ffff:0.0.0.200", true, "::", false },
+		{ "::ffff:0.0.0.0", true, "::ffff:0.0.0.0", true },
+		{ "::ffff:0.0.0.0", true, "::", false },
+		{ "::ffff:0.0.0.0", false, "::ffff:0.0.0.9", false },
+		{ "::", true, "::", true },
+		{ "::", true, "::ffff:0.0.0.0", false },
+		{ "::", true, "::0.0.0.1", false },
+	};
+
+	expect_answers(test, rows, ARRAY_SIZE(rows));
+}
+
+/*
+ * 127.0.0.0/8 ("loopback") with a rule for 127.0.0.1 alone divides
+ * 127.0.0.0/24, so its allows are the addresses' own: 127.0.0.1's answers
+ * for neither 127.0.0.0 (the /24's first address) nor 127.0.0.2, nor
+ * theirs for it; 127.0.1.0/24's, one class's, answers for its addresses
+ * only; ::1's (a prefix of its own) for no IPv4 loopback address.
+ */
+static void test_recent_loopback_divided(struct kunit *const test)
+{
+	static const struct kept_and_asked rows[] = {
+		{ "::ffff:127.0.0.1", false, "::ffff:127.0.0.1", true },
+		{ "::ffff:127.0.0.1", false, "::ffff:127.0.0.0", false },
+		{ "::ffff:127.0.0.1", false, "::ffff:127.0.0.2", false },
+		{ "::ffff:127.0.0.0", false, "::ffff:127.0.0.0", true },
+		{ "::ffff:127.0.0.0", false, "::ffff:127.0.0.1", false },
+		{ "::ffff:127.0.0.2", false, "::ffff:127.0.0.1", false },
+		{ "::ffff:127.0.1.1", true, "::ffff:127.0.1.0", true },
+		{ "::ffff:127.0.1.1", true, "::ffff:127.0.1.255", true },
+		{ "::ffff:127.0.1.1", true, "::ffff:127.0.0.1", false },
+		{ "::ffff:127.0.1.1", true, "::ffff:127.0.2.1", false },
+		{ "::1", true, "::1", true },
+		{ "::1", true, "::ffff:127.0.0.1", false },
+		{ "::1", true, "::ffff:0.0.0.1", false },
+	};
+
+	expect_answers(test, rows, ARRAY_SIZE(rows));
+}
+
+/*
+ * Prefixes a policy divides exactly at an address (192.0.2.0/24 at
+ * 192.0.2.128; 198.51.100.0/24 at its first and last addresses;
+ * 2001:db8::/64 at its first): the allow of the address where a class
+ * starts is its own and answers for no other address, the /24's first
+ * and last included, nor another's for it; an undivided prefix's answers
+ * for each of its addresses.
+ */
+static void test_recent_divided_at_the_address(struct kunit *const test)
+{
+	static const struct kept_and_asked rows[] = {
+		{ "::ffff:192.0.2.128", false, "::ffff:192.0.2.128", true },
+		{ "::ffff:192.0.2.128", false, "::ffff:192.0.2.129", false },
+		{ "::ffff:192.0.2.128", false, "::ffff:192.0.2.0", false },
+		{ "::ffff:192.0.2.0", false, "::ffff:192.0.2.0", true },
+		{ "::ffff:192.0.2.0", false, "::ffff:192.0.2.1", false },
+		{ "::ffff:192.0.2.127", false, "::ffff:192.0.2.128", false },
+		{ "::ffff:198.51.100.0", false, "::ffff:198.51.100.1", false },
+		{ "::ffff:198.51.100.255", false, "::ffff:198.51.100.0",
+		  false },
+		{ "::ffff:198.51.100.254", false, "::ffff:198.51.100.255",
+		  false },
+		{ "::ffff:192.0.3.9", true, "::ffff:192.0.3.0", true },
+		{ "::ffff:192.0.3.9", true, "::ffff:192.0.2.128", false },
+		{ "2001:db8::", false, "2001:db8::1", false },
+		{ "2001:db8::5", true, "2001:db8::", true },
+		{ "2001:db8::5", true, "2001:db8::ffff:ffff:ffff:ffff", true },
+		{ "2001:db8::5", true, "2001:db8:0:1::", false },
+	};
+
+	expect_answers(test, rows, ARRAY_SIZE(rows));
+}
+
 static struct kunit_case test_cases[] = {
 	/* clang-format off */
 	KUNIT_CASE(test_recent_remember_then_allowed),
@@ -622,6 +765,9 @@ static struct kunit_case test_cases[] = {
 	KUNIT_CASE(test_recent_keeps_working_set),
 	KUNIT_CASE(test_recent_unspecified_is_not_its_slash24),
 	KUNIT_CASE(test_recent_prefix_keys_do_not_alias),
+	KUNIT_CASE(test_recent_slash24_is_not_unspecified),
+	KUNIT_CASE(test_recent_loopback_divided),
+	KUNIT_CASE(test_recent_divided_at_the_address),
 	{}
 	/* clang-format on */
 };
