@@ -753,6 +753,23 @@ static unsigned int wrong_lookups(struct kunit *const test,
 }
 
 /*
+ * In a policy of classes starting at @starts, in @generation, every
+ * lookup of @addrs (wrong_lookups()) answers as the search does.
+ */
+static void expect_lookups_as_searched(struct kunit *const test,
+				       const char *const *const starts,
+				       const size_t n_starts,
+				       const char *const *const addrs,
+				       const size_t n_addrs,
+				       const u32 generation)
+{
+	struct test_classes classes;
+
+	make_classes(test, &classes, starts, n_starts, generation);
+	KUNIT_EXPECT_EQ(test, wrong_lookups(test, &classes, addrs, n_addrs), 0);
+}
+
+/*
  * :: is a prefix of its own, as is every address of ::/64 but IPv4's, and
  * 0.0.0.0 (::ffff:0.0.0.0) another: none of their entries answers for
  * another of them, nor for 0.0.0.0/24 (0.0.0.1 and 0.0.0.200), nor
@@ -784,12 +801,9 @@ static void test_classcache_unspecified_prefixes(struct kunit *const test)
 		"::ffff:0.0.0.255",
 		"::ffff:0.0.1.0",
 	};
-	struct test_classes classes;
 
-	make_classes(test, &classes, starts, ARRAY_SIZE(starts), 0xffffffa0);
-	KUNIT_EXPECT_EQ(test,
-			wrong_lookups(test, &classes, addrs, ARRAY_SIZE(addrs)),
-			0);
+	expect_lookups_as_searched(test, starts, ARRAY_SIZE(starts), addrs,
+				   ARRAY_SIZE(addrs), 0xffffffa0);
 }
 
 /*
@@ -856,12 +870,9 @@ static void test_classcache_loopback_divided(struct kunit *const test)
 		"::ffff:127.0.1.255", "::ffff:127.255.255.255",
 		"::ffff:128.0.0.1",   "::1",
 	};
-	struct test_classes classes;
 
-	make_classes(test, &classes, starts, ARRAY_SIZE(starts), 0xffffff90);
-	KUNIT_EXPECT_EQ(test,
-			wrong_lookups(test, &classes, addrs, ARRAY_SIZE(addrs)),
-			0);
+	expect_lookups_as_searched(test, starts, ARRAY_SIZE(starts), addrs,
+				   ARRAY_SIZE(addrs), 0xffffff90);
 }
 
 /*
@@ -890,12 +901,9 @@ static void test_classcache_divided_at_the_address(struct kunit *const test)
 		"::ffff:198.51.100.200", "::ffff:198.51.100.255",
 		"::ffff:198.51.101.9",
 	};
-	struct test_classes classes;
 
-	make_classes(test, &classes, starts, ARRAY_SIZE(starts), 0xffffff98);
-	KUNIT_EXPECT_EQ(test,
-			wrong_lookups(test, &classes, addrs, ARRAY_SIZE(addrs)),
-			0);
+	expect_lookups_as_searched(test, starts, ARRAY_SIZE(starts), addrs,
+				   ARRAY_SIZE(addrs), 0xffffff98);
 }
 
 static struct kunit_case test_cases[] = {
