@@ -5,7 +5,8 @@
  * A process's application is fixed at execve() (exec.c): the executable
  * and, when the kernel ran a script through its interpreter, the script
  * (policy/LANGUAGE.md, section 5), each by the path that names it in
- * init's mount tree, or unnamed.  The identity is shared, by reference,
+ * init's mount tree (its own, or one that init's mounts reach it by:
+ * mounts.c), or unnamed.  The identity is shared, by reference,
  * by the process's credentials (cred.c) and the sockets it creates
  * (net.c); what it is in a policy, its application class, is cached in
  * it per policy slot.
@@ -34,6 +35,7 @@ static void pfsel_app_release(struct kref *const usage)
 
 	kfree(app->exe);
 	kfree(app->script);
+	kfree(app->seen);
 	kfree(app);
 }
 

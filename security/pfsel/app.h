@@ -26,6 +26,10 @@ struct path;
  * @script: path of the script, or NULL if there is none or it cannot be
  *          named.
  * @has_script: the kernel ran a script through an interpreter.
+ * @seen: the path of the file named in execve() (the script, for a
+ *        script) in the mount namespace that ran it, when init names it
+ *        otherwise (through its mounts, mounts.c), or NULL: the name an
+ *        interpreter opens, and the one watched until it has (exec.c).
  * @ino: inode number of the file named in execve() (the script, for a
  *       script), to recognise it when the interpreter opens it.
  * @dev: its device.
@@ -54,6 +58,7 @@ struct pfsel_app {
 	u64 id;
 	const char *exe;
 	const char *script;
+	const char *seen;
 	bool has_script;
 	unsigned long ino;
 	dev_t dev;

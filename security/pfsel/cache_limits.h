@@ -35,11 +35,16 @@
 #define PFSEL_RECENT_SOFTIRQ_SET_BITS 6
 
 /*
- * Address and port classes (classcache.c), per CPU and per context
- * (process, softirq): 128 direct-mapped entries of each.
+ * Address, port and name classes (classcache.c), per CPU and per context
+ * (process, softirq).  Addresses (or their prefixes, a /24 or a /64): 256
+ * sets of two ways for process context, 64 for softirq (20 KiB); ports:
+ * 128 direct-mapped entries each (3 KiB); learned names: 256 each (8 KiB).
  */
-#define PFSEL_CLASSCACHE_ADDR_BITS 7
+#define PFSEL_CLASSCACHE_ADDR_WAYS 2
+#define PFSEL_CLASSCACHE_ADDR_TASK_BITS 8
+#define PFSEL_CLASSCACHE_ADDR_SOFTIRQ_BITS 6
 #define PFSEL_CLASSCACHE_PORT_BITS 7
+#define PFSEL_CLASSCACHE_NAME_BITS 8
 
 /* Buckets of the user policies' hash table (policy.c), by uid: 64. */
 #define PFSEL_USER_HASH_BITS 6
@@ -91,5 +96,13 @@
  * is awaited (a timer gives it back then, if no segment ended it).
  */
 #define PFSEL_DNS_STREAM_BYTES BIT(20)
+
+/*
+ * Init's mounts (mounts.c): a file that the table of init's mounts does
+ * not name has the table made again, if it is at least a second old; a
+ * user who runs such files in a loop costs one copy of init's tree a
+ * second.
+ */
+#define PFSEL_MOUNTS_RETRY_SECONDS 1
 
 #endif /* _SECURITY_PFSEL_CACHE_LIMITS_H */

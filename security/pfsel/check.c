@@ -158,14 +158,15 @@ struct check_names {
 	struct pfsel_decision *res;
 };
 
-static bool check_one_name(const char *const name, const size_t len,
+static bool check_one_name(const struct pfsel_hostmap_name *const name,
 			   void *const arg)
 {
 	const struct check_names *const c = arg;
 
 	return !pfsel_policydb_decide_also_by_name(c->db, c->app, c->op,
-						   c->proto, c->port, name,
-						   len, c->res);
+						   c->proto, c->port,
+						   name->name, name->len,
+						   c->res);
 }
 
 /*

@@ -702,7 +702,8 @@ static int parse_send6(const struct sock *sk, enum pfsel_kind kind,
  * @sk: the socket
  * @msg: the message, as the socket_sendmsg hook sees it (msg_name in
  *	 kernel memory, msg_flags set)
- * @req: receives the connect request: the destination address and port
+ * @req: receives the connect request: the destination address and port;
+ *	 cleared first, whatever the return
  *
  * A send with no address goes to the connected peer, which connect()
  * decided.  So does one with an address of length 0: raw_sendmsg() reads

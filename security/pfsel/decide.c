@@ -13,6 +13,7 @@
 
 #include <linux/cred.h>
 #include <linux/errno.h>
+#include <linux/jiffies.h>
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
 
@@ -75,12 +76,21 @@ static unsigned int strictness(const u32 verdict)
 	}
 }
 
-/* A policy's decision on one request. */
+/*
+ * A policy's decision on one request; @named: the address had host names
+ * that the decision looked at, and @expires (jiffies) is when the first
+ * of them expires: the decision holds until then, or until a name is
+ * learned; @whole_prefix: the address's class is its whole prefix's
+ * (classcache.c).
+ */
 struct pfsel_outcome {
 	struct pfsel_policy *policy;
 	struct pfsel_avc_key key;
 	struct pfsel_avc_decision decision;
 	bool permissive;
+	bool named;
+	bool whole_prefix;
+	unsigned long expires;
 };
 
 /*
@@ -120,24 +130,40 @@ static bool decide_name_class(const struct pfsel_policydb *const db,
 
 /* The walk over an address's host names (pfsel_hostmap_names()). */
 struct pfsel_name_walk {
+	const struct pfsel_policy *policy;
 	const struct pfsel_policydb *db;
 	struct pfsel_outcome *out;
 	struct pfsel_avc_key by_address;
 };
+
+/* Notes that @out looked at a name that expires at @expires. */
+static void looked_at(struct pfsel_outcome *const out,
+		      const unsigned long expires)
+{
+	if (!out->named || time_before(expires, out->expires))
+		out->expires = expires;
+	out->named = true;
+}
 
 /*
  * One known name of the address: the rules for its name class decide
  * instead when one of them comes before the rule deciding so far, as the
  * first matching rule wins over every name and the address alike.
  */
-static bool decide_one_name(const char *const name, const size_t len,
+static bool decide_one_name(const struct pfsel_hostmap_name *const name,
 			    void *const arg)
 {
 	struct pfsel_name_walk *const walk = arg;
 	struct pfsel_avc_decision decision;
 	struct pfsel_avc_key key = walk->by_address;
 
-	key.addr = pfsel_policydb_name_class(walk->db, name, len);
+	/*
+	 * Even a name no pattern matches counts: the walk gives at most
+	 * PFSEL_HOSTS_PER_ADDR names, and its going may let another in.
+	 */
+	looked_at(walk->out, name->expires);
+	key.addr = pfsel_classcache_name(walk->policy, name->id, name->name,
+					 name->len);
 	if (!key.addr)
 		return true;	/* no host pattern matches this name */
 	key.by_name = 1;
@@ -162,10 +188,13 @@ static void decide_one(struct pfsel_policy *const policy,
 
 	out->policy = policy;
 	out->permissive = policy->permissive;
+	out->named = false;
+	out->expires = 0;
 	out->key = (struct pfsel_avc_key){
 		.generation = policy->generation,
 		.app = pfsel_app_class(subject->app, policy),
-		.addr = pfsel_classcache_addr(policy, request->addr),
+		.addr = pfsel_classcache_addr(policy, request->addr,
+					      &out->whole_prefix),
 		.port = pfsel_classcache_port(policy, request->port),
 		.op = request->op,
 		.proto = request->proto,
@@ -191,6 +220,7 @@ static void decide_one(struct pfsel_policy *const policy,
 	 */
 	if (out->decision.names && request->net) {
 		struct pfsel_name_walk walk = {
+			.policy = policy,
 			.db = db,
 			.out = out,
 			.by_address = out->key,
@@ -265,6 +295,46 @@ static void ask_terms(const struct pfsel_outcome *const outcomes, const int n,
 	}
 }
 
+/*
+ * Until when a plain allow holds: the first expiry among the names the
+ * policies looked at; 0 when they looked at none.
+ */
+static unsigned long first_expiry(const struct pfsel_outcome *const outcomes,
+				  const int n)
+{
+	unsigned long expires = 0;
+	bool any = false;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (!outcomes[i].named ||
+		    (any && !time_before(outcomes[i].expires, expires)))
+			continue;
+		expires = outcomes[i].expires;
+		any = true;
+	}
+	/* 0 says "none": a deadline of 0 is taken a jiffy early. */
+	return any && !expires ? expires - 1 : expires;
+}
+
+/*
+ * Whether a plain allow is the decision of every address of the request's
+ * prefix: each policy gave the whole prefix the address's class, so the
+ * same key, and no host rule could apply (a name is an address's own).
+ * The same classes, application, port, call and policies make the same
+ * decisions, with nothing to audit or ask: the same plain allow.
+ */
+static bool allows_whole_prefix(const struct pfsel_outcome *const outcomes,
+				const int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!outcomes[i].whole_prefix || outcomes[i].decision.names)
+			return false;
+	return true;
+}
+
 /* What became of an ask, for the audit record. */
 enum pfsel_asked {
 	PFSEL_ASKED_NOT,
@@ -296,14 +366,16 @@ static int apply(const struct pfsel_subject *const subject,
 	int i;
 
 	/*
-	 * A plain allow: every policy allows, nothing to ask or audit, and
-	 * no host name could change that.  (A name learned or expired later
-	 * would not be seen by the recent allows, which key on the address.)
+	 * A plain allow: every policy allows, nothing to ask or audit.  What
+	 * host names could change stays right until a name is learned or
+	 * learned again anywhere, or a namespace goes, each of which starts
+	 * a new epoch (resolver.c, netns.c), or one that the decision looked
+	 * at expires: the recent allows keep it until then.
 	 */
 	*plain = true;
 	for (i = 0; i < n; i++) {
 		verdict = outcomes[i].decision.verdict;
-		if (verdict != PFSEL_VERDICT_ALLOW || outcomes[i].decision.names)
+		if (verdict != PFSEL_VERDICT_ALLOW)
 			*plain = false;
 		if (verdict == PFSEL_VERDICT_ASK)
 			verdict = answer;
@@ -325,23 +397,15 @@ static int apply(const struct pfsel_subject *const subject,
 	return enforced ? -EACCES : 0;
 }
 
-/**
- * pfsel_decide_fully - Decide a request the recent allows do not answer
- *
- * @subject: who makes it.
- * @request: what it is.
- * @epoch: pfsel_recent_epoch(), read before anything else.
- *
- * The policies, the AVC, asking: see pfsel_decide(), which calls this.
- * Out of line, so that a call answered by the recent allows neither sets
- * up nor clears (the kernel zeroes stack variables) this function's large
+/*
+ * The policies, the AVC, asking: a request the recent allows do not
+ * answer.  Out of line, so that a call answered by them neither sets up
+ * nor clears (the kernel zeroes stack variables) this function's large
  * frame.
- *
- * Return: as pfsel_decide().
  */
-int pfsel_decide_fully(const struct pfsel_subject *const subject,
-		       const struct pfsel_request *const request,
-		       const u64 epoch)
+static noinline int decide_uncached(const struct pfsel_subject *const subject,
+				    const struct pfsel_request *const request,
+				    const u64 epoch)
 {
 	struct pfsel_outcome outcomes[PFSEL_SLOT_COUNT], *decider = NULL;
 	struct pfsel_policy *policies[PFSEL_SLOT_COUNT];
@@ -390,7 +454,9 @@ int pfsel_decide_fully(const struct pfsel_subject *const subject,
 		rcu_read_unlock();
 		if (plain)
 			pfsel_recent_remember(pfsel_app_id(subject->app),
-					      subject->uid, request, epoch);
+					      subject->uid, request, epoch,
+					      first_expiry(outcomes, n),
+					      allows_whole_prefix(outcomes, n));
 		return err;
 	}
 	rcu_read_unlock();
@@ -404,6 +470,30 @@ int pfsel_decide_fully(const struct pfsel_subject *const subject,
 	}
 	pfsel_policy_put(decider->policy);
 	return err;
+}
+
+/**
+ * pfsel_decide_fully - Decide a request its prefix's recent allow does not
+ *			answer
+ *
+ * @subject: who makes it.
+ * @request: what it is.
+ * @epoch: pfsel_recent_epoch(), read before anything else.
+ *
+ * The address's own recent allow (an allow that host names could change,
+ * or in a prefix a policy divides), then the policies, the AVC, asking:
+ * see pfsel_decide(), which calls this.
+ *
+ * Return: as pfsel_decide().
+ */
+int pfsel_decide_fully(const struct pfsel_subject *const subject,
+		       const struct pfsel_request *const request,
+		       const u64 epoch)
+{
+	if (pfsel_recent_allowed(pfsel_app_id(subject->app), subject->uid,
+				 request, epoch))
+		return 0;
+	return decide_uncached(subject, request, epoch);
 }
 
 /**

@@ -25,8 +25,9 @@ bool pfsel_swap_enforcing(bool enforcing);
 
 /*
  * The inline part of a decision: true if the request may go at once, as
- * no policy is loaded or this CPU allowed it plainly in the current epoch
- * (recent.h); otherwise *@epoch is what pfsel_decide_fully() needs.
+ * no policy is loaded or this CPU allowed its whole prefix plainly in the
+ * current epoch (recent.h); otherwise *@epoch is what pfsel_decide_fully()
+ * needs, which looks for the address's own entry first.
  */
 static __always_inline bool
 pfsel_allowed_at_once(const struct pfsel_app *const app, const kuid_t uid,
@@ -36,7 +37,8 @@ pfsel_allowed_at_once(const struct pfsel_app *const app, const kuid_t uid,
 	if (!pfsel_policy_any())
 		return true;
 	*epoch = pfsel_recent_epoch();
-	return pfsel_recent_allowed(pfsel_app_id(app), uid, request, *epoch);
+	return pfsel_recent_prefix_allowed(pfsel_app_id(app), uid, request,
+					   *epoch);
 }
 
 /**
@@ -46,8 +48,9 @@ pfsel_allowed_at_once(const struct pfsel_app *const app, const kuid_t uid,
  * @request: what it is.
  *
  * A request this CPU allowed plainly in the current epoch is allowed
- * again at once; this part is inline, since it is all that most decided
- * calls cost.  Everything else is pfsel_decide_fully()'s.
+ * again at once; the lookup of its prefix's entry is inline, since it is
+ * all that most decided calls cost.  Everything else is
+ * pfsel_decide_fully()'s.
  *
  * When the decision is "ask", a task (@subject->task) waits for its
  * agent's answer (ask.c); an inbound connection, decided in softirq, can

@@ -9,16 +9,21 @@
  * unprivileged user bind-mount any file over /usr/bin/firefox in a mount
  * namespace of their own.  A path therefore only counts if it names the
  * same file when looked up from the root of the init process, that is, as
- * the administrator who wrote the policy sees the system.  Otherwise the
- * application is unnamed, and only rules for "*" match it.
+ * the administrator who wrote the policy sees the system.  A file that a
+ * mount namespace shows at a path init does not know (a Flatpak's /app)
+ * is named by where init's own mounts reach it (mounts.c), with the same
+ * proof.  Otherwise the application is unnamed, and only rules for "*"
+ * match it.
  *
  * A script is worse: the kernel runs the interpreter and hands it the
  * script's *name*, which the interpreter opens later.  Whoever controls a
  * symbolic link on the way, or a mount namespace, can make that name
  * another file by then, and the other script would run as the one the
  * kernel named.  So the script identity is given only when the name holds
- * no symbolic link and names the very file executed (else the process is
- * the interpreter run by hand: no script), and until the interpreter has
+ * no symbolic link, names the very file executed, and no one but root and
+ * the owners of its folders can make it lead elsewhere (name_is_root_s():
+ * not in a user namespace of the user's making); else the process is the
+ * interpreter run by hand, without the script.  Until the interpreter has
  * opened that file, an open of another file by the script's path fails.
  * A handler that passes the file itself (binfmt_misc's "O" and "C" flags)
  * leaves nothing to race.
@@ -31,59 +36,99 @@
 #include <linux/cred.h>
 #include <linux/dcache.h>
 #include <linux/fs.h>
+#include <linux/fs_struct.h>
 #include <linux/lsm_hooks.h>
 #include <linux/namei.h>
 #include <linux/path.h>
 #include <linux/slab.h>
+#include <linux/user_namespace.h>
 
 #include "app.h"
 #include "audit.h"
 #include "common.h"
 #include "cred.h"
 #include "exec.h"
+#include "mounts.h"
 #include "protect.h"
 #include "setup.h"
 
-/* Tells whether @name, looked up from init's root, is @file itself. */
-static bool names_file_for_init(const char *const name,
-				const struct file *const file)
+/* What init finds at a path: the file executed, another, or nothing. */
+enum init_finds {
+	INIT_FINDS_FILE,
+	INIT_FINDS_OTHER,
+	INIT_FINDS_NOTHING,
+};
+
+/* What @name, looked up from init's root, leads to. */
+static enum init_finds init_finds(const char *const name,
+				  const struct file *const file)
 {
+	enum init_finds finds = INIT_FINDS_NOTHING;
 	struct path root, found;
-	bool same = false;
 
 	if (!pfsel_init_root(&root))
-		return false;
+		return INIT_FINDS_NOTHING;
 
 	if (!vfs_path_lookup(root.dentry, root.mnt, name, 0, &found)) {
-		same = d_backing_inode(found.dentry) == file_inode(file);
+		finds = d_backing_inode(found.dentry) == file_inode(file) ?
+				INIT_FINDS_FILE :
+				INIT_FINDS_OTHER;
 		path_put(&found);
 	}
 	path_put(&root);
-	return same;
+	return finds;
 }
 
 /*
- * Sets *@name to the path of @file, or to NULL when it cannot be named:
- * unreachable, deleted, too long, or not the same file as init sees.
+ * Sets *@name to the path of @file from init's root, or to NULL when it
+ * cannot be named; and, when @seen is not NULL and the name is not the
+ * process's own path of @file, *@seen to that path (else NULL).
+ *
+ * The process's own path comes first, and is the name when init finds
+ * this very file there: every ordinary program is named so, for the cost
+ * of one lookup, as it always was.  When init finds another file there,
+ * the process runs in a mount namespace that shows something else at a
+ * path init knows (a mount over a path a policy may name): unnamed, as it
+ * always was.  Only when init finds nothing there (a Flatpak's /app, a
+ * path of a mount namespace's own root) or the path cannot be written (a
+ * detached mount) is the file named by where init's mounts reach it
+ * (mounts.c), and unnamed if none does.  Deleted files, files too deep to
+ * write and files that init reaches under no name are unnamed.
  */
-static int name_file(const struct file *const file, char **const name)
+static int name_file(const struct file *const file, char **const name,
+		     char **const seen)
 {
+	enum init_finds finds = INIT_FINDS_NOTHING;
 	char *buf, *path;
+	int err;
 
 	*name = NULL;
+	if (seen)
+		*seen = NULL;
 	buf = __getname();
 	if (!buf)
 		return -ENOMEM;
 	path = d_absolute_path(&file->f_path, buf, PATH_MAX);
-	if (!IS_ERR(path) && names_file_for_init(path, file)) {
+	if (!IS_ERR(path))
+		finds = init_finds(path, file);
+	if (finds == INIT_FINDS_FILE) {
 		*name = kstrdup(path, GFP_KERNEL_ACCOUNT);
-		if (!*name) {
-			__putname(buf);
-			return -ENOMEM;
+		err = *name ? 0 : -ENOMEM;
+	} else if (finds == INIT_FINDS_OTHER) {
+		err = 0;
+	} else {
+		err = pfsel_mounts_name(file, name);
+		if (!err && *name && seen && !IS_ERR(path)) {
+			*seen = kstrdup(path, GFP_KERNEL_ACCOUNT);
+			if (!*seen) {
+				kfree(*name);
+				*name = NULL;
+				err = -ENOMEM;
+			}
 		}
 	}
 	__putname(buf);
-	return 0;
+	return err;
 }
 
 /*
@@ -107,11 +152,41 @@ static bool goes_up(const char *name)
 }
 
 /*
+ * Whether @path is the place the exec named @named at: the path the
+ * process's namespace showed (pfsel_app.seen when init names it
+ * elsewhere), else its name.  The identity is a path, not an inode: a
+ * hard link of the script in a folder of the user's is the same inode at
+ * another place (and the user may swap folders on the way to it while
+ * execve() is held, say on a page of a FUSE file of the user's holding
+ * an argument: adv_scriptfix2_test).  In the process's mount namespace
+ * (the initial user namespace's, name_is_root_s()) another dentry at
+ * the same place means root replaced it, or its folder's owner did.  An
+ * unnamed file has no place to compare: any file of its inode will do.
+ */
+static bool is_named_place(const struct path *const path,
+			   const struct pfsel_app *const named)
+{
+	const char *const place = named->seen ?: named->exe;
+	char *buf, *at;
+	bool same;
+
+	if (!place)
+		return true;
+	buf = __getname();
+	if (!buf)
+		return false;
+	at = d_absolute_path(path, buf, PATH_MAX);
+	same = !IS_ERR(at) && !strcmp(at, place);
+	__putname(buf);
+	return same;
+}
+
+/*
  * Tells whether @name, as the interpreter will look it up (from the
  * current directory and root), crosses no symbolic link, goes up no
  * folder, reads as no option (an interpreter takes "-I..." or "-x" for
  * one of its switches, and then runs other code: the old attack on
- * set-user-ID scripts), and is the file executed.
+ * set-user-ID scripts), and is the file executed, at the place executed.
  */
 static bool names_file_plainly(const char *const name,
 			       const struct pfsel_app *const named)
@@ -126,9 +201,95 @@ static bool names_file_plainly(const char *const name,
 		return false;
 	inode = d_backing_inode(path.dentry);
 	same = inode && inode->i_ino == named->ino &&
-	       inode->i_sb->s_dev == named->dev;
+	       inode->i_sb->s_dev == named->dev && is_named_place(&path, named);
 	path_put(&path);
 	return same;
+}
+
+/**
+ * pfsel_exec_shares_fs - Whether another task holds the exec'ing filesystem context
+ *
+ * @bprm: the execve() under way, in the calling task.
+ *
+ * check_unsafe_exec() counts only other processes sharing the fs_struct
+ * (LSM_UNSAFE_SHARE); a thread of the caller holds it too until
+ * de_thread(), which comes after the checks.  Either can chroot() or
+ * chdir() between a check and the new program's first lookups.
+ *
+ * Return: true when some other task holds the caller's fs_struct.
+ */
+bool pfsel_exec_shares_fs(const struct linux_binprm *const bprm)
+{
+	struct fs_struct *const fs = current->fs;
+	bool shared;
+
+	if (bprm->unsafe & LSM_UNSAFE_SHARE)
+		return true;
+	spin_lock(&fs->lock);
+	shared = fs->users != 1;
+	spin_unlock(&fs->lock);
+	return shared;
+}
+
+/*
+ * Whether no one but root and the owners of its folders can make the
+ * script's name lead elsewhere between execve() and the interpreter's
+ * open of it.  The name was found plain (names_file_plainly()): no link,
+ * no "..", from the process's root and current directory.  What it
+ * leads to then depends on:
+ *
+ * - the mounts of the process's mount namespace.  A task of the initial
+ *   user namespace is in one that only a task privileged there can
+ *   change: one of a user's making is owned by a user namespace of the
+ *   user's (and a task that enters that user namespace leaves the
+ *   initial one; joining such a mount namespace from the initial user
+ *   namespace needs CAP_SYS_ADMIN in it), and a user's mount namespaces
+ *   are slaves of the ones they were copied from, so that nothing mounted
+ *   there propagates back.  A user's FUSE mounts (fusermount3) go on
+ *   folders the user may write, the next point's;
+ * - the entries of the folders on the way, which their owners change: a
+ *   folder on a script's way that the user's programs may write makes
+ *   the script theirs to replace anyway (docs/THREAT-MODEL.md, "Not
+ *   defended");
+ * - the process's root and current directory: in the initial user
+ *   namespace only root may chroot(), and the current directory, read
+ *   by a relative name, is moved by another task holding the fs_struct
+ *   (a clone(CLONE_FS) sibling, a thread until de_thread());
+ * - for a relative name, the mounts and folders below the current
+ *   directory, which need not be the process's own: fchdir() to a
+ *   descriptor a task in a mount namespace of the user's sent, or chdir()
+ *   through /proc/PID/cwd of such a task, puts it in a tree the user
+ *   mounts and renames at will (adv_scriptfix_test).  path_is_under()
+ *   says whether it is reached from the process's root through the
+ *   process's own mounts; a mount of another namespace (or one detached
+ *   by open_tree()) has a chain of parents that never meets them.
+ *
+ * In a user namespace other than the initial one (a sandbox's bwrap,
+ * unshare, a rootless container) any of the process's own tasks may
+ * mount over a folder on the way, or rename one of a tmpfs of its own,
+ * and put a symbolic link there: the interpreter would open the user's
+ * file under the script's name at another path, which hook_file_open()
+ * cannot tell from any other open.  So there, and for a relative name
+ * whose directory another task can move, the process is the interpreter
+ * run by hand, without the script.
+ */
+static bool name_is_root_s(const struct linux_binprm *const bprm)
+{
+	struct path root, pwd;
+	bool own;
+
+	if (bprm->cred->user_ns != &init_user_ns)
+		return false;
+	if (bprm->filename[0] == '/')
+		return true;
+	if (pfsel_exec_shares_fs(bprm))
+		return false;
+	get_fs_root(current->fs, &root);
+	get_fs_pwd(current->fs, &pwd);
+	own = path_is_under(&pwd, &root);
+	path_put(&pwd);
+	path_put(&root);
+	return own;
 }
 
 static void set_cred_app(const struct cred *const cred,
@@ -150,18 +311,20 @@ static void set_cred_app(const struct cred *const cred,
 static int hook_bprm_creds_for_exec(struct linux_binprm *const bprm)
 {
 	struct pfsel_app *app;
-	char *exe;
+	char *exe, *seen;
 	int err;
 
-	err = name_file(bprm->file, &exe);
+	err = name_file(bprm->file, &exe, &seen);
 	if (err)
 		return err;
 	app = pfsel_app_alloc();
 	if (!app) {
 		kfree(exe);
+		kfree(seen);
 		return -ENOMEM;
 	}
 	app->exe = exe;
+	app->seen = seen;
 	app->ino = file_inode(bprm->file)->i_ino;
 	app->dev = file_inode(bprm->file)->i_sb->s_dev;
 	app->root_started = pfsel_cred_root_since_exec(current_cred());
@@ -182,14 +345,14 @@ static int identify_script(struct linux_binprm *const bprm)
 {
 	struct pfsel_app *const first = pfsel_cred(bprm->cred)->app;
 	struct pfsel_app *app;
-	char *exe, *script = NULL;
+	char *exe, *script = NULL, *seen = NULL;
 	bool has_script = true;
 	int err;
 
 	if (bprm->interp == bprm->filename || !first)
 		return 0;
 
-	err = name_file(bprm->file, &exe);
+	err = name_file(bprm->file, &exe, NULL);
 	if (err)
 		return err;
 	/*
@@ -199,12 +362,17 @@ static int identify_script(struct linux_binprm *const bprm)
 	 * name as an argument, which perl or bash open (and read as their
 	 * options) without looking at the descriptor.
 	 */
-	if (!names_file_plainly(bprm->filename, first))
+	if (!names_file_plainly(bprm->filename, first) ||
+	    !name_is_root_s(bprm))
 		has_script = false;
 	if (first->exe && has_script) {
 		script = kstrdup(first->exe, GFP_KERNEL_ACCOUNT);
-		if (!script) {
+		/* The interpreter opens the name it was given, not init's. */
+		if (script && first->seen)
+			seen = kstrdup(first->seen, GFP_KERNEL_ACCOUNT);
+		if (!script || (first->seen && !seen)) {
 			kfree(exe);
+			kfree(script);
 			return -ENOMEM;
 		}
 	}
@@ -212,10 +380,12 @@ static int identify_script(struct linux_binprm *const bprm)
 	if (!app) {
 		kfree(exe);
 		kfree(script);
+		kfree(seen);
 		return -ENOMEM;
 	}
 	app->exe = exe;
 	app->script = script;
+	app->seen = seen;
 	app->has_script = has_script;
 	app->ino = first->ino;
 	app->dev = first->dev;
@@ -259,8 +429,10 @@ static int refuse_script_path(void)
  * the file executed settles it; an open before that of another file at
  * the script's path means the name was made to lead elsewhere since exec
  * (a mount over it in the process's own mount namespace): refused, or the
- * other file would run as the script.  The refusal's record names the
- * script (its path): every script identity is watched so.
+ * other file would run as the script.  The path compared is the one the
+ * process's namespace showed at exec (@seen when init names the script
+ * otherwise), as the opened file's path is.  The refusal's record names
+ * the script (init's name): every script identity is watched so.
  */
 static int hook_file_open(struct file *const file)
 {
@@ -281,7 +453,7 @@ static int hook_file_open(struct file *const file)
 	if (!buf)
 		return -ENOMEM;
 	path = d_absolute_path(&file->f_path, buf, PATH_MAX);
-	refused = !IS_ERR(path) && !strcmp(path, app->script);
+	refused = !IS_ERR(path) && !strcmp(path, app->seen ?: app->script);
 	__putname(buf);
 	return refused ? refuse_script_path() : 0;
 }

@@ -46,6 +46,9 @@
 #include "app.h"
 #include "hostmap.h"
 
+/* The last pair's id (struct pfsel_host): every namespace's, one count. */
+static atomic64_t pfsel_host_ids = ATOMIC64_INIT(0);
+
 /**
  * struct pfsel_host - One name learned for one address, charged to one uid
  *
@@ -57,6 +60,9 @@
  * @expires: jiffies when the answer's TTL, clamped, runs out.
  * @stamp: the table's stamp when it was last learned: the newest name of
  *	   an address has the largest.
+ * @id: the pair's identity, never another's, never reused (a 64-bit
+ *	count from 1), for readers that keep what they worked out from
+ *	@name (decide.c keeps its name class per CPU: classcache.c).
  * @teacher: the resolver that taught it (a reference to its application,
  *	     under the lock; readers never look at it).
  * @uid: whom it is charged to; readers put that uid's names first.
@@ -75,6 +81,7 @@ struct pfsel_host {
 	struct pfsel_host_owner *owner;
 	unsigned long expires;
 	unsigned long stamp;
+	u64 id;
 	struct pfsel_host_teacher teacher;
 	kuid_t uid;
 	u8 addr[16];
@@ -394,8 +401,15 @@ static void set_teacher(struct pfsel_host *const host,
  * holding the most.  Without memory the pair is not learned.
  *
  * Context: any; may sleep only if @gfp allows it.
+ *
+ * Return: true when the table changed what a request may see: a pair
+ * added, a pair learned again (its expiry moved, perhaps sooner, and it
+ * is the newest of its address now, which moves which of the address's
+ * names a request sees), or pairs pushed out to make room, even when the
+ * new one then fails.  False when nothing a request sees changed (an
+ * untrusted teacher; only expired pairs dropped, which no request sees).
  */
-void pfsel_hostmap_learn(struct pfsel_hostmap *const map, const u8 addr[16],
+bool pfsel_hostmap_learn(struct pfsel_hostmap *const map, const u8 addr[16],
 			 const char *const name, const u32 ttl,
 			 const kuid_t uid,
 			 const struct pfsel_host_teacher *const teacher,
@@ -410,10 +424,11 @@ void pfsel_hostmap_learn(struct pfsel_hostmap *const map, const u8 addr[16],
 	struct hlist_node *next;
 	unsigned long now, expires;
 	unsigned int names = 0;
+	bool changed = false;
 	size_t size;
 
 	if (!map || !len || len > PFSEL_HOST_NAME_MAX)
-		return;
+		return false;
 	bucket = bucket_of(map, addr);
 	size = struct_size(host, name, len + 1);
 	if (gfpflags_allow_blocking(gfp))
@@ -440,6 +455,7 @@ void pfsel_hostmap_learn(struct pfsel_hostmap *const map, const u8 addr[16],
 			list_move_tail(&host->lru, &map->lru);
 			list_move_tail(&host->owned, &host->owner->pairs);
 			bump(map, PFSEL_HOSTMAP_REFRESHED);
+			changed = true;
 			goto out;
 		}
 		names++;
@@ -449,7 +465,13 @@ void pfsel_hostmap_learn(struct pfsel_hostmap *const map, const u8 addr[16],
 
 	if (!fresh && !gfpflags_allow_blocking(gfp))
 		fresh = kmalloc(size, gfp | __GFP_NOWARN);
-	owner = fresh ? make_room(map, uid, oldest, names, now) : NULL;
+	if (fresh) {
+		/* Making room may push pairs out, whatever follows. */
+		changed = true;
+		owner = make_room(map, uid, oldest, names, now);
+	} else {
+		owner = NULL;
+	}
 	if (!owner) {
 		bump(map, PFSEL_HOSTMAP_NOMEM);
 		goto out;
@@ -462,6 +484,7 @@ void pfsel_hostmap_learn(struct pfsel_hostmap *const map, const u8 addr[16],
 	set_teacher(host, teacher);
 	host->expires = expires;
 	host->stamp = ++map->stamp;
+	host->id = atomic64_inc_return(&pfsel_host_ids);
 	memcpy(host->addr, addr, 16);
 	host->len = len;
 	memcpy(host->name, name, len);
@@ -475,6 +498,7 @@ void pfsel_hostmap_learn(struct pfsel_hostmap *const map, const u8 addr[16],
 out:
 	spin_unlock_bh(&map->lock);
 	kfree(fresh);
+	return changed;
 }
 
 /**
@@ -613,8 +637,14 @@ int pfsel_hostmap_names(const struct pfsel_hostmap *const map,
 	n = collect(map, addr, uid, found);
 	for (i = 0; i < n;) {
 		const struct pfsel_host *const host = found[i++];
+		const struct pfsel_hostmap_name name = {
+			.name = host->name,
+			.len = host->len,
+			.id = host->id,
+			.expires = READ_ONCE(host->expires),
+		};
 
-		if (!fn(host->name, host->len, arg))
+		if (!fn(&name, arg))
 			break;
 	}
 	rcu_read_unlock();
@@ -628,18 +658,18 @@ struct format_state {
 };
 
 /* Appends one name, after a ',', if it fits whole with the final NUL. */
-static bool format_one(const char *const name, const size_t len,
+static bool format_one(const struct pfsel_hostmap_name *const name,
 		       void *const arg)
 {
 	struct format_state *const st = arg;
 	const size_t sep = st->len ? 1 : 0;
 
-	if (st->len + sep + len >= st->size)
+	if (st->len + sep + name->len >= st->size)
 		return false;
 	if (sep)
 		st->buf[st->len++] = ',';
-	memcpy(st->buf + st->len, name, len);
-	st->len += len;
+	memcpy(st->buf + st->len, name->name, name->len);
+	st->len += name->len;
 	st->buf[st->len] = '\0';
 	return true;
 }
@@ -668,7 +698,7 @@ size_t pfsel_hostmap_format(const struct pfsel_hostmap *const map,
 	return st.len;
 }
 
-static bool stop_at_first(const char *const name, const size_t len,
+static bool stop_at_first(const struct pfsel_hostmap_name *const name,
 			  void *const arg)
 {
 	return false;

@@ -136,16 +136,33 @@ struct pfsel_host_teacher {
  */
 typedef bool (*pfsel_hostmap_trust_fn)(const struct pfsel_host_teacher *t);
 
-/*
- * Called with a name the kernel knows for an address: @name is @len
- * characters and NUL-terminated, valid only during the call.  Returns
- * false to stop the walk.
+/**
+ * struct pfsel_hostmap_name - A name known for an address, as a walk gives it
+ * @name: NUL-terminated, valid only during the call
+ * @len: its length
+ * @id: the pair's identity, which no other pair, in any namespace, ever
+ *	has (a pair learned again keeps it, with its name): what a reader
+ *	works out from @name alone it may keep under @id
+ * @expires: jiffies when its TTL runs out, as the walk read it: from then
+ *	     on no walk gives it (unless it is learned again first)
  */
-typedef bool (*pfsel_hostmap_fn)(const char *name, size_t len, void *arg);
+struct pfsel_hostmap_name {
+	const char *name;
+	size_t len;
+	u64 id;
+	unsigned long expires;
+};
+
+/*
+ * Called with each name the kernel knows for an address.  Returns false
+ * to stop the walk.
+ */
+typedef bool (*pfsel_hostmap_fn)(const struct pfsel_hostmap_name *name,
+				 void *arg);
 
 void pfsel_hostmap_init(struct pfsel_hostmap *map);
 void pfsel_hostmap_clear(struct pfsel_hostmap *map);
-void pfsel_hostmap_learn(struct pfsel_hostmap *map, const u8 addr[16],
+bool pfsel_hostmap_learn(struct pfsel_hostmap *map, const u8 addr[16],
 			 const char *name, u32 ttl, kuid_t uid,
 			 const struct pfsel_host_teacher *teacher,
 			 pfsel_hostmap_trust_fn trusted, gfp_t gfp);

@@ -9,6 +9,7 @@
 
 #include <kunit/resource.h>
 #include <kunit/test.h>
+#include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -132,13 +133,14 @@ struct test_names {
 	char name[TEST_MAX_SEEN][PFSEL_HOST_NAME_MAX + 1];
 };
 
-static bool collect(const char *const name, const size_t len, void *const arg)
+static bool collect(const struct pfsel_hostmap_name *const name,
+		    void *const arg)
 {
 	struct test_names *const seen = arg;
 
-	if (seen->n < TEST_MAX_SEEN && len <= PFSEL_HOST_NAME_MAX) {
-		memcpy(seen->name[seen->n], name, len);
-		seen->name[seen->n][len] = '\0';
+	if (seen->n < TEST_MAX_SEEN && name->len <= PFSEL_HOST_NAME_MAX) {
+		memcpy(seen->name[seen->n], name->name, name->len);
+		seen->name[seen->n][name->len] = '\0';
 	}
 	seen->n++;
 	return seen->n != seen->stop_after;
@@ -693,6 +695,117 @@ static void hostmap_test_untrusted_teaches_nothing(struct kunit *test)
 			   "late.example");
 }
 
+/*
+ * What the recent allows (recent.c) rely on: a decision that looked at
+ * an address's names holds until the first of them expires, or until a
+ * learning that pfsel_hostmap_learn() reports (resolver.c starts a new
+ * epoch then).  So a learning it does not report must leave every walk
+ * of the address as it was: the same names, none expiring sooner.
+ */
+
+/* The names a walk gives and the first expiry among them. */
+struct test_walk {
+	struct test_names names;
+	unsigned long first;
+};
+
+static bool walk_one(const struct pfsel_hostmap_name *const name,
+		     void *const arg)
+{
+	struct test_walk *const walk = arg;
+
+	if (!walk->names.n || time_before(name->expires, walk->first))
+		walk->first = name->expires;
+	return collect(name, &walk->names);
+}
+
+static struct test_walk *walk_for(struct kunit *test,
+				  const struct pfsel_hostmap *map,
+				  const u8 addr[16], const kuid_t uid)
+{
+	struct test_walk *walk = kunit_kzalloc(test, sizeof(*walk), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, walk);
+	pfsel_hostmap_names(map, addr, uid, walk_one, walk);
+	return walk;
+}
+
+static bool same_walk(const struct test_walk *const a,
+		      const struct test_walk *const b)
+{
+	unsigned int i;
+
+	if (a->names.n != b->names.n)
+		return false;
+	for (i = 0; i < a->names.n && i < TEST_MAX_SEEN; i++)
+		if (strcmp(a->names.name[i], b->names.name[i]))
+			return false;
+	return true;
+}
+
+/*
+ * A pair learned again with a shorter TTL (its upstream's TTL lowered, as
+ * before a move) expires sooner: an allow the recent allows keep until
+ * the old expiry outlives the name by up to a day.  Found by the cache
+ * adversary read of wt-perf: the learning is not reported.
+ */
+static void hostmap_test_shorter_ttl_again_is_reported(struct kunit *test)
+{
+	struct pfsel_hostmap *map = new_map(test);
+	struct test_walk *before, *after;
+	bool reported;
+	u8 a[16];
+
+	v4(a, 0xc0000241);
+	KUNIT_ASSERT_TRUE(test, pfsel_hostmap_learn(map, a, "www.example.org",
+						    86400, RESOLVER, &resolver,
+						    trusted, GFP_KERNEL));
+	before = walk_for(test, map, a, USER);
+	reported = pfsel_hostmap_learn(map, a, "www.example.org", 60, RESOLVER,
+				       &resolver, trusted, GFP_KERNEL);
+	after = walk_for(test, map, a, USER);
+	/* The control: the name is there, and expires with the new TTL. */
+	KUNIT_ASSERT_EQ(test, before->names.n, 1);
+	KUNIT_ASSERT_EQ(test, after->names.n, 1);
+	KUNIT_EXPECT_TRUE(test, time_before(after->first, before->first));
+	/* The attack: nothing tells the recent allows. */
+	KUNIT_EXPECT_TRUE(test, reported);
+}
+
+/*
+ * An address with more names than a walk gives (PFSEL_HOSTS_PER_ADDR; a
+ * shared host's, taught by several uids): a pair of another uid learned
+ * again becomes the newest and enters the walk, and the oldest shown
+ * leaves it.  A "deny ... host" name coming in, or the "allow ... host"
+ * name going out, changes the decision; the recent allows keep the old
+ * one, since neither a walked name expired nor a learning was reported.
+ * Found by the cache adversary read of wt-perf.
+ */
+static void hostmap_test_refresh_into_the_walk_is_reported(struct kunit *test)
+{
+	struct pfsel_hostmap *map = new_map(test);
+	struct test_walk *before, *after;
+	bool reported;
+	u8 a[16];
+
+	v4(a, 0xc0000242);
+	/* The resolver's own name first, the oldest; then another user's 8. */
+	learn(map, a, "deny.example", 300);
+	names_of_one(map, OTHER, a, "n%u.example", PFSEL_HOSTS_PER_ADDR);
+	before = walk_for(test, map, a, USER);
+	reported = pfsel_hostmap_learn(map, a, "deny.example", 300, RESOLVER,
+				       &resolver, trusted, GFP_KERNEL);
+	after = walk_for(test, map, a, USER);
+	/* The control: the user's walk shows the refreshed name now. */
+	KUNIT_ASSERT_EQ(test, before->names.n, PFSEL_HOSTS_PER_ADDR);
+	KUNIT_ASSERT_EQ(test, after->names.n, PFSEL_HOSTS_PER_ADDR);
+	KUNIT_EXPECT_STREQ(test, before->names.name[0], "n7.example");
+	KUNIT_EXPECT_STREQ(test, after->names.name[0], "deny.example");
+	KUNIT_EXPECT_FALSE(test, same_walk(before, after));
+	/* The attack: nothing tells the recent allows. */
+	KUNIT_EXPECT_TRUE(test, reported);
+}
+
 static struct kunit_case hostmap_test_cases[] = {
 	KUNIT_CASE(hostmap_test_learn_lookup),
 	KUNIT_CASE(hostmap_test_newest_first),
@@ -708,6 +821,8 @@ static struct kunit_case hostmap_test_cases[] = {
 	KUNIT_CASE(hostmap_test_global_bound),
 	KUNIT_CASE(hostmap_test_forget_untrusted),
 	KUNIT_CASE(hostmap_test_untrusted_teaches_nothing),
+	KUNIT_CASE(hostmap_test_shorter_ttl_again_is_reported),
+	KUNIT_CASE(hostmap_test_refresh_into_the_walk_is_reported),
 	{}
 };
 

@@ -302,7 +302,12 @@ static int decide_hdrincl(struct socket *const sock, struct msghdr *const msg)
 static int hook_socket_sendmsg(struct socket *const sock,
 			       struct msghdr *const msg, const int size)
 {
-	struct pfsel_request request;
+	/*
+	 * Read only once pfsel_classify_sendmsg() has cleared and filled it:
+	 * the compiler's clearing of every stack variable would clear it
+	 * twice on every addressed send.
+	 */
+	struct pfsel_request request __uninitialized;
 	int err = 0;
 	u64 start;
 

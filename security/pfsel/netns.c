@@ -19,6 +19,7 @@
 #include "admin.h"
 #include "common.h"
 #include "netns.h"
+#include "recent.h"
 #include "setup.h"
 
 static unsigned int pfsel_net_id __read_mostly;
@@ -158,12 +159,18 @@ static int __net_init pfsel_net_init(struct net *const net)
 	return 0;
 }
 
-/* No socket of the namespace is left to learn or to decide. */
+/*
+ * No socket of the namespace is left to learn or to decide.  The recent
+ * allows are keyed by the namespace's address, which a namespace made
+ * later may be given: its names gone, they start a new epoch, so that no
+ * allow that looked at them answers for the next one there.
+ */
 static void __net_exit pfsel_net_exit(struct net *const net)
 {
 	struct pfsel_net *const pn = net_generic(net, pfsel_net_id);
 
 	pfsel_hostmap_clear(&pn->hosts);
+	pfsel_recent_invalidate();
 }
 
 static struct pernet_operations pfsel_net_ops = {

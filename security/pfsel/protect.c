@@ -46,6 +46,7 @@
 
 #include "app.h"
 #include "audit.h"
+#include "exec.h"
 #include "policy.h"
 #include "policydb.h"
 #include "protect.h"
@@ -88,25 +89,6 @@ static bool under_seccomp_filter(void)
 #else
 	return false;
 #endif
-}
-
-/*
- * Whether no other process or thread holds the calling process's
- * filesystem context: the root checked must be the root the loader finds,
- * and the current directory the one the interpreter opens its script
- * from, but another holder could chroot() or chdir() between the checks
- * and de_thread(), which check_unsafe_exec() does not count as sharing
- * (LSM_UNSAFE_SHARE counts only other processes).
- */
-static bool fs_alone(void)
-{
-	struct fs_struct *const fs = current->fs;
-	bool alone;
-
-	spin_lock(&fs->lock);
-	alone = fs->users == 1;
-	spin_unlock(&fs->lock);
-	return alone;
 }
 
 /*
@@ -165,7 +147,7 @@ static int exec_refusal(struct linux_binprm *const bprm,
 {
 	int err;
 
-	if (bprm->unsafe & LSM_UNSAFE_SHARE || !fs_alone())
+	if (pfsel_exec_shares_fs(bprm))
 		return PFSEL_REFUSED_SHARED_FS;
 	if (under_seccomp_filter())
 		return PFSEL_REFUSED_SECCOMP;

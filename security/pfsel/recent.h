@@ -13,16 +13,18 @@
 #include <linux/atomic.h>
 #include <linux/hash.h>
 #include <linux/interrupt.h>
+#include <linux/jiffies.h>
 #include <linux/percpu.h>
 #include <linux/string.h>
 #include <linux/types.h>
 #include <linux/uidgid.h>
 
 #include "classify.h"
+#include "classcache.h"
 #include "cache_limits.h"
 
 /**
- * struct pfsel_recent - A request that was allowed, as five words
+ * struct pfsel_recent - A request that was allowed, as seven words
  *
  * @epoch: the epoch it was decided in; 0 for an empty entry.
  * @app: id of the application identity (0 for none).
@@ -30,9 +32,41 @@
  *        operation (48-55) and protocol (56-63).
  * @addr_high: the first eight bytes of its address, in memory order.
  * @addr_low: the last eight.
+ * @net: the request's network namespace, whose host names the decision
+ *	 may have looked for (decide.c keeps such an allow when the address
+ *	 had none there).  A namespace that goes starts a new epoch
+ *	 (netns.c), as every learning does (resolver.c), so that another
+ *	 made at its address is never answered for by its allows.  Its two
+ *	 lowest bits (PFSEL_RECENT_LEN_BITS), never set in a pointer to a
+ *	 namespace, hold the length of the block of addresses the entry
+ *	 stands for (enum pfsel_prefix_len).
+ * @expires: jiffies when the first host name the decision looked at
+ *	     expires, from when the entry no longer answers; 0 for none.
  *
  * The words are compared as such: building a key takes a few instructions
  * and stays in registers.
+ *
+ * An entry stands for one address (PFSEL_PREFIX_LEN_128), or for its
+ * whole prefix (an IPv4 address's /24, an IPv6 address's /64:
+ * pfsel_addr_prefix_len()), its address then the prefix's first and the
+ * prefix's length in @net: an allow that depended on no host name, in
+ * policies that each give the whole prefix the address's class
+ * (decide.c).  Every address of the prefix has the same classes in them,
+ * so the same decisions: the allow is the answer of each.
+ *
+ * Why a hit is exact: a lookup builds the key of the request's prefix
+ * (pfsel_recent_prefix_allowed()) or of its address alone
+ * (pfsel_recent_allowed()), and an entry answers only a key equal to its
+ * own, word for word.  The same length is the same mask
+ * (pfsel_prefix_len_mask()), so the same length and first address are
+ * the same block of addresses: an entry answers only for exactly the
+ * prefix or exactly the address it was made for, which holds the
+ * request's address.  So an address's own entry, which may have looked at
+ * its names, never answers for its prefix, though its address may be the
+ * prefix's first; and the entry of an address that is a prefix of its own
+ * (0.0.0.0) never answers for the /24 that starts there (0.0.0.1 to
+ * 0.0.0.255), nor the other way round.  The length is not hashed: a set
+ * is only where a key is kept, and equal keys choose the same set.
  */
 struct pfsel_recent {
 	u64 epoch;
@@ -40,7 +74,15 @@ struct pfsel_recent {
 	u64 call;
 	u64 addr_high;
 	u64 addr_low;
+	u64 net;
+	u64 expires;
 };
+
+/*
+ * The bits of struct pfsel_recent's @net that hold the length, clear in a
+ * pointer to a namespace (recent.c checks its alignment).
+ */
+#define PFSEL_RECENT_LEN_BITS 2
 
 /* PFSEL_RECENT_WAYS entries, the newest first. */
 struct pfsel_recent_set {
@@ -58,7 +100,8 @@ extern atomic64_t pfsel_recent_epochs;
 
 void pfsel_recent_invalidate(void);
 void pfsel_recent_remember(u64 app, kuid_t uid,
-			   const struct pfsel_request *request, u64 epoch);
+			   const struct pfsel_request *request, u64 epoch,
+			   unsigned long expires, bool whole_prefix);
 
 /**
  * pfsel_recent_epoch - The current epoch
@@ -91,11 +134,36 @@ pfsel_recent_key(const u64 app, const kuid_t uid,
 		.app = app,
 		.call = (u64)__kuid_val(uid) | (u64)request->port << 32 |
 			(u64)request->op << 48 | (u64)request->proto << 56,
+		.net = (u64)(unsigned long)request->net | PFSEL_PREFIX_LEN_128,
 	};
 
 	memcpy(&key.addr_high, request->addr, sizeof(key.addr_high));
 	memcpy(&key.addr_low, request->addr + 8, sizeof(key.addr_low));
 	return key;
+}
+
+/**
+ * pfsel_recent_prefix_key - The entry a request's whole prefix would have
+ *
+ * @key: the request's own entry (pfsel_recent_key()): its length,
+ *	 PFSEL_PREFIX_LEN_128, is 0, so @net's low bits are clear.
+ *
+ * Return: @key with the prefix's first address and length; @key itself
+ * when the address is a prefix of its own.
+ */
+static __always_inline struct pfsel_recent
+pfsel_recent_prefix_key(const struct pfsel_recent *const key)
+{
+	/* The words are in memory order, the mask a big-endian number's. */
+	const u64 high = be64_to_cpu((__force __be64)key->addr_high);
+	const u64 low = be64_to_cpu((__force __be64)key->addr_low);
+	const enum pfsel_prefix_len len = pfsel_addr_prefix_len(high, low);
+	struct pfsel_recent prefix = *key;
+
+	prefix.addr_low &= (__force u64)cpu_to_be64(pfsel_prefix_len_mask(len));
+	BUILD_BUG_ON(PFSEL_PREFIX_LEN_128 != 0);
+	prefix.net |= len;
+	return prefix;
 }
 
 /**
@@ -141,36 +209,83 @@ pfsel_recent_same(const struct pfsel_recent *const entry,
 	/* The low address word first: it differs most often. */
 	return entry->addr_low == key->addr_low &&
 	       entry->addr_high == key->addr_high && entry->call == key->call &&
-	       entry->app == key->app && entry->epoch == key->epoch;
+	       entry->app == key->app && entry->net == key->net &&
+	       entry->epoch == key->epoch;
 }
 
 /**
- * pfsel_recent_allowed - Tell whether a request was just allowed
+ * pfsel_recent_answers - Tell whether an entry of the request still answers
+ *
+ * @entry: an entry of a table.
+ * @key: the request's key.
+ *
+ * Return: true if @entry is of the request, and no host name its
+ * decision looked at has expired.
+ */
+static __always_inline bool
+pfsel_recent_answers(const struct pfsel_recent *const entry,
+		     const struct pfsel_recent *const key)
+{
+	return pfsel_recent_same(entry, key) &&
+	       (!entry->expires ||
+		time_before(jiffies, (unsigned long)entry->expires));
+}
+
+/**
+ * pfsel_recent_held - Tell whether a CPU's tables answer a key
+ *
+ * @tables: the CPU's tables.
+ * @key: the key.
+ *
+ * Return: true if the set of @key holds an entry that answers it.
+ */
+static __always_inline bool
+pfsel_recent_held(struct pfsel_recent_tables *const tables,
+		  const struct pfsel_recent *const key)
+{
+	const struct pfsel_recent *const ways =
+		pfsel_recent_set(tables, key)->ways;
+
+	BUILD_BUG_ON(PFSEL_RECENT_WAYS != 4);
+	return pfsel_recent_answers(&ways[0], key) ||
+	       pfsel_recent_answers(&ways[1], key) ||
+	       pfsel_recent_answers(&ways[2], key) ||
+	       pfsel_recent_answers(&ways[3], key);
+}
+
+/**
+ * pfsel_recent_prefix_allowed - Tell whether a request's prefix was just
+ *				 allowed
  *
  * @app: id of the subject's application identity, or 0.
  * @uid: the subject's real uid.
  * @request: the request.
  * @epoch: pfsel_recent_epoch(), read before anything else.
  *
- * Return: true if this CPU allowed the same request in this epoch.
+ * The entry of the request's prefix: where a policy draws no line inside a
+ * network and no host rule applies, the only kind its allows have.  Inline
+ * in every hook; the address's own entry is pfsel_recent_allowed()'s, out
+ * of line, so that the hooks keep no second key in their registers.
+ *
+ * Return: true if this CPU allowed a request of the same prefix, for the
+ * whole prefix, in this epoch.
  */
 static __always_inline bool
-pfsel_recent_allowed(const u64 app, const kuid_t uid,
-		     const struct pfsel_request *const request, const u64 epoch)
+pfsel_recent_prefix_allowed(const u64 app, const kuid_t uid,
+			    const struct pfsel_request *const request,
+			    const u64 epoch)
 {
 	const struct pfsel_recent key =
 		pfsel_recent_key(app, uid, request, epoch);
-	const struct pfsel_recent *ways;
-	bool hit;
+	const struct pfsel_recent prefix = pfsel_recent_prefix_key(&key);
+	const bool hit =
+		pfsel_recent_held(get_cpu_ptr(&pfsel_recent_tables), &prefix);
 
-	ways = pfsel_recent_set(get_cpu_ptr(&pfsel_recent_tables), &key)->ways;
-	BUILD_BUG_ON(PFSEL_RECENT_WAYS != 4);
-	hit = pfsel_recent_same(&ways[0], &key) ||
-	      pfsel_recent_same(&ways[1], &key) ||
-	      pfsel_recent_same(&ways[2], &key) ||
-	      pfsel_recent_same(&ways[3], &key);
 	put_cpu_ptr(&pfsel_recent_tables);
 	return hit;
 }
+
+bool pfsel_recent_allowed(u64 app, kuid_t uid,
+			  const struct pfsel_request *request, u64 epoch);
 
 #endif /* _SECURITY_PFSEL_RECENT_H */

@@ -88,6 +88,7 @@
 #include "netns.h"
 #include "policy.h"
 #include "queries.h"
+#include "recent.h"
 #include "resolver.h"
 #include "setup.h"
 
@@ -225,8 +226,15 @@ static void learn_binding(const struct pfsel_dns_binding *const b,
 		pfsel_hostmap_count(ctx->hosts, PFSEL_HOSTMAP_UNVOUCHED);
 		return;
 	}
-	pfsel_hostmap_learn(ctx->hosts, b->addr, b->name, b->ttl, ctx->uid,
-			    &ctx->teacher, resolver_trusted, ctx->gfp);
+	/*
+	 * The recent allows keep allows that looked at host names (decide.c)
+	 * while the names they saw do not expire and the table does not
+	 * change what a request sees: a learning that changed it starts a
+	 * new epoch.
+	 */
+	if (pfsel_hostmap_learn(ctx->hosts, b->addr, b->name, b->ttl, ctx->uid,
+				&ctx->teacher, resolver_trusted, ctx->gfp))
+		pfsel_recent_invalidate();
 }
 
 /*

@@ -14,6 +14,7 @@
 #include "common.h"
 #include "cred.h"
 #include "exec.h"
+#include "mounts.h"
 #include "net.h"
 #include "resolver.h"
 #include "setup.h"
@@ -39,6 +40,7 @@ static int __init pfsel_init(void)
 	pfsel_avc_init();
 	pfsel_add_cred_hooks();
 	pfsel_add_exec_hooks();
+	pfsel_add_mounts_hooks();
 	pfsel_add_net_hooks();
 	pfsel_add_multipath_hooks();
 	pfsel_add_resolver_hooks();

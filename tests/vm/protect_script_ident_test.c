@@ -37,10 +37,20 @@
  * not catch the switch: identify_script() sets script_opened for
  * have_execfd, so nothing checks what the interpreter opens.
  *
- * Controls: the same handler, the script by its plain name, runs itself
+ * Since a script is named only in the initial user namespace (exec.c,
+ * name_is_root_s(): in one of the user's making the user can make the
+ * name lead elsewhere), an exec through the user namespace's own
+ * handler gives no script identity at all: the attack finds perl run by
+ * hand.  So each case is run twice: through the attacker's handler (no
+ * script, whatever the name), and through the same handler registered
+ * by root in the initial namespace's binfmt_misc, where pfuser1's exec
+ * is named and only the name's check stops the attack.
+ *
+ * Controls: root's handler, the script by its plain name, runs itself
  * (its connection is heard as "perl": the handler is in use and the
- * identity is the script's); without the handler the dash name gets no
- * script identity (protect_script_ident_test).
+ * identity is the script's); the attacker's handler, the same plain
+ * name, is perl run by hand (heard nothing); without a handler the dash
+ * name gets no script identity (protect_script_ident_test).
  *
  * Policy: policies/protect_script_1001.pfw (protect_script_test's).
  */
@@ -76,7 +86,41 @@ struct ident_case {
 	const char *flags; /* the handler's flags: "", "O", "C"; NULL: none */
 	const char *interp; /* the handler's interpreter; NULL: perl */
 	bool cwd_switch; /* execve() from a thread with its own current dir */
+	bool roots; /* the handler root's, in the initial namespace */
 };
+
+#define ROOT_BINFMT "/tmp/pfsel-ident-root"
+
+/*
+ * As root: the handler of @c (magic "#!" and its interpreter, its flags)
+ * in the initial user namespace's binfmt_misc, mounted at ROOT_BINFMT;
+ * with @on false, removed and unmounted.  0, or -1.
+ */
+static int roots_handler(const struct ident_case *const c, bool on)
+{
+	const char *const interp = c->interp ? c->interp : PERL;
+	char magic[64], rule[512], hex[4 * sizeof(magic) + 1];
+	size_t i;
+
+	if (!on) {
+		int err = pfsel_write_file(ROOT_BINFMT "/pfsel-ident", "-1");
+
+		return umount(ROOT_BINFMT) || err ? -1 : 0;
+	}
+	snprintf(magic, sizeof(magic), "#!%s", interp);
+	for (i = 0; magic[i]; i++)
+		snprintf(hex + 4 * i, 5, "\\x%02x", (unsigned char)magic[i]);
+	snprintf(rule, sizeof(rule), ":pfsel-ident:M::%s::%s:%s", hex, interp,
+		 c->flags);
+	if ((mkdir(ROOT_BINFMT, 0700) && errno != EEXIST) ||
+	    mount("binfmt_misc", ROOT_BINFMT, "binfmt_misc", 0, NULL))
+		return -1;
+	if (pfsel_write_file(ROOT_BINFMT "/register", rule)) {
+		umount(ROOT_BINFMT);
+		return -1;
+	}
+	return 0;
+}
 
 
 /*
@@ -175,7 +219,7 @@ static int exec_with_program_on_stdin(void *arg)
 	     (symlink("/proc/self/cwd/protected.sh", ATTACKER "/lnk") &&
 	      errno != EEXIST)))
 		return SETUP_FAILED;
-	if (c->flags) {
+	if (c->flags && !c->roots) {
 		/* A user namespace only: the root stays init's. */
 		if (pfsel_enter_userns(0))
 			return SETUP_FAILED;
@@ -230,37 +274,90 @@ FIXTURE_TEARDOWN(script_ident)
 				"rm -rf " SCRIPT_DIR " " ATTACKER);
 }
 
-#define RUN(name_, flags_, said)                                       \
+/*
+ * Runs @c as pfuser1 (exec_with_program_on_stdin()), with root's handler
+ * in place for the time of it when c->roots; what the listener heard in
+ * @said.  The status, or SETUP_FAILED when root's handler failed.
+ */
+static int run_case(struct __test_metadata *_metadata, int listener,
+		    const struct ident_case *c, char *said, size_t size)
+{
+	int status = SETUP_FAILED;
+
+	said[0] = '\0';
+	if (c->roots && roots_handler(c, true)) {
+		TH_LOG("root's handler could not be registered: %s",
+		       strerror(errno));
+		return status;
+	}
+	status = pfsel_run_as(PFSEL_UID1, exec_with_program_on_stdin,
+			      (void *)c);
+	if (c->roots && roots_handler(c, false))
+		TH_LOG("root's handler could not be removed: %s",
+		       strerror(errno));
+	protect_script_heard(listener, said, size);
+	TH_LOG("%s%s (binfmt_misc flags %s, %s): status %d, heard \"%s\"",
+	       c->name, c->cwd_switch ? ", thread with its own cwd" : "",
+	       c->flags ? c->flags : "-, none",
+	       !c->flags ? "no handler" :
+	       c->roots  ? "root's handler" : "the attacker's handler",
+	       status, said);
+	return status;
+}
+
+#define RUN_CASE(name_, flags_, interp_, cwd_, roots_, said)             \
 	({                                                                 \
-		struct ident_case c_ = { name_, flags_, NULL, false };                  \
-		int status_ = pfsel_run_as(PFSEL_UID1,                     \
-					   exec_with_program_on_stdin, &c_); \
-		protect_script_heard(self->listener, said, sizeof(said)); \
-		TH_LOG("%s (binfmt_misc flags %s): status %d, heard \"%s\"", \
-		       name_, c_.flags ? c_.flags : "-, none", status_,  \
-		       said);                                              \
-		status_;                                                   \
+		const struct ident_case c_ = { name_, flags_, interp_, cwd_, \
+					       roots_ };                   \
+		run_case(_metadata, self->listener, &c_, said, sizeof(said)); \
 	})
+/* perl; ROOTS: root's handler (true) or the attacker's (false). */
+#define RUN(name_, flags_, roots_, said) \
+	RUN_CASE(name_, flags_, NULL, false, roots_, said)
+#define ROOTS true
+#define ATTACKERS false
 
 /*
- * Stopped (it succeeded before the fix: "evil" heard).  The "-Ia/../..." name through a binfmt_misc "O" handler of the
- * attacker's user namespace: the attacker's program must not run with
- * the protected script's identity (its connection is not heard).
+ * The attacker's handler, whatever the name: no script identity in a
+ * user namespace of the user's making.  Control: root's handler, the
+ * script by its plain name, runs itself ("perl").
  */
-TEST_F_TIMEOUT(script_ident, binfmt_misc_open_binary_dash_name, 120)
+static void attackers_handler_names_no_script(struct __test_metadata *_metadata,
+					      int listener, const char *flags)
+{
+	const struct ident_case roots = { SCRIPT_DIR "/protected.pl", flags,
+					  NULL, false, ROOTS };
+	const struct ident_case own = { SCRIPT_DIR "/protected.pl", flags,
+					NULL, false, ATTACKERS };
+	char said[256];
+
+	ASSERT_EQ(0, run_case(_metadata, listener, &roots, said, sizeof(said)));
+	EXPECT_STREQ("perl", said);
+	run_case(_metadata, listener, &own, said, sizeof(said));
+	EXPECT_STREQ("", said);
+}
+
+/*
+ * Stopped (it succeeded before the fix: "evil" heard).  The
+ * "-Ia/../..." name through a binfmt_misc "O" handler: the attacker's
+ * program must not run with the protected script's identity (its
+ * connection is not heard), through root's handler (the name's check)
+ * or the attacker's own (no script in its namespace, nor a check needed).
+ */
+TEST_F_TIMEOUT(script_ident, binfmt_misc_open_binary_dash_name, 240)
 {
 	char said[256];
 
 	/* Control: the dash name without the handler: no script identity. */
-	RUN("-Ia/../../pfsel-scriptenv/protected.pl", NULL, said);
+	RUN("-Ia/../../pfsel-scriptenv/protected.pl", NULL, ROOTS, said);
 	EXPECT_EQ(NULL, strstr(said, "evil"));
 
-	/* Control: the handler, the script by its plain name: runs itself. */
-	ASSERT_EQ(0, RUN(SCRIPT_DIR "/protected.pl", "O", said));
-	EXPECT_STREQ("perl", said);
+	attackers_handler_names_no_script(_metadata, self->listener, "O");
 
-	/* The attack. */
-	RUN("-Ia/../../pfsel-scriptenv/protected.pl", "O", said);
+	/* The attack, both ways. */
+	RUN("-Ia/../../pfsel-scriptenv/protected.pl", "O", ROOTS, said);
+	EXPECT_EQ(NULL, strstr(said, "evil"));
+	RUN("-Ia/../../pfsel-scriptenv/protected.pl", "O", ATTACKERS, said);
 	EXPECT_EQ(NULL, strstr(said, "evil"));
 }
 
@@ -269,13 +366,14 @@ TEST_F_TIMEOUT(script_ident, binfmt_misc_open_binary_dash_name, 120)
  * names_file_plainly() checks: the '-' name gets no script identity.
  * Defended (the control of the "O" case).
  */
-TEST_F_TIMEOUT(script_ident, binfmt_misc_no_flag_dash_name, 120)
+TEST_F_TIMEOUT(script_ident, binfmt_misc_no_flag_dash_name, 240)
 {
 	char said[256];
 
-	ASSERT_EQ(0, RUN(SCRIPT_DIR "/protected.pl", "", said));
-	EXPECT_STREQ("perl", said);
-	RUN("-Ia/../../pfsel-scriptenv/protected.pl", "", said);
+	attackers_handler_names_no_script(_metadata, self->listener, "");
+	RUN("-Ia/../../pfsel-scriptenv/protected.pl", "", ROOTS, said);
+	EXPECT_EQ(NULL, strstr(said, "evil"));
+	RUN("-Ia/../../pfsel-scriptenv/protected.pl", "", ATTACKERS, said);
 	EXPECT_EQ(NULL, strstr(said, "evil"));
 }
 
@@ -283,27 +381,20 @@ TEST_F_TIMEOUT(script_ident, binfmt_misc_no_flag_dash_name, 120)
  * Stopped, as with "O" (it succeeded before the fix): "C" implies "O"
  * (have_execfd), and the credentials come from the script.
  */
-TEST_F_TIMEOUT(script_ident, binfmt_misc_credentials_dash_name, 120)
+TEST_F_TIMEOUT(script_ident, binfmt_misc_credentials_dash_name, 240)
 {
 	char said[256];
 
-	ASSERT_EQ(0, RUN(SCRIPT_DIR "/protected.pl", "C", said));
-	EXPECT_STREQ("perl", said);
-	RUN("-Ia/../../pfsel-scriptenv/protected.pl", "C", said);
+	attackers_handler_names_no_script(_metadata, self->listener, "C");
+	RUN("-Ia/../../pfsel-scriptenv/protected.pl", "C", ROOTS, said);
+	EXPECT_EQ(NULL, strstr(said, "evil"));
+	RUN("-Ia/../../pfsel-scriptenv/protected.pl", "C", ATTACKERS, said);
 	EXPECT_EQ(NULL, strstr(said, "evil"));
 }
 
-#define RUN_SH(name_, flags_, said)                                    \
-	({                                                                 \
-		struct ident_case c_ = { name_, flags_, BASH, true };      \
-		int status_ = pfsel_run_as(PFSEL_UID1,                     \
-					   exec_with_program_on_stdin, &c_); \
-		protect_script_heard(self->listener, said, sizeof(said)); \
-		TH_LOG("%s, thread with its own cwd (binfmt_misc flags %s):" \
-		       " status %d, heard \"%s\"", name_,                  \
-		       c_.flags ? c_.flags : "-, none", status_, said);    \
-		status_;                                                   \
-	})
+/* bash, from a thread with its own current directory. */
+#define RUN_SH(name_, flags_, roots_, said) \
+	RUN_CASE(name_, flags_, BASH, true, roots_, said)
 
 /*
  * Stopped (it succeeded before the fix, with "O"): bash, deterministically,
@@ -313,17 +404,19 @@ TEST_F_TIMEOUT(script_ident, binfmt_misc_credentials_dash_name, 120)
  * the evil file's connection is refused; with the handler, the protected
  * script by its plain name (same thread trick) runs itself ("bash").
  */
-TEST_F_TIMEOUT(script_ident, binfmt_misc_open_binary_cwd_switch_bash, 120)
+TEST_F_TIMEOUT(script_ident, binfmt_misc_open_binary_cwd_switch_bash, 240)
 {
 	char said[256];
 
 	if (access(BASH, X_OK))
 		SKIP(return, "no bash in this VM");
-	RUN_SH(ATTACKER "/lnk", NULL, said);
+	RUN_SH(ATTACKER "/lnk", NULL, ROOTS, said);
 	EXPECT_EQ(NULL, strstr(said, "evil"));
-	ASSERT_EQ(0, RUN_SH(SCRIPT_DIR "/protected.sh", "O", said));
+	ASSERT_EQ(0, RUN_SH(SCRIPT_DIR "/protected.sh", "O", ROOTS, said));
 	EXPECT_STREQ("bash", said);
-	RUN_SH(ATTACKER "/lnk", "O", said);
+	RUN_SH(ATTACKER "/lnk", "O", ROOTS, said);
+	EXPECT_EQ(NULL, strstr(said, "evil"));
+	RUN_SH(ATTACKER "/lnk", "O", ATTACKERS, said);
 	EXPECT_EQ(NULL, strstr(said, "evil"));
 }
 
@@ -345,7 +438,7 @@ TEST_F_TIMEOUT(script_ident, dash_name_spellings, 180)
 	size_t i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		RUN(names[i], NULL, said);
+		RUN(names[i], NULL, ROOTS, said);
 		EXPECT_EQ(NULL, strstr(said, "evil"));
 	}
 }

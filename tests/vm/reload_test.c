@@ -692,10 +692,11 @@ TEST_F_TIMEOUT(load, reload_while_connecting, STRESS_MAX_SECONDS + 60)
 
 /*
  * AVC_LOOPS allowed UDP connects in one process, each to another loopback
- * address (127.0.@net.1 to 127.0.@net.50): one address class of the
- * policy, so one AVC entry, but never the same request twice in a row, so
- * that the per-CPU cache of recent allows in front of the AVC does not
- * answer them.
+ * address (127.@net.1.1 to 127.@net.50.1): one address class of the
+ * policy, so one AVC entry, but never the same request twice in a row,
+ * nor twice to one /24 (whose entry the recent allows keep when one class
+ * covers it), so that the per-CPU cache of recent allows in front of the
+ * AVC does not answer them.
  */
 static int avc_loop_fn(void *net)
 {
@@ -710,8 +711,7 @@ static int avc_loop_fn(void *net)
 
 	probe.addr = addr;
 	for (i = 0; i < AVC_LOOPS; i++) {
-		snprintf(addr, sizeof(addr), "127.0.%d.%d", *(int *)net,
-			 i + 1);
+		snprintf(addr, sizeof(addr), "127.%d.%d.1", *(int *)net, i + 1);
 		result = pfsel_probe_run(&probe);
 		if (result)
 			return result;
@@ -758,6 +758,224 @@ TEST_F(load, avc_hits_grow_and_a_load_flushes)
 	       (unsigned long long)before.misses,
 	       (unsigned long long)after.misses);
 	EXPECT_LT(before.misses, after.misses);
+}
+
+/* ---- The recent allows of a whole prefix ------------------------------ */
+
+#define PREFIX_PORT 5001
+#define PREFIX_SENDS 50
+
+/* A send and what sendto() must give: 0, or the errno. */
+struct prefix_send {
+	const char *addr;
+	int err;
+};
+
+struct prefix_sends {
+	const struct prefix_send *sends;
+	size_t n;
+};
+
+/*
+ * For pfsel_run_as(): on CPU 0, whose recent allows the test fills, the
+ * sends of @arg (struct prefix_sends) from one UDP socket to port
+ * PREFIX_PORT.  0 when each gave what it must, 1 + its index for the
+ * first that did not, 120 and up when a step around them failed.
+ */
+static int prefix_sends_fn(void *arg)
+{
+	const struct prefix_sends *const sends = arg;
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_port = htons(PREFIX_PORT),
+	};
+	cpu_set_t cpus;
+	size_t i;
+	int fd, err;
+
+	CPU_ZERO(&cpus);
+	CPU_SET(0, &cpus);
+	if (sched_setaffinity(0, sizeof(cpus), &cpus))
+		return 120;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return 121;
+	for (i = 0; i < sends->n; i++) {
+		if (inet_pton(AF_INET, sends->sends[i].addr, &sin.sin_addr) !=
+		    1)
+			return 122;
+		err = sendto(fd, "x", 1, 0, (struct sockaddr *)&sin,
+			     sizeof(sin)) < 0 ?
+			      errno :
+			      0;
+		if (err != sends->sends[i].err) {
+			close(fd);
+			return 1 + (int)i;
+		}
+	}
+	close(fd);
+	return 0;
+}
+
+/* PREFIX_SENDS allowed sends, to 127.0.31.1 to 127.0.31.50. */
+static int prefix_many_fn(void *unused)
+{
+	struct prefix_send sends[PREFIX_SENDS];
+	static char addrs[PREFIX_SENDS][INET_ADDRSTRLEN];
+	struct prefix_sends all = { .sends = sends, .n = PREFIX_SENDS };
+	int i;
+
+	for (i = 0; i < PREFIX_SENDS; i++) {
+		snprintf(addrs[i], sizeof(addrs[i]), "127.0.31.%d", i + 1);
+		sends[i] = (struct prefix_send){ .addr = addrs[i] };
+	}
+	return prefix_sends_fn(&all);
+}
+
+/*
+ * An allow is kept for a whole /24 only where the policy gives the whole
+ * /24 one class (security/pfsel/decide.c), and only until the next load:
+ * 127.0.30.1 is allowed, 127.0.30.200 of the same /24 still denied (the
+ * policy divides that /24); 127.0.31.1 allowed, and then the sends to the
+ * rest of 127.0.31.0/24 need the AVC no more; once a policy that divides
+ * 127.0.31.0/24 is loaded, 127.0.31.200 is denied.
+ */
+TEST_F(load, recent_allows_of_a_prefix_are_exact)
+{
+	static const struct prefix_send first[] = {
+		{ "127.0.30.1", 0 },
+		{ "127.0.30.200", EACCES },
+		{ "127.0.31.1", 0 },
+		{ "127.0.31.200", 0 },
+	};
+	static const struct prefix_send after_load[] = {
+		{ "127.0.31.200", EACCES },
+		{ "127.0.31.1", 0 },
+	};
+	struct prefix_sends sends = { .sends = first, .n = ARRAY_SIZE(first) };
+	struct pfsel_avc_stats before, after;
+
+	if (!self->root)
+		SKIP(return, "needs root");
+	ASSERT_EQ(0, pfsel_load("prefix_1001"));
+	EXPECT_EQ(0, pfsel_run_as(PFSEL_UID1, prefix_sends_fn, &sends));
+
+	/*
+	 * The /24's entry answers for its other addresses: the AVC sees
+	 * the socket's creation at most, not PREFIX_SENDS lookups (other
+	 * processes' calls in between are few).
+	 */
+	ASSERT_EQ(0, pfsel_get_avc_stats(&before));
+	EXPECT_EQ(0, pfsel_run_as(PFSEL_UID1, prefix_many_fn, NULL));
+	ASSERT_EQ(0, pfsel_get_avc_stats(&after));
+	TH_LOG("AVC lookups for %d sends to one /24: %llu", PREFIX_SENDS,
+	       (unsigned long long)(after.lookups - before.lookups));
+	EXPECT_GT((uint64_t)PREFIX_SENDS / 2, after.lookups - before.lookups);
+
+	/* A load starts a new epoch: the /24's entry answers no more. */
+	ASSERT_EQ(0, pfsel_load("prefix_b_1001"));
+	sends = (struct prefix_sends){ .sends = after_load,
+				       .n = ARRAY_SIZE(after_load) };
+	EXPECT_EQ(0, pfsel_run_as(PFSEL_UID1, prefix_sends_fn, &sends));
+}
+
+#define UNSPEC_PORT 5011
+
+/* bind() of a new UDP socket of @family, free to bind any address: errno. */
+static int freebind(int family, const char *addr)
+{
+	struct sockaddr_in6 sin6 = {
+		.sin6_family = AF_INET6,
+		.sin6_port = htons(UNSPEC_PORT),
+	};
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_port = htons(UNSPEC_PORT),
+	};
+	const int one = 1;
+	int fd, err;
+
+	fd = socket(family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	if (family == AF_INET6 ?
+		    setsockopt(fd, SOL_IPV6, IPV6_FREEBIND, &one, sizeof(one)) ||
+			    inet_pton(AF_INET6, addr, &sin6.sin6_addr) != 1 :
+		    setsockopt(fd, SOL_IP, IP_FREEBIND, &one, sizeof(one)) ||
+			    inet_pton(AF_INET, addr, &sin.sin_addr) != 1) {
+		close(fd);
+		return -1;
+	}
+	err = (family == AF_INET6 ?
+		       bind(fd, (struct sockaddr *)&sin6, sizeof(sin6)) :
+		       bind(fd, (struct sockaddr *)&sin, sizeof(sin))) ?
+		      errno :
+		      0;
+	close(fd);
+	return err;
+}
+
+/*
+ * For pfsel_run_as(), on CPU 0: the binds of
+ * unspecified_is_not_its_slash24, one new socket each.  0 when each gave
+ * what it must, 1 + its index for the first that did not, 120 and up when
+ * a step around them failed.
+ */
+static int unspec_binds_fn(void *unused)
+{
+	static const struct {
+		int family;
+		const char *addr;
+		int err;
+	} binds[] = {
+		/*
+		 * Control: an AF_INET6 socket's socket() carries ::, so
+		 * nothing has looked at 0.0.0.0 yet in this policy: denied.
+		 */
+		{ AF_INET6, "::ffff:0.0.0.200", EACCES },
+		/* An AF_INET socket() carries 0.0.0.0; its bind too. */
+		{ AF_INET, "0.0.0.0", 0 },
+		/* The attack: the same port, 0.0.0.0's /24. */
+		{ AF_INET, "0.0.0.200", EACCES },
+		{ AF_INET6, "::ffff:0.0.0.200", EACCES },
+		{ AF_INET, "0.0.0.1", EACCES },
+	};
+	cpu_set_t cpus;
+	size_t i;
+	int err;
+
+	CPU_ZERO(&cpus);
+	CPU_SET(0, &cpus);
+	if (sched_setaffinity(0, sizeof(cpus), &cpus))
+		return 120;
+	for (i = 0; i < ARRAY_SIZE(binds); i++) {
+		err = freebind(binds[i].family, binds[i].addr);
+		if (err < 0)
+			return 121;
+		if (err != binds[i].err) {
+			fprintf(stderr, "bind %s: %d, not %d\n", binds[i].addr,
+				err, binds[i].err);
+			return 1 + (int)i;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Adversary read of the recent allows of a prefix (and the class cache):
+ * 0.0.0.0 is a network of one, so the keys of its entries, in the class
+ * cache and in the recent allows, are ::ffff:0.0.0.0 marked whole, as are
+ * those of 0.0.0.0/24, which every 0.0.0.x looks for.  A policy that
+ * lets pfuser1 bind on "unspecified" port 5011 denies a bind to
+ * 0.0.0.200 port 5011 (IP_FREEBIND makes the bind itself possible to an
+ * unprivileged user), before and after a socket() and a bind of 0.0.0.0.
+ */
+TEST_F(load, unspecified_is_not_its_slash24)
+{
+	if (!self->root)
+		SKIP(return, "needs root");
+	ASSERT_EQ(0, pfsel_load("adv_unspec_1001"));
+	EXPECT_EQ(0, pfsel_run_as(PFSEL_UID1, unspec_binds_fn, NULL));
 }
 
 TEST_HARNESS_MAIN

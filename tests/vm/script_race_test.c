@@ -229,28 +229,47 @@ TEST_F(race, repointed_while_stopped_at_exec)
 }
 
 /*
- * (c) Not a link but a mount: pfuser1 execs trusted.scr by its plain name
- * in a user and mount namespace of its own, and while the child is
+ * (c) Not a link but a mount.  pfuser1 execs trusted.scr by its plain
+ * name in a user and mount namespace of its own and, while the child is
  * stopped at the exec, bind-mounts evil.scr over that name in their
- * namespace.  The name crosses no link; the interpreter's first open of
- * it finds another file at the script's path: refused (EACCES), so that
- * evil.scr never runs as trusted.scr.  Without the mount, the same steps
- * run trusted.scr, allowed.
+ * namespace (or a tmpfs over a folder on the way with a link in it, which
+ * no watch of the script's path can see: adv_fpname_test).  There the
+ * name is the user's to make lead elsewhere, so the process is the
+ * interpreter run by hand from the start: trusted.scr itself is denied
+ * there, and evil.scr mounted over it gains nothing.  Control: the same
+ * steps outside any namespace run trusted.scr as itself, allowed.
+ *
+ * In a mount namespace only root can change (one a service runs in,
+ * made by root in the initial user namespace), the script is named; if
+ * root mounts another file over the name while the interpreter has not
+ * opened it, that open is refused (EACCES) and audited: the watch of
+ * exec.c's hook_file_open().
  */
+enum mount_frame {
+	NO_NAMESPACE,	/* pfuser1 as it is: the control */
+	OWN_NAMESPACE,	/* pfuser1's own user and mount namespace */
+	ROOTS_NAMESPACE, /* a mount namespace root made; pfuser1 execs in it */
+};
+
 /*
- * As pfuser1, in a user + mount namespace of its own: forks the exec'ing
- * child, stops it at its exec of trusted.scr, bind-mounts evil.scr over
- * that name when @mount_over, lets it go on; exits with the child's status
- * (as the interpreter left it), or 120 + a step that failed.
+ * Forks the exec'ing child (pfuser1), stops it at its exec of
+ * trusted.scr, bind-mounts evil.scr over that name when @mount_over (as
+ * pfuser1 in its own namespace, or as root in root's), lets it go on;
+ * exits with the child's status (as the interpreter left it), or 120 +
+ * a step that failed.
  */
-static void mount_attacker(bool mount_over)
+static void mount_attacker(enum mount_frame frame, bool mount_over)
 {
 	int status;
 	pid_t pid;
 
-	if (pfsel_become(PFSEL_UID1))
+	if (frame == ROOTS_NAMESPACE &&
+	    (unshare(CLONE_NEWNS) ||
+	     mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL)))
+		_exit(120);
+	if (frame != ROOTS_NAMESPACE && pfsel_become(PFSEL_UID1))
 		_exit(126);
-	if (pfsel_enter_userns(CLONE_NEWNS))
+	if (frame == OWN_NAMESPACE && pfsel_enter_userns(CLONE_NEWNS))
 		_exit(120);
 	pid = fork();
 	if (pid < 0)
@@ -258,6 +277,8 @@ static void mount_attacker(bool mount_over)
 	if (pid == 0) {
 		char *argv[] = { TRUSTED, NULL };
 
+		if (frame == ROOTS_NAMESPACE && pfsel_become(PFSEL_UID1))
+			_exit(126);
 		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
 			_exit(125);
 		raise(SIGSTOP);
@@ -278,7 +299,41 @@ static void mount_attacker(bool mount_over)
 	_exit(pfsel_wait_status(pid));
 }
 
+static int run_mount_attacker(enum mount_frame frame, bool mount_over)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0)
+		mount_attacker(frame, mount_over);
+	return pfsel_wait_status(pid);
+}
+
 TEST_F_TIMEOUT(race, mounted_over_while_stopped_at_exec,
+	       PFSEL_AUDIT_TEST_TIMEOUT)
+{
+	int result;
+
+	/* The control: the same steps, outside any namespace, no mount. */
+	result = run_mount_attacker(NO_NAMESPACE, false);
+	TH_LOG("exec'd trusted.scr, no namespace: %s (%d)", outcome(result),
+	       result);
+	ASSERT_EQ(RACE_TRUSTED_ALLOWED, result);
+
+	/* In a namespace of its own, the name is the user's: no script. */
+	result = run_mount_attacker(OWN_NAMESPACE, false);
+	TH_LOG("exec'd trusted.scr in a namespace of its own: %s (%d)",
+	       outcome(result), result);
+	EXPECT_EQ(RACE_TRUSTED_DENIED, result);
+
+	result = run_mount_attacker(OWN_NAMESPACE, true);
+	TH_LOG("exec'd trusted.scr there, evil.scr mounted over it: %s (%d)",
+	       outcome(result), result);
+	EXPECT_EQ(RACE_EVIL_DENIED, result);
+}
+
+TEST_F_TIMEOUT(race, root_mounts_over_while_stopped_at_exec,
 	       PFSEL_AUDIT_TEST_TIMEOUT)
 {
 	/* The refused open's record: the script's identity, what happened. */
@@ -289,28 +344,19 @@ TEST_F_TIMEOUT(race, mounted_over_while_stopped_at_exec,
 				       "permissive=0 policy=? ",
 				       " uid=1001 ", NULL };
 	int result, before;
-	pid_t pid;
 
 	before = pfsel_audit_records(needles, NULL, 0);
 	ASSERT_LE(0, before);
-	/* The control: the same steps without the mount. */
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0)
-		mount_attacker(false);
-	result = pfsel_wait_status(pid);
-	TH_LOG("exec'd trusted.scr in a namespace of its own: %s (%d)",
+	/* Control: root's namespace, nothing mounted: the script, allowed. */
+	result = run_mount_attacker(ROOTS_NAMESPACE, false);
+	TH_LOG("exec'd trusted.scr in root's namespace: %s (%d)",
 	       outcome(result), result);
 	ASSERT_EQ(RACE_TRUSTED_ALLOWED, result);
 	EXPECT_EQ(before, pfsel_audit_records(needles, NULL, 0));
 
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0)
-		mount_attacker(true);
-	result = pfsel_wait_status(pid);
-	TH_LOG("exec'd trusted.scr, evil.scr mounted over it: %s (%d)",
-	       outcome(result), result);
+	result = run_mount_attacker(ROOTS_NAMESPACE, true);
+	TH_LOG("exec'd trusted.scr there, root mounted evil.scr over it: "
+	       "%s (%d)", outcome(result), result);
 	EXPECT_EQ(RACE_OPEN_DENIED, result);
 	PFSEL_EXPECT_RECORD(before, needles, fields);
 }
