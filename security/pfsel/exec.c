@@ -258,6 +258,15 @@ static void set_cred_app(const struct cred *const cred,
  * it is the caller's to say, as it is now: the new program starts afresh,
  * root only if its credentials are root's (a set-user-ID-root program is
  * not, until it makes itself root in full).
+ *
+ * Named now, whether or not a policy is loaded, though most processes
+ * never ask for a decision: the name is what init's lookup finds now,
+ * with these credentials, and a lookup made later can find otherwise (a
+ * rename over the file, a chmod of a folder on the way, another LSM's
+ * policy reload).  The kernel's counts of renames and mounts could only
+ * say that it may, nothing counts the others, and either way the name
+ * the file had at exec would be lost (docs/kernel-interface.md, "Why at
+ * exec, policy or none").
  */
 static int identify_file(struct linux_binprm *const bprm)
 {
