@@ -153,11 +153,41 @@ static bool goes_up(const char *name)
 }
 
 /*
+ * Whether @path is the place the exec named @named at: the path the
+ * process's namespace showed (pfsel_app.seen when init names it
+ * elsewhere), else its name.  The identity is a path, not an inode: a
+ * hard link of the script in a folder of the user's is the same inode at
+ * another place (and the user may swap folders on the way to it while
+ * execve() is held, say on a page of a FUSE file of the user's holding
+ * an argument: adv_scriptfix2_test).  In the process's mount namespace
+ * (the initial user namespace's, name_is_root_s()) another dentry at
+ * the same place means root replaced it, or its folder's owner did.  An
+ * unnamed file has no place to compare: any file of its inode will do.
+ */
+static bool is_named_place(const struct path *const path,
+			   const struct pfsel_app *const named)
+{
+	const char *const place = named->seen ?: named->exe;
+	char *buf, *at;
+	bool same;
+
+	if (!place)
+		return true;
+	buf = __getname();
+	if (!buf)
+		return false;
+	at = d_absolute_path(path, buf, PATH_MAX);
+	same = !IS_ERR(at) && !strcmp(at, place);
+	__putname(buf);
+	return same;
+}
+
+/*
  * Tells whether @name, as the interpreter will look it up (from the
  * current directory and root), crosses no symbolic link, goes up no
  * folder, reads as no option (an interpreter takes "-I..." or "-x" for
  * one of its switches, and then runs other code: the old attack on
- * set-user-ID scripts), and is the file executed.
+ * set-user-ID scripts), and is the file executed, at the place executed.
  */
 static bool names_file_plainly(const char *const name,
 			       const struct pfsel_app *const named)
@@ -172,7 +202,7 @@ static bool names_file_plainly(const char *const name,
 		return false;
 	inode = d_backing_inode(path.dentry);
 	same = inode && inode->i_ino == named->ino &&
-	       inode->i_sb->s_dev == named->dev;
+	       inode->i_sb->s_dev == named->dev && is_named_place(&path, named);
 	path_put(&path);
 	return same;
 }
@@ -225,7 +255,15 @@ bool pfsel_exec_shares_fs(const struct linux_binprm *const bprm)
  * - the process's root and current directory: in the initial user
  *   namespace only root may chroot(), and the current directory, read
  *   by a relative name, is moved by another task holding the fs_struct
- *   (a clone(CLONE_FS) sibling, a thread until de_thread()).
+ *   (a clone(CLONE_FS) sibling, a thread until de_thread());
+ * - for a relative name, the mounts and folders below the current
+ *   directory, which need not be the process's own: fchdir() to a
+ *   descriptor a task in a mount namespace of the user's sent, or chdir()
+ *   through /proc/PID/cwd of such a task, puts it in a tree the user
+ *   mounts and renames at will (adv_scriptfix_test).  path_is_under()
+ *   says whether it is reached from the process's root through the
+ *   process's own mounts; a mount of another namespace (or one detached
+ *   by open_tree()) has a chain of parents that never meets them.
  *
  * In a user namespace other than the initial one (a sandbox's bwrap,
  * unshare, a rootless container) any of the process's own tasks may
@@ -238,9 +276,21 @@ bool pfsel_exec_shares_fs(const struct linux_binprm *const bprm)
  */
 static bool name_is_root_s(const struct linux_binprm *const bprm)
 {
+	struct path root, pwd;
+	bool own;
+
 	if (bprm->cred->user_ns != &init_user_ns)
 		return false;
-	return bprm->filename[0] == '/' || !pfsel_exec_shares_fs(bprm);
+	if (bprm->filename[0] == '/')
+		return true;
+	if (pfsel_exec_shares_fs(bprm))
+		return false;
+	get_fs_root(current->fs, &root);
+	get_fs_pwd(current->fs, &pwd);
+	own = path_is_under(&pwd, &root);
+	path_put(&pwd);
+	path_put(&root);
+	return own;
 }
 
 static void set_cred_app(const struct cred *const cred,

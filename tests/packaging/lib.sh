@@ -87,6 +87,16 @@
 #       -d) in partition $root_partuuid; ROOT and ESP's image removed
 #       (logs: WORK/mkfs.log, WORK/disk.log).  A test says whether the
 #       disk was made.
+#
+# How a guest's CPUs run: $guest_cpus, QEMU's options for two CPUs under
+# TCG, on one host thread (-accel tcg,thread=single).  QEMU 7.2's
+# multi-threaded TCG can run code another vCPU has just patched in its old
+# state: a Debian 13 image under it died at 1.2 s of its boot with "Oops:
+# int3" (a kernel package's modules patch their static keys and calls
+# while the other CPU runs; docs/FUZZING.md, "Hook timing and the int3").
+# These boots test packages, not races (tests/vm/run's suite does that).
+
+guest_cpus=(-accel tcg,thread=single -cpu max -smp 2)
 
 # shellcheck source=scripts/debian-root.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../scripts/debian-root.sh"
