@@ -51,6 +51,7 @@
 #include "mounts.h"
 #include "protect.h"
 #include "setup.h"
+#include "stats.h"
 
 /* What init finds at a path: the file executed, another, or nothing. */
 enum init_finds {
@@ -307,8 +308,17 @@ static void set_cred_app(const struct cred *const cred,
  * it is the caller's to say, as it is now: the new program starts afresh,
  * root only if its credentials are root's (a set-user-ID-root program is
  * not, until it makes itself root in full).
+ *
+ * Named now, whether or not a policy is loaded, though most processes
+ * never ask for a decision: the name is what init's lookup finds now,
+ * with these credentials, and a lookup made later can find otherwise (a
+ * rename over the file, a chmod of a folder on the way, another LSM's
+ * policy reload).  The kernel's counts of renames and mounts could only
+ * say that it may, nothing counts the others, and either way the name
+ * the file had at exec would be lost (docs/kernel-interface.md, "Why at
+ * exec, policy or none").
  */
-static int hook_bprm_creds_for_exec(struct linux_binprm *const bprm)
+static int identify_file(struct linux_binprm *const bprm)
 {
 	struct pfsel_app *app;
 	char *exe, *seen;
@@ -396,6 +406,15 @@ static int identify_script(struct linux_binprm *const bprm)
 	return 0;
 }
 
+static int hook_bprm_creds_for_exec(struct linux_binprm *const bprm)
+{
+	const u64 start = pfsel_hook_enter();
+	const int err = identify_file(bprm);
+
+	pfsel_hook_exit(PFSEL_HOOK_BPRM_CREDS_FOR_EXEC, start);
+	return err;
+}
+
 /*
  * The identity is final once the handler found what runs: only then can
  * a policy say whether the application is protected.
@@ -403,11 +422,13 @@ static int identify_script(struct linux_binprm *const bprm)
 static int hook_bprm_creds_from_file(struct linux_binprm *const bprm,
 				     const struct file *const file)
 {
+	const u64 start = pfsel_hook_enter();
 	int err = identify_script(bprm);
 
-	if (err)
-		return err;
-	return pfsel_protect_exec(bprm, pfsel_cred(bprm->cred)->app);
+	if (!err)
+		err = pfsel_protect_exec(bprm, pfsel_cred(bprm->cred)->app);
+	pfsel_hook_exit(PFSEL_HOOK_BPRM_CREDS_FROM_FILE, start);
+	return err;
 }
 
 /* An open refused for the script's sake: audited, though no policy made it. */
@@ -434,7 +455,7 @@ static int refuse_script_path(void)
  * otherwise), as the opened file's path is.  The refusal's record names
  * the script (init's name): every script identity is watched so.
  */
-static int hook_file_open(struct file *const file)
+static int check_script_open(struct file *const file)
 {
 	struct pfsel_app *const app = pfsel_cred(current_cred())->app;
 	const struct inode *const inode = file_inode(file);
@@ -458,13 +479,25 @@ static int hook_file_open(struct file *const file)
 	return refused ? refuse_script_path() : 0;
 }
 
+static int hook_file_open(struct file *const file)
+{
+	const u64 start = pfsel_hook_enter();
+	const int err = check_script_open(file);
+
+	pfsel_hook_exit(PFSEL_HOOK_FILE_OPEN, start);
+	return err;
+}
+
 /*
  * Before the new credentials are installed and while execve() still
  * excludes tracers: a protected process is made non-dumpable.
  */
 static void hook_bprm_committing_creds(const struct linux_binprm *const bprm)
 {
+	const u64 start = pfsel_hook_enter();
+
 	pfsel_protect_commit(pfsel_cred(bprm->cred)->app);
+	pfsel_hook_exit(PFSEL_HOOK_BPRM_COMMITTING_CREDS, start);
 }
 
 static struct security_hook_list pfsel_exec_hooks[] __ro_after_init = {

@@ -52,11 +52,19 @@
 #include "protect.h"
 #include "scriptenv.h"
 
-/* Whether @policy, if any, marks the class of @app protected. */
+/*
+ * Whether @policy, if any, marks the class of @app protected.  A policy
+ * with no protected class (most have none) answers no for every class, so
+ * it needs no class: classifying costs a binary search for the path and
+ * one for each folder above it, at every execve(), while the class is
+ * only needed by the first decision the process asks for, which computes
+ * it then (pfsel_app_class(): a function of the policy and the identity's
+ * paths alone, cached per policy generation).
+ */
 static bool policy_protects(const struct pfsel_policy *const policy,
 			    struct pfsel_app *const app)
 {
-	return policy &&
+	return policy && policy->db->n_protected &&
 	       pfsel_policydb_app_protected(policy->db,
 					    pfsel_app_class(app, policy));
 }

@@ -2,7 +2,8 @@
 /*
  * pfsel LSM - Per-CPU statistics
  *
- * Hooks run on every socket call of every process: their counters are
+ * Hooks run on every socket call, execve() and open() of every process:
+ * their counters are
  * per-CPU so that counting never shares a cache line between CPUs, and are
  * only summed when someone reads them.
  */
@@ -26,6 +27,10 @@ static const char *const pfsel_hook_names[PFSEL_HOOK_COUNT] = {
 	[PFSEL_HOOK_SOCKET_ACCEPT] = "socket_accept",
 	[PFSEL_HOOK_SOCKET_SENDMSG] = "socket_sendmsg",
 	[PFSEL_HOOK_INET_CONN_REQUEST] = "inet_conn_request",
+	[PFSEL_HOOK_BPRM_CREDS_FOR_EXEC] = "bprm_creds_for_exec",
+	[PFSEL_HOOK_BPRM_CREDS_FROM_FILE] = "bprm_creds_from_file",
+	[PFSEL_HOOK_BPRM_COMMITTING_CREDS] = "bprm_committing_creds",
+	[PFSEL_HOOK_FILE_OPEN] = "file_open",
 };
 
 /**

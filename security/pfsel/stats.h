@@ -15,6 +15,9 @@
  * enum pfsel_hook - The hooks that pfsel counts
  *
  * The order is the order of the lines of /sys/kernel/security/pfsel/hooks.
+ * The socket hooks decide; the exec and open hooks give a process its
+ * application and watch a script's open (exec.c), and are counted for
+ * what every execve() and open() pays.
  */
 enum pfsel_hook {
 	PFSEL_HOOK_SOCKET_CREATE,
@@ -24,6 +27,10 @@ enum pfsel_hook {
 	PFSEL_HOOK_SOCKET_ACCEPT,
 	PFSEL_HOOK_SOCKET_SENDMSG,
 	PFSEL_HOOK_INET_CONN_REQUEST,
+	PFSEL_HOOK_BPRM_CREDS_FOR_EXEC,
+	PFSEL_HOOK_BPRM_CREDS_FROM_FILE,
+	PFSEL_HOOK_BPRM_COMMITTING_CREDS,
+	PFSEL_HOOK_FILE_OPEN,
 	PFSEL_HOOK_COUNT
 };
 

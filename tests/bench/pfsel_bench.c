@@ -4,16 +4,24 @@
  *
  *   pfsel_bench [-r ROUNDS] [-n ITERATIONS] [-u UID] -p POLICY.pfsel
  *               -s SMALL.pfsel -H HOSTS.pfsel -R RESOLVER.pfsel
- *               [-a ASK.pfsel [-A ASK_ITERATIONS]]
+ *               -P PROTECT.pfsel [-a ASK.pfsel [-A ASK_ITERATIONS]]
  *
- * Runs as root inside the benchmark VM (tests/bench/run).  Three loops:
+ * Runs as root inside the benchmark VM (tests/bench/run).  Three loops of
+ * socket calls:
  *
  *   tcp   socket + connect to a loopback listener + accept + close both
  *   udp   sendto on one unconnected UDP socket (the sink's queue is kept
  *         full, so datagrams are dropped on arrival: no recv in the loop)
  *   bind  socket + bind (TCP, port 0) + close
  *
- * under these configurations:
+ * and three of execve(), each fork + execve + wait, ITERATIONS / 4 times:
+ *
+ *   exec       a static program that exits at once (EXEC_PROGRAM)
+ *   script     a "#!" script whose interpreter is that program
+ *   protected  a copy of the program, which protect's policy protects
+ *
+ * under these configurations (the exec loops under inactive, hits and
+ * protect only; the socket loops under every one but protect):
  *
  *   inactive  no pfsel policy loaded: pfsel's static key is off
  *   hits      POLICY (a user policy for UID, 10k rules) loaded, caches
@@ -43,6 +51,7 @@
  *             case, not a real setting)
  *   landlock  no pfsel policy; the loop's process restricts itself with a
  *             Landlock ruleset (ABI >= 4) that allows exactly its TCP ports
+ *   protect   PROTECT: POLICY and a rule that protects EXEC_PROTECTED
  *
  * Every loop runs in a child process of uid UID (default 1001), forked for
  * it; it cycles its destination (or bind) address over 256 loopback
@@ -109,9 +118,10 @@ long ask_iterations;
 
 /*
  * The policies: the 10k-rule one, the small one, the one with host rules,
- * the system policy that makes this program a resolver, the ask part's.
+ * the system policy that makes this program a resolver, the 10k-rule one
+ * that protects a program, the ask part's.
  */
-struct policy big, small, hosts, resolver, ask_policy;
+struct policy big, small, hosts, resolver, protect, ask_policy;
 unsigned int default_threshold = PFSEL_AVC_THRESHOLD_DEFAULT;
 
 void die(const char *fmt, ...)
@@ -268,7 +278,8 @@ static void usage(void)
 		"[-u UID] -p POLICY.pfsel\n"
 		"                   -s SMALL.pfsel -H HOSTS.pfsel "
 		"-R RESOLVER.pfsel\n"
-		"                   [-a ASK.pfsel [-A ASK_ITERATIONS]]\n");
+		"                   -P PROTECT.pfsel "
+		"[-a ASK.pfsel [-A ASK_ITERATIONS]]\n");
 	exit(2);
 }
 
@@ -277,7 +288,7 @@ int main(int argc, char **argv)
 	char buf[256];
 	int opt, err;
 
-	while ((opt = getopt(argc, argv, "r:n:u:p:s:H:R:a:A:")) != -1) {
+	while ((opt = getopt(argc, argv, "r:n:u:p:s:H:R:P:a:A:")) != -1) {
 		switch (opt) {
 		case 'r':
 			rounds = atoi(optarg);
@@ -300,6 +311,9 @@ int main(int argc, char **argv)
 		case 'R':
 			resolver.path = optarg;
 			break;
+		case 'P':
+			protect.path = optarg;
+			break;
 		case 'a':
 			ask_policy.path = optarg;
 			break;
@@ -311,8 +325,8 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!big.path || !small.path || !hosts.path || !resolver.path ||
-	    rounds < 1 || rounds > MAX_ROUNDS || iterations < 1 ||
-	    optind != argc || ask_iterations < 0)
+	    !protect.path || rounds < 1 || rounds > MAX_ROUNDS ||
+	    iterations < 1 || optind != argc || ask_iterations < 0)
 		usage();
 	if (!ask_iterations)
 		ask_iterations = iterations / 3 > 0 ? iterations / 3 : 1;
@@ -320,6 +334,7 @@ int main(int argc, char **argv)
 	read_policy(&small);
 	read_policy(&hosts);
 	read_policy(&resolver);
+	read_policy(&protect);
 	if (ask_policy.path)
 		read_policy(&ask_policy);
 

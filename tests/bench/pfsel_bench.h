@@ -3,7 +3,8 @@
  * pfsel_bench - what its files share.  pfsel_bench.c is the driver (the
  * options, the policies, pfsel's controls through libpfsel), and each
  * benchmark a file of its own: pfsel_bench_calls.c (pfsel's cost on socket
- * calls, every configuration), pfsel_bench_names.c (the names of the
+ * calls, every configuration, and on fork + execve + wait),
+ * pfsel_bench_names.c (the names of the
  * named configuration, taught to the kernel as a resolver would),
  * pfsel_bench_ask.c (asking an agent); the statistics are
  * pfsel_bench_stats.c.
@@ -38,20 +39,29 @@
 /* How many addresses the loops cycle over (but for avc and misses). */
 #define HOT_SPREAD 256
 
+/*
+ * The exec loops' programs (tests/bench/run puts them in /add): a static
+ * program that exits at once, a "#!" script that it interprets, and a copy
+ * of the program that the protect configuration's policy marks "protect".
+ */
+#define EXEC_PROGRAM "/add/exec_target"
+#define EXEC_SCRIPT "/add/exec_script"
+#define EXEC_PROTECTED "/add/exec_protected"
+
 /* The options: -r, -n, -u, -A. */
 extern int rounds;
 extern long iterations;
 extern uid_t bench_uid;
 extern long ask_iterations;
 
-/* A compiled policy, read whole: -p, -s, -H, -R, -a. */
+/* A compiled policy, read whole: -p, -s, -H, -R, -P, -a. */
 struct policy {
 	const char *path;
 	void *blob;
 	size_t len;
 };
 
-extern struct policy big, small, hosts, resolver, ask_policy;
+extern struct policy big, small, hosts, resolver, protect, ask_policy;
 /* avc/cache_threshold as the boot left it. */
 extern unsigned int default_threshold;
 
@@ -84,7 +94,10 @@ struct spread_stats summarize(double *v, int n);
 
 /* ---- pfsel_bench_calls.c ------------------------------------------- */
 
-/* ROUNDS rounds of every configuration and loop; then the summary. */
+/*
+ * ROUNDS rounds of every configuration and loop (the socket calls', the
+ * exec loops'); then the summary.
+ */
 void calls_run(void);
 void calls_report(void);
 

@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pfsel_bench - the socket calls benchmark: pfsel's cost on TCP
- * connect+accept, UDP sendto and TCP bind, under each configuration
- * (inactive, hits, small, hosts, named, repeat, avc, misses, evict,
- * landlock: see pfsel_bench.c).  Each measurement forks a child of bench_uid that times
- * its loop twice, with pfsel's hook timers off and on; the parent reads
- * the hooks' counters and the AVC's statistics (libpfsel) around the
- * second.
+ * pfsel_bench - the calls benchmark: pfsel's cost on TCP connect+accept,
+ * UDP sendto and TCP bind, under each configuration (inactive, hits,
+ * small, hosts, named, repeat, avc, misses, evict, landlock: see
+ * pfsel_bench.c); and on fork + execve + wait of a static program, of a
+ * "#!" script and of a protected program, under inactive, hits and
+ * protect.  Each measurement forks a child of bench_uid that times its
+ * loop twice, with pfsel's hook timers off and on; the parent reads the
+ * hooks' counters and the AVC's statistics (libpfsel) around the second.
  */
 
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,19 +69,40 @@ enum config {
 	CFG_MISSES,
 	CFG_EVICT,
 	CFG_LANDLOCK,
+	CFG_PROTECT,
 	CFG_COUNT
 };
-enum loop { LOOP_TCP, LOOP_UDP, LOOP_BIND, LOOP_COUNT };
+enum loop {
+	LOOP_TCP,
+	LOOP_UDP,
+	LOOP_BIND,
+	LOOP_EXEC,
+	LOOP_SCRIPT,
+	LOOP_PROTECTED,
+	LOOP_COUNT
+};
 
 static const char *const config_names[CFG_COUNT] = {
-	"inactive", "hits", "small",  "hosts", "named",
-	"repeat",   "avc",  "misses", "evict", "landlock",
+	"inactive", "hits",   "small", "hosts",	   "named",   "repeat",
+	"avc",	    "misses", "evict", "landlock", "protect",
 };
-static const char *const loop_names[LOOP_COUNT] = { "tcp", "udp", "bind" };
+static const char *const loop_names[LOOP_COUNT] = {
+	"tcp", "udp", "bind", "exec", "script", "protected",
+};
 static const char *const loop_titles[LOOP_COUNT] = {
 	"TCP connect+accept (socket, connect, accept, close x2)",
 	"UDP sendto, unconnected",
 	"TCP socket+bind(port 0)+close",
+	"fork + execve of a static program + wait",
+	"fork + execve of a \"#!\" script (its interpreter the same program) "
+	"+ wait",
+	"fork + execve of a program that protect's policy protects + wait",
+};
+/* What each exec loop runs. */
+static const char *const exec_paths[LOOP_COUNT] = {
+	[LOOP_EXEC] = EXEC_PROGRAM,
+	[LOOP_SCRIPT] = EXEC_SCRIPT,
+	[LOOP_PROTECTED] = EXEC_PROTECTED,
 };
 
 #define MAX_HOOKS 16
@@ -103,14 +128,34 @@ static char hook_names[MAX_HOOKS][PFSEL_HOOK_NAME_MAX];
 static int n_hook_names;
 
 /*
- * Iterations of each loop, in multiples of ITERATIONS: the cheaper loops
- * run longer, so that each timed loop lasts about as long.
+ * Iterations of each loop, in quarters of ITERATIONS: the cheaper loops
+ * run longer, so that each timed loop lasts about as long; an exec costs
+ * about five connects.
  */
-static const long loop_scale[LOOP_COUNT] = { 1, 20, 5 };
+static const long loop_quarters[LOOP_COUNT] = { 4, 80, 20, 1, 1, 1 };
 
 static long loop_iterations(const enum loop l)
 {
-	return iterations * loop_scale[l];
+	const long n = iterations * loop_quarters[l] / 4;
+
+	return n > 0 ? n : 1;
+}
+
+static bool is_exec_loop(const enum loop l)
+{
+	return exec_paths[l];
+}
+
+/*
+ * The socket loops run in every configuration but protect, which is about
+ * execve(); the exec loops in inactive, hits (a policy without protect)
+ * and protect (the same with a rule that protects EXEC_PROTECTED).
+ */
+static bool loop_runs_in(const enum loop l, const enum config c)
+{
+	if (is_exec_loop(l))
+		return c == CFG_INACTIVE || c == CFG_HITS || c == CFG_PROTECT;
+	return c != CFG_PROTECT;
 }
 
 /*
@@ -211,6 +256,10 @@ static void setup_config(const enum config c)
 		load_policy(&big);
 		set_threshold(1);
 		break;
+	case CFG_PROTECT:
+		load_policy(&protect);
+		set_threshold(default_threshold);
+		break;
 	default:
 		break;
 	}
@@ -276,6 +325,60 @@ static void check_denial(const enum config c)
 		exit(1);
 	}
 	close(fd);
+}
+
+/*
+ * The protected program refuses to start when its caller shares its
+ * filesystem context with another process (security/pfsel/protect.c):
+ * so a child made by clone(CLONE_FS) must fail to execute it, with EPERM,
+ * in protect only.  A raw clone() without CLONE_VM is a fork() that
+ * shares the fs_struct; the child calls nothing but execve() and _exit().
+ */
+static void check_protection(const enum config c)
+{
+	const int expect = c == CFG_PROTECT ? EPERM : 0;
+	char *const argv[] = { EXEC_PROTECTED, NULL };
+	char *const envp[] = { NULL };
+	int status;
+	pid_t pid;
+
+	pid = (pid_t)syscall(SYS_clone, CLONE_FS | SIGCHLD, 0, NULL, NULL, 0);
+	if (pid < 0)
+		die("clone");
+	if (pid == 0) {
+		execve(EXEC_PROTECTED, argv, envp);
+		_exit(errno == EPERM ? 3 : 4);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		die("wait");
+	if (WEXITSTATUS(status) != (expect ? 3 : 0)) {
+		fprintf(stderr,
+			"pfsel_bench: %s: %s with a shared filesystem context "
+			"gave status %d, expected %s\n",
+			config_names[c], EXEC_PROTECTED, WEXITSTATUS(status),
+			expect ? "a refusal (EPERM)" : "a start");
+		exit(1);
+	}
+}
+
+/* One iteration of an exec loop: fork, execve @path, wait; it must exit 0. */
+static void spawn(const char *const path)
+{
+	char *const argv[] = { (char *)path, NULL };
+	char *const envp[] = { NULL };
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		execve(path, argv, envp);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		die("%s did not run", path);
 }
 
 static int listener_fd, sink_fd, udp_fd;
@@ -353,6 +456,11 @@ static void run_loop(const enum loop l, const long n)
 				die("bind");
 			close(s);
 			break;
+		case LOOP_EXEC:
+		case LOOP_SCRIPT:
+		case LOOP_PROTECTED:
+			spawn(exec_paths[l]);
+			break;
 		default:
 			break;
 		}
@@ -373,6 +481,8 @@ static void child(const enum config c, const enum loop l, int to_parent,
 	if (c == CFG_LANDLOCK)
 		landlock_restrict();
 	check_denial(c);
+	if (is_exec_loop(l))
+		check_protection(c);
 	if (c == CFG_MISSES)
 		addr_spread = COLD_SPREAD;
 	else if (c == CFG_REPEAT)
@@ -382,8 +492,12 @@ static void child(const enum config c, const enum loop l, int to_parent,
 	else if (c == CFG_NAMED)
 		addr_first_host = NAMED_HOST;
 	loop_setup(l);
-	/* Warm caches (the AVC's too) with every address of the hot cycle. */
-	run_loop(l, HOT_SPREAD * 4);
+	/*
+	 * Warm caches (the AVC's too) with every address of the hot cycle;
+	 * an exec loop's caches (the page cache, the dentries, the
+	 * policy's classes) are warm after a few.
+	 */
+	run_loop(l, is_exec_loop(l) ? 16 : HOT_SPREAD * 4);
 	/* Twice: untimed hooks, then timed ones. */
 	for (int pass = 0; pass < 2; pass++) {
 		if (write(to_parent, "r", 1) != 1 ||
@@ -483,9 +597,10 @@ void calls_report(void)
 	int r, h;
 
 	printf("\n== pfsel_bench: %d rounds; iterations per loop: tcp %ld, "
-	       "udp %ld, bind %ld; uid %u ==\n",
+	       "udp %ld, bind %ld, exec loops %ld; uid %u ==\n",
 	       rounds, loop_iterations(LOOP_TCP), loop_iterations(LOOP_UDP),
-	       loop_iterations(LOOP_BIND), (unsigned int)bench_uid);
+	       loop_iterations(LOOP_BIND), loop_iterations(LOOP_EXEC),
+	       (unsigned int)bench_uid);
 	printf("ns/iter and ratio: hooks untimed; the ratio is the "
 	       "configuration's time over the\nsame round's inactive time; "
 	       "median [IQR] (min-max).  pfsel ns and share: a second\nrun "
@@ -501,6 +616,9 @@ void calls_report(void)
 			struct spread_stats t, ratio, own, share;
 			unsigned long long lookups = 0, hits = 0;
 			char buf[64], hit[16];
+
+			if (!loop_runs_in(l, c))
+				continue;
 
 			for (r = 0; r < rounds; r++)
 				v[r] = results[c][l][r].ns;
@@ -544,8 +662,15 @@ void calls_report(void)
 	       "[IQR]; calls per iteration\n");
 	for (l = 0; l < LOOP_COUNT; l++) {
 		for (h = 0; h < n_hook_names; h++) {
-			if (!results[CFG_HITS][l][0].hook_calls[h] &&
-			    !results[CFG_INACTIVE][l][0].hook_calls[h])
+			/*
+			 * Fewer than one call in ten iterations is not the
+			 * loop's: the parent's own opens of pfsel's files
+			 * around the timed run (file_open).
+			 */
+			if (results[CFG_HITS][l][0].hook_calls[h] * 10 <
+				    (unsigned long long)loop_iterations(l) &&
+			    results[CFG_INACTIVE][l][0].hook_calls[h] * 10 <
+				    (unsigned long long)loop_iterations(l))
 				continue;
 			printf("  %-5s %-18s %5.2f/iter", loop_names[l],
 			       hook_names[h],
@@ -554,6 +679,9 @@ void calls_report(void)
 			for (c = 0; c < CFG_COUNT; c++) {
 				struct spread_stats s;
 				int n = 0;
+
+				if (!loop_runs_in(l, c))
+					continue;
 
 				for (r = 0; r < rounds; r++)
 					if (results[c][l][r].hook_ns[h] >= 0)
@@ -567,21 +695,44 @@ void calls_report(void)
 	}
 }
 
+/*
+ * Round @r's measurements of the exec loops (@exec_loops) or of the
+ * socket loops, in every configuration they run in, in an order rotated
+ * from round to round.  The exec loops are measured together, after the
+ * socket loops: what an exec costs drifts over a boot's first minutes
+ * (from 920,000 instructions an iteration to 977,000 over rounds 0 and 1,
+ * in every configuration alike, also after 6,000 execs run beforehand),
+ * and the configurations a round compares must be measured close together.
+ */
+static void run_part(const int r, const bool exec_loops)
+{
+	int i, j;
+
+	for (i = 0; i < CFG_COUNT; i++) {
+		const enum config c = (enum config)((i + r) % CFG_COUNT);
+		bool set_up = false;
+
+		for (j = 0; j < LOOP_COUNT; j++) {
+			const enum loop l = (enum loop)((j + r) % LOOP_COUNT);
+
+			if (is_exec_loop(l) != exec_loops || !loop_runs_in(l, c))
+				continue;
+			if (!set_up)
+				setup_config(c);
+			set_up = true;
+			measure(r, c, l);
+		}
+	}
+}
+
 void calls_run(void)
 {
 	const double start = now_ns();
-	int r, i, j;
+	int r;
 
 	for (r = 0; r < rounds; r++) {
-		for (i = 0; i < CFG_COUNT; i++) {
-			const enum config c =
-				(enum config)((i + r) % CFG_COUNT);
-
-			setup_config(c);
-			for (j = 0; j < LOOP_COUNT; j++)
-				measure(r, c,
-					(enum loop)((j + r) % LOOP_COUNT));
-		}
+		run_part(r, false);
+		run_part(r, true);
 		fprintf(stderr, "pfsel_bench: round %d of %d done, %.0f s\n",
 			r + 1, rounds, (now_ns() - start) / 1e9);
 	}

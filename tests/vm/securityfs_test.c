@@ -132,9 +132,17 @@ TEST(status_reports_version_and_mode)
 TEST(hooks_lists_every_hook)
 {
 	static const char *const hooks[] = {
-		"socket_create", "socket_bind",	  "socket_connect",
-		"socket_listen", "socket_accept", "socket_sendmsg",
+		"socket_create",
+		"socket_bind",
+		"socket_connect",
+		"socket_listen",
+		"socket_accept",
+		"socket_sendmsg",
 		"inet_conn_request",
+		"bprm_creds_for_exec",
+		"bprm_creds_from_file",
+		"bprm_committing_creds",
+		"file_open",
 	};
 	size_t i;
 
