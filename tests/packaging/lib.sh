@@ -2,7 +2,7 @@
 # shellcheck shell=bash
 #
 # What the packaging tests share, sourced (bash) by tests/packaging/debian-image,
-# secureboot, kernel-boot, kernel-deb and install-deps.
+# secureboot, kernel-boot, kernel-deb, install-deps and flatpak.
 #
 # Results: one line per test, "PASS: NAME" or "FAIL: NAME", and at the end
 # "N passed, M failed".
@@ -34,17 +34,33 @@
 #                           (FSTAB, its lines) and a machine id of its own
 #   guest_network ROOT      DHCP on the Ethernet (QEMU's user network) by
 #                           systemd-networkd
-#   guest_user ROOT USER UID PASSWORD ASK_SECONDS
+#   guest_login_user ROOT USER UID PASSWORD
 #                           pam_pfsel in the PAM stack as docs/INSTALL.md
-#                           says, and USER (UID, PASSWORD) with a policy
-#                           of their own and the agent's rule file (see
-#                           the function)
+#                           says, and USER (UID, PASSWORD), whose login
+#                           loads their ~/.pfw (the caller writes it)
+#   guest_user ROOT USER UID PASSWORD ASK_SECONDS
+#                           guest_login_user, and USER's policy and the
+#                           agent's rule file (see the function)
 #   guest_test_unit ROOT TEST ENVIRONMENT
 #                           the unit that runs the guest's checks
 #                           (/usr/local/lib/pfsel-test/run, which the
 #                           caller installs) with ENVIRONMENT (systemd's
 #                           Environment=) after multi-user.target, then
 #                           powers off; enabled (a test says so)
+#   guest_boot WORK ROOT RELEASE TIMEOUT [QEMU_ARG...]
+#                           ROOT as an ext4 image (WORK/root.img, ROOT's
+#                           size and $guest_spare_mib MiB more, 512 unless
+#                           the caller says; ROOT removed), booted
+#                           under QEMU (TCG, $guest_cpus, 2 GiB) with
+#                           ROOT's /boot/vmlinuz-RELEASE, root=/dev/vda
+#                           and systemd, for at most TIMEOUT seconds; its
+#                           console on the first serial port
+#                           (WORK/console.txt), the guest's results on the
+#                           second (WORK/results.txt), QEMU_ARGs after
+#                           (more ports, a network); sets guest_status
+#                           (QEMU's, 124 for the time-out) and
+#                           guest_seconds.  Status 1 when the image could
+#                           not be made
 #   guest_results PREFIX RESULTS CONSOLE
 #                           the guest's lines in RESULTS from its first
 #                           ("guest: ...": OVMF writes its console to the
@@ -294,11 +310,16 @@ guest_network() {
 # pfsel-prompt asks the person, who has ASK_SECONDS to answer in (the
 # guest is told).  The user has a password, which "pfsel confirm" asks
 # for through polkit.
-guest_user() {
-	local root=$1 user=$2 uid=$3 password=$4 ask_seconds=$5
+guest_login_user() {
+	local root=$1 user=$2 uid=$3 password=$4
 	echo "session optional pam_pfsel.so" >>"$root/etc/pam.d/common-session"
 	chroot "$root" useradd -m -u "$uid" -s /bin/bash "$user"
 	echo "$user:$password" | chroot "$root" chpasswd
+}
+
+guest_user() {
+	local root=$1 user=$2 uid=$3 password=$4 ask_seconds=$5
+	guest_login_user "$root" "$user" "$uid" "$password"
 	cat >"$root/home/$user/.pfw" <<EOF
 policy user;
 default allow;
@@ -336,6 +357,36 @@ EOF
 	chroot "$root" systemctl enable pfsel-test.service >/dev/null 2>&1
 	check "the test unit is enabled in the image" \
 		test -L "$root/etc/systemd/system/multi-user.target.wants/pfsel-test.service"
+}
+
+# shellcheck disable=SC2034 # set for the caller
+guest_boot() {
+	local work=$1 root=$2 release=$3 timeout=$4 size start
+	shift 4
+	cp "$root/boot/vmlinuz-$release" "$work/vmlinuz"
+	rm -f "$work/root.img"
+	size=$(($(du -sm "$root" | cut -f1) + ${guest_spare_mib:-512}))
+	if ! mkfs.ext4 -q -F -L root -d "$root" "$work/root.img" "${size}M" >"$work/mkfs.log" 2>&1; then
+		sed 's/^/    /' "$work/mkfs.log"
+		return 1
+	fi
+	rm -rf "$root"
+	echo "$(basename "$work"): image of ${size} MiB; booting $release (timeout ${timeout} s)"
+	: >"$work/console.log"
+	: >"$work/results.log"
+	start=$(date +%s)
+	guest_status=0
+	timeout --foreground "$timeout" qemu-system-x86_64 \
+		-nodefaults -no-user-config -no-reboot -display none -monitor none \
+		"${guest_cpus[@]}" -m 2G \
+		-kernel "$work/vmlinuz" -append "root=/dev/vda ro console=ttyS0 panic=-1" \
+		-drive "file=$work/root.img,format=raw,if=virtio" \
+		-serial "file:$work/console.log" -serial "file:$work/results.log" "$@" ||
+		guest_status=$?
+	guest_seconds=$(elapsed "$start")
+	tr -d '\r' <"$work/console.log" >"$work/console.txt"
+	tr -d '\r' <"$work/results.log" >"$work/results.txt"
+	echo "$(basename "$work"): the VM ran ${guest_seconds} s (qemu status $guest_status)"
 }
 
 guest_results() {
