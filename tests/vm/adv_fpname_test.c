@@ -113,22 +113,11 @@ struct attack {
 
 static const char *outcome(int status)
 {
-	switch (status) {
-	case RACE_TRUSTED_ALLOWED:
-		return "trusted script, allowed";
-	case RACE_TRUSTED_DENIED:
-		return "trusted script, denied";
-	case RACE_EVIL_ALLOWED:
-		return "EVIL SCRIPT, ALLOWED (as the application's)";
-	case RACE_EVIL_DENIED:
-		return "evil script, denied";
-	case RACE_OPEN_DENIED:
-		return "open refused (script-path)";
-	case RACE_OPEN_FAILED:
-		return "open failed";
-	default:
-		return "other";
-	}
+	const char *const said = race_interp_outcome(status);
+
+	if (said)
+		return said;
+	return "other";
 }
 
 FIXTURE(advfp)
@@ -259,16 +248,8 @@ static int run_stopped(const char *script, enum change change)
 		execv(script, argv);
 		_exit(127);
 	}
-	if (waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status) ||
-	    ptrace(PTRACE_SETOPTIONS, pid, NULL,
-		   (void *)(long)(PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL)) ||
-	    ptrace(PTRACE_CONT, pid, NULL, NULL) ||
-	    waitpid(pid, &status, 0) != pid ||
-	    (status >> 8) != (SIGTRAP | (PTRACE_EVENT_EXEC << 8))) {
-		kill(pid, SIGKILL);
-		waitpid(pid, &status, 0);
+	if (pfsel_wait_stopped_at_exec(pid))
 		return 122;
-	}
 	if (make_change(change)) {
 		kill(pid, SIGKILL);
 		waitpid(pid, &status, 0);

@@ -119,19 +119,11 @@
 
 static const char *outcome(int status)
 {
+	const char *const said = race_interp_outcome(status);
+
+	if (said)
+		return said;
 	switch (status) {
-	case RACE_TRUSTED_ALLOWED:
-		return "trusted script, allowed (named as the script)";
-	case RACE_TRUSTED_DENIED:
-		return "trusted script, denied (no script identity)";
-	case RACE_EVIL_ALLOWED:
-		return "EVIL SCRIPT, ALLOWED (as the script)";
-	case RACE_EVIL_DENIED:
-		return "evil script, denied";
-	case RACE_OPEN_DENIED:
-		return "open refused (script-path)";
-	case RACE_OPEN_FAILED:
-		return "open failed";
 	case SETUP_FAILED:
 		return "helper's setup failed";
 	case FRAME_FAILED:

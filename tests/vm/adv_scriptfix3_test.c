@@ -156,21 +156,11 @@
 
 static const char *outcome(int status)
 {
+	const char *const said = race_interp_outcome(status);
+
+	if (said)
+		return said;
 	switch (status) {
-	case RACE_TRUSTED_ALLOWED:
-		return "trusted script, allowed (named as the script)";
-	case RACE_TRUSTED_DENIED:
-		return "trusted script, denied (no script identity)";
-	case RACE_EVIL_ALLOWED:
-		return "EVIL SCRIPT, ALLOWED (as the script)";
-	case RACE_EVIL_DENIED:
-		return "evil script, denied";
-	case RACE_OPEN_DENIED:
-		return "open refused (script-path)";
-	case RACE_OPEN_FAILED:
-		return "open failed";
-	case RACE_USAGE:
-		return "race_interp given two arguments (the user's handler ran)";
 	case SETUP_FAILED:
 		return "helper's setup failed";
 	case FRAME_FAILED:
@@ -693,16 +683,8 @@ static int stopped_exec(const struct frame *f, const char *name, bool overmount)
 		execv(name, argv);
 		_exit(EXEC_FAILED);
 	}
-	if (waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status) ||
-	    ptrace(PTRACE_SETOPTIONS, pid, NULL,
-		   (void *)(long)(PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL)) ||
-	    ptrace(PTRACE_CONT, pid, NULL, NULL) ||
-	    waitpid(pid, &status, 0) != pid ||
-	    (status >> 8) != (SIGTRAP | (PTRACE_EVENT_EXEC << 8))) {
-		kill(pid, SIGKILL);
-		waitpid(pid, &status, 0);
+	if (pfsel_wait_stopped_at_exec(pid))
 		return FRAME_FAILED;
-	}
 	if (overmount && helper_overmount(f)) {
 		kill(pid, SIGKILL);
 		waitpid(pid, &status, 0);

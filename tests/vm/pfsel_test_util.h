@@ -38,6 +38,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -541,6 +542,28 @@ static inline int pfsel_become(uid_t uid)
 static inline bool pfsel_can_run_as(uid_t uid)
 {
 	return geteuid() == 0 || (getuid() == uid && geteuid() == uid);
+}
+
+/*
+ * @pid, a child that called PTRACE_TRACEME and stopped itself (SIGSTOP)
+ * before an execve(): let it run to the point where that execve() has
+ * fixed the new program (PTRACE_EVENT_EXEC), stopped there, killed if
+ * this process dies.  0; or -1, the child killed and reaped.
+ */
+static inline int pfsel_wait_stopped_at_exec(pid_t pid)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) == pid && WIFSTOPPED(status) &&
+	    !ptrace(PTRACE_SETOPTIONS, pid, NULL,
+		    (void *)(long)(PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL)) &&
+	    !ptrace(PTRACE_CONT, pid, NULL, NULL) &&
+	    waitpid(pid, &status, 0) == pid &&
+	    (status >> 8) == (SIGTRAP | (PTRACE_EVENT_EXEC << 8)))
+		return 0;
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	return -1;
 }
 
 static inline int pfsel_wait_status(pid_t pid)

@@ -24,4 +24,32 @@ enum race_interp_status {
 	RACE_USAGE = 53,
 };
 
+/* What a status of race_interp's says; 0 (no text) for any other number. */
+static inline const char *race_interp_outcome(int status)
+{
+	switch (status) {
+	case RACE_TRUSTED_ALLOWED:
+		return "trusted script, allowed (named as the script)";
+	case RACE_TRUSTED_DENIED:
+		return "trusted script, denied (no script identity)";
+	case RACE_EVIL_ALLOWED:
+		return "EVIL SCRIPT, ALLOWED (as the trusted one)";
+	case RACE_EVIL_DENIED:
+		return "evil script, denied";
+	case RACE_OPEN_DENIED:
+		return "the interpreter's open of the name: EACCES (script-path)";
+	case RACE_OPEN_FAILED:
+		return "the interpreter's open of the name failed";
+	case RACE_NOT_A_SCRIPT:
+		return "the interpreter read neither script";
+	case RACE_SOCKET_FAILED:
+		return "the interpreter's socket() failed";
+	case RACE_CONNECT_OTHER:
+		return "the connect() got neither ECONNREFUSED nor EACCES";
+	case RACE_USAGE:
+		return "the interpreter's arguments were not one script name";
+	}
+	return 0;
+}
+
 #endif

@@ -75,27 +75,11 @@
 
 static const char *outcome(int status)
 {
+	const char *const said = race_interp_outcome(status);
+
+	if (said)
+		return said;
 	switch (status) {
-	case RACE_TRUSTED_ALLOWED:
-		return "trusted script, allowed";
-	case RACE_TRUSTED_DENIED:
-		return "trusted script, denied";
-	case RACE_EVIL_ALLOWED:
-		return "EVIL SCRIPT, ALLOWED (as the trusted one)";
-	case RACE_EVIL_DENIED:
-		return "evil script, denied";
-	case RACE_OPEN_DENIED:
-		return "the interpreter's open of the name: EACCES";
-	case RACE_OPEN_FAILED:
-		return "the interpreter's open of the name failed";
-	case RACE_NOT_A_SCRIPT:
-		return "the interpreter read neither script";
-	case RACE_SOCKET_FAILED:
-		return "the interpreter's socket() failed";
-	case RACE_CONNECT_OTHER:
-		return "the connect() got neither ECONNREFUSED nor EACCES";
-	case RACE_USAGE:
-		return "the interpreter's arguments were not one script name";
 	case 126:
 		return "could not become the user";
 	case 127:
@@ -260,7 +244,6 @@ enum mount_frame {
  */
 static void mount_attacker(enum mount_frame frame, bool mount_over)
 {
-	int status;
 	pid_t pid;
 
 	if (frame == ROOTS_NAMESPACE &&
@@ -285,12 +268,7 @@ static void mount_attacker(enum mount_frame frame, bool mount_over)
 		execv(TRUSTED, argv);
 		_exit(127);
 	}
-	if (waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status) ||
-	    ptrace(PTRACE_SETOPTIONS, pid, NULL,
-		   (void *)(long)(PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL)) ||
-	    ptrace(PTRACE_CONT, pid, NULL, NULL) ||
-	    waitpid(pid, &status, 0) != pid ||
-	    (status >> 8) != (SIGTRAP | (PTRACE_EVENT_EXEC << 8)))
+	if (pfsel_wait_stopped_at_exec(pid))
 		_exit(122);
 	if (mount_over && mount(EVIL, TRUSTED, NULL, MS_BIND, NULL))
 		_exit(123);
