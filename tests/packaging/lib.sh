@@ -112,6 +112,7 @@
 # while the other CPU runs; docs/FUZZING.md, "Hook timing and the int3").
 # These boots test packages, not races (tests/vm/run's suite does that).
 
+# shellcheck disable=SC2054 # a comma inside QEMU's option value
 guest_cpus=(-accel tcg,thread=single -cpu max -smp 2)
 
 # shellcheck source=scripts/debian-root.sh
