@@ -166,16 +166,6 @@ static int ask_wait(const struct asker *as, long long *elapsed_ms)
 	return status;
 }
 
-/* Whether the asker has finished (without reaping it). */
-static bool ask_done(const struct asker *as)
-{
-	siginfo_t info = { 0 };
-
-	return waitid(P_PID, (id_t)as->pid, &info,
-		      WEXITED | WNOHANG | WNOWAIT) == 0 &&
-	       info.si_pid == as->pid;
-}
-
 /*
  * Wait for the question of @exe -> @addr:@port while its asker runs: true
  * when it came.  A question that is not it fails the test's expectations
@@ -195,7 +185,7 @@ static bool question_for(struct agent *ag, const struct asker *as,
 			continue;
 		}
 		/* Finished without a question: a kept answer decided. */
-		if (as && ask_done(as))
+		if (as && pfsel_has_exited(as->pid))
 			return agent_question(ag, q, 0) &&
 			       strcmp(q->exe, exe) == 0 && q->rport == port;
 	}

@@ -566,6 +566,19 @@ static inline int pfsel_wait_stopped_at_exec(pid_t pid)
 	return -1;
 }
 
+/*
+ * Whether child @pid has exited, without reaping it: a later
+ * pfsel_wait_status() still gets its status.
+ */
+static inline bool pfsel_has_exited(pid_t pid)
+{
+	siginfo_t info = { 0 };
+
+	return waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) ==
+		       0 &&
+	       info.si_pid == pid;
+}
+
 static inline int pfsel_wait_status(pid_t pid)
 {
 	int status;
