@@ -82,7 +82,6 @@
  */
 
 #define _GNU_SOURCE
-#include <linux/fuse.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -92,9 +91,9 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/uio.h>
 #include <sys/wait.h>
 
+#include "fuse_server.h"
 #include "pfsel_test_util.h"
 #include "race_interp.h"
 
@@ -184,133 +183,35 @@ FIXTURE_TEARDOWN(advsf2)
 
 /* ---- The stall: a FUSE file of pfuser1's whose reads wait for "go" ----- */
 
-#define STALL_NODE 2
-#define FUSE_MAX_WRITE 65536
-
 /* The pipes between the attacker and the FUSE server. */
 static int note_pipe[2] = { -1, -1 }; /* server -> attacker: a read came */
 static int go_pipe[2] = { -1, -1 };   /* attacker -> server: answer it */
 
-static void fuse_reply(int fd, uint64_t unique, int error, const void *arg,
-		       size_t len)
-{
-	struct fuse_out_header out = {
-		.len = (uint32_t)(sizeof(out) + len),
-		.error = error,
-		.unique = unique,
-	};
-	struct iovec iov[2] = { { &out, sizeof(out) }, { (void *)arg, len } };
-
-	if (writev(fd, iov, len ? 2 : 1) < 0)
-		fprintf(stderr, "adv_scriptfix2: fuse reply: %s\n",
-			strerror(errno));
-}
-
-static void fuse_attr_of(uint64_t node, struct fuse_attr *attr)
-{
-	const bool root = node == FUSE_ROOT_ID;
-
-	memset(attr, 0, sizeof(*attr));
-	attr->ino = node;
-	attr->mode = root ? S_IFDIR | 0755 : S_IFREG | 0644;
-	attr->nlink = root ? 2 : 1;
-	attr->size = root ? 0 : STALL_PAGES * PAGE;
-	attr->blocks = (attr->size + 511) / 512;
-	attr->blksize = PAGE;
-}
-
 /*
- * One file, "stall": each page reads as an environment string, once the
- * attacker said go.  Runs until the connection goes away.
+ * A read of "stall": each page reads as an environment string, once the
+ * attacker said go.
  */
-static void fuse_serve(int fd)
+static ssize_t stall_read(const struct fuse_file *file, uint64_t offset,
+			  size_t len, const void **reply)
 {
-	static char buf[FUSE_MAX_WRITE + 64 * 1024];
-	static char page[FUSE_MAX_WRITE];
-	const struct fuse_in_header *in = (void *)buf;
-	const void *arg = in + 1;
-	ssize_t len;
-	char c;
+	static char page[FUSE_SERVER_MAX_WRITE] = "PFSEL_STALL=1";
+	char c = 'r';
 
-	strcpy(page, "PFSEL_STALL=1");
-	for (;;) {
-		len = read(fd, buf, sizeof(buf));
-		if (len < 0 && (errno == EINTR || errno == ENOENT))
-			continue;
-		if (len < (ssize_t)sizeof(*in))
-			return;
-		switch (in->opcode) {
-		case FUSE_INIT: {
-			struct fuse_init_out out = {
-				.major = FUSE_KERNEL_VERSION,
-				.minor = 31,
-				.max_readahead = 0,
-				.max_background = 16,
-				.congestion_threshold = 12,
-				.max_write = FUSE_MAX_WRITE,
-				.time_gran = 1,
-			};
-
-			fuse_reply(fd, in->unique, 0, &out, sizeof(out));
-			break;
-		}
-		case FUSE_LOOKUP: {
-			struct fuse_entry_out out = {
-				.nodeid = STALL_NODE,
-				.generation = 1,
-			};
-
-			if (in->nodeid != FUSE_ROOT_ID ||
-			    strcmp(arg, "stall") != 0) {
-				fuse_reply(fd, in->unique, -ENOENT, NULL, 0);
-				break;
-			}
-			fuse_attr_of(STALL_NODE, &out.attr);
-			fuse_reply(fd, in->unique, 0, &out, sizeof(out));
-			break;
-		}
-		case FUSE_GETATTR: {
-			struct fuse_attr_out out = { 0 };
-
-			fuse_attr_of(in->nodeid, &out.attr);
-			fuse_reply(fd, in->unique, 0, &out, sizeof(out));
-			break;
-		}
-		case FUSE_OPEN:
-		case FUSE_OPENDIR: {
-			struct fuse_open_out out = { 0 };
-
-			fuse_reply(fd, in->unique, 0, &out, sizeof(out));
-			break;
-		}
-		case FUSE_READ: {
-			const struct fuse_read_in *read_in = arg;
-			size_t n = read_in->size;
-
-			if (n > sizeof(page))
-				n = sizeof(page);
-			/* Tell the attacker, and hold the reader until go. */
-			c = 'r';
-			if (write(note_pipe[1], &c, 1) != 1 ||
-			    read(go_pipe[0], &c, 1) != 1)
-				return;
-			fuse_reply(fd, in->unique, 0, page, n);
-			break;
-		}
-		case FUSE_FLUSH:
-		case FUSE_RELEASE:
-		case FUSE_RELEASEDIR:
-			fuse_reply(fd, in->unique, 0, NULL, 0);
-			break;
-		case FUSE_FORGET:
-		case FUSE_BATCH_FORGET:
-		case FUSE_INTERRUPT:
-			break;
-		default:
-			fuse_reply(fd, in->unique, -ENOSYS, NULL, 0);
-		}
-	}
+	/* Tell the attacker, and hold the reader until go. */
+	if (write(note_pipe[1], &c, 1) != 1 || read(go_pipe[0], &c, 1) != 1)
+		return -1;
+	*reply = page;
+	return (ssize_t)(len < sizeof(page) ? len : sizeof(page));
 }
+
+/* One file, "stall"; no read-ahead: one read (one stall) a page. */
+static const struct fuse_file stall_file = {
+	.name = "stall",
+	.mode = 0644,
+	.size = STALL_PAGES * PAGE,
+	.read = stall_read,
+	.no_readahead = true,
+};
 
 /*
  * The helper, pfuser1 in a user and mount namespace of its own: mounts
@@ -319,35 +220,21 @@ static void fuse_serve(int fd)
  */
 static int helper_main(int sock)
 {
-	char options[128], c;
 	pid_t server;
-	int fd, file;
+	int file;
+	char c;
 
 	if (pfsel_enter_userns(CLONE_NEWNS))
 		goto fail;
-	fd = open("/dev/fuse", O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		goto fail;
-	snprintf(options, sizeof(options),
-		 "fd=%d,rootmode=40000,user_id=0,group_id=0", fd);
-	if (mount("pfsel-advsf2", FUSE_DIR, "fuse", MS_NOSUID | MS_NODEV,
-		  options))
-		goto fail;
-	server = fork();
+	server = fuse_server_start("pfsel-advsf2", FUSE_DIR, &stall_file);
 	if (server < 0)
 		goto fail;
-	if (server == 0) {
-		fuse_serve(fd);
-		_exit(0);
-	}
-	close(fd);
 	file = open(FUSE_DIR "/stall", O_RDONLY | O_CLOEXEC);
 	if (file < 0 || pfsel_send_fd(sock, file))
 		goto fail;
 	while (read(sock, &c, 1) > 0)
 		;
-	kill(server, SIGKILL);
-	pfsel_wait_status(server);
+	fuse_server_stop(server);
 	return 0;
 fail:
 	perror("adv_scriptfix2 helper");

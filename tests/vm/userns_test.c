@@ -50,7 +50,6 @@
  */
 
 #define _GNU_SOURCE
-#include <linux/fuse.h>
 #include <net/if.h>
 #include <sched.h>
 #include <signal.h>
@@ -59,9 +58,9 @@
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
-#include <sys/uio.h>
 #include <sys/wait.h>
 
+#include "fuse_server.h"
 #include "pfsel_test_util.h"
 #include "process_attacks.h"
 
@@ -258,137 +257,17 @@ static int overlay_over(void *arg)
 
 /* ---- FUSE -------------------------------------------------------------- */
 
-#define FUSE_FILE_NODE 2 /* "netprobe", in the root (FUSE_ROOT_ID) */
-#define FUSE_MAX_WRITE 65536
-
-static void fuse_reply(int fd, uint64_t unique, int error, const void *arg,
-		       size_t len)
-{
-	struct fuse_out_header out = {
-		.len = (uint32_t)(sizeof(out) + len),
-		.error = error,
-		.unique = unique,
-	};
-	struct iovec iov[2] = { { &out, sizeof(out) }, { (void *)arg, len } };
-
-	if (writev(fd, iov, len ? 2 : 1) < 0)
-		fprintf(stderr, "userns_test: fuse reply: %s\n",
-			strerror(errno));
-}
-
-static void fuse_attr_of(uint64_t node, size_t size, struct fuse_attr *attr)
-{
-	const bool root = node == FUSE_ROOT_ID;
-
-	memset(attr, 0, sizeof(*attr));
-	attr->ino = node;
-	attr->mode = root ? S_IFDIR | 0755 : S_IFREG | 0755;
-	attr->nlink = root ? 2 : 1;
-	attr->size = root ? 0 : size;
-	attr->blocks = (attr->size + 511) / 512;
-	attr->blksize = 4096;
-	/* uid and gid 0 of the mounter's user namespace: pfuser1. */
-}
-
-/*
- * A file system of one file, "netprobe", holding @data: the least a
- * /dev/fuse server answers for a lookup, an exec and its page reads.
- * Runs until the connection goes away (or it is killed).
- */
-static void fuse_serve(int fd, const char *data, size_t size)
-{
-	static char buf[FUSE_MAX_WRITE + 64 * 1024];
-	const struct fuse_in_header *in = (void *)buf;
-	const void *arg = in + 1;
-	ssize_t len;
-
-	for (;;) {
-		len = read(fd, buf, sizeof(buf));
-		if (len < 0 && (errno == EINTR || errno == ENOENT))
-			continue;
-		if (len < (ssize_t)sizeof(*in))
-			return;
-		switch (in->opcode) {
-		case FUSE_INIT: {
-			const struct fuse_init_in *init = arg;
-			struct fuse_init_out out = {
-				.major = FUSE_KERNEL_VERSION,
-				.minor = 31,
-				.max_readahead = init->max_readahead,
-				.max_background = 16,
-				.congestion_threshold = 12,
-				.max_write = FUSE_MAX_WRITE,
-				.time_gran = 1,
-			};
-
-			fuse_reply(fd, in->unique, 0, &out, sizeof(out));
-			break;
-		}
-		case FUSE_LOOKUP: {
-			struct fuse_entry_out out = {
-				.nodeid = FUSE_FILE_NODE,
-				.generation = 1,
-			};
-
-			if (in->nodeid != FUSE_ROOT_ID ||
-			    strcmp(arg, "netprobe") != 0) {
-				fuse_reply(fd, in->unique, -ENOENT, NULL, 0);
-				break;
-			}
-			fuse_attr_of(FUSE_FILE_NODE, size, &out.attr);
-			fuse_reply(fd, in->unique, 0, &out, sizeof(out));
-			break;
-		}
-		case FUSE_GETATTR: {
-			struct fuse_attr_out out = { 0 };
-
-			fuse_attr_of(in->nodeid, size, &out.attr);
-			fuse_reply(fd, in->unique, 0, &out, sizeof(out));
-			break;
-		}
-		case FUSE_OPEN:
-		case FUSE_OPENDIR: {
-			struct fuse_open_out out = { 0 };
-
-			fuse_reply(fd, in->unique, 0, &out, sizeof(out));
-			break;
-		}
-		case FUSE_READ: {
-			const struct fuse_read_in *read_in = arg;
-			size_t from = read_in->offset < size ? read_in->offset :
-							       size;
-			size_t n = size - from;
-
-			if (n > read_in->size)
-				n = read_in->size;
-			fuse_reply(fd, in->unique, 0, data + from, n);
-			break;
-		}
-		case FUSE_FLUSH:
-		case FUSE_RELEASE:
-		case FUSE_RELEASEDIR:
-			fuse_reply(fd, in->unique, 0, NULL, 0);
-			break;
-		case FUSE_FORGET:
-		case FUSE_BATCH_FORGET:
-		case FUSE_INTERRUPT:
-			break; /* no reply */
-		default:
-			fuse_reply(fd, in->unique, -ENOSYS, NULL, 0);
-		}
-	}
-}
-
 /*
  * Mount a FUSE file system over netprobe's folder whose "netprobe" is the
  * denied program, served by a child; then run netprobe's path.
  */
 static int fuse_over(void *unused)
 {
-	char options[128], *data;
+	struct fuse_file file = { .name = "netprobe", .mode = 0755 };
+	char *data;
 	pid_t server;
 	ssize_t size;
-	int fd, status;
+	int status;
 
 	if (pfsel_enter_userns(CLONE_NEWNS))
 		FAIL_SETUP("user and mount namespace");
@@ -397,30 +276,17 @@ static int fuse_over(void *unused)
 		errno = (int)-size;
 		FAIL_SETUP(COPY);
 	}
-	fd = open("/dev/fuse", O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		FAIL_SETUP("/dev/fuse");
-	snprintf(options, sizeof(options),
-		 "fd=%d,rootmode=40000,user_id=0,group_id=0", fd);
-	if (mount("pfsel-test", TESTS_DIR, "fuse", MS_NOSUID | MS_NODEV,
-		  options))
-		FAIL_SETUP("fuse mount");
-	server = fork();
+	file.data = data;
+	file.size = (size_t)size;
+	server = fuse_server_start("pfsel-test", TESTS_DIR, &file);
 	if (server < 0)
-		FAIL_SETUP("fork");
-	if (server == 0) {
-		fuse_serve(fd, data, (size_t)size);
-		_exit(0);
-	}
-	close(fd);
+		FAIL_SETUP("FUSE server");
 	if (is_copy(NETPROBE) != 1) {
-		kill(server, SIGKILL);
-		pfsel_wait_status(server);
+		fuse_server_stop(server);
 		FAIL_SETUP("the FUSE file is not the denied program");
 	}
 	status = connect_allowed_port(NETPROBE);
-	kill(server, SIGKILL);
-	pfsel_wait_status(server);
+	fuse_server_stop(server);
 	return status;
 }
 
