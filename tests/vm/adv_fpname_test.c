@@ -68,13 +68,12 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/mount.h>
-#include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "pfsel_test_util.h"
-#include "race_interp.h"
+#include "race_attack.h"
 
 #include "kselftest_harness.h"
 
@@ -89,8 +88,6 @@
 #define COMMIT "0123456789abcdef"
 #define FILES STABLE "/" COMMIT "/files"
 #define FILES_SCRIPT FILES "/bin/s"
-
-#define SETUP_FAILED 124
 
 enum change {
 	CHANGE_NONE,
@@ -110,15 +107,6 @@ struct attack {
 	bool at_sb; /* the application bound at /sb/app, not /app */
 	int runs; /* mount_churn: runs, each must be trusted + allowed */
 };
-
-static const char *outcome(int status)
-{
-	const char *const said = race_interp_outcome(status);
-
-	if (said)
-		return said;
-	return "other";
-}
 
 FIXTURE(advfp)
 {
@@ -203,10 +191,10 @@ static int enter_sandbox(const char *at)
 	return 0;
 }
 
-/* What the attacker does while the child is stopped at its exec. */
-static int make_change(enum change change)
+/* What the attacker does while the child is stopped at @arg's exec. */
+static int make_change(void *arg)
 {
-	switch (change) {
+	switch (*(const enum change *)arg) {
 	case CHANGE_NONE:
 		return 0;
 	case CHANGE_BIND_OVER:
@@ -233,31 +221,9 @@ static int make_change(enum change change)
 /* Runs @script stopped at its exec, @change made meanwhile: its status. */
 static int run_stopped(const char *script, enum change change)
 {
-	int status;
-	pid_t pid;
+	char *argv[] = { (char *)script, NULL };
 
-	pid = fork();
-	if (pid < 0)
-		return 121;
-	if (pid == 0) {
-		char *argv[] = { (char *)script, NULL };
-
-		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
-			_exit(125);
-		raise(SIGSTOP);
-		execv(script, argv);
-		_exit(127);
-	}
-	if (pfsel_wait_stopped_at_exec(pid))
-		return 122;
-	if (make_change(change)) {
-		kill(pid, SIGKILL);
-		waitpid(pid, &status, 0);
-		return 123;
-	}
-	if (ptrace(PTRACE_DETACH, pid, NULL, NULL))
-		return 124;
-	return pfsel_wait_status(pid);
+	return race_run_stopped(pfsel_exec_fn, argv, make_change, &change);
 }
 
 /*
@@ -273,12 +239,12 @@ static int run_program(const char *script)
 		 script);
 	pid = fork();
 	if (pid < 0)
-		return 121;
+		return ATTACK_FRAME_FAILED;
 	if (pid == 0) {
 		char *argv[] = { ri, (char *)script, NULL };
 
 		execv(ri, argv);
-		_exit(127);
+		_exit(ATTACK_EXEC_FAILED);
 	}
 	return pfsel_wait_status(pid);
 }
@@ -291,10 +257,10 @@ static int attacker(void *arg)
 	int i, status = 0;
 
 	if (pfsel_enter_userns(CLONE_NEWNS))
-		return 120;
+		return ATTACK_SETUP_FAILED;
 	if (a->sandbox) {
 		if (enter_sandbox(a->at_sb ? "/sb/app" : "/app"))
-			return SETUP_FAILED;
+			return ATTACK_SETUP_FAILED;
 		script = a->at_sb ? "/sb/app/bin/s" : "/app/bin/s";
 	}
 	for (i = 0; i < (a->runs ? a->runs : 1); i++) {
@@ -319,20 +285,13 @@ static int attack(enum change change, bool sandbox)
  * place from init's namespace (no namespace of pfuser1's) is
  * race_interp with the script, allowed.
  */
-static int by_place(void *unused)
-{
-	char *argv[] = { FILES_SCRIPT, NULL };
-
-	execv(FILES_SCRIPT, argv);
-	return 127;
-}
-
 static void control_by_place(struct __test_metadata *_metadata)
 {
-	int result = pfsel_run_as(PFSEL_UID1, by_place, NULL);
+	char *argv[] = { FILES_SCRIPT, NULL };
+	int result = pfsel_run_as(PFSEL_UID1, pfsel_exec_fn, argv);
 
 	TH_LOG("control, by its place from init's namespace: %s (%d)",
-	       outcome(result), result);
+	       race_attack_outcome(result), result);
 	ASSERT_EQ(RACE_TRUSTED_ALLOWED, result);
 }
 
@@ -349,16 +308,17 @@ TEST_F_TIMEOUT(advfp, script_repointed_in_sandbox, 240)
 
 	control_by_place(_metadata);
 	result = attack(CHANGE_NONE, true);
-	TH_LOG("in the sandbox, unchanged: %s (%d)", outcome(result), result);
+	TH_LOG("in the sandbox, unchanged: %s (%d)",
+	       race_attack_outcome(result), result);
 	EXPECT_EQ(RACE_TRUSTED_DENIED, result);
 	result = attack(CHANGE_BIND_OVER, true);
 	TH_LOG("the attacker's file bound over its path: %s (%d)",
-	       outcome(result), result);
+	       race_attack_outcome(result), result);
 	EXPECT_EQ(RACE_EVIL_DENIED, result);
 
 	result = attack(CHANGE_APP_TO_LINK, true);
 	TH_LOG("attack, /app made a link after exec: %s (%d)",
-	       outcome(result), result);
+	       race_attack_outcome(result), result);
 	EXPECT_EQ(RACE_EVIL_DENIED, result);
 }
 
@@ -370,11 +330,12 @@ TEST_F_TIMEOUT(advfp, script_renamed_in_sandbox, 240)
 
 	control_by_place(_metadata);
 	result = pfsel_run_as(PFSEL_UID1, attacker, &unchanged);
-	TH_LOG("/sb/app/bin/s unchanged: %s (%d)", outcome(result), result);
+	TH_LOG("/sb/app/bin/s unchanged: %s (%d)", race_attack_outcome(result),
+	       result);
 	EXPECT_EQ(RACE_TRUSTED_DENIED, result);
 	result = attack(CHANGE_RENAME_TO_LINK, true);
 	TH_LOG("attack, /sb renamed, a link in its place: %s (%d)",
-	       outcome(result), result);
+	       race_attack_outcome(result), result);
 	EXPECT_EQ(RACE_EVIL_DENIED, result);
 }
 
@@ -389,12 +350,12 @@ TEST_F_TIMEOUT(advfp, script_repointed_by_init_name, 240)
 
 	control_by_place(_metadata);
 	result = attack(CHANGE_NONE, false);
-	TH_LOG("by init's path in its namespace: %s (%d)", outcome(result),
-	       result);
+	TH_LOG("by init's path in its namespace: %s (%d)",
+	       race_attack_outcome(result), result);
 	EXPECT_EQ(RACE_TRUSTED_DENIED, result);
 	result = attack(CHANGE_INIT_PATH_LINK, false);
 	TH_LOG("attack, a link over a folder of init's path: %s (%d)",
-	       outcome(result), result);
+	       race_attack_outcome(result), result);
 	EXPECT_EQ(RACE_EVIL_DENIED, result);
 }
 
@@ -425,8 +386,8 @@ TEST_F_TIMEOUT(advfp, mount_churn_while_named, 400)
 	result = pfsel_wait_status(runner);
 	kill(churner, SIGKILL);
 	waitpid(churner, NULL, 0);
-	TH_LOG("20 runs during init's mount churn: %s (%d)", outcome(result),
-	       result);
+	TH_LOG("20 runs during init's mount churn: %s (%d)",
+	       race_attack_outcome(result), result);
 	EXPECT_EQ(RACE_TRUSTED_ALLOWED, result);
 }
 

@@ -84,18 +84,16 @@
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "fuse_server.h"
 #include "pfsel_test_util.h"
-#include "race_interp.h"
+#include "race_attack.h"
 
 #include "kselftest_harness.h"
 
@@ -105,9 +103,7 @@
 #define INTERP PFSEL_TESTS_DIR "/race_interp"
 #define HARDLINKS "/proc/sys/fs/protected_hardlinks"
 
-/* Statuses of the attacker's own steps (below race_interp's 10..53). */
-#define SETUP_FAILED 120
-#define FRAME_FAILED 121
+/* Its own steps' statuses, in race_attack.h's room: no exec stopped here. */
 #define STALL_FAILED 122
 #define SWAP_FAILED 123
 #define LINK_REFUSED 124
@@ -118,25 +114,15 @@
 
 static const char *outcome(int status)
 {
-	const char *const said = race_interp_outcome(status);
-
-	if (said)
-		return said;
 	switch (status) {
-	case SETUP_FAILED:
-		return "helper's setup failed";
-	case FRAME_FAILED:
-		return "frame failed";
 	case STALL_FAILED:
 		return "the exec was not held";
 	case SWAP_FAILED:
 		return "an exchange failed";
 	case LINK_REFUSED:
 		return "link() of the script refused";
-	case 127:
-		return "the exec failed";
 	default:
-		return "other";
+		return race_attack_outcome(status);
 	}
 }
 
@@ -218,11 +204,10 @@ static const struct fuse_file stall_file = {
  * the FUSE file system on FUSE_DIR, serves it from a child, and sends
  * the attacker "stall" opened; holds the namespace until @sock closes.
  */
-static int helper_main(int sock)
+static int helper_main(void *unused, int sock)
 {
 	pid_t server;
 	int file;
-	char c;
 
 	if (pfsel_enter_userns(CLONE_NEWNS))
 		goto fail;
@@ -232,42 +217,27 @@ static int helper_main(int sock)
 	file = open(FUSE_DIR "/stall", O_RDONLY | O_CLOEXEC);
 	if (file < 0 || pfsel_send_fd(sock, file))
 		goto fail;
-	while (read(sock, &c, 1) > 0)
-		;
+	race_helper_hold(sock);
 	fuse_server_stop(server);
 	return 0;
 fail:
-	perror("adv_scriptfix2 helper");
-	pfsel_send_fd(sock, -(errno ? errno : EIO));
-	return SETUP_FAILED;
+	return race_helper_failed(sock, "adv_scriptfix2 helper",
+				  errno ? errno : EIO);
 }
 
 struct frame {
-	pid_t helper;
-	int sock;
+	struct race_helper helper;
 	char *stall; /* the mapped "stall" file */
 	int next_page;
 };
 
 static int open_frame(struct frame *f)
 {
-	const pid_t parent = getpid();
-	int sv[2], file;
+	int file;
 
-	if (pipe2(note_pipe, O_CLOEXEC) || pipe2(go_pipe, O_CLOEXEC) ||
-	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+	if (pipe2(note_pipe, O_CLOEXEC) || pipe2(go_pipe, O_CLOEXEC))
 		return -1;
-	f->helper = fork();
-	if (f->helper < 0)
-		return -1;
-	if (f->helper == 0) {
-		close(sv[0]);
-		pfsel_die_with_parent(parent);
-		_exit(helper_main(sv[1]));
-	}
-	close(sv[1]);
-	f->sock = sv[0];
-	file = pfsel_recv_fd(f->sock);
+	file = race_helper_start(&f->helper, helper_main, NULL);
 	if (file < 0)
 		return -1;
 	f->stall = mmap(NULL, STALL_PAGES * PAGE, PROT_READ, MAP_SHARED, file,
@@ -282,8 +252,7 @@ static int open_frame(struct frame *f)
 
 static void close_frame(struct frame *f)
 {
-	close(f->sock);
-	pfsel_wait_status(f->helper);
+	race_helper_stop(&f->helper);
 }
 
 /* ---- The attacker: pfuser1 in the initial namespaces ------------------- */
@@ -343,26 +312,26 @@ static int attacker(void *arg)
 		pid = fork();
 		if (pid == 0) {
 			execv(name_buf, exec_argv);
-			_exit(127);
+			_exit(ATTACK_EXEC_FAILED);
 		}
 		return pfsel_wait_status(pid);
 	}
 	/* r: a folder of pfuser1's with a hard link to the script. */
 	snprintf(name_buf, sizeof(name_buf), SCRIPTS "/%s", a->script);
 	if (mkdir(WORK "/r", 0755))
-		return FRAME_FAILED;
+		return ATTACK_FRAME_FAILED;
 	if (link(name_buf, WORK "/r/x")) {
 		if (errno == EPERM)
 			return LINK_REFUSED;
-		return FRAME_FAILED;
+		return ATTACK_FRAME_FAILED;
 	}
 	snprintf(name_buf, sizeof(name_buf), WORK "/r/%s", a->script);
 	if (rename(WORK "/r/x", name_buf) ||
 	    pfsel_create_file(WORK "/r/evil", "#!" INTERP "\nevil\n", 0755) ||
 	    symlink(SCRIPTS, WORK "/d"))
-		return FRAME_FAILED;
+		return ATTACK_FRAME_FAILED;
 	if (open_frame(&f))
-		return FRAME_FAILED;
+		return ATTACK_FRAME_FAILED;
 
 	/* The name executed: through d, a link to the scripts' folder. */
 	exec_argv[0] = file_buf;
@@ -372,13 +341,13 @@ static int attacker(void *arg)
 	dir_exchange_failed = 0;
 	if (pthread_create(&thread, NULL, holder,
 			   (void *)(long)(a->step != NONE)))
-		return FRAME_FAILED;
+		return ATTACK_FRAME_FAILED;
 	pid = vfork();
 	if (pid < 0)
-		return FRAME_FAILED;
+		return ATTACK_FRAME_FAILED;
 	if (pid == 0) {
 		execve(file_buf, exec_argv, exec_envp);
-		_exit(127);
+		_exit(ATTACK_EXEC_FAILED);
 	}
 	/* The exec fixed the identity: the attacker's file in its place. */
 	swap_failed = a->step == ATTACK &&
@@ -467,7 +436,7 @@ TEST_F_TIMEOUT(advsf2, hardlink_attack_plain, 240)
 	{
 		TH_LOG("the attacker's file ran with trusted.scr's identity");
 	}
-	EXPECT_GT(SETUP_FAILED, result);
+	EXPECT_GT(ATTACK_SETUP_FAILED, result);
 }
 
 /* The same against the protected script (no tracer: vfork() timing). */
@@ -483,7 +452,7 @@ TEST_F_TIMEOUT(advsf2, hardlink_attack_protected, 240)
 	{
 		TH_LOG("the attacker's file ran with protected.scr's identity");
 	}
-	EXPECT_GT(SETUP_FAILED, result);
+	EXPECT_GT(ATTACK_SETUP_FAILED, result);
 }
 
 /* Debian's (and this VM's) sysctl: pfuser1 may not link root's script. */

@@ -114,18 +114,15 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
-#include <sys/ptrace.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "pfsel_test_util.h"
-#include "race_interp.h"
+#include "race_attack.h"
 
 #include "kselftest_harness.h"
 
@@ -148,29 +145,6 @@
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
 #endif
-
-/* Statuses of the attacker's own steps (below race_interp's 10..53). */
-#define SETUP_FAILED 120
-#define FRAME_FAILED 121
-#define EXEC_FAILED 127
-
-static const char *outcome(int status)
-{
-	const char *const said = race_interp_outcome(status);
-
-	if (said)
-		return said;
-	switch (status) {
-	case SETUP_FAILED:
-		return "helper's setup failed";
-	case FRAME_FAILED:
-		return "frame failed";
-	case EXEC_FAILED:
-		return "the exec failed";
-	default:
-		return "other";
-	}
-}
 
 /* What the attacker (a child of pfuser1's) found, for the test to judge. */
 #define MAX_RESULTS 24
@@ -232,7 +206,8 @@ static void log_results(struct __test_metadata *_metadata)
 
 	for (i = 0; i < shared->count; i++)
 		TH_LOG("%s: %s (%d)", shared->what[i],
-		       outcome(shared->status[i]), shared->status[i]);
+		       race_attack_outcome(shared->status[i]),
+		       shared->status[i]);
 }
 
 /* ---- Executing ---------------------------------------------------------- */
@@ -248,16 +223,16 @@ static int exec_status(int dirfd, const char *name, int flags, int stdin_fd)
 	pid_t pid = fork();
 
 	if (pid < 0)
-		return FRAME_FAILED;
+		return ATTACK_FRAME_FAILED;
 	if (pid == 0) {
 		if (stdin_fd >= 0 && dup2(stdin_fd, 0) < 0)
-			_exit(FRAME_FAILED);
+			_exit(ATTACK_FRAME_FAILED);
 		if (dirfd != AT_FDCWD || flags)
 			syscall(SYS_execveat, dirfd, name, argv, environ,
 				flags);
 		else
 			execv(name, argv);
-		_exit(EXEC_FAILED);
+		_exit(ATTACK_EXEC_FAILED);
 	}
 	return pfsel_wait_status(pid);
 }
@@ -289,19 +264,6 @@ static int overmount_scripts(void)
 	return 0;
 }
 
-/* unshare() as pfsel_enter_userns() does, but leaving "/" as it came. */
-static int enter_userns_keep_propagation(void)
-{
-	if (prctl(PR_SET_DUMPABLE, 1) || unshare(CLONE_NEWUSER | CLONE_NEWNS))
-		return errno;
-	errno = pfsel_write_file("/proc/self/setgroups", "deny");
-	if (!errno)
-		errno = pfsel_write_file("/proc/self/uid_map", "0 1001 1");
-	if (!errno)
-		errno = pfsel_write_file("/proc/self/gid_map", "0 1001 1");
-	return errno;
-}
-
 /* A descriptor for the attacker, or -errno; for HELPER_BINFMT, @control. */
 static int helper_setup(enum helper_kind kind, int *control)
 {
@@ -322,7 +284,7 @@ static int helper_setup(enum helper_kind kind, int *control)
 		*control = exec_name(SCRIPTS "/trusted.scr");
 		return open("/", O_RDONLY | O_DIRECTORY);
 	case HELPER_SHARED:
-		errno = enter_userns_keep_propagation();
+		errno = pfsel_enter_userns_keep_propagation(CLONE_NEWNS);
 		if (errno)
 			return -errno;
 		if (mount(NULL, "/", NULL, MS_REC | MS_SHARED, NULL) ||
@@ -345,77 +307,58 @@ static int helper_setup(enum helper_kind kind, int *control)
 }
 
 /* Sends its descriptor and its control, then holds on until @sock closes. */
-static int helper_main(enum helper_kind kind, int sock)
+static int helper_main(void *arg, int sock)
 {
+	const enum helper_kind kind = (enum helper_kind)(long)arg;
 	int control = 0, fd = helper_setup(kind, &control);
 	char c;
 
-	if (fd < 0) {
-		fprintf(stderr, "# adv_scriptfix3 helper: %s\n", strerror(-fd));
-		pfsel_send_fd(sock, fd);
-		return SETUP_FAILED;
-	}
+	if (fd < 0)
+		return race_helper_failed(sock, "adv_scriptfix3 helper", -fd);
 	if (pfsel_send_fd(sock, fd) ||
 	    write(sock, &control, sizeof(control)) != sizeof(control))
-		return SETUP_FAILED;
+		return ATTACK_SETUP_FAILED;
 	while (read(sock, &c, 1) > 0) {
 		/* 'm': mount over the scripts' folder, answer the result. */
 		control = c == 'm' ? overmount_scripts() : -EINVAL;
 		if (write(sock, &control, sizeof(control)) != sizeof(control))
-			return SETUP_FAILED;
+			return ATTACK_SETUP_FAILED;
 	}
 	return 0;
 }
 
 struct frame {
-	pid_t helper;
-	int sock;
+	struct race_helper helper;
 	int fd; /* what the helper sent */
 	int control; /* the helper's own result */
 };
 
 /* Asks the helper to mount its tmpfs over the scripts' folder: 0 or -errno. */
-static int helper_overmount(const struct frame *f)
+static int helper_overmount(void *frame)
 {
+	const struct frame *const f = frame;
 	int result;
 
-	if (write(f->sock, "m", 1) != 1 ||
-	    read(f->sock, &result, sizeof(result)) != sizeof(result))
+	if (write(f->helper.sock, "m", 1) != 1 ||
+	    read(f->helper.sock, &result, sizeof(result)) != sizeof(result))
 		return -EIO;
 	return result;
 }
 
 static int open_frame(struct frame *f, enum helper_kind kind)
 {
-	const pid_t parent = getpid();
-	int sv[2];
-
-	f->fd = -1;
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
-		return -1;
-	f->helper = fork();
-	if (f->helper < 0)
-		return -1;
-	if (f->helper == 0) {
-		close(sv[0]);
-		pfsel_die_with_parent(parent);
-		_exit(helper_main(kind, sv[1]));
-	}
-	close(sv[1]);
-	f->sock = sv[0];
-	f->fd = pfsel_recv_fd(f->sock);
-	if (f->fd < 0 || read(f->sock, &f->control, sizeof(f->control)) !=
-				 sizeof(f->control))
+	f->fd = race_helper_start(&f->helper, helper_main, (void *)(long)kind);
+	if (f->fd < 0 || read(f->helper.sock, &f->control,
+			      sizeof(f->control)) != sizeof(f->control))
 		return -1;
 	return 0;
 }
 
 static void close_frame(struct frame *f)
 {
-	close(f->sock);
 	if (f->fd >= 0)
 		close(f->fd);
-	pfsel_wait_status(f->helper);
+	race_helper_stop(&f->helper);
 }
 
 /* ---- The attacks: pfuser1 in the initial namespaces -------------------- */
@@ -428,7 +371,7 @@ static int spellings(void *arg)
 	int fd, dirfd;
 
 	if (chdir(SCRIPTS))
-		return FRAME_FAILED;
+		return ATTACK_FRAME_FAILED;
 	note("control: the bare name from its folder", exec_name(script));
 	snprintf(name, sizeof(name), "%s/%s", SCRIPTS, script);
 	note("control: the absolute name", exec_name(name));
@@ -451,7 +394,7 @@ static int spellings(void *arg)
 	fd = open(script, O_RDONLY);
 	dirfd = open(SCRIPTS, O_RDONLY | O_DIRECTORY);
 	if (fd < 0 || dirfd < 0)
-		return FRAME_FAILED;
+		return ATTACK_FRAME_FAILED;
 	snprintf(name, sizeof(name), "/proc/self/fd/%d", fd);
 	note("/proc/self/fd/N", exec_name(name));
 	note("/dev/stdin (the script on standard input)",
@@ -488,12 +431,12 @@ static void check_spellings(struct __test_metadata *_metadata,
 	for (i = 4; i < 12; i++) {
 		bad = shared->status[i] != RACE_TRUSTED_DENIED &&
 		      shared->status[i] != RACE_OPEN_FAILED &&
-		      shared->status[i] != EXEC_FAILED;
+		      shared->status[i] != ATTACK_EXEC_FAILED;
 		if (bad)
 			TH_LOG("unexpected: %s", shared->what[i]);
 		EXPECT_FALSE(bad);
 	}
-	EXPECT_EQ(EXEC_FAILED, shared->status[12]);
+	EXPECT_EQ(ATTACK_EXEC_FAILED, shared->status[12]);
 }
 
 TEST_F_TIMEOUT(advsf3, spellings_of_the_name_plain, 240)
@@ -517,7 +460,7 @@ static int with_helper(void *arg)
 
 	if (open_frame(&f, kind)) {
 		close_frame(&f);
-		return FRAME_FAILED;
+		return ATTACK_FRAME_FAILED;
 	}
 	if (kind == HELPER_BINFMT) {
 		note("control: the helper's own exec of trusted.scr",
@@ -532,14 +475,14 @@ static int with_helper(void *arg)
 		/* The control: the helper's folder shows its own file. */
 		note("control: the helper's trusted.scr holds \"evil\" "
 		     "(0: yes)",
-		     strstr(text, "evil") ? 0 : FRAME_FAILED);
+		     strstr(text, "evil") ? 0 : ATTACK_FRAME_FAILED);
 	}
 	note("attacker: " SCRIPTS "/trusted.scr",
 	     exec_name(SCRIPTS "/trusted.scr"));
 	note("attacker: " SCRIPTS "/protected.scr",
 	     exec_name(SCRIPTS "/protected.scr"));
 	if (chdir(SCRIPTS))
-		result = FRAME_FAILED;
+		result = ATTACK_FRAME_FAILED;
 	note("attacker: trusted.scr from the folder", exec_name("trusted.scr"));
 	close_frame(&f);
 	return result;
@@ -584,16 +527,16 @@ static int detached_tree(void *unused)
 	int fd, pidfd, result = 0;
 
 	if (chdir(SCRIPTS))
-		return FRAME_FAILED;
+		return ATTACK_FRAME_FAILED;
 	note("control: trusted.scr from its folder", exec_name("trusted.scr"));
 	note("control: protected.scr from its folder",
 	     exec_name("protected.scr"));
 	if (open_frame(&f, HELPER_TREE)) {
 		close_frame(&f);
-		return FRAME_FAILED;
+		return ATTACK_FRAME_FAILED;
 	}
 	if (fchdir(f.fd))
-		return FRAME_FAILED;
+		return ATTACK_FRAME_FAILED;
 	note("cwd the helper's detached clone: trusted.scr",
 	     exec_name("trusted.scr"));
 	note("cwd the helper's detached clone: protected.scr",
@@ -612,7 +555,7 @@ static int detached_tree(void *unused)
 	     result < 0 ? errno : 0);
 	result = mount("tmpfs", MNT, "tmpfs", 0, NULL);
 	note("mount(tmpfs, " MNT ") (errno)", result < 0 ? errno : 0);
-	pidfd = syscall(SYS_pidfd_open, f.helper, 0);
+	pidfd = syscall(SYS_pidfd_open, f.helper.pid, 0);
 	result = pidfd < 0 ? -1 : setns(pidfd, CLONE_NEWNS);
 	note("setns(pidfd of the helper, CLONE_NEWNS) (errno)",
 	     result < 0 ? errno : 0);
@@ -670,30 +613,9 @@ TEST_F_TIMEOUT(advsf3, detached_tree_cwd, 240)
 static int stopped_exec(const struct frame *f, const char *name, bool overmount)
 {
 	char *argv[] = { (char *)name, NULL };
-	int status, result;
-	pid_t pid;
 
-	pid = fork();
-	if (pid < 0)
-		return FRAME_FAILED;
-	if (pid == 0) {
-		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
-			_exit(125);
-		raise(SIGSTOP);
-		execv(name, argv);
-		_exit(EXEC_FAILED);
-	}
-	if (pfsel_wait_stopped_at_exec(pid))
-		return FRAME_FAILED;
-	if (overmount && helper_overmount(f)) {
-		kill(pid, SIGKILL);
-		waitpid(pid, &status, 0);
-		return FRAME_FAILED;
-	}
-	if (ptrace(PTRACE_DETACH, pid, NULL, NULL))
-		return FRAME_FAILED;
-	result = pfsel_wait_status(pid);
-	return result;
+	return race_run_stopped(pfsel_exec_fn, argv,
+				overmount ? helper_overmount : NULL, (void *)f);
 }
 
 static int same_string(void *arg)
@@ -704,11 +626,11 @@ static int same_string(void *arg)
 	int result;
 
 	if (chdir(SCRIPTS))
-		return FRAME_FAILED;
+		return ATTACK_FRAME_FAILED;
 	note("control: the bare name from its folder", exec_name(script));
 	if (open_frame(&f, HELPER_ROOT) || fchdir(f.fd)) {
 		close_frame(&f);
-		return FRAME_FAILED;
+		return ATTACK_FRAME_FAILED;
 	}
 	snprintf(name, sizeof(name), "%s/%s", SCRIPTS + 1, script);
 	note("from the helper's \"/\", DIR/NAME unchanged (stopped)",

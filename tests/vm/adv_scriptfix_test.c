@@ -84,14 +84,12 @@
 #include <signal.h>
 #include <stdio.h>
 #include <sys/mount.h>
-#include <sys/ptrace.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "pfsel_test_util.h"
-#include "race_interp.h"
+#include "race_attack.h"
 
 #include "kselftest_harness.h"
 
@@ -102,36 +100,6 @@
 
 /* The unassisted tries of each vfork() case. */
 #define RACE_TRIES 200
-
-/* Statuses of the attacker's own steps (below race_interp's 10..53). */
-#define ATTACK_NONE_WON 0
-#define SETUP_FAILED 120
-#define FRAME_FAILED 121
-#define STOP_FAILED 122
-#define SWAP_FAILED 123
-#define DETACH_FAILED 124
-
-static const char *outcome(int status)
-{
-	const char *const said = race_interp_outcome(status);
-
-	if (said)
-		return said;
-	switch (status) {
-	case SETUP_FAILED:
-		return "helper's setup failed";
-	case FRAME_FAILED:
-		return "frame failed";
-	case STOP_FAILED:
-		return "not stopped at exec";
-	case SWAP_FAILED:
-		return "the exchange failed";
-	case 127:
-		return "the exec failed";
-	default:
-		return "other";
-	}
-}
 
 FIXTURE(advsf)
 {
@@ -181,62 +149,47 @@ static int helper_setup(void)
 }
 
 /* Sends the tmpfs's root, then holds the namespace until @sock closes. */
-static int helper_main(int sock)
+static int helper_main(void *unused, int sock)
 {
 	int fd = helper_setup();
-	char c;
 
-	if (fd < 0) {
-		perror("adv_scriptfix helper");
-		pfsel_send_fd(sock, -(errno ? errno : EIO));
-		return SETUP_FAILED;
-	}
+	if (fd < 0)
+		return race_helper_failed(sock, "adv_scriptfix helper",
+					  errno ? errno : EIO);
 	if (pfsel_send_fd(sock, fd))
-		return SETUP_FAILED;
-	while (read(sock, &c, 1) > 0)
-		;
+		return ATTACK_SETUP_FAILED;
+	race_helper_hold(sock);
 	return 0;
 }
 
 struct frame {
-	pid_t helper;
-	int sock;
+	struct race_helper helper;
 	int root; /* the tmpfs's root, in the helper's namespace */
 };
 
 static int open_frame(struct frame *f)
 {
-	const pid_t parent = getpid();
-	int sv[2];
-
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
-		return -1;
-	f->helper = fork();
-	if (f->helper < 0)
-		return -1;
-	if (f->helper == 0) {
-		close(sv[0]);
-		pfsel_die_with_parent(parent);
-		_exit(helper_main(sv[1]));
-	}
-	close(sv[1]);
-	f->sock = sv[0];
-	f->root = pfsel_recv_fd(f->sock);
+	f->root = race_helper_start(&f->helper, helper_main, NULL);
 	return f->root < 0 ? -1 : 0;
 }
 
 static void close_frame(struct frame *f)
 {
-	close(f->sock);
 	if (f->root >= 0)
 		close(f->root);
-	pfsel_wait_status(f->helper);
+	race_helper_stop(&f->helper);
 }
 
 /* a <-> c: the name a/b/... leads to the bound folder, or to z/b/... */
 static int exchange(const struct frame *f)
 {
 	return renameat2(f->root, "a", f->root, "c", RENAME_EXCHANGE);
+}
+
+/* exchange(), for race_run_stopped(). */
+static int exchange_stopped(void *frame)
+{
+	return exchange(frame);
 }
 
 /* ---- The attacker: pfuser1 in the initial namespaces ------------------- */
@@ -259,42 +212,24 @@ static char name_buf[PATH_MAX];
 static char *exec_argv[2];
 static int exec_dirfd = -1;
 
-static void do_exec(void)
+static int exec_attack(void *unused)
 {
 	if (exec_dirfd >= 0)
 		syscall(SYS_execveat, exec_dirfd, exec_argv[0], exec_argv,
 			environ, 0);
 	else
 		execv(exec_argv[0], exec_argv);
-	_exit(127);
+	return ATTACK_EXEC_FAILED;
 }
 
 static int run_stopped(const struct frame *f, bool swap)
 {
-	int status, result;
-	pid_t pid;
+	const int result = race_run_stopped(
+		exec_attack, NULL, swap ? exchange_stopped : NULL, (void *)f);
 
-	pid = fork();
-	if (pid < 0)
-		return FRAME_FAILED;
-	if (pid == 0) {
-		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
-			_exit(125);
-		raise(SIGSTOP);
-		do_exec();
-	}
-	if (pfsel_wait_stopped_at_exec(pid))
-		return STOP_FAILED;
-	if (swap && exchange(f)) {
-		kill(pid, SIGKILL);
-		waitpid(pid, &status, 0);
-		return SWAP_FAILED;
-	}
-	if (ptrace(PTRACE_DETACH, pid, NULL, NULL))
-		return DETACH_FAILED;
-	result = pfsel_wait_status(pid);
-	if (swap && exchange(f))
-		return SWAP_FAILED;
+	/* Once the script ran: a and c back as they were. */
+	if (swap && result < ATTACK_SETUP_FAILED && exchange(f))
+		return ATTACK_CHANGE_FAILED;
 	return result;
 }
 
@@ -307,15 +242,15 @@ static int run_vfork(const struct frame *f, int tries, bool swap)
 	for (i = 0; i < tries; i++) {
 		pid = vfork();
 		if (pid < 0)
-			return FRAME_FAILED;
+			return ATTACK_FRAME_FAILED;
 		if (pid == 0)
-			do_exec();
+			_exit(exec_attack(NULL));
 		/* The child's exec has fixed its identity: exchange now. */
 		if (swap && exchange(f))
-			return SWAP_FAILED;
+			return ATTACK_CHANGE_FAILED;
 		result = pfsel_wait_status(pid);
 		if (swap && exchange(f))
-			return SWAP_FAILED;
+			return ATTACK_CHANGE_FAILED;
 		if (result == RACE_EVIL_ALLOWED)
 			wins++;
 		else if (result == RACE_EVIL_DENIED ||
@@ -331,7 +266,7 @@ static int run_vfork(const struct frame *f, int tries, bool swap)
 		"# %s: %d tries: %d EVIL ALLOWED, %d evil refused or denied, "
 		"%d read the script, %d other (last %d: %s)\n",
 		exec_argv[0], tries, wins, evil, trusted, other, result,
-		outcome(result));
+		race_attack_outcome(result));
 	return wins ? RACE_EVIL_ALLOWED : result;
 }
 
@@ -344,33 +279,33 @@ static int attacker(void *arg)
 	exec_dirfd = -1;
 	if (a->where == BY_PLACE) {
 		if (chdir(SCRIPTS))
-			return FRAME_FAILED;
+			return ATTACK_FRAME_FAILED;
 		snprintf(name_buf, sizeof(name_buf), "%s", a->script);
 	} else {
 		if (open_frame(&f)) {
 			close_frame(&f);
-			return FRAME_FAILED;
+			return ATTACK_FRAME_FAILED;
 		}
 		if (a->where == PROC_CWD) {
 			char path[PATH_MAX];
 
 			snprintf(path, sizeof(path), "/proc/%d/root" MNT,
-				 f.helper);
+				 f.helper.pid);
 			if (chdir(path))
-				return FRAME_FAILED;
+				return ATTACK_FRAME_FAILED;
 			snprintf(name_buf, sizeof(name_buf), "a/b/%s",
 				 a->script);
 		} else if (a->where == FOREIGN_CWD) {
 			/* No privilege: a descriptor of one's own. */
 			if (fchdir(f.root))
-				return FRAME_FAILED;
+				return ATTACK_FRAME_FAILED;
 			snprintf(name_buf, sizeof(name_buf), "a/b/%s",
 				 a->script);
 		} else {
 			exec_dirfd = openat(f.root, "a/b",
 					    O_RDONLY | O_DIRECTORY);
 			if (exec_dirfd < 0)
-				return FRAME_FAILED;
+				return ATTACK_FRAME_FAILED;
 			snprintf(name_buf, sizeof(name_buf), "%s", a->script);
 		}
 	}
@@ -399,7 +334,7 @@ static void control_by_place(struct __test_metadata *_metadata,
 	int result = run_attack(script, BY_PLACE, false, 1);
 
 	TH_LOG("control, %s by its bare name from its folder: %s (%d)", script,
-	       outcome(result), result);
+	       race_attack_outcome(result), result);
 	ASSERT_EQ(RACE_TRUSTED_ALLOWED, result);
 }
 
@@ -415,12 +350,12 @@ TEST_F_TIMEOUT(advsf, plain_foreign_cwd_stopped, 240)
 	control_by_place(_metadata, "trusted.scr");
 	result = run_attack("trusted.scr", FOREIGN_CWD, false, 0);
 	TH_LOG("a/b/trusted.scr from the helper's tmpfs, unchanged: %s (%d)",
-	       outcome(result), result);
+	       race_attack_outcome(result), result);
 	/* No script identity from another namespace's tree (before: allowed). */
 	EXPECT_EQ(RACE_TRUSTED_DENIED, result);
 	result = run_attack("trusted.scr", FOREIGN_CWD, true, 0);
 	TH_LOG("attack, a and c exchanged after the exec: %s (%d)",
-	       outcome(result), result);
+	       race_attack_outcome(result), result);
 	EXPECT_NE(RACE_EVIL_ALLOWED, result)
 	{
 		TH_LOG("the attacker's file ran with trusted.scr's identity");
@@ -436,12 +371,12 @@ TEST_F_TIMEOUT(advsf, plain_foreign_cwd_vfork, 600)
 	control_by_place(_metadata, "trusted.scr");
 	result = run_attack("trusted.scr", FOREIGN_CWD, true, RACE_TRIES);
 	TH_LOG("attack, %d vfork()-timed tries: %s (%d)", RACE_TRIES,
-	       outcome(result), result);
+	       race_attack_outcome(result), result);
 	EXPECT_NE(RACE_EVIL_ALLOWED, result)
 	{
 		TH_LOG("the attacker's file ran with trusted.scr's identity");
 	}
-	EXPECT_GT(SETUP_FAILED, result);
+	EXPECT_GT(ATTACK_SETUP_FAILED, result);
 }
 
 /*
@@ -455,15 +390,16 @@ TEST_F_TIMEOUT(advsf, protected_foreign_cwd_vfork, 600)
 
 	control_by_place(_metadata, "protected.scr");
 	result = run_attack("protected.scr", FOREIGN_CWD, false, 1);
-	TH_LOG("a/b/protected.scr from the helper's tmpfs, unchanged: %s (%d)", outcome(result), result);
+	TH_LOG("a/b/protected.scr from the helper's tmpfs, unchanged: %s (%d)",
+	       race_attack_outcome(result), result);
 	result = run_attack("protected.scr", FOREIGN_CWD, true, RACE_TRIES);
 	TH_LOG("attack, %d vfork()-timed tries: %s (%d)", RACE_TRIES,
-	       outcome(result), result);
+	       race_attack_outcome(result), result);
 	EXPECT_NE(RACE_EVIL_ALLOWED, result)
 	{
 		TH_LOG("the attacker's file ran with protected.scr's identity");
 	}
-	EXPECT_GT(SETUP_FAILED, result);
+	EXPECT_GT(ATTACK_SETUP_FAILED, result);
 }
 
 /*
@@ -477,7 +413,8 @@ TEST_F_TIMEOUT(advsf, plain_proc_root_cwd_stopped, 240)
 	control_by_place(_metadata, "trusted.scr");
 	result = run_attack("trusted.scr", PROC_CWD, true, 0);
 	TH_LOG("attack, cwd /proc/HELPER/root" MNT ", a and c exchanged: "
-	       "%s (%d)", outcome(result), result);
+	       "%s (%d)",
+	       race_attack_outcome(result), result);
 	EXPECT_NE(RACE_EVIL_ALLOWED, result)
 	{
 		TH_LOG("the attacker's file ran with trusted.scr's identity");
@@ -493,7 +430,7 @@ TEST_F_TIMEOUT(advsf, foreign_dirfd, 240)
 	control_by_place(_metadata, "trusted.scr");
 	result = run_attack("trusted.scr", FOREIGN_DIRFD, false, 0);
 	TH_LOG("execveat(a/b's descriptor, \"trusted.scr\"): %s (%d)",
-	       outcome(result), result);
+	       race_attack_outcome(result), result);
 	/* No identity, or the interpreter cannot open the name at all. */
 	EXPECT_TRUE(result == RACE_TRUSTED_DENIED ||
 		    result == RACE_OPEN_FAILED);
@@ -520,19 +457,19 @@ static int join_attempts(void *unused)
 
 	if (open_frame(&f)) {
 		close_frame(&f);
-		return FRAME_FAILED;
+		return ATTACK_FRAME_FAILED;
 	}
-	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", f.helper);
+	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", f.helper.pid);
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
-		return FRAME_FAILED;
+		return ATTACK_FRAME_FAILED;
 	err = setns(fd, CLONE_NEWNS) ? errno : 0;
 	close(fd);
 	if (err != EPERM) {
 		fprintf(stderr, "# setns(helper's mnt): %d\n", err);
 		return 1;
 	}
-	snprintf(path, sizeof(path), "/proc/%d/root", f.helper);
+	snprintf(path, sizeof(path), "/proc/%d/root", f.helper.pid);
 	err = chroot(path) ? errno : 0;
 	if (err != EPERM) {
 		fprintf(stderr, "# chroot(helper's root): %d\n", err);
@@ -544,11 +481,11 @@ static int join_attempts(void *unused)
 	 * directory no more.
 	 */
 	if (chdir(SCRIPTS))
-		return FRAME_FAILED;
+		return ATTACK_FRAME_FAILED;
 	pid = clone(unshare_user_fn, fs_stack + sizeof(fs_stack),
 		    CLONE_FS | SIGCHLD, NULL);
 	if (pid < 0)
-		return FRAME_FAILED;
+		return ATTACK_FRAME_FAILED;
 	status = pfsel_wait_status(pid);
 	if (status || !getcwd(path, sizeof(path)) || strcmp(path, SCRIPTS)) {
 		fprintf(stderr, "# CLONE_FS child's unshare(user): %d, "

@@ -176,12 +176,12 @@ static inline int pfsel_create_file(const char *path, const char *text,
 /*
  * In a child that became pfuser1: take a user namespace, and @flags'
  * other namespaces (CLONE_NEW*), where it is root (uid and gid 0 are 1001
- * outside), as `unshare -Ur` does; with a mount namespace, make every
- * mount private, so that the test's mounts stay its own.  The child must
- * be dumpable again (setresuid() made it not) to write its own uid_map.
- * 0, or errno.
+ * outside), as `unshare -Ur` does; a new mount namespace's mounts
+ * propagate as they were copied (slaves of the ones they came from).  The
+ * child must be dumpable again (setresuid() made it not) to write its own
+ * uid_map.  0, or errno.
  */
-static inline int pfsel_enter_userns(int flags)
+static inline int pfsel_enter_userns_keep_propagation(int flags)
 {
 	if (prctl(PR_SET_DUMPABLE, 1) || unshare(CLONE_NEWUSER | flags))
 		return errno;
@@ -190,7 +190,17 @@ static inline int pfsel_enter_userns(int flags)
 		errno = pfsel_write_file("/proc/self/uid_map", "0 1001 1");
 	if (!errno)
 		errno = pfsel_write_file("/proc/self/gid_map", "0 1001 1");
-	if (errno)
+	return errno;
+}
+
+/*
+ * pfsel_enter_userns_keep_propagation(), and with a mount namespace,
+ * every mount made private, so that the test's mounts stay its own.  0,
+ * or errno.
+ */
+static inline int pfsel_enter_userns(int flags)
+{
+	if (pfsel_enter_userns_keep_propagation(flags))
 		return errno;
 	if ((flags & CLONE_NEWNS) &&
 	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
