@@ -69,9 +69,9 @@
 #include <signal.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 
+#include "flatpak_sandbox.h"
 #include "pfsel_test_util.h"
 #include "race_attack.h"
 
@@ -147,37 +147,13 @@ static int evil_at(const char *path)
 	return pfsel_create_file(path, "#!" INTERP "\nevil\n", 0755);
 }
 
-/* Binds @from at SANDBOX's @to. */
-static int bind_into_sandbox(const char *from, const char *to)
-{
-	char at[256];
-	struct stat st;
-
-	if (lstat(from, &st) || !S_ISDIR(st.st_mode))
-		return 0;
-	snprintf(at, sizeof(at), SANDBOX "%s", to);
-	if (mkdir(at, 0755) && errno != EEXIST)
-		return -1;
-	return mount(from, at, NULL, MS_BIND | MS_REC, NULL);
-}
-
-/* bubblewrap's steps (mountns_name_test's flatpak_child), the app at @at. */
+/* bubblewrap's steps (flatpak_sandbox.h), the app at @at. */
 static int enter_sandbox(const char *at)
 {
-	static const char *const runtime[] = { "/usr", "/lib", "/lib64",
-					       "/bin" };
 	char where[256];
-	size_t i;
 
-	if (mount("/", DISK_ROOT, NULL, MS_BIND | MS_REC, NULL) ||
-	    chdir(DISK_ROOT) || mount(DISK_ROOT, "/", NULL, MS_MOVE, NULL) ||
-	    chroot(".") || chdir("/") ||
-	    mount("tmpfs", SANDBOX, "tmpfs", 0, "mode=0755") ||
-	    mkdir(SANDBOX "/oldroot", 0755))
+	if (flatpak_sandbox_begin(DISK_ROOT, SANDBOX))
 		return -1;
-	for (i = 0; i < sizeof(runtime) / sizeof(runtime[0]); i++)
-		if (bind_into_sandbox(runtime[i], runtime[i]))
-			return -1;
 	snprintf(where, sizeof(where), SANDBOX "%s", at);
 	if (system("mkdir -p " SANDBOX "/sb") || mkdir(where, 0755) ||
 	    mount(FILES, where, NULL, MS_BIND | MS_REC, NULL))
@@ -185,10 +161,7 @@ static int enter_sandbox(const char *at)
 	/* The attacker's folder in the sandbox: /evil/app/bin/s. */
 	if (evil_at(SANDBOX "/evil/app/bin/s"))
 		return -1;
-	if (syscall(SYS_pivot_root, SANDBOX, SANDBOX "/oldroot") ||
-	    chdir("/") || umount2("/oldroot", MNT_DETACH))
-		return -1;
-	return 0;
+	return flatpak_sandbox_pivot(SANDBOX);
 }
 
 /* What the attacker does while the child is stopped at @arg's exec. */

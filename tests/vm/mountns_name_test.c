@@ -30,8 +30,8 @@
 #include <sched.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 
+#include "flatpak_sandbox.h"
 #include "kselftest_harness.h"
 #include "pfsel_test_util.h"
 
@@ -160,46 +160,20 @@ struct flatpak_run {
 	unsigned short port;
 };
 
-/* Binds @from at SANDBOX's @to when @from is a folder; 0 or -1. */
-static int bind_into_sandbox(const char *from, const char *to)
-{
-	char at[256];
-	struct stat st;
-
-	if (lstat(from, &st) || !S_ISDIR(st.st_mode))
-		return 0;
-	snprintf(at, sizeof(at), SANDBOX "%s", to);
-	if (mkdir(at, 0755) && errno != EEXIST)
-		return -1;
-	return mount(from, at, NULL, MS_BIND | MS_REC, NULL);
-}
-
 /*
- * As pfuser1, what bubblewrap does for `flatpak run`: a user and mount
- * namespace of the user's own; a tmpfs as the new root, the runtime (the
- * VM's /usr and libraries) bound into it and the application's files at
- * /app; pivot_root into it, the old root detached; then run the
- * application.  Its errno, or SETUP_FAILED.  (First the namespace enters
- * DISK_ROOT, a root pivot_root() can move, as a booted system's is.)
+ * As pfuser1, what bubblewrap does for `flatpak run` (flatpak_sandbox.h)
+ * in a user and mount namespace of the user's own, the application's
+ * files at /app; then run the application.  Its errno, or SETUP_FAILED.
  */
 static int flatpak_child(void *arg)
 {
 	const struct flatpak_run *const run = arg;
-	static const char *const runtime[] = { "/usr", "/lib", "/lib64",
-					       "/bin" };
-	size_t i;
 
 	if (pfsel_enter_userns(CLONE_NEWNS) ||
-	    mount("/", DISK_ROOT, NULL, MS_BIND | MS_REC, NULL) ||
-	    chdir(DISK_ROOT) || mount(DISK_ROOT, "/", NULL, MS_MOVE, NULL) ||
-	    chroot(".") || chdir("/") ||
-	    mount("tmpfs", SANDBOX, "tmpfs", 0, "mode=0755") ||
-	    mkdir(SANDBOX "/app", 0755) || mkdir(SANDBOX "/oldroot", 0755) ||
-	    mkdir(SANDBOX "/home", 0755) || mkdir(SANDBOX "/tmp", 0755))
+	    flatpak_sandbox_begin(DISK_ROOT, SANDBOX) ||
+	    mkdir(SANDBOX "/app", 0755) || mkdir(SANDBOX "/home", 0755) ||
+	    mkdir(SANDBOX "/tmp", 0755))
 		return SETUP_FAILED;
-	for (i = 0; i < sizeof(runtime) / sizeof(runtime[0]); i++)
-		if (bind_into_sandbox(runtime[i], runtime[i]))
-			return SETUP_FAILED;
 	if (mount(FILES, SANDBOX "/app", NULL, MS_BIND | MS_REC, NULL) ||
 	    mount(HOME, SANDBOX "/home", NULL, MS_BIND, NULL))
 		return SETUP_FAILED;
@@ -212,8 +186,7 @@ static int flatpak_child(void *arg)
 	     mount(SANDBOX "/tmp/x", SANDBOX "/app/bin/x", NULL, MS_BIND,
 		   NULL)))
 		return SETUP_FAILED;
-	if (syscall(SYS_pivot_root, SANDBOX, SANDBOX "/oldroot") ||
-	    chdir("/") || umount2("/oldroot", MNT_DETACH))
+	if (flatpak_sandbox_pivot(SANDBOX))
 		return SETUP_FAILED;
 	return exec_connect(run->exe, run->port);
 }
