@@ -26,17 +26,15 @@
  */
 
 #define _GNU_SOURCE
-#include <net/if.h>
 #include <pthread.h>
 #include <sched.h>
-#include <sys/ioctl.h>
 
 #include "dns_message.h"
+#include "host_names.h"
 #include "pfsel_test_util.h"
 
 #include "kselftest_harness.h"
 
-#define DNSMASQ "/usr/sbin/dnsmasq"
 #define ZONE_DNSMASQ "/tmp/adv-zone-dnsmasq"
 #define RESOLVER "127.0.0.21"
 #define ZONE_SERVER "127.0.0.22"
@@ -67,69 +65,6 @@ static const char *const listen_addrs[] = {
 	"127.0.20.66", "127.0.20.67", "127.0.20.68", "127.0.20.69",
 	"127.0.20.70", "127.0.20.72", "127.0.20.73", "127.0.20.74",
 };
-
-/* Write @text to @path, created or emptied first: 0 or errno. */
-static int write_new(const char *path, const char *text)
-{
-	const int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-			    0644);
-
-	if (fd < 0)
-		return errno;
-	close(fd);
-	return pfsel_write_file(path, text);
-}
-
-/*
- * dnsmasq in the foreground, on @listen, with @extra: its pid, or -1.
- * @mode: "--keep-in-foreground"; or "--no-daemon", which also leaves its
- * groups alone (in a user namespace of its own, setgroups() is refused).
- * With @netns (a descriptor of a network namespace, else -1), in that
- * namespace, entered before the exec.
- */
-static pid_t start_dnsmasq_in(int netns, const char *dnsmasq, const char *mode,
-			      const char *listen, const char *const *extra,
-			      size_t n_extra)
-{
-	char listen_arg[64];
-	const char *argv[32];
-	size_t argc = 0, i;
-	pid_t pid;
-
-	snprintf(listen_arg, sizeof(listen_arg), "--listen-address=%s", listen);
-	argv[argc++] = dnsmasq;
-	argv[argc++] = mode;
-	argv[argc++] = "--user=root";
-	argv[argc++] = "--conf-file=/dev/null";
-	argv[argc++] = "--pid-file=";
-	argv[argc++] = "--bind-interfaces";
-	argv[argc++] = "--no-resolv";
-	argv[argc++] = "--no-hosts";
-	argv[argc++] = listen_arg;
-	for (i = 0; i < n_extra && argc < 31; i++)
-		argv[argc++] = extra[i];
-	argv[argc] = NULL;
-
-	pid = fork();
-	if (pid == 0) {
-		const int null = open("/dev/null", O_RDWR);
-
-		if (netns >= 0 && setns(netns, CLONE_NEWNET))
-			_exit(126);
-		dup2(null, STDOUT_FILENO);
-		dup2(null, STDERR_FILENO);
-		execv(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	return pid;
-}
-
-static pid_t start_dnsmasq(const char *dnsmasq, const char *listen,
-			   const char *const *extra, size_t n_extra)
-{
-	return start_dnsmasq_in(-1, dnsmasq, "--keep-in-foreground", listen,
-				extra, n_extra);
-}
 
 /* A UDP socket bound to @addr:@port: the descriptor or -1. */
 static int udp_bound(const char *addr, unsigned short port)
@@ -437,28 +372,6 @@ static int user_connect(const char *addr)
 	return user_lookup_connect(NULL, NULL, addr);
 }
 
-/* ---- The kernel's table ---------------------------------------------- */
-
-/* Whether the table of this namespace ("hosts") has @name for @addr. */
-static bool table_has(const char *addr, const char *name)
-{
-	char path[PATH_MAX], needle[300];
-	const size_t size = 1 << 20;
-	char *text = malloc(size);
-	bool found;
-
-	if (!text || pfsel_read_file(pfsel_raw_path("hosts", path, sizeof(path)),
-				     text, size) < 0) {
-		free(text);
-		return false;
-	}
-	snprintf(needle, sizeof(needle), "\n%s %s ", addr, name);
-	found = strstr(text, needle) ||
-		!strncmp(text, needle + 1, strlen(needle + 1));
-	free(text);
-	return found;
-}
-
 /* ---- The fixture -------------------------------------------------------- */
 
 FIXTURE(adv)
@@ -513,7 +426,8 @@ FIXTURE_SETUP(adv)
 		SKIP(return, "no " DNSMASQ " in the VM (Debian's dnsmasq-base)");
 
 	pfsel_reset();
-	ASSERT_EQ(0, write_new("/etc/resolv.conf", "nameserver " RESOLVER "\n"));
+	ASSERT_EQ(0, pfsel_create_file("/etc/resolv.conf",
+				       "nameserver " RESOLVER "\n", 0644));
 	ASSERT_EQ(0, system("rm -f " ZONE_DNSMASQ " && cp " DNSMASQ " "
 			    ZONE_DNSMASQ));
 	self->attacker = udp_bound(ATTACKER_SERVER, 53);
@@ -522,14 +436,14 @@ FIXTURE_SETUP(adv)
 	ASSERT_EQ(0, pthread_create(&self->thread, NULL, attacker_serve,
 				    (void *)(intptr_t)self->attacker));
 	self->serving = true;
-	self->zone = start_dnsmasq(ZONE_DNSMASQ, ZONE_SERVER, zone_args,
+	self->zone = dnsmasq_start(ZONE_DNSMASQ, ZONE_SERVER, zone_args,
 				   sizeof(zone_args) / sizeof(zone_args[0]));
-	self->resolver = start_dnsmasq(DNSMASQ, RESOLVER, resolver_args,
-				       sizeof(resolver_args) /
-					       sizeof(resolver_args[0]));
-	self->caching = start_dnsmasq(DNSMASQ, CACHING_RESOLVER, caching_args,
-				      sizeof(caching_args) /
-					      sizeof(caching_args[0]));
+	self->resolver =
+		dnsmasq_start(DNSMASQ, RESOLVER, resolver_args,
+			      sizeof(resolver_args) / sizeof(resolver_args[0]));
+	self->caching =
+		dnsmasq_start(DNSMASQ, CACHING_RESOLVER, caching_args,
+			      sizeof(caching_args) / sizeof(caching_args[0]));
 	ASSERT_LT(0, self->zone);
 	ASSERT_LT(0, self->resolver);
 	ASSERT_LT(0, self->caching);
@@ -579,7 +493,7 @@ TEST_F(adv, control_allowed_name_connects)
 {
 	EXPECT_EQ(EACCES, user_connect(ALLOWED_ADDR));
 	EXPECT_EQ(0, user_lookup_connect(RESOLVER, ALLOWED, NULL));
-	EXPECT_TRUE(table_has(ALLOWED_ADDR, ALLOWED));
+	EXPECT_TRUE(hosts_table_has(ALLOWED_ADDR, ALLOWED));
 	EXPECT_EQ(0, user_lookup_connect(CACHING_RESOLVER,
 					 "shop.ok.adv.example", NULL));
 }
@@ -593,8 +507,8 @@ TEST_F(adv, alias_to_the_allowed_name_names_only_the_question)
 {
 	EXPECT_EQ(EACCES, user_lookup_connect(RESOLVER, "cname.evil.example",
 					      NULL));
-	EXPECT_TRUE(table_has("127.0.20.66", "cname.evil.example"));
-	EXPECT_FALSE(table_has("127.0.20.66", ALLOWED));
+	EXPECT_TRUE(hosts_table_has("127.0.20.66", "cname.evil.example"));
+	EXPECT_FALSE(hosts_table_has("127.0.20.66", ALLOWED));
 	EXPECT_EQ(EACCES, user_connect("127.0.20.66"));
 }
 
@@ -606,9 +520,9 @@ TEST_F(adv, records_beside_the_answer_name_nothing)
 {
 	EXPECT_EQ(EACCES, user_lookup_connect(RESOLVER, "beside.evil.example",
 					      NULL));
-	EXPECT_TRUE(table_has("127.0.20.67", "beside.evil.example"));
-	EXPECT_FALSE(table_has("127.0.20.67", ALLOWED));
-	EXPECT_FALSE(table_has("127.0.20.67", "x.ok.adv.example"));
+	EXPECT_TRUE(hosts_table_has("127.0.20.67", "beside.evil.example"));
+	EXPECT_FALSE(hosts_table_has("127.0.20.67", ALLOWED));
+	EXPECT_FALSE(hosts_table_has("127.0.20.67", "x.ok.adv.example"));
 	EXPECT_EQ(EACCES, user_connect("127.0.20.67"));
 }
 
@@ -624,7 +538,7 @@ TEST_F(adv, allowed_name_inside_the_attackers)
 	EXPECT_EQ(EACCES,
 		  user_lookup_connect(RESOLVER, "a.ok.adv.example.evil.example",
 				      NULL));
-	EXPECT_TRUE(table_has("127.0.20.68", ALLOWED ".evil.example"));
+	EXPECT_TRUE(hosts_table_has("127.0.20.68", ALLOWED ".evil.example"));
 	EXPECT_EQ(EACCES, user_connect("127.0.20.68"));
 }
 
@@ -643,14 +557,14 @@ TEST_F(adv, cached_alias_target_is_served_for_its_own_question)
 	/* The attacker's lookup fills the cache; it names only itself. */
 	EXPECT_EQ(EACCES, user_lookup_connect(CACHING_RESOLVER,
 					      "poison.evil.example", NULL));
-	EXPECT_FALSE(table_has("127.0.20.69", "cache.ok.adv.example"));
+	EXPECT_FALSE(hosts_table_has("127.0.20.69", "cache.ok.adv.example"));
 	/* Then the allowed name, asked of the same resolver. */
 	ASSERT_EQ(0, ask_for(CACHING_RESOLVER, "cache.ok.adv.example", addr));
 	TH_LOG("the caching resolver answers cache.ok.adv.example: %s",
 	       addr[0] ? addr : "no address");
 	EXPECT_EQ(EACCES, user_lookup_connect(CACHING_RESOLVER,
 					      "cache.ok.adv.example", NULL));
-	EXPECT_FALSE(table_has("127.0.20.69", "cache.ok.adv.example"));
+	EXPECT_FALSE(hosts_table_has("127.0.20.69", "cache.ok.adv.example"));
 	EXPECT_EQ(EACCES, user_connect("127.0.20.69"));
 }
 
@@ -669,7 +583,7 @@ TEST_F(adv, cached_records_beside_the_answer_are_not_served)
 	ASSERT_EQ(0, ask_for(CACHING_RESOLVER, "side.ok.adv.example", addr));
 	TH_LOG("the caching resolver answers side.ok.adv.example: %s",
 	       addr[0] ? addr : "no address");
-	EXPECT_FALSE(table_has("127.0.20.72", "side.ok.adv.example"));
+	EXPECT_FALSE(hosts_table_has("127.0.20.72", "side.ok.adv.example"));
 	EXPECT_EQ(EACCES, user_connect("127.0.20.72"));
 }
 
@@ -719,12 +633,12 @@ TEST_F(adv, odd_bytes_in_the_question_teach_nothing)
 
 	EXPECT_EQ(0, pfsel_run_as(PFSEL_UID1, wire_ask_fn, (void *)&with_nul));
 	EXPECT_EQ(0, pfsel_run_as(PFSEL_UID1, wire_ask_fn, (void *)&with_dot));
-	EXPECT_FALSE(table_has("127.0.20.70", "x.ok.adv.example"));
+	EXPECT_FALSE(hosts_table_has("127.0.20.70", "x.ok.adv.example"));
 	EXPECT_EQ(EACCES, user_connect("127.0.20.70"));
 	/* The control: a plain name of the zone, with the same address. */
 	EXPECT_EQ(EACCES, user_lookup_connect(RESOLVER, "plain.evil.example",
 					      NULL));
-	EXPECT_TRUE(table_has("127.0.20.70", "plain.evil.example"));
+	EXPECT_TRUE(hosts_table_has("127.0.20.70", "plain.evil.example"));
 	EXPECT_EQ(EACCES, user_connect("127.0.20.70"));
 }
 
@@ -815,13 +729,13 @@ TEST_F(adv, squatted_local_upstream_is_served_and_learned)
 	/* Without a cache: a name of the forwarded zone. */
 	EXPECT_EQ(EACCES, user_lookup_connect(RESOLVER,
 					      "db.svc.ok.adv.example", NULL));
-	EXPECT_FALSE(table_has("127.0.20.74", "db.svc.ok.adv.example"));
+	EXPECT_FALSE(hosts_table_has("127.0.20.74", "db.svc.ok.adv.example"));
 	/* With a cache: the alias's target, asked for afterwards. */
 	EXPECT_EQ(EACCES, user_lookup_connect(CACHING_RESOLVER,
 					      "db.svc.example", NULL));
 	EXPECT_EQ(EACCES, user_lookup_connect(CACHING_RESOLVER,
 					      "squat.ok.adv.example", NULL));
-	EXPECT_FALSE(table_has("127.0.20.73", "squat.ok.adv.example"));
+	EXPECT_FALSE(hosts_table_has("127.0.20.73", "squat.ok.adv.example"));
 	kill(squatter, SIGKILL);
 	pfsel_wait_status(squatter);
 }
@@ -877,7 +791,8 @@ TEST_F_TIMEOUT(adv, untrusting_load_races_lookups, 600)
 			_exit(hammer_fn(NULL));
 		}
 		deadline = pfsel_now_ms() + 5000;
-		while (!(learned = table_has("127.0.20.2", "race.adv.example")) &&
+		while (!(learned = hosts_table_has("127.0.20.2",
+						   "race.adv.example")) &&
 		       pfsel_now_ms() < deadline)
 			usleep(10 * 1000);
 		EXPECT_TRUE(learned);
@@ -890,14 +805,14 @@ TEST_F_TIMEOUT(adv, untrusting_load_races_lookups, 600)
 		} else {
 			ASSERT_EQ(0, pfsel_load("adv_hosts_untrust_system"));
 		}
-		EXPECT_FALSE(table_has("127.0.20.2", "race.adv.example"))
+		EXPECT_FALSE(hosts_table_has("127.0.20.2", "race.adv.example"))
 		{
 			TH_LOG("round %d: the name outlived the load", round);
 		}
 		EXPECT_EQ(EACCES, user_connect("127.0.20.2"));
 		/* What was in flight then is no better for arriving later. */
 		usleep(300 * 1000);
-		EXPECT_FALSE(table_has("127.0.20.2", "race.adv.example"));
+		EXPECT_FALSE(hosts_table_has("127.0.20.2", "race.adv.example"));
 		EXPECT_EQ(EACCES, user_connect("127.0.20.2"));
 
 		kill(hammer, SIGKILL);
@@ -906,25 +821,6 @@ TEST_F_TIMEOUT(adv, untrusting_load_races_lookups, 600)
 }
 
 /* ---- A network namespace of the user's own ---------------------------- */
-
-/* Bring up the loopback device of this (new) network namespace: 0 or errno. */
-static int loopback_up(void)
-{
-	struct ifreq ifr = { 0 };
-	const int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	int err = 0;
-
-	if (fd < 0)
-		return errno;
-	strcpy(ifr.ifr_name, "lo");
-	if (ioctl(fd, SIOCGIFFLAGS, &ifr))
-		err = errno;
-	ifr.ifr_flags |= IFF_UP;
-	if (!err && ioctl(fd, SIOCSIFFLAGS, &ifr))
-		err = errno;
-	close(fd);
-	return err;
-}
 
 /* connect() of @fd (TCP, IPv4) to @addr port 7101: the errno, 0 connected. */
 static int connect_fd(int fd, const char *addr)
@@ -1041,7 +937,7 @@ static int ns_enter(int results[2], int go[2], int *outer)
 	*outer = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (*outer < 0)
 		return ENOTRECOVERABLE;
-	return pfsel_enter_userns(CLONE_NEWNET) ?: loopback_up();
+	return pfsel_enter_userns(CLONE_NEWNET) ?: pfsel_loopback_up();
 }
 
 /*
@@ -1109,7 +1005,7 @@ TEST(own_network_namespace_teaches_only_itself)
 	EXPECT_EQ(ECONNREFUSED, steps.inside);
 	/* The attack: the socket of the initial namespace is refused. */
 	EXPECT_EQ(EACCES, steps.outside);
-	EXPECT_FALSE(table_has(addr, name));
+	EXPECT_FALSE(hosts_table_has(addr, name));
 	/* The trust gone, the name is gone in that namespace too. */
 	EXPECT_EQ(EACCES, steps.after_load);
 	close(peer);
@@ -1146,7 +1042,7 @@ static pid_t fresh_namespace_connect(const char *name, const char *addr)
 		_exit(121);
 	if (pfsel_become(PFSEL_UID1))
 		_exit(126);
-	if (pfsel_enter_userns(CLONE_NEWNET) || loopback_up())
+	if (pfsel_enter_userns(CLONE_NEWNET) || pfsel_loopback_up())
 		_exit(122);
 	if (name && own_server_exchange(name, addr))
 		_exit(123);
@@ -1224,6 +1120,14 @@ TEST(own_dnsmasq_in_own_network_namespace)
 		"127.0.20.30";
 	char address_arg[128];
 	const char *const extra[] = { address_arg };
+	/* In pfuser1's user namespace, which refuses setgroups(). */
+	const struct dnsmasq resolver = {
+		.program = DNSMASQ,
+		.listen = "127.0.0.1",
+		.extra = extra,
+		.n_extra = 1,
+		.mode = "--no-daemon",
+	};
 	struct netns_steps steps = { -1, -1, -1, -1, -1, -1 };
 	int results[2];
 	pid_t pid;
@@ -1251,10 +1155,9 @@ TEST(own_dnsmasq_in_own_network_namespace)
 			_exit(126);
 		steps.enter = pfsel_enter_userns(CLONE_NEWNET);
 		if (!steps.enter)
-			steps.enter = loopback_up();
+			steps.enter = pfsel_loopback_up();
 		if (!steps.enter)
-			dns = start_dnsmasq_in(-1, DNSMASQ, "--no-daemon",
-					       "127.0.0.1", extra, 1);
+			dns = dnsmasq_start_as(&resolver);
 		if (dns > 0) {
 			steps.exchange = ETIMEDOUT;
 			for (tries = 0; tries < 50 && steps.exchange; tries++) {
@@ -1350,9 +1253,9 @@ static bool netns_table_has(int netns, const char *addr, const char *name)
 	const pid_t pid = fork();
 
 	if (pid == 0)
-		_exit(setns(netns, CLONE_NEWNET) ? 2 :
-		      table_has(addr, name)     ? 0 :
-						  1);
+		_exit(setns(netns, CLONE_NEWNET)  ? 2 :
+		      hosts_table_has(addr, name) ? 0 :
+						    1);
 	return pid > 0 && pfsel_wait_status(pid) == 0;
 }
 
@@ -1376,8 +1279,16 @@ TEST(trusted_resolver_in_own_network_namespace)
 	char port_arg[32], path[64];
 	const char *const extra[] = { "--server=127.0.0.1", port_arg,
 				      "--cache-size=0" };
-	struct netns_steps steps = { -1, -1, -1, -1, -1, -1 };
 	int results[2], go[2], peer, netns = -1;
+	/* Root's, in pfuser1's network namespace (@netns, once open). */
+	const struct dnsmasq resolver = {
+		.program = DNSMASQ,
+		.listen = "127.0.0.1",
+		.extra = extra,
+		.n_extra = 3,
+		.netns = &netns,
+	};
+	struct netns_steps steps = { -1, -1, -1, -1, -1, -1 };
 	bool learned_there = false, learned_here = true;
 	pid_t pid, dns = -1;
 	char c;
@@ -1423,14 +1334,12 @@ TEST(trusted_resolver_in_own_network_namespace)
 		snprintf(path, sizeof(path), "/proc/%d/ns/net", (int)pid);
 		netns = open(path, O_RDONLY | O_CLOEXEC);
 		if (netns >= 0)
-			dns = start_dnsmasq_in(netns, DNSMASQ,
-					       "--keep-in-foreground",
-					       "127.0.0.1", extra, 3);
+			dns = dnsmasq_start_as(&resolver);
 	}
 	if (read(results[0], &steps, sizeof(steps)) == (ssize_t)sizeof(steps) &&
 	    netns >= 0) {
 		learned_there = netns_table_has(netns, addr, name);
-		learned_here = table_has(addr, name);
+		learned_here = hosts_table_has(addr, name);
 	}
 	EXPECT_EQ(1, write(go[1], "g", 1));
 	close(go[1]);

@@ -31,11 +31,11 @@
 #include <netdb.h>
 
 #include "dns_message.h"
+#include "host_names.h"
 #include "pfsel_test_util.h"
 
 #include "kselftest_harness.h"
 
-#define DNSMASQ "/usr/sbin/dnsmasq"
 /* The zone servers' dnsmasq: a copy, which no "resolver" names. */
 #define ZONE_DNSMASQ "/tmp/hostname-zone-dnsmasq"
 #define ZONE_SERVER "127.0.0.2"
@@ -84,67 +84,6 @@ static const char *const zone_args[] = {
 	"--host-record=uid-policy.test.example,127.0.12.12,600",
 	"--addn-hosts=" BIG_HOSTS,
 };
-
-/* Write @text to @path, created or emptied first: 0 or errno. */
-static int write_new(const char *path, const char *text)
-{
-	const int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-			    0644);
-
-	if (fd < 0)
-		return errno;
-	close(fd);
-	return pfsel_write_file(path, text);
-}
-
-/*
- * Start @dnsmasq (DNSMASQ or ZONE_DNSMASQ) in the foreground with @extra
- * arguments, through the @n_via words of @via (a program that executes
- * the rest of its arguments, as "runas 1002"): its pid, or -1.
- */
-static pid_t start_dnsmasq_via(const char *dnsmasq, const char *const *via,
-			       size_t n_via, const char *listen,
-			       const char *const *extra, size_t n_extra)
-{
-	char listen_arg[64];
-	const char *argv[40];
-	size_t argc = 0, i;
-	pid_t pid;
-
-	snprintf(listen_arg, sizeof(listen_arg), "--listen-address=%s", listen);
-	for (i = 0; i < n_via && i < 8; i++)
-		argv[argc++] = via[i];
-	argv[argc++] = dnsmasq;
-	argv[argc++] = "--keep-in-foreground";
-	argv[argc++] = "--user=root";
-	argv[argc++] = "--conf-file=/dev/null";
-	argv[argc++] = "--pid-file=";
-	argv[argc++] = "--bind-interfaces";
-	argv[argc++] = "--no-resolv";
-	argv[argc++] = "--no-hosts";
-	argv[argc++] = listen_arg;
-	for (i = 0; i < n_extra && argc < 39; i++)
-		argv[argc++] = extra[i];
-	argv[argc] = NULL;
-
-	pid = fork();
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDWR);
-
-		dup2(null, STDOUT_FILENO);
-		dup2(null, STDERR_FILENO);
-		execv(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	return pid;
-}
-
-/* Start @dnsmasq in the foreground with @extra arguments: its pid, or -1. */
-static pid_t start_dnsmasq(const char *dnsmasq, const char *listen,
-			   const char *const *extra, size_t n_extra)
-{
-	return start_dnsmasq_via(dnsmasq, NULL, 0, listen, extra, n_extra);
-}
 
 /* The transaction id of the hand-made questions and answers. */
 #define ANSWER_ID 0x4242
@@ -233,14 +172,14 @@ static bool start_zone_and_resolver(struct dnsmasq_pair *pair,
 	pair->zone = pair->resolver = -1;
 	snprintf(conf, sizeof(conf),
 		 "nameserver %s\noptions attempts:2 timeout:2\n", resolver_at);
-	if (write_new("/etc/resolv.conf", conf) ||
-	    write_new("/etc/nsswitch.conf", "hosts: dns\n"))
+	if (pfsel_create_file("/etc/resolv.conf", conf, 0644) ||
+	    pfsel_create_file("/etc/nsswitch.conf", "hosts: dns\n", 0644))
 		return false;
 	if (system("rm -f " ZONE_DNSMASQ " && cp " DNSMASQ " " ZONE_DNSMASQ))
 		return false;
-	pair->zone = start_dnsmasq(ZONE_DNSMASQ, zone_at, zone, n_zone);
+	pair->zone = dnsmasq_start(ZONE_DNSMASQ, zone_at, zone, n_zone);
 	pair->resolver =
-		start_dnsmasq(DNSMASQ, resolver_at, resolver, n_resolver);
+		dnsmasq_start(DNSMASQ, resolver_at, resolver, n_resolver);
 	if (pair->zone < 0 || pair->resolver < 0)
 		return false;
 	for (tries = 0; tries < 50; tries++) {
@@ -322,42 +261,14 @@ static bool exchange(int to, int server, const char *name, const char *ipv4)
  */
 #define FORGER "127.0.0.3"
 
-/*
- * pfsel's table of learned names, for this network namespace (the
- * securityfs file "hosts"): whether it has @name for @addr.
- */
-static bool table_has(const char *addr, const char *name)
-{
-	char path[PATH_MAX], needle[300];
-	const size_t size = 1 << 20;
-	char *text = malloc(size);
-	bool found;
-
-	if (!text || pfsel_read_file(pfsel_raw_path("hosts", path, sizeof(path)),
-				     text, size) < 0) {
-		free(text);
-		return false;
-	}
-	snprintf(needle, sizeof(needle), "\n%s %s ", addr, name);
-	found = strstr(text, needle) ||
-		!strncmp(text, needle + 1, strlen(needle + 1));
-	free(text);
-	return found;
-}
-
 /* How many (address, name) pairs the table holds: lines of "hosts". */
 static long table_pairs(void)
 {
-	char path[PATH_MAX];
-	const size_t size = 1 << 20;
-	char *text = malloc(size), *p;
+	char *text = hosts_table_read(1 << 20), *p;
 	long n = 0;
 
-	if (!text || pfsel_read_file(pfsel_raw_path("hosts", path, sizeof(path)),
-				     text, size) < 0) {
-		free(text);
+	if (!text)
 		return -1;
-	}
 	for (p = text; *p; p = strchr(p, '\n') + 1) {
 		if (*p != '#')
 			n++;
@@ -526,7 +437,7 @@ TEST_F(hostname, resolved_name_is_allowed)
 	EXPECT_TRUE(check_says("127.0.10.1", "verdict  deny"));
 	EXPECT_EQ(0, as_user("www.test.example", "127.0.10.1", PORT_NAMED,
 			     true));
-	EXPECT_TRUE(table_has("127.0.10.1", "www.test.example"));
+	EXPECT_TRUE(hosts_table_has("127.0.10.1", "www.test.example"));
 	/* Another program of the user, later: the name is still known. */
 	EXPECT_EQ(0, as_user(NULL, "127.0.10.1", PORT_NAMED, false));
 	/* And the check file says so, with the host rule that decides. */
@@ -542,7 +453,7 @@ TEST_F(hostname, other_name_is_denied_and_audited_with_it)
 
 	EXPECT_EQ(EACCES, as_user("other.test.example", "127.0.10.2",
 				  PORT_NAMED, true));
-	EXPECT_TRUE(table_has("127.0.10.2", "other.test.example"));
+	EXPECT_TRUE(hosts_table_has("127.0.10.2", "other.test.example"));
 	ASSERT_TRUE(pfsel_auditd_running());
 	EXPECT_TRUE(pfsel_audit_find("1430", needles, record, sizeof(record),
 				     10000));
@@ -562,7 +473,7 @@ TEST_F(hostname, cname_chain_gives_the_asked_name)
 {
 	EXPECT_EQ(0, as_user("alias.test.example", "127.0.10.4", PORT_NAMED,
 			     true));
-	EXPECT_TRUE(table_has("127.0.10.4", "alias.test.example"));
+	EXPECT_TRUE(hosts_table_has("127.0.10.4", "alias.test.example"));
 }
 
 /*
@@ -575,7 +486,7 @@ TEST_F(hostname, earlier_host_rule_wins_once_named)
 	EXPECT_EQ(0, as_user(NULL, "127.0.11.7", PORT_BY_ADDRESS, false));
 	EXPECT_EQ(0, as_user(NULL, "127.0.11.7", PORT_BY_ADDRESS, false));
 	EXPECT_TRUE(ask_server(RESOLVER, "bad.test.example"));
-	EXPECT_TRUE(table_has("127.0.11.7", "bad.test.example"));
+	EXPECT_TRUE(hosts_table_has("127.0.11.7", "bad.test.example"));
 	EXPECT_EQ(EACCES, as_user(NULL, "127.0.11.7", PORT_BY_ADDRESS, false));
 }
 
@@ -612,7 +523,7 @@ TEST_F_TIMEOUT(hostname, expired_name_no_longer_matches, TTL_FLOOR_S + 60)
 	EXPECT_EQ(0, as_user("short.test.example", "127.0.10.6", PORT_NAMED,
 			     true));
 	sleep(TTL_FLOOR_S + 2);
-	EXPECT_FALSE(table_has("127.0.10.6", "short.test.example"));
+	EXPECT_FALSE(hosts_table_has("127.0.10.6", "short.test.example"));
 	EXPECT_EQ(EACCES, as_user(NULL, "127.0.10.6", PORT_NAMED, false));
 }
 
@@ -629,16 +540,16 @@ TEST_F_TIMEOUT(hostname, host_deny_holds_only_for_learned_names,
 	       TTL_FLOOR_S + 60)
 {
 	/* Never learned: the address rule decides. */
-	EXPECT_FALSE(table_has("127.0.11.8", "evil.test.example"));
+	EXPECT_FALSE(hosts_table_has("127.0.11.8", "evil.test.example"));
 	EXPECT_EQ(0, as_user(NULL, "127.0.11.8", PORT_BY_ADDRESS, false));
 	/* Resolved through the system's resolver: denied, even by address. */
 	EXPECT_EQ(EACCES, as_user("evil.test.example", "127.0.11.8",
 				  PORT_BY_ADDRESS, true));
-	EXPECT_TRUE(table_has("127.0.11.8", "evil.test.example"));
+	EXPECT_TRUE(hosts_table_has("127.0.11.8", "evil.test.example"));
 	EXPECT_EQ(EACCES, as_user(NULL, "127.0.11.8", PORT_BY_ADDRESS, false));
 	/* Expired: the address rule decides again. */
 	sleep(TTL_FLOOR_S + 2);
-	EXPECT_FALSE(table_has("127.0.11.8", "evil.test.example"));
+	EXPECT_FALSE(hosts_table_has("127.0.11.8", "evil.test.example"));
 	EXPECT_EQ(0, as_user(NULL, "127.0.11.8", PORT_BY_ADDRESS, false));
 }
 
@@ -674,13 +585,13 @@ TEST_F(hostname, answer_to_an_untrusted_process_is_not_learned)
 {
 	ASSERT_EQ(0, nslookup_as(PFSEL_UID2, "direct.test.example",
 				 ZONE_SERVER));
-	EXPECT_FALSE(table_has("127.0.10.5", "direct.test.example"));
+	EXPECT_FALSE(hosts_table_has("127.0.10.5", "direct.test.example"));
 	EXPECT_EQ(EACCES, as_user(NULL, "127.0.10.5", PORT_NAMED, false));
 
 	ASSERT_EQ(0, pfsel_load("hosts_any_system"));
 	ASSERT_EQ(0, nslookup_as(PFSEL_UID2, "direct.test.example",
 				 ZONE_SERVER));
-	EXPECT_TRUE(table_has("127.0.10.5", "direct.test.example"));
+	EXPECT_TRUE(hosts_table_has("127.0.10.5", "direct.test.example"));
 	EXPECT_EQ(0, as_user(NULL, "127.0.10.5", PORT_NAMED, false));
 }
 
@@ -704,16 +615,16 @@ TEST_F(hostname, forged_answers_are_not_learned)
 	ASSERT_TRUE(send_query(to, server, "forged.test.example", &peer));
 	ASSERT_TRUE(send_answer(other_port, to, "forged.test.example",
 				"127.0.12.1", 600));
-	EXPECT_FALSE(table_has("127.0.12.1", "forged.test.example"));
+	EXPECT_FALSE(hosts_table_has("127.0.12.1", "forged.test.example"));
 	/* Unasked: a name the socket never asked about, from port 53. */
 	ASSERT_TRUE(send_answer(server, to, "unasked.test.example",
 				"127.0.12.1", 600));
-	EXPECT_FALSE(table_has("127.0.12.1", "unasked.test.example"));
+	EXPECT_FALSE(hosts_table_has("127.0.12.1", "unasked.test.example"));
 	EXPECT_EQ(EACCES, as_user(NULL, "127.0.12.1", PORT_NAMED, false));
 
 	ASSERT_TRUE(send_answer(server, to, "forged.test.example",
 				"127.0.12.1", 600));
-	EXPECT_TRUE(table_has("127.0.12.1", "forged.test.example"));
+	EXPECT_TRUE(hosts_table_has("127.0.12.1", "forged.test.example"));
 	EXPECT_EQ(0, as_user(NULL, "127.0.12.1", PORT_NAMED, false));
 	close(other_port);
 	close(server);
@@ -748,11 +659,11 @@ TEST_F(hostname, resolver_run_by_a_user_is_not_trusted)
 {
 	ASSERT_TRUE(pfsel_uid_loaded(PFSEL_UID1));
 	ASSERT_TRUE(resolver_as(PFSEL_UID1, "user.test.example"));
-	EXPECT_FALSE(table_has("127.0.12.2", "user.test.example"));
+	EXPECT_FALSE(hosts_table_has("127.0.12.2", "user.test.example"));
 
 	ASSERT_FALSE(pfsel_uid_loaded(PFSEL_UID2));
 	ASSERT_TRUE(resolver_as(PFSEL_UID2, "user.test.example"));
-	EXPECT_TRUE(table_has("127.0.12.2", "user.test.example"));
+	EXPECT_TRUE(hosts_table_has("127.0.12.2", "user.test.example"));
 }
 
 /* The port the resolvers of resolver_started_by_* listen on. */
@@ -778,13 +689,20 @@ static bool learned_through(struct __test_metadata *const _metadata,
 		 */
 		"--no-daemon",
 	};
+	const struct dnsmasq resolver = {
+		.program = DNSMASQ,
+		.listen = listen,
+		.extra = args,
+		.n_extra = sizeof(args) / sizeof(args[0]),
+		.via = via,
+		.n_via = n_via,
+	};
 	bool answered = false, learned;
 	int tries, status;
 	pid_t pid;
 
-	EXPECT_FALSE(table_has(addr, name));
-	pid = start_dnsmasq_via(DNSMASQ, via, n_via, listen, args,
-				sizeof(args) / sizeof(args[0]));
+	EXPECT_FALSE(hosts_table_has(addr, name));
+	pid = dnsmasq_start_as(&resolver);
 	EXPECT_LT(0, pid);
 	if (pid <= 0)
 		return false;
@@ -802,7 +720,7 @@ static bool learned_through(struct __test_metadata *const _metadata,
 	{
 		TH_LOG("dnsmasq on %s did not answer", listen);
 	}
-	learned = table_has(addr, name);
+	learned = hosts_table_has(addr, name);
 	if (pid > 0) {
 		kill(pid, SIGTERM);
 		pfsel_wait_status(pid);
@@ -875,11 +793,11 @@ TEST_F(hostname, names_no_rule_can_name_are_not_learned)
 	ASSERT_LE(0, server);
 	ASSERT_TRUE(exchange(to, server, "x,www.test.example", "127.0.12.3"));
 	ASSERT_TRUE(exchange(to, server, "q\"uote.test.example", "127.0.12.3"));
-	EXPECT_FALSE(table_has("127.0.12.3", "x,www.test.example"));
-	EXPECT_FALSE(table_has("127.0.12.3", "www.test.example"));
-	EXPECT_FALSE(table_has("127.0.12.3", "q\"uote.test.example"));
+	EXPECT_FALSE(hosts_table_has("127.0.12.3", "x,www.test.example"));
+	EXPECT_FALSE(hosts_table_has("127.0.12.3", "www.test.example"));
+	EXPECT_FALSE(hosts_table_has("127.0.12.3", "q\"uote.test.example"));
 	ASSERT_TRUE(exchange(to, server, "Plain.Test.Example", "127.0.12.3"));
-	EXPECT_TRUE(table_has("127.0.12.3", "plain.test.example"));
+	EXPECT_TRUE(hosts_table_has("127.0.12.3", "plain.test.example"));
 	close(server);
 	close(to);
 }
@@ -923,11 +841,11 @@ TEST_F_TIMEOUT(hostname, flood_of_answers_stays_bounded, 180)
 	EXPECT_GE(UID_PAIRS, pairs);
 	EXPECT_LE(UID_PAIRS - 50, pairs);
 	EXPECT_GE(ALL_PAIRS, table_pairs());
-	EXPECT_FALSE(table_has("127.1.0.1", "flood-0.test.example"));
+	EXPECT_FALSE(hosts_table_has("127.1.0.1", "flood-0.test.example"));
 	snprintf(name, sizeof(name), "flood-%d.test.example", FLOOD - 1);
 	snprintf(addr, sizeof(addr), "127.1.%d.%d", (FLOOD - 1) / 250,
 		 (FLOOD - 1) % 250 + 1);
-	EXPECT_TRUE(table_has(addr, name));
+	EXPECT_TRUE(hosts_table_has(addr, name));
 }
 
 /*
@@ -1026,17 +944,13 @@ FIXTURE_TEARDOWN(hostshare)
  */
 static long table_count(long uid, const char *addr, const char *name)
 {
-	char path[PATH_MAX], a[64], n[256];
-	const size_t size = 4 << 20;
-	char *text = malloc(size), *line, *save;
+	char a[64], n[256];
+	char *text = hosts_table_read(4 << 20), *line, *save;
 	unsigned long left;
 	long owner, count = 0;
 
-	if (!text || pfsel_read_file(pfsel_raw_path("hosts", path, sizeof(path)),
-				     text, size) < 0) {
-		free(text);
+	if (!text)
 		return -1;
-	}
 	for (line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		if (sscanf(line, "%63s %255s %lu %ld", a, n, &left, &owner) != 4)
@@ -1240,7 +1154,7 @@ TEST_F(hostname, served_answer_counts_only_for_its_query)
 	/* Another name than the question's. */
 	len = dns_answer(msg, "planted.test.example", addr, 600);
 	ASSERT_EQ((ssize_t)len, sendto(server, msg, len, 0, &peer.sa, plen));
-	EXPECT_FALSE(table_has(addr, "planted.test.example"));
+	EXPECT_FALSE(hosts_table_has(addr, "planted.test.example"));
 	/* Another ID. */
 	len = dns_answer(msg, name, addr, 600);
 	msg[1] ^= 1;
@@ -1248,7 +1162,7 @@ TEST_F(hostname, served_answer_counts_only_for_its_query)
 	/* From another port-53 socket of the resolver's than the one asked. */
 	msg[1] ^= 1;
 	ASSERT_EQ((ssize_t)len, sendto(other, msg, len, 0, &peer.sa, plen));
-	EXPECT_FALSE(table_has(addr, name));
+	EXPECT_FALSE(hosts_table_has(addr, name));
 	EXPECT_EQ(unasked + 3, hosts_stat("unasked"));
 
 	/*
@@ -1296,23 +1210,23 @@ TEST_F(hostname, names_go_with_the_trust_in_their_resolver)
 			     "127.0.12.11"));
 	close(server);
 	close(to);
-	ASSERT_TRUE(table_has("127.0.12.10", "trust-gone.test.example"));
-	ASSERT_TRUE(table_has("127.0.12.11", "trust-kept.test.example"));
+	ASSERT_TRUE(hosts_table_has("127.0.12.10", "trust-gone.test.example"));
+	ASSERT_TRUE(hosts_table_has("127.0.12.11", "trust-kept.test.example"));
 	untrusted = hosts_stat("untrusted");
 	ASSERT_LE(0, untrusted);
 
 	/* The control: a load that keeps both resolvers keeps both names. */
 	ASSERT_EQ(0, pfsel_load("hosts_system"));
-	EXPECT_TRUE(table_has("127.0.12.10", "trust-gone.test.example"));
-	EXPECT_TRUE(table_has("127.0.12.11", "trust-kept.test.example"));
+	EXPECT_TRUE(hosts_table_has("127.0.12.10", "trust-gone.test.example"));
+	EXPECT_TRUE(hosts_table_has("127.0.12.11", "trust-kept.test.example"));
 	EXPECT_EQ(0, as_user(NULL, "127.0.12.10", PORT_NAMED, false));
 	EXPECT_EQ(untrusted, hosts_stat("untrusted"));
 
 	ASSERT_EQ(0, pfsel_load("hosts_self_system"));
-	EXPECT_FALSE(table_has("127.0.12.10", "trust-gone.test.example"));
+	EXPECT_FALSE(hosts_table_has("127.0.12.10", "trust-gone.test.example"));
 	EXPECT_EQ(EACCES, as_user(NULL, "127.0.12.10", PORT_NAMED, false));
 	EXPECT_LT(untrusted, hosts_stat("untrusted"));
-	EXPECT_TRUE(table_has("127.0.12.11", "trust-kept.test.example"));
+	EXPECT_TRUE(hosts_table_has("127.0.12.11", "trust-kept.test.example"));
 	EXPECT_EQ(0, as_user(NULL, "127.0.12.11", PORT_NAMED, false));
 }
 
@@ -1326,13 +1240,13 @@ TEST_F(hostname, names_go_when_their_resolvers_uid_gets_a_policy)
 {
 	ASSERT_FALSE(pfsel_uid_loaded(PFSEL_UID2));
 	ASSERT_TRUE(resolver_as(PFSEL_UID2, "uid-policy.test.example"));
-	ASSERT_TRUE(table_has("127.0.12.12", "uid-policy.test.example"));
+	ASSERT_TRUE(hosts_table_has("127.0.12.12", "uid-policy.test.example"));
 
 	ASSERT_EQ(0, pfsel_load("hosts_1001"));
-	EXPECT_TRUE(table_has("127.0.12.12", "uid-policy.test.example"));
+	EXPECT_TRUE(hosts_table_has("127.0.12.12", "uid-policy.test.example"));
 
 	ASSERT_EQ(0, pfsel_load("permissive_1002"));
-	EXPECT_FALSE(table_has("127.0.12.12", "uid-policy.test.example"));
+	EXPECT_FALSE(hosts_table_has("127.0.12.12", "uid-policy.test.example"));
 }
 
 /*
@@ -1357,7 +1271,7 @@ TEST_F(hostname, tcp_answer_set_is_learned)
 	EXPECT_EQ(0, as_user(BIG_NAME, NULL, PORT_BIG, true));
 	EXPECT_LT(tcp, hosts_stat("tcp"));
 	EXPECT_EQ(BIG_ADDRS, table_count(0, NULL, BIG_NAME));
-	EXPECT_TRUE(table_has("127.0.30.1", BIG_NAME));
+	EXPECT_TRUE(hosts_table_has("127.0.30.1", BIG_NAME));
 	EXPECT_EQ(0, as_user(NULL, "127.0.30.1", PORT_BIG, false));
 }
 
@@ -1509,11 +1423,11 @@ TEST_F(hostname, tcp_answer_counts_only_from_port_53)
 	ASSERT_LE(0, other);
 	ASSERT_TRUE(tcp_exchange(other, "tcp-port.test.example",
 				 "127.0.31.1"));
-	EXPECT_FALSE(table_has("127.0.31.1", "tcp-port.test.example"));
+	EXPECT_FALSE(hosts_table_has("127.0.31.1", "tcp-port.test.example"));
 	EXPECT_EQ(tcp, hosts_stat("tcp"));
 
 	ASSERT_TRUE(tcp_exchange(dns, "tcp-port.test.example", "127.0.31.1"));
-	EXPECT_TRUE(table_has("127.0.31.1", "tcp-port.test.example"));
+	EXPECT_TRUE(hosts_table_has("127.0.31.1", "tcp-port.test.example"));
 	EXPECT_EQ(tcp + 1, hosts_stat("tcp"));
 	close(other);
 	close(dns);
@@ -1574,12 +1488,12 @@ TEST_F(hostname, tcp_answer_from_a_client_is_not_learned)
 	EXPECT_TRUE(tcp_recv(fd, msg, sizeof(msg)));
 	close(fd);
 	EXPECT_EQ(0, pfsel_wait_status(pid));
-	EXPECT_FALSE(table_has("127.0.31.2", "tcp-client.test.example"));
+	EXPECT_FALSE(hosts_table_has("127.0.31.2", "tcp-client.test.example"));
 	EXPECT_EQ(tcp, hosts_stat("tcp"));
 
 	ASSERT_TRUE(tcp_exchange(dns, "tcp-client.test.example",
 				 "127.0.31.2"));
-	EXPECT_TRUE(table_has("127.0.31.2", "tcp-client.test.example"));
+	EXPECT_TRUE(hosts_table_has("127.0.31.2", "tcp-client.test.example"));
 	close(dns);
 }
 
@@ -1604,7 +1518,7 @@ TEST_F(hostname, tcp_answer_to_another_question_is_not_learned)
 			       "127.0.31.3"));
 	close(server);
 	close(fd);
-	EXPECT_FALSE(table_has("127.0.31.3", "tcp-planted.test.example"));
+	EXPECT_FALSE(hosts_table_has("127.0.31.3", "tcp-planted.test.example"));
 
 	fd = tcp_connect(dns, &server);
 	ASSERT_LE(0, fd);
@@ -1616,11 +1530,11 @@ TEST_F(hostname, tcp_answer_to_another_question_is_not_learned)
 	ASSERT_TRUE(tcp_recv(fd, msg, sizeof(msg)));
 	close(server);
 	close(fd);
-	EXPECT_FALSE(table_has("127.0.31.3", "tcp-asked.test.example"));
+	EXPECT_FALSE(hosts_table_has("127.0.31.3", "tcp-asked.test.example"));
 	EXPECT_EQ(unasked + 2, hosts_stat("unasked"));
 
 	ASSERT_TRUE(tcp_exchange(dns, "tcp-asked.test.example", "127.0.31.3"));
-	EXPECT_TRUE(table_has("127.0.31.3", "tcp-asked.test.example"));
+	EXPECT_TRUE(hosts_table_has("127.0.31.3", "tcp-asked.test.example"));
 	close(dns);
 }
 
@@ -1645,8 +1559,8 @@ TEST_F(hostname, tcp_second_message_is_not_learned)
 			       "127.0.31.5"));
 	close(server);
 	close(fd);
-	EXPECT_TRUE(table_has("127.0.31.4", "tcp-first.test.example"));
-	EXPECT_FALSE(table_has("127.0.31.5", "tcp-second.test.example"));
+	EXPECT_TRUE(hosts_table_has("127.0.31.4", "tcp-first.test.example"));
+	EXPECT_FALSE(hosts_table_has("127.0.31.5", "tcp-second.test.example"));
 	close(dns);
 }
 
@@ -1677,11 +1591,11 @@ TEST_F(hostname, tcp_data_before_the_question_is_not_learned)
 	ASSERT_TRUE(tcp_recv(pfd.fd, msg, sizeof(msg)));
 	close(server);
 	close(pfd.fd);
-	EXPECT_FALSE(table_has("127.0.31.6", "tcp-early.test.example"));
+	EXPECT_FALSE(hosts_table_has("127.0.31.6", "tcp-early.test.example"));
 	EXPECT_EQ(tcp, hosts_stat("tcp"));
 
 	ASSERT_TRUE(tcp_exchange(dns, "tcp-early.test.example", "127.0.31.6"));
-	EXPECT_TRUE(table_has("127.0.31.6", "tcp-early.test.example"));
+	EXPECT_TRUE(hosts_table_has("127.0.31.6", "tcp-early.test.example"));
 	close(dns);
 }
 
@@ -1721,11 +1635,11 @@ TEST_F(hostname, tcp_urgent_data_gives_the_answer_up)
 	usleep(100 * 1000);
 	close(server);
 	close(fd);
-	EXPECT_FALSE(table_has("127.0.31.7", "tcp-urgent.test.example"));
+	EXPECT_FALSE(hosts_table_has("127.0.31.7", "tcp-urgent.test.example"));
 	EXPECT_LT(lost, hosts_stat("tcp_lost"));
 
 	ASSERT_TRUE(tcp_exchange(dns, "tcp-urgent.test.example", "127.0.31.7"));
-	EXPECT_TRUE(table_has("127.0.31.7", "tcp-urgent.test.example"));
+	EXPECT_TRUE(hosts_table_has("127.0.31.7", "tcp-urgent.test.example"));
 	close(dns);
 }
 
@@ -1767,14 +1681,16 @@ TEST_F_TIMEOUT(hostname, tcp_stalled_answers_do_not_outlast_their_wait, 90)
 	lost = hosts_stat("tcp_lost");
 	ASSERT_TRUE(tcp_exchange(dns, "tcp-stall-during.test.example",
 				 "127.0.31.8"));
-	EXPECT_FALSE(table_has("127.0.31.8", "tcp-stall-during.test.example"));
+	EXPECT_FALSE(
+		hosts_table_has("127.0.31.8", "tcp-stall-during.test.example"));
 	EXPECT_LT(lost, hosts_stat("tcp_lost"));
 
 	/* PFSEL_RESOLVER_QUERY_WAIT, and a second more. */
 	sleep(11);
 	ASSERT_TRUE(tcp_exchange(dns, "tcp-stall-after.test.example",
 				 "127.0.31.9"));
-	EXPECT_TRUE(table_has("127.0.31.9", "tcp-stall-after.test.example"));
+	EXPECT_TRUE(
+		hosts_table_has("127.0.31.9", "tcp-stall-after.test.example"));
 
 	for (i = 0; i < STALLED_STREAMS; i++) {
 		close(servers[i]);
@@ -1909,11 +1825,12 @@ TEST_F(hostname, tcp_urgent_mark_before_the_question_gives_the_answer_up)
 	EXPECT_EQ(2 + len - 1, read_in_line);
 	close(server);
 	close(fd);
-	EXPECT_FALSE(table_has("127.0.31.10", "tcp-urgmark.test.example"));
+	EXPECT_FALSE(
+		hosts_table_has("127.0.31.10", "tcp-urgmark.test.example"));
 
 	ASSERT_TRUE(
 		tcp_exchange(dns, "tcp-urgmark.test.example", "127.0.31.10"));
-	EXPECT_TRUE(table_has("127.0.31.10", "tcp-urgmark.test.example"));
+	EXPECT_TRUE(hosts_table_has("127.0.31.10", "tcp-urgmark.test.example"));
 	close(dns);
 }
 
@@ -2133,7 +2050,7 @@ TEST_F(hostname, tcp_syn_ack_data_is_what_the_resolver_reads)
 	ASSERT_EQ(want_len, got_len);
 	EXPECT_EQ(0, memcmp(want, got, want_len));
 	/* The kernel must not learn what it did not read. */
-	EXPECT_FALSE(table_has("127.0.31.11", name));
+	EXPECT_FALSE(hosts_table_has("127.0.31.11", name));
 
 	/*
 	 * Control, a name of its own (the attack's may be learned): no data
@@ -2142,8 +2059,8 @@ TEST_F(hostname, tcp_syn_ack_data_is_what_the_resolver_reads)
 	 */
 	ASSERT_TRUE(syn_ack_exchange("tcp-synack-control.test.example", NULL,
 				     "127.0.31.13", got, &got_len));
-	EXPECT_TRUE(
-		table_has("127.0.31.13", "tcp-synack-control.test.example"));
+	EXPECT_TRUE(hosts_table_has("127.0.31.13",
+				    "tcp-synack-control.test.example"));
 }
 
 TEST_HARNESS_MAIN

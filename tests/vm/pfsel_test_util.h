@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -909,6 +910,28 @@ static inline int pfsel_capture_open(const char *ifname)
 		return -1;
 	}
 	return fd;
+}
+
+/*
+ * Bring the loopback device of this process's network namespace up (a new
+ * one's is down), through an AF_UNIX socket, which asks pfsel nothing:
+ * 0 or errno.
+ */
+static inline int pfsel_loopback_up(void)
+{
+	struct ifreq ifr = { .ifr_name = "lo" };
+	const int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	int err = 0;
+
+	if (fd < 0)
+		return errno;
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr))
+		err = errno;
+	ifr.ifr_flags |= IFF_UP;
+	if (!err && ioctl(fd, SIOCSIFFLAGS, &ifr))
+		err = errno;
+	close(fd);
+	return err;
 }
 
 /* Close every connection waiting on listener @fd: how many there were. */

@@ -50,10 +50,8 @@
  */
 
 #define _GNU_SOURCE
-#include <net/if.h>
 #include <sched.h>
 #include <signal.h>
-#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
@@ -331,23 +329,6 @@ static int binfmt_handler(void *arg)
 
 /* ---- Network namespaces ------------------------------------------------ */
 
-/* Bring the loopback interface of this network namespace up. */
-static int loopback_up(void)
-{
-	struct ifreq ifr = { .ifr_name = "lo" };
-	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0), err = 0;
-
-	if (fd < 0)
-		return errno;
-	if (ioctl(fd, SIOCGIFFLAGS, &ifr))
-		err = errno;
-	ifr.ifr_flags |= IFF_UP;
-	if (!err && ioctl(fd, SIOCSIFFLAGS, &ifr))
-		err = errno;
-	close(fd);
-	return err;
-}
-
 /* What to do in the network namespace: netprobe's arguments, or raw. */
 struct netns_case {
 	const char *exe; /* NULL: create a raw ICMP socket itself */
@@ -392,7 +373,7 @@ static int in_own_netns(const struct netns_case *c)
 			_exit(126);
 		errno = pfsel_enter_userns(CLONE_NEWNET);
 		if (!errno)
-			errno = loopback_up();
+			errno = pfsel_loopback_up();
 		if (errno) {
 			fprintf(stderr, "userns_test: netns: %s\n",
 				strerror(errno));
