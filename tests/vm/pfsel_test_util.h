@@ -155,23 +155,29 @@ static inline int pfsel_write_file(const char *path, const char *text)
 }
 
 /*
- * Create (or truncate) @path with mode @mode and write @text to it in one
- * write(): a test's script or file, made whole before anything runs it.
- * 0 or -errno (-EIO for a short write).
+ * Create (or truncate) @path with mode @mode and write the @len bytes of
+ * @data to it in one write(): a test's script, program or file, made
+ * whole before anything runs it.  0 or -errno (-EIO for a short write).
  */
-static inline int pfsel_create_file(const char *path, const char *text,
-				    mode_t mode)
+static inline int pfsel_create_bytes(const char *path, const void *data,
+				     size_t len, mode_t mode)
 {
-	const int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-			    mode);
-	const size_t len = strlen(text);
+	const int fd =
+		open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
 	ssize_t written;
 
 	if (fd < 0)
 		return -errno;
-	written = write(fd, text, len);
+	written = write(fd, data, len);
 	close(fd);
 	return written == (ssize_t)len ? 0 : -EIO;
+}
+
+/* pfsel_create_bytes() of the string @text. */
+static inline int pfsel_create_file(const char *path, const char *text,
+				    mode_t mode)
+{
+	return pfsel_create_bytes(path, text, strlen(text), mode);
 }
 
 /*

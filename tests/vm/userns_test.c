@@ -111,19 +111,6 @@ static ssize_t slurp(const char *path, char **data)
 	return len;
 }
 
-/* Write @len bytes to a new executable file @path: 0 or -errno. */
-static int spill(const char *path, const char *data, size_t len)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
-	ssize_t written;
-
-	if (fd < 0)
-		return -errno;
-	written = write(fd, data, len);
-	close(fd);
-	return written == (ssize_t)len ? 0 : -EIO;
-}
-
 /* The attacker's files, made by root in a folder only root can write. */
 static int prepare_files(void)
 {
@@ -142,9 +129,10 @@ static int prepare_files(void)
 		return -EINVAL;
 	}
 	data[PAD_AT] = PAD_MARK;
-	err = spill(COPY, data, (size_t)len);
+	err = pfsel_create_bytes(COPY, data, (size_t)len, 0755);
 	if (!err)
-		err = spill(EVIL "/netprobe", data, (size_t)len);
+		err = pfsel_create_bytes(EVIL "/netprobe", data, (size_t)len,
+					 0755);
 	free(data);
 	return err;
 }
