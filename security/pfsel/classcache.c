@@ -336,6 +336,7 @@ static void fill_db(struct pfsel_policydb *const db,
 		ports[i].start = cpu_to_le16((u16)(i * stride * 3));
 	db->addrs = addrs;
 	db->n_addrs = TEST_ADDR_CLASSES;
+	pfsel_policydb_index_addrs(db);
 	db->ports = ports;
 	db->n_ports = TEST_PORT_CLASSES;
 }
@@ -467,6 +468,7 @@ static void test_classcache_hit_skips_search(struct kunit *const test)
 	addrs[1].start[11] = 0xff;
 	addrs[1].start[12] = 192;
 	ports[1].start = cpu_to_le16(1024);
+	pfsel_policydb_index_addrs(&db);
 
 	preempt_disable();
 	first = addr_class(&policy, addr);
@@ -520,6 +522,7 @@ static void test_classcache_prefix(struct kunit *const test)
 	test_v4(addrs[1].start, 0);
 	test_v4(addrs[2].start, 0);
 	addrs[2].start[14] = 3;
+	pfsel_policydb_index_addrs(&db);
 
 	preempt_disable();
 	test_v4(addr, 1);
@@ -650,6 +653,7 @@ test_classcache_unspecified_is_not_its_slash24(struct kunit *const test)
 	addrs[2].start[15] = 1;
 	memcpy(addrs[3].start, zero, 16);
 	addrs[3].start[14] = 1;
+	pfsel_policydb_index_addrs(&db);
 
 	preempt_disable();
 	control = addr_class(&policy, other);
@@ -697,6 +701,7 @@ static void make_classes(struct kunit *const test,
 		parse_addr(test, starts[i], classes->addrs[i].start);
 	classes->db.addrs = classes->addrs;
 	classes->db.n_addrs = n;
+	pfsel_policydb_index_addrs(&classes->db);
 	classes->db.ports = &classes->port;
 	classes->db.n_ports = 1;
 	classes->policy.db = &classes->db;
