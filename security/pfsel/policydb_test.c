@@ -16,6 +16,7 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
+#include <net/ipv6.h>
 
 #include "policydb.h"
 
@@ -383,13 +384,10 @@ static int addr_order(const void *a, const void *b)
 /* ::ffff:@v4 */
 static void v4_addr(u8 addr[16], const u32 v4)
 {
-	memset(addr, 0, 16);
-	addr[10] = 0xff;
-	addr[11] = 0xff;
-	addr[12] = v4 >> 24;
-	addr[13] = v4 >> 16;
-	addr[14] = v4 >> 8;
-	addr[15] = v4;
+	struct in6_addr mapped;
+
+	ipv6_addr_set_v4mapped(htonl(v4), &mapped);
+	memcpy(addr, &mapped, 16);
 }
 
 /*
