@@ -1116,6 +1116,115 @@ static void test_classcache_apps(struct kunit *const test)
 	pfsel_policydb_free(db);
 }
 
+/*
+ * Adversary read of wt-perf4's application classes: a class planted in
+ * the entry of one identity's paths (in a generation of this test's own)
+ * is given back for exactly those paths, and for none of their
+ * neighbours: the executable alone when the entry had a script, an empty
+ * script, the paths split elsewhere between executable and script
+ * ("/a/b" + "c" against "/a" + "/bc"), the script moved into the
+ * executable's place, a path one byte longer or shorter, the unnamed
+ * file.  Paths at the size limit (PFSEL_CLASSCACHE_APP_PATH_BYTES with
+ * their NULs, and one byte over) have the search's class, twice.
+ */
+static void test_classcache_app_neighbours(struct kunit *const test)
+{
+	static const struct {
+		const char *exe, *script;
+	} keys[] = {
+		{ "/usr/bin/python3", "/home/u/x.py" },
+		{ "/usr/bin/python3", NULL },
+		{ "/a/b", "c" },
+		{ "/a", "/bc" },
+		{ "/usr/bin/curl", NULL },
+		{ "/usr/bin/curl", "" },
+		{ "/usr/bin/curl", PFSEL_UNNAMED_PATH },
+		{ PFSEL_UNNAMED_PATH, NULL },
+		{ PFSEL_UNNAMED_PATH, PFSEL_UNNAMED_PATH },
+		{ "/home/u/x.py", "/usr/bin/python3" },
+		{ "/usr/bin/python", "/home/u/x.py" },
+		{ "/usr/bin/python3", "/home/u/x.p" },
+		{ "/usr/bin/python3", "/home/u/x.pyc" },
+	};
+	struct test_blob *const b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	char *const exe = kunit_kzalloc(test, 256, GFP_KERNEL);
+	char *const script = kunit_kzalloc(test, 256, GFP_KERNEL);
+	struct pfsel_policydb *db = NULL;
+	struct pfsel_policy policy = { .generation = 0xffffff40 };
+	struct pfsel_app_class *entry;
+	u32 wrong = 0, got, want, pass;
+	size_t i, j, e, s;
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_ASSERT_NOT_NULL(test, exe);
+	KUNIT_ASSERT_NOT_NULL(test, script);
+	test_build_blob(b, false);
+	KUNIT_ASSERT_EQ(test, pfsel_policydb_load(b->buf, b->len, &db), 0);
+	policy.db = db;
+
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		policy.generation++;
+		preempt_disable();
+		pfsel_classcache_app(&policy, keys[i].exe, keys[i].script);
+		entry = app_entry_of(policy.generation);
+		if (entry)
+			entry->class = 0x5a5a;
+		got = pfsel_classcache_app(&policy, keys[i].exe,
+					   keys[i].script);
+		preempt_enable();
+		KUNIT_ASSERT_NOT_NULL(test, entry);
+		KUNIT_EXPECT_EQ(test, got, 0x5a5a);
+		for (j = 0; j < ARRAY_SIZE(keys); j++) {
+			if (j == i)
+				continue;
+			preempt_disable();
+			got = pfsel_classcache_app(&policy, keys[j].exe,
+						   keys[j].script);
+			preempt_enable();
+			if (got == 0x5a5a) {
+				wrong++;
+				kunit_info(test, "%s %s answered as %s %s",
+					   keys[j].exe, keys[j].script ?: "-",
+					   keys[i].exe, keys[i].script ?: "-");
+			}
+		}
+	}
+
+	/*
+	 * At the size limit and one byte over: an executable of @e bytes
+	 * alone, and with a script of the length that makes both with their
+	 * NULs one byte short of PFSEL_CLASSCACHE_APP_PATH_BYTES, exactly
+	 * that, and one byte over.
+	 */
+	for (e = 100; e <= PFSEL_CLASSCACHE_APP_PATH_BYTES + 1; e++) {
+		memset(exe, 'e', e);
+		exe[0] = '/';
+		exe[e] = '\0';
+		for (s = 0; s < 4; s++) {
+			const long len = (long)PFSEL_CLASSCACHE_APP_PATH_BYTES -
+					 (long)e - 2 + (long)s - 2;
+			const char *const sc = s ? script : NULL;
+
+			if (s && len < 1)
+				continue;
+			if (s) {
+				memset(script, 's', len);
+				script[0] = '/';
+				script[len] = '\0';
+			}
+			want = pfsel_policydb_classify_app(db, exe, sc);
+			for (pass = 0; pass < 2; pass++) {
+				preempt_disable();
+				got = pfsel_classcache_app(&policy, exe, sc);
+				preempt_enable();
+				wrong += got != want;
+			}
+		}
+	}
+	KUNIT_EXPECT_EQ(test, wrong, 0);
+	pfsel_policydb_free(db);
+}
+
 static struct kunit_case test_cases[] = {
 	/* clang-format off */
 	KUNIT_CASE(test_classcache_matches_search),
@@ -1123,6 +1232,7 @@ static struct kunit_case test_cases[] = {
 	KUNIT_CASE(test_classcache_prefix),
 	KUNIT_CASE(test_classcache_names),
 	KUNIT_CASE(test_classcache_apps),
+	KUNIT_CASE(test_classcache_app_neighbours),
 	KUNIT_CASE(test_classcache_unspecified_is_not_its_slash24),
 	KUNIT_CASE(test_classcache_unspecified_prefixes),
 	KUNIT_CASE(test_classcache_slash24_is_not_unspecified),

@@ -11,6 +11,7 @@
 
 #include <kunit/test.h>
 #include <linux/errno.h>
+#include <linux/inet.h>
 #include <linux/kernel.h>
 #include <linux/prandom.h>
 #include <linux/slab.h>
@@ -576,6 +577,90 @@ static void policydb_test_classify_port_search(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wrong, 0);
 }
 
+/*
+ * Adversary read of wt-perf4 (the IPv4-only search): hand-made tables
+ * whose classes sit at the very edges of IPv4-mapped space, where
+ * [v4_first, v4_end) and the start v4_first - 1 must still give the
+ * definition's answer: no IPv4 class at all, an IPv6 class starting just
+ * below ::ffff:0:0 (::fffe:ffff:ffff) that covers the whole of IPv4, one
+ * starting above it in ::/64 (::fffe:ffff:ffff:ffff), a class at
+ * ::ffff:0.0.0.0 alone, one at ::ffff:255.255.255.255 alone, one
+ * starting at ::1:0:0:0 right after IPv4, every class IPv4 (no IPv6 class
+ * after it), a table of :: alone.  Each table is probed at IPv4's first
+ * and last addresses, their neighbours, and the IPv6 addresses on either
+ * side of ::ffff:0:0/96.
+ */
+static void policydb_test_classify_addr_v4_edges(struct kunit *test)
+{
+	static const char *const tables[][8] = {
+		{ "::" },
+		{ "::", "::ffff:0.0.0.0" },
+		{ "::", "::ffff:255.255.255.255" },
+		{ "::", "::fffe:ffff:ffff" },
+		{ "::", "::fffe:ffff:ffff", "::1:0:0:0" },
+		{ "::", "::fffe:ffff:ffff", "::fffe:ffff:ffff:ffff" },
+		{ "::", "::1:0:0:0" },
+		{ "::", "::ffff:0.0.0.0", "::ffff:0.0.0.1",
+		  "::ffff:255.255.255.254", "::ffff:255.255.255.255",
+		  "::1:0:0:0", "2001:db8::" },
+		{ "::", "::ffff:0.0.0.1", "::ffff:128.0.0.0",
+		  "::ffff:255.255.255.255" },
+		{ "::", "::1", "::ffff:0.0.0.0", "::ffff:10.0.0.0",
+		  "::ffff:10.0.1.0", "ffff::" },
+		{ "::", "::fffe:0:0", "::ffff:127.0.0.1", "::1:0:0:1" },
+	};
+	static const char *const probes[] = {
+		"::ffff:0.0.0.0", "::ffff:0.0.0.1", "::ffff:0.0.0.2",
+		"::ffff:10.0.0.255", "::ffff:10.0.1.0", "::ffff:127.0.0.0",
+		"::ffff:127.0.0.1", "::ffff:127.255.255.255",
+		"::ffff:128.0.0.0", "::ffff:255.255.255.254",
+		"::ffff:255.255.255.255", "::", "::1", "::fffe:ffff:ffff",
+		"::fffe:ffff:ffff:ffff",
+		"::fffe:0:0", "::ffff:0:0", "::1:0:0:0", "::1:0:0:1",
+		"::0.0.0.1", "2001:db8::", "ffff::",
+		"ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff",
+	};
+	struct pfsel_policy_addr addrs[8];
+	struct pfsel_policydb db;
+	u32 t, i, p, got, want, wrong = 0;
+	u8 addr[16];
+
+	for (t = 0; t < ARRAY_SIZE(tables); t++) {
+		memset(&db, 0, sizeof(db));
+		memset(addrs, 0, sizeof(addrs));
+		for (i = 0; i < ARRAY_SIZE(tables[t]) && tables[t][i]; i++)
+			KUNIT_ASSERT_EQ(test,
+					in6_pton(tables[t][i], -1,
+						 addrs[i].start, -1, NULL),
+					1);
+		/* A table the reader would take: starts increasing. */
+		for (p = 1; p < i; p++)
+			KUNIT_ASSERT_LT(test,
+					memcmp(addrs[p - 1].start,
+					       addrs[p].start, 16),
+					0);
+		db.addrs = addrs;
+		db.n_addrs = i;
+		pfsel_policydb_index_addrs(&db);
+		KUNIT_EXPECT_GE(test, db.v4_first, 1);
+		KUNIT_EXPECT_LE(test, db.v4_first, db.v4_end);
+		KUNIT_EXPECT_LE(test, db.v4_end, db.n_addrs);
+		for (p = 0; p < ARRAY_SIZE(probes); p++) {
+			KUNIT_ASSERT_EQ(test,
+					in6_pton(probes[p], -1, addr, -1, NULL),
+					1);
+			got = pfsel_policydb_classify_addr(&db, addr);
+			want = addr_class_by_scan(&db, addr);
+			if (got != want) {
+				wrong++;
+				kunit_info(test, "table %u, %s: %u, not %u",
+					   t, probes[p], got, want);
+			}
+		}
+	}
+	KUNIT_EXPECT_EQ(test, wrong, 0);
+}
+
 static struct kunit_case policydb_test_cases[] = {
 	KUNIT_CASE(policydb_test_valid),
 	KUNIT_CASE(policydb_test_malformed),
@@ -584,6 +669,7 @@ static struct kunit_case policydb_test_cases[] = {
 	KUNIT_CASE(policydb_test_resolvers),
 	KUNIT_CASE(policydb_test_malformed_names),
 	KUNIT_CASE(policydb_test_classify_addr_search),
+	KUNIT_CASE(policydb_test_classify_addr_v4_edges),
 	KUNIT_CASE(policydb_test_classify_port_search),
 	{}
 };
