@@ -19,6 +19,7 @@
 #include <linux/slab.h>
 
 #include "app.h"
+#include "classcache.h"
 #include "policydb.h"
 
 /*
@@ -75,7 +76,9 @@ void pfsel_app_put(struct pfsel_app *const app)
  *
  * Classifying a path costs a few binary searches, so the answer is cached
  * in @app per policy slot and recomputed only when a policy of a new
- * generation is in force.  Racing writers store the same value.
+ * generation is in force.  Racing writers store the same value.  Each
+ * execve() makes an identity of its own: so the class is also kept per
+ * CPU by the paths (classcache.c), for the next start of the same program.
  *
  * Return: an application class of @policy.
  */
@@ -96,7 +99,7 @@ u32 pfsel_app_class(struct pfsel_app *const app,
 
 	exe = app->exe ?: pfsel_unnamed;
 	script = app->has_script ? app->script ?: pfsel_unnamed : NULL;
-	class = pfsel_policydb_classify_app(policy->db, exe, script);
+	class = pfsel_classcache_app(policy, exe, script);
 	atomic64_set(&app->classes[policy->slot],
 		     (u64)policy->generation << 32 | class);
 	return class;

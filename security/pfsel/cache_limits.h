@@ -46,6 +46,16 @@
 #define PFSEL_CLASSCACHE_PORT_BITS 7
 #define PFSEL_CLASSCACHE_NAME_BITS 8
 
+/*
+ * Application classes (classcache.c), per CPU, process context only: 32
+ * direct-mapped entries of 128 bytes (4 KiB), each holding the paths of
+ * an identity whose executable's and script's paths, each with its NUL,
+ * fit in PFSEL_CLASSCACHE_APP_PATH_BYTES together; a longer identity is
+ * classified at each first decision of its process.
+ */
+#define PFSEL_CLASSCACHE_APP_BITS 5
+#define PFSEL_CLASSCACHE_APP_PATH_BYTES 112
+
 /* Buckets of the user policies' hash table (policy.c), by uid: 64. */
 #define PFSEL_USER_HASH_BITS 6
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * pfsel LSM - Address, port and name classes, cached per CPU
+ * pfsel LSM - Address, port, name and application classes, cached per CPU
  *
  * The access vector cache is keyed by classes, so even a request it
  * answers first has its address and port classified: a binary search
@@ -42,6 +42,16 @@
  * with (hostmap.h), which names one name for ever; whether the name is
  * still known (its TTL) is the name walk's to say, at every call.
  *
+ * An application's entry is keyed by the paths its class is a function
+ * of, the executable's and the script's (or none), compared whole, byte
+ * for byte: each execve() makes an identity of its own (exec.c), whose
+ * class app.c keeps only for that process, and a program started again
+ * and again (by a shell, a build, a service) would otherwise have its
+ * paths searched among the policy's at every start, some 1,500
+ * instructions (make bench, "protect", where execve() asks for the class).
+ * Only process context uses these: the class of a listener's application
+ * asked in softirq is computed there, as before.
+ *
  * Ports and names are direct-mapped.  Softirq (inbound connections) and
  * process context have tables of their own, so that a softirq on top of a
  * hook never sees half an entry.
@@ -51,6 +61,7 @@
 #include <linux/interrupt.h>
 #include <linux/percpu.h>
 #include <linux/string.h>
+#include <linux/stringhash.h>
 
 #include "classcache.h"
 #include "cache_limits.h"
@@ -107,12 +118,33 @@ struct pfsel_name_class {
 	u32 class;
 };
 
+/**
+ * struct pfsel_app_class - An application's paths and their class in one
+ *			    policy
+ *
+ * @generation: the policy's generation; 0 for an empty entry.
+ * @class: the application class.
+ * @exe_len: the length of the executable's path, the first of @paths.
+ * @script_len: 0 for no script; else the length of the script's path, the
+ *		second of @paths, plus one.
+ * @paths: the executable's path and its NUL, then the script's and its
+ *	   NUL when there is a script.
+ */
+struct pfsel_app_class {
+	u32 generation;
+	u32 class;
+	u32 exe_len;
+	u32 script_len;
+	char paths[PFSEL_CLASSCACHE_APP_PATH_BYTES];
+};
+
 struct pfsel_classcache {
 	struct pfsel_addr_set task_addrs[1 << PFSEL_CLASSCACHE_ADDR_TASK_BITS];
 	struct pfsel_addr_set
 		softirq_addrs[1 << PFSEL_CLASSCACHE_ADDR_SOFTIRQ_BITS];
 	struct pfsel_port_class ports[2][1 << PFSEL_CLASSCACHE_PORT_BITS];
 	struct pfsel_name_class names[2][1 << PFSEL_CLASSCACHE_NAME_BITS];
+	struct pfsel_app_class apps[1 << PFSEL_CLASSCACHE_APP_BITS];
 };
 
 static DEFINE_PER_CPU(struct pfsel_classcache, pfsel_classcaches);
@@ -292,10 +324,85 @@ u32 pfsel_classcache_name(const struct pfsel_policy *const policy, const u64 id,
 	return class;
 }
 
+/*
+ * Whether @entry holds exactly the paths @exe (@exe_len long) and @script
+ * (@script_len as the entry counts it) of the policy of @generation.
+ */
+static bool app_entry_holds(const struct pfsel_app_class *const entry,
+			    const u32 generation, const char *const exe,
+			    const u32 exe_len, const char *const script,
+			    const u32 script_len)
+{
+	return entry->generation == generation && entry->exe_len == exe_len &&
+	       entry->script_len == script_len &&
+	       !memcmp(entry->paths, exe, exe_len) &&
+	       (!script_len ||
+		!memcmp(entry->paths + exe_len + 1, script, script_len - 1));
+}
+
+/**
+ * pfsel_classcache_app - The application class of an identity's paths in a
+ *			  policy
+ *
+ * @policy: the policy; the caller holds rcu_read_lock() or a reference.
+ * @exe: the executable's path (PFSEL_UNNAMED_PATH for an unnamed one).
+ * @script: the script's path (the same for an unnamed one), or NULL when
+ *	    the kernel ran no script.
+ *
+ * Why a hit is exact: an entry answers only the generation it was made in
+ * (never reused: one policy's database) and exactly the paths it holds,
+ * compared with their lengths, so a path that is a prefix of another's,
+ * or a script moved into the executable's place, is another key; and no
+ * script is told from any script by the length 0, which a script's
+ * length plus one never is.  The class is pfsel_policydb_classify_app()
+ * of that database and those paths, which reads nothing else.  The
+ * entry's slot is the paths' hash, which only says where a key is kept.
+ *
+ * Return: what pfsel_policydb_classify_app() returns for @policy's
+ * database, @exe and @script, from this CPU's cache when it holds it.
+ */
+u32 pfsel_classcache_app(const struct pfsel_policy *const policy,
+			 const char *const exe, const char *const script)
+{
+	const u64 exe_hashlen = hashlen_string(NULL, exe);
+	const u64 script_hashlen = script ? hashlen_string(NULL, script) : 0;
+	const u32 exe_len = hashlen_len(exe_hashlen);
+	const u32 script_len = script ? hashlen_len(script_hashlen) + 1 : 0;
+	struct pfsel_app_class *entry;
+	u32 class;
+
+	/* Softirq has no table: it may come on top of a task's lookup. */
+	if (in_serving_softirq() ||
+	    exe_len + 1 + script_len > PFSEL_CLASSCACHE_APP_PATH_BYTES)
+		return pfsel_policydb_classify_app(policy->db, exe, script);
+	entry = &get_cpu_ptr(&pfsel_classcaches)
+			 ->apps[hash_32(hashlen_hash(exe_hashlen) ^
+					hashlen_hash(script_hashlen) ^
+					policy->generation,
+					PFSEL_CLASSCACHE_APP_BITS)];
+	if (app_entry_holds(entry, policy->generation, exe, exe_len, script,
+			    script_len)) {
+		class = entry->class;
+	} else {
+		class = pfsel_policydb_classify_app(policy->db, exe, script);
+		memcpy(entry->paths, exe, exe_len + 1);
+		if (script)
+			memcpy(entry->paths + exe_len + 1, script, script_len);
+		entry->exe_len = exe_len;
+		entry->script_len = script_len;
+		entry->generation = policy->generation;
+		entry->class = class;
+	}
+	put_cpu_ptr(&pfsel_classcaches);
+	return class;
+}
+
 #ifdef CONFIG_SECURITY_PFSEL_KUNIT_TEST
 
 #include <kunit/test.h>
 #include <linux/inet.h>
+
+#include "policydb_test_blob.h"
 
 #include "uapi/pfsel_policy.h"
 
@@ -336,6 +443,7 @@ static void fill_db(struct pfsel_policydb *const db,
 		ports[i].start = cpu_to_le16((u16)(i * stride * 3));
 	db->addrs = addrs;
 	db->n_addrs = TEST_ADDR_CLASSES;
+	pfsel_policydb_index_addrs(db);
 	db->ports = ports;
 	db->n_ports = TEST_PORT_CLASSES;
 }
@@ -467,6 +575,7 @@ static void test_classcache_hit_skips_search(struct kunit *const test)
 	addrs[1].start[11] = 0xff;
 	addrs[1].start[12] = 192;
 	ports[1].start = cpu_to_le16(1024);
+	pfsel_policydb_index_addrs(&db);
 
 	preempt_disable();
 	first = addr_class(&policy, addr);
@@ -520,6 +629,7 @@ static void test_classcache_prefix(struct kunit *const test)
 	test_v4(addrs[1].start, 0);
 	test_v4(addrs[2].start, 0);
 	addrs[2].start[14] = 3;
+	pfsel_policydb_index_addrs(&db);
 
 	preempt_disable();
 	test_v4(addr, 1);
@@ -650,6 +760,7 @@ test_classcache_unspecified_is_not_its_slash24(struct kunit *const test)
 	addrs[2].start[15] = 1;
 	memcpy(addrs[3].start, zero, 16);
 	addrs[3].start[14] = 1;
+	pfsel_policydb_index_addrs(&db);
 
 	preempt_disable();
 	control = addr_class(&policy, other);
@@ -697,6 +808,7 @@ static void make_classes(struct kunit *const test,
 		parse_addr(test, starts[i], classes->addrs[i].start);
 	classes->db.addrs = classes->addrs;
 	classes->db.n_addrs = n;
+	pfsel_policydb_index_addrs(&classes->db);
 	classes->db.ports = &classes->port;
 	classes->db.n_ports = 1;
 	classes->policy.db = &classes->db;
@@ -906,12 +1018,221 @@ static void test_classcache_divided_at_the_address(struct kunit *const test)
 				   ARRAY_SIZE(addrs), 0xffffff98);
 }
 
+/* This CPU's entry of @generation, if one holds it; the caller is pinned. */
+static struct pfsel_app_class *app_entry_of(const u32 generation)
+{
+	struct pfsel_classcache *const cache = this_cpu_ptr(&pfsel_classcaches);
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cache->apps); i++)
+		if (cache->apps[i].generation == generation)
+			return &cache->apps[i];
+	return NULL;
+}
+
+/*
+ * Application classes: looked up twice (a miss, then from the cache),
+ * every identity of a list whose paths cross each edge of the key (a
+ * path a prefix of another's, the script's presence, the script in the
+ * executable's place, an unnamed file, paths too long to keep) has the
+ * class that pfsel_policydb_classify_app() gives; an entry answers its
+ * very paths (a class written into it comes back) and nothing else, and
+ * no other generation: a load or an unload, which give every policy a
+ * new generation, is all the reset these need.  (A mode switch changes
+ * no class.)
+ */
+static void test_classcache_apps(struct kunit *const test)
+{
+	static const char *const exes[] = {
+		"/usr/bin/curl", "/usr/bin/cur", "/usr/bin/curlx", "/bin/sh",
+		PFSEL_UNNAMED_PATH, "/x",
+	};
+	static const char *const scripts[] = {
+		NULL, "/usr/bin/curl", "/x", PFSEL_UNNAMED_PATH, "",
+	};
+	struct test_blob *const b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	char *const long_path = kunit_kzalloc(test, 200, GFP_KERNEL);
+	struct pfsel_policydb *db = NULL;
+	struct pfsel_policy policy = { .generation = 0xfffffff0 };
+	struct pfsel_app_class *entry;
+	u32 got[2], want, planted, other_generation, prefix, with_script;
+	size_t i, j;
+	int pass;
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_ASSERT_NOT_NULL(test, long_path);
+	test_build_blob(b, false);
+	KUNIT_ASSERT_EQ(test, pfsel_policydb_load(b->buf, b->len, &db), 0);
+	policy.db = db;
+	memset(long_path, 'a', 199);
+	long_path[0] = '/';
+
+	for (i = 0; i < ARRAY_SIZE(exes); i++) {
+		for (j = 0; j < ARRAY_SIZE(scripts); j++) {
+			want = pfsel_policydb_classify_app(db, exes[i],
+							   scripts[j]);
+			for (pass = 0; pass < 2; pass++) {
+				preempt_disable();
+				got[pass] = pfsel_classcache_app(&policy,
+								 exes[i],
+								 scripts[j]);
+				preempt_enable();
+			}
+			KUNIT_EXPECT_EQ_MSG(test, got[0], want, "%s %s",
+					    exes[i], scripts[j] ?: "-");
+			KUNIT_EXPECT_EQ_MSG(test, got[1], want, "%s %s",
+					    exes[i], scripts[j] ?: "-");
+		}
+		KUNIT_EXPECT_EQ(test,
+				pfsel_classcache_app(&policy, long_path,
+						     exes[i]),
+				pfsel_policydb_classify_app(db, long_path,
+							    exes[i]));
+	}
+	KUNIT_EXPECT_EQ(test,
+			pfsel_classcache_app(&policy, "/usr/bin/curl", NULL),
+			1);
+
+	/* A class planted in curl's entry answers curl alone. */
+	policy.generation++;
+	preempt_disable();
+	pfsel_classcache_app(&policy, "/usr/bin/curl", NULL);
+	entry = app_entry_of(policy.generation);
+	if (entry)
+		entry->class = 0x5a5a;
+	planted = pfsel_classcache_app(&policy, "/usr/bin/curl", NULL);
+	prefix = pfsel_classcache_app(&policy, "/usr/bin/cur", NULL);
+	with_script = pfsel_classcache_app(&policy, "/usr/bin/curl", "/x");
+	policy.generation++;
+	other_generation = pfsel_classcache_app(&policy, "/usr/bin/curl", NULL);
+	preempt_enable();
+	KUNIT_ASSERT_NOT_NULL(test, entry);
+	KUNIT_EXPECT_EQ(test, planted, 0x5a5a);
+	KUNIT_EXPECT_EQ(test, prefix,
+			pfsel_policydb_classify_app(db, "/usr/bin/cur", NULL));
+	KUNIT_EXPECT_EQ(test, with_script,
+			pfsel_policydb_classify_app(db, "/usr/bin/curl", "/x"));
+	KUNIT_EXPECT_EQ(test, other_generation, 1);
+	pfsel_policydb_free(db);
+}
+
+/*
+ * Adversary read of wt-perf4's application classes: a class planted in
+ * the entry of one identity's paths (in a generation of this test's own)
+ * is given back for exactly those paths, and for none of their
+ * neighbours: the executable alone when the entry had a script, an empty
+ * script, the paths split elsewhere between executable and script
+ * ("/a/b" + "c" against "/a" + "/bc"), the script moved into the
+ * executable's place, a path one byte longer or shorter, the unnamed
+ * file.  Paths at the size limit (PFSEL_CLASSCACHE_APP_PATH_BYTES with
+ * their NULs, and one byte over) have the search's class, twice.
+ */
+static void test_classcache_app_neighbours(struct kunit *const test)
+{
+	static const struct {
+		const char *exe, *script;
+	} keys[] = {
+		{ "/usr/bin/python3", "/home/u/x.py" },
+		{ "/usr/bin/python3", NULL },
+		{ "/a/b", "c" },
+		{ "/a", "/bc" },
+		{ "/usr/bin/curl", NULL },
+		{ "/usr/bin/curl", "" },
+		{ "/usr/bin/curl", PFSEL_UNNAMED_PATH },
+		{ PFSEL_UNNAMED_PATH, NULL },
+		{ PFSEL_UNNAMED_PATH, PFSEL_UNNAMED_PATH },
+		{ "/home/u/x.py", "/usr/bin/python3" },
+		{ "/usr/bin/python", "/home/u/x.py" },
+		{ "/usr/bin/python3", "/home/u/x.p" },
+		{ "/usr/bin/python3", "/home/u/x.pyc" },
+	};
+	struct test_blob *const b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	char *const exe = kunit_kzalloc(test, 256, GFP_KERNEL);
+	char *const script = kunit_kzalloc(test, 256, GFP_KERNEL);
+	struct pfsel_policydb *db = NULL;
+	struct pfsel_policy policy = { .generation = 0xffffff40 };
+	struct pfsel_app_class *entry;
+	u32 wrong = 0, got, want, pass;
+	size_t i, j, e, s;
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_ASSERT_NOT_NULL(test, exe);
+	KUNIT_ASSERT_NOT_NULL(test, script);
+	test_build_blob(b, false);
+	KUNIT_ASSERT_EQ(test, pfsel_policydb_load(b->buf, b->len, &db), 0);
+	policy.db = db;
+
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		policy.generation++;
+		preempt_disable();
+		pfsel_classcache_app(&policy, keys[i].exe, keys[i].script);
+		entry = app_entry_of(policy.generation);
+		if (entry)
+			entry->class = 0x5a5a;
+		got = pfsel_classcache_app(&policy, keys[i].exe,
+					   keys[i].script);
+		preempt_enable();
+		KUNIT_ASSERT_NOT_NULL(test, entry);
+		KUNIT_EXPECT_EQ(test, got, 0x5a5a);
+		for (j = 0; j < ARRAY_SIZE(keys); j++) {
+			if (j == i)
+				continue;
+			preempt_disable();
+			got = pfsel_classcache_app(&policy, keys[j].exe,
+						   keys[j].script);
+			preempt_enable();
+			if (got == 0x5a5a) {
+				wrong++;
+				kunit_info(test, "%s %s answered as %s %s",
+					   keys[j].exe, keys[j].script ?: "-",
+					   keys[i].exe, keys[i].script ?: "-");
+			}
+		}
+	}
+
+	/*
+	 * At the size limit and one byte over: an executable of @e bytes
+	 * alone, and with a script of the length that makes both with their
+	 * NULs one byte short of PFSEL_CLASSCACHE_APP_PATH_BYTES, exactly
+	 * that, and one byte over.
+	 */
+	for (e = 100; e <= PFSEL_CLASSCACHE_APP_PATH_BYTES + 1; e++) {
+		memset(exe, 'e', e);
+		exe[0] = '/';
+		exe[e] = '\0';
+		for (s = 0; s < 4; s++) {
+			const long len = (long)PFSEL_CLASSCACHE_APP_PATH_BYTES -
+					 (long)e - 2 + (long)s - 2;
+			const char *const sc = s ? script : NULL;
+
+			if (s && len < 1)
+				continue;
+			if (s) {
+				memset(script, 's', len);
+				script[0] = '/';
+				script[len] = '\0';
+			}
+			want = pfsel_policydb_classify_app(db, exe, sc);
+			for (pass = 0; pass < 2; pass++) {
+				preempt_disable();
+				got = pfsel_classcache_app(&policy, exe, sc);
+				preempt_enable();
+				wrong += got != want;
+			}
+		}
+	}
+	KUNIT_EXPECT_EQ(test, wrong, 0);
+	pfsel_policydb_free(db);
+}
+
 static struct kunit_case test_cases[] = {
 	/* clang-format off */
 	KUNIT_CASE(test_classcache_matches_search),
 	KUNIT_CASE(test_classcache_hit_skips_search),
 	KUNIT_CASE(test_classcache_prefix),
 	KUNIT_CASE(test_classcache_names),
+	KUNIT_CASE(test_classcache_apps),
+	KUNIT_CASE(test_classcache_app_neighbours),
 	KUNIT_CASE(test_classcache_unspecified_is_not_its_slash24),
 	KUNIT_CASE(test_classcache_unspecified_prefixes),
 	KUNIT_CASE(test_classcache_slash24_is_not_unspecified),

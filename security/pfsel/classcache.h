@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * pfsel LSM - Address, port and name classes, cached per CPU
+ * pfsel LSM - Address, port, name and application classes, cached per CPU
  */
 
 #ifndef _SECURITY_PFSEL_CLASSCACHE_H
@@ -93,5 +93,7 @@ u32 pfsel_classcache_addr(const struct pfsel_policy *policy, const u8 addr[16],
 u32 pfsel_classcache_port(const struct pfsel_policy *policy, u16 port);
 u32 pfsel_classcache_name(const struct pfsel_policy *policy, u64 id,
 			  const char *name, size_t len);
+u32 pfsel_classcache_app(const struct pfsel_policy *policy, const char *exe,
+			 const char *script);
 
 #endif /* _SECURITY_PFSEL_CLASSCACHE_H */

@@ -317,7 +317,7 @@ static __always_inline bool inet_kind(const struct sock *sk, int *family,
 int pfsel_classify_create(int family, int type, int protocol,
 			  struct pfsel_request *req)
 {
-	memset(req, 0, sizeof(*req));
+	*req = (struct pfsel_request){};
 	req->op = PFSEL_OP_CREATE;
 	/* __sys_socket() masks the flags off; a caller may not have. */
 	type &= SOCK_TYPE_MASK;
@@ -476,7 +476,7 @@ int pfsel_classify_bind(const struct sock *sk,
 	enum pfsel_kind kind;
 	int family, err;
 
-	memset(req, 0, sizeof(*req));
+	*req = (struct pfsel_request){};
 	if (!inet_kind(sk, &family, &kind))
 		return PFSEL_NOT_REQUEST;
 	/*
@@ -583,7 +583,7 @@ int pfsel_classify_connect(const struct sock *sk,
 	enum pfsel_kind kind;
 	int family, err;
 
-	memset(req, 0, sizeof(*req));
+	*req = (struct pfsel_request){};
 	if (!inet_kind(sk, &family, &kind))
 		return PFSEL_NOT_REQUEST;
 	err = parse_connect(sk, family, kind, address, addrlen, req);
@@ -726,7 +726,7 @@ int pfsel_classify_sendmsg(const struct sock *sk, const struct msghdr *msg,
 	enum pfsel_kind kind;
 	int family, err;
 
-	memset(req, 0, sizeof(*req));
+	*req = (struct pfsel_request){};
 	if (!address || addrlen <= 0)
 		return PFSEL_NOT_REQUEST;
 	if (!inet_kind(sk, &family, &kind))
@@ -796,7 +796,7 @@ int pfsel_classify_hdrincl(const struct sock *sk, const u8 *hdr, size_t len,
 {
 	int family = READ_ONCE(sk->sk_family);
 
-	memset(req, 0, sizeof(*req));
+	*req = (struct pfsel_request){};
 	if (family == AF_INET) {
 		const struct iphdr *iph = (const struct iphdr *)hdr;
 
@@ -915,7 +915,7 @@ int pfsel_classify_ends(const struct sock *sk, struct pfsel_request *req)
 	enum pfsel_kind kind;
 	int family;
 
-	memset(req, 0, sizeof(*req));
+	*req = (struct pfsel_request){};
 	if (!inet_kind(sk, &family, &kind))
 		return PFSEL_NOT_REQUEST;
 	req->proto = proto_of(kind);
@@ -953,7 +953,7 @@ int pfsel_classify_listen(const struct sock *sk, struct pfsel_request *req)
 	int family;
 	u8 proto;
 
-	memset(req, 0, sizeof(*req));
+	*req = (struct pfsel_request){};
 	if (!inet_kind(sk, &family, &kind))
 		return PFSEL_NOT_REQUEST;
 	if (sk->sk_type == SOCK_DGRAM || sk->sk_type == SOCK_RAW)
@@ -998,7 +998,7 @@ int pfsel_classify_conn_request(const struct sock *listener,
 	int family;
 	u8 proto;
 
-	memset(req, 0, sizeof(*req));
+	*req = (struct pfsel_request){};
 	if (!inet_kind(listener, &family, &kind))
 		return PFSEL_NOT_REQUEST;
 	switch (skb->protocol) {
@@ -1043,7 +1043,7 @@ int pfsel_classify_joined_subflow(const struct sock *ssk,
 {
 	int family = READ_ONCE(ssk->sk_family);
 
-	memset(req, 0, sizeof(*req));
+	*req = (struct pfsel_request){};
 	if (family == AF_INET)
 		set_v4(req->addr, ssk->sk_daddr);
 #if IS_ENABLED(CONFIG_IPV6)

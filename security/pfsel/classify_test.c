@@ -30,6 +30,7 @@
 #include <net/sock.h>
 
 #include "classify.h"
+#include "classify_peer.h"
 #include "policydb.h"
 
 /* A socket as the classifier sees it. */
@@ -597,6 +598,163 @@ static void classify_test_addressed(struct kunit *test)
 		       proto, c->want, c->want_port);
 	/* An unbound fabricated socket: no local end yet. */
 	KUNIT_EXPECT_EQ(test, req.lport, 0);
+}
+
+/*
+ * One call through pfsel_classify_peer() and through the whole classifier
+ * it stands in for: when the peer classifier takes the call, the whole one
+ * must make a request of it (0) with the same operation, protocol,
+ * address, port and namespace, the fields of a recent allow's key.
+ * Returns whether the peer classifier took it.
+ */
+static bool peer_as_whole(struct kunit *test, const char *name,
+			  struct sock *sk, enum test_call call,
+			  union test_sa *sa, int len, unsigned int flags)
+{
+	struct pfsel_request peer, whole;
+	struct msghdr msg = {
+		.msg_name = sa,
+		.msg_namelen = len,
+		.msg_flags = flags,
+	};
+	int ret;
+
+	memset(&peer, 0x5a, sizeof(peer));
+	if (!pfsel_classify_peer(sk, &sa->sa, len, call == SEND, &peer))
+		return false;
+	if (call == SEND)
+		ret = pfsel_classify_sendmsg(sk, &msg, &whole);
+	else
+		ret = pfsel_classify_connect(sk, &sa->sa, len, &whole);
+	KUNIT_EXPECT_EQ_MSG(test, ret, 0, "%s", name);
+	if (ret)
+		return true;
+	KUNIT_EXPECT_EQ_MSG(test, peer.op, whole.op, "%s", name);
+	KUNIT_EXPECT_EQ_MSG(test, peer.proto, whole.proto, "%s", name);
+	KUNIT_EXPECT_MEMEQ_MSG(test, peer.addr, whole.addr, 16, "%s", name);
+	KUNIT_EXPECT_EQ_MSG(test, peer.port, whole.port, "%s", name);
+	KUNIT_EXPECT_PTR_EQ_MSG(test, peer.net, whole.net, "%s", name);
+	return true;
+}
+
+/*
+ * peer_as_whole() for @call on @sk over every address, family field and
+ * length of a list that crosses each edge pfsel_classify_peer() draws.
+ */
+static void peer_crossed(struct kunit *test, struct sock *sk,
+			 enum test_call call, unsigned int flags)
+{
+	static const char *const ips[] = {
+		"0.0.0.0", "127.0.0.1", "10.0.0.1", "255.255.255.255", "::",
+		"::1", "::ffff:0.0.0.0", "::ffff:10.0.0.1", "::0.0.0.1",
+		"::1:0:0:0", "0:0:0:1::", "2001:db8::1", "fe80::1",
+	};
+	static const int sa_families[] = { AF_INET, AF_INET6, AF_UNSPEC,
+					   AF_UNIX };
+	static const int lens[] = { -1, 0, 1, 2, 15, 16, 23, 24, 27, 28,
+				    sizeof(struct sockaddr_storage) };
+	union test_sa sa;
+	char name[96];
+	int i, f, l;
+
+	for (i = 0; i < ARRAY_SIZE(ips); i++)
+		for (f = 0; f < ARRAY_SIZE(sa_families); f++)
+			for (l = 0; l < ARRAY_SIZE(lens); l++) {
+				snprintf(name, sizeof(name),
+					 "%d/%d/%d/%d call %d flags %x %s family %d len %d",
+					 sk->sk_family, sk->sk_type,
+					 sk->sk_protocol, sk->sk_ipv6only,
+					 call, flags, ips[i], sa_families[f],
+					 lens[l]);
+				build_sa(test, &sa, sa_families[f], ips[i],
+					 4242);
+				peer_as_whole(test, name, sk, call, &sa,
+					      lens[l], flags);
+			}
+}
+
+/*
+ * pfsel_classify_peer() (classify_peer.h), which the connect and send
+ * hooks look a recent allow up with before classifying a call whole:
+ * every case of the table above, then every socket, call, address, family
+ * field and length crossed, agrees with the whole classifier wherever it
+ * takes a call; and it takes the plain calls it is for, and none of the
+ * others (0.0.0.0, ::/64, another family, too short, not TCP or UDP).
+ */
+static void classify_test_peer(struct kunit *test)
+{
+	static const struct test_sk *const socks[] = {
+		&tcp4, &mptcp4, &udp4, &udplite4, &ping4, &raw4, &sctp4,
+		&tcp6, &udp6, &udp6only, &ping6, &raw6, &sctp6, &unix_sk,
+		&packet_sk,
+	};
+	static const struct {
+		const struct test_sk *sk;
+		enum test_call call;
+		int sa_family;
+		const char *ip;
+		bool taken;
+	} plain[] = {
+		{ &udp4, SEND, AF_INET, "10.0.0.1", true },
+		{ &udp4, CONNECT, AF_INET, "10.0.0.1", true },
+		{ &tcp4, CONNECT, AF_INET, "127.0.0.1", true },
+		{ &udp6, SEND, AF_INET6, "2001:db8::1", true },
+		{ &tcp6, CONNECT, AF_INET6, "fe80::1", true },
+		{ &udp6only, SEND, AF_INET6, "0:0:0:1::", true },
+		{ &udp6, SEND, AF_INET6, "::1:0:0:0", false },
+		{ &tcp4, SEND, AF_INET, "10.0.0.1", false },
+		{ &udp4, SEND, AF_INET, "0.0.0.0", false },
+		{ &udp4, SEND, AF_UNSPEC, "10.0.0.1", false },
+		{ &udp6, SEND, AF_INET, "10.0.0.1", false },
+		{ &udp6, SEND, AF_INET6, "::ffff:10.0.0.1", false },
+		{ &udp6, SEND, AF_INET6, "::1", false },
+		{ &udp6, SEND, AF_INET6, "::0.0.0.1", false },
+		{ &udplite4, SEND, AF_INET, "10.0.0.1", false },
+		{ &mptcp4, CONNECT, AF_INET, "10.0.0.1", false },
+		{ &ping4, SEND, AF_INET, "10.0.0.1", false },
+		{ &raw6, SEND, AF_INET6, "2001:db8::1", false },
+	};
+	static const enum test_call calls[] = { CONNECT, SEND };
+	unsigned int taken = 0;
+	union test_sa sa;
+	char name[96];
+	int i, j, full;
+
+	for (i = 0; i < ARRAY_SIZE(addr_cases); i++) {
+		const struct addr_case *c = &addr_cases[i];
+		struct sock *sk = fake_sock(test, c->sk);
+
+		if (c->call == BIND)
+			continue;
+		sock_net_set(sk, &init_net);
+		full = build_sa(test, &sa, c->sa_family, c->ip, c->port);
+		taken += peer_as_whole(test, c->name, sk, c->call, &sa,
+				       c->len ?: full, c->flags);
+	}
+	KUNIT_EXPECT_GT(test, taken, 0);
+
+	for (i = 0; i < ARRAY_SIZE(socks); i++) {
+		struct sock *sk = fake_sock(test, socks[i]);
+
+		sock_net_set(sk, &init_net);
+		for (j = 0; j < ARRAY_SIZE(calls); j++) {
+			peer_crossed(test, sk, calls[j], 0);
+			peer_crossed(test, sk, calls[j], MSG_FASTOPEN);
+		}
+	}
+
+	for (i = 0; i < ARRAY_SIZE(plain); i++) {
+		struct sock *sk = fake_sock(test, plain[i].sk);
+
+		sock_net_set(sk, &init_net);
+		full = build_sa(test, &sa, plain[i].sa_family, plain[i].ip,
+				53);
+		snprintf(name, sizeof(name), "plain %d: %s", i, plain[i].ip);
+		KUNIT_EXPECT_EQ_MSG(test,
+				    peer_as_whole(test, name, sk,
+						  plain[i].call, &sa, full, 0),
+				    plain[i].taken, "%s", name);
+	}
 }
 
 /* A send without an address, or with a 0-byte one, names no new peer. */
@@ -1223,6 +1381,7 @@ static void classify_test_real_udp6(struct kunit *test)
 static struct kunit_case classify_test_cases[] = {
 	KUNIT_CASE_PARAM(classify_test_create, create_gen_params),
 	KUNIT_CASE_PARAM(classify_test_addressed, addr_gen_params),
+	KUNIT_CASE(classify_test_peer),
 	KUNIT_CASE(classify_test_send_no_address),
 	KUNIT_CASE(classify_test_send_connects),
 	KUNIT_CASE(classify_test_local_end),

@@ -407,7 +407,12 @@ static noinline int decide_uncached(const struct pfsel_subject *const subject,
 				    const struct pfsel_request *const request,
 				    const u64 epoch)
 {
-	struct pfsel_outcome outcomes[PFSEL_SLOT_COUNT], *decider = NULL;
+	/*
+	 * decide_one() sets every field of the outcomes it makes, the only
+	 * ones read: not cleared first, as the kernel would clear them.
+	 */
+	struct pfsel_outcome outcomes[PFSEL_SLOT_COUNT] __uninitialized;
+	struct pfsel_outcome *decider = NULL;
 	struct pfsel_policy *policies[PFSEL_SLOT_COUNT];
 	enum pfsel_asked asked = PFSEL_ASKED_NOT;
 	struct pfsel_question *question = NULL;

@@ -71,6 +71,26 @@ static __always_inline int pfsel_decide(const struct pfsel_subject *subject,
 }
 
 /**
+ * pfsel_current_allowed_at_once - pfsel_allowed_at_once() for the current
+ *				   task
+ *
+ * @request: what it asks; only the fields of its recent allow's key
+ *	     (pfsel_recent_key()) are read.
+ * @epoch: set as pfsel_allowed_at_once() sets it.
+ *
+ * Return: as pfsel_allowed_at_once().
+ */
+static __always_inline bool
+pfsel_current_allowed_at_once(const struct pfsel_request *const request,
+			      u64 *const epoch)
+{
+	const struct cred *const cred = current_cred();
+
+	return pfsel_allowed_at_once(pfsel_cred(cred)->app, cred->uid, request,
+				     epoch);
+}
+
+/**
  * pfsel_decide_current - Decide a request of the current task
  *
  * @request: what it is.
@@ -82,11 +102,9 @@ static __always_inline int pfsel_decide(const struct pfsel_subject *subject,
 static __always_inline int
 pfsel_decide_current(const struct pfsel_request *request)
 {
-	const struct cred *const cred = current_cred();
 	u64 epoch;
 
-	if (pfsel_allowed_at_once(pfsel_cred(cred)->app, cred->uid, request,
-				  &epoch))
+	if (pfsel_current_allowed_at_once(request, &epoch))
 		return 0;
 	return pfsel_decide_current_fully(request, epoch);
 }

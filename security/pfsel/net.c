@@ -32,6 +32,7 @@
 #include "app.h"
 #include "audit.h"
 #include "classify.h"
+#include "classify_peer.h"
 #include "common.h"
 #include "cred.h"
 #include "decide.h"
@@ -53,6 +54,22 @@ static int decide_classified(const int classified,
 	if (classified)
 		return classified < 0 ? classified : 0;
 	return pfsel_decide_current(request);
+}
+
+/*
+ * decide_classified() for a call whose prefix's recent allow was looked
+ * for already, in @epoch, with its peer alone (classify_peer.h), and did
+ * not answer: the rest of pfsel_decide_current().  The whole
+ * classification gives the same key, so that entry is not looked for
+ * again.
+ */
+static int decide_classified_fully(const int classified,
+				   const struct pfsel_request *const request,
+				   const u64 epoch)
+{
+	if (classified)
+		return classified < 0 ? classified : 0;
+	return pfsel_decide_current_fully(request, epoch);
 }
 
 /**
@@ -231,11 +248,36 @@ static int hook_socket_bind(struct socket *const sock,
 	return err;
 }
 
+/*
+ * A connect(): a TCP or UDP peer is looked for in the recent allows first
+ * by itself (classify_peer.h), the call classified whole only when its
+ * prefix's allow is not there.
+ */
+static __always_inline int decide_connect(const struct sock *const sk,
+					  const struct sockaddr *const address,
+					  const int addrlen,
+					  struct pfsel_request *const request)
+{
+	u64 epoch;
+
+	if (!pfsel_classify_peer(sk, address, addrlen, false, request))
+		return decide_classified(pfsel_classify_connect(sk, address,
+								addrlen,
+								request),
+					 request);
+	if (pfsel_current_allowed_at_once(request, &epoch))
+		return 0;
+	return decide_classified_fully(pfsel_classify_connect(sk, address,
+							      addrlen, request),
+				       request, epoch);
+}
+
 static int hook_socket_connect(struct socket *const sock,
 			       struct sockaddr *const address,
 			       const int addrlen)
 {
-	struct pfsel_request request;
+	/* Read only once a classifier has filled what it reads. */
+	struct pfsel_request request __uninitialized;
 	int err = 0;
 	u64 start;
 
@@ -245,9 +287,7 @@ static int hook_socket_connect(struct socket *const sock,
 		return 0;
 	}
 	start = pfsel_hook_enter();
-	err = decide_classified(pfsel_classify_connect(sock->sk, address,
-						       addrlen, &request),
-				&request);
+	err = decide_connect(sock->sk, address, addrlen, &request);
 	pfsel_hook_exit(PFSEL_HOOK_SOCKET_CONNECT, start);
 	return err;
 }
@@ -299,6 +339,24 @@ static int decide_hdrincl(struct socket *const sock, struct msghdr *const msg)
 				 &request);
 }
 
+/* A send's destination: a UDP peer first by itself, as decide_connect()'s. */
+static __always_inline int decide_send(const struct sock *const sk,
+				       const struct msghdr *const msg,
+				       struct pfsel_request *const request)
+{
+	u64 epoch;
+
+	if (!pfsel_classify_peer(sk, msg->msg_name, msg->msg_namelen, true,
+				 request))
+		return decide_classified(pfsel_classify_sendmsg(sk, msg,
+								request),
+					 request);
+	if (pfsel_current_allowed_at_once(request, &epoch))
+		return 0;
+	return decide_classified_fully(pfsel_classify_sendmsg(sk, msg, request),
+				       request, epoch);
+}
+
 static int hook_socket_sendmsg(struct socket *const sock,
 			       struct msghdr *const msg, const int size)
 {
@@ -336,9 +394,7 @@ static int hook_socket_sendmsg(struct socket *const sock,
 			err = pfsel_refuse_send(sock->sk, msg, route);
 	}
 	if (!err && msg->msg_name && msg->msg_namelen)
-		err = decide_classified(pfsel_classify_sendmsg(sock->sk, msg,
-							       &request),
-					&request);
+		err = decide_send(sock->sk, msg, &request);
 	if (!err && msg->msg_controllen)
 		err = pfsel_decide_sctp_dstaddrs(sock->sk, msg);
 	if (!err && sock->type == SOCK_RAW)

@@ -185,6 +185,7 @@ static int load_addrs(struct pfsel_policydb *db, const struct section *sec)
 			return -EINVAL;
 	db->addrs = addr;
 	db->n_addrs = sec->count;
+	pfsel_policydb_index_addrs(db);
 	return 0;
 }
 

@@ -49,6 +49,9 @@ struct pfsel_string {
  * @n_ports: number of port classes
  * @addrs: first address of each of the @n_addrs address classes
  * @n_addrs: number of address classes
+ * @v4_first: the first address class starting in ::ffff:0:0/96 (IPv4), or
+ *	      the first after it if none does (pfsel_policydb_index_addrs())
+ * @v4_end: the first address class after @v4_first starting above it
  * @runs: @n_runs runs of port classes, sliced into rows by @rows
  * @n_runs: number of runs
  * @rows: @n_rows slices of @runs
@@ -105,6 +108,8 @@ struct pfsel_policydb {
 	u32 n_ports;
 	const struct pfsel_policy_addr *addrs;
 	u32 n_addrs;
+	u32 v4_first;
+	u32 v4_end;
 	const struct pfsel_policy_run *runs;
 	u32 n_runs;
 	const struct pfsel_policy_range *rows;
@@ -219,6 +224,7 @@ bool pfsel_policydb_app_protected(const struct pfsel_policydb *db,
 				  u32 app_class);
 u32 pfsel_policydb_classify_addr(const struct pfsel_policydb *db,
 				 const u8 addr[16]);
+void pfsel_policydb_index_addrs(struct pfsel_policydb *db);
 u32 pfsel_policydb_classify_port(const struct pfsel_policydb *db, u16 port);
 void pfsel_policydb_family_addr(u32 family, u8 addr[16]);
 
@@ -277,20 +283,18 @@ static inline u32 pfsel_policydb_slab_row(const struct pfsel_policydb *db,
 					  u32 addr_class)
 {
 	const struct pfsel_policy_slab *slab;
-	u32 lo = 0, hi = le32_to_cpu(cell->slab_count);
+	u32 n = le32_to_cpu(cell->slab_count), half;
 
-	if (!hi)
+	if (!n)
 		return PFSEL_NONE;
+	/* Halving, as pfsel_policydb_classify_addr() does. */
 	slab = db->slabs + le32_to_cpu(cell->slab_first);
-	while (hi - lo > 1) {
-		u32 mid = lo + (hi - lo) / 2;
-
-		if (le32_to_cpu(slab[mid].start) <= addr_class)
-			lo = mid;
-		else
-			hi = mid;
+	for (; n > 1; n -= half) {
+		half = n / 2;
+		if (le32_to_cpu(slab[half].start) <= addr_class)
+			slab += half;
 	}
-	return le32_to_cpu(slab[lo].row);
+	return le32_to_cpu(slab->row);
 }
 
 /*
@@ -413,20 +417,17 @@ pfsel_policydb_name_slab_row(const struct pfsel_policydb *db,
 	const struct pfsel_policy_range *range =
 		&db->name_cells[cell - db->cells];
 	const struct pfsel_policy_slab *slab;
-	u32 lo = 0, hi = le32_to_cpu(range->count);
+	u32 n = le32_to_cpu(range->count), half;
 
-	if (!hi)
+	if (!n)
 		return PFSEL_NONE;
 	slab = db->name_slabs + le32_to_cpu(range->first);
-	while (hi - lo > 1) {
-		u32 mid = lo + (hi - lo) / 2;
-
-		if (le32_to_cpu(slab[mid].start) <= name_class)
-			lo = mid;
-		else
-			hi = mid;
+	for (; n > 1; n -= half) {
+		half = n / 2;
+		if (le32_to_cpu(slab[half].start) <= name_class)
+			slab += half;
 	}
-	return le32_to_cpu(slab[lo].row);
+	return le32_to_cpu(slab->row);
 }
 
 u32 pfsel_policydb_default_verdict(const struct pfsel_policydb *db);

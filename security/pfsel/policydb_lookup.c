@@ -155,10 +155,38 @@ bool pfsel_policydb_app_protected(const struct pfsel_policydb *db,
 	return false;
 }
 
+/*
+ * Whether the class starting at @start starts at or below the address
+ * @high:@low: addresses compare as two big-endian words, not byte by byte.
+ */
+static bool starts_at_or_below(const u8 *start, u64 high, u64 low)
+{
+	const u64 start_high = pfsel_policydb_addr_word(start);
+
+	return start_high < high ||
+	       (start_high == high && pfsel_policydb_addr_word(start + 8) <= low);
+}
+
+/* The last four bytes of a class's start, as a number. */
+static u32 v4_start(const struct pfsel_policy_addr *addr)
+{
+	return (u32)pfsel_policydb_addr_word(addr->start + 8);
+}
+
 /**
  * pfsel_policydb_classify_addr - the address class of an address
  * @db: the policy
  * @addr: 16 bytes, network order; IPv4 as ::ffff:a.b.c.d
+ *
+ * This runs on every request the caches do not answer.  Each step halves
+ * the classes that may hold the answer, [base, base + n), keeping its
+ * first (a class starting at or below @addr: addrs[0] is :: at first);
+ * a step is a load, a comparison and a conditional move.  An IPv4
+ * address compares with the classes that start in ::ffff:0:0/96 only,
+ * [v4_first, v4_end) (pfsel_policydb_index_addrs()): their first twelve
+ * bytes are @addr's, so their last four decide, as a 32-bit number; every
+ * class before them starts below @addr, every class after them above it,
+ * so the answer is among them or v4_first - 1, where the search starts.
  *
  * Return: the index of the last class starting at or below @addr.
  */
@@ -167,26 +195,54 @@ u32 pfsel_policydb_classify_addr(const struct pfsel_policydb *db,
 {
 	const u64 high = pfsel_policydb_addr_word(addr);
 	const u64 low = pfsel_policydb_addr_word(addr + 8);
-	u32 lo = 0, hi = db->n_addrs;
+	const struct pfsel_policy_addr *base;
+	u32 n, half;
 
-	/*
-	 * addrs[0] is ::, so the answer is in [lo, hi).  Addresses compare
-	 * as two big-endian words: this runs on every request the caches do
-	 * not answer, and a byte-wise memcmp() costs several times more.
-	 */
-	while (hi - lo > 1) {
-		u32 mid = lo + (hi - lo) / 2;
-		const u8 *const start = db->addrs[mid].start;
-		const u64 start_high = pfsel_policydb_addr_word(start);
+	if (!high && low >> 32 == 0xffff) {
+		const u32 v4 = (u32)low;
 
-		if (start_high < high ||
-		    (start_high == high &&
-		     pfsel_policydb_addr_word(start + 8) <= low))
-			lo = mid;
-		else
-			hi = mid;
+		base = db->addrs + db->v4_first - 1;
+		for (n = db->v4_end - db->v4_first + 1; n > 1; n -= half) {
+			half = n / 2;
+			if (v4_start(&base[half]) <= v4)
+				base += half;
+		}
+		return base - db->addrs;
 	}
-	return lo;
+	base = db->addrs;
+	for (n = db->n_addrs; n > 1; n -= half) {
+		half = n / 2;
+		if (starts_at_or_below(base[half].start, high, low))
+			base += half;
+	}
+	return base - db->addrs;
+}
+
+/**
+ * pfsel_policydb_index_addrs - find the IPv4 classes of a policy's addresses
+ * @db: a policy whose @addrs and @n_addrs are set: @n_addrs classes, the
+ *	first starting at ::, their starts increasing
+ *
+ * Sets @v4_first and @v4_end to the classes starting in ::ffff:0:0/96,
+ * which pfsel_policydb_classify_addr() searches for an IPv4 address.  The
+ * reader calls it; so does a test that builds a database by hand.
+ */
+void pfsel_policydb_index_addrs(struct pfsel_policydb *db)
+{
+	static const u8 v4_lowest[16] = { [10] = 0xff, [11] = 0xff };
+	static const u8 v4_highest[16] = {
+		[10] = 0xff, [11] = 0xff, [12] = 0xff,
+		[13] = 0xff, [14] = 0xff, [15] = 0xff,
+	};
+	const struct pfsel_policy_addr *addr = db->addrs;
+	const struct pfsel_policy_addr *const end = addr + db->n_addrs;
+
+	while (addr < end && memcmp(addr->start, v4_lowest, 16) < 0)
+		addr++;
+	db->v4_first = addr - db->addrs;
+	while (addr < end && memcmp(addr->start, v4_highest, 16) <= 0)
+		addr++;
+	db->v4_end = addr - db->addrs;
 }
 
 /**
@@ -194,21 +250,21 @@ u32 pfsel_policydb_classify_addr(const struct pfsel_policydb *db,
  * @db: the policy
  * @port: the port, in host order (0 for protocols without ports)
  *
+ * The same halving as pfsel_policydb_classify_addr()'s.
+ *
  * Return: the index of the last class starting at or below @port.
  */
 u32 pfsel_policydb_classify_port(const struct pfsel_policydb *db, u16 port)
 {
-	u32 lo = 0, hi = db->n_ports;
+	const struct pfsel_policy_port *base = db->ports;
+	u32 n, half;
 
-	while (hi - lo > 1) {
-		u32 mid = lo + (hi - lo) / 2;
-
-		if (le16_to_cpu(db->ports[mid].start) <= port)
-			lo = mid;
-		else
-			hi = mid;
+	for (n = db->n_ports; n > 1; n -= half) {
+		half = n / 2;
+		if (le16_to_cpu(base[half].start) <= port)
+			base += half;
 	}
-	return lo;
+	return base - db->ports;
 }
 
 /**
@@ -238,21 +294,17 @@ u32 pfsel_policydb_row_rule(const struct pfsel_policydb *db, u32 row,
 			    u32 port_class)
 {
 	const struct pfsel_policy_run *run;
-	u32 lo = 0, hi;
+	u32 n, half;
 
 	if (row == PFSEL_NONE)
 		return PFSEL_NONE;
 	run = db->runs + le32_to_cpu(db->rows[row].first);
-	hi = le32_to_cpu(db->rows[row].count);
-	while (hi - lo > 1) {
-		u32 mid = lo + (hi - lo) / 2;
-
-		if (le32_to_cpu(run[mid].start) <= port_class)
-			lo = mid;
-		else
-			hi = mid;
+	for (n = le32_to_cpu(db->rows[row].count); n > 1; n -= half) {
+		half = n / 2;
+		if (le32_to_cpu(run[half].start) <= port_class)
+			run += half;
 	}
-	return le32_to_cpu(run[lo].rule);
+	return le32_to_cpu(run->rule);
 }
 
 /*

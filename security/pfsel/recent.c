@@ -146,6 +146,8 @@ bool pfsel_recent_allowed(const u64 app, const kuid_t uid,
 #include <kunit/test.h>
 #include <linux/inet.h>
 
+#include "reset.h"
+
 /* Who makes a test's requests. */
 struct test_subject {
 	u64 app;
@@ -754,6 +756,87 @@ static void test_recent_divided_at_the_address(struct kunit *const test)
 	expect_answers(test, rows, ARRAY_SIZE(rows));
 }
 
+/*
+ * The hooks look a connect's or a send's prefix up with a request of
+ * which pfsel_classify_peer() filled only the key's fields (classify_peer.h);
+ * whatever the rest holds, its key is the whole request's.  So it is
+ * answered by exactly the entries the whole request is, and stops being
+ * answered as they do: by the reset of a load or an unload of a policy
+ * (the same call, pfsel_reset_caches()), of a mode switch, and at the
+ * expiry of a name its decision looked at.  An answer of the agent's is
+ * never kept (decide.c keeps plain allows only), so its end has nothing
+ * here to invalidate.
+ */
+static void test_recent_peer_key_and_resets(struct kunit *const test)
+{
+	static const struct pfsel_change changes[] = {
+		{ .kind = PFSEL_CHANGE_POLICY, .slot = PFSEL_SLOT_USER,
+		  .uid = KUIDT_INIT(4251) },
+		{ .kind = PFSEL_CHANGE_POLICY, .slot = PFSEL_SLOT_SYSTEM,
+		  .uid = INVALID_UID },
+		{ .kind = PFSEL_CHANGE_MODE, .uid = INVALID_UID },
+	};
+	const struct test_subject subject = {
+		.app = 0x7ffffff8,
+		.uid = KUIDT_INIT(4251),
+	};
+	struct pfsel_request whole, peer;
+	struct pfsel_recent a, b;
+	bool before[ARRAY_SIZE(changes)], after[ARRAY_SIZE(changes)];
+	bool named, expired;
+	unsigned long now;
+	u64 epoch;
+	size_t i;
+
+	fill_request(&whole, 9);
+	whole.family = PFSEL_FAMILY_INET;
+	whole.lport = 33000;
+	whole.laddr[15] = 1;
+	whole.net = &init_net;
+	memset(&peer, 0x5a, sizeof(peer));
+	peer.op = whole.op;
+	peer.proto = whole.proto;
+	peer.port = whole.port;
+	memcpy(peer.addr, whole.addr, sizeof(peer.addr));
+	peer.net = whole.net;
+	a = pfsel_recent_key(subject.app, subject.uid, &whole, 1);
+	b = pfsel_recent_key(subject.app, subject.uid, &peer, 1);
+	KUNIT_EXPECT_MEMEQ(test, &a, &b, sizeof(a));
+
+	for (i = 0; i < ARRAY_SIZE(changes); i++) {
+		epoch = pfsel_recent_epoch();
+		preempt_disable();
+		pfsel_recent_remember(subject.app, subject.uid, &whole, epoch,
+				      0, true);
+		before[i] = pfsel_recent_prefix_allowed(subject.app,
+							subject.uid, &peer,
+							epoch);
+		preempt_enable();
+		pfsel_reset_caches(&changes[i]);
+		preempt_disable();
+		after[i] = pfsel_recent_prefix_allowed(subject.app, subject.uid,
+						       &peer,
+						       pfsel_recent_epoch());
+		preempt_enable();
+		KUNIT_EXPECT_TRUE_MSG(test, before[i], "change %zu", i);
+		KUNIT_EXPECT_FALSE_MSG(test, after[i], "change %zu", i);
+	}
+
+	/* An allow that looked at a name: until the name expires. */
+	preempt_disable();
+	epoch = pfsel_recent_epoch();
+	now = jiffies;
+	pfsel_recent_remember(subject.app, subject.uid, &whole, epoch,
+			      now + 3600 * HZ, false);
+	named = pfsel_recent_allowed(subject.app, subject.uid, &peer, epoch);
+	pfsel_recent_remember(subject.app, subject.uid, &whole, epoch,
+			      now ?: now - 1, false);
+	expired = pfsel_recent_allowed(subject.app, subject.uid, &peer, epoch);
+	preempt_enable();
+	KUNIT_EXPECT_TRUE(test, named);
+	KUNIT_EXPECT_FALSE(test, expired);
+}
+
 static struct kunit_case test_cases[] = {
 	/* clang-format off */
 	KUNIT_CASE(test_recent_remember_then_allowed),
@@ -768,6 +851,7 @@ static struct kunit_case test_cases[] = {
 	KUNIT_CASE(test_recent_slash24_is_not_unspecified),
 	KUNIT_CASE(test_recent_loopback_divided),
 	KUNIT_CASE(test_recent_divided_at_the_address),
+	KUNIT_CASE(test_recent_peer_key_and_resets),
 	{}
 	/* clang-format on */
 };

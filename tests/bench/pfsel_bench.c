@@ -52,6 +52,11 @@
  *   landlock  no pfsel policy; the loop's process restricts itself with a
  *             Landlock ruleset (ABI >= 4) that allows exactly its TCP ports
  *   protect   PROTECT: POLICY and a rule that protects EXEC_PROTECTED
+ *   inactive-named, inactive-repeat, inactive-avc, inactive-misses
+ *             no pfsel policy, the socket loops over the addresses of
+ *             named, repeat, avc (and evict), misses: what each address
+ *             set costs without pfsel, which that configuration's second
+ *             ratio is taken against
  *
  * Every loop runs in a child process of uid UID (default 1001), forked for
  * it; it cycles its destination (or bind) address over 256 loopback

@@ -3,9 +3,10 @@
  * pfsel_bench - the calls benchmark: pfsel's cost on TCP connect+accept,
  * UDP sendto and TCP bind, under each configuration (inactive, hits,
  * small, hosts, named, repeat, avc, misses, evict, landlock: see
- * pfsel_bench.c); and on fork + execve + wait of a static program, of a
- * "#!" script and of a protected program, under inactive, hits and
- * protect.  Each measurement forks a child of bench_uid that times its
+ * pfsel_bench.c), each also against a run with no policy over its own
+ * addresses (the inactive-* configurations); and on fork + execve + wait
+ * of a static program, of a "#!" script and of a protected program, under
+ * inactive, hits and protect.  Each measurement forks a child of bench_uid that times its
  * loop twice, with pfsel's hook timers off and on; the parent reads the
  * hooks' counters and the AVC's statistics (libpfsel) around the second.
  */
@@ -70,6 +71,10 @@ enum config {
 	CFG_EVICT,
 	CFG_LANDLOCK,
 	CFG_PROTECT,
+	CFG_INACTIVE_NAMED,
+	CFG_INACTIVE_REPEAT,
+	CFG_INACTIVE_AVC,
+	CFG_INACTIVE_MISSES,
 	CFG_COUNT
 };
 enum loop {
@@ -83,9 +88,56 @@ enum loop {
 };
 
 static const char *const config_names[CFG_COUNT] = {
-	"inactive", "hits",   "small", "hosts",	   "named",   "repeat",
-	"avc",	    "misses", "evict", "landlock", "protect",
+	"inactive",	  "hits",	     "small",	     "hosts",
+	"named",	  "repeat",	     "avc",	     "misses",
+	"evict",	  "landlock",	     "protect",	     "inactive-named",
+	"inactive-repeat", "inactive-avc",   "inactive-misses",
 };
+
+/*
+ * The addresses a configuration's socket loops cycle over (spread()): what
+ * the network stack costs for them, with or without pfsel, differs from
+ * set to set (cycling the 4096 addresses of avc costs some 120
+ * instructions more per sendto() than the 256 of inactive, with no policy
+ * at all).
+ */
+enum addresses {
+	ADDRS_HOT,	/* 127.x.y.1, HOT_SPREAD of them */
+	ADDRS_NAMED,	/* 127.x.y.NAMED_HOST, HOT_SPREAD of them */
+	ADDRS_ONE,	/* 127.0.1.1 alone */
+	ADDRS_AVC,	/* 127.x.y.z, AVC_HOSTS in each of HOT_SPREAD /24s */
+	ADDRS_COLD,	/* 127.x.y.1, COLD_SPREAD of them */
+};
+
+static const enum addresses config_addresses[CFG_COUNT] = {
+	[CFG_NAMED] = ADDRS_NAMED,	     [CFG_INACTIVE_NAMED] = ADDRS_NAMED,
+	[CFG_REPEAT] = ADDRS_ONE,	     [CFG_INACTIVE_REPEAT] = ADDRS_ONE,
+	[CFG_AVC] = ADDRS_AVC,		     [CFG_EVICT] = ADDRS_AVC,
+	[CFG_INACTIVE_AVC] = ADDRS_AVC,	     [CFG_MISSES] = ADDRS_COLD,
+	[CFG_INACTIVE_MISSES] = ADDRS_COLD,
+};
+
+/* Whether @c loads no pfsel policy: inactive, over some set of addresses. */
+static bool is_inactive(const enum config c)
+{
+	return c == CFG_INACTIVE || c >= CFG_INACTIVE_NAMED;
+}
+
+/*
+ * The configuration a socket loop of @c is compared with in the ratio
+ * that the targets are read against: no policy, over the same addresses,
+ * in the same round.  The address set's own cost is then not counted as
+ * pfsel's (docs/BENCHMARKS.md).
+ */
+static enum config baseline_of(const enum config c)
+{
+	enum config b;
+
+	for (b = CFG_INACTIVE; b < CFG_COUNT; b++)
+		if (is_inactive(b) && config_addresses[b] == config_addresses[c])
+			return b;
+	return CFG_INACTIVE;
+}
 static const char *const loop_names[LOOP_COUNT] = {
 	"tcp", "udp", "bind", "exec", "script", "protected",
 };
@@ -149,7 +201,8 @@ static bool is_exec_loop(const enum loop l)
 /*
  * The socket loops run in every configuration but protect, which is about
  * execve(); the exec loops in inactive, hits (a policy without protect)
- * and protect (the same with a rule that protects EXEC_PROTECTED).
+ * and protect (the same with a rule that protects EXEC_PROTECTED), whose
+ * addresses are inactive's.
  */
 static bool loop_runs_in(const enum loop l, const enum config c)
 {
@@ -160,15 +213,35 @@ static bool loop_runs_in(const enum loop l, const enum config c)
 
 /*
  * The i-th iteration's address: 127.x.y.z where x.y is the 16-bit number
- * K = 1..HOT_SPREAD, or 1..COLD_SPREAD in the misses configuration.  The
- * policy puts each such /24 in an address class of its own.  z is 1, or
- * in the avc configuration 1..AVC_HOSTS, changing once every K has come,
- * or NAMED_HOST in the named configuration (the only addresses the kernel
- * has names for: a name, once learned, stays for the whole run).
+ * K = 1..HOT_SPREAD, or 1..COLD_SPREAD (ADDRS_COLD).  The policy puts each
+ * such /24 in an address class of its own.  z is 1, or 1..AVC_HOSTS
+ * (ADDRS_AVC), changing once every K has come, or NAMED_HOST (ADDRS_NAMED:
+ * the only addresses the kernel has names for; a name, once learned,
+ * stays for the whole run).
  */
 static int addr_spread = HOT_SPREAD;
 static int addr_hosts = 1;
 static int addr_first_host = 1;
+
+static void use_addresses(const enum addresses set)
+{
+	switch (set) {
+	case ADDRS_COLD:
+		addr_spread = COLD_SPREAD;
+		break;
+	case ADDRS_ONE:
+		addr_spread = 1;
+		break;
+	case ADDRS_AVC:
+		addr_hosts = AVC_HOSTS;
+		break;
+	case ADDRS_NAMED:
+		addr_first_host = NAMED_HOST;
+		break;
+	default:
+		break;
+	}
+}
 
 static struct sockaddr_in spread(const long i, const int port)
 {
@@ -224,6 +297,10 @@ static void setup_config(const enum config c)
 		unload_system_policy();
 	switch (c) {
 	case CFG_INACTIVE:
+	case CFG_INACTIVE_NAMED:
+	case CFG_INACTIVE_REPEAT:
+	case CFG_INACTIVE_AVC:
+	case CFG_INACTIVE_MISSES:
 	case CFG_LANDLOCK:
 		unload_policy();
 		set_threshold(default_threshold);
@@ -310,7 +387,7 @@ static void landlock_restrict(void)
 static void check_denial(const enum config c)
 {
 	const struct sockaddr_in a = loopback(1, DENIED_PORT);
-	const int expect = c == CFG_INACTIVE ? ECONNREFUSED : EACCES;
+	const int expect = is_inactive(c) ? ECONNREFUSED : EACCES;
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
 	if (fd < 0)
@@ -483,14 +560,7 @@ static void child(const enum config c, const enum loop l, int to_parent,
 	check_denial(c);
 	if (is_exec_loop(l))
 		check_protection(c);
-	if (c == CFG_MISSES)
-		addr_spread = COLD_SPREAD;
-	else if (c == CFG_REPEAT)
-		addr_spread = 1;
-	else if (c == CFG_AVC || c == CFG_EVICT)
-		addr_hosts = AVC_HOSTS;
-	else if (c == CFG_NAMED)
-		addr_first_host = NAMED_HOST;
+	use_addresses(config_addresses[c]);
 	loop_setup(l);
 	/*
 	 * Warm caches (the AVC's too) with every address of the hot cycle;
@@ -589,6 +659,21 @@ failed:
 
 /* ---- the summary --------------------------------------------------- */
 
+/*
+ * Over the rounds, @c's time per iteration of loop @l over @base's in the
+ * same round.
+ */
+static struct spread_stats ratio_to(const enum config c, const enum config base,
+				    const enum loop l)
+{
+	double v[MAX_ROUNDS];
+	int r;
+
+	for (r = 0; r < rounds; r++)
+		v[r] = results[c][l][r].ns / results[base][l][r].ns;
+	return summarize(v, rounds);
+}
+
 void calls_report(void)
 {
 	double v[MAX_ROUNDS];
@@ -601,19 +686,25 @@ void calls_report(void)
 	       rounds, loop_iterations(LOOP_TCP), loop_iterations(LOOP_UDP),
 	       loop_iterations(LOOP_BIND), loop_iterations(LOOP_EXEC),
 	       (unsigned int)bench_uid);
-	printf("ns/iter and ratio: hooks untimed; the ratio is the "
-	       "configuration's time over the\nsame round's inactive time; "
-	       "median [IQR] (min-max).  pfsel ns and share: a second\nrun "
-	       "with the hooks timed (kernel per-CPU timers): time inside "
-	       "pfsel's hooks per\niteration, and its share of that run's "
-	       "iteration.\n");
+	printf("ns/iter and ratios: hooks untimed; median [IQR] (min-max) "
+	       "over the rounds of the\nconfiguration's time over the same "
+	       "round's inactive time (\"vs inactive\"),\nand over the same "
+	       "round's time with no policy over the configuration's own\n"
+	       "addresses (\"vs same addresses\": inactive-named, "
+	       "inactive-repeat, inactive-avc,\ninactive-misses; inactive's "
+	       "own for the others).  The second is pfsel's cost,\nwhich the "
+	       "targets are read against: the first also counts what cycling "
+	       "over more\naddresses costs the network stack with no policy "
+	       "at all.  pfsel ns and share:\na second run with the hooks "
+	       "timed (kernel per-CPU timers): time inside pfsel's\nhooks per "
+	       "iteration, and its share of that run's iteration.\n");
 	for (l = 0; l < LOOP_COUNT; l++) {
 		printf("\n%s\n", loop_titles[l]);
-		printf("  %-9s %10s %23s %26s %11s %7s %8s\n", "config",
-		       "ns/iter", "[IQR] (min-max)", "ratio [IQR] (min-max)",
-		       "pfsel ns", "share", "AVC hit");
+		printf("  %-15s %10s %23s %19s %26s %11s %7s %8s\n", "config",
+		       "ns/iter", "[IQR] (min-max)", "vs inactive",
+		       "vs same addresses", "pfsel ns", "share", "AVC hit");
 		for (c = 0; c < CFG_COUNT; c++) {
-			struct spread_stats t, ratio, own, share;
+			struct spread_stats t, ratio, own_ratio, own, share;
 			unsigned long long lookups = 0, hits = 0;
 			char buf[64], hit[16];
 
@@ -623,10 +714,8 @@ void calls_report(void)
 			for (r = 0; r < rounds; r++)
 				v[r] = results[c][l][r].ns;
 			t = summarize(v, rounds);
-			for (r = 0; r < rounds; r++)
-				v[r] = results[c][l][r].ns /
-				       results[CFG_INACTIVE][l][r].ns;
-			ratio = summarize(v, rounds);
+			ratio = ratio_to(c, CFG_INACTIVE, l);
+			own_ratio = ratio_to(c, baseline_of(c), l);
 			for (r = 0; r < rounds; r++)
 				v[r] = results[c][l][r].pfsel_ns;
 			own = summarize(v, rounds);
@@ -645,11 +734,14 @@ void calls_report(void)
 				snprintf(hit, sizeof(hit), "-");
 			snprintf(buf, sizeof(buf), "[%.0f-%.0f] (%.0f-%.0f)",
 				 t.q1, t.q3, t.min, t.max);
-			printf("  %-9s %10.0f %23s", config_names[c], t.median,
-			       buf);
+			printf("  %-15s %10.0f %23s", config_names[c],
+			       t.median, buf);
+			snprintf(buf, sizeof(buf), "%.3f [%.3f-%.3f]",
+				 ratio.median, ratio.q1, ratio.q3);
+			printf(" %19s", buf);
 			snprintf(buf, sizeof(buf), "%.3f [%.3f-%.3f] (%.2f-%.2f)",
-				 ratio.median, ratio.q1, ratio.q3, ratio.min,
-				 ratio.max);
+				 own_ratio.median, own_ratio.q1, own_ratio.q3,
+				 own_ratio.min, own_ratio.max);
 			printf(" %26s %11.1f %6.2f%% %8s%s\n", buf, own.median,
 			       share.median, hit,
 			       c == CFG_LANDLOCK && l == LOOP_UDP ?
