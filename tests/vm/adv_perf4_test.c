@@ -67,15 +67,6 @@ struct perf4_calls {
 	bool netns; /* in a user and network namespace of the caller's */
 };
 
-static int on_cpu0(void)
-{
-	cpu_set_t cpus;
-
-	CPU_ZERO(&cpus);
-	CPU_SET(0, &cpus);
-	return sched_setaffinity(0, sizeof(cpus), &cpus);
-}
-
 static bool six(const enum how how)
 {
 	return how == U6 || how == U6_CONNECT || how == U6_ONLY ||
@@ -228,19 +219,8 @@ static int one_call(const struct perf4_call *const c)
 /* A user and network namespace of the caller's own, its loopback up. */
 static int own_netns(void)
 {
-	struct ifreq ifr = { .ifr_name = "lo" };
-	int fd;
-
-	if (unshare(CLONE_NEWUSER | CLONE_NEWNET))
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNET) || pfsel_loopback_up())
 		return -1;
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -1;
-	if (ioctl(fd, SIOCGIFFLAGS, &ifr) == 0) {
-		ifr.ifr_flags |= IFF_UP;
-		ioctl(fd, SIOCSIFFLAGS, &ifr);
-	}
-	close(fd);
 	return 0;
 }
 
@@ -255,7 +235,7 @@ static int calls_fn(void *arg)
 	size_t i;
 	int err;
 
-	if (on_cpu0())
+	if (pfsel_on_cpu0())
 		return 120;
 	if (calls->netns && own_netns())
 		return 122;
@@ -431,7 +411,7 @@ static int secure_fn(void *arg)
 	pid_t pid;
 	FILE *f;
 
-	if (on_cpu0() || pipe2(pipefd, O_CLOEXEC))
+	if (pfsel_on_cpu0() || pipe2(pipefd, O_CLOEXEC))
 		return 100;
 	pid = fork();
 	if (pid < 0)

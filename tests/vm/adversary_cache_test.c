@@ -40,15 +40,6 @@ struct cache_calls {
 	size_t n;
 };
 
-static int on_cpu0(void)
-{
-	cpu_set_t cpus;
-
-	CPU_ZERO(&cpus);
-	CPU_SET(0, &cpus);
-	return sched_setaffinity(0, sizeof(cpus), &cpus);
-}
-
 /* One call of a new socket: 0 or its errno; -1 when a step around failed. */
 static int one_call(const struct cache_call *const c)
 {
@@ -113,7 +104,7 @@ static int calls_fn(void *arg)
 	size_t i;
 	int err;
 
-	if (on_cpu0())
+	if (pfsel_on_cpu0())
 		return 120;
 	for (i = 0; i < calls->n; i++) {
 		err = one_call(&calls->calls[i]);
@@ -318,7 +309,7 @@ static int victim_fn(void *unused)
 	};
 	int fd, i;
 
-	if (on_cpu0())
+	if (pfsel_on_cpu0())
 		return 120;
 	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)

@@ -1017,16 +1017,6 @@ TEST(own_network_namespace_teaches_only_itself)
 /* Fresh namespaces made after the first one goes, each tried once. */
 #define NS_REUSE_TRIES 64
 
-/* Keep this process on CPU 0, whose recent allows the test fills: 0 or errno. */
-static int on_first_cpu(void)
-{
-	cpu_set_t cpus;
-
-	CPU_ZERO(&cpus);
-	CPU_SET(0, &cpus);
-	return sched_setaffinity(0, sizeof(cpus), &cpus) ? errno : 0;
-}
-
 /*
  * pfuser1's child on CPU 0, in a user and network namespace of its own:
  * with @name, its own server teaches the name for @addr first.  The exit
@@ -1038,7 +1028,7 @@ static pid_t fresh_namespace_connect(const char *name, const char *addr)
 
 	if (pid)
 		return pid;
-	if (on_first_cpu())
+	if (pfsel_on_cpu0())
 		_exit(121);
 	if (pfsel_become(PFSEL_UID1))
 		_exit(126);

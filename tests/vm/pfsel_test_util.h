@@ -940,6 +940,19 @@ static inline int pfsel_loopback_up(void)
 	return err;
 }
 
+/*
+ * Keep the calling thread on CPU 0, whose per-CPU caches (the recent
+ * allows, the class caches) a test fills and reads: 0 or errno.
+ */
+static inline int pfsel_on_cpu0(void)
+{
+	cpu_set_t cpus;
+
+	CPU_ZERO(&cpus);
+	CPU_SET(0, &cpus);
+	return sched_setaffinity(0, sizeof(cpus), &cpus) ? errno : 0;
+}
+
 /* Close every connection waiting on listener @fd: how many there were. */
 static inline int pfsel_drain(int fd)
 {
